@@ -1,0 +1,33 @@
+// memscope-cli: the headless front end. No Qt: it builds wherever LibTorch does.
+
+#include "cli_support.h"
+#include "train_command.h"
+
+#include <CLI/App.hpp>
+#include <CLI/Config.hpp>
+#include <CLI/Formatter.hpp>
+
+#include <iostream>
+
+int main(int argc, char** argv) {
+    CLI::App app{"Memscope: see where the memory of Tiny LLaMA training goes", "memscope-cli"};
+    app.set_version_flag("--version", std::string("memscope-cli ") + MEMSCOPE_VERSION);
+    app.require_subcommand(1);
+    memscope::cli::TrainCommand train(app);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        return memscope::cli::reportUsageError(e.what());
+    }
+    if (train.selected()) {
+        return train.run();
+    }
+    return memscope::cli::reportUsageError("no command given (try --help)");
+}

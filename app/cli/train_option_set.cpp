@@ -1,0 +1,111 @@
+#include "train_option_set.h"
+
+#include "model/config_error.h"
+#include "model/preset.h"
+
+#include <CLI/Validators.hpp>
+
+namespace memscope::cli {
+
+void TrainOptionSet::addTo(CLI::App& app) {
+    app.add_option("--preset", m_preset, "Model and problem size preset")
+        ->check(CLI::IsMember(Preset::names()))
+        ->capture_default_str();
+    app.add_option("--model-size", m_modelSize,
+                   "CS336 model size (small, medium, large, xl, 2.7B); same as --preset")
+        ->check(CLI::IsMember({"small", "medium", "large", "xl", "2.7B"}));
+    app.add_option("--hidden-dim,--d-model", m_hidden, "Model hidden dimension");
+    app.add_option("--num-layers,--n-layers", m_layers, "Number of transformer layers");
+    app.add_option("--num-heads,--n-heads", m_heads, "Number of attention heads");
+    app.add_option("--num-kv-heads,--n-kv-heads", m_kvHeads, "Number of key/value heads (GQA)");
+    app.add_option("--intermediate-dim,--d-ff", m_intermediate, "Feed-forward intermediate size");
+    app.add_option("--vocab-size", m_vocab, "Vocabulary size");
+    app.add_option("--max-seq-len", m_maxSeq, "Longest sequence the model supports");
+    app.add_option("--seq-len,--context-length", m_seq, "Sequence length");
+    app.add_option("--batch-size", m_batch, "Samples per batch");
+    app.add_option("--num-steps", m_steps, "Timed steps (default 50)");
+    app.add_option("--warmup-steps", m_warmup, "Untimed steps run first (default 0)");
+    app.add_option("--learning-rate", m_lr, "Optimizer learning rate (default 1e-4)");
+    app.add_option("--seed", m_seed, "Random seed for weights and data (default 42)");
+    app.add_option("--threads", m_threads, "CPU threads (default: all cores)");
+    app.add_option("--dtype", m_dtype, "fp32, or bf16 / fp16 autocast")
+        ->check(CLI::IsMember({"fp32", "float32", "bf16", "bfloat16", "fp16", "float16"}));
+    app.add_flag("--use-amp,--use-mixed-precision", m_mixedPrecision, "Same as --dtype bf16");
+    app.add_option("--attention", m_attention, "eager, fused, sdpa or memory-efficient")
+        ->check(CLI::IsMember(attentionKindNames()));
+    app.add_option("--checkpointing", m_checkpointing,
+                   "Activation checkpointing: none or per-block")
+        ->check(CLI::IsMember({"none", "per-block", "block"}));
+    app.add_option("--profile-type", m_profile, "training (forward+backward+step) or forward")
+        ->check(CLI::IsMember({"training", "forward"}));
+    app.add_option("--optimizer", m_optimizer, "adamw or sgd")
+        ->check(CLI::IsMember({"adamw", "sgd"}));
+    app.add_option("--device", m_device, "cpu, cuda or cuda:N");
+    auto* tie = app.add_flag("--tie-embeddings", m_tieFlag, "Share embedding and LM head weights");
+    auto* untie = app.add_flag("--no-tie-embeddings", m_untieFlag, "Separate LM head weights");
+    tie->excludes(untie);
+}
+
+TrainOptions TrainOptionSet::resolve() const {
+    TrainOptions o = TrainOptions::fromPreset(m_modelSize.value_or(m_preset));
+    if (m_hidden)
+        o.model.hidden_dim = *m_hidden;
+    if (m_layers)
+        o.model.n_layers = *m_layers;
+    if (m_heads) {
+        o.model.n_heads = *m_heads;
+        // CS336-style shapes have no GQA: follow the heads unless KV heads are given too.
+        if (!m_kvHeads && o.model.n_kv_heads > *m_heads)
+            o.model.n_kv_heads = *m_heads;
+    }
+    if (m_kvHeads)
+        o.model.n_kv_heads = *m_kvHeads;
+    if (m_intermediate)
+        o.model.intermediate_dim = *m_intermediate;
+    if (m_vocab)
+        o.model.vocab_size = *m_vocab;
+    if (m_maxSeq)
+        o.model.max_seq_len = *m_maxSeq;
+    if (m_seq) {
+        o.seq_len = *m_seq;
+        if (!m_maxSeq)
+            o.model.max_seq_len = std::max(o.model.max_seq_len, *m_seq);
+    }
+    if (m_batch)
+        o.batch_size = *m_batch;
+    if (m_steps)
+        o.num_steps = *m_steps;
+    if (m_warmup)
+        o.warmup_steps = *m_warmup;
+    if (m_lr)
+        o.learning_rate = *m_lr;
+    if (m_seed)
+        o.seed = *m_seed;
+    if (m_threads)
+        o.threads = *m_threads;
+    if (m_tieFlag)
+        o.model.tie_embeddings = true;
+    if (m_untieFlag)
+        o.model.tie_embeddings = false;
+    if (m_dtype && m_mixedPrecision && parseDtype(*m_dtype) == Dtype::Float32) {
+        throw ConfigError("--use-mixed-precision", "contradicts --dtype " + *m_dtype);
+    }
+    if (m_mixedPrecision)
+        o.dtype = Dtype::BFloat16;
+    if (m_dtype)
+        o.dtype = *parseDtype(*m_dtype);
+    if (m_attention)
+        o.attention = *parseAttentionKind(*m_attention);
+    if (m_checkpointing)
+        o.checkpointing = *parseCheckpointing(*m_checkpointing);
+    if (m_profile)
+        o.profile = *parseProfileType(*m_profile);
+    if (m_optimizer)
+        o.optimizer = *parseOptimizerKind(*m_optimizer);
+    if (m_device)
+        o.device = *m_device;
+    o.validate();
+    return o;
+}
+
+}  // namespace memscope::cli

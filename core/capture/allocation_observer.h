@@ -1,0 +1,25 @@
+#pragma once
+
+#include "capture/phase.h"
+
+#include <c10/core/Device.h>
+
+#include <cstdint>
+
+namespace memscope {
+
+// Receives every allocation and free the AllocationHook sees, on the thread that made it.
+// Implementations must not allocate through the c10 allocator (that would recurse) and should
+// not take a global lock per event: the hook is on the hot path of every tensor.
+class AllocationObserver {
+  public:
+    virtual ~AllocationObserver() = default;
+    // size > 0: allocation; size < 0: free. allocated is the hook's running total after it;
+    // allocator_total / allocator_reserved are what the allocator itself reported.
+    virtual void onMemoryEvent(void* ptr, int64_t size, int64_t allocated, int64_t allocator_total,
+                               int64_t allocator_reserved, c10::Device device) = 0;
+    // The trainer entered a phase of a step (step 0 is initialisation).
+    virtual void onPhase(Phase phase, int64_t step) = 0;
+};
+
+}  // namespace memscope

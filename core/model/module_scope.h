@@ -1,0 +1,24 @@
+#pragma once
+
+#include <ATen/record_function.h>
+
+#include <string>
+
+namespace memscope {
+
+// Opens a user-scope record function named after a module (for example
+// "TinyLlama.blocks.2.attention.q_proj") for the lifetime of the object, so that allocation
+// hooks and profilers can attribute memory to the module. Costs one thread-local check when no
+// callback is installed. The name must outlive the scope (modules keep theirs as members).
+// Also the point where a cancelled run stops: every module forward passes through here.
+class ModuleScope {
+  public:
+    explicit ModuleScope(const std::string& name);
+    ModuleScope(const ModuleScope&) = delete;
+    ModuleScope& operator=(const ModuleScope&) = delete;
+
+  private:
+    at::RecordFunction m_guard;
+};
+
+}  // namespace memscope

@@ -1,0 +1,64 @@
+#include "model/tiny_llama_config.h"
+
+#include "model/config_error.h"
+
+namespace memscope {
+
+namespace {
+
+void requirePositive(const char* option, int64_t value) {
+    if (value <= 0) {
+        throw ConfigError(option, "must be positive, got " + std::to_string(value));
+    }
+}
+
+}  // namespace
+
+void TinyLlamaConfig::validate() const {
+    requirePositive("--vocab-size", vocab_size);
+    requirePositive("--hidden-dim", hidden_dim);
+    requirePositive("--num-layers", n_layers);
+    requirePositive("--num-heads", n_heads);
+    requirePositive("--num-kv-heads", n_kv_heads);
+    requirePositive("--intermediate-dim", intermediate_dim);
+    requirePositive("--max-seq-len", max_seq_len);
+    if (hidden_dim % n_heads != 0) {
+        throw ConfigError("--num-heads", std::to_string(n_heads) +
+                                             " heads do not divide --hidden-dim " +
+                                             std::to_string(hidden_dim));
+    }
+    if (n_heads % n_kv_heads != 0) {
+        throw ConfigError("--num-kv-heads", std::to_string(n_kv_heads) +
+                                                " KV heads do not divide --num-heads " +
+                                                std::to_string(n_heads));
+    }
+    if (headDim() % 2 != 0) {
+        throw ConfigError("--num-heads",
+                          "head_dim = hidden_dim / num_heads = " + std::to_string(headDim()) +
+                              " is odd; rotary embeddings need an even head_dim");
+    }
+    if (!(rope_theta > 0.0)) {
+        throw ConfigError("--rope-theta", "must be positive");
+    }
+    if (!(norm_eps > 0.0)) {
+        throw ConfigError("--norm-eps", "must be positive");
+    }
+}
+
+void TinyLlamaConfig::validateSequence(int64_t seq_len) const {
+    requirePositive("--seq-len", seq_len);
+    if (seq_len > max_seq_len) {
+        throw ConfigError("--seq-len", std::to_string(seq_len) + " is longer than --max-seq-len " +
+                                           std::to_string(max_seq_len));
+    }
+}
+
+bool operator==(const TinyLlamaConfig& a, const TinyLlamaConfig& b) {
+    return a.vocab_size == b.vocab_size && a.hidden_dim == b.hidden_dim &&
+           a.n_layers == b.n_layers && a.n_heads == b.n_heads && a.n_kv_heads == b.n_kv_heads &&
+           a.intermediate_dim == b.intermediate_dim && a.max_seq_len == b.max_seq_len &&
+           a.rope_theta == b.rope_theta && a.norm_eps == b.norm_eps &&
+           a.tie_embeddings == b.tie_embeddings;
+}
+
+}  // namespace memscope

@@ -1,0 +1,22 @@
+#pragma once
+
+#include "train/train_options.h"
+
+#include <c10/core/Device.h>
+
+#include <string>
+
+namespace memscope {
+
+// The FLOP/s that MFU divides by. On a CPU there is no datasheet figure for "this machine with
+// this many threads", so Memscope measures one: a short square GEMM in the run's dtype, best of
+// a few repetitions. The method is reported with the figure.
+struct PeakFlops {
+    double flops_per_s = 0;
+    std::string method;
+
+    // Cached per (device, dtype, threads) for the life of the process (about 0.3 s the first time).
+    static PeakFlops measure(const c10::Device& device, Dtype dtype, int threads);
+};
+
+}  // namespace memscope

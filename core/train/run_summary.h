@@ -1,0 +1,53 @@
+#pragma once
+
+#include "model/model_cost.h"
+#include "train/step_metrics.h"
+#include "train/train_options.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <string>
+#include <vector>
+
+namespace memscope {
+
+// What a run reports at the end (or when cancelled or failed: then over the steps it finished).
+struct RunSummary {
+    TrainOptions options;
+    int64_t parameters = 0;
+    FlopCount flops_per_step;
+    std::vector<StepMetrics> steps;
+    bool cancelled = false;
+    std::string error;  // empty when the run finished or was cancelled
+    int threads = 0;
+    std::string device;
+    std::string device_name;
+    std::string torch_version;
+    double peak_flops_per_s = 0;
+    std::string peak_flops_method;
+    double wall_s = 0;  // whole run, initialisation included
+
+    int64_t peak_allocated_bytes = 0;  // over the whole run
+    int64_t init_allocated_bytes = 0;  // after building the model and optimizer
+
+    // Derived from steps (timed steps are the non-warmup ones).
+    int64_t timedSteps() const;
+    double avgStep() const;
+    double avgForward() const;
+    double avgBackward() const;
+    double avgOptimizer() const;
+    double samplesPerSecond() const;
+    double tokensPerSecond() const;
+    double modelFlopsPerSecond() const;
+    double mfu() const;
+    int64_t step1PeakAllocated() const;
+    int64_t steadyPeakAllocated() const;  // max over steps after the first; 0 if only one
+
+    nlohmann::json toJson() const;
+    // The workshop-style "Performance Summary" block.
+    std::string toText() const;
+};
+
+std::string formatBytes(int64_t bytes);  // "12.3 MiB"
+
+}  // namespace memscope

@@ -1,0 +1,24 @@
+#pragma once
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstdint>
+
+namespace memscope {
+
+// One training (or forward-only) step as the trainer measured it.
+struct StepMetrics {
+    int64_t step = 0;  // 1-based, warmup steps included
+    bool warmup = false;
+    double loss = 0;
+    double forward_s = 0;
+    double backward_s = 0;
+    double optimizer_s = 0;
+    double total_s = 0;
+    int64_t peak_allocated_bytes = 0;
+    int64_t allocated_bytes_at_end = 0;
+
+    nlohmann::json toJson() const;
+};
+
+}  // namespace memscope

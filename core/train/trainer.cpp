@@ -1,0 +1,227 @@
+#include "train/trainer.h"
+
+#include "device/device_info.h"
+#include "model/model_cost.h"
+#include "model/tiny_llama.h"
+#include "torch_compat.h"
+#include "train/peak_flops.h"
+#include "train/synthetic_data.h"
+
+#include <torch/cuda.h>
+#include <torch/optim.h>
+#include <torch/version.h>
+
+#include <chrono>
+
+namespace memscope {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point t0) {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// Ties the thread's cancellation token to a scope.
+class CancellationInstall {
+  public:
+    explicit CancellationInstall(const CancellationToken* token) {
+        CancellationToken::install(token);
+    }
+    ~CancellationInstall() { CancellationToken::install(nullptr); }
+};
+
+// Autocast on for the forward pass of a mixed-precision run, restored on scope exit (also when a
+// cancel or an error unwinds through the forward).
+class AutocastScope {
+  public:
+    AutocastScope(c10::DeviceType device, Dtype dtype) : m_device(device) {
+        if (dtype == Dtype::Float32) {
+            return;
+        }
+        m_active = true;
+        m_oldDtype = compat::autocastDtype(device);
+        compat::setAutocast(device, true, dtype == Dtype::BFloat16 ? at::kBFloat16 : at::kHalf);
+    }
+    ~AutocastScope() {
+        if (m_active) {
+            compat::setAutocast(m_device, false, m_oldDtype);
+        }
+    }
+
+  private:
+    c10::DeviceType m_device;
+    bool m_active = false;
+    c10::ScalarType m_oldDtype = at::kBFloat16;
+};
+
+std::unique_ptr<torch::optim::Optimizer> makeOptimizer(const TrainOptions& o,
+                                                       std::vector<torch::Tensor> params) {
+    if (o.optimizer == OptimizerKind::Sgd) {
+        return std::make_unique<torch::optim::SGD>(
+            std::move(params), torch::optim::SGDOptions(o.learning_rate).momentum(o.sgd_momentum));
+    }
+    return std::make_unique<torch::optim::AdamW>(
+        std::move(params),
+        torch::optim::AdamWOptions(o.learning_rate).weight_decay(o.weight_decay));
+}
+
+// Zeroes gradients in place and keeps them allocated, as PyTorch 1.13's zero_grad() did (2.x's
+// default frees them). Memscope's memory figures assume "grads kept".
+void zeroGradients(const std::vector<torch::Tensor>& params) {
+    for (const auto& p : params) {
+        if (p.grad().defined()) {
+            p.mutable_grad().detach_();
+            p.mutable_grad().zero_();
+        }
+    }
+}
+
+}  // namespace
+
+Trainer::Trainer(TrainOptions options) : m_options(std::move(options)) {}
+
+void Trainer::setStepCallback(std::function<void(const StepMetrics&)> callback) {
+    m_onStep = std::move(callback);
+}
+
+void Trainer::setAllocationObserver(AllocationObserver* observer) {
+    m_observer = observer;
+}
+
+RunSummary Trainer::run() {
+    m_options.validate();
+    const auto device_info = DeviceInfo::describe(m_options.device);
+    const auto device = device_info.device;
+    const bool gpu = device.is_cuda();
+    const int threads = m_options.resolvedThreads();
+    at::set_num_threads(threads);
+
+    RunSummary summary;
+    summary.options = m_options;
+    summary.threads = threads;
+    summary.device = device.str();
+    summary.device_name = device_info.name;
+    summary.torch_version = TORCH_VERSION;
+    summary.parameters = ModelCost::parameters(m_options.model).total();
+    summary.flops_per_step = ModelCost::stepFlops(
+        m_options.model, m_options.batch_size, m_options.seq_len, m_options.training(),
+        m_options.checkpointing == Checkpointing::PerBlock, m_options.attention);
+    if (m_measurePeak) {
+        const auto peak = PeakFlops::measure(device, m_options.dtype, threads);
+        summary.peak_flops_per_s = peak.flops_per_s;
+        summary.peak_flops_method = peak.method;
+    }
+
+    auto sync = [gpu] {
+        if (gpu) {
+            torch::cuda::synchronize();
+        }
+    };
+    auto hook = std::make_shared<AllocationHook>(m_observer);
+    auto phase = [this](Phase p, int64_t step) {
+        if (m_observer != nullptr) {
+            m_observer->onPhase(p, step);
+        }
+    };
+    const auto run_start = Clock::now();
+    m_cancel.reset();
+    {
+        AllocationHookGuard hook_guard(hook);
+        CancellationInstall cancel_guard(&m_cancel);
+        try {
+            phase(Phase::Init, 0);
+            torch::manual_seed(m_options.seed);
+            TinyLlama model(m_options.model, m_options.attention,
+                            m_options.checkpointing == Checkpointing::PerBlock);
+            model->to(device);
+            auto params = model->parameters();
+            std::unique_ptr<torch::optim::Optimizer> optimizer;
+            if (m_options.training()) {
+                optimizer = makeOptimizer(m_options, params);
+            } else {
+                model->eval();
+            }
+            SyntheticData data(m_options.model.vocab_size, m_options.batch_size, m_options.seq_len,
+                               m_options.seed, device);
+            summary.init_allocated_bytes = hook->current();
+            summary.peak_allocated_bytes = hook->peak();
+
+            const int64_t total_steps = m_options.warmup_steps + m_options.num_steps;
+            for (int64_t step = 1; step <= total_steps; ++step) {
+                CancellationToken::throwIfRequested();
+                StepMetrics metrics;
+                metrics.step = step;
+                metrics.warmup = step <= m_options.warmup_steps;
+                hook->resetPeak();
+                const auto step_start = Clock::now();
+
+                phase(Phase::Other, step);
+                auto [inputs, labels] = data.next();
+                if (optimizer) {
+                    zeroGradients(params);
+                }
+
+                phase(Phase::Forward, step);
+                auto t = Clock::now();
+                torch::Tensor loss;
+                {
+                    std::unique_ptr<torch::NoGradGuard> no_grad;
+                    if (!m_options.training()) {
+                        no_grad = std::make_unique<torch::NoGradGuard>();
+                    }
+                    AutocastScope autocast(device.type(), m_options.dtype);
+                    auto logits = model->forward(inputs);
+                    loss = model->loss(logits, labels);
+                }
+                sync();
+                metrics.forward_s = secondsSince(t);
+
+                if (optimizer) {
+                    phase(Phase::Backward, step);
+                    t = Clock::now();
+                    loss.backward();
+                    sync();
+                    metrics.backward_s = secondsSince(t);
+                    CancellationToken::throwIfRequested();
+
+                    phase(Phase::Optimizer, step);
+                    t = Clock::now();
+                    optimizer->step();
+                    sync();
+                    metrics.optimizer_s = secondsSince(t);
+                }
+                phase(Phase::Other, step);
+                metrics.loss = loss.item<double>();
+                loss = torch::Tensor();
+                // The C++ autocast weight cache lives until cleared; Python's context manager
+                // clears it on exit, so do the same once per step.
+                at::autocast::clear_cache();
+                metrics.total_s = secondsSince(step_start);
+                metrics.peak_allocated_bytes = hook->peak();
+                metrics.allocated_bytes_at_end = hook->current();
+                summary.peak_allocated_bytes =
+                    std::max(summary.peak_allocated_bytes, metrics.peak_allocated_bytes);
+                summary.steps.push_back(metrics);
+                if (m_onStep) {
+                    m_onStep(metrics);
+                }
+            }
+        } catch (const RunCancelled&) {
+            summary.cancelled = true;
+        } catch (const std::exception& e) {
+            summary.error = e.what();
+            // c10 errors carry a long backtrace after the first line; keep the message.
+            if (const auto nl = summary.error.find('\n'); nl != std::string::npos) {
+                summary.error.resize(nl);
+            }
+        }
+        at::autocast::clear_cache();
+        summary.peak_allocated_bytes = std::max(summary.peak_allocated_bytes, hook->peak());
+    }
+    summary.wall_s = secondsSince(run_start);
+    return summary;
+}
+
+}  // namespace memscope
