@@ -29,21 +29,31 @@ class AutocastRestore {
 torch::Tensor BlockCheckpointFunction::run(TransformerBlockImpl& block, const torch::Tensor& x,
                                            const torch::Tensor& causal_mask) {
     auto params = block.parameters();
-    return apply(x, causal_mask, at::TensorList(params), &block);
+    return apply(x, at::TensorList(params), c10::IValue(causal_mask), &block);
 }
 
 torch::Tensor BlockCheckpointFunction::forward(torch::autograd::AutogradContext* ctx,
-                                               const torch::Tensor& x,
-                                               const torch::Tensor& causal_mask,
-                                               at::TensorList params, TransformerBlockImpl* block) {
+                                               const torch::Tensor& x, at::TensorList params,
+                                               const c10::IValue& causal_mask,
+                                               TransformerBlockImpl* block) {
     const auto device = x.device().type();
-    ctx->save_for_backward({x, causal_mask});
+    ctx->save_for_backward({x});
+    ctx->saved_data["mask"] = causal_mask;
     // A pointer cannot live in an IValue; the model owns the block and outlives its graph.
     ctx->saved_data["block"] = static_cast<int64_t>(reinterpret_cast<intptr_t>(block));
     ctx->saved_data["num_params"] = static_cast<int64_t>(params.size());
     ctx->saved_data["autocast"] = compat::autocastEnabled(device);
     ctx->saved_data["autocast_dtype"] = static_cast<int64_t>(compat::autocastDtype(device));
-    return block->forward(x, causal_mask);
+    // Autocast caches the low-precision copy of each weight. Made here, under no_grad, that copy
+    // would have no autograd history, and the recomputation would reuse it and never reach the
+    // fp32 parameters. Keep this pass out of the cache.
+    const bool cache_was_enabled = at::autocast::is_autocast_cache_enabled();
+    at::autocast::set_autocast_cache_enabled(false);
+    struct RestoreCache {
+        bool enabled;
+        ~RestoreCache() { at::autocast::set_autocast_cache_enabled(enabled); }
+    } restore{cache_was_enabled};
+    return block->forward(x, causal_mask.toTensor());
 }
 
 torch::autograd::variable_list BlockCheckpointFunction::backward(
@@ -53,7 +63,7 @@ torch::autograd::variable_list BlockCheckpointFunction::backward(
         static_cast<intptr_t>(ctx->saved_data["block"].toInt()));
     const auto num_params = ctx->saved_data["num_params"].toInt();
     auto x = saved[0].detach().requires_grad_(true);
-    const auto& mask = saved[1];
+    const auto mask = ctx->saved_data["mask"].toTensor();
 
     torch::Tensor out;
     {
@@ -73,10 +83,9 @@ torch::autograd::variable_list BlockCheckpointFunction::backward(
 
     torch::autograd::variable_list result;
     result.reserve(grads.size() + 2);
-    result.push_back(grads[0]);
-    result.emplace_back();  // causal mask
-    result.insert(result.end(), grads.begin() + 1, grads.end());
-    result.emplace_back();  // block pointer
+    result.insert(result.end(), grads.begin(), grads.end());  // x, then each parameter
+    result.emplace_back();                                    // causal mask
+    result.emplace_back();                                    // block pointer
     return result;
 }
 

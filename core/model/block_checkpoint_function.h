@@ -16,8 +16,10 @@ class BlockCheckpointFunction : public torch::autograd::Function<BlockCheckpoint
                              const torch::Tensor& causal_mask);
 
     // params are the block's parameters, passed so that autograd routes their gradients here.
+    // The mask travels as an IValue: it needs no gradient and may be undefined (the sdpa and
+    // memory-efficient variants have none), which autograd does not accept as an input.
     static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x,
-                                 const torch::Tensor& causal_mask, at::TensorList params,
+                                 at::TensorList params, const c10::IValue& causal_mask,
                                  TransformerBlockImpl* block);
 
     static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,

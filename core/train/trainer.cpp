@@ -195,6 +195,8 @@ RunSummary Trainer::run() {
                 phase(Phase::Other, step);
                 metrics.loss = loss.item<double>();
                 loss = torch::Tensor();
+                inputs = torch::Tensor();
+                labels = torch::Tensor();
                 // The C++ autocast weight cache lives until cleared; Python's context manager
                 // clears it on exit, so do the same once per step.
                 at::autocast::clear_cache();

@@ -1,0 +1,105 @@
+// memscope-cli as a user runs it: exit codes, one-line errors naming the option, the JSON summary.
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+
+namespace {
+
+struct Run {
+    int exit_code = -1;
+    QString out;
+    QString err;
+};
+
+Run cli(const QStringList& args) {
+    QProcess p;
+    p.start(MEMSCOPE_CLI_PATH, args);
+    p.waitForFinished(300'000);
+    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+const QStringList kTiny{"--hidden-dim",   "32", "--num-layers",       "1",  "--num-heads", "4",
+                        "--num-kv-heads", "2",  "--intermediate-dim", "64", "--seq-len",   "16",
+                        "--batch-size",   "2",  "--threads",          "1"};
+
+}  // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void badOptionsExitWithStatus2AndNameTheOption_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("named");
+        QTest::newRow("heads") << QStringList{"train", "--num-heads", "7"} << "--num-heads";
+        QTest::newRow("kv heads") << QStringList{"train", "--num-kv-heads", "3"}
+                                  << "--num-kv-heads";
+        QTest::newRow("seq too long")
+            << QStringList{"train", "--seq-len", "4096", "--max-seq-len", "1024"} << "--seq-len";
+        QTest::newRow("attention") << QStringList{"train", "--attention", "magic"} << "--attention";
+        QTest::newRow("not a number")
+            << QStringList{"train", "--batch-size", "eight"} << "--batch-size";
+        QTest::newRow("unknown option") << QStringList{"train", "--frobnicate"} << "--frobnicate";
+        QTest::newRow("preset") << QStringList{"train", "--preset", "huge"} << "--preset";
+        QTest::newRow("fp16 on cpu") << QStringList{"train", "--dtype", "fp16"} << "--dtype";
+        QTest::newRow("no gpu") << QStringList{"train", "--device", "tpu"} << "--device";
+    }
+
+    void badOptionsExitWithStatus2AndNameTheOption() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, named);
+        const auto r = cli(args);
+        QCOMPARE(r.exit_code, 2);
+        const auto lines = r.err.trimmed().split('\n');
+        QCOMPARE(lines.size(), 1);
+        QVERIFY2(lines[0].contains(named), qPrintable(lines[0]));
+    }
+
+    void trainPrintsStepsAndWritesTheJsonSummary() {
+        QTemporaryDir dir;
+        const auto json_path = dir.filePath("summary.json");
+        auto args = QStringList{"train",          "--num-steps", "2", "--use-mixed-precision",
+                                "--summary-json", json_path} +
+                    kTiny;
+        const auto r = cli(args);
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        QVERIFY(r.out.contains("Step 1/2: Loss = "));
+        QVERIFY(r.out.contains("Step 2/2: Loss = "));
+        QVERIFY(r.out.contains("Performance Summary"));
+        QVERIFY(r.out.contains("Dtype: bf16"));
+        QFile f(json_path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const auto json = QJsonDocument::fromJson(f.readAll()).object();
+        for (const char* key :
+             {"parameters", "steps", "threads", "device", "torch_version", "avg_step_s",
+              "avg_forward_s", "avg_backward_s", "avg_optimizer_s", "samples_per_s", "tokens_per_s",
+              "model_tflops_per_s", "mfu", "peak_allocated_bytes", "step1_peak_allocated_bytes",
+              "steady_peak_allocated_bytes", "config"}) {
+            QVERIFY2(json.contains(key), key);
+        }
+        QCOMPARE(json["steps"].toInt(), 2);
+        QCOMPARE(json["threads"].toInt(), 1);
+        QCOMPARE(json["config"].toObject()["dtype"].toString(), QString("bf16"));
+        QCOMPARE(json["config"].toObject()["seq_len"].toInt(), 16);
+        QVERIFY(json["mfu"].toDouble() > 0);
+        QVERIFY(json["peak_allocated_bytes"].toDouble() > 0);
+    }
+
+    void cs336NamesSelectTheModel() {
+        // --model-size and --context-length are the CS336 spellings; forward-only keeps it fast
+        const auto r = cli({"train", "--model-size", "small", "--context-length", "16",
+                            "--batch-size", "1", "--num-steps", "1", "--profile-type", "forward",
+                            "--num-layers", "1", "--threads", "1"});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        QVERIFY(r.out.contains("Hidden Dim: 768"));
+        QVERIFY(r.out.contains("Vocab Size: 10000 (untied LM head)"));
+        QVERIFY(r.out.contains("Num Heads: 12 (KV heads: 12)"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "test_cli.moc"

@@ -1,0 +1,209 @@
+// The trainer on tiny configurations: determinism, phases, peaks, forward-only, cancellation.
+
+#include "model/config_error.h"
+#include "train/trainer.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QtTest/QtTest>
+
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+using namespace memscope;
+
+namespace {
+
+TrainOptions tinyOptions() {
+    TrainOptions o;
+    o.preset = "custom";
+    o.model.vocab_size = 64;
+    o.model.hidden_dim = 32;
+    o.model.n_layers = 2;
+    o.model.n_heads = 4;
+    o.model.n_kv_heads = 2;
+    o.model.intermediate_dim = 64;
+    o.batch_size = 2;
+    o.seq_len = 16;
+    o.num_steps = 3;
+    o.threads = 1;
+    o.learning_rate = 1e-3;
+    return o;
+}
+
+RunSummary runQuietly(const TrainOptions& o) {
+    Trainer trainer(o);
+    trainer.setMeasurePeakFlops(false);
+    return trainer.run();
+}
+
+// Counts phases and lets a test act when a given phase of a given step starts.
+class PhaseWatcher : public AllocationObserver {
+  public:
+    void onMemoryEvent(void*, int64_t size, int64_t, int64_t, int64_t, c10::Device) override {
+        (size > 0 ? allocs : frees)++;
+    }
+    void onPhase(Phase phase, int64_t step) override {
+        phases.emplace_back(phase, step);
+        if (onEnter)
+            onEnter(phase, step);
+    }
+    std::vector<std::pair<Phase, int64_t>> phases;
+    std::function<void(Phase, int64_t)> onEnter;
+    int64_t allocs = 0, frees = 0;
+};
+
+}  // namespace
+
+class TestTrainer : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void sameSeedGivesTheSameLosses() {
+        const auto a = runQuietly(tinyOptions());
+        const auto b = runQuietly(tinyOptions());
+        QVERIFY(a.error.empty());
+        QCOMPARE(a.steps.size(), size_t(3));
+        for (size_t i = 0; i < a.steps.size(); ++i) {
+            QCOMPARE(a.steps[i].loss, b.steps[i].loss);
+        }
+        auto other = tinyOptions();
+        other.seed = 43;
+        QVERIFY(runQuietly(other).steps[0].loss != a.steps[0].loss);
+    }
+
+    void summaryReportsPeaksAndRates() {
+        auto o = tinyOptions();
+        o.warmup_steps = 1;
+        const auto s = runQuietly(o);
+        QVERIFY(s.error.empty());
+        QCOMPARE(s.steps.size(), size_t(4));
+        QCOMPARE(s.timedSteps(), int64_t(3));
+        QVERIFY(s.steps[0].warmup);
+        QVERIFY(s.avgStep() > 0);
+        QVERIFY(s.samplesPerSecond() > 0);
+        QCOMPARE(s.tokensPerSecond(), s.samplesPerSecond() * 16);
+        // AdamW creates its state lazily in step 1, so later steps peak higher.
+        QVERIFY(s.steadyPeakAllocated() > s.step1PeakAllocated());
+        QVERIFY(s.peak_allocated_bytes >= s.steadyPeakAllocated());
+        // parameters alone are 4 bytes each and were allocated during initialisation
+        QVERIFY(s.init_allocated_bytes >= s.parameters * 4);
+        const auto json = s.toJson();
+        for (const char* key :
+             {"parameters", "steps", "threads", "device", "torch_version", "avg_step_s",
+              "avg_forward_s", "avg_backward_s", "avg_optimizer_s", "samples_per_s", "tokens_per_s",
+              "model_tflops_per_s", "mfu", "peak_allocated_bytes", "step1_peak_allocated_bytes",
+              "steady_peak_allocated_bytes", "config"}) {
+            QVERIFY2(json.contains(key), key);
+        }
+        QCOMPARE(json["config"]["hidden_dim"].get<int64_t>(), int64_t(32));
+    }
+
+    void phasesArriveInStepOrder() {
+        PhaseWatcher watcher;
+        Trainer trainer(tinyOptions());
+        trainer.setMeasurePeakFlops(false);
+        trainer.setAllocationObserver(&watcher);
+        trainer.run();
+        QVERIFY(watcher.allocs > 0 && watcher.frees > 0);
+        QVERIFY(watcher.phases.front().first == Phase::Init);
+        std::vector<Phase> step2;
+        for (const auto& [phase, step] : watcher.phases) {
+            if (step == 2)
+                step2.push_back(phase);
+        }
+        const std::vector<Phase> expected{Phase::Other, Phase::Forward, Phase::Backward,
+                                          Phase::Optimizer, Phase::Other};
+        QVERIFY(step2 == expected);
+    }
+
+    void forwardOnlyKeepsNothingBetweenSteps() {
+        auto o = tinyOptions();
+        o.profile = ProfileType::Forward;
+        const auto s = runQuietly(o);
+        QVERIFY(s.error.empty());
+        QCOMPARE(s.flops_per_step.backward, 0.0);
+        for (const auto& step : s.steps) {
+            QCOMPARE(step.backward_s, 0.0);
+            // no gradients, no optimizer state: memory returns to the initial level
+            QCOMPARE(step.allocated_bytes_at_end, s.init_allocated_bytes);
+        }
+        auto training = tinyOptions();
+        const auto t = runQuietly(training);
+        // training keeps grads (4 B/param) and AdamW state (8 B/param) after each step
+        QCOMPARE(t.steps.back().allocated_bytes_at_end - t.init_allocated_bytes, 12 * t.parameters);
+    }
+
+    void mixedPrecisionAndVariantsRun() {
+        for (auto attention :
+             {AttentionKind::Fused, AttentionKind::Sdpa, AttentionKind::MemoryEfficient}) {
+            auto o = tinyOptions();
+            o.num_steps = 1;
+            o.dtype = Dtype::BFloat16;
+            o.attention = attention;
+            o.checkpointing = Checkpointing::PerBlock;
+            const auto s = runQuietly(o);
+            QVERIFY2(s.error.empty(), s.error.c_str());
+            QVERIFY(std::isfinite(s.steps[0].loss));
+        }
+        auto sgd = tinyOptions();
+        sgd.optimizer = OptimizerKind::Sgd;
+        QVERIFY(runQuietly(sgd).error.empty());
+    }
+
+    void invalidOptionsThrowBeforeRunning() {
+        auto o = tinyOptions();
+        o.model.n_kv_heads = 3;
+        Trainer trainer(o);
+        try {
+            trainer.run();
+            QFAIL("expected a ConfigError");
+        } catch (const ConfigError& e) {
+            QCOMPARE(QString::fromStdString(e.option()), QString("--num-kv-heads"));
+        }
+        auto gpu = tinyOptions();
+        gpu.device = "cuda:0";
+        if (!torch::cuda::is_available()) {
+            QVERIFY_THROWS_EXCEPTION(ConfigError, Trainer(gpu).run());
+        }
+    }
+
+    void cancellationMidStepReturnsAPartialSummary() {
+        auto o = tinyOptions();
+        o.num_steps = 1000;
+        PhaseWatcher watcher;
+        Trainer trainer(o);
+        trainer.setMeasurePeakFlops(false);
+        trainer.setAllocationObserver(&watcher);
+        std::mutex m;
+        std::condition_variable cv;
+        bool in_backward = false, cancelled = false;
+        watcher.onEnter = [&](Phase phase, int64_t step) {
+            if (phase == Phase::Backward && step == 2) {
+                std::unique_lock<std::mutex> lock(m);
+                in_backward = true;
+                cv.notify_all();
+                // hold the training thread until the other thread has cancelled
+                cv.wait(lock, [&] { return cancelled; });
+            }
+        };
+        RunSummary summary;
+        std::thread worker([&] { summary = trainer.run(); });
+        {
+            std::unique_lock<std::mutex> lock(m);
+            cv.wait(lock, [&] { return in_backward; });
+            trainer.cancel();
+            cancelled = true;
+            cv.notify_all();
+        }
+        worker.join();
+        QVERIFY(summary.cancelled);
+        QVERIFY(summary.error.empty());
+        QCOMPARE(summary.steps.size(), size_t(1));  // step 2 never completed
+        QVERIFY(summary.toText().find("cancelled") != std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTrainer)
+#include "test_trainer.moc"
