@@ -54,14 +54,14 @@ int main(int argc, char** argv) {
         QLocale::setDefault(locale);  // numbers and dates follow the chosen language too
     }
     QTranslator memscope_translator;
-    if (known_language && memscope::load_memscope_translation(memscope_translator, locale)) {
+    if (known_language && memscope::loadMemscopeTranslation(memscope_translator, locale)) {
         QApplication::installTranslator(&memscope_translator);
     } else if (known_language && !language.isEmpty() && locale.language() != QLocale::English) {
         print_error(QCoreApplication::translate("main", "No %1 translation; showing English.")
                         .arg(QLocale::languageToString(locale.language())));
     }
     QTranslator qt_translator;
-    if (known_language && memscope::load_qt_translation(qt_translator, locale)) {
+    if (known_language && memscope::loadQtTranslation(qt_translator, locale)) {
         QApplication::installTranslator(&qt_translator);
     }
 
