@@ -1,6 +1,8 @@
 // memscope-cli: the headless front end. No Qt: it builds wherever LibTorch does.
 
 #include "cli_support.h"
+#include "info_command.h"
+#include "record_command.h"
 #include "train_command.h"
 
 #include <CLI/App.hpp>
@@ -14,6 +16,8 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", std::string("memscope-cli ") + MEMSCOPE_VERSION);
     app.require_subcommand(1);
     memscope::cli::TrainCommand train(app);
+    memscope::cli::RecordCommand record(app);
+    memscope::cli::InfoCommand info(app);
 
     try {
         app.parse(argc, argv);
@@ -28,6 +32,12 @@ int main(int argc, char** argv) {
     }
     if (train.selected()) {
         return train.run();
+    }
+    if (record.selected()) {
+        return record.run();
+    }
+    if (info.selected()) {
+        return info.run();
     }
     return memscope::cli::reportUsageError("no command given (try --help)");
 }

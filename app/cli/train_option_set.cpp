@@ -2,6 +2,7 @@
 
 #include "model/config_error.h"
 #include "model/preset.h"
+#include "train/byte_size.h"
 
 #include <CLI/Validators.hpp>
 
@@ -41,6 +42,9 @@ void TrainOptionSet::addTo(CLI::App& app) {
     app.add_option("--optimizer", m_optimizer, "adamw or sgd")
         ->check(CLI::IsMember({"adamw", "sgd"}));
     app.add_option("--device", m_device, "cpu, cuda or cuda:N");
+    app.add_option("--device-memory-limit", m_memoryLimit,
+                   "Make the CPU behave like a device of this size (e.g. 512MiB): allocations "
+                   "past it fail with an out-of-memory error");
     auto* tie = app.add_flag("--tie-embeddings", m_tieFlag, "Share embedding and LM head weights");
     auto* untie = app.add_flag("--no-tie-embeddings", m_untieFlag, "Separate LM head weights");
     tie->excludes(untie);

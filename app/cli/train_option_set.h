@@ -30,6 +30,7 @@ class TrainOptionSet {
     std::optional<int> m_threads;
     std::optional<std::string> m_dtype, m_attention, m_checkpointing, m_profile, m_optimizer,
         m_device;
+    std::optional<std::string> m_memoryLimit;
     bool m_mixedPrecision = false;
     bool m_tieFlag = false;
     bool m_untieFlag = false;

@@ -18,6 +18,14 @@ void AllocationHook::reportMemoryUsage(void* ptr, int64_t alloc_size,
     }
 }
 
+void AllocationHook::reportOutOfMemory(int64_t alloc_size, compat::AllocatorTotal total_allocated,
+                                       compat::AllocatorTotal total_reserved, c10::Device device) {
+    if (m_observer != nullptr) {
+        m_observer->onOutOfMemory(alloc_size, static_cast<int64_t>(total_allocated),
+                                  static_cast<int64_t>(total_reserved), device);
+    }
+}
+
 AllocationHookGuard::AllocationHookGuard(std::shared_ptr<AllocationHook> hook)
     : m_guard(c10::DebugInfoKind::PROFILER_STATE, std::move(hook)) {}
 

@@ -20,6 +20,8 @@ class AllocationHook : public c10::MemoryReportingInfoBase {
 
     void reportMemoryUsage(void* ptr, int64_t alloc_size, compat::AllocatorTotal total_allocated,
                            compat::AllocatorTotal total_reserved, c10::Device device) override;
+    void reportOutOfMemory(int64_t alloc_size, compat::AllocatorTotal total_allocated,
+                           compat::AllocatorTotal total_reserved, c10::Device device) override;
     bool memoryProfilingEnabled() const override { return true; }
 
     int64_t current() const { return m_current.load(std::memory_order_relaxed); }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "capture/phase.h"
+#include "trace/category.h"
 
 #include <c10/core/Device.h>
 
@@ -20,6 +21,19 @@ class AllocationObserver {
                                int64_t allocator_reserved, c10::Device device) = 0;
     // The trainer entered a phase of a step (step 0 is initialisation).
     virtual void onPhase(Phase phase, int64_t step) = 0;
+    // The trainer names the storage starting at ptr (parameters, gradients, optimizer state,
+    // the input batch): exact categories instead of guesses.
+    virtual void onRole(const void* ptr, Category category, c10::Device device) {
+        (void)ptr, (void)category, (void)device;
+    }
+    // An allocation of `requested` bytes failed (real or emulated out-of-memory).
+    virtual void onOutOfMemory(int64_t requested, int64_t allocated, int64_t capacity,
+                               c10::Device device) {
+        (void)requested, (void)allocated, (void)capacity, (void)device;
+    }
+    // Called on the training thread when the run starts and ends (install per-thread hooks).
+    virtual void onRunThreadStart() {}
+    virtual void onRunThreadEnd() {}
 };
 
 }  // namespace memscope

@@ -13,9 +13,19 @@ namespace memscope {
 // Also the point where a cancelled run stops: every module forward passes through here.
 class ModuleScope {
   public:
-    explicit ModuleScope(const std::string& name);
+    // file and line default to the call site: the module's forward.
+    explicit ModuleScope(const std::string& name, const char* file = __builtin_FILE(),
+                         int line = __builtin_LINE());
     ModuleScope(const ModuleScope&) = delete;
     ModuleScope& operator=(const ModuleScope&) = delete;
+
+    // Source location of the scope being opened, for record-function callbacks that run inside
+    // the constructor (they see the scope's name; this gives them where it is in the code).
+    struct Location {
+        const char* file = nullptr;
+        int line = 0;
+    };
+    static Location pendingLocation();
 
   private:
     at::RecordFunction m_guard;

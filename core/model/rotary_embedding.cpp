@@ -5,16 +5,8 @@
 namespace memscope {
 
 RotaryEmbeddingImpl::RotaryEmbeddingImpl(std::string scope_name, int64_t head_dim,
-                                         int64_t max_seq_len, double theta)
-    : m_scope(std::move(scope_name)) {
-    auto inv_freq =
-        1.0 / torch::pow(theta, torch::arange(0, head_dim, 2, torch::kFloat64) / head_dim);
-    auto t = torch::arange(max_seq_len, torch::kFloat64);
-    auto freqs = torch::outer(t, inv_freq);
-    auto emb = torch::cat({freqs, freqs}, -1).to(torch::kFloat32);
-    m_cos = register_buffer("cos_cached", emb.cos());
-    m_sin = register_buffer("sin_cached", emb.sin());
-}
+                                         int64_t /*max_seq_len*/, double theta)
+    : m_scope(std::move(scope_name)), m_headDim(head_dim), m_theta(theta) {}
 
 torch::Tensor RotaryEmbeddingImpl::apply(const torch::Tensor& x, const torch::Tensor& cos,
                                          const torch::Tensor& sin) const {
@@ -29,8 +21,12 @@ std::pair<torch::Tensor, torch::Tensor> RotaryEmbeddingImpl::forward(const torch
                                                                      const torch::Tensor& k) {
     ModuleScope scope(m_scope);
     const auto seq = q.size(2);
-    auto cos = m_cos.narrow(0, 0, seq).to(q.scalar_type());
-    auto sin = m_sin.narrow(0, 0, seq).to(q.scalar_type());
+    const auto f64 = torch::TensorOptions(q.device()).dtype(torch::kFloat64);
+    auto inv_freq = 1.0 / torch::pow(m_theta, torch::arange(0, m_headDim, 2, f64) / m_headDim);
+    auto freqs = torch::outer(torch::arange(seq, f64), inv_freq);
+    auto emb = torch::cat({freqs, freqs}, -1);
+    auto cos = emb.cos().to(q.scalar_type());
+    auto sin = emb.sin().to(q.scalar_type());
     return {apply(q, cos, sin), apply(k, cos, sin)};
 }
 

@@ -7,7 +7,9 @@
 
 namespace memscope {
 
-// Rotary position embeddings (rotate-half form). cos/sin tables are buffers, not parameters.
+// Rotary position embeddings (rotate-half form). The cos/sin tables are computed for the
+// sequence at hand on every forward instead of kept as module buffers: the model's persistent
+// state is then exactly its parameters, which keeps the PARAMETER category exact.
 class RotaryEmbeddingImpl : public torch::nn::Module {
   public:
     RotaryEmbeddingImpl(std::string scope_name, int64_t head_dim, int64_t max_seq_len,
@@ -21,8 +23,8 @@ class RotaryEmbeddingImpl : public torch::nn::Module {
                         const torch::Tensor& sin) const;
 
     std::string m_scope;
-    torch::Tensor m_cos;
-    torch::Tensor m_sin;
+    int64_t m_headDim;
+    double m_theta;
 };
 
 TORCH_MODULE(RotaryEmbedding);

@@ -124,6 +124,7 @@ nlohmann::json RunSummary::toJson() const {
         {"init_allocated_bytes", init_allocated_bytes},
         {"wall_s", wall_s},
         {"cancelled", cancelled},
+        {"out_of_memory", out_of_memory},
         {"error", error.empty() ? nlohmann::json() : nlohmann::json(error)},
         {"config", options.toJson()},
         {"step_metrics", step_list},

@@ -18,7 +18,8 @@ struct RunSummary {
     FlopCount flops_per_step;
     std::vector<StepMetrics> steps;
     bool cancelled = false;
-    std::string error;  // empty when the run finished or was cancelled
+    bool out_of_memory = false;  // the run stopped on an (emulated or real) out-of-memory error
+    std::string error;           // empty when the run finished or was cancelled
     int threads = 0;
     std::string device;
     std::string device_name;

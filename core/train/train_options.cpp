@@ -111,6 +111,13 @@ void TrainOptions::validate() const {
     if (!cpu && !gpu) {
         throw ConfigError("--device", "unknown device '" + device + "' (use cpu, cuda or cuda:N)");
     }
+    if (device_memory_limit < 0) {
+        throw ConfigError("--device-memory-limit", "must not be negative");
+    }
+    if (gpu && device_memory_limit > 0) {
+        throw ConfigError("--device-memory-limit",
+                          "emulates a smaller device on CPU runs; a GPU run has its real capacity");
+    }
     if (cpu && dtype == Dtype::Float16) {
         throw ConfigError("--dtype", "fp16 autocast needs a CUDA or ROCm device; on CPU use bf16");
     }
@@ -152,6 +159,7 @@ nlohmann::json TrainOptions::toJson() const {
         {"profile_type", toString(profile)},
         {"optimizer", toString(optimizer)},
         {"device", device},
+        {"device_memory_limit", device_memory_limit},
     };
 }
 
@@ -199,6 +207,7 @@ TrainOptions TrainOptions::fromJson(const nlohmann::json& j) {
     read("seed", o.seed);
     read("threads", o.threads);
     read("device", o.device);
+    read("device_memory_limit", o.device_memory_limit);
     readEnum("dtype", o.dtype, parseDtype);
     readEnum("attention", o.attention, parseAttentionKind);
     readEnum("checkpointing", o.checkpointing, parseCheckpointing);

@@ -44,6 +44,8 @@ struct TrainOptions {
     ProfileType profile = ProfileType::Training;
     OptimizerKind optimizer = OptimizerKind::AdamW;
     std::string device = "cpu";
+    // Emulate a device of this many bytes on a CPU run (0: no limit): see DeviceCapacity.
+    int64_t device_memory_limit = 0;
 
     // Options of a preset: its model, batch and sequence length; everything else default.
     static TrainOptions fromPreset(const std::string& name);  // throws ConfigError

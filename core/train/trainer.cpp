@@ -4,6 +4,7 @@
 #include "model/model_cost.h"
 #include "model/tiny_llama.h"
 #include "torch_compat.h"
+#include "train/device_capacity.h"
 #include "train/peak_flops.h"
 #include "train/synthetic_data.h"
 
@@ -78,6 +79,55 @@ void zeroGradients(const std::vector<torch::Tensor>& params) {
     }
 }
 
+// Names the storages of tensors for the recorder (exact categories).
+void announce(AllocationObserver* observer, const torch::Tensor& t, Category category) {
+    if (observer != nullptr && t.defined() && t.has_storage() && t.storage().data() != nullptr) {
+        observer->onRole(t.storage().data(), category, t.device());
+    }
+}
+
+void announceOptimizerState(AllocationObserver* observer, torch::optim::Optimizer& optimizer) {
+    if (observer == nullptr) {
+        return;
+    }
+    for (auto& entry : optimizer.state()) {
+        auto* state = entry.second.get();
+        if (auto* adamw = dynamic_cast<torch::optim::AdamWParamState*>(state)) {
+            announce(observer, adamw->exp_avg(), Category::OptimizerState);
+            announce(observer, adamw->exp_avg_sq(), Category::OptimizerState);
+            announce(observer, adamw->max_exp_avg_sq(), Category::OptimizerState);
+        } else if (auto* sgd = dynamic_cast<torch::optim::SGDParamState*>(state)) {
+            announce(observer, sgd->momentum_buffer(), Category::OptimizerState);
+        }
+    }
+}
+
+// Runs the observer's per-thread start/end around the run, also when it unwinds.
+class ObserverThreadScope {
+  public:
+    explicit ObserverThreadScope(AllocationObserver* observer) : m_observer(observer) {
+        if (m_observer != nullptr)
+            m_observer->onRunThreadStart();
+    }
+    ~ObserverThreadScope() {
+        if (m_observer != nullptr)
+            m_observer->onRunThreadEnd();
+    }
+
+  private:
+    AllocationObserver* m_observer;
+};
+
+// Holds the device-capacity limit for the duration of a run.
+class CapacityScope {
+  public:
+    CapacityScope(int64_t bytes, std::shared_ptr<AllocationHook> hook) {
+        if (bytes > 0)
+            DeviceCapacity::setLimit(bytes, std::move(hook));
+    }
+    ~CapacityScope() { DeviceCapacity::clear(); }
+};
+
 }  // namespace
 
 Trainer::Trainer(TrainOptions options) : m_options(std::move(options)) {}
@@ -130,6 +180,8 @@ RunSummary Trainer::run() {
     {
         AllocationHookGuard hook_guard(hook);
         CancellationInstall cancel_guard(&m_cancel);
+        ObserverThreadScope observer_scope(m_observer);
+        CapacityScope capacity(m_options.device_memory_limit, hook);
         try {
             phase(Phase::Init, 0);
             torch::manual_seed(m_options.seed);
@@ -137,6 +189,9 @@ RunSummary Trainer::run() {
                             m_options.checkpointing == Checkpointing::PerBlock);
             model->to(device);
             auto params = model->parameters();
+            for (const auto& p : params) {
+                announce(m_observer, p, Category::Parameter);
+            }
             std::unique_ptr<torch::optim::Optimizer> optimizer;
             if (m_options.training()) {
                 optimizer = makeOptimizer(m_options, params);
@@ -159,6 +214,8 @@ RunSummary Trainer::run() {
 
                 phase(Phase::Other, step);
                 auto [inputs, labels] = data.next();
+                announce(m_observer, inputs, Category::Input);
+                announce(m_observer, labels, Category::Input);
                 if (optimizer) {
                     zeroGradients(params);
                 }
@@ -184,6 +241,9 @@ RunSummary Trainer::run() {
                     loss.backward();
                     sync();
                     metrics.backward_s = secondsSince(t);
+                    for (const auto& p : params) {
+                        announce(m_observer, p.grad(), Category::Gradient);
+                    }
                     CancellationToken::throwIfRequested();
 
                     phase(Phase::Optimizer, step);
@@ -191,6 +251,7 @@ RunSummary Trainer::run() {
                     optimizer->step();
                     sync();
                     metrics.optimizer_s = secondsSince(t);
+                    announceOptimizerState(m_observer, *optimizer);
                 }
                 phase(Phase::Other, step);
                 metrics.loss = loss.item<double>();
@@ -212,6 +273,9 @@ RunSummary Trainer::run() {
             }
         } catch (const RunCancelled&) {
             summary.cancelled = true;
+        } catch (const c10::OutOfMemoryError& e) {
+            summary.out_of_memory = true;
+            summary.error = e.what_without_backtrace();
         } catch (const std::exception& e) {
             summary.error = e.what();
             // c10 errors carry a long backtrace after the first line; keep the message.

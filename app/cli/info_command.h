@@ -1,0 +1,24 @@
+#pragma once
+
+#include <CLI/App.hpp>
+
+#include <string>
+
+namespace memscope::cli {
+
+// `memscope-cli info RUN.memscope`: the run's summary and its top operators by memory and time.
+class InfoCommand {
+  public:
+    explicit InfoCommand(CLI::App& parent);
+
+    bool selected() const { return m_app->parsed(); }
+    int run();
+
+  private:
+    CLI::App* m_app;
+    std::string m_path;
+    size_t m_top = 10;
+    bool m_json = false;
+};
+
+}  // namespace memscope::cli

@@ -1,0 +1,31 @@
+#pragma once
+
+#include "train_option_set.h"
+
+#include <CLI/App.hpp>
+
+#include <string>
+
+namespace memscope::cli {
+
+// `memscope-cli record`: `train` with every allocation recorded into a .memscope run file.
+class RecordCommand {
+  public:
+    explicit RecordCommand(CLI::App& parent);
+
+    bool selected() const { return m_app->parsed(); }
+    // Exit status: 0 done, 1 error, 2 bad options, 3 out of memory (file still written),
+    // 130 interrupted (file still written).
+    int run();
+
+  private:
+    CLI::App* m_app;
+    TrainOptionSet m_options;
+    std::string m_out = "run.memscope";
+    std::string m_summaryJson;
+    int64_t m_maxEvents = 0;
+    int64_t m_logInterval = 1;
+    bool m_recordShapes = false;
+};
+
+}  // namespace memscope::cli

@@ -1,0 +1,87 @@
+#pragma once
+
+#include "capture/allocation_observer.h"
+#include "trace/trace.h"
+
+#include <ATen/record_function.h>
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace memscope {
+
+// Records every allocation and free of a run with its call stack, phase and step, and keeps
+// per-operator and per-module statistics. The trainer drives it (AllocationObserver); a consumer
+// on any thread pulls what has arrived with drainInto() while the run goes on.
+//
+// Hot path (every tensor allocation): one timestamp, a fixed-size record appended to the
+// calling thread's own chunk, an atomic release of the count. No lock, no c10 allocation.
+// Stacks are interned as a trie when a scope opens (once per op call), not per allocation.
+class Recorder : public AllocationObserver {
+  public:
+    struct Options {
+        int64_t max_events = 0;      // keep only the newest N events (0: all)
+        bool record_shapes = false;  // capture op inputs: FLOPs of matmul-like ops (slower)
+    };
+
+    Recorder();
+    explicit Recorder(Options options);
+    ~Recorder() override;
+    Recorder(const Recorder&) = delete;
+    Recorder& operator=(const Recorder&) = delete;
+
+    // AllocationObserver (training threads)
+    void onMemoryEvent(void* ptr, int64_t size, int64_t allocated, int64_t allocator_total,
+                       int64_t allocator_reserved, c10::Device device) override;
+    void onPhase(Phase phase, int64_t step) override;
+    void onRole(const void* ptr, Category category, c10::Device device) override;
+    void onOutOfMemory(int64_t requested, int64_t allocated, int64_t capacity,
+                       c10::Device device) override;
+    void onRunThreadStart() override;
+    void onRunThreadEnd() override;
+
+    // Consumer side, any one thread at a time: appends new stack nodes and events to `trace`
+    // (events in time order), applies the max_events bound and returns how many events it added.
+    size_t drainInto(Trace& trace);
+    // Operator and module statistics so far, merged over threads.
+    std::vector<OperatorStat> operatorStats() const;
+    // Last total the allocator itself reported, and Memscope's own running total at that moment
+    // (they must agree: tests check it at step boundaries).
+    int64_t allocatorReportedTotal() const { return m_allocatorTotal.load(); }
+    int64_t recordedTotal() const { return m_recordedTotal.load(); }
+    uint64_t eventsRecorded() const { return m_eventsRecorded.load(); }
+
+    struct ThreadState;  // per-thread buffers and scope stack (recorder.cpp)
+
+  private:
+    ThreadState& threadState();
+    void emit(ThreadState& ts, EventKind kind, uint64_t addr, int64_t size, int64_t allocated,
+              int64_t reserved, c10::Device device);
+    static std::unique_ptr<at::ObserverContext> onFunctionEnter(const at::RecordFunction& fn);
+    static void onFunctionExit(const at::RecordFunction& fn, at::ObserverContext* ctx);
+    uint32_t internNode(ThreadState& ts, uint32_t parent, const char* name, const char* file,
+                        int line, FrameKind kind);
+
+    Options m_options;
+    uint64_t m_generation;
+    std::chrono::steady_clock::time_point m_start;
+    std::atomic<int> m_phase{static_cast<int>(Phase::Init)};
+    std::atomic<int> m_step{0};
+    std::atomic<int64_t> m_allocatorTotal{0};
+    std::atomic<int64_t> m_recordedTotal{0};
+    std::atomic<uint64_t> m_eventsRecorded{0};
+
+    mutable std::mutex m_mutex;  // guards the members below (never taken per event)
+    std::vector<std::unique_ptr<ThreadState>> m_threads;
+    StackTable m_stacks;
+    size_t m_drainedNodes = 1;
+    size_t m_drainedFrames = 0;
+    // forward sequence number -> frame id of the innermost forward module
+    std::unordered_map<int64_t, uint32_t> m_forwardModules;
+    at::CallbackHandle m_callback = 0;
+};
+
+}  // namespace memscope

@@ -1,0 +1,95 @@
+#include "capture/recording_session.h"
+
+#include "memscope_version.h"
+#include "trace/trace_summary.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <ctime>
+
+namespace memscope {
+
+namespace {
+
+std::string utcNow() {
+    const std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+}  // namespace
+
+RecordingSession::RecordingSession(TrainOptions options, Recorder::Options recorder_options)
+    : m_options(options),
+      m_recorder(std::make_unique<Recorder>(recorder_options)),
+      m_trainer(std::move(options)) {
+    m_trainer.setAllocationObserver(m_recorder.get());
+}
+
+RecordingSession::~RecordingSession() {
+    if (m_thread.joinable()) {
+        m_trainer.cancel();
+        m_thread.join();
+    }
+}
+
+void RecordingSession::setStepCallback(std::function<void(const StepMetrics&)> callback) {
+    m_trainer.setStepCallback(std::move(callback));
+}
+
+void RecordingSession::setMeasurePeakFlops(bool measure) {
+    m_trainer.setMeasurePeakFlops(measure);
+}
+
+void RecordingSession::start() {
+    m_options.validate();
+    m_trace.meta.memscope_version = MEMSCOPE_VERSION;
+    m_trace.meta.started_at = utcNow();
+    m_trace.meta.config = m_options.toJson();
+    m_trace.meta.capacity_bytes = m_options.device_memory_limit;
+    m_done = false;
+    m_thread = std::thread([this] {
+        try {
+            m_summary = m_trainer.run();
+        } catch (...) {
+            m_failure = std::current_exception();
+        }
+        m_done = true;
+    });
+}
+
+size_t RecordingSession::poll() {
+    return m_recorder->drainInto(m_trace);
+}
+
+const RunSummary& RecordingSession::finish() {
+    if (m_finished) {
+        return m_summary;
+    }
+    if (m_thread.joinable()) {
+        m_thread.join();
+    }
+    m_finished = true;
+    if (m_failure) {
+        std::rethrow_exception(m_failure);
+    }
+    m_recorder->drainInto(m_trace);
+    auto& meta = m_trace.meta;
+    meta.torch_version = m_summary.torch_version;
+    meta.device = m_summary.device;
+    meta.device_name = m_summary.device_name;
+    meta.threads = m_summary.threads;
+    m_trace.operators = m_recorder->operatorStats();
+    m_trace.steps = m_summary.steps;
+    m_trace.finalize();
+    auto summary = m_summary.toJson();
+    summary.update(TraceSummary::compute(m_trace));
+    m_trace.summary = summary;
+    return m_summary;
+}
+
+}  // namespace memscope

@@ -1,0 +1,72 @@
+#include "trace/categorizer.h"
+
+namespace memscope {
+
+namespace {
+
+Category byTiming(const EventColumns& ev, const Allocation& a, bool saw_backward_start) {
+    if (a.alloc_event < 0) {
+        return Category::Unknown;
+    }
+    const auto alloc_phase = static_cast<Phase>(ev.phase[a.alloc_event]);
+    const auto alloc_step = ev.step[a.alloc_event];
+    const bool freed = a.free_event >= 0;
+    const auto free_phase = freed ? static_cast<Phase>(ev.phase[a.free_event]) : Phase::Other;
+    const bool same_step = freed && ev.step[a.free_event] == alloc_step;
+    switch (alloc_phase) {
+        case Phase::Forward:
+            if (freed && free_phase == Phase::Backward && same_step)
+                return Category::Activation;
+            if (saw_backward_start)
+                return Category::Activation;
+            if (freed && free_phase == Phase::Forward && same_step)
+                return Category::Temporary;
+            return freed ? Category::Temporary : Category::Unknown;
+        case Phase::Backward:
+            if (freed && free_phase == Phase::Backward && same_step)
+                return Category::Temporary;
+            return Category::AutogradDetail;
+        case Phase::Optimizer:
+        case Phase::Other:
+        case Phase::Init:
+            if (freed && free_phase == alloc_phase && same_step)
+                return Category::Temporary;
+            return Category::Unknown;
+    }
+    return Category::Unknown;
+}
+
+}  // namespace
+
+void Categorizer::categorize(const EventColumns& ev, const std::vector<int64_t>& role_of_allocation,
+                             std::vector<Allocation>& allocations) {
+    // For each forward allocation: was it still alive when backward of its step began?
+    // Walk events once, remembering where each step's backward starts.
+    std::vector<int64_t> backward_start;  // by step
+    for (size_t i = 0; i < ev.count(); ++i) {
+        if (static_cast<Phase>(ev.phase[i]) == Phase::Backward) {
+            const auto step = static_cast<size_t>(std::max(0, ev.step[i]));
+            if (backward_start.size() <= step)
+                backward_start.resize(step + 1, -1);
+            if (backward_start[step] < 0)
+                backward_start[step] = static_cast<int64_t>(i);
+        }
+    }
+    for (size_t k = 0; k < allocations.size(); ++k) {
+        auto& a = allocations[k];
+        if (role_of_allocation.size() > k && role_of_allocation[k] >= 0) {
+            a.category = static_cast<Category>(role_of_allocation[k]);
+            continue;
+        }
+        bool alive_at_backward = false;
+        if (a.alloc_event >= 0 && static_cast<Phase>(ev.phase[a.alloc_event]) == Phase::Forward) {
+            const auto step = static_cast<size_t>(std::max(0, ev.step[a.alloc_event]));
+            if (step < backward_start.size() && backward_start[step] > a.alloc_event) {
+                alive_at_backward = a.free_event < 0 || a.free_event > backward_start[step];
+            }
+        }
+        a.category = byTiming(ev, a, alive_at_backward);
+    }
+}
+
+}  // namespace memscope

@@ -1,0 +1,137 @@
+#pragma once
+
+#include "capture/phase.h"
+#include "trace/category.h"
+#include "trace/stack_table.h"
+#include "train/step_metrics.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace memscope {
+
+enum class EventKind : uint8_t {
+    Alloc = 0,         // size > 0
+    Free = 1,          // size < 0
+    Oom = 2,           // size = bytes requested, allocated = bytes in use, reserved = capacity
+    SegmentAlloc = 3,  // caching allocator reserved a segment (imported snapshots, GPUs)
+    SegmentFree = 4,
+    Role = 5,  // the trainer names the storage at addr: size holds a Category code
+};
+
+struct Event {
+    int64_t time_ns = 0;  // since the run started
+    uint64_t addr = 0;
+    int64_t size = 0;       // signed: frees are negative
+    int64_t allocated = 0;  // live bytes after the event (Memscope's count)
+    int64_t reserved = 0;   // allocator's reserved bytes, where it has such a pool
+    uint32_t stack = 0;     // StackTable node
+    int32_t step = 0;       // 0 = initialisation
+    EventKind kind = EventKind::Alloc;
+    Phase phase = Phase::Init;
+    uint16_t thread = 0;
+    int16_t device = -1;  // -1: CPU, otherwise the GPU index
+};
+
+// Events stored column by column: ten million of them load and save as a few large copies.
+struct EventColumns {
+    std::vector<int64_t> time_ns;
+    std::vector<uint64_t> addr;
+    std::vector<int64_t> size;
+    std::vector<int64_t> allocated;
+    std::vector<int64_t> reserved;
+    std::vector<uint32_t> stack;
+    std::vector<int32_t> step;
+    std::vector<uint8_t> kind;
+    std::vector<uint8_t> phase;
+    std::vector<uint16_t> thread;
+    std::vector<int16_t> device;
+
+    size_t count() const { return time_ns.size(); }
+    void reserve(size_t n);
+    void clear();
+    void append(const Event& e);
+    Event at(size_t i) const;
+    // Drops the first n events (bounded mode).
+    void dropFront(size_t n);
+    // "" when every column has the same length, else which one differs.
+    std::string checkLengths() const;
+};
+
+// One allocation with its free, paired by address (memory_viz semantics).
+struct Allocation {
+    uint64_t addr = 0;
+    int64_t size = 0;
+    int64_t alloc_event = -1;  // -1: present from the start (freed without a recorded alloc)
+    int64_t free_event = -1;   // -1: still live at the end
+    Category category = Category::Unknown;
+    int16_t device = -1;
+};
+
+// Per operator name or per module path.
+struct OperatorStat {
+    std::string name;
+    bool is_module = false;
+    int64_t calls = 0;
+    int64_t total_ns = 0;         // wall time inside, children included
+    int64_t self_ns = 0;          // children excluded
+    int64_t device_ns = 0;        // GPU time where measured; 0 on CPU
+    int64_t bytes_allocated = 0;  // allocations made inside, children included
+    int64_t self_bytes_allocated = 0;
+    int64_t self_net_bytes = 0;  // allocated minus freed inside, children excluded
+    int64_t largest_allocation = 0;  // children included
+    double flops = 0;  // matmul-like ops, from input shapes
+
+    nlohmann::json toJson() const;
+    static OperatorStat fromJson(const nlohmann::json& j);
+};
+
+struct RunMetadata {
+    std::string memscope_version;
+    std::string torch_version;
+    std::string device;  // "cpu", "cuda:0"
+    std::string device_name;
+    int threads = 0;
+    std::string started_at;           // ISO 8601, UTC
+    std::string source = "recorded";  // or "imported from FILE"
+    nlohmann::json config;            // TrainOptions::toJson()
+    int64_t max_events = 0;           // 0: unbounded
+    int64_t dropped_events = 0;
+    int64_t capacity_bytes = 0;  // device-capacity limit in force, 0 if none
+
+    nlohmann::json toJson() const;
+    static RunMetadata fromJson(const nlohmann::json& j);
+};
+
+// A recorded (or imported) run: what views, exports and files read. Views never copy events;
+// they read these columns and the layouts computed from them.
+class Trace {
+  public:
+    RunMetadata meta;
+    StackTable stacks;
+    EventColumns events;
+    std::vector<OperatorStat> operators;
+    std::vector<StepMetrics> steps;
+    nlohmann::json summary = nlohmann::json::object();
+
+    // Pairs allocs with frees per (device, address) and categorises them (trace/categorizer.h).
+    // Call after events change; views and exports read allocations().
+    void finalize();
+    const std::vector<Allocation>& allocations() const { return m_allocations; }
+    // Allocation index per event, or -1 (events that are neither alloc nor free).
+    const std::vector<int64_t>& allocationOfEvent() const { return m_allocationOfEvent; }
+
+    // Live bytes per category just after event i (O(events) scan).
+    std::vector<int64_t> bytesByCategoryAt(size_t event_index) const;
+    // Index of the event with the highest allocated total, or -1.
+    int64_t peakEvent() const;
+
+  private:
+    std::vector<Allocation> m_allocations;
+    std::vector<int64_t> m_allocationOfEvent;
+};
+
+}  // namespace memscope

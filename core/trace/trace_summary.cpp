@@ -1,0 +1,232 @@
+#include "trace/trace_summary.h"
+
+#include "train/run_summary.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+namespace memscope {
+
+std::string TraceSummary::moduleOf(const StackTable& stacks, uint32_t node) {
+    for (uint32_t n = node; n != StackTable::kEmpty; n = stacks.parent(n)) {
+        const auto& f = stacks.frame(stacks.frameOf(n));
+        if (f.kind == FrameKind::Module || f.kind == FrameKind::BackwardOf) {
+            return f.name;
+        }
+    }
+    return {};
+}
+
+std::string TraceSummary::operatorOf(const StackTable& stacks, uint32_t node) {
+    std::string backward_node;
+    for (uint32_t n = node; n != StackTable::kEmpty; n = stacks.parent(n)) {
+        const auto& f = stacks.frame(stacks.frameOf(n));
+        if (f.kind == FrameKind::Operator) {
+            return f.name;
+        }
+        if (f.kind == FrameKind::BackwardNode && backward_node.empty()) {
+            backward_node = f.name;
+        }
+    }
+    return backward_node;
+}
+
+nlohmann::json TraceSummary::compute(const Trace& trace, size_t largest) {
+    const auto& ev = trace.events;
+    nlohmann::json out;
+    int64_t alloc_free = 0;
+    int64_t phase_peak[kPhaseCount] = {0, 0, 0, 0, 0};
+    double weighted = 0;
+    int64_t first_time = -1;
+    int64_t last_time = 0;
+    int64_t previous_bytes = 0;
+    int64_t previous_time = 0;
+    nlohmann::json oom = nullptr;
+    for (size_t i = 0; i < ev.count(); ++i) {
+        const auto kind = static_cast<EventKind>(ev.kind[i]);
+        if (kind == EventKind::Oom && oom.is_null()) {
+            oom = {{"requested_bytes", ev.size[i]},
+                   {"allocated_bytes", ev.allocated[i]},
+                   {"capacity_bytes", ev.reserved[i]},
+                   {"free_bytes", std::max<int64_t>(0, ev.reserved[i] - ev.allocated[i])},
+                   {"time_ns", ev.time_ns[i]},
+                   {"step", ev.step[i]},
+                   {"phase", toString(static_cast<Phase>(ev.phase[i]))},
+                   {"module", moduleOf(trace.stacks, ev.stack[i])},
+                   {"op", operatorOf(trace.stacks, ev.stack[i])},
+                   {"stack", trace.stacks.describe(ev.stack[i])}};
+        }
+        if (kind != EventKind::Alloc && kind != EventKind::Free) {
+            continue;
+        }
+        ++alloc_free;
+        const auto phase = ev.phase[i];
+        if (phase < kPhaseCount) {
+            phase_peak[phase] = std::max(phase_peak[phase], ev.allocated[i]);
+        }
+        if (ev.step[i] >= 1) {
+            if (first_time < 0) {
+                first_time = ev.time_ns[i];
+            } else {
+                weighted += double(previous_bytes) * double(ev.time_ns[i] - previous_time);
+            }
+            previous_bytes = ev.allocated[i];
+            previous_time = ev.time_ns[i];
+            last_time = ev.time_ns[i];
+        }
+    }
+    const double span = first_time >= 0 ? double(last_time - first_time) : 0.0;
+    out["avg_allocated_bytes"] = span > 0 ? int64_t(weighted / span) : previous_bytes;
+    out["peak_by_phase"] = {{"forward", phase_peak[int(Phase::Forward)]},
+                            {"backward", phase_peak[int(Phase::Backward)]},
+                            {"optimizer", phase_peak[int(Phase::Optimizer)]}};
+    const auto peak = trace.peakEvent();
+    nlohmann::json by_category = nlohmann::json::object();
+    if (peak >= 0) {
+        const auto bytes = trace.bytesByCategoryAt(static_cast<size_t>(peak));
+        for (int c = 0; c < kCategoryCount; ++c) {
+            by_category[toString(static_cast<Category>(c))] = bytes[c];
+        }
+        out["peak_allocated_bytes_recorded"] = ev.allocated[static_cast<size_t>(peak)];
+        out["peak_event"] = peak;
+        out["peak_step"] = ev.step[static_cast<size_t>(peak)];
+        out["peak_phase"] = toString(static_cast<Phase>(ev.phase[static_cast<size_t>(peak)]));
+    }
+    out["bytes_by_category_at_peak"] = by_category;
+
+    const auto& allocations = trace.allocations();
+    std::vector<size_t> order(allocations.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    const size_t n = std::min(largest, order.size());
+    std::partial_sort(
+        order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(),
+        [&](size_t a, size_t b) { return allocations[a].size > allocations[b].size; });
+    nlohmann::json top = nlohmann::json::array();
+    for (size_t k = 0; k < n; ++k) {
+        const auto& a = allocations[order[k]];
+        const int64_t e = a.alloc_event >= 0 ? a.alloc_event : a.free_event;
+        const auto stack = ev.stack[static_cast<size_t>(e)];
+        top.push_back({{"size", a.size},
+                       {"category", toString(a.category)},
+                       {"phase", a.alloc_event >= 0 ? toString(static_cast<Phase>(
+                                                          ev.phase[static_cast<size_t>(e)]))
+                                                    : std::string("before recording")},
+                       {"step", ev.step[static_cast<size_t>(e)]},
+                       {"module", moduleOf(trace.stacks, stack)},
+                       {"op", operatorOf(trace.stacks, stack)},
+                       {"stack", trace.stacks.describe(stack)}});
+    }
+    out["largest_allocations"] = top;
+    out["oom"] = oom;
+    out["events"] = alloc_free;
+    out["dropped_events"] = trace.meta.dropped_events;
+    return out;
+}
+
+std::string TraceSummary::toText(const Trace& trace, const nlohmann::json& s, size_t top) {
+    std::ostringstream out;
+    auto bytes = [&s](const char* key) { return formatBytes(s.value(key, int64_t(0))); };
+    out << "Run: " << trace.meta.source << ", " << trace.meta.device << " ("
+        << trace.meta.device_name << "), LibTorch " << trace.meta.torch_version << ", "
+        << trace.meta.threads << " threads\n";
+    if (trace.meta.config.is_object() && trace.meta.config.contains("preset")) {
+        const auto& c = trace.meta.config;
+        out << "Config: " << c.value("preset", std::string()) << ", batch "
+            << c.value("batch_size", 0) << ", seq " << c.value("seq_len", 0) << ", "
+            << c.value("dtype", std::string()) << ", attention "
+            << c.value("attention", std::string()) << ", checkpointing "
+            << c.value("checkpointing", std::string()) << ", "
+            << c.value("profile_type", std::string()) << "\n";
+    }
+    out << "Events: " << s.value("events", int64_t(0)) << " allocations and frees";
+    if (s.value("dropped_events", int64_t(0)) > 0) {
+        out << " (" << s.value("dropped_events", int64_t(0))
+            << " oldest events dropped by --max-events)";
+    }
+    out << "\n";
+    if (s.contains("peak_allocated_bytes")) {
+        out << "Peak allocated: " << bytes("peak_allocated_bytes")
+            << " (step 1: " << bytes("step1_peak_allocated_bytes")
+            << ", steady: " << bytes("steady_peak_allocated_bytes") << ")\n";
+    }
+    out << "Average allocated: " << bytes("avg_allocated_bytes") << "\n";
+    if (s.contains("peak_by_phase")) {
+        const auto& p = s["peak_by_phase"];
+        out << "Peak by phase: forward " << formatBytes(p.value("forward", int64_t(0)))
+            << ", backward " << formatBytes(p.value("backward", int64_t(0))) << ", optimizer "
+            << formatBytes(p.value("optimizer", int64_t(0))) << "\n";
+    }
+    if (s.contains("bytes_by_category_at_peak")) {
+        out << "At the peak (step " << s.value("peak_step", 0) << ", "
+            << s.value("peak_phase", std::string()) << "):\n";
+        for (const auto& [name, value] : s["bytes_by_category_at_peak"].items()) {
+            if (value.get<int64_t>() != 0) {
+                char line[128];
+                std::snprintf(line, sizeof line, "  %-16s %12s\n", name.c_str(),
+                              formatBytes(value.get<int64_t>()).c_str());
+                out << line;
+            }
+        }
+    }
+    if (s.contains("oom") && !s["oom"].is_null()) {
+        const auto& o = s["oom"];
+        out << "OUT OF MEMORY in step " << o.value("step", 0) << " ("
+            << o.value("phase", std::string())
+            << "): " << formatBytes(o.value("requested_bytes", int64_t(0))) << " requested, "
+            << formatBytes(o.value("free_bytes", int64_t(0))) << " free of "
+            << formatBytes(o.value("capacity_bytes", int64_t(0))) << ", in "
+            << o.value("module", std::string()) << " / " << o.value("op", std::string()) << "\n";
+    }
+    if (s.contains("largest_allocations")) {
+        out << "Largest allocations:\n";
+        for (const auto& a : s["largest_allocations"]) {
+            char line[512];
+            std::snprintf(
+                line, sizeof line, "  %10s  %-15s %-9s %s / %s\n",
+                formatBytes(a.value("size", int64_t(0))).c_str(),
+                a.value("category", std::string()).c_str(), a.value("phase", std::string()).c_str(),
+                a.value("module", std::string()).c_str(), a.value("op", std::string()).c_str());
+            out << line;
+        }
+    }
+    auto ops = trace.operators;
+    auto print_top = [&](const char* title, auto key, auto value) {
+        std::vector<OperatorStat> list;
+        for (const auto& o : ops) {
+            if (!o.is_module)
+                list.push_back(o);
+        }
+        std::sort(list.begin(), list.end(),
+                  [&](const OperatorStat& a, const OperatorStat& b) { return key(a) > key(b); });
+        out << title << "\n";
+        for (size_t i = 0; i < std::min(top, list.size()); ++i) {
+            char line[256];
+            std::snprintf(line, sizeof line, "  %-36s %8lld calls  %s\n", list[i].name.c_str(),
+                          static_cast<long long>(list[i].calls), value(list[i]).c_str());
+            out << line;
+        }
+    };
+    if (!ops.empty()) {
+        print_top(
+            "Top operators by memory (self bytes allocated):",
+            [](const OperatorStat& o) { return double(o.self_bytes_allocated); },
+            [](const OperatorStat& o) {
+                return formatBytes(o.self_bytes_allocated) + " allocated, largest " +
+                       formatBytes(o.largest_allocation);
+            });
+        print_top(
+            "Top operators by time (self CPU):",
+            [](const OperatorStat& o) { return double(o.self_ns); },
+            [](const OperatorStat& o) {
+                char buf[64];
+                std::snprintf(buf, sizeof buf, "%.3f ms self, %.3f ms total", o.self_ns / 1e6,
+                              o.total_ns / 1e6);
+                return std::string(buf);
+            });
+    }
+    return out.str();
+}
+
+}  // namespace memscope

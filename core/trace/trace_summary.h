@@ -1,0 +1,30 @@
+#pragma once
+
+#include "trace/trace.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace memscope {
+
+// Memory figures derived from a finalized Trace: what `memscope-cli record --summary-json` adds
+// to the training summary and what `info` prints.
+//   avg_allocated_bytes: time-weighted mean of live bytes from the first step's first event to
+//     the last event (initialisation excluded)
+//   peak_by_phase: highest live bytes seen during forward / backward / optimizer
+//   bytes_by_category_at_peak: live bytes per category at the overall peak
+//   largest_allocations: the 10 largest, with category, phase, module, op and stack
+//   oom: null, or the out-of-memory event
+class TraceSummary {
+  public:
+    static nlohmann::json compute(const Trace& trace, size_t largest = 10);
+    // The innermost module on a stack ("backward of X" frames count as X's backward), or "".
+    static std::string moduleOf(const StackTable& stacks, uint32_t node);
+    // The innermost operator (or backward node) on a stack, or "".
+    static std::string operatorOf(const StackTable& stacks, uint32_t node);
+    // Readable text of a summary JSON plus the top operators of the trace.
+    static std::string toText(const Trace& trace, const nlohmann::json& summary, size_t top = 10);
+};
+
+}  // namespace memscope

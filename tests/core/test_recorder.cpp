@@ -1,0 +1,298 @@
+// The recorder on tiny runs: exact categories, attribution, totals, OOM, bounded mode, files.
+
+#include "capture/recording_session.h"
+#include "io/run_file.h"
+#include "trace/trace_summary.h"
+
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+
+using namespace memscope;
+
+namespace {
+
+TrainOptions tinyOptions() {
+    TrainOptions o;
+    o.preset = "custom";
+    o.model.vocab_size = 64;
+    o.model.hidden_dim = 32;
+    o.model.n_layers = 2;
+    o.model.n_heads = 4;
+    o.model.n_kv_heads = 2;
+    o.model.intermediate_dim = 64;
+    o.batch_size = 2;
+    o.seq_len = 16;
+    o.num_steps = 3;
+    o.threads = 1;
+    return o;
+}
+
+struct Recorded {
+    std::unique_ptr<RecordingSession> session;
+    RunSummary summary;
+    Trace& trace() { return session->trace(); }
+};
+
+Recorded record(const TrainOptions& o, Recorder::Options ro = {}) {
+    Recorded r;
+    r.session = std::make_unique<RecordingSession>(o, ro);
+    r.session->setMeasurePeakFlops(false);
+    r.session->start();
+    r.summary = r.session->finish();
+    return r;
+}
+
+// Index of the last event of a step (any kind), or -1.
+int64_t lastEventOfStep(const Trace& t, int32_t step) {
+    int64_t last = -1;
+    for (size_t i = 0; i < t.events.count(); ++i) {
+        if (t.events.step[i] == step)
+            last = static_cast<int64_t>(i);
+    }
+    return last;
+}
+
+int64_t bytesOf(const std::vector<int64_t>& by_category, Category c) {
+    return by_category[static_cast<size_t>(c)];
+}
+
+bool anyFrameNamed(const StackTable& stacks, const std::string& prefix, FrameKind kind) {
+    for (const auto& f : stacks.frames()) {
+        if (f.kind == kind && f.name.rfind(prefix, 0) == 0)
+            return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+class TestRecorder : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void modelStateCategoriesAreExactAfterStep2() {
+        auto r = record(tinyOptions());
+        QVERIFY2(r.summary.error.empty(), r.summary.error.c_str());
+        const auto& t = r.trace();
+        const int64_t params = r.summary.parameters;
+        const auto end2 = lastEventOfStep(t, 2);
+        QVERIFY(end2 > 0);
+        const auto live = t.bytesByCategoryAt(static_cast<size_t>(end2));
+        QCOMPARE(bytesOf(live, Category::Parameter), 4 * params);
+        QCOMPARE(bytesOf(live, Category::OptimizerState), 8 * params);
+        QCOMPARE(bytesOf(live, Category::Gradient), 4 * params);
+        QCOMPARE(bytesOf(live, Category::Activation), int64_t(0));  // freed by backward
+        QCOMPARE(bytesOf(live, Category::Unknown), int64_t(0));
+        int64_t total = 0;
+        for (auto b : live)
+            total += b;
+        QCOMPARE(total, t.events.allocated[static_cast<size_t>(end2)]);
+    }
+
+    void activationsAndTemporariesFollowTheirPhases() {
+        auto r = record(tinyOptions());
+        const auto& t = r.trace();
+        const auto& ev = t.events;
+        int activations = 0, inputs = 0;
+        for (const auto& a : t.allocations()) {
+            if (a.alloc_event < 0)
+                continue;
+            const auto phase = static_cast<Phase>(ev.phase[a.alloc_event]);
+            if (a.category == Category::Activation) {
+                ++activations;
+                QVERIFY(phase == Phase::Forward);
+                // freed by backward, or (the loss and the logits) once the step is over
+                if (a.free_event >= 0) {
+                    QVERIFY(static_cast<Phase>(ev.phase[a.free_event]) != Phase::Forward);
+                }
+            }
+            if (a.category == Category::Temporary && a.free_event >= 0) {
+                QCOMPARE(ev.phase[a.free_event], ev.phase[a.alloc_event]);
+                QCOMPARE(ev.step[a.free_event], ev.step[a.alloc_event]);
+            }
+            inputs += a.category == Category::Input;
+        }
+        QVERIFY(activations > 0);
+        QCOMPARE(inputs, 2 * 3);  // inputs and labels, three steps
+    }
+
+    void forwardOnlyHasNoGradientsStateOrActivations() {
+        auto o = tinyOptions();
+        o.profile = ProfileType::Forward;
+        auto r = record(o);
+        for (const auto& a : r.trace().allocations()) {
+            QVERIFY(a.category != Category::Gradient);
+            QVERIFY(a.category != Category::OptimizerState);
+            QVERIFY(a.category != Category::Activation);
+        }
+    }
+
+    void checkpointingKeepsOnlyBlockInputsAsActivations() {
+        auto plain = record(tinyOptions());
+        auto o = tinyOptions();
+        o.checkpointing = Checkpointing::PerBlock;
+        auto ckpt = record(o);
+        auto activation_bytes = [](Trace& t) {
+            const auto peak = t.peakEvent();
+            return t.bytesByCategoryAt(static_cast<size_t>(peak))[int(Category::Activation)];
+        };
+        QVERIFY(activation_bytes(ckpt.trace()) < activation_bytes(plain.trace()));
+        // recomputed activations live and die inside backward
+        bool recomputed = false;
+        const auto& ev = ckpt.trace().events;
+        for (const auto& a : ckpt.trace().allocations()) {
+            if (a.alloc_event >= 0 &&
+                static_cast<Phase>(ev.phase[a.alloc_event]) == Phase::Backward &&
+                TraceSummary::moduleOf(ckpt.trace().stacks, ev.stack[a.alloc_event])
+                        .find(".feed_forward") != std::string::npos) {
+                recomputed = true;
+                QVERIFY(a.category == Category::Temporary || a.category == Category::Gradient);
+            }
+        }
+        QVERIFY(recomputed);
+    }
+
+    void backwardAllocationsNameTheirForwardModule() {
+        auto r = record(tinyOptions());
+        const auto& stacks = r.trace().stacks;
+        QVERIFY(anyFrameNamed(stacks, "backward of TinyLlama.blocks.1.attention",
+                              FrameKind::BackwardOf));
+        QVERIFY(anyFrameNamed(stacks, "backward of TinyLlama.blocks.0.feed_forward",
+                              FrameKind::BackwardOf));
+        QVERIFY(anyFrameNamed(stacks, "MmBackward", FrameKind::BackwardNode));
+        // module frames carry the source location of the module's forward
+        bool located = false;
+        for (const auto& f : stacks.frames()) {
+            if (f.kind == FrameKind::Module && f.name == "TinyLlama.blocks.0.attention.q_proj") {
+                located = f.file.find("linear.cpp") != std::string::npos && f.line > 0;
+            }
+        }
+        QVERIFY(located);
+        // an allocation made in backward is attributed to a forward module
+        const auto& ev = r.trace().events;
+        bool attributed = false;
+        for (size_t i = 0; i < ev.count() && !attributed; ++i) {
+            if (static_cast<Phase>(ev.phase[i]) == Phase::Backward && ev.size[i] > 0) {
+                attributed =
+                    TraceSummary::moduleOf(stacks, ev.stack[i]).rfind("backward of TinyLlama", 0) ==
+                    0;
+            }
+        }
+        QVERIFY(attributed);
+    }
+
+    void runningTotalMatchesTheAllocatorAtStepBoundaries() {
+        auto o = tinyOptions();
+        RecordingSession session(o);
+        session.setMeasurePeakFlops(false);
+        std::vector<std::pair<int64_t, int64_t>> totals;
+        const Recorder* recorder = &session.recorder();
+        session.setStepCallback([&](const StepMetrics&) {
+            totals.emplace_back(recorder->recordedTotal(), recorder->allocatorReportedTotal());
+        });
+        session.start();
+        session.finish();
+        QCOMPARE(totals.size(), size_t(3));
+        for (const auto& [ours, allocator] : totals) {
+            QCOMPARE(ours, allocator);
+        }
+        // and every event's running total is the sum of the sizes before it
+        const auto& ev = session.trace().events;
+        int64_t sum = ev.count() ? ev.allocated[0] - ev.size[0] : 0;
+        for (size_t i = 0; i < ev.count(); ++i) {
+            const auto kind = static_cast<EventKind>(ev.kind[i]);
+            if (kind == EventKind::Alloc || kind == EventKind::Free) {
+                sum += ev.size[i];
+                QCOMPARE(ev.allocated[i], sum);
+            }
+        }
+    }
+
+    void outOfMemoryKeepsEveryEventBeforeIt() {
+        auto o = tinyOptions();
+        auto plain = record(o);
+        const int64_t peak = plain.summary.peak_allocated_bytes;
+        o.device_memory_limit =
+            plain.summary.init_allocated_bytes + (peak - plain.summary.init_allocated_bytes) / 2;
+        auto r = record(o);
+        QVERIFY(r.summary.out_of_memory);
+        QVERIFY(r.summary.error.find("out of memory") != std::string::npos);
+        auto& t = r.trace();
+        const auto& s = t.summary;
+        QVERIFY(!s["oom"].is_null());
+        QVERIFY(s["oom"]["requested_bytes"].get<int64_t>() > 0);
+        QCOMPARE(s["oom"]["capacity_bytes"].get<int64_t>(), o.device_memory_limit);
+        // the limit held: nothing above it was ever live
+        for (size_t i = 0; i < t.events.count(); ++i) {
+            QVERIFY(t.events.allocated[i] <= o.device_memory_limit);
+        }
+        QVERIFY(t.events.count() > 100);
+        QTemporaryDir dir;
+        const auto path = dir.filePath("oom.memscope").toStdString();
+        RunFile::save(t, path);
+        const auto back = RunFile::load(path);
+        QCOMPARE(back.events.count(), t.events.count());
+        QVERIFY(!back.summary["oom"].is_null());
+    }
+
+    void boundedModeKeepsTheNewestEventsAndSaysSo() {
+        auto full = record(tinyOptions());
+        Recorder::Options ro;
+        ro.max_events = 500;
+        auto r = record(tinyOptions(), ro);
+        auto& t = r.trace();
+        QCOMPARE(t.events.count(), size_t(500));
+        QCOMPARE(t.meta.dropped_events, int64_t(full.trace().events.count()) - 500);
+        QCOMPARE(t.summary["dropped_events"].get<int64_t>(), t.meta.dropped_events);
+        // the kept events are the newest: they end where the full recording ends
+        QCOMPARE(t.events.allocated.back(), full.trace().events.allocated.back());
+        QTemporaryDir dir;
+        const auto path = dir.filePath("bounded.memscope").toStdString();
+        RunFile::save(t, path);
+        QCOMPARE(RunFile::load(path).meta.dropped_events, t.meta.dropped_events);
+    }
+
+    void recordedRunsRoundTripThroughTheFile() {
+        auto r = record(tinyOptions());
+        auto& t = r.trace();
+        QTemporaryDir dir;
+        const auto path = dir.filePath("run.memscope").toStdString();
+        RunFile::save(t, path);
+        const auto back = RunFile::load(path);
+        QVERIFY(back.events.time_ns == t.events.time_ns);
+        QVERIFY(back.events.size == t.events.size);
+        QVERIFY(back.events.addr == t.events.addr);
+        QVERIFY(back.events.stack == t.events.stack);
+        QVERIFY(back.events.phase == t.events.phase);
+        QCOMPARE(back.stacks.nodeCount(), t.stacks.nodeCount());
+        QCOMPARE(back.operators.size(), t.operators.size());
+        QCOMPARE(back.allocations().size(), t.allocations().size());
+        for (size_t i = 0; i < t.allocations().size(); ++i) {
+            QVERIFY(back.allocations()[i].category == t.allocations()[i].category);
+        }
+        QCOMPARE(back.summary["peak_allocated_bytes"], t.summary["peak_allocated_bytes"]);
+    }
+
+    void operatorStatisticsAddUp() {
+        auto r = record(tinyOptions());
+        const auto& ops = r.trace().operators;
+        const OperatorStat* mm = nullptr;
+        const OperatorStat* q_proj = nullptr;
+        for (const auto& o : ops) {
+            if (o.name == "aten::mm")
+                mm = &o;
+            if (o.name == "TinyLlama.blocks.0.attention.q_proj")
+                q_proj = &o;
+        }
+        QVERIFY(mm != nullptr && q_proj != nullptr);
+        QVERIFY(q_proj->is_module);
+        QCOMPARE(q_proj->calls, int64_t(3));  // one forward per step
+        QVERIFY(mm->calls > 0 && mm->self_ns <= mm->total_ns);
+        QVERIFY(mm->bytes_allocated >= mm->self_bytes_allocated);
+        QVERIFY(q_proj->bytes_allocated > 0);                    // its matmul output
+        QCOMPARE(q_proj->largest_allocation, int64_t(2 * 16 * 32 * 4));  // [B*S, D] fp32
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRecorder)
+#include "test_recorder.moc"
