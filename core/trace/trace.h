@@ -81,9 +81,9 @@ struct OperatorStat {
     int64_t device_ns = 0;        // GPU time where measured; 0 on CPU
     int64_t bytes_allocated = 0;  // allocations made inside, children included
     int64_t self_bytes_allocated = 0;
-    int64_t self_net_bytes = 0;  // allocated minus freed inside, children excluded
+    int64_t self_net_bytes = 0;      // allocated minus freed inside, children excluded
     int64_t largest_allocation = 0;  // children included
-    double flops = 0;  // matmul-like ops, from input shapes
+    double flops = 0;                // matmul-like ops, from input shapes
 
     nlohmann::json toJson() const;
     static OperatorStat fromJson(const nlohmann::json& j);
