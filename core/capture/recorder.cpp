@@ -25,6 +25,30 @@ struct Chunk {
     std::atomic<Chunk*> next{nullptr};
 };
 
+// FLOPs of the matmul-like ops from their input shapes (2*m*n*k per product), or 0.
+double matmulFlops(const at::RecordFunction& fn) {
+    const std::string name = fn.name();
+    const auto inputs = fn.inputs();
+    auto sizes = [&inputs](size_t i) -> std::vector<int64_t> {
+        if (i < inputs.size() && inputs[i].isTensor()) {
+            return inputs[i].toTensor().sizes().vec();
+        }
+        return {};
+    };
+    const bool add = name == "aten::addmm" || name == "aten::baddbmm";
+    if (name == "aten::mm" || name == "aten::addmm") {
+        const auto a = sizes(add ? 1 : 0), b = sizes(add ? 2 : 1);
+        if (a.size() == 2 && b.size() == 2)
+            return 2.0 * double(a[0]) * double(a[1]) * double(b[1]);
+    } else if (name == "aten::bmm" || name == "aten::baddbmm") {
+        const auto a = sizes(add ? 1 : 0), b = sizes(add ? 2 : 1);
+        if (a.size() == 3 && b.size() == 3) {
+            return 2.0 * double(a[0]) * double(a[1]) * double(a[2]) * double(b[2]);
+        }
+    }
+    return 0.0;
+}
+
 struct ScopeEntry {
     uint32_t node_before = 0;
     uint32_t stat = 0;
@@ -37,6 +61,16 @@ struct ScopeEntry {
     int64_t largest = 0;
 };
 
+// FNV-1a over a C string: names are short ("aten::mm", module paths), and hashing the text is
+// cheaper than building a std::string key on every op call.
+uint64_t nameHash(const char* name) {
+    uint64_t h = 1469598103934665603ull;
+    for (const char* p = name; *p != '\0'; ++p) {
+        h = (h ^ static_cast<unsigned char>(*p)) * 1099511628211ull;
+    }
+    return h;
+}
+
 }  // namespace
 
 struct Recorder::ThreadState {
@@ -45,6 +79,12 @@ struct Recorder::ThreadState {
     Chunk* tail = nullptr;
     std::vector<ScopeEntry> scopes;
     uint32_t current_node = StackTable::kEmpty;
+    // Hot lookups key on a hash of (parent, kind, name text) and verify the name on a hit, so a
+    // call costs one short hash instead of building a std::string key. (RecordFunction names are
+    // not stable pointers: user scopes and some ops hold a copy of the text.)
+    std::unordered_map<uint64_t, uint32_t> node_by_hash;
+    std::unordered_map<uint64_t, uint32_t> stat_by_hash;
+    std::vector<std::string> node_names;  // by node id, filled for nodes this thread looked up
     std::unordered_map<std::string, uint32_t> node_cache;
     std::unordered_map<std::string, uint32_t> stat_index;
     std::vector<OperatorStat> stats;
@@ -221,8 +261,10 @@ std::unique_ptr<at::ObserverContext> Recorder::onFunctionEnter(const at::RecordF
             uint32_t module_frame = UINT32_MAX;
             {
                 std::lock_guard<std::mutex> lock(self->m_mutex);
-                auto it = self->m_forwardModules.find(fn.seqNr());
-                if (it != self->m_forwardModules.end()) {
+                const auto& seen = self->m_forwardModules;
+                const auto it = std::lower_bound(seen.begin(), seen.end(),
+                                                 std::make_pair(fn.seqNr(), uint32_t(0)));
+                if (it != seen.end() && it->first == fn.seqNr()) {
                     module_frame = it->second;
                 }
             }
@@ -240,24 +282,61 @@ std::unique_ptr<at::ObserverContext> Recorder::onFunctionEnter(const at::RecordF
         default:
             break;
     }
-    const uint32_t node = self->internNode(ts, parent, name, file, line, kind);
+    const uint64_t name_hash = nameHash(name);
+    const uint64_t node_key =
+        name_hash ^ ((uint64_t(parent) << 8 | uint64_t(kind)) * 0x9E3779B97F4A7C15ull);
+    uint32_t node = 0;
+    auto cached = ts.node_by_hash.find(node_key);
+    if (cached != ts.node_by_hash.end() && cached->second < ts.node_names.size() &&
+        ts.node_names[cached->second] == name) {
+        node = cached->second;
+    } else {
+        node = self->internNode(ts, parent, name, file, line, kind);
+        if (cached == ts.node_by_hash.end()) {  // on a collision keep the first, go slow for this
+            ts.node_by_hash.emplace(node_key, node);
+            if (ts.node_names.size() <= node)
+                ts.node_names.resize(node + 1);
+            ts.node_names[node] = name;
+        }
+    }
     if (kind == FrameKind::Module) {
         std::lock_guard<std::mutex> lock(self->m_mutex);
         entry.module_frame = self->m_stacks.frameOf(node);
     } else if (kind == FrameKind::Operator && fn.seqNr() >= 0 && entry.module_frame != UINT32_MAX) {
         std::lock_guard<std::mutex> lock(self->m_mutex);
-        self->m_forwardModules.emplace(fn.seqNr(), entry.module_frame);
+        auto& seen = self->m_forwardModules;
+        // An op and the ops it calls share a number; the outermost (first) one is kept.
+        if (seen.empty() || seen.back().first < fn.seqNr()) {
+            seen.emplace_back(fn.seqNr(), entry.module_frame);
+        } else if (seen.back().first > fn.seqNr()) {
+            // numbers restarted (a new graph in the same phase): keep the table sorted
+            seen.clear();
+            seen.emplace_back(fn.seqNr(), entry.module_frame);
+        }
     }
 
-    auto stat = ts.stat_index.find(name);
-    if (stat == ts.stat_index.end()) {
-        OperatorStat s;
-        s.name = name;
-        s.is_module = kind == FrameKind::Module;
-        stat = ts.stat_index.emplace(name, static_cast<uint32_t>(ts.stats.size())).first;
-        ts.stats.push_back(std::move(s));
+    auto statFor = [&ts, name, kind]() -> uint32_t {
+        auto stat = ts.stat_index.find(name);
+        if (stat == ts.stat_index.end()) {
+            OperatorStat s;
+            s.name = name;
+            s.is_module = kind == FrameKind::Module;
+            stat = ts.stat_index.emplace(name, static_cast<uint32_t>(ts.stats.size())).first;
+            ts.stats.push_back(std::move(s));
+        }
+        return stat->second;
+    };
+    auto stat_hit = ts.stat_by_hash.find(name_hash);
+    if (stat_hit != ts.stat_by_hash.end() && ts.stats[stat_hit->second].name == name) {
+        entry.stat = stat_hit->second;
+    } else {
+        entry.stat = statFor();
+        if (stat_hit == ts.stat_by_hash.end())
+            ts.stat_by_hash.emplace(name_hash, entry.stat);
     }
-    entry.stat = stat->second;
+    if (self->m_options.record_shapes && kind == FrameKind::Operator) {
+        ts.stats[entry.stat].flops += matmulFlops(fn);
+    }
     entry.start_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                          std::chrono::steady_clock::now() - self->m_start)
                          .count();

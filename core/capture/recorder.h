@@ -9,6 +9,7 @@
 #include <chrono>
 #include <memory>
 #include <mutex>
+#include <unordered_map>
 #include <vector>
 
 namespace memscope {
@@ -79,8 +80,9 @@ class Recorder : public AllocationObserver {
     StackTable m_stacks;
     size_t m_drainedNodes = 1;
     size_t m_drainedFrames = 0;
-    // forward sequence number -> frame id of the innermost forward module
-    std::unordered_map<int64_t, uint32_t> m_forwardModules;
+    // (forward sequence number, frame id of the innermost forward module), in sequence order:
+    // numbers only grow within a step, so appends stay sorted and lookups binary-search.
+    std::vector<std::pair<int64_t, uint32_t>> m_forwardModules;
     at::CallbackHandle m_callback = 0;
 };
 

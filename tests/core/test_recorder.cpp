@@ -2,6 +2,7 @@
 
 #include "capture/recording_session.h"
 #include "io/run_file.h"
+#include "model/model_cost.h"
 #include "trace/trace_summary.h"
 
 #include <QTemporaryDir>
@@ -289,8 +290,30 @@ class TestRecorder : public QObject {
         QCOMPARE(q_proj->calls, int64_t(3));  // one forward per step
         QVERIFY(mm->calls > 0 && mm->self_ns <= mm->total_ns);
         QVERIFY(mm->bytes_allocated >= mm->self_bytes_allocated);
-        QVERIFY(q_proj->bytes_allocated > 0);                    // its matmul output
+        QVERIFY(q_proj->bytes_allocated > 0);                            // its matmul output
         QCOMPARE(q_proj->largest_allocation, int64_t(2 * 16 * 32 * 4));  // [B*S, D] fp32
+    }
+
+    void recordShapesCountsMatmulFlops() {
+        auto o = tinyOptions();
+        o.num_steps = 1;
+        o.profile = ProfileType::Forward;
+        Recorder::Options ro;
+        ro.record_shapes = true;
+        auto r = record(o, ro);
+        double mm = 0, bmm = 0;
+        for (const auto& op : r.trace().operators) {
+            if (op.name == "aten::mm")
+                mm = op.flops;
+            if (op.name == "aten::bmm")
+                bmm = op.flops;
+        }
+        // The projections and the LM head run as mm, attention as bmm: together they are the
+        // model's forward FLOPs (ModelCost's convention counts exactly these matmuls).
+        const auto expected =
+            ModelCost::stepFlops(o.model, 2, 16, false, false, AttentionKind::Eager);
+        QCOMPARE(mm + bmm, expected.forward);
+        QVERIFY(bmm > 0);
     }
 };
 
