@@ -108,6 +108,14 @@ TrainOptions TrainOptionSet::resolve() const {
         o.optimizer = *parseOptimizerKind(*m_optimizer);
     if (m_device)
         o.device = *m_device;
+    if (m_memoryLimit) {
+        const auto bytes = parseByteSize(*m_memoryLimit);
+        if (!bytes || *bytes <= 0) {
+            throw ConfigError("--device-memory-limit",
+                              "'" + *m_memoryLimit + "' is not a size (try 512MiB or 2GiB)");
+        }
+        o.device_memory_limit = *bytes;
+    }
     o.validate();
     return o;
 }

@@ -1,5 +1,6 @@
 // memscope-cli as a user runs it: exit codes, one-line errors naming the option, the JSON summary.
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -98,6 +99,67 @@ class TestCli : public QObject {
         QVERIFY(r.out.contains("Hidden Dim: 768"));
         QVERIFY(r.out.contains("Vocab Size: 10000 (untied LM head)"));
         QVERIFY(r.out.contains("Num Heads: 12 (KV heads: 12)"));
+    }
+
+    void recordWritesARunFileThatInfoReads() {
+        QTemporaryDir dir;
+        const auto run = dir.filePath("tiny.memscope");
+        const auto json_path = dir.filePath("summary.json");
+        const auto r = cli(
+            QStringList{"record", "--num-steps", "2", "--out", run, "--summary-json", json_path} +
+            kTiny);
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        QVERIFY(r.out.contains("Wrote " + run));
+        QFile f(json_path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const auto json = QJsonDocument::fromJson(f.readAll()).object();
+        for (const char* key : {"avg_allocated_bytes", "peak_by_phase", "bytes_by_category_at_peak",
+                                "largest_allocations", "oom", "events", "dropped_events",
+                                "peak_allocated_bytes", "samples_per_s"}) {
+            QVERIFY2(json.contains(key), key);
+        }
+        QVERIFY(json["oom"].isNull());
+        QCOMPARE(json["largest_allocations"].toArray().size(), 10);
+        QVERIFY(json["bytes_by_category_at_peak"].toObject()["PARAMETER"].toDouble() > 0);
+
+        const auto info = cli({"info", run});
+        QVERIFY2(info.exit_code == 0, qPrintable(info.err));
+        QVERIFY(info.out.contains("Peak allocated"));
+        QVERIFY(info.out.contains("Top operators by memory"));
+        QVERIFY(info.out.contains("Top operators by time"));
+        QVERIFY(info.out.contains("PARAMETER"));
+    }
+
+    void anOutOfMemoryRunExits3AndKeepsItsFile() {
+        QTemporaryDir dir;
+        const auto run = dir.filePath("oom.memscope");
+        const auto r = cli(QStringList{"record", "--num-steps", "2", "--out", run,
+                                       "--device-memory-limit", "300KiB"} +
+                           kTiny);
+        QCOMPARE(r.exit_code, 3);
+        QVERIFY(r.out.contains("OUT OF MEMORY"));
+        QVERIFY(QFile::exists(run));
+        const auto info = cli({"info", run});
+        QCOMPARE(info.exit_code, 0);
+        QVERIFY(info.out.contains("OUT OF MEMORY"));
+    }
+
+    void infoRejectsBadFilesClearly() {
+        QTemporaryDir dir;
+        const auto junk = dir.filePath("junk.memscope");
+        QFile f(junk);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("this is not a run file at all");
+        f.close();
+        const auto r = cli({"info", junk});
+        QCOMPARE(r.exit_code, 1);
+        QVERIFY2(r.err.contains(junk), qPrintable(r.err));
+        const auto missing = cli({"info", dir.filePath("missing.memscope")});
+        QCOMPARE(missing.exit_code, 1);
+        QVERIFY(missing.err.contains("missing.memscope"));
+        const auto bad_limit = cli({"record", "--device-memory-limit", "lots"});
+        QCOMPARE(bad_limit.exit_code, 2);
+        QVERIFY(bad_limit.err.contains("--device-memory-limit"));
     }
 };
 

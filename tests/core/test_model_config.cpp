@@ -4,6 +4,7 @@
 #include "model/model_cost.h"
 #include "model/preset.h"
 #include "model/tiny_llama.h"
+#include "train/byte_size.h"
 #include "train/train_options.h"
 
 #include <nlohmann/json.hpp>
@@ -178,6 +179,18 @@ class TestModelConfig : public QObject {
 
     void unknownPresetIsRejected() {
         QCOMPARE(rejectedOption([] { TrainOptions::fromPreset("gigantic"); }), QString("--preset"));
+    }
+
+    void byteSizesParse() {
+        QCOMPARE(parseByteSize("512MiB").value_or(-1), int64_t(512) << 20);
+        QCOMPARE(parseByteSize("1.5 GiB").value_or(-1), int64_t(3) << 29);
+        QCOMPARE(parseByteSize("800MB").value_or(-1), int64_t(800'000'000));
+        QCOMPARE(parseByteSize("4096").value_or(-1), int64_t(4096));
+        QCOMPARE(parseByteSize("2k").value_or(-1), int64_t(2048));
+        QVERIFY(!parseByteSize("lots"));
+        QVERIFY(!parseByteSize("-1MiB"));
+        QVERIFY(!parseByteSize("12 parsecs"));
+        QVERIFY(!parseByteSize(""));
     }
 
     void optionsRoundTripThroughJson() {
