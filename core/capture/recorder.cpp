@@ -18,11 +18,63 @@ int16_t deviceIndex(const c10::Device& device) {
     return device.is_cpu() ? int16_t(-1) : int16_t(device.index() < 0 ? 0 : device.index());
 }
 
+// A single-producer, single-consumer list of fixed arrays: the owning thread appends and
+// publishes the count with a release store; the consumer reads up to the acquired count and frees
+// a chunk once the producer has moved on to the next one.
+template <typename T>
 struct Chunk {
     static constexpr size_t kCapacity = 4096;
-    Event events[kCapacity];
+    T items[kCapacity];
     std::atomic<size_t> count{0};
     std::atomic<Chunk*> next{nullptr};
+};
+
+template <typename T>
+struct ChunkQueue {
+    Chunk<T>* tail;  // producer
+    Chunk<T>* head;  // consumer
+    size_t read_pos = 0;
+
+    ChunkQueue() : tail(new Chunk<T>), head(tail) {}
+    ~ChunkQueue() {
+        while (head != nullptr) {
+            Chunk<T>* next = head->next.load();
+            delete head;
+            head = next;
+        }
+    }
+    // Producer: a slot to fill, then publish().
+    T& slot() {
+        size_t n = tail->count.load(std::memory_order_relaxed);
+        if (n == Chunk<T>::kCapacity) {
+            auto* fresh = new Chunk<T>;
+            tail->next.store(fresh, std::memory_order_release);
+            tail = fresh;
+            n = 0;
+        }
+        return tail->items[n];
+    }
+    void publish() {
+        tail->count.store(tail->count.load(std::memory_order_relaxed) + 1,
+                          std::memory_order_release);
+    }
+    // Consumer: appends everything published so far.
+    template <typename Out>
+    void drain(Out& out) {
+        while (true) {
+            const size_t n = head->count.load(std::memory_order_acquire);
+            out.insert(out.end(), head->items + read_pos, head->items + n);
+            read_pos = n;
+            if (n < Chunk<T>::kCapacity)
+                return;
+            Chunk<T>* next = head->next.load(std::memory_order_acquire);
+            if (next == nullptr)
+                return;
+            delete head;  // the producer has moved on to `next`
+            head = next;
+            read_pos = 0;
+        }
+    }
 };
 
 // FLOPs of the matmul-like ops from their input shapes (2*m*n*k per product), or 0.
@@ -75,8 +127,8 @@ uint64_t nameHash(const char* name) {
 
 struct Recorder::ThreadState {
     uint16_t index = 0;
-    // producer (the owning thread)
-    Chunk* tail = nullptr;
+    ChunkQueue<Event> events;
+    ChunkQueue<Span> spans;
     std::vector<ScopeEntry> scopes;
     uint32_t current_node = StackTable::kEmpty;
     // Hot lookups key on a hash of (parent, kind, name text) and verify the name on a hit, so a
@@ -88,18 +140,6 @@ struct Recorder::ThreadState {
     std::unordered_map<std::string, uint32_t> node_cache;
     std::unordered_map<std::string, uint32_t> stat_index;
     std::vector<OperatorStat> stats;
-    // consumer (drainInto)
-    Chunk* head = nullptr;
-    size_t read_pos = 0;
-
-    ThreadState() : tail(new Chunk), head(tail) {}
-    ~ThreadState() {
-        while (head != nullptr) {
-            Chunk* next = head->next.load();
-            delete head;
-            head = next;
-        }
-    }
 };
 
 namespace {
@@ -136,15 +176,7 @@ Recorder::ThreadState& Recorder::threadState() {
 
 void Recorder::emit(ThreadState& ts, EventKind kind, uint64_t addr, int64_t size, int64_t allocated,
                     int64_t reserved, c10::Device device) {
-    Chunk* chunk = ts.tail;
-    size_t n = chunk->count.load(std::memory_order_relaxed);
-    if (n == Chunk::kCapacity) {
-        auto* fresh = new Chunk;
-        chunk->next.store(fresh, std::memory_order_release);
-        ts.tail = chunk = fresh;
-        n = 0;
-    }
-    Event& e = chunk->events[n];
+    Event& e = ts.events.slot();
     e.time_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                     std::chrono::steady_clock::now() - m_start)
                     .count();
@@ -158,7 +190,7 @@ void Recorder::emit(ThreadState& ts, EventKind kind, uint64_t addr, int64_t size
     e.phase = static_cast<Phase>(m_phase.load(std::memory_order_relaxed));
     e.thread = ts.index;
     e.device = deviceIndex(device);
-    chunk->count.store(n + 1, std::memory_order_release);
+    ts.events.publish();
     m_eventsRecorded.fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -180,7 +212,26 @@ void Recorder::onMemoryEvent(void* ptr, int64_t size, int64_t allocated, int64_t
     }
 }
 
+int64_t Recorder::nowNs() const {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() -
+                                                                m_start)
+        .count();
+}
+
 void Recorder::onPhase(Phase phase, int64_t step) {
+    {
+        const int64_t now = nowNs();
+        std::lock_guard<std::mutex> lock(m_mutex);
+        if (!m_phases.empty()) {
+            m_phases.back().end_ns = now;
+        }
+        PhaseInterval interval;
+        interval.phase = phase;
+        interval.step = static_cast<int32_t>(step);
+        interval.begin_ns = now;
+        interval.end_ns = now;
+        m_phases.push_back(interval);
+    }
     if (phase == Phase::Forward && step != m_step.load()) {
         std::lock_guard<std::mutex> lock(m_mutex);
         m_forwardModules.clear();  // the previous step's backward is over
@@ -356,11 +407,18 @@ void Recorder::onFunctionExit(const at::RecordFunction&, at::ObserverContext*) {
     }
     const ScopeEntry e = ts.scopes.back();
     ts.scopes.pop_back();
+    const uint32_t node = ts.current_node;
     ts.current_node = e.node_before;
     const int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
                             std::chrono::steady_clock::now() - self->m_start)
                             .count();
     const int64_t total = now - e.start_ns;
+    Span& span = ts.spans.slot();
+    span.begin_ns = e.start_ns;
+    span.end_ns = now;
+    span.stack = node;
+    span.thread = ts.index;
+    ts.spans.publish();
     auto& s = ts.stats[e.stat];
     s.calls += 1;
     s.total_ns += total;
@@ -389,6 +447,13 @@ void Recorder::onRunThreadStart() {
 }
 
 void Recorder::onRunThreadEnd() {
+    {
+        const int64_t now = nowNs();
+        std::lock_guard<std::mutex> lock(m_mutex);
+        if (!m_phases.empty()) {
+            m_phases.back().end_ns = now;
+        }
+    }
     if (m_callback != 0) {
         at::removeCallback(m_callback);
         m_callback = 0;
@@ -414,27 +479,18 @@ size_t Recorder::drainInto(Trace& trace) {
         size_t threads_with_events = 0;
         for (auto& ts : m_threads) {
             const size_t before = batch.size();
-            Chunk* chunk = ts->head;
-            size_t pos = ts->read_pos;
-            while (true) {
-                const size_t n = chunk->count.load(std::memory_order_acquire);
-                batch.insert(batch.end(), chunk->events + pos, chunk->events + n);
-                pos = n;
-                if (n < Chunk::kCapacity) {
-                    break;
-                }
-                Chunk* next = chunk->next.load(std::memory_order_acquire);
-                if (next == nullptr) {
-                    break;
-                }
-                delete chunk;  // the producer has moved on to `next`
-                chunk = next;
-                pos = 0;
-            }
-            ts->head = chunk;
-            ts->read_pos = pos;
+            ts->events.drain(batch);
+            ts->spans.drain(trace.spans);
             threads_with_events += batch.size() > before ? 1 : 0;
         }
+        // The phase that was open at the last drain may have closed since.
+        if (m_drainedPhases > 0 && !trace.phases.empty()) {
+            trace.phases.back().end_ns = m_phases[m_drainedPhases - 1].end_ns;
+        }
+        trace.phases.insert(trace.phases.end(),
+                            m_phases.begin() + static_cast<std::ptrdiff_t>(m_drainedPhases),
+                            m_phases.end());
+        m_drainedPhases = m_phases.size();
         several_threads = threads_with_events > 1;
     }
     if (several_threads) {
@@ -451,6 +507,11 @@ size_t Recorder::drainInto(Trace& trace) {
         const size_t drop = trace.events.count() - max;
         trace.events.dropFront(drop);
         trace.meta.dropped_events += static_cast<int64_t>(drop);
+        // spans that ended before the oldest kept event go with it
+        const int64_t first = trace.events.time_ns.front();
+        trace.spans.erase(std::remove_if(trace.spans.begin(), trace.spans.end(),
+                                         [first](const Span& s) { return s.end_ns < first; }),
+                          trace.spans.end());
     }
     return batch.size();
 }

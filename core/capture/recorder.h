@@ -63,6 +63,7 @@ class Recorder : public AllocationObserver {
               int64_t reserved, c10::Device device);
     static std::unique_ptr<at::ObserverContext> onFunctionEnter(const at::RecordFunction& fn);
     static void onFunctionExit(const at::RecordFunction& fn, at::ObserverContext* ctx);
+    int64_t nowNs() const;
     uint32_t internNode(ThreadState& ts, uint32_t parent, const char* name, const char* file,
                         int line, FrameKind kind);
 
@@ -80,6 +81,8 @@ class Recorder : public AllocationObserver {
     StackTable m_stacks;
     size_t m_drainedNodes = 1;
     size_t m_drainedFrames = 0;
+    std::vector<PhaseInterval> m_phases;  // every phase entered; the last one is open
+    size_t m_drainedPhases = 0;
     // (forward sequence number, frame id of the innermost forward module), in sequence order:
     // numbers only grow within a step, so appends stay sorted and lookups binary-search.
     std::vector<std::pair<int64_t, uint32_t>> m_forwardModules;

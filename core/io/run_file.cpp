@@ -156,11 +156,78 @@ std::string checkEventValues(const EventColumns& events, size_t node_count) {
 
 // ---- header pieces ----------------------------------------------------------------------------
 
-json::binary_t toBytes(const std::vector<uint32_t>& v) {
-    std::vector<uint8_t> bytes(v.size() * sizeof(uint32_t));
+template <typename T>
+json::binary_t toBytes(const std::vector<T>& v) {
+    std::vector<uint8_t> bytes(v.size() * sizeof(T));
     if (!bytes.empty())
         std::memcpy(bytes.data(), v.data(), bytes.size());
     return json::binary_t(std::move(bytes));
+}
+
+// A little-endian array stored as CBOR bytes. Throws a string saying what is wrong.
+template <typename T>
+std::vector<T> arrayFromBytes(const json& j, const char* name) {
+    if (!j.is_binary())
+        throw std::string("'") + name + "' is not bytes";
+    const auto& bytes = j.get_binary();
+    if (bytes.size() % sizeof(T) != 0) {
+        throw std::string("'") + name + "' holds " + std::to_string(bytes.size()) +
+            " bytes, not a whole number of elements";
+    }
+    std::vector<T> out(bytes.size() / sizeof(T));
+    if (!out.empty())
+        std::memcpy(out.data(), bytes.data(), bytes.size());
+    return out;
+}
+
+// Spans as four parallel byte arrays: a run of a few thousand steps has millions of them.
+json spansToJson(const std::vector<Span>& spans) {
+    std::vector<int64_t> begin, end;
+    std::vector<uint32_t> stack;
+    std::vector<uint16_t> thread;
+    begin.reserve(spans.size()), end.reserve(spans.size());
+    stack.reserve(spans.size()), thread.reserve(spans.size());
+    for (const auto& s : spans) {
+        begin.push_back(s.begin_ns), end.push_back(s.end_ns);
+        stack.push_back(s.stack), thread.push_back(s.thread);
+    }
+    return {{"begin_ns", toBytes(begin)},
+            {"end_ns", toBytes(end)},
+            {"stack", toBytes(stack)},
+            {"thread", toBytes(thread)}};
+}
+
+// Returns an error message, "" on success.
+std::string spansFromJson(const json& j, size_t node_count, std::vector<Span>& spans) {
+    try {
+        const auto begin = arrayFromBytes<int64_t>(j.at("begin_ns"), "begin_ns");
+        const auto end = arrayFromBytes<int64_t>(j.at("end_ns"), "end_ns");
+        const auto stack = arrayFromBytes<uint32_t>(j.at("stack"), "stack");
+        const auto thread = arrayFromBytes<uint16_t>(j.at("thread"), "thread");
+        if (end.size() != begin.size() || stack.size() != begin.size() ||
+            thread.size() != begin.size()) {
+            return "span arrays have different lengths";
+        }
+        spans.resize(begin.size());
+        for (size_t i = 0; i < begin.size(); ++i) {
+            if (stack[i] >= node_count) {
+                return "span " + std::to_string(i) + " names stack " + std::to_string(stack[i]) +
+                       " of " + std::to_string(node_count);
+            }
+            spans[i] = Span{begin[i], end[i], stack[i], thread[i]};
+        }
+    } catch (const std::string& message) {
+        return message;
+    }
+    return {};
+}
+
+json phasesToJson(const std::vector<PhaseInterval>& phases) {
+    json out = json::array();
+    for (const auto& p : phases) {
+        out.push_back({static_cast<int>(p.phase), p.step, p.begin_ns, p.end_ns});
+    }
+    return out;
 }
 
 json stacksToJson(const StackTable& stacks) {
@@ -368,6 +435,7 @@ void RunFile::save(const Trace& trace, const std::string& path) {
         {"meta", trace.meta.toJson()},       {"stacks", stacksToJson(trace.stacks)},
         {"operators", std::move(operators)}, {"steps", std::move(steps)},
         {"summary", trace.summary},          {"events", events.count()},
+        {"spans", spansToJson(trace.spans)}, {"phases", phasesToJson(trace.phases)},
         {"columns", std::move(columns)}};
     const std::vector<uint8_t> cbor = json::to_cbor(header);
 
@@ -523,6 +591,22 @@ Trace RunFile::load(const std::string& path) {
             trace.steps.push_back(stepFromJson(s));
     });
     section("summary", [&](const json& j) { trace.summary = j; });
+    section("spans", [&](const json& j) {
+        if (auto error = spansFromJson(j, trace.stacks.nodeCount(), trace.spans); !error.empty())
+            throw RunFileError(path, "bad spans: " + error);
+    });
+    section("phases", [&](const json& j) {
+        requireArray(j, "phases");
+        for (const auto& p : j) {
+            if (!p.is_array() || p.size() < 4 || p[0].get<int64_t>() < 0 ||
+                p[0].get<int64_t>() >= kPhaseCount) {
+                throw RunFileError(path, "bad phase interval in header");
+            }
+            trace.phases.push_back(PhaseInterval{static_cast<Phase>(p[0].get<int>()),
+                                                 p[1].get<int32_t>(), p[2].get<int64_t>(),
+                                                 p[3].get<int64_t>()});
+        }
+    });
 
     // ---- column directory: everything is checked before a single column is allocated
     const uint64_t count = headerUnsigned(header, "events", path);

@@ -18,6 +18,9 @@
 //   "operators"  [OperatorStat::toJson(), ...]
 //   "steps"      [StepMetrics::toJson(), ...]
 //   "summary"    any JSON (RunSummary and the like)
+//   "spans"      {"begin_ns", "end_ns", "stack", "thread"}: parallel little-endian byte arrays
+//                (int64, int64, uint32, uint16), one entry per op/module/autograd-node call
+//   "phases"     [[phase, step, begin_ns, end_ns], ...]
 //   "events"     the event count N
 //   "columns"    [{"name", "element_size", "offset", "length", "checksum"}, ...], one per
 //                EventColumns member: time_ns, addr, size, allocated, reserved, stack, step, kind,

@@ -61,6 +61,23 @@ struct EventColumns {
     std::string checkLengths() const;
 };
 
+// One operator, module or autograd-node call: [begin_ns, end_ns) on a thread. Its name and
+// nesting are the StackTable node that was current inside it (frame = the call itself).
+struct Span {
+    int64_t begin_ns = 0;
+    int64_t end_ns = 0;
+    uint32_t stack = 0;
+    uint16_t thread = 0;
+};
+
+// A phase of a step as the trainer entered and left it.
+struct PhaseInterval {
+    Phase phase = Phase::Init;
+    int32_t step = 0;
+    int64_t begin_ns = 0;
+    int64_t end_ns = 0;
+};
+
 // One allocation with its free, paired by address (memory_viz semantics).
 struct Allocation {
     uint64_t addr = 0;
@@ -114,6 +131,8 @@ class Trace {
     StackTable stacks;
     EventColumns events;
     std::vector<OperatorStat> operators;
+    std::vector<Span> spans;            // in end order; empty for imported snapshots
+    std::vector<PhaseInterval> phases;  // in time order
     std::vector<StepMetrics> steps;
     nlohmann::json summary = nlohmann::json::object();
 

@@ -294,6 +294,50 @@ class TestRecorder : public QObject {
         QCOMPARE(q_proj->largest_allocation, int64_t(2 * 16 * 32 * 4));  // [B*S, D] fp32
     }
 
+    void spansAndPhasesAreRecordedAndSaved() {
+        auto r = record(tinyOptions());
+        auto& t = r.trace();
+        QVERIFY(!t.spans.empty());
+        QVERIFY(!t.phases.empty());
+        // phases tile the run in order: init, then other/forward/backward/optimizer/other per step
+        QVERIFY(t.phases.front().phase == Phase::Init);
+        for (size_t i = 1; i < t.phases.size(); ++i) {
+            QVERIFY(t.phases[i].begin_ns >= t.phases[i - 1].begin_ns);
+            QCOMPARE(t.phases[i - 1].end_ns, t.phases[i].begin_ns);
+        }
+        int forward_phases = 0;
+        for (const auto& p : t.phases)
+            forward_phases += p.phase == Phase::Forward;
+        QCOMPARE(forward_phases, 3);
+        // a q_proj call contains the aten::linear it made
+        const Span* q = nullptr;
+        for (const auto& s : t.spans) {
+            const auto& f = t.stacks.frame(t.stacks.frameOf(s.stack));
+            if (f.name == "TinyLlama.blocks.0.attention.q_proj") {
+                q = &s;
+                break;
+            }
+        }
+        QVERIFY(q != nullptr);
+        bool nested = false;
+        for (const auto& s : t.spans) {
+            if (t.stacks.parent(s.stack) == q->stack) {
+                nested = s.begin_ns >= q->begin_ns && s.end_ns <= q->end_ns;
+                break;
+            }
+        }
+        QVERIFY(nested);
+        QTemporaryDir dir;
+        const auto path = dir.filePath("spans.memscope").toStdString();
+        RunFile::save(t, path);
+        const auto back = RunFile::load(path);
+        QCOMPARE(back.spans.size(), t.spans.size());
+        QCOMPARE(back.spans.back().end_ns, t.spans.back().end_ns);
+        QCOMPARE(back.spans.back().stack, t.spans.back().stack);
+        QCOMPARE(back.phases.size(), t.phases.size());
+        QCOMPARE(back.phases.back().end_ns, t.phases.back().end_ns);
+    }
+
     void recordShapesCountsMatmulFlops() {
         auto o = tinyOptions();
         o.num_steps = 1;

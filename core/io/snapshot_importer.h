@@ -1,0 +1,66 @@
+#pragma once
+
+// Opens PyTorch memory snapshots (torch.cuda.memory._dump_snapshot() pickles, or the bare list
+// of segments PyTorch 1.13 wrote) as a Trace for one device. See
+// shared/reference/memory-viz-format.md for the format.
+//
+// Mapping, following what pytorch.org/memory_viz shows:
+//   - Trace entries of the device, in order:
+//       "alloc"                          -> Alloc (+size), followed by a Role event naming the
+//                                           category when the entry's `category` is one of
+//                                           Memscope's (case-insensitive, e.g. "activation")
+//       "free_requested"/"free_completed" -> one Free: at the free_completed when one follows
+//                                           for the same address (memory_viz folds the pair),
+//                                           else at the free_requested; a second free of a block
+//                                           already freed is dropped
+//       "segment_alloc"/"segment_map"    -> SegmentAlloc (+size)
+//       "segment_free"/"segment_unmap"   -> SegmentFree (-size)
+//       "oom"                            -> Oom: size = the failed request, reserved = the
+//                                           capacity, i.e. reserved bytes + `device_free`
+//                                           (trace.h's meaning of reserved on Oom events)
+//       "snapshot", "annotate", unknown actions and malformed entries are skipped and counted
+//       (summary "skipped_entries").
+//   - time_ns: time_us relative to the first entry that has one, in nanoseconds; an entry
+//     without time_us takes the time of the one before it; when no entry has a time, entry i
+//     is at i microseconds, so the order is kept.
+//   - Stacks: `frames` ({filename, line, name}, innermost first) reversed to outermost first,
+//     each a FrameKind::Other frame. Shared frame lists are converted once.
+//   - Blocks present before the trace window (memory_viz's "initially allocated"):
+//       * a free with no alloc in the trace: the Free event alone; Trace::finalize() pairs it
+//         as present from the start, and its bytes are in the starting level;
+//       * an "active_allocated" block in `segments` whose address no alloc or free in the
+//         trace touches: an Alloc event at time 0, before all trace events (size =
+//         requested_size, else the 1.13 history's real_size, else size; stack from the block's
+//         frames or its last history entry), so the timeline starts at the right level.
+//     The `allocated` column is the running sum of live bytes from that starting level; the
+//     `reserved` column the running total of segment bytes, starting from the segments the
+//     snapshot holds minus what the trace reserved (or, without segments, from the segment
+//     frees that have no alloc).
+//   - step 0, Phase::Other, thread 0, device = the chosen index; meta.source "imported from
+//     NAME", meta.device "cuda:N"; summary {"imported": true, "devices": [...],
+//     "skipped_entries": n}.
+
+#include "io/pickle_value.h"
+#include "trace/trace.h"
+
+#include <string>
+#include <vector>
+
+namespace memscope {
+
+class SnapshotImporter {
+  public:
+    // Devices with trace entries or segments, ascending.
+    static std::vector<int> devices(const PickleValue& snapshot);
+
+    // Reads and converts one device (-1: the first device with trace entries, else the first
+    // with segments). Throws PickleError naming the file when it is not a readable pickle, not a
+    // memory snapshot, or lacks the device asked for.
+    static Trace import(const std::string& path, int device = -1);
+
+    // The same for a pickle already read; source_name stands for the file in messages and meta.
+    static Trace fromValue(const PickleValue& snapshot, int device = -1,
+                           const std::string& source_name = "snapshot");
+};
+
+}  // namespace memscope
