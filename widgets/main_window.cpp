@@ -1,11 +1,19 @@
 #include "main_window.h"
 
+#include "io/run_file.h"
+#include "timeline_page.h"
+#include "trace/trace.h"
+
 #include <torch/version.h>  // only the version macros: keeps LibTorch's big headers out of widgets
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDir>
 #include <QEvent>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFont>
 #include <QIcon>
 #include <QKeySequence>
@@ -14,9 +22,13 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QVBoxLayout>
 #include <QWidget>
+
+#include <exception>
+#include <memory>
 
 #include "memscope_version.h"
 
@@ -29,6 +41,7 @@ constexpr auto k_settings_organization = "Memscope";
 constexpr auto k_settings_application = "Memscope";
 constexpr auto k_geometry_key = "main_window/geometry";
 constexpr auto k_state_key = "main_window/state";
+constexpr auto k_last_dir_key = "main_window/last_run_dir";
 
 }  // namespace
 
@@ -61,6 +74,53 @@ void MainWindow::showAbout() {
     QMessageBox::about(this, tr("About Memscope"), aboutText());
 }
 
+void MainWindow::openRunDialog() {
+    QSettings settings{QLatin1String(k_settings_organization),
+                       QLatin1String(k_settings_application)};
+    const QString dir =
+        settings.value(QLatin1String(k_last_dir_key), QDir::currentPath()).toString();
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Run"), dir, tr("Memscope runs (*.memscope);;All files (*)"));
+    if (path.isEmpty()) {
+        return;
+    }
+    settings.setValue(QLatin1String(k_last_dir_key), QFileInfo(path).absolutePath());
+    openRun(path);
+}
+
+bool MainWindow::openRun(const QString& path) {
+    std::shared_ptr<const Trace> trace;
+    QString error;
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    try {
+        trace = std::make_shared<const Trace>(RunFile::load(QFile::encodeName(path).toStdString()));
+    } catch (const std::exception& e) {
+        error = QString::fromLocal8Bit(e.what());
+    }
+    QApplication::restoreOverrideCursor();
+    if (!trace) {
+        QMessageBox::warning(
+            this, tr("Cannot Open Run"),
+            tr("Memscope could not open %1.\n\n%2").arg(QDir::toNativeSeparators(path), error));
+        return false;
+    }
+    m_run_path = path;
+    m_timeline_page->setTrace(trace);
+    m_stack->setCurrentWidget(m_timeline_page);
+    setWindowTitle(
+        QStringLiteral("%1 - %2").arg(QFileInfo(path).fileName(), QStringLiteral(MEMSCOPE_NAME)));
+    updateStatus();
+    return true;
+}
+
+void MainWindow::updateStatus() {
+    if (m_run_path.isEmpty()) {
+        m_status_label->setText(tr("No run open"));
+        return;
+    }
+    m_status_label->setText(tr("%1 open").arg(QDir::toNativeSeparators(m_run_path)));
+}
+
 void MainWindow::changeEvent(QEvent* event) {
     if (event->type() == QEvent::LanguageChange) {
         retranslateUi();
@@ -74,6 +134,11 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 }
 
 void MainWindow::createActions() {
+    m_open_action = new QAction(this);
+    m_open_action->setObjectName(QStringLiteral("action_open"));
+    m_open_action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_O));
+    connect(m_open_action, &QAction::triggered, this, &MainWindow::openRunDialog);
+
     m_quit_action = new QAction(this);
     m_quit_action->setObjectName(QStringLiteral("action_quit"));
     // Spelled out: QKeySequence::Quit is empty on platforms without a desktop theme.
@@ -95,6 +160,8 @@ void MainWindow::createActions() {
 void MainWindow::createMenus() {
     m_file_menu = menuBar()->addMenu(QString());
     m_file_menu->setObjectName(QStringLiteral("menu_file"));
+    m_file_menu->addAction(m_open_action);
+    m_file_menu->addSeparator();
     m_file_menu->addAction(m_quit_action);
 
     m_help_menu = menuBar()->addMenu(QString());
@@ -125,7 +192,13 @@ void MainWindow::createCentralWidget() {
     layout->addWidget(m_placeholder_detail);
 
     layout->addStretch();
-    setCentralWidget(central);
+
+    m_timeline_page = new TimelinePage(this);
+    m_stack = new QStackedWidget(this);
+    m_stack->setObjectName(QStringLiteral("central_stack"));
+    m_stack->addWidget(central);
+    m_stack->addWidget(m_timeline_page);
+    setCentralWidget(m_stack);
 }
 
 void MainWindow::createStatusBar() {
@@ -138,6 +211,8 @@ void MainWindow::createStatusBar() {
 void MainWindow::retranslateUi() {
     m_file_menu->setTitle(tr("&File"));
     m_help_menu->setTitle(tr("&Help"));
+    m_open_action->setText(tr("&Open Run..."));
+    m_open_action->setStatusTip(tr("Open a recorded .memscope run"));
     m_quit_action->setText(tr("&Quit"));
     m_quit_action->setStatusTip(tr("Quit Memscope"));
     m_about_action->setText(tr("&About Memscope"));
@@ -147,8 +222,9 @@ void MainWindow::retranslateUi() {
 
     m_placeholder_title->setText(tr("No run is open."));
     m_placeholder_detail->setText(
-        tr("Opening and recording runs is not available in this version yet."));
-    m_status_label->setText(tr("No run open"));
+        tr("Open a recorded run with File > Open Run (Ctrl+O), or record one with "
+           "memscope-cli record."));
+    updateStatus();
 }
 
 void MainWindow::restoreWindowState() {

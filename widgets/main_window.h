@@ -5,11 +5,15 @@
 class QAction;
 class QLabel;
 class QMenu;
+class QStackedWidget;
 
 namespace memscope {
 
-// The application's top-level window. For now it owns the menus, the status bar and a placeholder
-// that says no run is open; views (timeline, operator table, charts) arrive as docks and tabs.
+class TimelinePage;
+
+// The application's top-level window: menus, the status bar, and in the middle either a
+// placeholder saying no run is open or the timeline of the open run. More views (operator table,
+// charts) arrive as docks and tabs.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 
@@ -20,8 +24,16 @@ class MainWindow : public QMainWindow {
     // The text of the About box, separate from the modal dialog so that it can be tested.
     static QString aboutText();
 
+    // Loads a .memscope run and shows its timeline. On failure shows a message box naming the
+    // file, keeps whatever was open, and returns false.
+    bool openRun(const QString& path);
+    QString currentRunPath() const { return m_run_path; }
+    TimelinePage* timelinePage() const { return m_timeline_page; }
+
   public slots:
     void showAbout();
+    // File > Open: asks for a run file, then openRun().
+    void openRunDialog();
 
   protected:
     void changeEvent(QEvent* event) override;
@@ -37,14 +49,20 @@ class MainWindow : public QMainWindow {
     void restoreWindowState();
     void saveWindowState() const;
 
+    void updateStatus();
+
     QMenu* m_file_menu = nullptr;
     QMenu* m_help_menu = nullptr;
+    QAction* m_open_action = nullptr;
     QAction* m_quit_action = nullptr;
     QAction* m_about_action = nullptr;
     QAction* m_about_qt_action = nullptr;
     QLabel* m_placeholder_title = nullptr;
     QLabel* m_placeholder_detail = nullptr;
     QLabel* m_status_label = nullptr;
+    QStackedWidget* m_stack = nullptr;
+    TimelinePage* m_timeline_page = nullptr;
+    QString m_run_path;
 };
 
 }  // namespace memscope

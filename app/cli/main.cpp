@@ -1,8 +1,11 @@
 // memscope-cli: the headless front end. No Qt: it builds wherever LibTorch does.
 
 #include "cli_support.h"
+#include "export_command.h"
+#include "import_command.h"
 #include "info_command.h"
 #include "record_command.h"
+#include "report_command.h"
 #include "train_command.h"
 
 #include <CLI/App.hpp>
@@ -18,6 +21,9 @@ int main(int argc, char** argv) {
     memscope::cli::TrainCommand train(app);
     memscope::cli::RecordCommand record(app);
     memscope::cli::InfoCommand info(app);
+    memscope::cli::ImportCommand import(app);
+    memscope::cli::ExportCommand export_command(app);
+    memscope::cli::ReportCommand report(app);
 
     try {
         app.parse(argc, argv);
@@ -38,6 +44,15 @@ int main(int argc, char** argv) {
     }
     if (info.selected()) {
         return info.run();
+    }
+    if (import.selected()) {
+        return import.run();
+    }
+    if (export_command.selected()) {
+        return export_command.run();
+    }
+    if (report.selected()) {
+        return report.run();
     }
     return memscope::cli::reportUsageError("no command given (try --help)");
 }

@@ -1,17 +1,32 @@
 // memscope: the desktop GUI. Options: --lang CODE picks the interface language (default: the
-// system's), --quit-after-ms N quits after N ms (smoke tests, screenshots).
+// system's), --quit-after-ms N quits after N ms (smoke tests), --open RUN opens a run file, and
+// --screenshot VIEW=FILE renders a view of the opened run to a PNG without showing a window
+// (offscreen unless QT_QPA_PLATFORM says otherwise), with --detail N|P% and --size WxH, then
+// exits: 0 when written, 1 when the run cannot be read or the image written, 2 for bad options.
 
 #include <QApplication>
 #include <QCommandLineOption>
 #include <QCommandLineParser>
+#include <QFile>
+#include <QImage>
 #include <QLocale>
+#include <QRegularExpression>
+#include <QSize>
 #include <QStringList>
 #include <QTimer>
 #include <QTranslator>
 #include <cstdio>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <optional>
 
+#include "io/run_file.h"
 #include "main_window.h"
 #include "memscope_version.h"
+#include "timeline_page.h"
+#include "timeline_view.h"
+#include "trace/trace.h"
 #include "translation_loader.h"
 
 namespace {
@@ -38,9 +53,102 @@ void print_error(const QString& message) {
     std::fprintf(stderr, "memscope: %s\n", qPrintable(message));
 }
 
+constexpr int k_usage_error = 2;
+
+// A screenshot is rendered without a display: choose the offscreen platform before the
+// QApplication exists, unless the caller picked one.
+void prefer_offscreen_for_screenshots(int argc, char** argv) {
+    if (qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) {
+        return;
+    }
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--") == 0) {
+            return;
+        }
+        if (std::strcmp(argv[i], "--screenshot") == 0 ||
+            std::strncmp(argv[i], "--screenshot=", 13) == 0) {
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+            return;
+        }
+    }
+}
+
+// "--detail 10%" or "--detail 15000": a share of all allocations or a count.
+struct DetailOption {
+    bool percent = false;
+    double value = 0;
+};
+
+std::optional<DetailOption> parse_detail(const QString& text) {
+    QString t = text.trimmed();
+    DetailOption d;
+    if (t.endsWith(QLatin1Char('%'))) {
+        d.percent = true;
+        t.chop(1);
+        bool ok = false;
+        d.value = t.trimmed().toDouble(&ok);
+        if (!ok || d.value < 0 || d.value > 100) {
+            return std::nullopt;
+        }
+        return d;
+    }
+    bool ok = false;
+    const qlonglong n = t.toLongLong(&ok);
+    if (!ok || n < 0) {
+        return std::nullopt;
+    }
+    d.value = double(n);
+    return d;
+}
+
+std::optional<QSize> parse_size(const QString& text) {
+    static const QRegularExpression pattern(QStringLiteral("^(\\d{2,5})[xX](\\d{2,5})$"));
+    const auto match = pattern.match(text.trimmed());
+    if (!match.hasMatch()) {
+        return std::nullopt;
+    }
+    const QSize size(match.captured(1).toInt(), match.captured(2).toInt());
+    if (size.width() < 200 || size.height() < 150 || size.width() > 16384 ||
+        size.height() > 16384) {
+        return std::nullopt;
+    }
+    return size;
+}
+
+// Loads RUN and writes the timeline as FILE; the exit status of the program.
+int render_timeline_screenshot(const QString& run_path, const QString& image_path,
+                               const std::optional<DetailOption>& detail, const QSize& size) {
+    std::shared_ptr<const memscope::Trace> trace;
+    try {
+        trace = std::make_shared<const memscope::Trace>(
+            memscope::RunFile::load(QFile::encodeName(run_path).toStdString()));
+    } catch (const std::exception& e) {
+        print_error(QCoreApplication::translate("main", "cannot open %1: %2")
+                        .arg(run_path, QString::fromLocal8Bit(e.what())));
+        return 1;
+    }
+    memscope::TimelineView view;
+    view.resize(size);
+    view.setTrace(trace);
+    if (detail) {
+        if (detail->percent) {
+            view.setDetailPercent(detail->value);
+        } else {
+            view.setDetail(int64_t(detail->value));
+        }
+    }
+    const QImage image = view.renderImage(size);
+    if (!image.save(image_path, "PNG")) {
+        print_error(QCoreApplication::translate("main", "cannot write %1").arg(image_path));
+        return 1;
+    }
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+    prefer_offscreen_for_screenshots(argc, argv);
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral(MEMSCOPE_NAME));
     QApplication::setApplicationVersion(QStringLiteral(MEMSCOPE_VERSION));
@@ -81,6 +189,28 @@ int main(int argc, char** argv) {
         QCoreApplication::translate("main", "Quit after the given number of milliseconds."),
         QCoreApplication::translate("main", "ms"));
     parser.addOption(quit_after_option);
+    const QCommandLineOption open_option(
+        QStringLiteral("open"), QCoreApplication::translate("main", "Open a .memscope run file."),
+        QCoreApplication::translate("main", "run"));
+    parser.addOption(open_option);
+    const QCommandLineOption screenshot_option(
+        QStringLiteral("screenshot"),
+        QCoreApplication::translate(
+            "main", "Render a view of the opened run to a PNG file and exit (views: timeline)."),
+        QCoreApplication::translate("main", "view=file"));
+    parser.addOption(screenshot_option);
+    const QCommandLineOption detail_option(
+        QStringLiteral("detail"),
+        QCoreApplication::translate("main",
+                                    "Allocations drawn one by one in the timeline: a count, or "
+                                    "a share such as 10%."),
+        QCoreApplication::translate("main", "n|percent"));
+    parser.addOption(detail_option);
+    const QCommandLineOption size_option(
+        QStringLiteral("size"),
+        QCoreApplication::translate("main", "Screenshot size in pixels (default 1600x900)."),
+        QCoreApplication::translate("main", "WxH"));
+    parser.addOption(size_option);
     parser.process(app);
 
     if (!known_language) {
@@ -101,7 +231,67 @@ int main(int argc, char** argv) {
         QTimer::singleShot(quit_after_ms, &app, &QCoreApplication::quit);
     }
 
+    std::optional<DetailOption> detail;
+    if (parser.isSet(detail_option)) {
+        detail = parse_detail(parser.value(detail_option));
+        if (!detail) {
+            print_error(QCoreApplication::translate(
+                            "main", "--detail needs a count (15000) or a percentage (10%), not: %1")
+                            .arg(parser.value(detail_option)));
+            return k_usage_error;
+        }
+    }
+    QSize size(1600, 900);
+    if (parser.isSet(size_option)) {
+        const auto parsed = parse_size(parser.value(size_option));
+        if (!parsed) {
+            print_error(QCoreApplication::translate(
+                            "main",
+                            "--size needs WIDTHxHEIGHT between 200x150 and 16384x16384, "
+                            "not: %1")
+                            .arg(parser.value(size_option)));
+            return k_usage_error;
+        }
+        size = *parsed;
+    }
+    if (parser.isSet(screenshot_option)) {
+        const QString spec = parser.value(screenshot_option);
+        const qsizetype eq = spec.indexOf(QLatin1Char('='));
+        const QString view = eq < 0 ? QString() : spec.left(eq);
+        const QString file = eq < 0 ? QString() : spec.mid(eq + 1);
+        if (view != QLatin1String("timeline") || file.isEmpty()) {
+            print_error(QCoreApplication::translate(
+                            "main",
+                            "--screenshot needs VIEW=FILE with VIEW one of: timeline; "
+                            "not: %1")
+                            .arg(spec));
+            return k_usage_error;
+        }
+        if (!parser.isSet(open_option)) {
+            print_error(QCoreApplication::translate(
+                "main", "--screenshot needs a run to draw: add --open RUN"));
+            return k_usage_error;
+        }
+        return render_timeline_screenshot(parser.value(open_option), file, detail, size);
+    }
+
     memscope::MainWindow window;
     window.show();
+    if (parser.isSet(open_option) && window.openRun(parser.value(open_option)) && detail) {
+        memscope::TimelinePage* page = window.timelinePage();
+        auto apply_detail = [page, d = *detail] {
+            if (d.percent) {
+                page->view()->setDetailPercent(d.value);
+            } else {
+                page->view()->setDetail(int64_t(d.value));
+            }
+        };
+        if (page->isLayoutPending()) {  // large runs are laid out on a worker thread
+            QObject::connect(page, &memscope::TimelinePage::layoutReady, page, apply_detail,
+                             Qt::SingleShotConnection);
+        } else {
+            apply_detail();
+        }
+    }
     return QApplication::exec();
 }

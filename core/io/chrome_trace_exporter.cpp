@@ -164,10 +164,10 @@ class ChromeWriter {
             threads.insert(m_ev.thread[i]);
         }
         for (const uint16_t t : threads) {
-            m_out.event(common("M", t) + ",\"name\":\"thread_name\",\"args\":{\"name\":\"" +
-                        (t == 0 ? std::string("thread 0 (training loop)")
-                                : "thread " + std::to_string(t)) +
-                        "\"}");
+            m_out.event(
+                common("M", t) + ",\"name\":\"thread_name\",\"args\":{\"name\":\"" +
+                (t == 0 ? std::string("thread 0 (training loop)") : "thread " + std::to_string(t)) +
+                "\"}");
             m_out.event(common("M", t) + ",\"name\":\"thread_sort_index\",\"args\":{" +
                         "\"sort_index\":" + std::to_string(int(t) + 1) + "}");
         }
@@ -204,8 +204,8 @@ class ChromeWriter {
             }
         }
         for (const auto& [step, range] : steps) {
-            complete(kPhaseTid, "step " + std::to_string(step), "step", range.first,
-                     range.second, "");
+            complete(kPhaseTid, "step " + std::to_string(step), "step", range.first, range.second,
+                     "");
         }
         for (const auto& p : m_trace.phases) {
             complete(kPhaseTid, toString(p.phase) + " step " + std::to_string(p.step), "phase",
@@ -273,7 +273,7 @@ class ChromeWriter {
 
     // Which alloc/free events become counter points: every change, or per bucket of equal event
     // count its highest point and its last one.
-    std::vector<size_t> counterSamples() const {
+    std::vector<size_t> counterSamples(size_t budget) const {
         std::vector<size_t> changes;
         int64_t last = INT64_MIN;
         for (size_t i = 0; i < m_ev.count(); ++i) {
@@ -283,7 +283,7 @@ class ChromeWriter {
                 last = m_ev.allocated[i];
             }
         }
-        const size_t budget = std::max<size_t>(2, m_opt.max_counter_samples);
+        budget = std::max<size_t>(2, budget);
         if (changes.size() <= budget) {
             return changes;
         }
@@ -308,13 +308,21 @@ class ChromeWriter {
     }
 
     void writeCounters() {
-        const auto samples = counterSamples();
-        if (samples.empty()) {
-            return;
-        }
         const auto& allocations = m_trace.allocations();
         const auto& of_event = m_trace.allocationOfEvent();
         const bool paired = of_event.size() == m_ev.count();
+        // A reserved track only where an allocator reports a pool (GPUs, imported snapshots);
+        // an OOM event's reserved field is the capacity, not a pool.
+        bool any_reserved = false;
+        for (size_t i = 0; i < m_ev.count() && !any_reserved; ++i) {
+            const auto k = static_cast<EventKind>(m_ev.kind[i]);
+            any_reserved = (k == EventKind::Alloc || k == EventKind::Free) && m_ev.reserved[i] > 0;
+        }
+        const size_t tracks = 1 + (paired ? 1 : 0) + (any_reserved ? 1 : 0);
+        const auto samples = counterSamples(m_opt.max_counter_points / tracks);
+        if (samples.empty()) {
+            return;
+        }
         // Blocks alive before the first event (freed without a recorded alloc) count from the
         // start; an alloc over a block never seen freed ends that block.
         int64_t by_category[kCategoryCount] = {};
@@ -324,14 +332,11 @@ class ChromeWriter {
             if (al.alloc_event < 0) {
                 by_category[static_cast<int>(al.category)] += al.size;
             }
-            if (al.free_event >= 0 && static_cast<EventKind>(m_ev.kind[static_cast<size_t>(
-                                          al.free_event)]) == EventKind::Alloc) {
+            if (al.free_event >= 0 &&
+                static_cast<EventKind>(m_ev.kind[static_cast<size_t>(al.free_event)]) ==
+                    EventKind::Alloc) {
                 ended_by_alloc[static_cast<size_t>(al.free_event)] = a;
             }
-        }
-        bool any_reserved = false;
-        for (size_t i = 0; i < m_ev.count() && !any_reserved; ++i) {
-            any_reserved = m_ev.reserved[i] > 0;
         }
         size_t next = 0;
         for (size_t i = 0; i < m_ev.count() && next < samples.size(); ++i) {
@@ -377,13 +382,13 @@ class ChromeWriter {
             }
             const auto module = TraceSummary::moduleOf(m_trace.stacks, m_ev.stack[i]);
             const auto op = TraceSummary::operatorOf(m_trace.stacks, m_ev.stack[i]);
-            m_out.event(common("i", m_ev.thread[i]) +
-                        ",\"name\":\"out of memory\",\"s\":\"g\",\"ts\":" +
-                        micros(m_ev.time_ns[i]) +
-                        ",\"args\":{\"requested_bytes\":" + std::to_string(m_ev.size[i]) +
-                        ",\"allocated_bytes\":" + std::to_string(m_ev.allocated[i]) +
-                        ",\"capacity_bytes\":" + std::to_string(m_ev.reserved[i]) +
-                        ",\"module\":\"" + escape(module) + "\",\"op\":\"" + escape(op) + "\"}");
+            m_out.event(
+                common("i", m_ev.thread[i]) +
+                ",\"name\":\"out of memory\",\"s\":\"g\",\"ts\":" + micros(m_ev.time_ns[i]) +
+                ",\"args\":{\"requested_bytes\":" + std::to_string(m_ev.size[i]) +
+                ",\"allocated_bytes\":" + std::to_string(m_ev.allocated[i]) +
+                ",\"capacity_bytes\":" + std::to_string(m_ev.reserved[i]) + ",\"module\":\"" +
+                escape(module) + "\",\"op\":\"" + escape(op) + "\"}");
         }
     }
 

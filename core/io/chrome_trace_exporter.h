@@ -20,12 +20,13 @@ namespace memscope {
 // Times are microseconds since the run started (ts and dur keep nanosecond digits).
 //
 // The JSON is streamed, never built in memory. Counters get a point only where the value
-// changes; above max_counter_samples changes they are merged into equal-count buckets that
-// keep each bucket's highest point and its last one, so peaks survive the thinning.
+// changes; when that would pass max_counter_points (all counter tracks together) the changes
+// are merged into equal-count buckets that keep each bucket's highest point and its last one,
+// so peaks survive the thinning.
 class ChromeTraceExporter {
   public:
     struct Options {
-        size_t max_counter_samples = 100'000;  // per counter track; two tracks -> ~200k points
+        size_t max_counter_points = 200'000;
     };
 
     // Throws std::runtime_error ("PATH: reason") when the file cannot be written.

@@ -36,7 +36,8 @@ class PickleError : public std::runtime_error {
     // arbitrary Python objects (GLOBAL, REDUCE, BUILD, ...), which memory_viz refuses too.
     static PickleError unsupportedOpcode(const std::string& path, int64_t offset, int opcode,
                                          const std::string& opcode_name) {
-        const std::string reason = "unsupported pickle opcode " + describeOpcode(opcode, opcode_name);
+        const std::string reason =
+            "unsupported pickle opcode " + describeOpcode(opcode, opcode_name);
         return PickleError(path + ": " + reason + " at offset " + std::to_string(offset), path,
                            offset, opcode, reason);
     }
@@ -75,8 +76,8 @@ class PickleError : public std::runtime_error {
         if (opcode == kNoOpcode) {
             return text + "at offset " + std::to_string(offset) + ": " + reason;
         }
-        return text + describeOpcode(opcode, opcode_name) + " at offset " +
-               std::to_string(offset) + ": " + reason;
+        return text + describeOpcode(opcode, opcode_name) + " at offset " + std::to_string(offset) +
+               ": " + reason;
     }
 
     std::string m_path;

@@ -212,41 +212,6 @@ bool validUtf8(const uint8_t* p, size_t n) {
     return true;
 }
 
-// Decimal text of the little-endian magnitude bytes (no sign), by repeated division of 32-bit
-// limbs by 10^9: quadratic, which is why LONG4 is limited to kMaxLongBytes.
-std::string magnitudeToDecimal(const std::vector<uint8_t>& magnitude) {
-    std::vector<uint32_t> limbs((magnitude.size() + 3) / 4, 0);
-    for (size_t i = 0; i < magnitude.size(); ++i) {
-        limbs[i / 4] |= uint32_t(magnitude[i]) << (8 * (i % 4));
-    }
-    while (!limbs.empty() && limbs.back() == 0) {
-        limbs.pop_back();
-    }
-    if (limbs.empty()) {
-        return "0";
-    }
-    std::vector<uint32_t> chunks;  // base 10^9, least significant first
-    while (!limbs.empty()) {
-        uint64_t remainder = 0;
-        for (size_t i = limbs.size(); i-- > 0;) {
-            const uint64_t cur = (remainder << 32) | limbs[i];
-            limbs[i] = static_cast<uint32_t>(cur / 1000000000u);
-            remainder = cur % 1000000000u;
-        }
-        chunks.push_back(static_cast<uint32_t>(remainder));
-        while (!limbs.empty() && limbs.back() == 0) {
-            limbs.pop_back();
-        }
-    }
-    std::string text = std::to_string(chunks.back());
-    for (size_t i = chunks.size() - 1; i-- > 0;) {
-        char buf[16];
-        std::snprintf(buf, sizeof buf, "%09u", chunks[i]);
-        text += buf;
-    }
-    return text;
-}
-
 }  // namespace
 
 const char* PickleReader::opcodeName(int opcode) {
@@ -268,14 +233,9 @@ void PickleReader::failUnsupported() const {
                                          name ? name : "");
 }
 
-const uint8_t* PickleReader::take(size_t n) {
-    if (n > m_size - m_pos) {
-        fail("needs " + std::to_string(n) + " more bytes, the file ends after " +
-             std::to_string(m_size - m_pos));
-    }
-    const uint8_t* p = m_data + m_pos;
-    m_pos += n;
-    return p;
+void PickleReader::failShort(size_t n) const {
+    fail("needs " + std::to_string(n) + " more bytes, the file ends after " +
+         std::to_string(m_size - m_pos));
 }
 
 const uint8_t* PickleReader::takeDeclared(uint64_t length) {
@@ -293,8 +253,7 @@ uint16_t PickleReader::readU16() {
 
 uint32_t PickleReader::readU32() {
     const uint8_t* p = take(4);
-    return uint32_t(p[0]) | (uint32_t(p[1]) << 8) | (uint32_t(p[2]) << 16) |
-           (uint32_t(p[3]) << 24);
+    return uint32_t(p[0]) | (uint32_t(p[1]) << 8) | (uint32_t(p[2]) << 16) | (uint32_t(p[3]) << 24);
 }
 
 uint64_t PickleReader::readU64() {
@@ -356,91 +315,23 @@ PickleValue PickleReader::makeText(const uint8_t* bytes, size_t n, bool is_bytes
     return PickleValue::string(std::move(text));
 }
 
-PickleValue PickleReader::makeLong(const uint8_t* bytes, size_t n) {
-    if (n == 0) {
-        return PickleValue::fromInt(0);
-    }
-    const bool negative = (bytes[n - 1] & 0x80) != 0;
-    if (n <= 8) {
-        uint64_t v = negative ? ~uint64_t(0) : 0;  // sign-extend
-        for (size_t i = n; i-- > 0;) {
-            v = (v << 8) | bytes[i];
-        }
-        return PickleValue::fromInt(static_cast<int64_t>(v));
-    }
-    // Wider than eight bytes: it still fits 64 bits when the extra bytes only repeat the sign
-    // (2^64-1 is ff ff ff ff ff ff ff ff 00: nine bytes, an unsigned 64-bit value).
-    const uint8_t fill = negative ? 0xff : 0x00;
-    bool fits = true;
-    for (size_t i = 8; i < n && fits; ++i) {
-        fits = bytes[i] == fill;
-    }
-    uint64_t low = 0;
-    for (size_t i = 8; i-- > 0;) {
-        low = (low << 8) | bytes[i];
-    }
-    if (fits && !negative) {
-        return PickleValue::fromUInt(low);
-    }
-    if (fits && negative && (bytes[7] & 0x80)) {
-        return PickleValue::fromInt(static_cast<int64_t>(low));
-    }
-    std::vector<uint8_t> magnitude(bytes, bytes + n);
-    if (negative) {  // two's complement: invert and add one
-        bool carry = true;
-        for (auto& b : magnitude) {
-            b = static_cast<uint8_t>(~b);
-            if (carry) {
-                b = static_cast<uint8_t>(b + 1);
-                carry = b == 0;
-            }
-        }
-    }
-    return PickleValue::bigInt((negative ? "-" : "") + magnitudeToDecimal(magnitude));
-}
-
 PickleValue PickleReader::parseDecimal(const std::string& line) {
-    std::string text = line;
+    std::string_view text = line;
     if (!text.empty() && text.back() == 'L') {
-        text.pop_back();  // protocol 0 writes longs as "123L"
+        text.remove_suffix(1);  // protocol 0 writes longs as "123L"
     }
-    const bool negative = !text.empty() && text[0] == '-';
-    size_t start = (!text.empty() && (text[0] == '-' || text[0] == '+')) ? 1 : 0;
-    if (start == text.size() ||
-        !std::all_of(text.begin() + static_cast<std::ptrdiff_t>(start), text.end(),
-                     [](char c) { return c >= '0' && c <= '9'; })) {
-        fail("'" + line.substr(0, 40) + "' is not an integer");
+    if (auto v = PickleValue::fromDecimal(text)) {
+        return std::move(*v);
     }
-    if (text.size() - start > kMaxLongBytes * 3) {
-        fail("an integer of " + std::to_string(text.size() - start) + " digits is too wide");
+    if (text.size() > PickleValue::kMaxDecimalDigits) {
+        fail("an integer of " + std::to_string(text.size()) + " digits is too wide (limit " +
+             std::to_string(PickleValue::kMaxDecimalDigits) + ")");
     }
-    while (start + 1 < text.size() && text[start] == '0') {
-        ++start;
-    }
-    const std::string digits = text.substr(start);
-    if (negative) {
-        int64_t v = 0;
-        const std::string signed_text = "-" + digits;
-        const auto r = std::from_chars(signed_text.data(), signed_text.data() + signed_text.size(), v);
-        if (r.ec == std::errc()) {
-            return PickleValue::fromInt(v);
-        }
-        return PickleValue::bigInt(signed_text);
-    }
-    uint64_t v = 0;
-    const auto r = std::from_chars(digits.data(), digits.data() + digits.size(), v);
-    if (r.ec == std::errc()) {
-        return PickleValue::fromUInt(v);
-    }
-    return PickleValue::bigInt(digits);
+    fail("'" + line.substr(0, 40) + "' is not an integer");
 }
 
-void PickleReader::checkChild(const PickleValue& child, int& depth) const {
-    const int d = child.depth() + 1;
-    if (d > kMaxDepth) {
-        fail("containers are nested more than " + std::to_string(kMaxDepth) + " deep");
-    }
-    depth = std::max(depth, d);
+void PickleReader::failDepth() const {
+    fail("containers are nested more than " + std::to_string(kMaxDepth) + " deep");
 }
 
 void PickleReader::checkMutable(const PickleValue& container, const char* what) const {
@@ -474,7 +365,12 @@ void PickleReader::appendItems(PickleValue& list, size_t first) {
     }
     checkMutable(list, "list");
     auto& node = *list.sequenceNode();
-    node.items.reserve(node.items.size() + (m_stack.size() - first));
+    const size_t needed = node.items.size() + (m_stack.size() - first);
+    if (needed > node.items.capacity()) {
+        // Geometric growth: Python appends in batches of 1000, and an exact reserve per batch
+        // would copy a million-entry list a thousand times.
+        node.items.reserve(std::max(needed, node.items.capacity() * 2));
+    }
     for (size_t i = first; i < m_stack.size(); ++i) {
         if (m_stack[i].node() == list.node()) {
             fail("appends a list to itself (recursive structures are not supported)");
@@ -495,8 +391,9 @@ void PickleReader::setItems(PickleValue& dict, size_t first) {
         fail("an odd number of values for key/value pairs");
     }
     auto& node = *dict.dictNode();
-    if (node.items.empty()) {
-        node.items.reserve((m_stack.size() - first) / 2);
+    const size_t needed = node.items.size() + (m_stack.size() - first) / 2;
+    if (needed > node.items.capacity()) {
+        node.items.reserve(std::max(needed, node.items.capacity() * 2));
     }
     for (size_t i = first; i < m_stack.size(); i += 2) {
         PickleValue& key = m_stack[i];
@@ -509,13 +406,15 @@ void PickleReader::setItems(PickleValue& dict, size_t first) {
         }
         if (key.weight() > PickleValue::kMaxKeyWeight) {
             // Comparing keys walks them; shared tuples can make that exponential.
-            fail("a tuple dict key holds more than " +
-                 std::to_string(PickleValue::kMaxKeyWeight) + " values");
+            fail("a tuple dict key holds more than " + std::to_string(PickleValue::kMaxKeyWeight) +
+                 " values");
         }
-        int depth = node.depth;
-        checkChild(key, depth);
-        checkChild(value, depth);
-        dict.setItem(std::move(key), std::move(value));  // seals both, updates depth
+        checkChild(key, node.depth);
+        checkChild(value, node.depth);
+        key.seal();
+        value.seal();
+        const size_t h = key.hash();
+        PickleValue::insertItem(node, std::move(key), h, std::move(value));
     }
     m_stack.resize(first);
 }
@@ -592,8 +491,7 @@ PickleValue PickleReader::parse(const void* data, size_t size) {
                 // The whole file is in memory: only check that the frame's bytes are there.
                 if (const uint64_t length = readU64(); length > m_size - m_pos) {
                     fail("declared length " + std::to_string(length) +
-                         " runs past the end of the file (" + std::to_string(m_size) +
-                         " bytes)");
+                         " runs past the end of the file (" + std::to_string(m_size) + " bytes)");
                 }
                 break;
             case MARK:
@@ -653,7 +551,7 @@ PickleValue PickleReader::parse(const void* data, size_t size) {
                 break;
             case LONG1: {
                 const size_t n = readU8();
-                push(makeLong(takeDeclared(n), n));
+                push(PickleValue::fromTwosComplement(takeDeclared(n), n));
                 break;
             }
             case LONG4: {
@@ -666,7 +564,7 @@ PickleValue PickleReader::parse(const void* data, size_t size) {
                     fail("an integer of " + std::to_string(n) + " bytes is too wide (limit " +
                          std::to_string(kMaxLongBytes) + ")");
                 }
-                push(makeLong(bytes, size_t(n)));
+                push(PickleValue::fromTwosComplement(bytes, size_t(n)));
                 break;
             }
             case INT: {
@@ -721,8 +619,8 @@ PickleValue PickleReader::parse(const void* data, size_t size) {
             case SHORT_BINSTRING:
             case BINSTRING: {
                 // Python 2 str: text when it decodes, else keep the bytes.
-                int64_t n = m_opcode == SHORT_BINSTRING ? readU8()
-                                                        : static_cast<int32_t>(readU32());
+                int64_t n =
+                    m_opcode == SHORT_BINSTRING ? readU8() : static_cast<int32_t>(readU32());
                 if (n < 0) {
                     fail("negative length " + std::to_string(n));
                 }

@@ -46,7 +46,9 @@ class PickleReader {
 
     // Parses one pickle from data[0, size). Bytes after STOP are ignored, as Python does.
     PickleValue parse(const void* data, size_t size);
-    PickleValue parse(const std::vector<uint8_t>& bytes) { return parse(bytes.data(), bytes.size()); }
+    PickleValue parse(const std::vector<uint8_t>& bytes) {
+        return parse(bytes.data(), bytes.size());
+    }
 
     // Reads the whole file and parses it; PickleError (naming the path) when it cannot be read.
     static PickleValue readFile(const std::string& path);
@@ -61,7 +63,15 @@ class PickleReader {
   private:
     [[noreturn]] void fail(const std::string& reason) const;
     [[noreturn]] void failUnsupported() const;
-    const uint8_t* take(size_t n);
+    [[noreturn]] void failShort(size_t n) const;
+    const uint8_t* take(size_t n) {
+        if (n > m_size - m_pos) {
+            failShort(n);
+        }
+        const uint8_t* p = m_data + m_pos;
+        m_pos += n;
+        return p;
+    }
     const uint8_t* takeDeclared(uint64_t length);
     uint8_t readU8() { return *take(1); }
     uint16_t readU16();
@@ -76,10 +86,18 @@ class PickleReader {
     size_t popMark();
 
     PickleValue makeText(const uint8_t* bytes, size_t n, bool is_bytes);
-    PickleValue makeLong(const uint8_t* bytes, size_t n);
     PickleValue parseDecimal(const std::string& text);
     PickleValue makeSequence(size_t first, bool tuple);
-    void checkChild(const PickleValue& child, int& depth) const;
+    void checkChild(const PickleValue& child, int& depth) const {
+        const int d = child.depth() + 1;
+        if (d > depth) {
+            if (d > kMaxDepth) {
+                failDepth();
+            }
+            depth = d;
+        }
+    }
+    [[noreturn]] void failDepth() const;
     void checkMutable(const PickleValue& container, const char* what) const;
     void appendItems(PickleValue& list, size_t first);
     void setItems(PickleValue& dict, size_t first);

@@ -1,9 +1,11 @@
 #include "io/pickle_value.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <vector>
 
 namespace memscope {
 
@@ -12,9 +14,6 @@ namespace {
 // Dicts up to this size are searched linearly (snapshot dicts have a handful of keys); larger
 // ones get a hash index so that a hostile file with a million keys stays linear.
 constexpr size_t kLinearDictLimit = 16;
-// Strings up to this length get their hash computed once when made (keys are short, and
-// PyTorch's keys are memoized, so the hash is reused by every dict that names them).
-constexpr size_t kCachedHashLimit = 256;
 
 size_t mix(uint64_t x) {
     x ^= x >> 33;
@@ -86,6 +85,65 @@ void appendQuoted(std::string& out, const std::string& text, bool is_bytes) {
     out += '\'';
 }
 
+// Decimal text of little-endian two's complement bytes, by repeated division of 32-bit limbs
+// by 10^9: quadratic in the length, which is why it only runs when asked for.
+std::string decimalOf(const std::string& twos_complement) {
+    std::vector<uint8_t> magnitude(twos_complement.begin(), twos_complement.end());
+    const bool negative = !magnitude.empty() && (magnitude.back() & 0x80);
+    if (negative) {
+        bool carry = true;
+        for (auto& b : magnitude) {
+            b = static_cast<uint8_t>(~b);
+            if (carry) {
+                b = static_cast<uint8_t>(b + 1);
+                carry = b == 0;
+            }
+        }
+    }
+    std::vector<uint32_t> limbs((magnitude.size() + 3) / 4, 0);
+    for (size_t i = 0; i < magnitude.size(); ++i) {
+        limbs[i / 4] |= uint32_t(magnitude[i]) << (8 * (i % 4));
+    }
+    while (!limbs.empty() && limbs.back() == 0) {
+        limbs.pop_back();
+    }
+    std::vector<uint32_t> chunks;  // base 10^9, least significant first
+    while (!limbs.empty()) {
+        uint64_t remainder = 0;
+        for (size_t i = limbs.size(); i-- > 0;) {
+            const uint64_t cur = (remainder << 32) | limbs[i];
+            limbs[i] = static_cast<uint32_t>(cur / 1000000000u);
+            remainder = cur % 1000000000u;
+        }
+        chunks.push_back(static_cast<uint32_t>(remainder));
+        while (!limbs.empty() && limbs.back() == 0) {
+            limbs.pop_back();
+        }
+    }
+    if (chunks.empty()) {
+        return "0";
+    }
+    std::string text = (negative ? "-" : "") + std::to_string(chunks.back());
+    for (size_t i = chunks.size() - 1; i-- > 0;) {
+        char buf[16];
+        std::snprintf(buf, sizeof buf, "%09u", chunks[i]);
+        text += buf;
+    }
+    return text;
+}
+
+double doubleOf(const std::string& twos_complement) {
+    double v = 0;
+    for (size_t i = twos_complement.size(); i-- > 0;) {
+        v = v * 256.0 + double(uint8_t(twos_complement[i]));
+    }
+    // Unsigned reading minus 2^(8n) when the sign bit is set.
+    if (!twos_complement.empty() && (uint8_t(twos_complement.back()) & 0x80)) {
+        v -= std::ldexp(1.0, int(8 * twos_complement.size()));
+    }
+    return v;
+}
+
 }  // namespace
 
 PickleValue PickleValue::fromBool(bool value) {
@@ -110,8 +168,77 @@ PickleValue PickleValue::fromUInt(uint64_t value) {
     return v;
 }
 
-PickleValue PickleValue::bigInt(std::string decimal) {
-    return makeText(Type::BigInt, std::move(decimal));
+PickleValue PickleValue::fromTwosComplement(const uint8_t* bytes, size_t n) {
+    if (n == 0) {
+        return fromInt(0);
+    }
+    const bool negative = (bytes[n - 1] & 0x80) != 0;
+    uint64_t low = negative ? ~uint64_t(0) : 0;  // sign-extended
+    for (size_t i = std::min<size_t>(n, 8); i-- > 0;) {
+        low = (low << 8) | bytes[i];
+    }
+    if (n <= 8) {
+        return fromInt(static_cast<int64_t>(low));
+    }
+    // Wider than eight bytes: it still fits 64 bits when the extra bytes only repeat the sign
+    // (2^64-1 is ff ff ff ff ff ff ff ff 00: nine bytes, an unsigned 64-bit value).
+    const uint8_t fill = negative ? 0xff : 0x00;
+    size_t len = n;
+    while (len > 1 && bytes[len - 1] == fill && ((bytes[len - 2] & 0x80) != 0) == negative) {
+        --len;  // shortest form: drop bytes that only repeat the sign
+    }
+    if (len <= 8 || (len == 9 && !negative && bytes[8] == 0)) {
+        return negative ? fromInt(static_cast<int64_t>(low)) : fromUInt(low);
+    }
+    return makeText(Type::BigInt, std::string(reinterpret_cast<const char*>(bytes), len));
+}
+
+std::optional<PickleValue> PickleValue::fromDecimal(std::string_view text) {
+    const bool negative = !text.empty() && text[0] == '-';
+    if (!text.empty() && (text[0] == '-' || text[0] == '+')) {
+        text.remove_prefix(1);
+    }
+    if (text.empty() || text.size() > kMaxDecimalDigits ||
+        !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        return std::nullopt;
+    }
+    // Base 2^32 limbs, least significant first: limbs = limbs * 10^9 + next nine digits.
+    std::vector<uint32_t> limbs;
+    size_t pos = 0;
+    const size_t first = text.size() % 9 ? text.size() % 9 : 9;
+    for (size_t len = first; pos < text.size(); pos += len, len = 9) {
+        uint64_t carry = 0;
+        for (size_t i = pos; i < pos + len; ++i) {
+            carry = carry * 10 + uint64_t(text[i] - '0');
+        }
+        const uint64_t scale = pos == 0 ? 1 : 1000000000u;
+        for (auto& limb : limbs) {
+            const uint64_t cur = uint64_t(limb) * scale + carry;
+            limb = static_cast<uint32_t>(cur);
+            carry = cur >> 32;
+        }
+        if (carry) {
+            limbs.push_back(static_cast<uint32_t>(carry));
+        }
+    }
+    std::vector<uint8_t> bytes;
+    for (const uint32_t limb : limbs) {
+        for (int k = 0; k < 4; ++k) {
+            bytes.push_back(uint8_t(limb >> (8 * k)));
+        }
+    }
+    bytes.push_back(0);  // room for the sign: the magnitude as a positive number
+    if (negative) {      // two's complement: invert and add one
+        bool carry = true;
+        for (auto& b : bytes) {
+            b = static_cast<uint8_t>(~b);
+            if (carry) {
+                b = static_cast<uint8_t>(b + 1);
+                carry = b == 0;
+            }
+        }
+    }
+    return fromTwosComplement(bytes.data(), bytes.size());
 }
 
 PickleValue PickleValue::fromDouble(double value) {
@@ -121,32 +248,34 @@ PickleValue PickleValue::fromDouble(double value) {
     return v;
 }
 
-PickleValue PickleValue::string(std::string text) { return makeText(Type::String, std::move(text)); }
+PickleValue PickleValue::string(std::string text) {
+    return makeText(Type::String, std::move(text));
+}
 
-PickleValue PickleValue::bytes(std::string data) { return makeText(Type::Bytes, std::move(data)); }
+PickleValue PickleValue::bytes(std::string data) {
+    return makeText(Type::Bytes, std::move(data));
+}
 
 PickleValue PickleValue::makeText(Type type, std::string text) {
     PickleValue v;
-    v.m_type = type;
-    auto node = std::make_shared<StringNode>();
+    auto* node = new StringNode;
     node->text = std::move(text);
-    if (node->text.size() <= kCachedHashLimit) {
-        node->hash = hashText(node->text, type == Type::Bytes);
-    }
-    v.m_node = std::move(node);
+    node->hash = hashText(node->text, type == Type::Bytes);
+    v.m_node = node;
+    v.m_type = type;
     return v;
 }
 
 PickleValue PickleValue::list(Items items) {
     PickleValue v;
+    auto* node = new SequenceNode;
+    v.m_node = node;
     v.m_type = Type::List;
-    auto node = std::make_shared<SequenceNode>();
     for (const auto& item : items) {
         node->depth = std::max(node->depth, item.depth() + 1);
         item.seal();
     }
     node->items = std::move(items);
-    v.m_node = std::move(node);
     return v;
 }
 
@@ -178,9 +307,36 @@ uint64_t PickleValue::weight() const {
 
 PickleValue PickleValue::dict() {
     PickleValue v;
+    v.m_node = new DictNode;
     v.m_type = Type::Dict;
-    v.m_node = std::make_shared<DictNode>();
     return v;
+}
+
+void PickleValue::releaseNode() {
+    Node* node = m_node;
+    const Type type = m_type;
+    m_type = Type::None;
+    if (--node->refs != 0) {
+        return;
+    }
+    // The last reference. Elements are released by the node's destructor, which recurses no
+    // deeper than the nesting limit the reader enforces.
+    switch (type) {
+        case Type::BigInt:
+        case Type::String:
+        case Type::Bytes:
+            delete static_cast<StringNode*>(node);
+            break;
+        case Type::List:
+        case Type::Tuple:
+            delete static_cast<SequenceNode*>(node);
+            break;
+        case Type::Dict:
+            delete static_cast<DictNode*>(node);
+            break;
+        default:
+            break;
+    }
 }
 
 const char* PickleValue::typeName() const {
@@ -225,26 +381,6 @@ bool PickleValue::toBool() const {
     }
 }
 
-std::optional<int64_t> PickleValue::toInt64() const {
-    if (m_type == Type::Int && !m_unsigned) {
-        return m_int;
-    }
-    if (m_type == Type::Bool) {
-        return m_bool ? 1 : 0;
-    }
-    return std::nullopt;
-}
-
-std::optional<uint64_t> PickleValue::toUInt64() const {
-    if (m_type == Type::Int && (m_unsigned || m_int >= 0)) {
-        return static_cast<uint64_t>(m_int);
-    }
-    if (m_type == Type::Bool) {
-        return m_bool ? 1 : 0;
-    }
-    return std::nullopt;
-}
-
 std::optional<double> PickleValue::toDouble() const {
     switch (m_type) {
         case Type::Bool:
@@ -252,7 +388,7 @@ std::optional<double> PickleValue::toDouble() const {
         case Type::Int:
             return m_unsigned ? double(uint64_t(m_int)) : double(m_int);
         case Type::BigInt:
-            return std::strtod(text().c_str(), nullptr);  // +-inf beyond double's range
+            return doubleOf(stringNode()->text);  // +-inf beyond double's range
         case Type::Float:
             return m_double;
         default:
@@ -267,14 +403,14 @@ std::string PickleValue::toDecimal() const {
         case Type::Int:
             return m_unsigned ? std::to_string(uint64_t(m_int)) : std::to_string(m_int);
         case Type::BigInt:
-            return text();
+            return decimalOf(stringNode()->text);
         default:
             return {};
     }
 }
 
 const std::string& PickleValue::text() const {
-    if (m_type == Type::String || m_type == Type::Bytes || m_type == Type::BigInt) {
+    if (m_type == Type::String || m_type == Type::Bytes) {
         return stringNode()->text;
     }
     return emptyString();
@@ -308,7 +444,7 @@ const PickleValue* PickleValue::find(std::string_view key) const {
         return nullptr;
     }
     const DictNode& node = *dictNode();
-    if (node.index.empty()) {
+    if (!node.index) {
         for (const auto& [k, v] : node.items) {
             if (k.m_type == Type::String && k.stringNode()->text == key) {
                 return &v;
@@ -316,7 +452,7 @@ const PickleValue* PickleValue::find(std::string_view key) const {
         }
         return nullptr;
     }
-    const auto range = node.index.equal_range(hashText(key, false));
+    const auto range = node.index->equal_range(hashText(key, false));
     for (auto it = range.first; it != range.second; ++it) {
         const auto& [k, v] = node.items[it->second];
         if (k.m_type == Type::String && k.stringNode()->text == key) {
@@ -350,16 +486,18 @@ void PickleValue::append(PickleValue value) {
 }
 
 int64_t PickleValue::findIn(const DictNode& node, const PickleValue& key, size_t key_hash) {
-    if (node.index.empty()) {
+    if (!node.index) {
         for (size_t i = 0; i < node.items.size(); ++i) {
             const PickleValue& k = node.items[i].first;
-            if (k.hash() == key_hash && k == key) {
+            // Memoized keys are one node: identity settles them without comparing text.
+            if (k.hash() == key_hash &&
+                ((k.node() != nullptr && k.node() == key.node()) || k == key)) {
                 return static_cast<int64_t>(i);
             }
         }
         return -1;
     }
-    const auto range = node.index.equal_range(key_hash);
+    const auto range = node.index->equal_range(key_hash);
     for (auto it = range.first; it != range.second; ++it) {
         if (node.items[it->second].first == key) {
             return static_cast<int64_t>(it->second);
@@ -373,34 +511,30 @@ bool PickleValue::setItem(PickleValue key, PickleValue value) {
         return false;
     }
     DictNode& node = *dictNode();
-    const size_t h = key.hash();
     node.depth = std::max({node.depth, key.depth() + 1, value.depth() + 1});
     key.seal();
     value.seal();
-    if (const int64_t i = findIn(node, key, h); i >= 0) {
-        node.items[size_t(i)].second = std::move(value);  // Python: the last assignment wins
-        return true;
-    }
-    node.items.emplace_back(std::move(key), std::move(value));
-    if (!node.index.empty()) {
-        node.index.emplace(h, node.items.size() - 1);
-    } else if (node.items.size() > kLinearDictLimit) {
-        node.index.reserve(node.items.size() * 2);
-        for (size_t i = 0; i < node.items.size(); ++i) {
-            node.index.emplace(node.items[i].first.hash(), i);
-        }
-    }
+    const size_t h = key.hash();
+    insertItem(node, std::move(key), h, std::move(value));
     return true;
 }
 
-int PickleValue::depth() const {
-    if (isSequence()) {
-        return sequenceNode()->depth;
+void PickleValue::insertItem(DictNode& node, PickleValue&& key, size_t key_hash,
+                             PickleValue&& value) {
+    if (const int64_t i = findIn(node, key, key_hash); i >= 0) {
+        node.items[size_t(i)].second = std::move(value);  // Python: the last assignment wins
+        return;
     }
-    if (isDict()) {
-        return dictNode()->depth;
+    node.items.emplace_back(std::move(key), std::move(value));
+    if (node.index) {
+        node.index->emplace(key_hash, node.items.size() - 1);
+    } else if (node.items.size() > kLinearDictLimit) {
+        node.index = std::make_unique<std::unordered_multimap<size_t, size_t>>();
+        node.index->reserve(node.items.size() * 2);
+        for (size_t i = 0; i < node.items.size(); ++i) {
+            node.index->emplace(node.items[i].first.hash(), i);
+        }
     }
-    return 0;
 }
 
 bool PickleValue::sealed() const {
@@ -421,19 +555,7 @@ void PickleValue::seal() const {
     }
 }
 
-bool PickleValue::isHashable() const {
-    switch (m_type) {
-        case Type::List:
-        case Type::Dict:
-            return false;
-        case Type::Tuple:
-            return sequenceNode()->hashable;
-        default:
-            return true;
-    }
-}
-
-size_t PickleValue::hash() const {
+size_t PickleValue::hashScalar() const {
     switch (m_type) {
         case Type::None:
             return 0x6e6f6e65;
@@ -449,21 +571,9 @@ size_t PickleValue::hash() const {
             }
             return std::hash<double>{}(m_double);
         }
-        case Type::BigInt:
-        case Type::String:
-        case Type::Bytes: {
-            const StringNode& node = *stringNode();
-            return node.text.size() <= kCachedHashLimit
-                       ? node.hash
-                       : hashText(node.text, m_type == Type::Bytes);
-        }
-        case Type::Tuple:
-            return sequenceNode()->hash;
-        case Type::List:
-        case Type::Dict:
-            return 0;  // unhashable
+        default:
+            return 0;
     }
-    return 0;
 }
 
 bool PickleValue::operator==(const PickleValue& other) const {

@@ -210,13 +210,14 @@ void PickleWriter::string(std::string_view value) {
 }
 
 void PickleWriter::internedString(std::string_view value) {
-    const std::string key(value);
-    if (auto it = m_strings.find(key); it != m_strings.end()) {
+    if (auto it = m_strings.find(value); it != m_strings.end()) {
         get(it->second);
         return;
     }
     string(value);
-    m_strings.emplace(key, memoize());
+    const uint32_t id = m_nextInterned < kInternedIds ? m_nextInterned++ : m_nextMemo++;
+    put(id);
+    m_strings.emplace(std::string(value), id);
 }
 
 void PickleWriter::beginDict() {
@@ -267,8 +268,8 @@ void PickleWriter::endTuple() {
     m_open.pop_back();
 }
 
-uint32_t PickleWriter::memoize() {
-    const uint32_t id = m_nextMemo++;
+// Memo ids need not be dense: Python's memo is a dict, memory_viz's a JavaScript array.
+void PickleWriter::put(uint32_t id) {
     if (id < 256) {
         op(kBinPut);
         m_frame.push_back(static_cast<char>(id));
@@ -276,11 +277,16 @@ uint32_t PickleWriter::memoize() {
         op(kLongBinPut);
         putLe32(m_frame, id);
     }
+}
+
+uint32_t PickleWriter::memoize() {
+    const uint32_t id = m_nextMemo++;
+    put(id);
     return id;
 }
 
 void PickleWriter::get(uint32_t memo_id) {
-    if (memo_id >= m_nextMemo) {
+    if (memo_id >= m_nextMemo || (memo_id < kInternedIds && memo_id >= m_nextInterned)) {
         throw std::logic_error("PickleWriter: get() of a memo id never stored");
     }
     beforeItem();

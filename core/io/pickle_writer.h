@@ -1,10 +1,10 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <ostream>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace memscope {
@@ -39,8 +39,10 @@ class PickleWriter {
     void real(double value);
     void string(std::string_view value);
     // A string that is likely to repeat (dict keys, enum-like values): written once, then
-    // referenced from the memo.
+    // referenced from the memo. The first kInternedIds of them get memo ids below 256, whose
+    // references take two bytes instead of five however many lists were memoized before.
     void internedString(std::string_view value);
+    static constexpr uint32_t kInternedIds = 128;
 
     void beginDict();
     void endDict();
@@ -77,8 +79,10 @@ class PickleWriter {
     int m_protocol;
     std::string m_frame;  // current frame (protocol 4) or write buffer (protocol 2)
     std::vector<Open> m_open;
-    uint32_t m_nextMemo = 0;
-    std::unordered_map<std::string, uint32_t> m_strings;
+    void put(uint32_t id);
+    uint32_t m_nextMemo = kInternedIds;  // memoize(); ids below are internedString()'s
+    uint32_t m_nextInterned = 0;
+    std::map<std::string, uint32_t, std::less<>> m_strings;  // finds by string_view
     uint64_t m_written = 0;
     bool m_finished = false;
 };

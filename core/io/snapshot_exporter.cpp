@@ -38,7 +38,11 @@ struct SegmentAtEnd {
 class SnapshotWriter {
   public:
     SnapshotWriter(const Trace& trace, std::ostream& out, int protocol)
-        : m_trace(trace), m_ev(trace.events), m_w(out, protocol) {}
+        : m_trace(trace), m_ev(trace.events), m_w(out, protocol) {
+        for (int c = 0; c < kCategoryCount; ++c) {
+            m_categoryNames[c] = SnapshotExporter::categoryName(static_cast<Category>(c));
+        }
+    }
 
     void write() {
         planDevices();
@@ -354,7 +358,7 @@ class SnapshotWriter {
         key("frames");
         writeFrames(stack);
         key("category");
-        m_w.internedString(SnapshotExporter::categoryName(category));
+        m_w.internedString(m_categoryNames[static_cast<size_t>(category)]);
         m_w.endDict();
     }
 
@@ -396,8 +400,8 @@ class SnapshotWriter {
                 if (auto it = open.find(a.addr); it != open.end()) {
                     // The previous block here was never seen freed (events dropped): close it
                     // so memory_viz does not pair this alloc with a stale free.
-                    freeEntries(allocations[static_cast<size_t>(it->second)], t,
-                                StackTable::kEmpty, false);
+                    freeEntries(allocations[static_cast<size_t>(it->second)], t, StackTable::kEmpty,
+                                false);
                 }
                 open[a.addr] = ai;
                 if (!m_passthroughSegments) {
@@ -463,7 +467,7 @@ class SnapshotWriter {
     void annotation(const std::string& name, const char* stage, int device, int64_t time_us) {
         m_w.beginDict();
         key("name");
-        m_w.internedString(name);
+        m_w.string(name);  // each phase name is used twice only
         key("stage");
         m_w.internedString(stage);
         key("device");
@@ -497,6 +501,7 @@ class SnapshotWriter {
     int m_deviceCount = 1;
     bool m_passthroughSegments = false;
     int64_t m_unknownTagEvent = -1;
+    std::string m_categoryNames[kCategoryCount];
     std::unordered_map<uint32_t, uint32_t> m_frameMemo;  // frame id -> memo id
     std::unordered_map<uint32_t, uint32_t> m_stackMemo;  // stack node -> memo id
 };
@@ -515,8 +520,8 @@ int64_t SnapshotExporter::epochMicros(const std::string& iso8601) {
     double second = 0;
     if (std::sscanf(iso8601.c_str(), "%d-%d-%dT%d:%d:%lf", &year, &month, &day, &hour, &minute,
                     &second) != 6 ||
-        month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 ||
-        second < 0 || second >= 61) {
+        month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second < 0 ||
+        second >= 61) {
         return 0;
     }
     std::tm tm{};

@@ -50,9 +50,8 @@ std::string flopsCell(double flops, Units units) {
     return fixed(flops, flops < 10 ? 2 : 1) + " " + unit[u];
 }
 
-TableExporter::Table makeTable(Units units,
-                               std::initializer_list<std::tuple<const char*, const char*, bool>>
-                                   columns) {
+TableExporter::Table makeTable(
+    Units units, std::initializer_list<std::tuple<const char*, const char*, bool>> columns) {
     TableExporter::Table t;
     for (const auto& [raw, readable, numeric] : columns) {
         t.columns.push_back(units == Units::Raw ? raw : readable);
@@ -67,8 +66,9 @@ bool isByteKey(const std::string& key) {
     const auto ends_with = [&key](const std::string& s) {
         return key.size() >= s.size() && key.compare(key.size() - s.size(), s.size(), s) == 0;
     };
-    return ends_with("_bytes") || key.rfind("bytes_by_category_at_peak.", 0) == 0 ||
-           key.rfind("peak_by_phase.", 0) == 0 || key == "size";
+    return ends_with("_bytes") || key.find("_bytes_") != std::string::npos ||
+           key.rfind("bytes_by_category_at_peak.", 0) == 0 || key.rfind("peak_by_phase.", 0) == 0 ||
+           key == "size";
 }
 
 std::string scalarCell(const std::string& key, const nlohmann::json& v, Units units) {
@@ -139,8 +139,7 @@ bool TableExporter::parseKind(const std::string& text, Kind& kind) {
     return true;
 }
 
-TableExporter::Table TableExporter::make(Kind kind, const Trace& trace, Units units,
-                                         size_t limit) {
+TableExporter::Table TableExporter::make(Kind kind, const Trace& trace, Units units, size_t limit) {
     switch (kind) {
         case Kind::Operators:
             return operators(trace, units, limit);
@@ -202,27 +201,26 @@ TableExporter::Table TableExporter::operators(const Trace& trace, Units units, s
 }
 
 TableExporter::Table TableExporter::allocations(const Trace& trace, Units units, size_t limit) {
-    auto t = units == Units::Raw
-                 ? makeTable(units, {{"size_bytes", "", true},
-                                     {"category", "", false},
-                                     {"phase", "", false},
-                                     {"step", "", true},
-                                     {"module", "", false},
-                                     {"op", "", false},
-                                     {"allocated_at_ms", "", true},
-                                     {"freed_at_ms", "", true},
-                                     {"lifetime_ms", "", true},
-                                     {"address", "", false},
-                                     {"stack", "", false}})
-                 : makeTable(units, {{"", "Size", true},
-                                     {"", "Category", false},
-                                     {"", "Phase", false},
-                                     {"", "Step", true},
-                                     {"", "Module", false},
-                                     {"", "Op", false},
-                                     {"", "Allocated at (ms)", true},
-                                     {"", "Freed at (ms)", true},
-                                     {"", "Lifetime (ms)", true}});
+    auto t = units == Units::Raw ? makeTable(units, {{"size_bytes", "", true},
+                                                     {"category", "", false},
+                                                     {"phase", "", false},
+                                                     {"step", "", true},
+                                                     {"module", "", false},
+                                                     {"op", "", false},
+                                                     {"allocated_at_ms", "", true},
+                                                     {"freed_at_ms", "", true},
+                                                     {"lifetime_ms", "", true},
+                                                     {"address", "", false},
+                                                     {"stack", "", false}})
+                                 : makeTable(units, {{"", "Size", true},
+                                                     {"", "Category", false},
+                                                     {"", "Phase", false},
+                                                     {"", "Step", true},
+                                                     {"", "Module", false},
+                                                     {"", "Op", false},
+                                                     {"", "Allocated at (ms)", true},
+                                                     {"", "Freed at (ms)", true},
+                                                     {"", "Lifetime (ms)", true}});
     const auto& ev = trace.events;
     const auto& allocs = trace.allocations();
     std::vector<size_t> order(allocs.size());
@@ -281,9 +279,8 @@ TableExporter::Table TableExporter::summary(const Trace& trace, Units units) {
         rows.emplace_back("run.max_events", std::to_string(m.max_events));
     }
     if (m.capacity_bytes > 0) {
-        rows.emplace_back("run.capacity_bytes", scalarCell("capacity_bytes",
-                                                           nlohmann::json(m.capacity_bytes),
-                                                           units));
+        rows.emplace_back("run.capacity_bytes",
+                          scalarCell("capacity_bytes", nlohmann::json(m.capacity_bytes), units));
     }
     // The stored summary wins; figures it lacks (imported or older files) come from the events.
     nlohmann::json merged = TraceSummary::compute(trace);
@@ -296,12 +293,21 @@ TableExporter::Table TableExporter::summary(const Trace& trace, Units units) {
         merged["config"] = m.config;
     }
     // The figures people look for first, then the rest alphabetically.
-    static const char* const kFirst[] = {
-        "peak_allocated_bytes", "step1_peak_allocated_bytes", "steady_peak_allocated_bytes",
-        "avg_allocated_bytes",  "peak_step",                  "peak_phase",
-        "samples_per_s",        "tokens_per_s",               "avg_step_s",
-        "avg_forward_s",        "avg_backward_s",             "avg_optimizer_s",
-        "parameters",           "mfu",                        "model_tflops_per_s"};
+    static const char* const kFirst[] = {"peak_allocated_bytes",
+                                         "step1_peak_allocated_bytes",
+                                         "steady_peak_allocated_bytes",
+                                         "avg_allocated_bytes",
+                                         "peak_step",
+                                         "peak_phase",
+                                         "samples_per_s",
+                                         "tokens_per_s",
+                                         "avg_step_s",
+                                         "avg_forward_s",
+                                         "avg_backward_s",
+                                         "avg_optimizer_s",
+                                         "parameters",
+                                         "mfu",
+                                         "model_tflops_per_s"};
     std::vector<std::pair<std::string, std::string>> flat;
     std::set<std::string> done;
     for (const char* k : kFirst) {
@@ -309,6 +315,10 @@ TableExporter::Table TableExporter::summary(const Trace& trace, Units units) {
             flatten(k, merged[k], units, flat);
             done.insert(k);
         }
+    }
+    // These repeat the run.* rows above.
+    for (const char* k : {"device", "device_name", "threads", "torch_version"}) {
+        done.insert(k);
     }
     for (const auto& [k, v] : merged.items()) {
         if (!done.count(k)) {

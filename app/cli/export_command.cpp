@@ -1,0 +1,106 @@
+#include "export_command.h"
+
+#include "cli_support.h"
+#include "io/chrome_trace_exporter.h"
+#include "io/run_file.h"
+#include "io/snapshot_exporter.h"
+#include "io/table_exporter.h"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <iostream>
+
+namespace memscope::cli {
+
+namespace {
+
+std::string lowerSuffix(const std::string& path) {
+    const auto slash = path.find_last_of('/');
+    const auto dot = path.find_last_of('.');
+    if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) {
+        return "";
+    }
+    std::string s = path.substr(dot);
+    std::transform(s.begin(), s.end(), s.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return s;
+}
+
+}  // namespace
+
+ExportCommand::ExportCommand(CLI::App& parent) {
+    m_app = parent.add_subcommand(
+        "export", "Write a recorded run for other tools: memory_viz pickle, Chrome trace, tables");
+    m_app->add_option("run", m_path, "A .memscope run file")->required();
+    m_app
+        ->add_option("--to,-o", m_to,
+                     "Output file; its suffix picks the format: .pickle (memory_viz snapshot), "
+                     ".json (Chrome trace), .csv or .md (table)")
+        ->required();
+    m_app->add_option("--protocol", m_protocol, "Pickle protocol, 2 or 4 (default 4)");
+    m_app->add_option("--table", m_table,
+                      "Table for .csv/.md: operators, allocations or summary (default operators)");
+    m_app->add_option("--limit", m_limit,
+                      "At most N table rows (default: all; Markdown allocation lists: 100)");
+}
+
+int ExportCommand::run() {
+    const std::string suffix = lowerSuffix(m_to);
+    const bool pickle = suffix == ".pickle" || suffix == ".pkl";
+    const bool chrome = suffix == ".json";
+    const bool csv = suffix == ".csv";
+    const bool markdown = suffix == ".md" || suffix == ".markdown";
+    if (!pickle && !chrome && !csv && !markdown) {
+        return reportUsageError("--to: cannot tell the format of '" + m_to +
+                                "' (use .pickle, .json, .csv or .md)");
+    }
+    if (m_protocol != 2 && m_protocol != 4) {
+        return reportUsageError("--protocol: must be 2 or 4 (memory_viz reads no other), not " +
+                                std::to_string(m_protocol));
+    }
+    TableExporter::Kind kind = TableExporter::Kind::Operators;
+    if (!TableExporter::parseKind(m_table, kind)) {
+        return reportUsageError("--table: must be operators, allocations or summary, not '" +
+                                m_table + "'");
+    }
+    Trace trace;
+    try {
+        trace = RunFile::load(m_path);
+    } catch (const std::exception& e) {
+        std::cerr << "memscope-cli: error: " << e.what() << "\n";
+        return 1;
+    }
+    try {
+        if (pickle) {
+            SnapshotExporter::write(trace, m_to, m_protocol);
+        } else if (chrome) {
+            ChromeTraceExporter::write(trace, m_to);
+        } else {
+            const auto units = csv ? TableExporter::Units::Raw : TableExporter::Units::Readable;
+            // A Markdown list of every allocation would be unreadably long; CSV keeps them all.
+            const size_t limit =
+                m_limit > 0 ? m_limit
+                            : (markdown && kind == TableExporter::Kind::Allocations ? 100 : 0);
+            const auto table = TableExporter::make(kind, trace, units, limit);
+            std::ofstream out(m_to, std::ios::binary | std::ios::trunc);
+            if (!out) {
+                std::cerr << "memscope-cli: error: " << m_to << ": cannot write\n";
+                return 1;
+            }
+            out << (csv ? TableExporter::toCsv(table) : TableExporter::toMarkdown(table));
+            out.close();
+            if (!out) {
+                std::cerr << "memscope-cli: error: " << m_to << ": write failed\n";
+                return 1;
+            }
+        }
+    } catch (const std::exception& e) {
+        std::cerr << "memscope-cli: error: " << e.what() << "\n";
+        return 1;
+    }
+    std::cout << "Wrote " << m_to << "\n";
+    return 0;
+}
+
+}  // namespace memscope::cli

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <CLI/App.hpp>
+
+#include <cstddef>
+#include <string>
+
+namespace memscope::cli {
+
+// `memscope-cli export RUN.memscope --to FILE`: hands a recorded run to other tools, the format
+// chosen by FILE's suffix:
+//   .pickle / .pkl  PyTorch memory snapshot for pytorch.org/memory_viz (--protocol 2|4)
+//   .json           Chrome trace for Perfetto / chrome://tracing
+//   .csv / .md      a table (--table operators|allocations|summary)
+class ExportCommand {
+  public:
+    explicit ExportCommand(CLI::App& parent);
+
+    bool selected() const { return m_app->parsed(); }
+    // Exit status: 0 written, 1 unreadable run or unwritable output, 2 bad options.
+    int run();
+
+  private:
+    CLI::App* m_app;
+    std::string m_path;
+    std::string m_to;
+    int m_protocol = 4;
+    std::string m_table = "operators";
+    size_t m_limit = 0;
+};
+
+}  // namespace memscope::cli

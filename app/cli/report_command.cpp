@@ -1,0 +1,52 @@
+#include "report_command.h"
+
+#include "io/report_writer.h"
+#include "io/run_file.h"
+
+#include <fstream>
+#include <iostream>
+
+namespace memscope::cli {
+
+ReportCommand::ReportCommand(CLI::App& parent) {
+    m_app = parent.add_subcommand("report", "Write a Markdown report over recorded runs");
+    m_app->add_option("runs", m_paths, ".memscope run files")->required();
+    m_app->add_option("--out,-o", m_out, "Markdown file to write (- for standard output)")
+        ->capture_default_str();
+}
+
+int ReportCommand::run() {
+    std::vector<Trace> traces;
+    std::vector<std::string> names;
+    for (const auto& path : m_paths) {
+        try {
+            traces.push_back(RunFile::load(path));
+        } catch (const std::exception& e) {
+            std::cerr << "memscope-cli: error: " << e.what() << "\n";
+            return 1;
+        }
+        const auto slash = path.find_last_of('/');
+        names.push_back(slash == std::string::npos ? path : path.substr(slash + 1));
+    }
+    const std::string report = ReportWriter::markdown(traces, names);
+    if (m_out == "-") {
+        std::cout << report;
+        return 0;
+    }
+    std::ofstream out(m_out, std::ios::binary | std::ios::trunc);
+    if (!out) {
+        std::cerr << "memscope-cli: error: " << m_out << ": cannot write\n";
+        return 1;
+    }
+    out << report;
+    out.close();
+    if (!out) {
+        std::cerr << "memscope-cli: error: " << m_out << ": write failed\n";
+        return 1;
+    }
+    std::cout << "Wrote " << m_out << " (" << traces.size()
+              << (traces.size() == 1 ? " run" : " runs") << ")\n";
+    return 0;
+}
+
+}  // namespace memscope::cli

@@ -1,0 +1,405 @@
+#include "trace/timeline_layout.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+
+namespace memscope {
+namespace {
+
+// Totals per leaf of the max tree: range queries scan at most two partial blocks, so the tree
+// costs X / 16 values instead of 2 X.
+constexpr int64_t kBlock = 32;
+
+}  // namespace
+
+TimelineLayout::TimelineLayout(const Trace& trace, int64_t detail) {
+    const auto& allocations = trace.allocations();
+    const auto& events = trace.events;
+    const auto& allocation_of_event = trace.allocationOfEvent();
+    if (allocation_of_event.size() != events.count()) {
+        throw std::logic_error("TimelineLayout needs a finalized Trace (call Trace::finalize())");
+    }
+    if (allocations.size() > size_t(std::numeric_limits<int32_t>::max())) {
+        throw std::length_error("TimelineLayout supports at most 2^31 - 1 allocations");
+    }
+    const size_t count = allocations.size();
+    m_size.resize(count);
+    m_category.resize(count);
+    m_beginX.assign(count, 0);  // present from the start: x = 0
+    m_endX.assign(count, -1);
+    for (size_t a = 0; a < count; ++a) {
+        m_size[a] = std::max<int64_t>(0, allocations[a].size);
+        m_category[a] = allocations[a].category;
+    }
+
+    // The x axis: alloc and free events only. Pairing is the Trace's (per device and address).
+    size_t alloc_free = 0;
+    for (size_t i = 0; i < events.count(); ++i) {
+        const auto kind = static_cast<EventKind>(events.kind[i]);
+        alloc_free += kind == EventKind::Alloc || kind == EventKind::Free;
+    }
+    m_eventOfX.reserve(alloc_free);
+    m_timeOfX.reserve(alloc_free);
+    int64_t latest = std::numeric_limits<int64_t>::min();
+    for (size_t i = 0; i < events.count(); ++i) {
+        const auto kind = static_cast<EventKind>(events.kind[i]);
+        if (kind != EventKind::Alloc && kind != EventKind::Free) {
+            continue;
+        }
+        const auto x = static_cast<int64_t>(m_eventOfX.size());
+        m_eventOfX.push_back(static_cast<int64_t>(i));
+        // Threads' buffers can interleave slightly out of time order; a running maximum keeps
+        // the column sorted for xAtTime's binary search.
+        latest = std::max(latest, events.time_ns[i]);
+        m_timeOfX.push_back(latest);
+        const int64_t a = allocation_of_event[i];
+        if (a < 0) {
+            continue;
+        }
+        if (kind == EventKind::Alloc) {
+            m_beginX[static_cast<size_t>(a)] = x;
+        } else {
+            m_endX[static_cast<size_t>(a)] = x;
+        }
+    }
+    const int64_t x_count = xCount();
+    for (size_t a = 0; a < count; ++a) {
+        const int64_t free_event = allocations[a].free_event;
+        if (free_event < 0) {
+            m_endX[a] = x_count;  // still live: runs to the end
+        } else if (m_endX[a] < 0) {
+            // Ended by a second alloc at its address (its free was never recorded): it ends at
+            // that alloc's x. Rare, so a binary search each.
+            const auto it = std::lower_bound(m_eventOfX.begin(), m_eventOfX.end(), free_event);
+            m_endX[a] = it - m_eventOfX.begin();
+        }
+        m_endX[a] = std::max(m_endX[a], m_beginX[a]);
+    }
+
+    // Stack order: present-from-start allocations at the bottom, the one freed last lowest
+    // (memory_viz reverses its list of them), then everything else in allocation order.
+    // Trace::finalize appends allocations in event order, so index order is allocation order.
+    std::vector<int32_t> present;
+    m_stackOrder.reserve(count);
+    for (size_t a = 0; a < count; ++a) {
+        if (allocations[a].alloc_event < 0) {
+            present.push_back(static_cast<int32_t>(a));
+        }
+    }
+    std::stable_sort(present.begin(), present.end(), [&](int32_t l, int32_t r) {
+        return allocations[size_t(l)].free_event > allocations[size_t(r)].free_event;
+    });
+    m_presentCount = present.size();
+    m_stackOrder = present;
+    for (size_t a = 0; a < count; ++a) {
+        if (allocations[a].alloc_event >= 0) {
+            m_stackOrder.push_back(static_cast<int32_t>(a));
+        }
+    }
+
+    m_bySize.resize(count);
+    std::iota(m_bySize.begin(), m_bySize.end(), 0);
+    std::sort(m_bySize.begin(), m_bySize.end(), [this](int32_t l, int32_t r) {
+        const int64_t sl = m_size[size_t(l)];
+        const int64_t sr = m_size[size_t(r)];
+        return sl != sr ? sl > sr : l < r;
+    });
+
+    // Total live bytes per x from a difference array: +size where an allocation starts, -size
+    // where it ends.
+    std::vector<int64_t> diff(static_cast<size_t>(x_count) + 1, 0);
+    for (size_t a = 0; a < count; ++a) {
+        diff[static_cast<size_t>(m_beginX[a])] += m_size[a];
+        diff[static_cast<size_t>(m_endX[a])] -= m_size[a];
+    }
+    m_total.resize(static_cast<size_t>(x_count));
+    int64_t running = 0;
+    for (int64_t x = 0; x < x_count; ++x) {
+        running += diff[static_cast<size_t>(x)];
+        m_total[static_cast<size_t>(x)] = running;
+        if (m_peakX < 0 || running > m_total[static_cast<size_t>(m_peakX)]) {
+            m_peakX = x;
+        }
+    }
+    buildMaxTree();
+
+    // Alloc and free actions in x order by a counting sort on x; frees first within an x, so a
+    // free recorded implicitly by a re-alloc at the same address leaves before the new one comes.
+    std::vector<int64_t> start(static_cast<size_t>(x_count) + 1, 0);
+    size_t action_count = 0;
+    for (size_t a = 0; a < count; ++a) {
+        if (allocations[a].alloc_event >= 0) {
+            ++start[static_cast<size_t>(m_beginX[a])];
+            ++action_count;
+        }
+        if (m_endX[a] < x_count) {
+            ++start[static_cast<size_t>(m_endX[a])];
+            ++action_count;
+        }
+    }
+    int64_t offset = 0;
+    for (auto& s : start) {
+        const int64_t n = s;
+        s = offset;
+        offset += n;
+    }
+    m_actions.resize(action_count);
+    for (size_t a = 0; a < count; ++a) {
+        if (m_endX[a] < x_count) {
+            m_actions[size_t(start[size_t(m_endX[a])]++)] = int64_t(a) << 1 | 1;
+        }
+    }
+    for (size_t a = 0; a < count; ++a) {
+        if (allocations[a].alloc_event >= 0) {
+            m_actions[size_t(start[size_t(m_beginX[a])]++)] = int64_t(a) << 1;
+        }
+    }
+
+    setDetail(detail);
+}
+
+void TimelineLayout::buildMaxTree() {
+    const size_t blocks = (m_total.size() + size_t(kBlock) - 1) / size_t(kBlock);
+    m_blockLeaves = 1;
+    while (m_blockLeaves < blocks) {
+        m_blockLeaves *= 2;
+    }
+    m_blockMax.assign(2 * m_blockLeaves, 0);
+    for (size_t b = 0; b < blocks; ++b) {
+        const size_t from = b * size_t(kBlock);
+        const size_t to = std::min(m_total.size(), from + size_t(kBlock));
+        m_blockMax[m_blockLeaves + b] = *std::max_element(m_total.begin() + std::ptrdiff_t(from),
+                                                          m_total.begin() + std::ptrdiff_t(to));
+    }
+    for (size_t i = m_blockLeaves - 1; i >= 1; --i) {
+        m_blockMax[i] = std::max(m_blockMax[2 * i], m_blockMax[2 * i + 1]);
+    }
+}
+
+int64_t TimelineLayout::maxTotal(int64_t x0, int64_t x1) const {
+    x0 = std::max<int64_t>(x0, 0);
+    x1 = std::min(x1, xCount());
+    if (x0 >= x1) {
+        return 0;
+    }
+    int64_t best = std::numeric_limits<int64_t>::min();
+    const int64_t first_full = (x0 + kBlock - 1) / kBlock;
+    const int64_t last_full = x1 / kBlock;  // blocks [first_full, last_full) lie inside
+    if (first_full >= last_full) {
+        for (int64_t x = x0; x < x1; ++x) {
+            best = std::max(best, m_total[size_t(x)]);
+        }
+        return best;
+    }
+    for (int64_t x = x0; x < first_full * kBlock; ++x) {
+        best = std::max(best, m_total[size_t(x)]);
+    }
+    for (int64_t x = last_full * kBlock; x < x1; ++x) {
+        best = std::max(best, m_total[size_t(x)]);
+    }
+    // Iterative bottom-up query over leaves [first_full, last_full).
+    size_t l = m_blockLeaves + size_t(first_full);
+    size_t r = m_blockLeaves + size_t(last_full);
+    while (l < r) {
+        if (l & 1) {
+            best = std::max(best, m_blockMax[l++]);
+        }
+        if (r & 1) {
+            best = std::max(best, m_blockMax[--r]);
+        }
+        l /= 2;
+        r /= 2;
+    }
+    return best;
+}
+
+int64_t TimelineLayout::xAtTime(int64_t time_ns) const {
+    return std::lower_bound(m_timeOfX.begin(), m_timeOfX.end(), time_ns) - m_timeOfX.begin();
+}
+
+int64_t TimelineLayout::detailForPercent(double percent) const {
+    if (!(percent > 0)) {  // also NaN
+        return 0;
+    }
+    const double n = std::round(double(allocationCount()) * std::min(percent, 100.0) / 100.0);
+    return std::clamp<int64_t>(int64_t(n), 0, allocationCount());
+}
+
+void TimelineLayout::setDetail(int64_t n) {
+    n = std::clamp<int64_t>(n, 0, allocationCount());
+    m_detail = n;
+
+    // Which allocations are drawn, then their drawn indices in stack order. Buffers are reused
+    // from the previous detail: at a million allocations, fresh pages cost more than the work.
+    m_drawnIndex.assign(m_size.size(), -1);
+    for (int64_t k = 0; k < n; ++k) {
+        m_drawnIndex[size_t(m_bySize[size_t(k)])] = 0;
+    }
+    m_drawn.clear();
+    size_t drawn_present = 0;  // drawn allocations present from the start: the first ones
+    for (size_t r = 0; r < m_stackOrder.size(); ++r) {
+        const int32_t a = m_stackOrder[r];
+        if (m_drawnIndex[size_t(a)] == 0) {
+            m_drawnIndex[size_t(a)] = static_cast<int32_t>(m_drawn.size());
+            m_drawn.push_back(a);
+            drawn_present += r < m_presentCount;
+        }
+    }
+    const size_t drawn = m_drawn.size();
+    m_drawnBegin.resize(drawn);
+    m_drawnEnd.resize(drawn);
+    for (size_t d = 0; d < drawn; ++d) {
+        m_drawnBegin[d] = m_beginX[size_t(m_drawn[d])];
+        m_drawnEnd[d] = m_endX[size_t(m_drawn[d])];
+    }
+
+    // Top of the drawn allocations per x, as for the total.
+    const auto x_count = size_t(xCount());
+    m_scratch.assign(x_count + 1, 0);
+    for (size_t d = 0; d < drawn; ++d) {
+        const int64_t size = m_size[size_t(m_drawn[d])];
+        m_scratch[size_t(m_drawnBegin[d])] += size;
+        m_scratch[size_t(m_drawnEnd[d])] -= size;
+    }
+    m_drawnTop.resize(x_count);
+    int64_t running = 0;
+    for (size_t x = 0; x < x_count; ++x) {
+        running += m_scratch[x];
+        m_drawnTop[x] = running;
+    }
+
+    // The sweep, run twice: once counting each drawn allocation's points, once writing them
+    // straight into their place in the flat array (no per-allocation vectors, no sort).
+    // `m_live` holds the live drawn allocations in stack order (drawn index order), so it stays
+    // sorted: a new allocation goes on top (its rank exceeds every live one) and a free finds its
+    // slot by binary search; everything after that slot slides down and gets one point. Each
+    // entry carries its bottom and its point counter or write cursor, so the inner loop touches
+    // one contiguous array.
+    enum class Pass { Count, Write };
+    auto sweep = [&](Pass pass) {
+        m_live.clear();
+        int64_t drawn_total = 0;
+        auto arrive = [&](size_t d, int64_t x) {
+            LiveEntry e{int32_t(d), drawn_total, pass == Pass::Count ? 1 : m_pointStart[d]};
+            if (pass == Pass::Write) {
+                m_points[size_t(e.slot++)] = {x, drawn_total};
+            }
+            return e;
+        };
+        auto leave = [&](const LiveEntry& e) {
+            if (pass == Pass::Count) {
+                m_pointStart[size_t(e.d) + 1] = e.slot;
+            }
+        };
+        for (size_t d = 0; d < drawn_present; ++d) {
+            const LiveEntry e = arrive(d, 0);
+            // One freed at x = 0 has no width: it takes a point but no room, so that the ones
+            // above start where the state after event 0 puts them.
+            if (m_drawnEnd[d] > 0) {
+                drawn_total += m_size[size_t(m_drawn[d])];
+                m_live.push_back(e);
+            } else {
+                leave(e);
+            }
+        }
+        for (const int64_t action : m_actions) {
+            const auto a = size_t(action >> 1);
+            const int32_t d = m_drawnIndex[a];
+            if (d < 0) {
+                continue;  // summarized: moves nothing that is drawn
+            }
+            const int64_t size = m_size[a];
+            if ((action & 1) == 0) {
+                m_live.push_back(arrive(size_t(d), m_beginX[a]));
+                drawn_total += size;
+                continue;
+            }
+            const auto it =
+                std::lower_bound(m_live.begin(), m_live.end(), d,
+                                 [](const LiveEntry& e, int32_t value) { return e.d < value; });
+            if (it == m_live.end() || it->d != d) {
+                continue;  // freed at x = 0 before anything happened (see above)
+            }
+            const int64_t x = m_endX[a];
+            for (auto above = it + 1; above != m_live.end(); ++above) {
+                above->bottom -= size;
+                if (pass == Pass::Write) {
+                    m_points[size_t(above->slot)] = {x, above->bottom};
+                }
+                ++above->slot;
+            }
+            leave(*it);
+            m_live.erase(it);
+            drawn_total -= size;
+        }
+        for (const LiveEntry& e : m_live) {
+            leave(e);
+        }
+    };
+    m_pointStart.assign(drawn + 1, 0);
+    sweep(Pass::Count);
+    for (size_t d = 0; d < drawn; ++d) {
+        m_pointStart[d + 1] += m_pointStart[d];
+    }
+    m_points.resize(size_t(m_pointStart[drawn]));
+    sweep(Pass::Write);
+}
+
+int64_t TimelineLayout::bottomAt(int64_t a, int64_t x) const {
+    if (a < 0 || a >= allocationCount()) {
+        return -1;
+    }
+    const int64_t d = drawnIndexOf(a);
+    if (d < 0 || x < beginX(a) || x >= endX(a)) {
+        return -1;
+    }
+    const TimelinePoint* first = pointsBegin(d);
+    const TimelinePoint* last = pointsEnd(d);
+    const TimelinePoint* it = std::upper_bound(
+        first, last, x, [](int64_t value, const TimelinePoint& p) { return value < p.x; });
+    return it == first ? -1 : (it - 1)->y_bottom;
+}
+
+int64_t TimelineLayout::hitTest(double x, double y) const {
+    if (!(x >= 0) || !(y >= 0) || x >= double(xCount())) {
+        return -1;
+    }
+    const auto xi = static_cast<int64_t>(std::floor(x));
+    if (y >= double(drawnTopAt(xi))) {
+        return -1;
+    }
+    for (size_t d = 0; d < m_drawn.size(); ++d) {
+        if (m_drawnBegin[d] > xi || m_drawnEnd[d] <= xi) {
+            continue;
+        }
+        const int64_t a = m_drawn[d];
+        const int64_t b = bottomAt(a, xi);
+        if (y >= double(b) && y < double(b + sizeOf(a))) {
+            return a;
+        }
+    }
+    return -1;
+}
+
+bool TimelineLayout::inSummarizedBand(double x, double y) const {
+    if (!(x >= 0) || x >= double(xCount())) {
+        return false;
+    }
+    const auto xi = static_cast<int64_t>(std::floor(x));
+    return y >= double(drawnTopAt(xi)) && y < double(totalAt(xi));
+}
+
+std::vector<int64_t> TimelineLayout::drawnIn(int64_t x0, int64_t x1) const {
+    std::vector<int64_t> out;
+    for (size_t d = 0; d < m_drawn.size(); ++d) {
+        if (m_drawnBegin[d] < x1 && m_drawnEnd[d] > x0) {
+            out.push_back(int64_t(d));
+        }
+    }
+    return out;
+}
+
+}  // namespace memscope

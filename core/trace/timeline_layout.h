@@ -1,0 +1,167 @@
+#pragma once
+
+#include "trace/category.h"
+#include "trace/trace.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace memscope {
+
+// Where a drawn allocation's bottom edge moves: from x on (up to its next point or its end) the
+// allocation lies on [y_bottom, y_bottom + size) bytes.
+struct TimelinePoint {
+    int64_t x = 0;
+    int64_t y_bottom = 0;
+
+    bool operator==(const TimelinePoint& o) const { return x == o.x && y_bottom == o.y_bottom; }
+};
+
+// The Active Memory Timeline as pytorch.org/memory_viz lays it out, computed from a finalized
+// Trace (Qt-free: the view, the screenshot and exports all draw from it).
+//
+// Axes. x counts alloc/free events only: the k-th such event is x = k, and the state after it
+// holds on [k, k+1); X = xCount() such events, so x runs over [0, X]. timeAt(x) is the wall time of
+// that event. y is bytes.
+//
+// Stacking. A new allocation goes on top of everything live; when one is freed, everything above
+// it slides down by its size, so an allocation's bottom edge only ever moves down. Allocations
+// present from the start (alloc_event == -1) are live from x = 0 and lie at the bottom, the one
+// freed last lowest (memory_viz's order: the first to go is on top, which keeps slides short).
+// Allocations never freed run to x = X. An allocation is live on [beginX, endX).
+//
+// Detail. The largest N allocations (size descending, ties: lower allocation index first) are
+// drawn one by one, stacked among themselves; all others are summed into one "summarized" band
+// on top of them, [drawnTop(x), total(x)), exactly like memory_viz's detail slider.
+//
+// Cost (M allocations, X alloc/free events, C = points emitted for the drawn allocations):
+//   constructor   O(M log M + X): one pass over the events, one sort by size, prefix sums, and a
+//                 block-max tree over total(x); then setDetail(default).
+//   setDetail(N)  O(M + X + C): a sweep over the x axis keeping the live drawn allocations in
+//                 stack order (run twice: once to count each allocation's points, once to write
+//                 them straight into one flat CSR array, with no per-allocation vectors and no
+//                 sort). A new allocation always goes on top, so its bottom is the running drawn
+//                 total; a free moves only the live drawn allocations above it, one emitted point
+//                 each, so the sweep does no work beyond its output. (The Fenwick-tree
+//                 formulation, bottom = sum of live drawn sizes below, gives the same points at
+//                 O(log M) each; a stack-ordered live list needs no tree because ranks only
+//                 grow.) Only drawn allocations emit points: frees of summarized ones move
+//                 nothing drawn, which keeps small N cheap whatever M is. C is one point per drawn
+//                 allocation plus one per (free, drawn allocation live above it): near-LIFO
+//                 training traces give C of a few N; a FIFO-shaped trace with L live drawn
+//                 allocations can reach N * L, which bounds how high a useful N goes.
+//   maxTotal      O(log X + 32) per range.
+//   bottomAt      O(log points of that allocation).
+//   hitTest, drawnIn   O(N) scans over contiguous arrays (a few ms at N = 1,000,000).
+class TimelineLayout {
+  public:
+    // memory_viz's default detail: the 15,000 largest allocations.
+    static constexpr int64_t kDefaultDetail = 15000;
+
+    explicit TimelineLayout(const Trace& trace, int64_t detail = kDefaultDetail);
+
+    // --- x axis
+    int64_t xCount() const { return static_cast<int64_t>(m_eventOfX.size()); }
+    // Event index (into Trace::events) of the x-th alloc/free event.
+    int64_t eventAt(int64_t x) const { return m_eventOfX[static_cast<size_t>(x)]; }
+    // Wall time (Trace::events.time_ns) of the x-th alloc/free event.
+    int64_t timeAt(int64_t x) const { return m_timeOfX[static_cast<size_t>(x)]; }
+    // First x whose event happened at or after time_ns (xCount() when none): maps phase and step
+    // boundaries onto the x axis.
+    int64_t xAtTime(int64_t time_ns) const;
+
+    // --- allocations (indices into Trace::allocations())
+    int64_t allocationCount() const { return static_cast<int64_t>(m_size.size()); }
+    int64_t beginX(int64_t a) const { return m_beginX[static_cast<size_t>(a)]; }
+    int64_t endX(int64_t a) const { return m_endX[static_cast<size_t>(a)]; }
+    int64_t sizeOf(int64_t a) const { return m_size[static_cast<size_t>(a)]; }
+    Category categoryOf(int64_t a) const { return m_category[static_cast<size_t>(a)]; }
+
+    // --- curves: the value at x holds on [x, x+1), for x in [0, xCount())
+    int64_t totalAt(int64_t x) const { return m_total[static_cast<size_t>(x)]; }
+    // Top of the drawn allocations; the summarized band is [drawnTopAt(x), totalAt(x)).
+    int64_t drawnTopAt(int64_t x) const { return m_drawnTop[static_cast<size_t>(x)]; }
+    int64_t summarizedAt(int64_t x) const { return totalAt(x) - drawnTopAt(x); }
+    const std::vector<int64_t>& total() const { return m_total; }
+    const std::vector<int64_t>& drawnTop() const { return m_drawnTop; }
+    // Highest total on [x0, x1) (clamped to the axis); 0 for an empty range.
+    int64_t maxTotal(int64_t x0, int64_t x1) const;
+    // The first x where the total is highest, and that total; -1 and 0 without events.
+    int64_t peakX() const { return m_peakX; }
+    int64_t peakBytes() const { return m_peakX >= 0 ? totalAt(m_peakX) : 0; }
+
+    // --- detail
+    // Draws the largest n allocations (clamped to [0, allocationCount()]).
+    void setDetail(int64_t n);
+    int64_t detail() const { return m_detail; }
+    // The count that `percent` of all allocations makes (rounded, clamped).
+    int64_t detailForPercent(double percent) const;
+    // How many allocations are not drawn one by one (those in the summarized band).
+    int64_t summarizedCount() const { return allocationCount() - m_detail; }
+
+    // --- drawn allocations, in stack order (bottom first); d is a drawn index
+    int64_t drawnCount() const { return static_cast<int64_t>(m_drawn.size()); }
+    int64_t drawnAllocation(int64_t d) const { return m_drawn[static_cast<size_t>(d)]; }
+    // Drawn index of allocation a, or -1 when it is in the summarized band.
+    int64_t drawnIndexOf(int64_t a) const { return m_drawnIndex[static_cast<size_t>(a)]; }
+    // The bottom-edge points of drawn allocation d, x ascending, the first at beginX.
+    const TimelinePoint* pointsBegin(int64_t d) const {
+        return m_points.data() + m_pointStart[static_cast<size_t>(d)];
+    }
+    const TimelinePoint* pointsEnd(int64_t d) const {
+        return m_points.data() + m_pointStart[static_cast<size_t>(d) + 1];
+    }
+    std::vector<TimelinePoint> points(int64_t d) const { return {pointsBegin(d), pointsEnd(d)}; }
+    int64_t pointCount() const { return static_cast<int64_t>(m_points.size()); }
+    // Bottom of allocation a at x, or -1 when a is not drawn or not live at x.
+    int64_t bottomAt(int64_t a, int64_t x) const;
+
+    // The drawn allocation under (x, y) in layout units (x event index, y bytes), or -1 (nothing
+    // there, or the summarized band: see inSummarizedBand).
+    int64_t hitTest(double x, double y) const;
+    bool inSummarizedBand(double x, double y) const;
+    // Drawn indices d whose allocation is live somewhere on [x0, x1), in stack order.
+    std::vector<int64_t> drawnIn(int64_t x0, int64_t x1) const;
+
+  private:
+    void buildMaxTree();
+
+    // Per allocation.
+    std::vector<int64_t> m_size;
+    std::vector<Category> m_category;
+    std::vector<int64_t> m_beginX;
+    std::vector<int64_t> m_endX;
+    std::vector<int32_t> m_stackOrder;  // allocation indices, bottom of the stack first
+    std::vector<int32_t> m_bySize;      // allocation indices, largest first
+    size_t m_presentCount = 0;          // m_stackOrder starts with those present from the start
+    // Per x.
+    std::vector<int64_t> m_eventOfX;
+    std::vector<int64_t> m_timeOfX;  // running maximum, so binary search is valid
+    std::vector<int64_t> m_total;
+    // Alloc and free actions in x order (frees before allocs at the same x): a << 1 | is_free.
+    // Allocations present from the start have no alloc action.
+    std::vector<int64_t> m_actions;
+    std::vector<int64_t> m_blockMax;  // implicit binary tree over blocks of kBlock totals
+    size_t m_blockLeaves = 0;
+    int64_t m_peakX = -1;
+
+    // Detail-dependent.
+    int64_t m_detail = 0;
+    std::vector<int32_t> m_drawn;       // allocation per drawn index, stack order
+    std::vector<int32_t> m_drawnIndex;  // drawn index per allocation, or -1
+    std::vector<int64_t> m_drawnBegin;  // per drawn index, for cache-friendly scans
+    std::vector<int64_t> m_drawnEnd;
+    std::vector<int64_t> m_pointStart;  // CSR offsets into m_points, drawnCount() + 1 entries
+    std::vector<TimelinePoint> m_points;
+    std::vector<int64_t> m_drawnTop;
+    // Scratch kept between setDetail calls so that its pages are reused.
+    struct LiveEntry {
+        int32_t d;       // drawn index
+        int64_t bottom;  // current bottom edge
+        int64_t slot;    // points so far (counting pass) or next write position
+    };
+    std::vector<int64_t> m_scratch;
+    std::vector<LiveEntry> m_live;
+};
+
+}  // namespace memscope

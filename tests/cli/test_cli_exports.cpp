@@ -1,0 +1,212 @@
+// memscope-cli export and report as a user runs them: every format from one recorded run, the
+// report over it, and one-line errors with the exit status the README promises.
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+
+namespace {
+
+struct Run {
+    int exit_code = -1;
+    QString out;
+    QString err;
+};
+
+Run cli(const QStringList& args) {
+    QProcess p;
+    p.start(MEMSCOPE_CLI_PATH, args);
+    p.waitForFinished(300'000);
+    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+QByteArray readAll(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+const QStringList kTiny{"--hidden-dim",   "32", "--num-layers",       "1",  "--num-heads", "4",
+                        "--num-kv-heads", "2",  "--intermediate-dim", "64", "--seq-len",   "16",
+                        "--batch-size",   "2",  "--threads",          "1",  "--num-steps", "2"};
+
+}  // namespace
+
+class TestCliExports : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void initTestCase() {
+        QVERIFY(m_dir.isValid());
+        m_run = m_dir.filePath("tiny.memscope");
+        const auto r = cli(QStringList{"record", "--out", m_run} + kTiny);
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    }
+
+    void exportsAMemoryVizPickle() {
+        for (const QString protocol : {"2", "4"}) {
+            const auto path = m_dir.filePath("tiny" + protocol + ".pickle");
+            const auto r = cli({"export", m_run, "--to", path, "--protocol", protocol});
+            QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+            QVERIFY(r.out.contains("Wrote " + path));
+            const auto bytes = readAll(path);
+            QVERIFY(bytes.size() > 100);
+            QCOMPARE(uchar(bytes[0]), uchar(0x80));  // PROTO
+            QCOMPARE(int(bytes[1]), protocol.toInt());
+            QCOMPARE(bytes.back(), '.');  // STOP
+            const auto python = QStandardPaths::findExecutable("python3");
+            if (python.isEmpty()) {
+                continue;
+            }
+            QProcess p;
+            p.start(python, {"-c",
+                             "import pickle,sys,json; s=pickle.load(open(sys.argv[1],'rb')); "
+                             "t=s['device_traces'][0]; print(json.dumps({'n': len(t), "
+                             "'alloc': sum(e['action']=='alloc' for e in t), "
+                             "'keys': sorted(s.keys())}))",
+                             path});
+            QVERIFY(p.waitForFinished(60'000));
+            QCOMPARE(p.exitCode(), 0);
+            const auto d = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+            QVERIFY(d["alloc"].toInt() > 100);
+            QVERIFY(d["keys"].toArray().contains("segments"));
+            QVERIFY(d["keys"].toArray().contains("external_annotations"));
+        }
+    }
+
+    void exportsAChromeTrace() {
+        const auto path = m_dir.filePath("tiny.json");
+        const auto r = cli({"export", m_run, "--to", path});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        QJsonParseError error;
+        const auto doc = QJsonDocument::fromJson(readAll(path), &error);
+        QCOMPARE(error.error, QJsonParseError::NoError);
+        int complete = 0, counters = 0;
+        for (const auto& v : doc.object()["traceEvents"].toArray()) {
+            complete += v.toObject()["ph"].toString() == "X";
+            counters += v.toObject()["ph"].toString() == "C";
+        }
+        QVERIFY(complete > 10);
+        QVERIFY(counters > 10);
+    }
+
+    void exportsTables_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("table");
+        QTest::addColumn<QString>("header");
+        QTest::newRow("operators csv") << "ops.csv"
+                                       << ""
+                                       << "name,kind,calls,self_cpu_ms";
+        QTest::newRow("operators md") << "ops.md"
+                                      << "operators"
+                                      << "| Name | Kind | Calls |";
+        QTest::newRow("allocations csv") << "alloc.csv"
+                                         << "allocations"
+                                         << "size_bytes,category";
+        QTest::newRow("allocations md") << "alloc.md"
+                                        << "allocations"
+                                        << "| Size | Category |";
+        QTest::newRow("summary csv") << "summary.csv"
+                                     << "summary"
+                                     << "key,value";
+        QTest::newRow("summary md") << "summary.md"
+                                    << "summary"
+                                    << "| Key | Value |";
+    }
+
+    void exportsTables() {
+        QFETCH(QString, file);
+        QFETCH(QString, table);
+        QFETCH(QString, header);
+        const auto path = m_dir.filePath(file);
+        QStringList args{"export", m_run, "--to", path};
+        if (!table.isEmpty()) {
+            args << "--table" << table;
+        }
+        const auto r = cli(args);
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        const auto text = QString::fromUtf8(readAll(path));
+        QVERIFY2(text.startsWith(header), qPrintable(text.left(200)));
+        QVERIFY(text.count('\n') > 3);
+    }
+
+    void reportsOnRuns() {
+        const auto path = m_dir.filePath("report.md");
+        const auto r = cli({"report", m_run, m_run, "--out", path});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        QVERIFY(r.out.contains("(2 runs)"));
+        const auto text = QString::fromUtf8(readAll(path));
+        QVERIFY(text.startsWith("# Memscope report"));
+        QVERIFY(text.contains("| tiny.memscope |"));
+        QVERIFY(text.contains("### Step 1: memory by batch size"));
+        QVERIFY(text.contains("### (d) Size of a residual-stream activation"));
+        QVERIFY(text.contains("## Runs to add"));
+        const auto to_stdout = cli({"report", m_run, "--out", "-"});
+        QCOMPARE(to_stdout.exit_code, 0);
+        QVERIFY(to_stdout.out.startsWith("# Memscope report"));
+    }
+
+    void badRequestsFailWithOneLine_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("named");
+        QTest::newRow("unknown suffix")
+            << QStringList{"export", "RUN", "--to", "out.txt"} << 2 << "--to";
+        QTest::newRow("no suffix") << QStringList{"export", "RUN", "--to", "out"} << 2 << "--to";
+        QTest::newRow("no --to") << QStringList{"export", "RUN"} << 2 << "--to";
+        QTest::newRow("protocol") << QStringList{"export",   "RUN",        "--to",
+                                                 "a.pickle", "--protocol", "5"}
+                                  << 2 << "--protocol";
+        QTest::newRow("table") << QStringList{"export", "RUN", "--to", "a.csv", "--table", "x"} << 2
+                               << "--table";
+        QTest::newRow("missing run")
+            << QStringList{"export", "MISSING", "--to", "a.json"} << 1 << "missing.memscope";
+        QTest::newRow("report missing run")
+            << QStringList{"report", "RUN", "MISSING", "--out", "r.md"} << 1 << "missing.memscope";
+        QTest::newRow("report nothing") << QStringList{"report"} << 2 << "runs";
+    }
+
+    void badRequestsFailWithOneLine() {
+        QFETCH(QStringList, args);
+        QFETCH(int, status);
+        QFETCH(QString, named);
+        for (auto& a : args) {
+            if (a == "RUN") {
+                a = m_run;
+            } else if (a == "MISSING") {
+                a = m_dir.filePath("missing.memscope");
+            } else if (a.contains('.') && !a.startsWith('-')) {
+                a = m_dir.filePath(a);
+            }
+        }
+        const auto r = cli(args);
+        QCOMPARE(r.exit_code, status);
+        const auto lines = r.err.trimmed().split('\n');
+        QCOMPARE(lines.size(), 1);
+        QVERIFY2(lines[0].startsWith("memscope-cli: error: "), qPrintable(lines[0]));
+        QVERIFY2(lines[0].contains(named), qPrintable(lines[0]));
+    }
+
+    void aCorruptRunFileIsRefused() {
+        const auto junk = m_dir.filePath("junk.memscope");
+        QFile f(junk);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("MEMSCOPE not really");
+        f.close();
+        const auto r = cli({"export", junk, "--to", m_dir.filePath("j.pickle")});
+        QCOMPARE(r.exit_code, 1);
+        QVERIFY(r.err.contains("junk.memscope"));
+        QVERIFY(!QFile::exists(m_dir.filePath("j.pickle")));
+    }
+
+  private:
+    QTemporaryDir m_dir;
+    QString m_run;
+};
+
+QTEST_GUILESS_MAIN(TestCliExports)
+#include "test_cli_exports.moc"

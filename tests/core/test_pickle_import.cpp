@@ -1,0 +1,593 @@
+// Reading PyTorch memory snapshots: the pickle reader on hand-built bytes (edge cases and hostile
+// input), and SnapshotImporter on snapshots that Python's own pickle module writes at test time
+// (tests/fixtures/make_snapshots.py, protocols 2 to 5; skipped when python3 is missing).
+
+#include "io/pickle_error.h"
+#include "io/pickle_reader.h"
+#include "io/run_file.h"
+#include "io/snapshot_importer.h"
+
+#include <QtTest/QtTest>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+using namespace memscope;
+
+namespace {
+
+using Bytes = std::vector<uint8_t>;
+
+Bytes bytesOf(std::initializer_list<int> values) {
+    Bytes out;
+    for (int v : values) {
+        out.push_back(static_cast<uint8_t>(v));
+    }
+    return out;
+}
+
+Bytes operator+(Bytes a, const Bytes& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+}
+
+Bytes text(const std::string& s) {
+    return Bytes(s.begin(), s.end());
+}
+
+// A string literal's bytes, embedded NULs included.
+template <size_t N>
+Bytes text(const char (&s)[N]) {
+    return Bytes(s, s + N - 1);
+}
+
+PickleValue parse(const Bytes& bytes) {
+    return PickleReader("test.pickle").parse(bytes);
+}
+
+// The PickleError message parsing the bytes gives, or "" when they parse.
+QString parseError(const Bytes& bytes) {
+    try {
+        parse(bytes);
+    } catch (const PickleError& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
+const Bytes kProto2 = bytesOf({0x80, 2});
+const Bytes kStop = text(".");
+
+// The frames of a stack, outermost first, as "file:line:name".
+QStringList framesOf(const Trace& trace, uint32_t stack) {
+    QStringList out;
+    for (const uint32_t id : trace.stacks.framesOf(stack)) {
+        const Frame& f = trace.stacks.frame(id);
+        out << QString::fromStdString(f.file + ":" + std::to_string(f.line) + ":" + f.name);
+    }
+    return out;
+}
+
+// Index of the first event of a kind at an address, or -1.
+int64_t findEvent(const Trace& trace, EventKind kind, uint64_t addr) {
+    for (size_t i = 0; i < trace.events.count(); ++i) {
+        if (trace.events.kind[i] == uint8_t(kind) && trace.events.addr[i] == addr) {
+            return int64_t(i);
+        }
+    }
+    return -1;
+}
+
+const Allocation* allocationAt(const Trace& trace, uint64_t addr) {
+    for (const auto& a : trace.allocations()) {
+        if (a.addr == addr) {
+            return &a;
+        }
+    }
+    return nullptr;
+}
+
+constexpr int64_t kMiB = 1 << 20;
+
+}  // namespace
+
+class TestPickleImport : public QObject {
+    Q_OBJECT
+
+  private:
+    QTemporaryDir m_dir;
+    QString m_skipReason;  // why the Python-made fixtures are missing, "" when they exist
+
+    std::string fixture(const QString& shape, int protocol) const {
+        return m_dir.filePath(QString("%1_p%2.pickle").arg(shape).arg(protocol)).toStdString();
+    }
+
+    void protocols() {
+        QTest::addColumn<int>("protocol");
+        for (int p = 2; p <= 5; ++p) {
+            QTest::newRow(qPrintable(QString("protocol %1").arg(p))) << p;
+        }
+    }
+
+  private slots:
+    void initTestCase() {
+        QVERIFY(m_dir.isValid());
+        const QString python = QStandardPaths::findExecutable("python3");
+        if (python.isEmpty()) {
+            m_skipReason = "python3 is not on PATH: no fixture snapshots";
+            return;
+        }
+        QProcess process;
+        process.start(python, {QString(MEMSCOPE_SOURCE_DIR) + "/tests/fixtures/make_snapshots.py",
+                               m_dir.path()});
+        QVERIFY(process.waitForFinished(60000));
+        QVERIFY2(process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0,
+                 process.readAllStandardError().constData());
+    }
+
+    // --- the reader on hand-built bytes ---------------------------------------------------
+
+    void long1NineBytesIsUInt64Max() {
+        const auto v =
+            parse(kProto2 +
+                  bytesOf({0x8a, 9, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00}) + kStop);
+        QVERIFY(v.isInt());
+        QCOMPARE(v.toUInt64().value(), std::numeric_limits<uint64_t>::max());
+        QVERIFY(!v.toInt64());
+        QCOMPARE(v.toDecimal(), std::string("18446744073709551615"));
+    }
+
+    void longsOfEveryWidth() {
+        // 8 bytes of ff: -1; 2^63: nine bytes; 2^64 and -2^64 do not fit: decimal text.
+        QCOMPARE(parse(kProto2 +
+                       bytesOf({0x8a, 8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}) + kStop)
+                     .toInt64()
+                     .value(),
+                 int64_t(-1));
+        QCOMPARE(parse(kProto2 + bytesOf({0x8a, 0}) + kStop).toInt64().value(), int64_t(0));
+        QCOMPARE(parse(kProto2 + bytesOf({0x8a, 9, 0, 0, 0, 0, 0, 0, 0, 0x80, 0}) + kStop)
+                     .toUInt64()
+                     .value(),
+                 uint64_t(1) << 63);
+        QCOMPARE(parse(kProto2 + bytesOf({0x8a, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0x80}) + kStop)
+                     .toInt64()
+                     .has_value(),
+                 false);
+        const auto big = parse(kProto2 + bytesOf({0x8a, 9, 0, 0, 0, 0, 0, 0, 0, 0, 1}) + kStop);
+        QCOMPARE(big.type(), PickleValue::Type::BigInt);
+        QCOMPARE(big.toDecimal(), std::string("18446744073709551616"));
+        QVERIFY(!big.toUInt64());
+        const auto negative =
+            parse(kProto2 + bytesOf({0x8a, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0xff}) + kStop);
+        QCOMPARE(negative.toDecimal(), std::string("-18446744073709551616"));
+        QVERIFY(negative == PickleValue::fromDecimal("-18446744073709551616").value());
+        QVERIFY(big == PickleValue::fromDecimal("+18446744073709551616").value());
+        QCOMPARE(PickleValue::fromDecimal("-123456789012345678901234567890")->toDecimal(),
+                 std::string("-123456789012345678901234567890"));
+        QCOMPARE(PickleValue::fromDecimal("0000")->toInt64().value(), int64_t(0));
+        QVERIFY(!PickleValue::fromDecimal("12a"));
+        QVERIFY(!PickleValue::fromDecimal(std::string(4301, '7')));
+        QCOMPARE(PickleValue::fromDecimal("-9223372036854775808")->toInt64().value(),
+                 std::numeric_limits<int64_t>::min());
+        QCOMPARE(big.toDouble().value(), 18446744073709551616.0);
+        QCOMPARE(negative.toDouble().value(), -18446744073709551616.0);
+        // INT64_MIN in nine bytes (a redundant sign byte) still fits.
+        QCOMPARE(parse(kProto2 + bytesOf({0x8a, 9, 0, 0, 0, 0, 0, 0, 0, 0x80, 0xff}) + kStop)
+                     .toInt64()
+                     .value(),
+                 std::numeric_limits<int64_t>::min());
+        // LONG4 of 4097 bytes is refused, 4096 is read.
+        Bytes wide = kProto2 + bytesOf({0x8b, 0x01, 0x10, 0, 0}) + Bytes(4097, 0x11) + kStop;
+        QVERIFY(parseError(wide).contains("too wide"));
+        Bytes ok = kProto2 + bytesOf({0x8b, 0x00, 0x10, 0, 0}) + Bytes(4096, 0x11) + kStop;
+        QCOMPARE(parse(ok).type(), PickleValue::Type::BigInt);
+    }
+
+    void scalarsAndText() {
+        // (1.5, 'héllo', b'\x00\x01', True, None, -2, 65535, 'x' as BINUNICODE8)
+        const Bytes bytes = bytesOf({0x80, 4, '('}) + bytesOf({'G', 0x3f, 0xf8, 0, 0, 0, 0, 0, 0}) +
+                            bytesOf({0x8c, 6}) + text("h\xc3\xa9llo") +
+                            bytesOf({'C', 2, 0, 1, 0x88, 'N'}) +
+                            bytesOf({'J', 0xfe, 0xff, 0xff, 0xff, 'M', 0xff, 0xff}) +
+                            bytesOf({0x8d, 1, 0, 0, 0, 0, 0, 0, 0, 'x', 't', '.'});
+        const auto v = parse(bytes);
+        QVERIFY(v.isTuple());
+        QCOMPARE(v.size(), size_t(8));
+        QCOMPARE(v.at(0).toDouble().value(), 1.5);
+        QCOMPARE(v.at(1).text(), std::string("h\xc3\xa9llo"));
+        QVERIFY(v.at(2).isBytes());
+        QCOMPARE(v.at(2).text(), std::string("\x00\x01", 2));
+        QCOMPARE(v.at(3).toBool(), true);
+        QVERIFY(v.at(4).isNone());
+        QCOMPARE(v.at(5).toInt64().value(), int64_t(-2));
+        QCOMPARE(v.at(6).toInt64().value(), int64_t(65535));
+        QCOMPARE(v.at(7).text(), std::string("x"));
+        QCOMPARE(v.repr(), std::string("(1.5, 'h\xc3\xa9llo', b'\\x00\\x01', True, None, -2, "
+                                       "65535, 'x')"));
+        // Invalid UTF-8 in a str is an error, as in Python.
+        QVERIFY(parseError(kProto2 + bytesOf({0x8c, 1, 0xff}) + kStop).contains("UTF-8"));
+    }
+
+    void protocolZeroTextForms() {
+        // [7, True, big, big, 2.5]: LIST, INT, I01 (True), LONG, PUT/GET, FLOAT.
+        const auto v =
+            parse(text("(lp0\nI7\naI01\naL123456789012345678901234567890L\np1\na"
+                       "g1\naF2.5\na."));
+        QVERIFY(v.isList());
+        QCOMPARE(v.size(), size_t(5));
+        QCOMPARE(v.at(0).toInt64().value(), int64_t(7));
+        QVERIFY(v.at(1).isBool());
+        QCOMPARE(v.at(2).toDecimal(), std::string("123456789012345678901234567890"));
+        QCOMPARE(v.at(3).node(), v.at(2).node());
+        QCOMPARE(v.at(4).toDouble().value(), 2.5);
+    }
+
+    void unsupportedOpcodeIsNamed() {
+        const QString error =
+            parseError(kProto2 + text("cbuiltins\nset\n)\x85R.") /* GLOBAL at offset 2 */);
+        QVERIFY2(error == "test.pickle: unsupported pickle opcode GLOBAL (0x63) at offset 2",
+                 qPrintable(error));
+        QVERIFY(parseError(bytesOf({0x80, 4, 0x93})).contains("STACK_GLOBAL (0x93) at offset 2"));
+        QVERIFY(parseError(kProto2 + bytesOf({']', 'N', 'R'})).contains("REDUCE (0x52)"));
+        QVERIFY(parseError(kProto2 + bytesOf({0xff})).contains("at offset 2"));
+        QVERIFY(parseError(bytesOf({0x80, 6, 'N', '.'})).contains("protocol 6"));
+    }
+
+    void declaredLengthBeyondTheFile() {
+        const QString error =
+            parseError(kProto2 + bytesOf({'X', 0xff, 0xff, 0xff, 0xff}) + text("abc."));
+        QVERIFY2(error.contains("BINUNICODE (0x58) at offset 2") &&
+                     error.contains("declared length 4294967295 runs past the end"),
+                 qPrintable(error));
+        QVERIFY(parseError(bytesOf({0x80, 4, 0x8d, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f,
+                                    'N', '.'}))
+                    .contains("BINUNICODE8"));
+        QVERIFY(parseError(bytesOf({0x80, 4, 0x95, 100, 0, 0, 0, 0, 0, 0, 0, 'N', '.'}))
+                    .contains("FRAME"));
+        QVERIFY(parseError(kProto2 + bytesOf({'B', 10, 0, 0, 0, 1, 2})).contains("BINBYTES"));
+        QVERIFY(parseError(kProto2 + bytesOf({'J', 1, 2})).contains("BININT"));
+        QVERIFY(parseError(kProto2 + bytesOf({'K', 1})).contains("without STOP"));
+        QVERIFY(parseError({}).contains("empty"));
+    }
+
+    void nestingIsBounded() {
+        // 2000 open MARKs.
+        QVERIFY(parseError(kProto2 + Bytes(2000, '(')).contains("MARKs are open"));
+        // 2000 nested lists without a single MARK: ]]]...]aaa...a
+        Bytes deep = kProto2 + Bytes(2000, ']') + Bytes(1999, 'a') + kStop;
+        const QString error = parseError(deep);
+        QVERIFY2(error.contains("nested more than 1000"), qPrintable(error));
+        // 999 levels are fine.
+        Bytes fine = kProto2 + Bytes(999, ']') + Bytes(998, 'a') + kStop;
+        QCOMPARE(parse(fine).depth(), 998);
+    }
+
+    void memoErrors() {
+        QVERIFY(parseError(kProto2 + bytesOf({'h', 5, '.'})).contains("memo index 5 was never"));
+        QVERIFY(parseError(kProto2 + bytesOf({'N', 'q', 0, 'j', 0xff, 0xff, 0xff, 0xff, '.'}))
+                    .contains("LONG_BINGET (0x6a) at offset 5"));
+        // A far index goes to the sparse memo, allocating nothing big.
+        const auto v = parse(kProto2 + bytesOf({'K', 9, 'r', 0xff, 0xff, 0xff, 0xf0, '0', 'j', 0xff,
+                                                0xff, 0xff, 0xf0, '.'}));
+        QCOMPARE(v.toInt64().value(), int64_t(9));
+        // The memo shares: [x, x] where x = [] is one list.
+        const auto shared = parse(kProto2 + text("](]q\x00h\x00"
+                                                 "e."));
+        QCOMPARE(shared.size(), size_t(2));
+        QCOMPARE(shared.at(0).node(), shared.at(1).node());
+    }
+
+    void stackErrors() {
+        QVERIFY(parseError(kProto2 + bytesOf({'K', 1, 'K', 2, '.'})).contains("2 values"));
+        QVERIFY(parseError(kProto2 + bytesOf({'.'})).contains("0 values"));
+        QVERIFY(parseError(kProto2 + bytesOf({'(', 'N', '.'})).contains("MARK"));
+        QVERIFY(parseError(kProto2 + bytesOf({'a'})).contains("APPEND"));
+        QVERIFY(parseError(kProto2 + bytesOf({'e'})).contains("no MARK"));
+        QVERIFY(parseError(kProto2 + bytesOf({'K', 1, '(', 'K', 2, 'e'})).contains("int"));
+        QVERIFY(parseError(kProto2 + bytesOf({'}', ']', ']', 's'})).contains("unhashable"));
+        QVERIFY(parseError(kProto2 + bytesOf({'}', 'N', 'u'})).contains("no MARK"));
+        QVERIFY(parseError(kProto2 + bytesOf({'}', '(', 'N', 'u'})).contains("odd"));
+    }
+
+    void cyclesAreRefused() {
+        // l = []; l.append(l)
+        QVERIFY(parseError(kProto2 + text("]q\x00h\x00"
+                                          "a."))
+                    .contains("recursive"));
+        // a = []; b = [a]; a.append(b)
+        QVERIFY(parseError(kProto2 + text("]q\x00]q\x01h\x00"
+                                          "ah\x01"
+                                          "a."))
+                    .contains("recursive"));
+        // d = {}; d['k'] = d
+        QVERIFY(
+            parseError(kProto2 + text("}q\x00X\x01\x00\x00\x00kh\x00s.")).contains("recursive"));
+    }
+
+    void dictKeys() {
+        // {'a': 1, 'a': 2, 1: 'i', (1, 2): 't'}: the last 'a' wins, order kept.
+        const auto v = parse(kProto2 + text("}(X\x01\x00\x00\x00"
+                                            "aK\x01X\x01\x00\x00\x00"
+                                            "a"
+                                            "K\x02K\x01X\x01\x00\x00\x00iK\x01K\x02\x86"
+                                            "X\x01\x00\x00\x00tu."));
+        QCOMPARE(v.size(), size_t(3));
+        QCOMPARE(v.get("a").toInt64().value(), int64_t(2));
+        QCOMPARE(v.find(PickleValue::fromInt(1))->text(), std::string("i"));
+        QCOMPARE(v.find(PickleValue::fromDouble(1.0))->text(), std::string("i"));
+        QCOMPARE(
+            v.find(PickleValue::tuple({PickleValue::fromInt(1), PickleValue::fromInt(2)}))->text(),
+            std::string("t"));
+        QVERIFY(!v.find("missing"));
+        QVERIFY(v.get("missing").isNone());
+        // A large dict switches to its hash index and still finds every key.
+        Bytes big = kProto2 + text("}(");
+        for (int i = 0; i < 300; ++i) {
+            const std::string key = "k" + std::to_string(i);
+            big = big + bytesOf({0x8c, int(key.size())}) + text(key) +
+                  bytesOf({'M', i & 0xff, i >> 8});
+        }
+        big = big + text("u.");
+        const auto d = parse(big);
+        QCOMPARE(d.size(), size_t(300));
+        QCOMPARE(d.get("k299").toInt64().value(), int64_t(299));
+        QCOMPARE(d.dictItems()[17].first.text(), std::string("k17"));
+    }
+
+    void valuesShareAndOutliveTheirContainers() {
+        PickleValue v = PickleValue::list({PickleValue::list({PickleValue::fromInt(7)})});
+        const PickleValue alias = v;  // the same list, not a copy of it
+        QCOMPARE(alias.node(), v.node());
+        v = v.at(0);  // the inner list outlives the outer one it was read from
+        QCOMPARE(v.size(), size_t(1));
+        QCOMPARE(v.at(0).toInt64().value(), int64_t(7));
+        PickleValue d = PickleValue::dict();
+        QVERIFY(d.setItem(PickleValue::string("k"), PickleValue::string("text")));
+        QVERIFY(!d.setItem(PickleValue::list(), PickleValue()));  // unhashable key
+        d = d.get("k");
+        QCOMPARE(d.text(), std::string("text"));
+        PickleValue moved = std::move(d);
+        QVERIFY(d.isNone());
+        QCOMPARE(moved.text(), std::string("text"));
+    }
+
+    // --- snapshots written by Python ---------------------------------------------------
+
+    void readsEveryProtocol_data() { protocols(); }
+    void readsEveryProtocol() {
+        if (!m_skipReason.isEmpty())
+            QSKIP(qPrintable(m_skipReason));
+        QFETCH(int, protocol);
+        const auto bytes = PickleReader::readBytes(fixture("v2", protocol));
+        PickleReader reader(fixture("v2", protocol));
+        const PickleValue v = reader.parse(bytes);
+        QCOMPARE(reader.protocol(), protocol);
+        QVERIFY(v.isDict());
+        const auto& trace = v.get("device_traces").at(0);
+        QCOMPARE(trace.size(), size_t(11));
+        // One frame list object referenced by several entries stays one shared list.
+        QCOMPARE(trace.at(1).get("frames").node(), trace.at(2).get("frames").node());
+        QCOMPARE(trace.at(1).get("frames").node(), trace.at(4).get("frames").node());
+        QCOMPARE(trace.at(10).get("addr").toUInt64().value(), std::numeric_limits<uint64_t>::max());
+        QCOMPARE(trace.at(10).get("stream").toDecimal(), std::string("18446744073709551615"));
+        QCOMPARE(v.get("segments").at(0).get("segment_pool_id").repr(), std::string("(0, 0)"));
+        QVERIFY(trace.at(9).find("time_us") == nullptr);
+    }
+
+    void importsV2_data() { protocols(); }
+    void importsV2() {
+        if (!m_skipReason.isEmpty())
+            QSKIP(qPrintable(m_skipReason));
+        QFETCH(int, protocol);
+        const Trace t = SnapshotImporter::import(fixture("v2", protocol));
+        const auto& ev = t.events;
+        QCOMPARE(ev.checkLengths(), std::string());
+        QCOMPARE(t.meta.device, std::string("cuda:0"));
+        QCOMPARE(t.meta.source, "imported from v2_p" + std::to_string(protocol) + ".pickle");
+        QCOMPARE(t.meta.started_at, std::string("2023-11-14T22:13:20Z"));
+        QVERIFY(t.meta.torch_version.empty());
+        QCOMPARE(t.summary["imported"], nlohmann::json(true));
+        QCOMPARE(t.summary["devices"], nlohmann::json::array({0}));
+        QCOMPARE(t.summary["skipped_entries"], nlohmann::json(1));  // the "snapshot" marker
+
+        // initial block, segment_alloc, alloc+role, alloc+role, free, free, alloc, oom, free,
+        // alloc
+        const std::vector<EventKind> kinds = {
+            EventKind::Alloc, EventKind::SegmentAlloc, EventKind::Alloc, EventKind::Role,
+            EventKind::Alloc, EventKind::Role,         EventKind::Free,  EventKind::Free,
+            EventKind::Alloc, EventKind::Oom,          EventKind::Free,  EventKind::Alloc};
+        QCOMPARE(ev.count(), kinds.size());
+        for (size_t i = 0; i < kinds.size(); ++i) {
+            QCOMPARE(int(ev.kind[i]), int(kinds[i]));
+            QCOMPARE(ev.step[i], 0);
+            QCOMPARE(ev.phase[i], uint8_t(Phase::Other));
+            QCOMPARE(ev.device[i], int16_t(0));
+            QCOMPARE(ev.thread[i], uint16_t(0));
+        }
+        const uint64_t seg = 0x7F0000000000ULL;
+        const uint64_t a1 = seg, a2 = seg + 512, a3 = seg + 2048, pre = 0x7E0000001000ULL;
+        const uint64_t untouched = 0x7E0000000000ULL;
+        const uint64_t top = std::numeric_limits<uint64_t>::max();
+        const std::vector<uint64_t> addrs = {untouched, seg, a1, a1, a2, a2,
+                                             a1,        pre, a3, 0,  a3, top};
+        const std::vector<int64_t> sizes = {8000, 2 * kMiB,         512,   4,  1024, 0, -512, -4096,
+                                            2048, int64_t(1) << 40, -2048, 256};
+        // Live bytes: the pre-existing 4096 (freed in the trace) + the untouched 8000 at start.
+        const std::vector<int64_t> allocated = {12096, 12096, 12608, 12608, 13632, 13632,
+                                                13120, 9024,  11072, 11072, 9024,  9280};
+        const std::vector<int64_t> times = {0,     0,     10000, 10000, 20000, 20000,
+                                            31000, 40000, 50000, 60000, 60000, 80000};
+        for (size_t i = 0; i < kinds.size(); ++i) {
+            QCOMPARE(ev.addr[i], addrs[i]);
+            QCOMPARE(ev.size[i], sizes[i]);
+            QCOMPARE(ev.allocated[i], allocated[i]);
+            QCOMPARE(ev.time_ns[i], times[i]);
+        }
+        // Reserved: 20 MiB of segments from before the trace, then the 2 MiB segment_alloc.
+        QCOMPARE(ev.reserved[0], 20 * kMiB);
+        QCOMPARE(ev.reserved[1], 22 * kMiB);
+        QCOMPARE(ev.reserved.back(), 22 * kMiB);
+        QCOMPARE(ev.reserved[9], 22 * kMiB + 12345);  // OOM: capacity = reserved + device_free
+
+        // Allocations: untouched (live throughout), a1 (folded free), a2 (live), pre (present
+        // from the start), a3 (free_completed alone), top (live).
+        QCOMPARE(t.allocations().size(), size_t(6));
+        const Allocation* u = allocationAt(t, untouched);
+        QVERIFY(u && u->alloc_event == 0 && u->free_event == -1 && u->size == 8000);
+        const Allocation* first = allocationAt(t, a1);
+        QVERIFY(first && first->alloc_event == 2 && first->free_event == 6 && first->size == 512);
+        QCOMPARE(int(first->category), int(Category::Activation));
+        const Allocation* second = allocationAt(t, a2);
+        QVERIFY(second && second->free_event == -1);
+        QCOMPARE(int(second->category), int(Category::Parameter));
+        const Allocation* p = allocationAt(t, pre);
+        QVERIFY(p && p->alloc_event == -1 && p->free_event == 7 && p->size == 4096);
+        const Allocation* third = allocationAt(t, a3);
+        QVERIFY(third && third->alloc_event == 8 && third->free_event == 10);
+        QVERIFY(third->category != Category::Activation && third->category != Category::Parameter);
+        const Allocation* last = allocationAt(t, top);
+        QVERIFY(last && last->alloc_event == 11 && last->free_event == -1);
+        QCOMPARE(t.peakEvent(), int64_t(4));
+
+        // Frames, outermost first; the free carries the free's frames; missing frames: empty.
+        QCOMPARE(framesOf(t, ev.stack[2]), QStringList({"train.py:5:main", "model.py:10:forward"}));
+        QCOMPARE(ev.stack[2], ev.stack[4]);  // shared frame list, one stack
+        QCOMPARE(ev.stack[6], ev.stack[2]);
+        QCOMPARE(framesOf(t, ev.stack[0]), QStringList({"train.py:7:main", "optim.py:20:step"}));
+        QCOMPARE(ev.stack[8], StackTable::kEmpty);
+        QCOMPARE(framesOf(t, ev.stack[9]), QStringList({"train.py:7:main", "optim.py:20:step"}));
+        QCOMPARE(findEvent(t, EventKind::Oom, 0), int64_t(9));
+
+        // The imported trace is a valid run: it saves and loads unchanged.
+        const std::string path = m_dir.filePath("v2.memscope").toStdString();
+        RunFile::save(t, path);
+        const Trace loaded = RunFile::load(path);
+        QCOMPARE(loaded.events.count(), ev.count());
+        QCOMPARE(loaded.events.allocated, ev.allocated);
+        QCOMPARE(loaded.allocations().size(), t.allocations().size());
+        QCOMPARE(loaded.meta.source, t.meta.source);
+    }
+
+    void importsLegacyList_data() { protocols(); }
+    void importsLegacyList() {
+        if (!m_skipReason.isEmpty())
+            QSKIP(qPrintable(m_skipReason));
+        QFETCH(int, protocol);
+        const auto value = PickleReader::readFile(fixture("legacy", protocol));
+        QVERIFY(value.isList());
+        QCOMPARE(SnapshotImporter::devices(value), std::vector<int>({0}));
+        const Trace t = SnapshotImporter::import(fixture("legacy", protocol));
+        const uint64_t base = 0x7F1000000000ULL;
+        QCOMPARE(t.events.count(), size_t(2));
+        QCOMPARE(t.events.addr, std::vector<uint64_t>({base, base + 3072}));
+        QCOMPARE(t.events.size, std::vector<int64_t>({1000, 500}));  // history's real_size
+        QCOMPARE(t.events.allocated, std::vector<int64_t>({1000, 1500}));
+        QCOMPARE(t.events.reserved, std::vector<int64_t>({2 * kMiB, 2 * kMiB}));
+        QCOMPARE(t.events.time_ns, std::vector<int64_t>({0, 0}));
+        QCOMPARE(framesOf(t, t.events.stack[0]), QStringList({"b.py:2:outer", "a.py:1:inner"}));
+        QCOMPARE(framesOf(t, t.events.stack[1]), QStringList({"c.py:3:only"}));
+        QCOMPARE(t.allocations().size(), size_t(2));
+        QCOMPARE(t.allocations()[0].free_event, int64_t(-1));
+        QVERIFY(t.meta.started_at.empty());
+    }
+
+    void importsEachDevice_data() { protocols(); }
+    void importsEachDevice() {
+        if (!m_skipReason.isEmpty())
+            QSKIP(qPrintable(m_skipReason));
+        QFETCH(int, protocol);
+        const std::string path = fixture("two_dev", protocol);
+        QCOMPARE(SnapshotImporter::devices(PickleReader::readFile(path)), std::vector<int>({0, 1}));
+
+        // Default: the first device with trace entries.
+        const Trace one = SnapshotImporter::import(path);
+        QCOMPARE(one.meta.device, std::string("cuda:1"));
+        QCOMPARE(one.events.count(), size_t(3));
+        QCOMPARE(one.events.size, std::vector<int64_t>({100, 200, -100}));
+        QCOMPARE(one.events.allocated, std::vector<int64_t>({100, 300, 200}));
+        QCOMPARE(one.events.time_ns, std::vector<int64_t>({0, 5000, 9000}));
+        QCOMPARE(one.events.device, std::vector<int16_t>({1, 1, 1}));
+        QCOMPARE(one.events.reserved.front(), 2 * kMiB);
+        QCOMPARE(one.summary["devices"], nlohmann::json::array({0, 1}));
+        QCOMPARE(framesOf(one, one.events.stack[0]), QStringList({"dev.py:42:work"}));
+
+        const Trace zero = SnapshotImporter::import(path, 0);
+        QCOMPARE(zero.meta.device, std::string("cuda:0"));
+        QCOMPARE(zero.events.count(), size_t(1));
+        QCOMPARE(zero.events.size.front(), int64_t(4000));
+        QCOMPARE(zero.events.device.front(), int16_t(0));
+        QCOMPARE(zero.events.reserved.front(), 4 * kMiB);
+
+        try {
+            SnapshotImporter::import(path, 2);
+            QFAIL("device 2 imported");
+        } catch (const PickleError& e) {
+            QVERIFY2(QString(e.what()).contains("device 2 is not in the snapshot (devices: 0, 1)"),
+                     e.what());
+        }
+    }
+
+    void importsEmptySnapshot() {
+        if (!m_skipReason.isEmpty())
+            QSKIP(qPrintable(m_skipReason));
+        const Trace t = SnapshotImporter::import(fixture("empty", 4));
+        QCOMPARE(t.events.count(), size_t(0));
+        QCOMPARE(t.meta.device, std::string("cuda:0"));
+        QCOMPARE(t.summary["devices"], nlohmann::json::array());
+    }
+
+    void missingFieldsInEveryCombination() {
+        // Entries with nothing but an action, traces that are not lists, segments without
+        // blocks: imported as far as they go, never an exception.
+        auto e = [](std::initializer_list<std::pair<const char*, PickleValue>> fields) {
+            PickleValue d = PickleValue::dict();
+            for (const auto& [k, v] : fields) {
+                d.setItem(PickleValue::string(k), v);
+            }
+            return d;
+        };
+        auto s = [](const char* t) { return PickleValue::string(t); };
+        auto i = [](int64_t v) { return PickleValue::fromInt(v); };
+        const PickleValue trace = PickleValue::list(
+            {e({{"action", s("alloc")}}), e({{"action", s("alloc")}, {"addr", i(16)}}),
+             e({{"action", s("alloc")}, {"addr", i(16)}, {"size", i(8)}}),
+             e({{"action", s("free_completed")}, {"addr", i(32)}}),
+             e({{"action", s("free_requested")}, {"addr", i(16)}}),
+             e({{"action", s("free_completed")}, {"addr", i(16)}}), e({{"action", s("oom")}}),
+             e({{"action", i(3)}}), e({}), i(5), e({{"action", s("segment_free")}})});
+        PickleValue snapshot = e({{"device_traces", PickleValue::list({trace})},
+                                  {"segments", PickleValue::list({e({}), e({{"blocks", i(1)}})})}});
+        const Trace t = SnapshotImporter::fromValue(snapshot);
+        QCOMPARE(t.events.count(), size_t(3));  // alloc, the free after the fold, oom
+        QCOMPARE(t.events.allocated, std::vector<int64_t>({8, 0, 0}));
+        QCOMPARE(t.summary["skipped_entries"], nlohmann::json(7));
+        QCOMPARE(t.events.time_ns, std::vector<int64_t>({2000, 5000, 6000}));  // entry index, µs
+
+        PickleValue odd = e({{"device_traces", i(7)}, {"segments", s("x")}});
+        QCOMPARE(SnapshotImporter::fromValue(odd).events.count(), size_t(0));
+    }
+
+    void notASnapshot() {
+        try {
+            SnapshotImporter::fromValue(parse(kProto2 + bytesOf({'K', 1, '.'})), -1, "x.pickle");
+            QFAIL("an int imported");
+        } catch (const PickleError& e) {
+            QCOMPARE(QString(e.what()), QString("x.pickle: not a memory snapshot: the pickle "
+                                                "holds an int"));
+        }
+        PickleValue other = PickleValue::dict();
+        other.setItem(PickleValue::string("weights"), PickleValue::fromInt(1));
+        QVERIFY_THROWS_EXCEPTION(PickleError, SnapshotImporter::fromValue(other));
+        try {
+            SnapshotImporter::import(m_dir.filePath("missing.pickle").toStdString());
+            QFAIL("a missing file imported");
+        } catch (const PickleError& e) {
+            QVERIFY2(QString(e.what()).contains("missing.pickle: cannot open"), e.what());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPickleImport)
+#include "test_pickle_import.moc"

@@ -1,0 +1,132 @@
+// The real executables end to end: memscope-cli records a tiny run, then
+// `memscope --open RUN --screenshot timeline=FILE` renders it headless. Bad options exit 2 and
+// name the option; a file that is not a run exits 1 and names the file.
+
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct Result {
+    int exit_code;
+    QString output;  // stdout and stderr
+};
+
+Result run(const QString& program, const QStringList& args, int timeout_ms = 300'000) {
+    QProcess p;
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("OMP_NUM_THREADS"), QStringLiteral("1"));
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));  // memscope must pick offscreen itself
+    p.setProcessEnvironment(env);
+    p.start(program, args);
+    if (!p.waitForFinished(timeout_ms)) {
+        p.kill();
+        p.waitForFinished();
+        return {-1, QStringLiteral("timed out")};
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromUtf8(p.readAll())};
+}
+
+Result gui(const QStringList& args) {
+    return run(QStringLiteral(MEMSCOPE_GUI_PATH), args);
+}
+
+}  // namespace
+
+class TestGuiScreenshot : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_run;
+
+  private slots:
+    void initTestCase() {
+        QVERIFY(m_dir.isValid());
+        m_run = m_dir.filePath(QStringLiteral("tiny.memscope"));
+        // A one-layer model with 16-token sequences: two steps record in a second or two.
+        const QStringList tiny =
+            QStringLiteral(
+                "record --hidden-dim 32 --num-layers 1 --num-heads 4 --num-kv-heads 2 "
+                "--intermediate-dim 64 --seq-len 16 --batch-size 2 --threads 1 "
+                "--num-steps 2")
+                .split(QLatin1Char(' '));
+        const Result r = run(QStringLiteral(MEMSCOPE_CLI_PATH), tiny + QStringList{"--out", m_run});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.output));
+        QVERIFY(QFile::exists(m_run));
+    }
+
+    void screenshot_of_the_timeline() {
+        const QString png = m_dir.filePath(QStringLiteral("timeline.png"));
+        const Result r = gui({"--open", m_run, "--screenshot", "timeline=" + png});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.output));
+        QImage image(png);
+        QVERIFY(!image.isNull());
+        QCOMPARE(image.size(), QSize(1600, 900));
+        // Not blank: the chart put colour on the page.
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 7) {
+            for (int x = 0; x < image.width(); x += 7) {
+                colours.insert(image.pixel(x, y));
+            }
+        }
+        QVERIFY2(colours.size() > 20, qPrintable(QString::number(colours.size())));
+    }
+
+    void screenshot_with_detail_and_size() {
+        const QString png = m_dir.filePath(QStringLiteral("small.png"));
+        for (const QString& detail : {QStringLiteral("10%"), QStringLiteral("25")}) {
+            const Result r = gui({"--open", m_run, "--screenshot", "timeline=" + png, "--detail",
+                                  detail, "--size", "800x450"});
+            QVERIFY2(r.exit_code == 0, qPrintable(r.output));
+            QCOMPARE(QImage(png).size(), QSize(800, 450));
+        }
+    }
+
+    void bad_options_exit_2_naming_the_option_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("named");
+        QTest::newRow("unknown view")
+            << QStringList{"--screenshot", "minimap=x.png", "--open", "r"} << "--screenshot";
+        QTest::newRow("no file") << QStringList{"--screenshot", "timeline", "--open", "r"}
+                                 << "--screenshot";
+        QTest::newRow("no run") << QStringList{"--screenshot", "timeline=x.png"} << "--open";
+        QTest::newRow("bad detail")
+            << QStringList{"--screenshot", "timeline=x.png", "--open", "r", "--detail", "lots"}
+            << "--detail";
+        QTest::newRow("detail over 100%")
+            << QStringList{"--screenshot", "timeline=x.png", "--open", "r", "--detail", "150%"}
+            << "--detail";
+        QTest::newRow("bad size") << QStringList{"--screenshot", "timeline=x.png",
+                                                 "--open",       "r",
+                                                 "--size",       "big"}
+                                  << "--size";
+    }
+
+    void bad_options_exit_2_naming_the_option() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, named);
+        const Result r = gui(args);
+        QCOMPARE(r.exit_code, 2);
+        QVERIFY2(r.output.contains(named), qPrintable(r.output));
+    }
+
+    void a_file_that_is_not_a_run_exits_1_naming_it() {
+        const QString bogus = m_dir.filePath(QStringLiteral("bogus.memscope"));
+        QFile file(bogus);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("not a run");
+        file.close();
+        const Result r = gui({"--open", bogus, "--screenshot",
+                              "timeline=" + m_dir.filePath(QStringLiteral("never.png"))});
+        QCOMPARE(r.exit_code, 1);
+        QVERIFY2(r.output.contains(QLatin1String("bogus.memscope")), qPrintable(r.output));
+        QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("never.png"))));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGuiScreenshot)
+#include "test_gui_screenshot.moc"

@@ -1,0 +1,425 @@
+// The timeline view and page offscreen: wheel and drag move the visible window exactly as
+// TimelineMapping computes, clicking an allocation fills the stack pane with its frames, the
+// detail controls reduce what is drawn to N allocations plus the summarized band, and the main
+// window opens runs (and names the file when it cannot).
+
+#include "io/run_file.h"
+#include "main_window.h"
+#include "stack_pane.h"
+#include "timeline_page.h"
+#include "timeline_view.h"
+#include "trace/timeline_layout.h"
+#include "trace/trace.h"
+
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QMessageBox>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QTranslator>
+#include <QtTest>
+
+#include "translation_loader.h"
+
+using namespace memscope;
+
+namespace {
+
+// Allocation indices in the trace below.
+constexpr int64_t k_param = 0;      // 1000 B from init, never freed
+constexpr int64_t k_big_act = 1;    // 4000 B, forward of step 1 in attention's aten::mm
+constexpr int64_t k_temp = 2;       // 500 B, freed at once
+constexpr int64_t k_grad_tmp = 15;  // 2000 B, made in backward (after 12 small ones)
+
+// A small training-shaped run with real stacks: modules with file:line, an operator, an
+// autograd node and its "backward of" frame; plus 24 small allocations to summarize.
+std::shared_ptr<Trace> makeTrace() {
+    auto t = std::make_shared<Trace>();
+    t->meta.device = "cpu";
+    t->meta.config = {{"preset", "test"},
+                      {"batch_size", 2},
+                      {"seq_len", 16},
+                      {"dtype", "fp32"},
+                      {"profile_type", "training"}};
+    auto& s = t->stacks;
+    const auto model = s.internFrame({"TinyLlama", "tiny_llama.cpp", 42, FrameKind::Module});
+    const auto attn =
+        s.internFrame({"TinyLlama.blocks.0.attention", "attention.cpp", 17, FrameKind::Module});
+    const auto mm = s.internFrame({"aten::mm", "", 0, FrameKind::Operator});
+    const auto node = s.internFrame({"MmBackward0", "", 0, FrameKind::BackwardNode});
+    const auto of =
+        s.internFrame({"backward of TinyLlama.blocks.0.attention", "", 0, FrameKind::BackwardOf});
+    const auto in_model = s.child(StackTable::kEmpty, model);
+    const auto in_attn = s.child(in_model, attn);
+    const auto in_mm = s.child(in_attn, mm);
+    const auto in_node = s.child(StackTable::kEmpty, node);
+    const auto in_of = s.child(in_node, of);
+
+    int64_t live = 0;
+    int64_t time = 0;
+    auto add = [&](EventKind kind, uint64_t addr, int64_t size, uint32_t stack, Phase phase,
+                   int32_t step) {
+        Event e;
+        e.time_ns = time += 1000;
+        e.kind = kind;
+        e.addr = addr;
+        e.size = size;
+        live += size;
+        e.allocated = live;
+        e.stack = stack;
+        e.phase = phase;
+        e.step = step;
+        t->events.append(e);
+    };
+    add(EventKind::Alloc, 1, 1000, in_model, Phase::Init, 0);
+    t->phases.push_back({Phase::Init, 0, 0, time + 500});
+    const int64_t forward_begin = time + 500;
+    add(EventKind::Alloc, 2, 4000, in_mm, Phase::Forward, 1);
+    add(EventKind::Alloc, 3, 500, in_mm, Phase::Forward, 1);
+    add(EventKind::Free, 3, -500, in_mm, Phase::Forward, 1);
+    for (int i = 0; i < 12; ++i) {  // small ones, summarized at low detail
+        add(EventKind::Alloc, uint64_t(100 + i), 10 + i, in_attn, Phase::Forward, 1);
+    }
+    t->phases.push_back({Phase::Forward, 1, forward_begin, time + 500});
+    const int64_t backward_begin = time + 500;
+    add(EventKind::Alloc, 4, 2000, in_of, Phase::Backward, 1);
+    add(EventKind::Free, 2, -4000, in_of, Phase::Backward, 1);
+    for (int i = 0; i < 12; ++i) {
+        add(EventKind::Free, uint64_t(100 + i), -(10 + i), in_of, Phase::Backward, 1);
+        add(EventKind::Alloc, uint64_t(200 + i), 30 + i, in_of, Phase::Backward, 1);
+    }
+    add(EventKind::Free, 4, -2000, in_of, Phase::Backward, 1);
+    t->phases.push_back({Phase::Backward, 1, backward_begin, time + 500});
+    t->finalize();
+    return t;
+}
+
+// The widget position over the middle of a drawn allocation at event x.
+QPoint pointOver(const TimelineView& view, int64_t allocation, int64_t x) {
+    const TimelineLayout* layout = view.timelineLayout();
+    const TimelineMapping m = view.mapping();
+    const double bottom = double(layout->bottomAt(allocation, x));
+    return QPointF(m.xToPixel(double(x) + 0.5),
+                   m.bytesToPixel(bottom + double(layout->sizeOf(allocation)) / 2))
+        .toPoint();
+}
+
+void sendWheel(QWidget* widget, const QPointF& pos, int delta) {
+    QWheelEvent event(pos, widget->mapToGlobal(pos), QPoint(), QPoint(0, delta), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QCoreApplication::sendEvent(widget, &event);
+}
+
+void sendMouse(QWidget* widget, QEvent::Type type, const QPointF& pos, Qt::MouseButton button,
+               Qt::MouseButtons buttons) {
+    QMouseEvent event(type, pos, widget->mapToGlobal(pos), button, buttons, Qt::NoModifier);
+    QCoreApplication::sendEvent(widget, &event);
+}
+
+}  // namespace
+
+class TestTimelineView : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        // Expected texts use English digit grouping, whatever the machine's locale.
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+    }
+
+    void wheel_zooms_around_the_cursor() {
+        TimelineView view;
+        view.resize(900, 500);
+        view.setTrace(makeTrace());
+        const double x_count = double(view.timelineLayout()->xCount());
+        QCOMPARE(view.visibleX0(), 0.0);
+        QCOMPARE(view.visibleX1(), x_count);
+
+        const TimelineMapping before = view.mapping();
+        const QPointF pos(before.left + before.width * 0.3, before.top + 40);
+        const TimelineMapping expected =
+            before.zoomedAt(pos.x(), 1.25 * 1.25, 0, x_count, TimelineView::kMinimumSpan);
+        QSignalSpy spy(&view, &TimelineView::visibleRangeChanged);
+        sendWheel(&view, pos, 240);  // two notches in
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(view.visibleX0(), expected.x0);
+        QCOMPARE(view.visibleX1(), expected.x1);
+        // The event under the cursor stayed under it.
+        QCOMPARE(view.mapping().pixelToX(pos.x()), before.pixelToX(pos.x()));
+
+        sendWheel(&view, pos, -120 * 20);  // far out: clamped to everything
+        QCOMPARE(view.visibleX0(), 0.0);
+        QCOMPARE(view.visibleX1(), x_count);
+    }
+
+    void drag_pans_and_double_click_resets() {
+        TimelineView view;
+        view.resize(900, 500);
+        view.setTrace(makeTrace());
+        const double x_count = double(view.timelineLayout()->xCount());
+        view.setVisibleRange(10, 30);
+        const TimelineMapping before = view.mapping();
+        const QPointF from(before.left + 300, before.top + 100);
+        const QPointF to = from + QPointF(-150, 10);
+        sendMouse(&view, QEvent::MouseButtonPress, from, Qt::LeftButton, Qt::LeftButton);
+        sendMouse(&view, QEvent::MouseMove, from + QPointF(-60, 4), Qt::NoButton, Qt::LeftButton);
+        sendMouse(&view, QEvent::MouseMove, to, Qt::NoButton, Qt::LeftButton);
+        QSignalSpy selected(&view, &TimelineView::allocationSelected);
+        sendMouse(&view, QEvent::MouseButtonRelease, to, Qt::LeftButton, Qt::NoButton);
+        const TimelineMapping expected = before.pannedBy(to.x() - from.x(), 0, x_count);
+        QCOMPARE(view.visibleX0(), expected.x0);
+        QCOMPARE(view.visibleX1(), expected.x1);
+        QVERIFY(view.visibleX0() > 10);  // dragged left: later events
+        QCOMPARE(selected.count(), 0);   // a drag is not a click
+
+        QTest::mouseDClick(&view, Qt::LeftButton, {}, from.toPoint());
+        QCOMPARE(view.visibleX0(), 0.0);
+        QCOMPARE(view.visibleX1(), x_count);
+    }
+
+    void click_pins_an_allocation_and_fills_the_stack_pane() {
+        TimelinePage page;
+        page.resize(1100, 800);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QSignalSpy ready(&page, &TimelinePage::layoutReady);
+        page.setTrace(makeTrace());
+        QCOMPARE(ready.count(), 1);  // small: laid out at once
+        TimelineView* view = page.view();
+        const TimelineLayout* layout = view->timelineLayout();
+        QVERIFY(layout);
+        QVERIFY(page.stackPane()->plainText().contains(QLatin1String("Click an allocation")));
+
+        QSignalSpy selected(view, &TimelineView::allocationSelected);
+        const int64_t x = layout->beginX(k_big_act) + 2;
+        const QPoint pos = pointOver(*view, k_big_act, x);
+        QCOMPARE(view->allocationAt(pos), k_big_act);
+        QTest::mouseClick(view, Qt::LeftButton, {}, pos);
+        QCOMPARE(selected.count(), 1);
+        QCOMPARE(selected.at(0).at(0).toInt(), int(k_big_act));
+        QCOMPARE(view->selectedAllocation(), k_big_act);
+        QCOMPARE(page.stackPane()->allocation(), k_big_act);
+
+        const QString text = page.stackPane()->plainText();
+        QVERIFY2(text.contains(QLatin1String("Size | 4,000 bytes (3.9 KiB)")), qPrintable(text));
+        QVERIFY2(text.contains(QLatin1String("Category | Activation")), qPrintable(text));
+        // The allocation stack, innermost first, with file:line for modules.
+        const QString alloc_stack = QStringLiteral(
+            "Allocation stack\n"
+            "  aten::mm | operator\n"
+            "  TinyLlama.blocks.0.attention | module · attention.cpp:17\n"
+            "  TinyLlama | module · tiny_llama.cpp:42\n");
+        QVERIFY2(text.contains(alloc_stack), qPrintable(text));
+        const QString free_stack = QStringLiteral(
+            "Free stack\n"
+            "  backward of TinyLlama.blocks.0.attention | forward module responsible\n"
+            "  MmBackward0 | autograd node");
+        QVERIFY2(text.contains(free_stack), qPrintable(text));
+        // Events are numbered like the x axis, as in the tooltip.
+        QVERIFY2(text.contains(
+                     QStringLiteral("Allocated | event %1 at ").arg(layout->beginX(k_big_act))),
+                 qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("Freed | event %1 at ").arg(layout->endX(k_big_act))),
+                 qPrintable(text));
+
+        // The hover text names module and operator, exact bytes and the events.
+        const QString tip = view->tooltipText(k_big_act);
+        QVERIFY2(tip.contains(QLatin1String("4,000 bytes (3.9 KiB)")), qPrintable(tip));
+        QVERIFY(tip.contains(QLatin1String("Module: TinyLlama.blocks.0.attention")));
+        QVERIFY(tip.contains(QLatin1String("Operator: aten::mm")));
+        QVERIFY(tip.contains(QLatin1String("Phase: forward, step 1")));
+        QVERIFY(
+            tip.contains(QStringLiteral("Allocated at event %1").arg(layout->beginX(k_big_act))));
+        QVERIFY(tip.contains(QStringLiteral("Freed at event %1").arg(layout->endX(k_big_act))));
+        QVERIFY(view->tooltipText(k_param).contains(QLatin1String("Never freed")));
+
+        // Clicking empty space unpins.
+        const TimelineMapping m = view->mapping();
+        QTest::mouseClick(view, Qt::LeftButton, {},
+                          QPointF(m.left + m.width - 3, m.top + 3).toPoint());
+        QCOMPARE(view->selectedAllocation(), int64_t(-1));
+        QVERIFY(page.stackPane()->plainText().contains(QLatin1String("Click an allocation")));
+    }
+
+    void hover_highlights_one_allocation() {
+        TimelineView view;
+        view.resize(900, 500);
+        view.setTrace(makeTrace());
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const int64_t x = view.timelineLayout()->beginX(k_grad_tmp);
+        QTest::mouseMove(&view, pointOver(view, k_grad_tmp, x));
+        QTRY_COMPARE(view.hoveredAllocation(), k_grad_tmp);
+        QCOMPARE(view.selectedAllocation(), int64_t(-1));  // hovering does not pin
+    }
+
+    void detail_controls_reduce_drawn_items_to_n_plus_the_band() {
+        TimelinePage page;
+        page.resize(1100, 800);
+        page.setTrace(makeTrace());
+        TimelineView* view = page.view();
+        const int64_t total = view->allocationCount();
+        QCOMPARE(total, int64_t(28));
+        QCOMPARE(view->detail(), total);  // memory_viz's default 15,000 covers everything
+        QCOMPARE(page.detailSlider()->maximum(), int(total));
+        QCOMPARE(page.detailLabel()->text(), QStringLiteral("Detail: 28 of 28 allocations"));
+
+        const QSize size(1200, 600);
+        view->renderImage(size);
+        QCOMPARE(view->lastPaintStats().allocations, total);
+        QVERIFY(!view->lastPaintStats().summarizedBand);
+
+        page.detailSlider()->setValue(3);
+        QTRY_COMPARE(view->detail(), int64_t(3));
+        QCOMPARE(page.detailSpinBox()->value(), 3);
+        QCOMPARE(page.detailPercentSpinBox()->value(), 10.71);  // 3 of 28, two decimals
+        QCOMPARE(page.detailLabel()->text(), QStringLiteral("Detail: 3 of 28 allocations"));
+        QCOMPARE(view->detailText(), QStringLiteral("Detail: 3 of 28 allocations"));
+        view->renderImage(size);
+        TimelineView::PaintStats stats = view->lastPaintStats();
+        QCOMPARE(stats.allocations, int64_t(3));  // the three largest...
+        QVERIFY(stats.summarizedBand);            // ...and one band for the other 25
+        const TimelineLayout* layout = view->timelineLayout();
+        QVERIFY(layout->drawnIndexOf(k_big_act) >= 0);
+        QVERIFY(layout->drawnIndexOf(k_grad_tmp) >= 0);
+        QVERIFY(layout->drawnIndexOf(k_param) >= 0);
+        QVERIFY(layout->drawnIndexOf(k_temp) < 0);
+
+        page.detailSpinBox()->setValue(5);
+        QTRY_COMPARE(view->detail(), int64_t(5));
+        QCOMPARE(page.detailSlider()->value(), 5);
+
+        page.detailPercentSpinBox()->setValue(50);
+        QTRY_COMPARE(view->detail(), int64_t(14));
+        QCOMPARE(page.detailSlider()->value(), 14);
+        view->renderImage(size);
+        QCOMPARE(view->lastPaintStats().allocations, int64_t(14));
+
+        view->setDetail(0);
+        QCOMPARE(page.detailSlider()->value(), 0);
+        view->renderImage(size);
+        QCOMPARE(view->lastPaintStats().allocations, int64_t(0));
+        QVERIFY(view->lastPaintStats().summarizedBand);
+    }
+
+    void large_traces_are_laid_out_off_the_gui_thread() {
+        auto trace = std::make_shared<Trace>();
+        const auto pairs = int64_t(TimelinePage::kAsyncEvents / 2 + 1000);
+        int64_t live = 0;
+        for (int64_t i = 0; i < pairs; ++i) {
+            for (const bool free : {false, true}) {
+                Event e;
+                e.time_ns = i * 2 + free;
+                e.kind = free ? EventKind::Free : EventKind::Alloc;
+                e.addr = uint64_t(0x1000 + i);
+                e.size = free ? -(64 + i % 7) : 64 + i % 7;
+                live += e.size;
+                e.allocated = live;
+                trace->events.append(e);
+            }
+        }
+        trace->finalize();
+        TimelinePage page;
+        QSignalSpy ready(&page, &TimelinePage::layoutReady);
+        page.setTrace(trace);
+        QVERIFY(page.isLayoutPending());
+        QVERIFY(!page.view()->timelineLayout());
+        QVERIFY(!page.detailSlider()->isEnabled());
+        QVERIFY(ready.wait(60'000));
+        QVERIFY(!page.isLayoutPending());
+        QVERIFY(page.view()->timelineLayout());
+        QCOMPARE(page.view()->allocationCount(), pairs);
+        QCOMPARE(page.detailSlider()->maximum(), int(pairs));
+        QVERIFY(page.detailSlider()->isEnabled());
+
+        // A newer trace wins over a layout still being computed for an older one.
+        page.setTrace(trace);
+        page.setTrace(makeTrace());
+        QCOMPARE(page.view()->allocationCount(), int64_t(28));
+        QTest::qWait(200);
+        QCOMPARE(page.view()->allocationCount(), int64_t(28));
+    }
+
+    void zoomed_in_paints_only_what_is_visible() {
+        TimelineView view;
+        view.setTrace(makeTrace());
+        view.setVisibleRange(0, 8);  // before the backward allocations
+        view.renderImage(QSize(1000, 600));
+        const auto expected = view.timelineLayout()->drawnIn(0, 8).size();
+        QCOMPARE(view.lastPaintStats().allocations, int64_t(expected));
+        QVERIFY(expected < size_t(view.allocationCount()));
+    }
+
+    void byte_tick_labels_use_binary_units() {
+        // One unit per axis, the largest the top reaches.
+        QCOMPARE(TimelineView::byteTickLabel(96.0 * 1048576, 176.0 * 1048576),
+                 QStringLiteral("96 MiB"));
+        QCOMPARE(TimelineView::byteTickLabel(512.0 * 1048576, 3584.0 * 1048576),
+                 QStringLiteral("0.5 GiB"));
+        QCOMPARE(TimelineView::byteTickLabel(3584.0 * 1048576, 3584.0 * 1048576),
+                 QStringLiteral("3.5 GiB"));
+        QCOMPARE(TimelineView::byteTickLabel(512, 1000), QStringLiteral("512 B"));
+        QCOMPARE(TimelineView::byteTickLabel(1536, 2048), QStringLiteral("1.5 KiB"));
+        QCOMPARE(TimelineView::byteTickLabel(6144, 8192), QStringLiteral("6 KiB"));
+    }
+
+    void german_catalogue_translates_the_timeline() {
+        QTranslator translator;
+        QVERIFY(loadMemscopeTranslation(translator, QLocale(QLocale::German)));
+        QCOMPARE(translator.translate("memscope::TimelineView", "Detail: %1 of %2 allocations"),
+                 QStringLiteral("Detail: %1 von %2 Allokationen"));
+        QVERIFY(!translator.translate("memscope::StackPane", "Allocation stack").isEmpty());
+        QVERIFY(!translator.translate("memscope::TimelinePage", "Draw the largest").isEmpty());
+    }
+
+    void main_window_opens_a_run() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(QStringLiteral("tiny.memscope"));
+        RunFile::save(*makeTrace(), path.toStdString());
+
+        MainWindow window;
+        auto* open = window.findChild<QAction*>(QStringLiteral("action_open"));
+        QVERIFY(open);
+        QCOMPARE(open->shortcut(), QKeySequence(QStringLiteral("Ctrl+O")));
+        QVERIFY(window.openRun(path));
+        auto* stack = window.findChild<QStackedWidget*>(QStringLiteral("central_stack"));
+        QVERIFY(stack);
+        QCOMPARE(stack->currentWidget(), window.timelinePage());
+        QCOMPARE(window.timelinePage()->view()->allocationCount(), int64_t(28));
+        QVERIFY(window.windowTitle().contains(QLatin1String("tiny.memscope")));
+        QCOMPARE(window.currentRunPath(), path);
+    }
+
+    void main_window_names_a_file_it_cannot_open() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("not-a-run.memscope"));
+        {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write("this is not a run file");
+        }
+        MainWindow window;
+        QString shown;
+        QTimer::singleShot(0, &window, [&shown] {
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                shown = box->text();
+                box->accept();
+            }
+        });
+        QVERIFY(!window.openRun(path));
+        QVERIFY2(shown.contains(QLatin1String("not-a-run.memscope")), qPrintable(shown));
+        QVERIFY(window.currentRunPath().isEmpty());
+        auto* stack = window.findChild<QStackedWidget*>(QStringLiteral("central_stack"));
+        QVERIFY(stack->currentWidget() != window.timelinePage());
+    }
+};
+
+QTEST_MAIN(TestTimelineView)
+#include "test_timeline_view.moc"

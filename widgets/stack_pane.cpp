@@ -1,0 +1,185 @@
+#include "stack_pane.h"
+
+#include "timeline_view.h"
+#include "trace/timeline_layout.h"
+#include "trace/trace.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QEvent>
+#include <QHeaderView>
+#include <QKeySequence>
+#include <QLocale>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace memscope {
+namespace {
+
+QString bytesText(int64_t bytes) {
+    const QLocale locale;
+    return StackPane::tr("%1 bytes (%2)")
+        .arg(locale.toString(qint64(bytes)),
+             locale.formattedDataSize(bytes, 1, QLocale::DataSizeIecFormat));
+}
+
+QString frameKindText(FrameKind kind) {
+    switch (kind) {
+        case FrameKind::Module:
+            return StackPane::tr("module");
+        case FrameKind::Operator:
+            return StackPane::tr("operator");
+        case FrameKind::BackwardNode:
+            return StackPane::tr("autograd node");
+        case FrameKind::BackwardOf:
+            return StackPane::tr("forward module responsible");
+        case FrameKind::Other:
+            break;
+    }
+    return StackPane::tr("other");
+}
+
+void appendText(const QTreeWidgetItem* item, int depth, QStringList& lines) {
+    QString line = QString(depth * 2, QLatin1Char(' ')) + item->text(0);
+    if (!item->text(1).isEmpty()) {
+        line += QStringLiteral(" | ") + item->text(1);
+    }
+    lines << line;
+    for (int i = 0; i < item->childCount(); ++i) {
+        appendText(item->child(i), depth + 1, lines);
+    }
+}
+
+}  // namespace
+
+StackPane::StackPane(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("stack_pane"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_tree = new QTreeWidget(this);
+    m_tree->setObjectName(QStringLiteral("stack_tree"));
+    m_tree->setColumnCount(2);
+    m_tree->setRootIsDecorated(true);
+    m_tree->setUniformRowHeights(true);
+    m_tree->setAlternatingRowColors(true);
+    m_tree->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_tree->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_tree->header()->setStretchLastSection(true);
+    m_tree->setContextMenuPolicy(Qt::ActionsContextMenu);
+    auto* copy = new QAction(m_tree);
+    copy->setObjectName(QStringLiteral("action_copy_stacks"));
+    copy->setShortcut(QKeySequence::Copy);
+    copy->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(copy, &QAction::triggered, this, &StackPane::copyToClipboard);
+    m_tree->addAction(copy);
+    layout->addWidget(m_tree);
+    rebuild();
+}
+
+StackPane::~StackPane() = default;
+
+void StackPane::setTrace(std::shared_ptr<const Trace> trace,
+                         std::shared_ptr<const TimelineLayout> layout) {
+    m_trace = std::move(trace);
+    m_layout = std::move(layout);
+    m_allocation = -1;
+    rebuild();
+}
+
+void StackPane::showAllocation(int64_t index) {
+    if (!m_trace || index < 0 || size_t(index) >= m_trace->allocations().size()) {
+        index = -1;
+    }
+    m_allocation = index;
+    rebuild();
+}
+
+QString StackPane::plainText() const {
+    QStringList lines;
+    for (int i = 0; i < m_tree->topLevelItemCount(); ++i) {
+        appendText(m_tree->topLevelItem(i), 0, lines);
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+void StackPane::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange) {
+        rebuild();
+    }
+    QWidget::changeEvent(event);
+}
+
+void StackPane::copyToClipboard() const {
+    QApplication::clipboard()->setText(plainText());
+}
+
+void StackPane::addStack(QTreeWidgetItem* parent, uint32_t node) {
+    const StackTable& stacks = m_trace->stacks;
+    if (node == StackTable::kEmpty) {
+        new QTreeWidgetItem(parent, {tr("(no frames recorded)")});
+        return;
+    }
+    // Innermost first: the operator that allocated, then the modules around it.
+    for (uint32_t n = node; n != StackTable::kEmpty; n = stacks.parent(n)) {
+        const Frame& frame = stacks.frame(stacks.frameOf(n));
+        QString where = frameKindText(frame.kind);
+        if (!frame.file.empty()) {
+            where +=
+                QStringLiteral(" · %1:%2").arg(QString::fromStdString(frame.file)).arg(frame.line);
+        }
+        new QTreeWidgetItem(parent, {QString::fromStdString(frame.name), where});
+    }
+}
+
+void StackPane::rebuild() {
+    m_tree->clear();
+    m_tree->setHeaderLabels({tr("Item"), tr("Details")});
+    if (!m_trace || m_allocation < 0) {
+        auto* hint = new QTreeWidgetItem(m_tree, {tr("Click an allocation in the timeline to see "
+                                                     "its size, category and stacks.")});
+        hint->setDisabled(true);
+        return;
+    }
+    const QLocale locale;
+    const Allocation& a = m_trace->allocations()[size_t(m_allocation)];
+    const auto& events = m_trace->events;
+    auto add = [this](const QString& name, const QString& value) {
+        return new QTreeWidgetItem(m_tree, {name, value});
+    };
+    add(tr("Allocation"), locale.toString(qint64(m_allocation)));
+    add(tr("Size"), bytesText(a.size));
+    add(tr("Category"), TimelineView::categoryName(int(a.category)));
+    auto eventText = [&](int64_t e, int64_t x) {
+        return tr("event %1 at %2 s, %3, step %4")
+            .arg(locale.toString(qint64(m_layout ? x : e)),
+                 locale.toString(double(events.time_ns[size_t(e)]) / 1e9, 'f', 6),
+                 TimelineView::phaseName(events.phase[size_t(e)]))
+            .arg(events.step[size_t(e)]);
+    };
+    const int64_t begin_x = m_layout ? m_layout->beginX(m_allocation) : -1;
+    const int64_t end_x = m_layout ? m_layout->endX(m_allocation) : -1;
+    add(tr("Allocated"),
+        a.alloc_event >= 0 ? eventText(a.alloc_event, begin_x) : tr("before recording started"));
+    add(tr("Freed"),
+        a.free_event >= 0 ? eventText(a.free_event, end_x) : tr("never (live at the end)"));
+    add(tr("Address"), QStringLiteral("0x%1").arg(a.addr, 0, 16));
+    add(tr("Device"), a.device < 0 ? tr("CPU") : tr("GPU %1").arg(a.device));
+
+    auto* alloc_stack = add(tr("Allocation stack"), QString());
+    if (a.alloc_event >= 0) {
+        addStack(alloc_stack, events.stack[size_t(a.alloc_event)]);
+    } else {
+        new QTreeWidgetItem(alloc_stack, {tr("(allocated before recording started)")});
+    }
+    auto* free_stack = add(tr("Free stack"), QString());
+    if (a.free_event >= 0) {
+        addStack(free_stack, events.stack[size_t(a.free_event)]);
+    } else {
+        new QTreeWidgetItem(free_stack, {tr("(never freed)")});
+    }
+    m_tree->expandAll();
+    m_tree->resizeColumnToContents(0);
+}
+
+}  // namespace memscope

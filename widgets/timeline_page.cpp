@@ -1,0 +1,183 @@
+#include "timeline_page.h"
+
+#include "stack_pane.h"
+#include "timeline_view.h"
+#include "trace/timeline_layout.h"
+#include "trace/trace.h"
+
+#include <QDoubleSpinBox>
+#include <QEvent>
+#include <QFuture>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+#include <limits>
+
+namespace memscope {
+
+TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("timeline_page"));
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(4, 4, 4, 4);
+
+    m_splitter = new QSplitter(Qt::Vertical, this);
+    m_splitter->setObjectName(QStringLiteral("timeline_splitter"));
+    outer->addWidget(m_splitter);
+
+    auto* top = new QWidget(m_splitter);
+    auto* top_layout = new QVBoxLayout(top);
+    top_layout->setContentsMargins(0, 0, 0, 0);
+    m_view = new TimelineView(top);
+    top_layout->addWidget(m_view, 1);
+
+    auto* controls = new QHBoxLayout;
+    m_label = new QLabel(top);
+    m_label->setObjectName(QStringLiteral("detail_label"));
+    controls->addWidget(m_label);
+    m_slider = new QSlider(Qt::Horizontal, top);
+    m_slider->setObjectName(QStringLiteral("detail_slider"));
+    m_slider->setRange(0, 0);
+    controls->addWidget(m_slider, 1);
+    m_countLabel = new QLabel(top);
+    controls->addWidget(m_countLabel);
+    m_count = new QSpinBox(top);
+    m_count->setObjectName(QStringLiteral("detail_count"));
+    m_count->setRange(0, 0);
+    m_count->setGroupSeparatorShown(true);
+    m_count->setKeyboardTracking(false);
+    controls->addWidget(m_count);
+    m_percent = new QDoubleSpinBox(top);
+    m_percent->setObjectName(QStringLiteral("detail_percent"));
+    m_percent->setRange(0, 100);
+    m_percent->setDecimals(2);
+    m_percent->setSuffix(QStringLiteral(" %"));
+    m_percent->setKeyboardTracking(false);
+    controls->addWidget(m_percent);
+    top_layout->addLayout(controls);
+
+    m_stackPane = new StackPane(m_splitter);
+    m_splitter->addWidget(top);
+    m_splitter->addWidget(m_stackPane);
+    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(1, 1);
+
+    m_detailTimer = new QTimer(this);
+    m_detailTimer->setSingleShot(true);
+    m_detailTimer->setInterval(0);
+    connect(m_detailTimer, &QTimer::timeout, this, [this] {
+        if (m_wantedDetail >= 0) {
+            m_view->setDetail(m_wantedDetail);
+        }
+    });
+    connect(m_slider, &QSlider::valueChanged, this, [this](int v) { requestDetail(v); });
+    connect(m_count, qOverload<int>(&QSpinBox::valueChanged), this,
+            [this](int v) { requestDetail(v); });
+    connect(m_percent, qOverload<double>(&QDoubleSpinBox::valueChanged), this, [this](double p) {
+        if (const TimelineLayout* layout = m_view->timelineLayout()) {
+            requestDetail(layout->detailForPercent(p));
+        }
+    });
+    connect(m_view, &TimelineView::detailChanged, this, [this] { syncDetailControls(); });
+    connect(m_view, &TimelineView::allocationSelected, m_stackPane, &StackPane::showAllocation);
+
+    retranslateUi();
+    syncDetailControls();
+}
+
+TimelinePage::~TimelinePage() = default;
+
+void TimelinePage::setTrace(std::shared_ptr<const Trace> trace) {
+    m_trace = std::move(trace);
+    ++m_generation;
+    m_stackPane->setTrace(m_trace);  // the layout follows when it is ready
+    m_wantedDetail = -1;
+    if (!m_trace) {
+        m_pending = false;
+        m_view->setTrace(nullptr);
+        syncDetailControls();
+        return;
+    }
+    if (m_trace->events.count() <= kAsyncEvents) {
+        adoptLayout(nullptr);  // small: laid out here and now
+        return;
+    }
+    // Large: lay out on a worker thread (the Trace is immutable and shared), show the result
+    // when it arrives unless another trace came in meanwhile.
+    m_pending = true;
+    m_view->setTrace(nullptr);
+    m_view->setPlaceholderText(
+        tr("Laying out %1 events…").arg(QLocale().toString(qint64(m_trace->events.count()))));
+    syncDetailControls();
+    const uint64_t generation = m_generation;
+    std::shared_ptr<const Trace> trace_for_worker = m_trace;
+    QtConcurrent::run([trace_for_worker] {
+        return std::make_shared<TimelineLayout>(*trace_for_worker);
+    }).then(this, [this, generation](std::shared_ptr<TimelineLayout> layout) {
+        if (generation == m_generation) {
+            adoptLayout(std::move(layout));
+        }
+    });
+}
+
+void TimelinePage::adoptLayout(std::shared_ptr<TimelineLayout> layout) {
+    m_pending = false;
+    m_view->setPlaceholderText(QString());
+    m_view->setTrace(m_trace, std::move(layout));
+    m_stackPane->setTrace(m_trace, m_view->sharedLayout());
+    syncDetailControls();
+    emit layoutReady();
+}
+
+void TimelinePage::requestDetail(int64_t n) {
+    m_wantedDetail = n;
+    m_detailTimer->start();
+}
+
+void TimelinePage::syncDetailControls() {
+    const int64_t count = m_view->allocationCount();
+    const int64_t detail = m_view->detail();
+    const int max = int(std::min<int64_t>(count, std::numeric_limits<int>::max()));
+    const QSignalBlocker block_slider(m_slider);
+    const QSignalBlocker block_count(m_count);
+    const QSignalBlocker block_percent(m_percent);
+    m_slider->setRange(0, max);
+    m_slider->setValue(int(std::min<int64_t>(detail, max)));
+    m_slider->setPageStep(std::max(1, max / 20));
+    m_slider->setSingleStep(std::max(1, max / 1000));
+    m_count->setRange(0, max);
+    m_count->setValue(int(std::min<int64_t>(detail, max)));
+    m_percent->setValue(count > 0 ? 100.0 * double(detail) / double(count) : 0.0);
+    const bool enabled = m_view->timelineLayout() != nullptr;
+    m_slider->setEnabled(enabled);
+    m_count->setEnabled(enabled);
+    m_percent->setEnabled(enabled);
+    m_label->setText(m_view->detailText());
+}
+
+void TimelinePage::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange) {
+        retranslateUi();
+    }
+    QWidget::changeEvent(event);
+}
+
+void TimelinePage::retranslateUi() {
+    m_countLabel->setText(tr("Draw the largest"));
+    m_slider->setToolTip(
+        tr("How many of the largest allocations are drawn one by one; the "
+           "others are summed into one summarized band on top."));
+    m_count->setToolTip(tr("Number of allocations drawn one by one"));
+    m_percent->setToolTip(tr("Share of all allocations drawn one by one"));
+    m_label->setText(m_view->detailText());
+}
+
+}  // namespace memscope

@@ -1,0 +1,75 @@
+#pragma once
+
+#include <QWidget>
+
+#include <cstdint>
+#include <memory>
+
+class QDoubleSpinBox;
+class QLabel;
+class QSlider;
+class QSpinBox;
+class QSplitter;
+class QTimer;
+
+namespace memscope {
+
+class StackPane;
+class TimelineLayout;
+class TimelineView;
+class Trace;
+
+// The timeline tab: the active memory timeline, its detail controls (a slider and an absolute
+// count, like memory_viz, plus a percentage) and the stack pane of the pinned allocation, in a
+// splitter. Large traces are laid out off the GUI thread; layoutReady() says when the view has
+// its layout.
+class TimelinePage : public QWidget {
+    Q_OBJECT
+
+  public:
+    // Traces with more events than this are laid out on a worker thread.
+    static constexpr size_t kAsyncEvents = 200000;
+
+    explicit TimelinePage(QWidget* parent = nullptr);
+    ~TimelinePage() override;
+
+    void setTrace(std::shared_ptr<const Trace> trace);
+    bool isLayoutPending() const { return m_pending; }
+
+    TimelineView* view() const { return m_view; }
+    StackPane* stackPane() const { return m_stackPane; }
+    QSlider* detailSlider() const { return m_slider; }
+    QSpinBox* detailSpinBox() const { return m_count; }
+    QDoubleSpinBox* detailPercentSpinBox() const { return m_percent; }
+    QLabel* detailLabel() const { return m_label; }
+
+  signals:
+    void layoutReady();
+
+  protected:
+    void changeEvent(QEvent* event) override;
+
+  private:
+    void adoptLayout(std::shared_ptr<TimelineLayout> layout);
+    void syncDetailControls();
+    void retranslateUi();
+    // Controls set a wanted detail; the timer applies the latest one, so dragging the slider
+    // over a million allocations recomputes once per event-loop turn, not once per value.
+    void requestDetail(int64_t n);
+
+    std::shared_ptr<const Trace> m_trace;
+    TimelineView* m_view = nullptr;
+    StackPane* m_stackPane = nullptr;
+    QSplitter* m_splitter = nullptr;
+    QLabel* m_label = nullptr;
+    QLabel* m_countLabel = nullptr;
+    QSlider* m_slider = nullptr;
+    QSpinBox* m_count = nullptr;
+    QDoubleSpinBox* m_percent = nullptr;
+    QTimer* m_detailTimer = nullptr;
+    int64_t m_wantedDetail = -1;
+    bool m_pending = false;
+    uint64_t m_generation = 0;  // results of an older setTrace are dropped
+};
+
+}  // namespace memscope

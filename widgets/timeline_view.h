@@ -1,0 +1,145 @@
+#pragma once
+
+#include "trace/timeline_mapping.h"
+
+#include <QColor>
+#include <QImage>
+#include <QPoint>
+#include <QWidget>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+
+class QPainter;
+class QPolygonF;
+
+namespace memscope {
+
+class TimelineLayout;
+class Trace;
+
+// The active memory timeline, drawn the way pytorch.org/memory_viz draws it (x: alloc/free
+// events, allocations stacked, the largest N drawn one by one and the rest summarized in a band on
+// top), straight from a TimelineLayout with QPainter: only allocations live in the visible window
+// are drawn, polygons are simplified to the pixel grid, and allocations narrower than a pixel are
+// merged per pixel column and category. Wheel zooms around the cursor, drag pans, double-click
+// resets; y follows the peak of the visible window. Hover shows a tooltip; click pins an
+// allocation and emits allocationSelected().
+class TimelineView : public QWidget {
+    Q_OBJECT
+
+  public:
+    // What the last paint drew, for tests and the benchmark.
+    struct PaintStats {
+        int64_t allocations = 0;  // drawn allocations painted (as polygons or merged columns)
+        int64_t polygons = 0;     // of which as their own polygon
+        int64_t mergedRuns = 0;   // rectangles painting the sub-pixel-wide ones
+        bool summarizedBand = false;
+        double milliseconds = 0;
+    };
+
+    explicit TimelineView(QWidget* parent = nullptr);
+    ~TimelineView() override;
+
+    // Shows a trace. The layout must have been computed from this trace; without one it is
+    // computed here (TimelinePage computes large ones off the GUI thread). nullptr clears.
+    void setTrace(std::shared_ptr<const Trace> trace,
+                  std::shared_ptr<TimelineLayout> layout = nullptr);
+    const Trace* trace() const { return m_trace.get(); }
+    const TimelineLayout* timelineLayout() const { return m_layout.get(); }
+    std::shared_ptr<const TimelineLayout> sharedLayout() const { return m_layout; }
+    // A line shown instead of the chart while there is no layout ("Laying out...").
+    void setPlaceholderText(const QString& text);
+
+    // Detail: the largest n allocations drawn one by one.
+    void setDetail(int64_t n);
+    void setDetailPercent(double percent);
+    int64_t detail() const;
+    int64_t allocationCount() const;
+    // "Detail: 15,000 of 73,740 allocations".
+    QString detailText() const;
+
+    // The visible window in event indices, and the mapping for a drawing area.
+    double visibleX0() const { return m_x0; }
+    double visibleX1() const { return m_x1; }
+    void setVisibleRange(double x0, double x1);
+    // The plot rectangle inside `area` (axes and legend around it).
+    QRectF plotRect(const QRectF& area) const;
+    // The mapping in use when painting `area` (the widget's rect by default).
+    TimelineMapping mapping(const QRectF& area) const;
+    TimelineMapping mapping() const { return mapping(QRectF(rect())); }
+    // Smallest window the wheel zooms into, in events.
+    static constexpr double kMinimumSpan = 8;
+
+    // The allocation under a widget position, or -1.
+    int64_t allocationAt(const QPointF& pos) const;
+    int64_t hoveredAllocation() const { return m_hovered; }
+    int64_t selectedAllocation() const { return m_selected; }
+    // Pins an allocation (-1 unpins) and emits allocationSelected.
+    void selectAllocation(int64_t index);
+    // The hover text for an allocation, or for the summarized band at an event (allocation -1).
+    QString tooltipText(int64_t allocation, int64_t x = -1) const;
+
+    // Renders the view as it would show at `size` (screenshots, exports, benchmark).
+    QImage renderImage(const QSize& size);
+    PaintStats lastPaintStats() const { return m_stats; }
+
+    static QColor categoryColor(int category);
+    static QString categoryName(int category);
+    static QString phaseName(int phase);
+    // "96 MiB", "1.5 GiB": a byte tick label in the largest binary unit that `top`, the axis'
+    // top, reaches, so every label on an axis has the same unit.
+    static QString byteTickLabel(double bytes, double top);
+
+  public slots:
+    void resetView();
+
+  signals:
+    void allocationSelected(int index);
+    void detailChanged(qint64 n);
+    void visibleRangeChanged(double x0, double x1);
+
+  protected:
+    void paintEvent(QPaintEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+  private:
+    void paintAll(QPainter& painter, const QRectF& area);
+    void paintPhases(QPainter& painter, const TimelineMapping& m, const QRectF& strip) const;
+    void paintBandAndTotal(QPainter& painter, const TimelineMapping& m);
+    void paintAllocations(QPainter& painter, const TimelineMapping& m);
+    void paintHighlight(QPainter& painter, const TimelineMapping& m, int64_t allocation,
+                        bool pinned) const;
+    void paintPeak(QPainter& painter, const TimelineMapping& m) const;
+    void paintAxes(QPainter& painter, const TimelineMapping& m, const QRectF& area) const;
+    void paintHeader(QPainter& painter, const QRectF& area) const;
+    // The outline of drawn allocation d over the visible window, snapped to half pixels.
+    QPolygonF allocationPolygon(const TimelineMapping& m, int64_t d, double min_height) const;
+    void updateHover(const QPointF& pos, const QPoint& global_pos);
+    QString runSubtitle() const;
+
+    std::shared_ptr<const Trace> m_trace;
+    std::shared_ptr<TimelineLayout> m_layout;
+    std::array<bool, 8> m_categoryPresent{};
+    QString m_placeholder;
+    double m_x0 = 0;
+    double m_x1 = 1;
+    int64_t m_hovered = -1;
+    int64_t m_selected = -1;
+    bool m_pressed = false;
+    bool m_dragging = false;
+    QPointF m_pressPos;
+    double m_pressX0 = 0;
+    double m_pressX1 = 1;
+    PaintStats m_stats;
+};
+
+}  // namespace memscope
