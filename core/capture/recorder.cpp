@@ -2,7 +2,10 @@
 
 #include "model/module_scope.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
+#include <new>
 #include <unordered_map>
 
 namespace memscope {
@@ -29,17 +32,36 @@ struct Chunk {
     std::atomic<Chunk*> next{nullptr};
 };
 
+// Chunks come straight from mmap, not malloc: long-lived recorder buffers interleaved with the
+// tensors on glibc's heap kept it from reusing and trimming tensor memory, and the extra page
+// faults cost training about 10% (measured with bench_record_overhead).
+template <typename T>
+Chunk<T>* newChunk() {
+    void* memory =
+        mmap(nullptr, sizeof(Chunk<T>), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (memory == MAP_FAILED) {
+        throw std::bad_alloc();
+    }
+    return new (memory) Chunk<T>;
+}
+
+template <typename T>
+void deleteChunk(Chunk<T>* chunk) {
+    chunk->~Chunk<T>();
+    munmap(chunk, sizeof(Chunk<T>));
+}
+
 template <typename T>
 struct ChunkQueue {
     Chunk<T>* tail;  // producer
     Chunk<T>* head;  // consumer
     size_t read_pos = 0;
 
-    ChunkQueue() : tail(new Chunk<T>), head(tail) {}
+    ChunkQueue() : tail(newChunk<T>()), head(tail) {}
     ~ChunkQueue() {
         while (head != nullptr) {
             Chunk<T>* next = head->next.load();
-            delete head;
+            deleteChunk(head);
             head = next;
         }
     }
@@ -47,7 +69,7 @@ struct ChunkQueue {
     T& slot() {
         size_t n = tail->count.load(std::memory_order_relaxed);
         if (n == Chunk<T>::kCapacity) {
-            auto* fresh = new Chunk<T>;
+            auto* fresh = newChunk<T>();
             tail->next.store(fresh, std::memory_order_release);
             tail = fresh;
             n = 0;
@@ -70,7 +92,7 @@ struct ChunkQueue {
             Chunk<T>* next = head->next.load(std::memory_order_acquire);
             if (next == nullptr)
                 return;
-            delete head;  // the producer has moved on to `next`
+            deleteChunk(head);  // the producer has moved on to `next`
             head = next;
             read_pos = 0;
         }

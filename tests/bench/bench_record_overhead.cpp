@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
     std::string preset = "workshop-default";
     int threads = 2, steps = 20, rounds = 5, warmup = 3;
     bool shapes = false;
+    int poll_ms = 50;
     for (int i = 1; i < argc; ++i) {
         const std::string key = argv[i];
         const char* value = i + 1 < argc ? argv[i + 1] : "";
@@ -53,6 +54,8 @@ int main(int argc, char** argv) {
             rounds = std::atoi(value);
         else if (key == "--warmup")
             warmup = std::atoi(value);
+        else if (key == "--poll-ms")
+            poll_ms = std::atoi(value);
         else {
             std::fprintf(stderr, "bench_record_overhead: unknown option %s\n", key.c_str());
             return 2;
@@ -79,9 +82,10 @@ int main(int argc, char** argv) {
         RecordingSession session(options, ro);
         session.setMeasurePeakFlops(false);
         session.start();
-        while (session.running()) {
+        // The consumer polls like the GUI unless --poll-ms 0 (drain once at the end).
+        while (poll_ms > 0 && session.running()) {
             session.poll();
-            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            std::this_thread::sleep_for(std::chrono::milliseconds(poll_ms));
         }
         const auto& recorded_summary = session.finish();
         const double q = recorded_summary.avgStep();
