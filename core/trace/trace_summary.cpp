@@ -43,6 +43,13 @@ nlohmann::json TraceSummary::compute(const Trace& trace, size_t largest) {
     int64_t previous_bytes = 0;
     int64_t previous_time = 0;
     nlohmann::json oom = nullptr;
+    // Recorded runs average over their steps; imported snapshots have no steps (all step 0), so
+    // they average over everything.
+    bool has_steps = false;
+    for (size_t i = 0; i < ev.count() && !has_steps; ++i) {
+        has_steps = ev.step[i] >= 1;
+    }
+    const int32_t first_step = has_steps ? 1 : 0;
     for (size_t i = 0; i < ev.count(); ++i) {
         const auto kind = static_cast<EventKind>(ev.kind[i]);
         if (kind == EventKind::Oom && oom.is_null()) {
@@ -65,7 +72,7 @@ nlohmann::json TraceSummary::compute(const Trace& trace, size_t largest) {
         if (phase < kPhaseCount) {
             phase_peak[phase] = std::max(phase_peak[phase], ev.allocated[i]);
         }
-        if (ev.step[i] >= 1) {
+        if (ev.step[i] >= first_step) {
             if (first_time < 0) {
                 first_time = ev.time_ns[i];
             } else {

@@ -11,7 +11,7 @@ namespace memscope {
 // Memory figures derived from a finalized Trace: what `memscope-cli record --summary-json` adds
 // to the training summary and what `info` prints.
 //   avg_allocated_bytes: time-weighted mean of live bytes from the first step's first event to
-//     the last event (initialisation excluded)
+//     the last event (initialisation excluded; imported snapshots have no steps: all events)
 //   peak_by_phase: highest live bytes seen during forward / backward / optimizer
 //   bytes_by_category_at_peak: live bytes per category at the overall peak
 //   largest_allocations: the 10 largest, with category, phase, module, op and stack

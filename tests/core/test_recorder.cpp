@@ -338,6 +338,27 @@ class TestRecorder : public QObject {
         QCOMPARE(back.phases.back().end_ns, t.phases.back().end_ns);
     }
 
+    void summaryOfAStepLessTraceAveragesEverything() {
+        // Imported snapshots have no steps: the average must not read 0 B.
+        Trace t;
+        auto add = [&t](int64_t time, uint64_t addr, int64_t size, int64_t live) {
+            Event e;
+            e.time_ns = time, e.addr = addr, e.size = size, e.allocated = live;
+            e.kind = size > 0 ? EventKind::Alloc : EventKind::Free;
+            e.phase = Phase::Other;
+            t.events.append(e);
+        };
+        add(0, 0x10, 100, 100);
+        add(10, 0x20, 300, 400);
+        add(20, 0x10, -100, 300);
+        add(30, 0x20, -300, 0);
+        t.finalize();
+        const auto s = TraceSummary::compute(t);
+        // (100*10 + 400*10 + 300*10) / 30
+        QCOMPARE(s["avg_allocated_bytes"].get<int64_t>(), int64_t(266));
+        QCOMPARE(s["events"].get<int64_t>(), int64_t(4));
+    }
+
     void recordShapesCountsMatmulFlops() {
         auto o = tinyOptions();
         o.num_steps = 1;
