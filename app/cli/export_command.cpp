@@ -1,5 +1,7 @@
 #include "export_command.h"
 
+#include "io/atomic_file.h"
+
 #include "cli_support.h"
 #include "io/chrome_trace_exporter.h"
 #include "io/run_file.h"
@@ -83,17 +85,9 @@ int ExportCommand::run() {
                 m_limit > 0 ? m_limit
                             : (markdown && kind == TableExporter::Kind::Allocations ? 100 : 0);
             const auto table = TableExporter::make(kind, trace, units, limit);
-            std::ofstream out(m_to, std::ios::binary | std::ios::trunc);
-            if (!out) {
-                std::cerr << "memscope-cli: error: " << m_to << ": cannot write\n";
-                return 1;
-            }
-            out << (csv ? TableExporter::toCsv(table) : TableExporter::toMarkdown(table));
-            out.close();
-            if (!out) {
-                std::cerr << "memscope-cli: error: " << m_to << ": write failed\n";
-                return 1;
-            }
+            writeFileAtomically(m_to, [&](std::ostream& out) {
+                out << (csv ? TableExporter::toCsv(table) : TableExporter::toMarkdown(table));
+            });
         }
     } catch (const std::exception& e) {
         std::cerr << "memscope-cli: error: " << e.what() << "\n";

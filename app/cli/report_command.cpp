@@ -1,5 +1,7 @@
 #include "report_command.h"
 
+#include "io/atomic_file.h"
+
 #include "io/report_writer.h"
 #include "io/run_file.h"
 
@@ -33,15 +35,10 @@ int ReportCommand::run() {
         std::cout << report;
         return 0;
     }
-    std::ofstream out(m_out, std::ios::binary | std::ios::trunc);
-    if (!out) {
-        std::cerr << "memscope-cli: error: " << m_out << ": cannot write\n";
-        return 1;
-    }
-    out << report;
-    out.close();
-    if (!out) {
-        std::cerr << "memscope-cli: error: " << m_out << ": write failed\n";
+    try {
+        writeFileAtomically(m_out, [&](std::ostream& out) { out << report; });
+    } catch (const std::exception& e) {
+        std::cerr << "memscope-cli: error: " << e.what() << "\n";
         return 1;
     }
     std::cout << "Wrote " << m_out << " (" << traces.size()

@@ -1,5 +1,7 @@
 #include "io/chrome_trace_exporter.h"
 
+#include "io/atomic_file.h"
+
 #include "trace/trace_summary.h"
 
 #include <nlohmann/json.hpp>
@@ -412,24 +414,7 @@ void ChromeTraceExporter::write(const Trace& trace, std::ostream& out, const Opt
 
 void ChromeTraceExporter::write(const Trace& trace, const std::string& path,
                                 const Options& options) {
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) {
-            throw std::runtime_error(path + ": cannot write (" + std::strerror(errno) + ")");
-        }
-        write(trace, out, options);
-        out.close();
-        if (!out) {
-            std::remove(tmp.c_str());
-            throw std::runtime_error(path + ": write failed (disk full?)");
-        }
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        const std::string reason = std::strerror(errno);
-        std::remove(tmp.c_str());
-        throw std::runtime_error(path + ": cannot write (" + reason + ")");
-    }
+    writeFileAtomically(path, [&](std::ostream& out) { write(trace, out, options); });
 }
 
 }  // namespace memscope

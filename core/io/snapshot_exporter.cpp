@@ -1,5 +1,7 @@
 #include "io/snapshot_exporter.h"
 
+#include "io/atomic_file.h"
+
 #include "io/pickle_writer.h"
 
 #include <algorithm>
@@ -565,24 +567,7 @@ void SnapshotExporter::write(const Trace& trace, const std::string& path, int pr
         throw std::invalid_argument("pickle protocol must be 2 or 4, not " +
                                     std::to_string(protocol));
     }
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) {
-            throw std::runtime_error(path + ": cannot write (" + std::strerror(errno) + ")");
-        }
-        write(trace, out, protocol);
-        out.close();
-        if (!out) {
-            std::remove(tmp.c_str());
-            throw std::runtime_error(path + ": write failed (disk full?)");
-        }
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        const std::string reason = std::strerror(errno);
-        std::remove(tmp.c_str());
-        throw std::runtime_error(path + ": cannot write (" + reason + ")");
-    }
+    writeFileAtomically(path, [&](std::ostream& out) { write(trace, out, protocol); });
 }
 
 }  // namespace memscope
