@@ -133,7 +133,28 @@ struct ScopeEntry {
     int64_t self_allocated = 0;
     int64_t self_net = 0;
     int64_t largest = 0;
+    uint32_t shapes = 0;
 };
+
+// "[8, 128, 256], [256, 256]": the tensor inputs' sizes, "-" for other inputs.
+std::string inputShapes(const at::RecordFunction& fn) {
+    std::string out;
+    for (const auto& input : fn.inputs()) {
+        if (!out.empty())
+            out += ", ";
+        if (input.isTensor()) {
+            out += '[';
+            const auto sizes = input.toTensor().sizes();
+            for (size_t i = 0; i < sizes.size(); ++i) {
+                out += (i ? ", " : "") + std::to_string(sizes[i]);
+            }
+            out += ']';
+        } else {
+            out += '-';
+        }
+    }
+    return out;
+}
 
 // FNV-1a over a C string: names are short ("aten::mm", module paths), and hashing the text is
 // cheaper than building a std::string key on every op call.
@@ -232,6 +253,18 @@ void Recorder::onMemoryEvent(void* ptr, int64_t size, int64_t allocated, int64_t
             top.largest = std::max(top.largest, size);
         }
     }
+}
+
+uint32_t Recorder::internShapes(const std::string& shapes) {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    auto it = m_shapeIds.find(shapes);
+    if (it != m_shapeIds.end()) {
+        return it->second;
+    }
+    const auto id = static_cast<uint32_t>(m_shapeStrings.size());
+    m_shapeStrings.push_back(shapes);
+    m_shapeIds.emplace(shapes, id);
+    return id;
 }
 
 int64_t Recorder::nowNs() const {
@@ -409,6 +442,7 @@ std::unique_ptr<at::ObserverContext> Recorder::onFunctionEnter(const at::RecordF
     }
     if (self->m_options.record_shapes && kind == FrameKind::Operator) {
         ts.stats[entry.stat].flops += matmulFlops(fn);
+        entry.shapes = self->internShapes(inputShapes(fn));
     }
     entry.start_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                          std::chrono::steady_clock::now() - self->m_start)
@@ -440,6 +474,7 @@ void Recorder::onFunctionExit(const at::RecordFunction&, at::ObserverContext*) {
     span.end_ns = now;
     span.stack = node;
     span.thread = ts.index;
+    span.shapes = e.shapes;
     ts.spans.publish();
     auto& s = ts.stats[e.stat];
     s.calls += 1;
@@ -498,6 +533,7 @@ size_t Recorder::drainInto(Trace& trace) {
                                m_stacks.frameOf(static_cast<uint32_t>(n)));
         }
         m_drainedNodes = m_stacks.nodeCount();
+        trace.shape_strings = m_shapeStrings;
         size_t threads_with_events = 0;
         for (auto& ts : m_threads) {
             const size_t before = batch.size();

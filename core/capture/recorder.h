@@ -64,6 +64,7 @@ class Recorder : public AllocationObserver {
     static std::unique_ptr<at::ObserverContext> onFunctionEnter(const at::RecordFunction& fn);
     static void onFunctionExit(const at::RecordFunction& fn, at::ObserverContext* ctx);
     int64_t nowNs() const;
+    uint32_t internShapes(const std::string& shapes);
     uint32_t internNode(ThreadState& ts, uint32_t parent, const char* name, const char* file,
                         int line, FrameKind kind);
 
@@ -83,6 +84,8 @@ class Recorder : public AllocationObserver {
     size_t m_drainedFrames = 0;
     std::vector<PhaseInterval> m_phases;  // every phase entered; the last one is open
     size_t m_drainedPhases = 0;
+    std::vector<std::string> m_shapeStrings{std::string()};  // Trace::shape_strings
+    std::unordered_map<std::string, uint32_t> m_shapeIds;
     // (forward sequence number, frame id of the innermost forward module), in sequence order:
     // numbers only grow within a step, so appends stay sorted and lookups binary-search.
     std::vector<std::pair<int64_t, uint32_t>> m_forwardModules;

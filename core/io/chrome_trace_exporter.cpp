@@ -254,6 +254,10 @@ class ChromeWriter {
                 it = module_args.emplace(s.stack, std::move(arg)).first;
             }
             std::string args = it->second;
+            if (s.shapes > 0 && s.shapes < m_trace.shape_strings.size()) {
+                args += (args.empty() ? "" : ",") + std::string("\"input_shapes\":\"") +
+                        escape(m_trace.shape_strings[s.shapes]) + "\"";
+            }
             if (auto t = per_thread.find(s.thread); t != per_thread.end()) {
                 const auto& times = t->second.time;
                 const auto lo = std::lower_bound(times.begin(), times.end(), s.begin_ns);

@@ -185,27 +185,34 @@ json spansToJson(const std::vector<Span>& spans) {
     std::vector<int64_t> begin, end;
     std::vector<uint32_t> stack;
     std::vector<uint16_t> thread;
+    std::vector<uint32_t> shapes;
     begin.reserve(spans.size()), end.reserve(spans.size());
-    stack.reserve(spans.size()), thread.reserve(spans.size());
+    stack.reserve(spans.size()), thread.reserve(spans.size()), shapes.reserve(spans.size());
     for (const auto& s : spans) {
         begin.push_back(s.begin_ns), end.push_back(s.end_ns);
-        stack.push_back(s.stack), thread.push_back(s.thread);
+        stack.push_back(s.stack), thread.push_back(s.thread), shapes.push_back(s.shapes);
     }
     return {{"begin_ns", toBytes(begin)},
             {"end_ns", toBytes(end)},
             {"stack", toBytes(stack)},
-            {"thread", toBytes(thread)}};
+            {"thread", toBytes(thread)},
+            {"shapes", toBytes(shapes)}};
 }
 
 // Returns an error message, "" on success.
-std::string spansFromJson(const json& j, size_t node_count, std::vector<Span>& spans) {
+std::string spansFromJson(const json& j, size_t node_count, size_t shape_count,
+                          std::vector<Span>& spans) {
     try {
         const auto begin = arrayFromBytes<int64_t>(j.at("begin_ns"), "begin_ns");
         const auto end = arrayFromBytes<int64_t>(j.at("end_ns"), "end_ns");
         const auto stack = arrayFromBytes<uint32_t>(j.at("stack"), "stack");
         const auto thread = arrayFromBytes<uint16_t>(j.at("thread"), "thread");
+        // optional: files from before shapes were recorded lack it
+        const auto shapes = j.contains("shapes")
+                                ? arrayFromBytes<uint32_t>(j.at("shapes"), "shapes")
+                                : std::vector<uint32_t>(begin.size(), 0);
         if (end.size() != begin.size() || stack.size() != begin.size() ||
-            thread.size() != begin.size()) {
+            thread.size() != begin.size() || shapes.size() != begin.size()) {
             return "span arrays have different lengths";
         }
         spans.resize(begin.size());
@@ -214,7 +221,11 @@ std::string spansFromJson(const json& j, size_t node_count, std::vector<Span>& s
                 return "span " + std::to_string(i) + " names stack " + std::to_string(stack[i]) +
                        " of " + std::to_string(node_count);
             }
-            spans[i] = Span{begin[i], end[i], stack[i], thread[i]};
+            if (shapes[i] >= shape_count) {
+                return "span " + std::to_string(i) + " names shape string " +
+                       std::to_string(shapes[i]) + " of " + std::to_string(shape_count);
+            }
+            spans[i] = Span{begin[i], end[i], stack[i], thread[i], shapes[i]};
         }
     } catch (const std::string& message) {
         return message;
@@ -431,12 +442,16 @@ void RunFile::save(const Trace& trace, const std::string& path) {
     json steps = json::array();
     for (const auto& s : trace.steps)
         steps.push_back(s.toJson());
-    const json header = {
-        {"meta", trace.meta.toJson()},       {"stacks", stacksToJson(trace.stacks)},
-        {"operators", std::move(operators)}, {"steps", std::move(steps)},
-        {"summary", trace.summary},          {"events", events.count()},
-        {"spans", spansToJson(trace.spans)}, {"phases", phasesToJson(trace.phases)},
-        {"columns", std::move(columns)}};
+    const json header = {{"meta", trace.meta.toJson()},
+                         {"stacks", stacksToJson(trace.stacks)},
+                         {"operators", std::move(operators)},
+                         {"steps", std::move(steps)},
+                         {"summary", trace.summary},
+                         {"events", events.count()},
+                         {"spans", spansToJson(trace.spans)},
+                         {"phases", phasesToJson(trace.phases)},
+                         {"shape_strings", trace.shape_strings},
+                         {"columns", std::move(columns)}};
     const std::vector<uint8_t> cbor = json::to_cbor(header);
 
     unsigned char preamble[kPreambleSize];
@@ -591,8 +606,16 @@ Trace RunFile::load(const std::string& path) {
             trace.steps.push_back(stepFromJson(s));
     });
     section("summary", [&](const json& j) { trace.summary = j; });
+    section("shape_strings", [&](const json& j) {
+        requireArray(j, "shape_strings");
+        trace.shape_strings = j.get<std::vector<std::string>>();
+        if (trace.shape_strings.empty())
+            trace.shape_strings.emplace_back();
+    });
     section("spans", [&](const json& j) {
-        if (auto error = spansFromJson(j, trace.stacks.nodeCount(), trace.spans); !error.empty())
+        if (auto error =
+                spansFromJson(j, trace.stacks.nodeCount(), trace.shape_strings.size(), trace.spans);
+            !error.empty())
             throw RunFileError(path, "bad spans: " + error);
     });
     section("phases", [&](const json& j) {

@@ -18,8 +18,10 @@
 //   "operators"  [OperatorStat::toJson(), ...]
 //   "steps"      [StepMetrics::toJson(), ...]
 //   "summary"    any JSON (RunSummary and the like)
-//   "spans"      {"begin_ns", "end_ns", "stack", "thread"}: parallel little-endian byte arrays
-//                (int64, int64, uint32, uint16), one entry per op/module/autograd-node call
+//   "spans"      {"begin_ns", "end_ns", "stack", "thread", "shapes"}: parallel little-endian
+//                byte arrays (int64, int64, uint32, uint16, uint32), one entry per
+//                op/module/autograd-node call; "shapes" indexes "shape_strings"
+//   "shape_strings" [string, ...]: input shapes recorded with --record-shapes; entry 0 is ""
 //   "phases"     [[phase, step, begin_ns, end_ns], ...]
 //   "events"     the event count N
 //   "columns"    [{"name", "element_size", "offset", "length", "checksum"}, ...], one per

@@ -68,6 +68,7 @@ struct Span {
     int64_t end_ns = 0;
     uint32_t stack = 0;
     uint16_t thread = 0;
+    uint32_t shapes = 0;  // index into Trace::shape_strings; 0 = not recorded
 };
 
 // A phase of a step as the trainer entered and left it.
@@ -133,6 +134,9 @@ class Trace {
     std::vector<OperatorStat> operators;
     std::vector<Span> spans;            // in end order; empty for imported snapshots
     std::vector<PhaseInterval> phases;  // in time order
+    // Input shapes of op calls recorded with record_shapes ("[8, 128, 256], [256, 256]"),
+    // interned; entry 0 is "" (not recorded).
+    std::vector<std::string> shape_strings{std::string()};
     std::vector<StepMetrics> steps;
     nlohmann::json summary = nlohmann::json::object();
 

@@ -1,12 +1,15 @@
 // The recorder on tiny runs: exact categories, attribution, totals, OOM, bounded mode, files.
 
 #include "capture/recording_session.h"
+#include "io/chrome_trace_exporter.h"
 #include "io/run_file.h"
 #include "model/model_cost.h"
 #include "trace/trace_summary.h"
 
 #include <QTemporaryDir>
+
 #include <QtTest/QtTest>
+#include <sstream>
 
 using namespace memscope;
 
@@ -379,6 +382,28 @@ class TestRecorder : public QObject {
             ModelCost::stepFlops(o.model, 2, 16, false, false, AttentionKind::Eager);
         QCOMPARE(mm + bmm, expected.forward);
         QVERIFY(bmm > 0);
+
+        // the op spans carry their input shapes, through the run file and into the Chrome trace
+        auto& t = r.trace();
+        bool q_proj_mm = false;
+        for (const auto& span : t.spans) {
+            const auto& f = t.stacks.frame(t.stacks.frameOf(span.stack));
+            if (f.name == "aten::mm" && TraceSummary::moduleOf(t.stacks, span.stack) ==
+                                            "TinyLlama.blocks.0.attention.q_proj") {
+                // [B*S, D] x [D, D]
+                q_proj_mm = t.shape_strings.at(span.shapes) == "[32, 32], [32, 32]";
+            }
+        }
+        QVERIFY(q_proj_mm);
+        QTemporaryDir dir;
+        const auto path = dir.filePath("shapes.memscope").toStdString();
+        RunFile::save(t, path);
+        const auto back = RunFile::load(path);
+        QCOMPARE(back.shape_strings, t.shape_strings);
+        QCOMPARE(back.spans.back().shapes, t.spans.back().shapes);
+        std::ostringstream chrome;
+        ChromeTraceExporter::write(back, chrome, ChromeTraceExporter::Options{});
+        QVERIFY(chrome.str().find("\"input_shapes\":\"[32, 32], [32, 32]\"") != std::string::npos);
     }
 };
 
