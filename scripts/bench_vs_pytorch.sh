@@ -28,6 +28,10 @@ script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 baseline="$script_dir/pytorch_baseline.py"
 cli="$build_dir/app/memscope-cli"
 
+if [[ ! -d "$build_dir" ]]; then
+    echo "error: build directory '$build_dir' does not exist" >&2
+    exit 2
+fi
 if ! [[ "$rounds" =~ ^[1-9][0-9]*$ ]]; then
     echo "error: ROUNDS must be a positive integer, got '$rounds'" >&2
     exit 2
@@ -40,30 +44,43 @@ fi
 export OMP_NUM_THREADS=$threads
 
 # Other CPU-heavy work (a build) makes OpenMP threads wait on preempted peers; step times then
-# balloon by an order of magnitude and say nothing about either side. Warn about it.
+# balloon, by an order of magnitude on a 2-core machine, and say nothing about either side.
+# Samples how busy the CPUs are for 2 s before a round (none of ours running) and warns.
 warn_if_busy() {
-    local load cores
-    load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)
-    cores=$(nproc 2>/dev/null || echo 1)
-    if "$python" -c 'import sys; sys.exit(0 if float(sys.argv[1]) > 0.5 * int(sys.argv[2]) else 1)' \
-        "$load" "$cores"; then
-        echo "warning: 1-minute load average $load on $cores cores before round $1;" \
-            "timings are unreliable while other work runs" >&2
-    fi
+    "$python" - "$1" <<'PY' >&2
+import sys, time
+def sample():
+    v = [int(x) for x in open("/proc/stat").readline().split()[1:9]]
+    return v[3] + v[4], sum(v)  # idle + iowait, total
+i0, t0 = sample()
+time.sleep(2)
+i1, t1 = sample()
+busy = 1.0 - (i1 - i0) / max(t1 - t0, 1)
+if busy > 0.15:
+    print(f"warning: CPUs {busy:.0%} busy with other work before round {sys.argv[1]}; "
+          "timings are unreliable while it runs")
+PY
 }
 
 tmp_dir=$(mktemp -d "${TMPDIR:-/tmp}/bench_vs_pytorch.XXXXXX")
 trap 'rm -rf "$tmp_dir"' EXIT
 
-# Reads avg_step_s from a summary JSON.
+# Reads avg_step_s from a summary JSON; fails if the run recorded an error or timed nothing.
 avg_step() {
-    "$python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["avg_step_s"])' "$1"
+    "$python" - "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+if d.get("error") or d.get("cancelled") or not d.get("avg_step_s", 0) > 0:
+    sys.exit(f"error: {sys.argv[1]}: run failed or timed no steps "
+             f"(error={d.get('error')!r}, avg_step_s={d.get('avg_step_s')!r})")
+print(d["avg_step_s"])
+PY
 }
 
-# Waits briefly for the CLI if a concurrent rebuild has it momentarily missing.
+# Waits (up to 2 minutes) for the CLI if a concurrent rebuild has it momentarily missing.
 wait_for_cli() {
-    local i
-    for i in $(seq 1 60); do
+    local _
+    for _ in $(seq 1 24); do
         [[ -x "$cli" ]] && return 0
         sleep 5
     done

@@ -18,6 +18,8 @@ Mirrors Memscope's C++ model (core/model/*.cpp, eager attention) and training lo
     inputs = tokens[:, :S], labels = tokens[:, 1:]
   * step time = data + zero_grad + forward + loss + backward + optimizer step + loss.item(),
     measured with time.perf_counter; the average is over the steps after --warmup-steps.
+    forward (with the loss), backward and optimizer are also timed on their own, as
+    Memscope's summary reports them.
 
 Run it with Debian's interpreter (/usr/bin/python3), whose torch is the LibTorch Memscope links.
 """
@@ -220,17 +222,23 @@ def main(argv=None):
           flush=True)
 
     def step_once():
+        """One training step; returns (loss, forward_s, backward_s, optimizer_s)."""
         tokens = torch.randint(0, V, (B, S + 1), generator=gen, dtype=torch.long)
         inputs = tokens.narrow(1, 0, S).contiguous()
         labels = tokens.narrow(1, 1, S).contiguous()
         optimizer.zero_grad(set_to_none=False)
+        t0 = time.perf_counter()
         logits = model(inputs)
         loss = model.loss(logits, labels)
+        t1 = time.perf_counter()
         loss.backward()
+        t2 = time.perf_counter()
         optimizer.step()
-        return loss.item()
+        t3 = time.perf_counter()
+        return loss.item(), t1 - t0, t2 - t1, t3 - t2
 
     timed = []
+    phases = []  # (forward_s, backward_s, optimizer_s) of the timed steps
     total = args.warmup_steps + args.num_steps
     prof = None
     for step in range(1, total + 1):
@@ -239,24 +247,29 @@ def main(argv=None):
             prof = torch.autograd.profiler.profile()
             prof.__enter__()
         t0 = time.perf_counter()
-        loss = step_once()
+        loss, fwd, bwd, opt = step_once()
         dt = time.perf_counter() - t0
         if not warm:
             timed.append(dt)
-        print(f"step {step:4d}  loss {loss:.4f}  step_s {dt:.4f}{'  (warmup)' if warm else ''}",
+            phases.append((fwd, bwd, opt))
+        print(f"step {step:4d}  loss {loss:.4f}  step_s {dt:.4f}  forward {fwd:.4f}  "
+              f"backward {bwd:.4f}  optimizer {opt:.4f}{'  (warmup)' if warm else ''}",
               flush=True)
     if prof is not None:
         prof.__exit__(None, None, None)
         print(prof.key_averages().table(sort_by="self_cpu_time_total", row_limit=30))
 
     avg = sum(timed) / len(timed)
+    avg_fwd, avg_bwd, avg_opt = (sum(p[i] for p in phases) / len(phases) for i in range(3))
     print(f"average step time over {len(timed)} timed steps: {avg:.4f} s "
-          f"({B / avg:.1f} samples/s)")
+          f"({B / avg:.1f} samples/s); forward {avg_fwd:.4f} s, backward {avg_bwd:.4f} s, "
+          f"optimizer {avg_opt:.4f} s")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"avg_step_s": avg, "steps": len(timed), "threads": threads,
                        "torch_version": torch.__version__, "parameters": n_params,
-                       "step_s": timed}, f, indent=2)
+                       "avg_forward_s": avg_fwd, "avg_backward_s": avg_bwd,
+                       "avg_optimizer_s": avg_opt, "step_s": timed}, f, indent=2)
             f.write("\n")
     return 0
 
