@@ -11,23 +11,14 @@
 #include <mutex>
 #include <thread>
 
+#include "tiny_options.h"
+
 using namespace memscope;
 
 namespace {
 
 TrainOptions tinyOptions() {
-    TrainOptions o;
-    o.preset = "custom";
-    o.model.vocab_size = 64;
-    o.model.hidden_dim = 32;
-    o.model.n_layers = 2;
-    o.model.n_heads = 4;
-    o.model.n_kv_heads = 2;
-    o.model.intermediate_dim = 64;
-    o.batch_size = 2;
-    o.seq_len = 16;
-    o.num_steps = 3;
-    o.threads = 1;
+    TrainOptions o = tinyTrainOptions();
     o.learning_rate = 1e-3;
     return o;
 }
