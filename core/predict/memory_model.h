@@ -1,0 +1,30 @@
+#pragma once
+
+#include "predict/memory_prediction.h"
+#include "train/train_options.h"
+
+namespace memscope {
+
+// Predicts the bytes Memscope's trainer allocates, step by step, without building a tensor.
+//
+// The model replays the trainer's tensor lifetimes op by op on a MemoryTape: what each op of
+// the Tiny LLaMA forward creates, which of those autograd saves, the gradients and temporaries
+// backward makes and frees, the lazily created AdamW state and the per-parameter temporaries of
+// LibTorch's optimizer loop. On a CPU the allocator has no rounding or caching, so the
+// prediction is meant to equal the measured peak; the accuracy benchmark checks it against real
+// runs (tests/bench/bench_predict_accuracy.cpp).
+class MemoryModel {
+  public:
+    struct Semantics {
+        // PyTorch 2.x's zero_grad() frees gradients before each step; Memscope keeps them.
+        bool grads_set_to_none = false;
+        // LibTorch 2.x on a GPU runs sdpa with a flash / memory-efficient kernel (O(S) memory).
+        bool sdpa_is_flash = false;
+    };
+
+    // Throws ConfigError naming the option for configurations that cannot be built.
+    static MemoryPrediction predict(const TrainOptions& options);
+    static MemoryPrediction predict(const TrainOptions& options, const Semantics& semantics);
+};
+
+}  // namespace memscope
