@@ -37,6 +37,8 @@ nlohmann::json TraceSummary::compute(const Trace& trace, size_t largest) {
     nlohmann::json out;
     int64_t alloc_free = 0;
     int64_t phase_peak[kPhaseCount] = {0, 0, 0, 0, 0};
+    int64_t step1_peak = 0;
+    int64_t steady_peak = 0;
     double weighted = 0;
     int64_t first_time = -1;
     int64_t last_time = 0;
@@ -68,6 +70,11 @@ nlohmann::json TraceSummary::compute(const Trace& trace, size_t largest) {
             continue;
         }
         ++alloc_free;
+        if (ev.step[i] == 1) {
+            step1_peak = std::max(step1_peak, ev.allocated[i]);
+        } else if (ev.step[i] >= 2) {
+            steady_peak = std::max(steady_peak, ev.allocated[i]);
+        }
         const auto phase = ev.phase[i];
         if (phase < kPhaseCount) {
             phase_peak[phase] = std::max(phase_peak[phase], ev.allocated[i]);
@@ -84,7 +91,10 @@ nlohmann::json TraceSummary::compute(const Trace& trace, size_t largest) {
         }
     }
     const double span = first_time >= 0 ? double(last_time - first_time) : 0.0;
-    out["avg_allocated_bytes"] = span > 0 ? int64_t(weighted / span) : previous_bytes;
+    const int64_t avg = span > 0 ? int64_t(weighted / span) : previous_bytes;
+    out["avg_allocated_bytes"] = avg;
+    out["step1_peak_allocated_bytes_recorded"] = step1_peak;
+    out["steady_peak_allocated_bytes_recorded"] = steady_peak;
     out["peak_by_phase"] = {{"forward", phase_peak[int(Phase::Forward)]},
                             {"backward", phase_peak[int(Phase::Backward)]},
                             {"optimizer", phase_peak[int(Phase::Optimizer)]}};
@@ -96,6 +106,8 @@ nlohmann::json TraceSummary::compute(const Trace& trace, size_t largest) {
             by_category[toString(static_cast<Category>(c))] = bytes[c];
         }
         out["peak_allocated_bytes_recorded"] = ev.allocated[static_cast<size_t>(peak)];
+        out["peak_to_avg_ratio"] =
+            avg > 0 ? double(ev.allocated[static_cast<size_t>(peak)]) / double(avg) : 0.0;
         out["peak_event"] = peak;
         out["peak_step"] = ev.step[static_cast<size_t>(peak)];
         out["peak_phase"] = toString(static_cast<Phase>(ev.phase[static_cast<size_t>(peak)]));
@@ -158,7 +170,14 @@ std::string TraceSummary::toText(const Trace& trace, const nlohmann::json& s, si
             << " (step 1: " << bytes("step1_peak_allocated_bytes")
             << ", steady: " << bytes("steady_peak_allocated_bytes") << ")\n";
     }
-    out << "Average allocated: " << bytes("avg_allocated_bytes") << "\n";
+    out << "Average allocated: " << bytes("avg_allocated_bytes");
+    if (s.value("peak_to_avg_ratio", 0.0) > 0) {
+        char ratio[64];
+        std::snprintf(ratio, sizeof ratio, " (peak/average %.2f)",
+                      s.value("peak_to_avg_ratio", 0.0));
+        out << ratio;
+    }
+    out << "\n";
     if (s.contains("peak_by_phase")) {
         const auto& p = s["peak_by_phase"];
         out << "Peak by phase: forward " << formatBytes(p.value("forward", int64_t(0)))

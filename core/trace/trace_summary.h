@@ -12,6 +12,9 @@ namespace memscope {
 // to the training summary and what `info` prints.
 //   avg_allocated_bytes: time-weighted mean of live bytes from the first step's first event to
 //     the last event (initialisation excluded; imported snapshots have no steps: all events)
+//   peak_to_avg_ratio: the recorded peak over avg_allocated_bytes
+//   step1_peak_allocated_bytes_recorded, steady_peak_allocated_bytes_recorded: highest live
+//     bytes in step 1 and in the steps after it, from the events
 //   peak_by_phase: highest live bytes seen during forward / backward / optimizer
 //   bytes_by_category_at_peak: live bytes per category at the overall peak
 //   largest_allocations: the 10 largest, with category, phase, module, op and stack
