@@ -95,8 +95,36 @@ TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent) {
 
 TimelinePage::~TimelinePage() = default;
 
+void TimelinePage::setLiveTrace(std::shared_ptr<const Trace> trace,
+                                std::shared_ptr<TimelineLayout> layout) {
+    const bool continues = m_live && trace && m_trace && m_view->timelineLayout() &&
+                           trace->events.count() >= m_trace->events.count() &&
+                           trace->meta.started_at == m_trace->meta.started_at;
+    ++m_generation;  // a layout still computing for an earlier setTrace is dropped
+    m_wantedDetail = -1;
+    m_live = trace != nullptr;
+    m_trace = std::move(trace);
+    m_pending = false;
+    m_view->setPlaceholderText(QString());
+    if (!continues) {
+        m_view->setTrace(m_trace, std::move(layout));
+        m_stackPane->setTrace(m_trace, m_view->sharedLayout());
+        syncDetailControls();
+        if (m_trace) {
+            emit layoutReady();
+        }
+        return;
+    }
+    m_view->updateTrace(m_trace, std::move(layout));
+    // The pane reads the new snapshot (a pinned allocation may have been freed since).
+    m_stackPane->setTrace(m_trace, m_view->sharedLayout());
+    m_stackPane->showAllocation(m_view->selectedAllocation());
+    syncDetailControls();
+}
+
 void TimelinePage::setTrace(std::shared_ptr<const Trace> trace) {
     m_trace = std::move(trace);
+    m_live = false;
     ++m_generation;
     m_stackPane->setTrace(m_trace);  // the layout follows when it is ready
     m_wantedDetail = -1;

@@ -34,6 +34,12 @@ class TimelinePage : public QWidget {
     ~TimelinePage() override;
 
     void setTrace(std::shared_ptr<const Trace> trace);
+    // A snapshot of a run still being recorded, its layout already computed by the caller (off
+    // the GUI thread; nullptr: laid out here). The first call, or one whose trace is not a
+    // continuation of the shown one (a different start or fewer events), shows it like
+    // setTrace; later calls update the view in place (TimelineView::updateTrace), keeping the
+    // window, the detail and the pinned allocation in the stack pane.
+    void setLiveTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<TimelineLayout> layout);
     bool isLayoutPending() const { return m_pending; }
 
     TimelineView* view() const { return m_view; }
@@ -69,6 +75,7 @@ class TimelinePage : public QWidget {
     QTimer* m_detailTimer = nullptr;
     int64_t m_wantedDetail = -1;
     bool m_pending = false;
+    bool m_live = false;        // the trace shown came from setLiveTrace
     uint64_t m_generation = 0;  // results of an older setTrace are dropped
 };
 

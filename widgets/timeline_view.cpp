@@ -153,17 +153,75 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace,
     if (!m_trace) {
         m_layout.reset();
     }
+    rebuildDerived();
+    m_hovered = -1;
+    m_selected = -1;
+    m_userDetail = false;
+    resetView();
+    if (m_layout) {
+        emit detailChanged(m_layout->detail());
+    }
+}
+
+void TimelineView::updateTrace(std::shared_ptr<const Trace> trace,
+                               std::shared_ptr<TimelineLayout> layout) {
+    if (!m_layout || !trace) {
+        setTrace(std::move(trace), std::move(layout));
+        return;
+    }
+    if (!layout) {
+        layout = std::make_shared<TimelineLayout>(*trace);
+    }
+    const double old_end = std::max<double>(double(m_layout->xCount()), 1.0);
+    const int64_t old_detail = m_layout->detail();
+    const double span = m_x1 - m_x0;
+    const bool showed_all = m_x0 <= 0 && m_x1 >= old_end;
+    const bool following = m_x1 >= old_end;
+    if (m_userDetail) {
+        layout->setDetail(old_detail);
+    }
+    m_trace = std::move(trace);
+    m_layout = std::move(layout);
+    rebuildDerived();
+    const int64_t count = m_layout->allocationCount();
+    if (m_selected >= count) {
+        m_selected = -1;
+        emit allocationSelected(-1);
+    }
+    if (m_hovered >= count || (m_hovered >= 0 && m_layout->drawnIndexOf(m_hovered) < 0)) {
+        m_hovered = -1;
+    }
+    const double new_end = std::max<double>(double(m_layout->xCount()), 1.0);
+    double x0 = m_x0;
+    double x1 = m_x1;
+    if (showed_all) {
+        x0 = 0;
+        x1 = new_end;
+    } else if (following) {
+        x1 = new_end;
+        x0 = std::max(0.0, new_end - span);
+    }
+    TimelineMapping m;
+    m.x0 = x0;
+    m.x1 = x1;
+    m = m.clampedTo(0, new_end);
+    if (m.x0 != m_x0 || m.x1 != m_x1) {
+        m_x0 = m.x0;
+        m_x1 = m.x1;
+        emit visibleRangeChanged(m_x0, m_x1);
+    }
+    if (m_layout->detail() != old_detail) {
+        emit detailChanged(m_layout->detail());
+    }
+    update();
+}
+
+void TimelineView::rebuildDerived() {
     m_categoryPresent.fill(false);
     if (m_layout) {
         for (int64_t a = 0; a < m_layout->allocationCount(); ++a) {
             m_categoryPresent[size_t(m_layout->categoryOf(a)) % m_categoryPresent.size()] = true;
         }
-    }
-    m_hovered = -1;
-    m_selected = -1;
-    resetView();
-    if (m_layout) {
-        emit detailChanged(m_layout->detail());
     }
 }
 
@@ -176,6 +234,7 @@ void TimelineView::setDetail(int64_t n) {
     if (!m_layout) {
         return;
     }
+    m_userDetail = true;
     if (std::clamp<int64_t>(n, 0, m_layout->allocationCount()) == m_layout->detail()) {
         return;
     }
@@ -388,8 +447,15 @@ QString TimelineView::tooltipText(int64_t allocation, int64_t x) const {
     return lines.join(QStringLiteral("<br/>"));
 }
 
-QImage TimelineView::renderImage(const QSize& size) {
-    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+void TimelineView::renderTo(QPainter& painter, const QRectF& area) {
+    paintAll(painter, area);
+}
+
+QImage TimelineView::renderImage(const QSize& size, qreal scale) {
+    scale = std::clamp<qreal>(scale, 1, 4);
+    QImage image(QSize(int(std::ceil(size.width() * scale)), int(std::ceil(size.height() * scale))),
+                 QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(scale);
     image.fill(Qt::white);
     QPainter painter(&image);
     painter.setFont(font());

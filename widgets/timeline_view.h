@@ -46,6 +46,14 @@ class TimelineView : public QWidget {
     // computed here (TimelinePage computes large ones off the GUI thread). nullptr clears.
     void setTrace(std::shared_ptr<const Trace> trace,
                   std::shared_ptr<TimelineLayout> layout = nullptr);
+    // Shows a newer snapshot of the run on display while it grows (events only appended, so
+    // allocation indices stay valid) without resetting the view: the pinned allocation and the
+    // hovered one stay, a detail the user chose is applied to the new layout (otherwise the
+    // layout's own), and the window grows when it showed everything, slides along when its
+    // right edge was at the end (following the newest events), else stays where the user put
+    // it. Without a current trace it is setTrace().
+    void updateTrace(std::shared_ptr<const Trace> trace,
+                     std::shared_ptr<TimelineLayout> layout = nullptr);
     const Trace* trace() const { return m_trace.get(); }
     const TimelineLayout* timelineLayout() const { return m_layout.get(); }
     std::shared_ptr<const TimelineLayout> sharedLayout() const { return m_layout; }
@@ -81,8 +89,11 @@ class TimelineView : public QWidget {
     // The hover text for an allocation, or for the summarized band at an event (allocation -1).
     QString tooltipText(int64_t allocation, int64_t x = -1) const;
 
-    // Renders the view as it would show at `size` (screenshots, exports, benchmark).
-    QImage renderImage(const QSize& size);
+    // Paints the whole chart into `area` (exports: QSvgGenerator, printers, images).
+    void renderTo(QPainter& painter, const QRectF& area);
+    // Renders the view as it would show at `size` (screenshots, exports, benchmark), at a
+    // device pixel ratio of `scale` (1 to 4: the image has size * scale pixels).
+    QImage renderImage(const QSize& size, qreal scale = 1);
     PaintStats lastPaintStats() const { return m_stats; }
 
     static QColor categoryColor(int category);
@@ -112,6 +123,8 @@ class TimelineView : public QWidget {
     void changeEvent(QEvent* event) override;
 
   private:
+    // Caches derived from the trace and layout (categories present...), after either changes.
+    void rebuildDerived();
     void paintAll(QPainter& painter, const QRectF& area);
     void paintPhases(QPainter& painter, const TimelineMapping& m, const QRectF& strip) const;
     void paintBandAndTotal(QPainter& painter, const TimelineMapping& m);
@@ -134,6 +147,7 @@ class TimelineView : public QWidget {
     double m_x1 = 1;
     int64_t m_hovered = -1;
     int64_t m_selected = -1;
+    bool m_userDetail = false;  // setDetail was called since setTrace: live updates keep it
     bool m_pressed = false;
     bool m_dragging = false;
     QPointF m_pressPos;

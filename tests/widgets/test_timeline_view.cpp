@@ -99,6 +99,26 @@ std::shared_ptr<Trace> makeTrace() {
     return t;
 }
 
+// The first n events of a trace, as a live run shows them before the rest arrive (phases that
+// began by then, the last one cut at the last event).
+std::shared_ptr<Trace> prefixOf(const Trace& full, size_t n) {
+    auto t = std::make_shared<Trace>();
+    t->meta = full.meta;
+    t->stacks = full.stacks;
+    for (size_t i = 0; i < n; ++i) {
+        t->events.append(full.events.at(i));
+    }
+    const int64_t last = n > 0 ? full.events.time_ns[n - 1] : 0;
+    for (PhaseInterval p : full.phases) {
+        if (p.begin_ns <= last) {
+            p.end_ns = std::min(p.end_ns, last + 1);
+            t->phases.push_back(p);
+        }
+    }
+    t->finalize();
+    return t;
+}
+
 // The widget position over the middle of a drawn allocation at event x.
 QPoint pointOver(const TimelineView& view, int64_t allocation, int64_t x) {
     const TimelineLayout* layout = view.timelineLayout();
@@ -354,6 +374,100 @@ class TestTimelineView : public QObject {
         const auto expected = view.timelineLayout()->drawnIn(0, 8).size();
         QCOMPARE(view.lastPaintStats().allocations, int64_t(expected));
         QVERIFY(expected < size_t(view.allocationCount()));
+    }
+
+    void live_update_keeps_a_zoomed_window_selection_and_detail() {
+        const auto full = makeTrace();
+        const auto prefix = prefixOf(*full, 16);  // forward only: k_big_act not freed yet
+        TimelinePage page;
+        page.resize(1100, 800);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QSignalSpy ready(&page, &TimelinePage::layoutReady);
+        page.setLiveTrace(prefix, std::make_shared<TimelineLayout>(*prefix));
+        QCOMPARE(ready.count(), 1);
+        TimelineView* view = page.view();
+        const double old_end = double(view->timelineLayout()->xCount());
+        QCOMPARE(view->visibleX1(), old_end);
+        QCOMPARE(view->timelineLayout()->endX(k_big_act), int64_t(old_end));  // still live
+
+        view->setVisibleRange(2, 10);  // the middle
+        view->setDetail(3);
+        const int64_t x = view->timelineLayout()->beginX(k_big_act) + 2;
+        QTest::mouseClick(view, Qt::LeftButton, {}, pointOver(*view, k_big_act, x));
+        QCOMPARE(view->selectedAllocation(), k_big_act);
+        QCOMPARE(page.stackPane()->allocation(), k_big_act);
+        QVERIFY(page.stackPane()->plainText().contains(QLatin1String("(never freed)")));
+        QTest::mouseMove(view, pointOver(*view, k_big_act, x + 1));
+        QTRY_COMPARE(view->hoveredAllocation(), k_big_act);
+
+        QSignalSpy range(view, &TimelineView::visibleRangeChanged);
+        QSignalSpy detail(view, &TimelineView::detailChanged);
+        QSignalSpy selected(view, &TimelineView::allocationSelected);
+        page.setLiveTrace(full, std::make_shared<TimelineLayout>(*full));
+        QCOMPARE(ready.count(), 1);  // an update, not a new trace
+        QCOMPARE(view->trace(), full.get());
+        QCOMPARE(view->allocationCount(), int64_t(28));
+        QCOMPARE(view->visibleX0(), 2.0);
+        QCOMPARE(view->visibleX1(), 10.0);
+        QCOMPARE(range.count(), 0);
+        QCOMPARE(view->detail(), int64_t(3));  // the user's, not the new layout's default
+        QCOMPARE(detail.count(), 0);
+        QCOMPARE(page.detailSlider()->maximum(), 28);
+        QCOMPARE(page.detailSlider()->value(), 3);
+        QCOMPARE(view->selectedAllocation(), k_big_act);
+        QCOMPARE(selected.count(), 0);
+        QCOMPARE(view->hoveredAllocation(), k_big_act);
+        // The pane kept its allocation and now shows where it was freed.
+        QCOMPARE(page.stackPane()->allocation(), k_big_act);
+        const QString pane = page.stackPane()->plainText();
+        QVERIFY2(!pane.contains(QLatin1String("(never freed)")), qPrintable(pane));
+        QVERIFY2(pane.contains(QStringLiteral("Freed | event %1 at ")
+                                   .arg(view->timelineLayout()->endX(k_big_act))),
+                 qPrintable(pane));
+
+        // A shorter trace is another run: shown from scratch.
+        page.setLiveTrace(prefix, nullptr);
+        QCOMPARE(ready.count(), 2);
+        QCOMPARE(view->selectedAllocation(), int64_t(-1));
+        QCOMPARE(view->visibleX0(), 0.0);
+        QCOMPARE(view->visibleX1(), old_end);
+    }
+
+    void live_update_grows_the_full_view_and_slides_a_following_one() {
+        const auto full = makeTrace();
+        const auto prefix = prefixOf(*full, 20);
+        const double new_end = double(TimelineLayout(*full).xCount());
+        {
+            TimelineView view;
+            view.resize(900, 500);
+            view.setTrace(prefix);
+            QCOMPARE(view.detail(), int64_t(view.allocationCount()));
+            QSignalSpy range(&view, &TimelineView::visibleRangeChanged);
+            QSignalSpy detail(&view, &TimelineView::detailChanged);
+            view.updateTrace(full, std::make_shared<TimelineLayout>(*full));
+            QCOMPARE(view.visibleX0(), 0.0);
+            QCOMPARE(view.visibleX1(), new_end);
+            QCOMPARE(range.count(), 1);
+            // No detail chosen: the new layout's default, which covers the new allocations.
+            QCOMPARE(view.detail(), int64_t(28));
+            QCOMPARE(detail.count(), 1);
+        }
+        {
+            TimelineView view;
+            view.resize(900, 500);
+            view.setTrace(prefix);
+            const double old_end = double(view.timelineLayout()->xCount());
+            view.setVisibleRange(old_end - 10, old_end);  // following the newest events
+            view.updateTrace(full);
+            QCOMPARE(view.visibleX0(), new_end - 10);
+            QCOMPARE(view.visibleX1(), new_end);
+            view.renderImage(QSize(900, 500));
+            QCOMPARE(view.lastPaintStats().allocations,
+                     int64_t(view.timelineLayout()
+                                 ->drawnIn(int64_t(new_end) - 10, int64_t(new_end))
+                                 .size()));
+        }
     }
 
     void byte_tick_labels_use_binary_units() {
