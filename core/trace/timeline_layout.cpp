@@ -158,7 +158,104 @@ TimelineLayout::TimelineLayout(const Trace& trace, int64_t detail) {
         }
     }
 
+    buildCategoryBlocks();
     setDetail(detail);
+}
+
+void TimelineLayout::applyAction(int64_t action, CategoryBytes& bytes) const {
+    const auto a = size_t(action >> 1);
+    if (m_endX[a] == m_beginX[a]) {
+        return;  // never live
+    }
+    const auto c = std::min(size_t(m_category[a]), size_t(kCategoryCount - 1));
+    bytes[c] += (action & 1) ? -m_size[a] : m_size[a];
+}
+
+void TimelineLayout::buildCategoryBlocks() {
+    const int64_t x_count = xCount();
+    const auto blocks = size_t((x_count + kCategoryBlock - 1) / kCategoryBlock);
+    m_categoryBlockStart.assign(blocks * kCategoryCount, 0);
+    m_categoryBlockMax.assign(blocks * kCategoryCount, 0);
+    m_categoryBlockAction.assign(blocks, 0);
+    CategoryBytes bytes{};
+    // Allocations present from the start are live before the first action; they have none.
+    for (size_t r = 0; r < m_presentCount; ++r) {
+        const auto a = size_t(m_stackOrder[r]);
+        if (m_endX[a] > m_beginX[a]) {
+            bytes[std::min(size_t(m_category[a]), size_t(kCategoryCount - 1))] += m_size[a];
+        }
+    }
+    size_t action = 0;
+    for (int64_t x = 0; x < x_count; ++x) {
+        const auto b = size_t(x / kCategoryBlock);
+        if (x % kCategoryBlock == 0) {
+            std::copy(bytes.begin(), bytes.end(),
+                      m_categoryBlockStart.begin() + std::ptrdiff_t(b * kCategoryCount));
+            m_categoryBlockAction[b] = int64_t(action);
+        }
+        for (; action < m_actions.size() && actionX(m_actions[action]) == x; ++action) {
+            applyAction(m_actions[action], bytes);
+        }
+        int64_t* top = m_categoryBlockMax.data() + b * kCategoryCount;
+        int64_t sum = 0;
+        for (size_t c = 0; c < size_t(kCategoryCount); ++c) {
+            sum += bytes[c];
+            top[c] = std::max(top[c], sum);
+        }
+    }
+}
+
+template <typename Visit>
+void TimelineLayout::sweepCategoryBlock(int64_t b, int64_t from, int64_t to, Visit&& visit) const {
+    CategoryBytes bytes;
+    std::copy_n(m_categoryBlockStart.begin() + std::ptrdiff_t(size_t(b) * kCategoryCount),
+                kCategoryCount, bytes.begin());
+    auto action = size_t(m_categoryBlockAction[size_t(b)]);
+    for (int64_t x = b * kCategoryBlock; x < to; ++x) {
+        for (; action < m_actions.size() && actionX(m_actions[action]) == x; ++action) {
+            applyAction(m_actions[action], bytes);
+        }
+        if (x >= from) {
+            visit(bytes);
+        }
+    }
+}
+
+TimelineLayout::CategoryBytes TimelineLayout::categoryBytesAt(int64_t x) const {
+    CategoryBytes out{};
+    if (x < 0 || x >= xCount()) {
+        return out;
+    }
+    sweepCategoryBlock(x / kCategoryBlock, x, x + 1, [&](const CategoryBytes& b) { out = b; });
+    return out;
+}
+
+TimelineLayout::CategoryBytes TimelineLayout::categoryStackMax(int64_t x0, int64_t x1) const {
+    CategoryBytes out{};
+    x0 = std::max<int64_t>(x0, 0);
+    x1 = std::min(x1, xCount());
+    auto take = [&out](const CategoryBytes& bytes) {
+        int64_t sum = 0;
+        for (size_t c = 0; c < size_t(kCategoryCount); ++c) {
+            sum += bytes[c];
+            out[c] = std::max(out[c], sum);
+        }
+    };
+    int64_t x = x0;
+    while (x < x1) {
+        const int64_t b = x / kCategoryBlock;
+        const int64_t block_end = std::min((b + 1) * kCategoryBlock, xCount());
+        if (x == b * kCategoryBlock && block_end <= x1) {
+            const int64_t* top = m_categoryBlockMax.data() + size_t(b) * kCategoryCount;
+            for (size_t c = 0; c < size_t(kCategoryCount); ++c) {
+                out[c] = std::max(out[c], top[c]);
+            }
+        } else {
+            sweepCategoryBlock(b, x, std::min(block_end, x1), take);
+        }
+        x = block_end;
+    }
+    return out;
 }
 
 void TimelineLayout::buildMaxTree() {
@@ -218,6 +315,15 @@ int64_t TimelineLayout::maxTotal(int64_t x0, int64_t x1) const {
 
 int64_t TimelineLayout::xAtTime(int64_t time_ns) const {
     return std::lower_bound(m_timeOfX.begin(), m_timeOfX.end(), time_ns) - m_timeOfX.begin();
+}
+
+double TimelineLayout::endTime() const {
+    if (m_timeOfX.empty()) {
+        return 1;
+    }
+    const double first = double(m_timeOfX.front());
+    const double last = double(m_timeOfX.back());
+    return last + std::max(1.0, (last - first) / double(m_timeOfX.size()));
 }
 
 int64_t TimelineLayout::detailForPercent(double percent) const {

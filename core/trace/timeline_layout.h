@@ -3,6 +3,7 @@
 #include "trace/category.h"
 #include "trace/trace.h"
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -69,6 +70,10 @@ class TimelineLayout {
     // First x whose event happened at or after time_ns (xCount() when none): maps phase and step
     // boundaries onto the x axis.
     int64_t xAtTime(int64_t time_ns) const;
+    // timeAt for every x (non-decreasing), and the time the axis ends at (x = xCount()): the last
+    // event's plus one average gap between events, so that the last state has a width too.
+    const std::vector<int64_t>& times() const { return m_timeOfX; }
+    double endTime() const;
 
     // --- allocations (indices into Trace::allocations())
     int64_t allocationCount() const { return static_cast<int64_t>(m_size.size()); }
@@ -89,6 +94,16 @@ class TimelineLayout {
     // The first x where the total is highest, and that total; -1 and 0 without events.
     int64_t peakX() const { return m_peakX; }
     int64_t peakBytes() const { return m_peakX >= 0 ? totalAt(m_peakX) : 0; }
+
+    // --- bytes per category (the category-stacked plot, like torch.profiler's memory timeline)
+    using CategoryBytes = std::array<int64_t, kCategoryCount>;
+    // Live bytes of each category on [x, x+1) (zeros outside the axis). O(kCategoryBlock).
+    CategoryBytes categoryBytesAt(int64_t x) const;
+    // Over [x0, x1), the highest top of each layer when categories are stacked in enum order:
+    // entry c is the maximum over x of the bytes of categories 0..c summed (zeros for an empty
+    // range). A pixel column's envelope in the stacked plot. O(kCategoryBlock + blocks in range).
+    CategoryBytes categoryStackMax(int64_t x0, int64_t x1) const;
+    static constexpr int64_t kCategoryBlock = 64;
 
     // --- detail
     // Draws the largest n allocations (clamped to [0, allocationCount()]).
@@ -125,6 +140,16 @@ class TimelineLayout {
 
   private:
     void buildMaxTree();
+    void buildCategoryBlocks();
+    // The x of an action (a << 1 | is_free), and applying it to per-category bytes.
+    int64_t actionX(int64_t action) const {
+        const auto a = size_t(action >> 1);
+        return (action & 1) ? m_endX[a] : m_beginX[a];
+    }
+    void applyAction(int64_t action, CategoryBytes& bytes) const;
+    // Replays block b from its start, calling visit(bytes) for every x in [from, to).
+    template <typename Visit>
+    void sweepCategoryBlock(int64_t b, int64_t from, int64_t to, Visit&& visit) const;
 
     // Per allocation.
     std::vector<int64_t> m_size;
@@ -144,6 +169,11 @@ class TimelineLayout {
     std::vector<int64_t> m_blockMax;  // implicit binary tree over blocks of kBlock totals
     size_t m_blockLeaves = 0;
     int64_t m_peakX = -1;
+    // Per block of kCategoryBlock x: bytes per category before the block's first x, the index of
+    // its first action, and the block's highest stacked top per category (see categoryStackMax).
+    std::vector<int64_t> m_categoryBlockStart;
+    std::vector<int64_t> m_categoryBlockMax;
+    std::vector<int64_t> m_categoryBlockAction;
 
     // Detail-dependent.
     int64_t m_detail = 0;

@@ -8,6 +8,7 @@
 #include <QtTest/QtTest>
 
 #include <map>
+#include <numeric>
 #include <random>
 #include <set>
 
@@ -17,7 +18,8 @@ namespace {
 
 // A trace from a script of words: "aK:S" allocates S bytes at address K, "fK" frees address K,
 // "fK:S" frees S bytes at K never seen allocated (present from the start), "r" is a Role event
-// (not an alloc/free: it must not take an x). Events are 10 ns apart.
+// (not an alloc/free: it must not take an x), "rK:C" names the category (code C) of the storage
+// at K. Events are 10 ns apart.
 Trace traceFromScript(const QString& script) {
     Trace t;
     std::map<uint64_t, int64_t> sizes;
@@ -31,6 +33,14 @@ Trace traceFromScript(const QString& script) {
             e.kind = EventKind::Role;
             e.addr = 0xdead;
             e.size = 0;
+            t.events.append(e);
+            continue;
+        }
+        if (word.startsWith(QLatin1Char('r'))) {  // "rK:C": the storage at K has category C
+            const QStringList parts = word.mid(1).split(QLatin1Char(':'));
+            e.kind = EventKind::Role;
+            e.addr = parts.at(0).toULongLong();
+            e.size = parts.at(1).toLongLong();
             t.events.append(e);
             continue;
         }
@@ -102,6 +112,14 @@ std::vector<std::vector<int64_t>> bruteForceBottoms(const TimelineLayout& layout
         }
     }
     return bottoms;
+}
+
+// Time axis: eight events at these times (three at 20 ns), the axis ending at 410 ns; plot
+// 100..1100 px.
+constexpr int64_t k_times[8] = {0, 10, 20, 20, 20, 100, 110, 400};
+TimelineMapping timeMapping(double x0, double x1) {
+    const TimelineMapping m{x0, x1, 1.0, 100, 0, 1000, 100};
+    return m.withTimeAxis(k_times, 8, 410);
 }
 
 }  // namespace
@@ -370,6 +388,94 @@ class TestTimelineLayout : public QObject {
         }
     }
 
+    void bytes_per_category_and_their_stacked_envelope() {
+        // Parameter 100 for good, activation 50, a temporary 30 freed at once, a gradient 20.
+        const Trace trace =
+            traceFromScript("a1:100 r1:0 a2:50 r2:4 a3:30 r3:3 f3 a4:20 r4:5 f2 f4");
+        const TimelineLayout layout(trace);
+        QCOMPARE(layout.xCount(), int64_t(7));
+        // Role events take no x; the time axis ends one average gap after the last event.
+        QCOMPARE(layout.timeAt(6), int64_t(100));
+        QCOMPARE(layout.endTime(), 100 + 100.0 / 7);
+        using B = TimelineLayout::CategoryBytes;
+        QCOMPARE(layout.categoryBytesAt(0), (B{100, 0, 0, 0, 0, 0, 0, 0}));
+        QCOMPARE(layout.categoryBytesAt(2), (B{100, 0, 0, 30, 50, 0, 0, 0}));
+        QCOMPARE(layout.categoryBytesAt(4), (B{100, 0, 0, 0, 50, 20, 0, 0}));
+        QCOMPARE(layout.categoryBytesAt(5), (B{100, 0, 0, 0, 0, 20, 0, 0}));
+        QCOMPARE(layout.categoryBytesAt(7), (B{}));  // past the axis
+        // Stacked in enum order (parameter, optimizer state, input, temporary, activation,
+        // gradient, ...): the highest top of each layer over the range.
+        QCOMPARE(layout.categoryStackMax(0, 7), (B{100, 100, 100, 130, 180, 180, 180, 180}));
+        QCOMPARE(layout.categoryStackMax(3, 6), (B{100, 100, 100, 100, 150, 170, 170, 170}));
+        QCOMPARE(layout.categoryStackMax(6, 6), (B{}));
+        // Present from the start (freed without a recorded alloc): live from x = 0.
+        const Trace present = traceFromScript("f9:40 a1:10 f1");
+        const TimelineLayout p(present);
+        auto sum = [](const TimelineLayout::CategoryBytes& b) {
+            return std::accumulate(b.begin(), b.end(), int64_t(0));
+        };
+        QCOMPARE(sum(p.categoryBytesAt(0)), int64_t(0));  // freed at x 0: never live
+        const Trace later = traceFromScript("a1:10 f9:40 f1");
+        const TimelineLayout l(later);
+        QCOMPARE(sum(l.categoryBytesAt(0)), int64_t(50));
+        QCOMPARE(sum(l.categoryBytesAt(1)), int64_t(10));
+        QCOMPARE(sum(l.categoryBytesAt(1)), l.totalAt(1));
+    }
+
+    void bytes_per_category_match_brute_force_across_blocks() {
+        std::mt19937 rng(99);
+        for (int round = 0; round < 10; ++round) {
+            QString script;
+            std::vector<int> live;
+            int next_addr = 1;
+            for (int p = 0; p < int(rng() % 3); ++p) {
+                script += QStringLiteral("f%1:%2 ").arg(5000 + p).arg(1 + rng() % 64);
+            }
+            for (int i = 0; i < 400; ++i) {
+                if (rng() % 2 || live.empty()) {
+                    const int addr = next_addr++;
+                    script += QStringLiteral("a%1:%2 r%1:%3 ")
+                                  .arg(addr)
+                                  .arg(1 + rng() % 100)
+                                  .arg(rng() % kCategoryCount);
+                    live.push_back(addr);
+                } else {
+                    const size_t k = rng() % live.size();
+                    script += QStringLiteral("f%1 ").arg(live[k]);
+                    live.erase(live.begin() + std::ptrdiff_t(k));
+                }
+            }
+            const Trace trace = traceFromScript(script);
+            const TimelineLayout layout(trace);
+            QVERIFY(layout.xCount() > 3 * TimelineLayout::kCategoryBlock);
+            std::vector<TimelineLayout::CategoryBytes> expected(size_t(layout.xCount()));
+            for (int64_t x = 0; x < layout.xCount(); ++x) {
+                auto& bytes = expected[size_t(x)];
+                bytes.fill(0);
+                for (int64_t a = 0; a < layout.allocationCount(); ++a) {
+                    if (layout.beginX(a) <= x && x < layout.endX(a)) {
+                        bytes[size_t(layout.categoryOf(a))] += layout.sizeOf(a);
+                    }
+                }
+                QCOMPARE(layout.categoryBytesAt(x), bytes);
+            }
+            for (int k = 0; k < 40; ++k) {
+                const int64_t x0 = int64_t(rng() % uint64_t(layout.xCount()));
+                const int64_t x1 = x0 + int64_t(rng() % 200);
+                TimelineLayout::CategoryBytes top{};
+                for (int64_t x = x0; x < std::min(x1, layout.xCount()); ++x) {
+                    int64_t sum = 0;
+                    for (size_t c = 0; c < top.size(); ++c) {
+                        sum += expected[size_t(x)][c];
+                        top[c] = std::max(top[c], sum);
+                    }
+                }
+                QCOMPARE(layout.categoryStackMax(x0, x1), top);
+                QCOMPARE(top.back(), layout.maxTotal(x0, x1));
+            }
+        }
+    }
+
     // --- TimelineMapping
 
     void mapping_round_trips_data() {
@@ -448,6 +554,76 @@ class TestTimelineLayout : public QObject {
                 : m.pannedBy(words[1].toDouble(), 0, 1000);
         QCOMPARE(r.x0, expected_x0);
         QCOMPARE(r.x1, expected_x1);
+    }
+
+    void time_axis_interpolates_between_events() {
+        const TimelineMapping m = timeMapping(0, 8);
+        QVERIFY(m.timeAxis());
+        QCOMPARE(m.t0, 0.0);
+        QCOMPARE(m.t1, 410.0);
+        QCOMPARE(m.timeAtX(0.5), 5.0);
+        QCOMPARE(m.timeAtX(3), 20.0);
+        QCOMPARE(m.timeAtX(4.5), 60.0);   // from 20 ns at x = 4 to 100 ns at x = 5
+        QCOMPARE(m.timeAtX(7.5), 405.0);  // the last state lasts until the axis' end
+        QCOMPARE(m.timeAtX(8), 410.0);
+        QCOMPARE(m.timeAtX(-3), 0.0);
+        QCOMPARE(m.timeAtX(12), 410.0);
+        // Inverse by binary search; within equal times the last event of the run.
+        QCOMPARE(m.xAtTime(5), 0.5);
+        QCOMPARE(m.xAtTime(20), 4.0);
+        QCOMPARE(m.xAtTime(60), 4.5);
+        QCOMPARE(m.xAtTime(405), 7.5);
+        QCOMPARE(m.xAtTime(410), 8.0);
+        QCOMPARE(m.xAtTime(-1), 0.0);
+        // Pixels are proportional to time, not to x: events 2..4 take no width.
+        QCOMPARE(m.xToPixel(1), 100 + 10.0 / 410 * 1000);
+        QCOMPARE(m.xToPixel(2), m.xToPixel(4));
+        QCOMPARE(m.xToPixel(6), 100 + 110.0 / 410 * 1000);
+        QCOMPARE(m.pixelToX(m.xToPixel(4.5)), 4.5);
+        QCOMPARE(m.pixelToX(100 + 1000 * 205.0 / 410), 6 + 95.0 / 290);
+        // A plain mapping ignores times.
+        const TimelineMapping plain{0, 8, 1.0, 100, 0, 1000, 100};
+        QVERIFY(!plain.timeAxis());
+        QCOMPARE(plain.xToPixel(1), 225.0);
+    }
+
+    void time_axis_zooms_and_pans_in_time() {
+        const TimelineMapping m = timeMapping(0, 8);
+        // Zoom in 2x at the centre: half the time, centred on 205 ns.
+        const TimelineMapping z = m.zoomedAt(600, 2, 0, 8, 1);
+        QCOMPARE(z.t0, 102.5);
+        QCOMPARE(z.t1, 307.5);
+        QCOMPARE(z.x0, 5.25);
+        QCOMPARE(z.x1, 6 + 197.5 / 290);
+        QCOMPARE(z.pixelToTime(600), m.pixelToTime(600));  // the time under the cursor stays
+        // Drag left by 100 px: 10 % of the window later in time.
+        const TimelineMapping p = z.pannedBy(-100, 0, 8);
+        QCOMPARE(p.t0, 123.0);
+        QCOMPARE(p.t1, 328.0);
+        QCOMPARE(p.x0, m.xAtTime(123));
+        // Far right: the window keeps its span in time and ends at the axis' end.
+        const TimelineMapping end = z.pannedBy(-100000, 0, 8);
+        QCOMPARE(end.t1, 410.0);
+        QCOMPARE(end.t0, 205.0);
+        QCOMPARE(end.x1, 8.0);
+        // The minimum span is min_span average gaps (410 / 8 ns each).
+        const TimelineMapping deep = m.zoomedAt(600, 1e6, 0, 8, 2);
+        QCOMPARE(deep.t1 - deep.t0, 2 * 410.0 / 8);
+        // Zooming out past everything shows everything.
+        const TimelineMapping out = z.zoomedAt(300, 0.01, 0, 8, 1);
+        QCOMPARE(out.x0, 0.0);
+        QCOMPARE(out.x1, 8.0);
+        // withWindow keeps the time window in step.
+        const TimelineMapping w = m.withWindow(4.5, 7.5);
+        QCOMPARE(w.t0, 60.0);
+        QCOMPARE(w.t1, 405.0);
+    }
+
+    void time_tick_steps() {
+        QCOMPARE(TimelineMapping::timeTickStep(1e9, 10), 1e8);   // 0.1 s over a second
+        QCOMPARE(TimelineMapping::timeTickStep(3e9, 10), 5e8);   // 0.5 s
+        QCOMPARE(TimelineMapping::timeTickStep(1.2e7, 5), 5e6);  // 5 ms
+        QCOMPARE(TimelineMapping::timeTickStep(0.5, 5), 1.0);    // never below 1 ns
     }
 
     void mapping_zoom_keeps_the_anchor_fixed() {
