@@ -1,11 +1,13 @@
 // memscope-cli: the headless front end. No Qt: it builds wherever LibTorch does.
 
 #include "cli_support.h"
+#include "compare_command.h"
 #include "export_command.h"
 #include "import_command.h"
 #include "info_command.h"
 #include "record_command.h"
 #include "report_command.h"
+#include "sweep_command.h"
 #include "train_command.h"
 
 #include <CLI/App.hpp>
@@ -24,6 +26,8 @@ int main(int argc, char** argv) {
     memscope::cli::ImportCommand import(app);
     memscope::cli::ExportCommand export_command(app);
     memscope::cli::ReportCommand report(app);
+    memscope::cli::SweepCommand sweep(app);
+    memscope::cli::CompareCommand compare(app);
 
     try {
         app.parse(argc, argv);
@@ -53,6 +57,12 @@ int main(int argc, char** argv) {
     }
     if (report.selected()) {
         return report.run();
+    }
+    if (sweep.selected()) {
+        return sweep.run();
+    }
+    if (compare.selected()) {
+        return compare.run();
     }
     return memscope::cli::reportUsageError("no command given (try --help)");
 }

@@ -1,0 +1,66 @@
+#include "analysis/scaling_fit.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace memscope {
+
+ScalingFit ScalingFit::fit(const std::vector<double>& x, const std::vector<double>& y) {
+    ScalingFit f;
+    std::vector<double> lx, ly;
+    for (size_t i = 0; i < std::min(x.size(), y.size()); ++i) {
+        if (x[i] > 0 && y[i] > 0 && std::isfinite(x[i]) && std::isfinite(y[i])) {
+            lx.push_back(std::log(x[i]));
+            ly.push_back(std::log(y[i]));
+        }
+    }
+    f.points = lx.size();
+    if (lx.size() < 2) {
+        return f;
+    }
+    const double n = double(lx.size());
+    double mx = 0, my = 0;
+    for (size_t i = 0; i < lx.size(); ++i) {
+        mx += lx[i];
+        my += ly[i];
+    }
+    mx /= n;
+    my /= n;
+    double sxx = 0, sxy = 0, syy = 0;
+    for (size_t i = 0; i < lx.size(); ++i) {
+        sxx += (lx[i] - mx) * (lx[i] - mx);
+        sxy += (lx[i] - mx) * (ly[i] - my);
+        syy += (ly[i] - my) * (ly[i] - my);
+    }
+    // All x equal (within rounding): no slope to fit.
+    if (sxx <= 1e-12 * n) {
+        return f;
+    }
+    f.exponent = sxy / sxx;
+    f.coefficient = std::exp(my - f.exponent * mx);
+    f.r_squared = syy > 0 ? (sxy * sxy) / (sxx * syy) : 1.0;
+    f.valid = true;
+    return f;
+}
+
+std::string ScalingFit::verdictFor(double exponent) {
+    if (exponent < 0.85) {
+        return "sub-linear";
+    }
+    if (exponent <= 1.15) {
+        return "linear";
+    }
+    if (exponent < 1.85) {
+        return "in between";
+    }
+    if (exponent <= 2.15) {
+        return "quadratic";
+    }
+    return "steeper than quadratic";
+}
+
+double ScalingFit::predict(double x) const {
+    return valid && x > 0 ? coefficient * std::pow(x, exponent) : 0.0;
+}
+
+}  // namespace memscope
