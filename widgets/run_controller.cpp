@@ -1,0 +1,217 @@
+// LibTorch's headers first: they use `slots` as an identifier, which Qt's headers define as a
+// macro.
+#include "capture/recording_session.h"
+
+#include "model/config_error.h"
+#include "run_controller.h"
+#include "trace/timeline_layout.h"
+#include "trace/trace.h"
+#include "train/run_summary.h"
+
+#include <QFuture>
+#include <QLocale>
+#include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+#include <exception>
+
+namespace memscope {
+namespace {
+
+struct Snapshot {
+    std::shared_ptr<const Trace> trace;
+    std::shared_ptr<TimelineLayout> layout;
+    RunController::Outcome outcome;
+};
+
+QString humanBytes(int64_t bytes) {
+    return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeIecFormat);
+}
+
+}  // namespace
+
+struct RunController::Session {
+    std::unique_ptr<RecordingSession> recording;
+    QFuture<Snapshot> job;  // the snapshot or final job in flight
+};
+
+RunController::RunController(QObject* parent) : QObject(parent) {
+    m_timer = new QTimer(this);
+    m_timer->setInterval(50);
+    connect(m_timer, &QTimer::timeout, this, &RunController::poll);
+}
+
+RunController::~RunController() {
+    m_timer->stop();
+    if (m_session) {
+        if (m_session->recording) {
+            m_session->recording->cancel();
+        }
+        if (m_session->job.isValid()) {
+            m_session->job.waitForFinished();
+        }
+    }
+}
+
+void RunController::setPollInterval(int ms) {
+    m_timer->setInterval(std::max(1, ms));
+}
+
+int RunController::pollInterval() const {
+    return m_timer->interval();
+}
+
+bool RunController::isRunning() const {
+    return m_session && m_session->recording && m_session->recording->running();
+}
+
+bool RunController::start(const TrainOptions& options, QString* error) {
+    if (m_active) {
+        if (error) {
+            *error = tr("A run is already going.");
+        }
+        return false;
+    }
+    auto session = std::make_unique<Session>();
+    try {
+        options.validate();
+        session->recording = std::make_unique<RecordingSession>(options);
+        session->recording->setStepCallback([this](const StepMetrics& s) {
+            // Training thread: hand the figures to the GUI thread. Dropped with the controller.
+            QMetaObject::invokeMethod(
+                this,
+                [this, step = s.step, warmup = s.warmup, loss = s.loss, seconds = s.total_s,
+                 peak = s.peak_allocated_bytes] { onStep(step, warmup, loss, seconds, peak); },
+                Qt::QueuedConnection);
+        });
+        session->recording->start();
+    } catch (const std::exception& e) {
+        if (error) {
+            *error = QString::fromLocal8Bit(e.what());
+        }
+        return false;
+    }
+    m_session = std::move(session);
+    m_options = options;
+    m_trace.reset();
+    m_active = true;
+    m_finishing = false;
+    m_jobInFlight = false;
+    m_snapshots = 0;
+    m_stepsDone = 0;
+    m_peak = 0;
+    m_stepSeconds = 0;
+    m_timer->start();
+    emit started();
+    emit logMessage(tr("Run started: %1, batch %2, sequence %3, %4 steps, %5, attention %6, "
+                       "checkpointing %7, %8")
+                        .arg(QString::fromStdString(options.preset))
+                        .arg(options.batch_size)
+                        .arg(options.seq_len)
+                        .arg(options.num_steps + options.warmup_steps)
+                        .arg(QString::fromStdString(toString(options.dtype)),
+                             QString::fromStdString(toString(options.attention)),
+                             QString::fromStdString(toString(options.checkpointing)),
+                             QString::fromStdString(toString(options.profile))));
+    return true;
+}
+
+void RunController::stop() {
+    if (m_session && m_session->recording && m_active) {
+        m_session->recording->cancel();
+        emit logMessage(tr("Stopping at the next module boundary..."));
+    }
+}
+
+void RunController::onStep(int64_t step, bool warmup, double loss, double seconds, int64_t peak) {
+    if (!m_active) {
+        return;
+    }
+    const int64_t total = m_options.num_steps + m_options.warmup_steps;
+    m_stepsDone = step;
+    m_stepSeconds += seconds;
+    m_peak = std::max(m_peak, peak);
+    const double left = step > 0 ? m_stepSeconds / double(step) * double(total - step) : 0.0;
+    const QString line = tr("Step %1/%2%3: Loss = %4, Time = %5 seconds, Peak = %6")
+                             .arg(step)
+                             .arg(total)
+                             .arg(warmup ? tr(" (warmup)") : QString())
+                             .arg(loss, 0, 'f', 4)
+                             .arg(seconds, 0, 'f', 3)
+                             .arg(humanBytes(peak));
+    emit stepFinished(step, total, seconds, left, m_peak, line);
+}
+
+void RunController::poll() {
+    if (!m_session || m_jobInFlight) {
+        return;
+    }
+    const bool final = !m_session->recording->running();
+    launchSnapshot(final);
+}
+
+void RunController::launchSnapshot(bool final) {
+    m_jobInFlight = true;
+    if (final) {
+        m_finishing = true;
+        m_timer->stop();
+    }
+    RecordingSession* recording = m_session->recording.get();
+    m_session->job = QtConcurrent::run([recording, final]() -> Snapshot {
+        Snapshot s;
+        std::shared_ptr<Trace> trace;
+        if (final) {
+            try {
+                const RunSummary& summary = recording->finish();
+                s.outcome.cancelled = summary.cancelled;
+                s.outcome.outOfMemory = summary.out_of_memory;
+                s.outcome.error = QString::fromStdString(summary.error);
+                s.outcome.summary = QString::fromStdString(summary.toText());
+                s.outcome.peakBytes = summary.peak_allocated_bytes;
+                trace = std::make_shared<Trace>(recording->trace());
+            } catch (const std::exception& e) {
+                // The run failed outside the trainer's own handling: keep what was recorded.
+                s.outcome.error = QString::fromLocal8Bit(e.what());
+                recording->poll();
+                trace = std::make_shared<Trace>(recording->trace());
+                trace->finalize();
+            }
+        } else {
+            recording->poll();
+            trace = std::make_shared<Trace>(recording->trace());
+            trace->finalize();
+        }
+        s.layout = std::make_shared<TimelineLayout>(*trace);
+        s.trace = std::move(trace);
+        return s;
+    });
+    m_session->job.then(this, [this, final](Snapshot s) {
+        m_jobInFlight = false;
+        m_trace = s.trace;
+        ++m_snapshots;
+        if (!final) {
+            emit snapshotReady(s.trace, s.layout);
+            return;
+        }
+        m_active = false;
+        if (s.outcome.peakBytes == 0 && s.layout) {
+            s.outcome.peakBytes = s.layout->peakBytes();
+        }
+        if (!s.outcome.summary.isEmpty()) {
+            emit logMessage(s.outcome.summary.trimmed());
+        }
+        if (s.outcome.outOfMemory) {
+            emit logMessage(tr("The run stopped: out of memory. %1").arg(s.outcome.error));
+        } else if (!s.outcome.error.isEmpty()) {
+            emit logMessage(tr("The run failed: %1").arg(s.outcome.error));
+        } else if (s.outcome.cancelled) {
+            emit logMessage(tr("The run was stopped; everything recorded so far is kept."));
+        } else {
+            emit logMessage(tr("The run finished."));
+        }
+        emit finished(s.trace, s.layout, s.outcome);
+    });
+}
+
+}  // namespace memscope

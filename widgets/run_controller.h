@@ -1,0 +1,93 @@
+#pragma once
+
+#include "train/train_options.h"
+
+#include <QObject>
+#include <QString>
+
+#include <cstdint>
+#include <memory>
+
+class QTimer;
+
+namespace memscope {
+
+class TimelineLayout;
+class Trace;
+
+// Runs a recorded training run for the GUI. The trainer works on its own thread (a
+// RecordingSession); every pollInterval the controller hands the new events to a worker job that
+// copies the growing trace, finalizes the copy and lays it out, and emits snapshotReady() with the
+// result on the GUI thread. At most one job is in flight, so a slow layout lowers the refresh
+// rate instead of queueing work; the GUI thread itself never touches the events, which keeps its
+// event loop free while training runs. A stopped, failed or out-of-memory run ends like a
+// finished one: finished() carries the complete trace of everything recorded.
+class RunController : public QObject {
+    Q_OBJECT
+
+  public:
+    // How a run ended.
+    struct Outcome {
+        bool cancelled = false;
+        bool outOfMemory = false;
+        QString error;    // empty unless the run failed
+        QString summary;  // the workshop-style performance summary
+        int64_t peakBytes = 0;
+    };
+
+    explicit RunController(QObject* parent = nullptr);
+    ~RunController() override;  // stops a run still going and waits for it
+
+    // Starts a run. Returns false and sets `error` (naming the option) when the options cannot
+    // run or a run is already going.
+    bool start(const TrainOptions& options, QString* error = nullptr);
+    // Asks the run to stop at the next module boundary; finished() follows.
+    void stop();
+    bool isRunning() const;
+    // True from start() until finished() was emitted (the last snapshot and the final trace are
+    // still being built for a moment after the trainer stopped).
+    bool isActive() const { return m_active; }
+
+    // Milliseconds between polls (default 50).
+    void setPollInterval(int ms);
+    int pollInterval() const;
+    const TrainOptions& options() const { return m_options; }
+    // The newest snapshot shown, or the final trace once finished.
+    std::shared_ptr<const Trace> currentTrace() const { return m_trace; }
+    // Snapshots emitted so far in this run (tests and the stall benchmark read it).
+    int64_t snapshotCount() const { return m_snapshots; }
+
+  signals:
+    void started();
+    // A newer state of the run, laid out. Emitted on the GUI thread.
+    void snapshotReady(std::shared_ptr<const memscope::Trace> trace,
+                       std::shared_ptr<memscope::TimelineLayout> layout);
+    // After each step: its number, of how many, seconds it took, estimated seconds left, the
+    // peak so far, and the line the CLI prints for it.
+    void stepFinished(qint64 step, qint64 total, double stepSeconds, double secondsLeft,
+                      qint64 peakBytes, const QString& line);
+    void logMessage(const QString& line);
+    void finished(std::shared_ptr<const memscope::Trace> trace,
+                  std::shared_ptr<memscope::TimelineLayout> layout,
+                  const memscope::RunController::Outcome& outcome);
+
+  private:
+    struct Session;
+    void poll();
+    void launchSnapshot(bool final);
+    void onStep(int64_t step, bool warmup, double loss, double seconds, int64_t peak);
+
+    std::unique_ptr<Session> m_session;
+    QTimer* m_timer = nullptr;
+    TrainOptions m_options;
+    std::shared_ptr<const Trace> m_trace;
+    bool m_active = false;
+    bool m_jobInFlight = false;
+    bool m_finishing = false;
+    int64_t m_snapshots = 0;
+    int64_t m_stepsDone = 0;
+    int64_t m_peak = 0;
+    double m_stepSeconds = 0;  // sum over finished steps
+};
+
+}  // namespace memscope

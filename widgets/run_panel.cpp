@@ -1,0 +1,470 @@
+#include "run_panel.h"
+
+#include "device/device_info.h"
+#include "model/config_error.h"
+#include "model/preset.h"
+#include "train/byte_size.h"
+#include "train/run_summary.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QEvent>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QThread>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <limits>
+
+namespace memscope {
+namespace {
+
+constexpr auto k_settings_organization = "Memscope";
+constexpr auto k_settings_application = "Memscope";
+constexpr auto k_options_key = "run_panel/options";
+
+QSpinBox* spin(QWidget* parent, const char* name, int lo, int hi) {
+    auto* box = new QSpinBox(parent);
+    box->setObjectName(QLatin1String(name));
+    box->setRange(lo, hi);
+    box->setGroupSeparatorShown(true);
+    box->setAccelerated(true);
+    return box;
+}
+
+QComboBox* combo(QWidget* parent, const char* name) {
+    auto* box = new QComboBox(parent);
+    box->setObjectName(QLatin1String(name));
+    return box;
+}
+
+// Selects the item whose data is `value`; keeps the selection when there is none.
+void selectData(QComboBox* box, const QString& value) {
+    const int index = box->findData(value);
+    if (index >= 0) {
+        box->setCurrentIndex(index);
+    }
+}
+
+QString dataOf(const QComboBox* box) {
+    return box->currentData().toString();
+}
+
+}  // namespace
+
+RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("run_panel"));
+    // The form scrolls; Run, Stop and the error line stay in view below it.
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(4, 4, 4, 4);
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("run_form_scroll"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto* form_widget = new QWidget(scroll);
+    scroll->setWidget(form_widget);
+    outer->addWidget(scroll, 1);
+    auto* layout = new QVBoxLayout(form_widget);
+    layout->setContentsMargins(2, 2, 2, 2);
+
+    // Model.
+    m_modelGroup = new QGroupBox(this);
+    m_modelForm = new QFormLayout(m_modelGroup);
+    m_preset = combo(m_modelGroup, "preset");
+    for (const Preset& preset : Preset::all()) {
+        m_preset->addItem(QString::fromStdString(preset.name), QString::fromStdString(preset.name));
+    }
+    // A shape of the user's own (the CLI's --preset custom); its text is set in retranslateUi.
+    m_preset->addItem(QString(), QStringLiteral("custom"));
+    m_hidden = spin(m_modelGroup, "hidden_dim", 1, 65536);
+    m_layers = spin(m_modelGroup, "num_layers", 1, 512);
+    m_heads = spin(m_modelGroup, "num_heads", 1, 1024);
+    m_kvHeads = spin(m_modelGroup, "num_kv_heads", 1, 1024);
+    m_intermediate = spin(m_modelGroup, "intermediate_dim", 1, 1 << 20);
+    m_vocab = spin(m_modelGroup, "vocab_size", 2, 1 << 22);
+    m_maxSeq = spin(m_modelGroup, "max_seq_len", 1, 1 << 20);
+    m_tie = new QCheckBox(m_modelGroup);
+    m_tie->setObjectName(QStringLiteral("tie_embeddings"));
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{m_preset, m_hidden, m_layers, m_heads, m_kvHeads,
+                                         m_intermediate, m_vocab, m_maxSeq, m_tie}) {
+        m_modelForm->addRow(new QLabel(m_modelGroup), w);
+    }
+    layout->addWidget(m_modelGroup);
+
+    // Run length and training.
+    m_runGroup = new QGroupBox(this);
+    m_runForm = new QFormLayout(m_runGroup);
+    m_batch = spin(m_runGroup, "batch_size", 1, 1 << 16);
+    m_seq = spin(m_runGroup, "seq_len", 1, 1 << 20);
+    m_steps = spin(m_runGroup, "num_steps", 1, 1000000);
+    m_warmup = spin(m_runGroup, "warmup_steps", 0, 1000000);
+    m_profile = combo(m_runGroup, "profile_type");
+    m_optimizer = combo(m_runGroup, "optimizer");
+    m_lr = new QDoubleSpinBox(m_runGroup);
+    m_lr->setObjectName(QStringLiteral("learning_rate"));
+    m_lr->setDecimals(6);
+    m_lr->setRange(0, 10);
+    m_lr->setSingleStep(1e-4);
+    m_seed = spin(m_runGroup, "seed", 0, std::numeric_limits<int>::max());
+    for (QWidget* w : std::initializer_list<QWidget*>{m_batch, m_seq, m_steps, m_warmup, m_profile,
+                                                      m_optimizer, m_lr, m_seed}) {
+        m_runForm->addRow(new QLabel(m_runGroup), w);
+    }
+    layout->addWidget(m_runGroup);
+
+    // Numerics and memory techniques.
+    m_numericsGroup = new QGroupBox(this);
+    m_numericsForm = new QFormLayout(m_numericsGroup);
+    m_dtype = combo(m_numericsGroup, "dtype");
+    m_attention = combo(m_numericsGroup, "attention");
+    m_checkpointing = combo(m_numericsGroup, "checkpointing");
+    for (QWidget* w : std::initializer_list<QWidget*>{m_dtype, m_attention, m_checkpointing}) {
+        m_numericsForm->addRow(new QLabel(m_numericsGroup), w);
+    }
+    layout->addWidget(m_numericsGroup);
+
+    // Device.
+    m_deviceGroup = new QGroupBox(this);
+    m_deviceForm = new QFormLayout(m_deviceGroup);
+    m_device = combo(m_deviceGroup, "device");
+    m_threads = spin(m_deviceGroup, "threads", 0, 1024);
+    m_capacity = new QLineEdit(m_deviceGroup);
+    m_capacity->setObjectName(QStringLiteral("device_memory_limit"));
+    m_capacity->setClearButtonEnabled(true);
+    for (QWidget* w : std::initializer_list<QWidget*>{m_device, m_threads, m_capacity}) {
+        m_deviceForm->addRow(new QLabel(m_deviceGroup), w);
+    }
+    layout->addWidget(m_deviceGroup);
+
+    auto* buttons = new QHBoxLayout;
+    m_run = new QPushButton(this);
+    m_run->setObjectName(QStringLiteral("run_button"));
+    m_run->setDefault(true);
+    m_stop = new QPushButton(this);
+    m_stop->setObjectName(QStringLiteral("stop_button"));
+    m_stop->setEnabled(false);
+    buttons->addWidget(m_run, 1);
+    buttons->addWidget(m_stop, 1);
+    layout->addStretch();
+    outer->addLayout(buttons);
+
+    m_error = new QLabel(this);
+    m_error->setObjectName(QStringLiteral("run_error"));
+    m_error->setWordWrap(true);
+    m_error->setStyleSheet(QStringLiteral("color: #b71c1c;"));
+    m_error->hide();
+    outer->addWidget(m_error);
+
+    retranslateUi();
+
+    connect(m_run, &QPushButton::clicked, this, &RunPanel::runRequested);
+    connect(m_stop, &QPushButton::clicked, this, &RunPanel::stopRequested);
+    connect(m_preset, &QComboBox::activated, this,
+            [this](int index) { applyPreset(m_preset->itemData(index).toString()); });
+    connect(m_profile, &QComboBox::currentIndexChanged, this, [this] { updateDependentFields(); });
+    // Any edit clears a stale error.
+    const auto clear = [this] {
+        m_error->hide();
+        for (QWidget* w : findChildren<QWidget*>()) {
+            if (w->property("invalid").toBool()) {
+                w->setProperty("invalid", false);
+                w->setStyleSheet(QString());
+            }
+        }
+    };
+    for (QSpinBox* box : findChildren<QSpinBox*>()) {
+        connect(box, &QSpinBox::valueChanged, this, clear);
+    }
+    for (QComboBox* box : findChildren<QComboBox*>()) {
+        connect(box, &QComboBox::currentIndexChanged, this, clear);
+    }
+    connect(m_capacity, &QLineEdit::textChanged, this, clear);
+
+    setOptions(TrainOptions{});
+}
+
+void RunPanel::retranslateUi() {
+    m_modelGroup->setTitle(tr("Model"));
+    m_runGroup->setTitle(tr("Run"));
+    m_numericsGroup->setTitle(tr("Precision and memory techniques"));
+    m_deviceGroup->setTitle(tr("Device"));
+    const auto label = [](QFormLayout* form, QWidget* field, const QString& text,
+                          const QString& tip) {
+        if (auto* l = qobject_cast<QLabel*>(form->labelForField(field))) {
+            l->setText(text);
+            l->setBuddy(field);
+        }
+        field->setToolTip(tip);
+    };
+    m_preset->setItemText(m_preset->findData(QStringLiteral("custom")), tr("custom"));
+    label(m_modelForm, m_preset, tr("&Preset:"),
+          tr("A named model shape with the batch and sequence length of its document (--preset)"));
+    label(m_modelForm, m_hidden, tr("&Hidden size:"), tr("Model width (--hidden-dim)"));
+    label(m_modelForm, m_layers, tr("&Layers:"), tr("Transformer blocks (--num-layers)"));
+    label(m_modelForm, m_heads, tr("&Heads:"), tr("Attention heads (--num-heads)"));
+    label(m_modelForm, m_kvHeads, tr("&KV heads:"),
+          tr("Key/value heads for grouped-query attention (--num-kv-heads)"));
+    label(m_modelForm, m_intermediate, tr("&Intermediate size:"),
+          tr("Feed-forward width (--intermediate-dim)"));
+    label(m_modelForm, m_vocab, tr("&Vocabulary:"), tr("Vocabulary size (--vocab-size)"));
+    label(m_modelForm, m_maxSeq, tr("Max sequence:"),
+          tr("Longest sequence the model accepts (--max-seq-len)"));
+    label(m_modelForm, m_tie, tr("Tied embeddings:"),
+          tr("Share the embedding and output weights (--tie-embeddings / --untie-embeddings)"));
+    m_tie->setText(tr("Share input and output embedding"));
+
+    label(m_runForm, m_batch, tr("&Batch size:"), tr("Sequences per step (--batch-size)"));
+    label(m_runForm, m_seq, tr("&Sequence length:"), tr("Tokens per sequence (--seq-len)"));
+    label(m_runForm, m_steps, tr("S&teps:"), tr("Timed steps (--num-steps)"));
+    label(m_runForm, m_warmup, tr("&Warmup steps:"),
+          tr("Steps run first and not timed (--warmup-steps)"));
+    label(m_runForm, m_profile, tr("Profile:"),
+          tr("Full training steps, or forward passes only (--profile-type)"));
+    label(m_runForm, m_optimizer, tr("&Optimizer:"), tr("AdamW or SGD (--optimizer)"));
+    label(m_runForm, m_lr, tr("Learning rate:"), tr("Optimizer learning rate (--learning-rate)"));
+    label(m_runForm, m_seed, tr("Seed:"), tr("Seed of the weights and data (--seed)"));
+
+    label(m_numericsForm, m_dtype, tr("&Dtype:"),
+          tr("fp32, or bf16/fp16 autocast with fp32 master weights (--dtype)"));
+    label(m_numericsForm, m_attention, tr("&Attention:"),
+          tr("How attention is computed; all variants compute the same function (--attention)"));
+    label(m_numericsForm, m_checkpointing, tr("&Checkpointing:"),
+          tr("Recompute each block's activations in backward instead of keeping them "
+             "(--checkpointing)"));
+
+    label(m_deviceForm, m_device, tr("De&vice:"), tr("Where the run executes (--device)"));
+    label(m_deviceForm, m_threads, tr("&Threads:"),
+          tr("CPU threads for LibTorch; 0 uses every core (--threads)"));
+    m_threads->setSpecialValueText(tr("all cores (%1)").arg(QThread::idealThreadCount()));
+    label(m_deviceForm, m_capacity, tr("Capacity &limit:"),
+          tr("Emulate a device with this much memory, for example 512MiB or 2GiB; the run stops "
+             "with an out-of-memory point when it is exceeded. Empty: no limit "
+             "(--device-memory-limit)"));
+    m_capacity->setPlaceholderText(tr("no limit"));
+
+    // Items keep their data (the CLI spelling) and change only their text.
+    const auto fill = [](QComboBox* box, const QList<QPair<QString, QString>>& items) {
+        const QString current = dataOf(box);
+        const QSignalBlocker block(box);
+        box->clear();
+        for (const auto& [data, text] : items) {
+            box->addItem(text, data);
+        }
+        selectData(box, current);
+    };
+    fill(m_profile, {{QStringLiteral("training"), tr("Training (forward, backward, optimizer)")},
+                     {QStringLiteral("forward"), tr("Forward only")}});
+    fill(m_optimizer, {{QStringLiteral("adamw"), tr("AdamW")},
+                       {QStringLiteral("sgd"), tr("SGD with momentum")}});
+    fill(m_dtype, {{QStringLiteral("fp32"), tr("fp32")},
+                   {QStringLiteral("bf16"), tr("bf16 (autocast)")},
+                   {QStringLiteral("fp16"), tr("fp16 (autocast)")}});
+    fill(m_attention, {{QStringLiteral("eager"), tr("Eager (workshop baseline)")},
+                       {QStringLiteral("fused"), tr("Fused projections")},
+                       {QStringLiteral("sdpa"), tr("Scaled dot-product (LibTorch)")},
+                       {QStringLiteral("memory-efficient"), tr("Memory-efficient (chunked)")}});
+    fill(m_checkpointing,
+         {{QStringLiteral("none"), tr("None")}, {QStringLiteral("per-block"), tr("Per block")}});
+    QList<QPair<QString, QString>> devices{{QStringLiteral("cpu"), tr("CPU")}};
+    if (DeviceInfo::gpuAvailable()) {
+        devices.append({QStringLiteral("cuda"), tr("GPU (cuda)")});
+    }
+    fill(m_device, devices);
+
+    m_run->setText(tr("Run (F5)"));
+    m_run->setToolTip(tr("Train with these settings and record every allocation"));
+    m_stop->setText(tr("Stop (Esc)"));
+    m_stop->setToolTip(tr("Stop the run; everything recorded so far is kept"));
+}
+
+void RunPanel::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange) {
+        retranslateUi();
+    }
+    QWidget::changeEvent(event);
+}
+
+void RunPanel::applyPreset(const QString& name) {
+    const Preset* preset = Preset::find(name.toStdString());
+    if (!preset) {
+        return;
+    }
+    TrainOptions o;
+    try {
+        o = options();
+    } catch (const ConfigError&) {
+        // Keep the non-model fields as they are shown even when the form is invalid now.
+    }
+    o.preset = preset->name;
+    o.model = preset->model;
+    o.batch_size = preset->batch_size;
+    o.seq_len = preset->seq_len;
+    m_applyingPreset = true;
+    setOptions(o);
+    m_applyingPreset = false;
+}
+
+void RunPanel::setOptions(const TrainOptions& o) {
+    selectData(m_preset, QString::fromStdString(o.preset));
+    m_hidden->setValue(int(o.model.hidden_dim));
+    m_layers->setValue(int(o.model.n_layers));
+    m_heads->setValue(int(o.model.n_heads));
+    m_kvHeads->setValue(int(o.model.n_kv_heads));
+    m_intermediate->setValue(int(o.model.intermediate_dim));
+    m_vocab->setValue(int(o.model.vocab_size));
+    m_maxSeq->setValue(int(o.model.max_seq_len));
+    m_tie->setChecked(o.model.tie_embeddings);
+    m_batch->setValue(int(o.batch_size));
+    m_seq->setValue(int(o.seq_len));
+    m_steps->setValue(int(o.num_steps));
+    m_warmup->setValue(int(o.warmup_steps));
+    selectData(m_profile, QString::fromStdString(toString(o.profile)));
+    selectData(m_optimizer, QString::fromStdString(toString(o.optimizer)));
+    m_lr->setValue(o.learning_rate);
+    m_seed->setValue(int(std::min<uint64_t>(o.seed, uint64_t(std::numeric_limits<int>::max()))));
+    selectData(m_dtype, QString::fromStdString(toString(o.dtype)));
+    selectData(m_attention, QString::fromStdString(toString(o.attention)));
+    selectData(m_checkpointing, QString::fromStdString(toString(o.checkpointing)));
+    const QString device = QString::fromStdString(o.device);
+    selectData(m_device, device.startsWith(QLatin1String("cuda")) ? QStringLiteral("cuda")
+                                                                  : QStringLiteral("cpu"));
+    m_threads->setValue(o.threads);
+    m_capacity->setText(
+        o.device_memory_limit > 0
+            ? QString::fromStdString(formatBytes(o.device_memory_limit)).remove(QLatin1Char(' '))
+            : QString());
+    updateDependentFields();
+}
+
+TrainOptions RunPanel::options() const {
+    TrainOptions o;
+    o.preset = dataOf(m_preset).toStdString();
+    o.model.hidden_dim = m_hidden->value();
+    o.model.n_layers = m_layers->value();
+    o.model.n_heads = m_heads->value();
+    o.model.n_kv_heads = m_kvHeads->value();
+    o.model.intermediate_dim = m_intermediate->value();
+    o.model.vocab_size = m_vocab->value();
+    o.model.max_seq_len = m_maxSeq->value();
+    o.model.tie_embeddings = m_tie->isChecked();
+    o.batch_size = m_batch->value();
+    o.seq_len = m_seq->value();
+    o.num_steps = m_steps->value();
+    o.warmup_steps = m_warmup->value();
+    o.profile = parseProfileType(dataOf(m_profile).toStdString()).value_or(ProfileType::Training);
+    o.optimizer =
+        parseOptimizerKind(dataOf(m_optimizer).toStdString()).value_or(OptimizerKind::AdamW);
+    o.learning_rate = m_lr->value();
+    o.seed = uint64_t(m_seed->value());
+    o.dtype = parseDtype(dataOf(m_dtype).toStdString()).value_or(Dtype::Float32);
+    o.attention =
+        parseAttentionKind(dataOf(m_attention).toStdString()).value_or(AttentionKind::Eager);
+    o.checkpointing =
+        parseCheckpointing(dataOf(m_checkpointing).toStdString()).value_or(Checkpointing::None);
+    o.device = dataOf(m_device).toStdString();
+    o.threads = m_threads->value();
+    const QString capacity = m_capacity->text().trimmed();
+    if (!capacity.isEmpty()) {
+        const auto bytes = parseByteSize(capacity.toStdString());
+        if (!bytes || *bytes <= 0) {
+            throw ConfigError(
+                "--device-memory-limit",
+                "'" + capacity.toStdString() + "' is not a size (examples: 512MiB, 1.5GiB, 800MB)");
+        }
+        o.device_memory_limit = *bytes;
+    }
+    o.validate();
+    return o;
+}
+
+std::optional<TrainOptions> RunPanel::validatedOptions() {
+    try {
+        TrainOptions o = options();
+        m_error->hide();
+        return o;
+    } catch (const ConfigError& e) {
+        showError(QString::fromStdString(e.option()), QString::fromLocal8Bit(e.what()));
+    } catch (const std::exception& e) {
+        showError(QString(), QString::fromLocal8Bit(e.what()));
+    }
+    return std::nullopt;
+}
+
+QWidget* RunPanel::fieldForOption(const QString& option) const {
+    const QString name = QString(option).remove(0, 2).replace(QLatin1Char('-'), QLatin1Char('_'));
+    if (name == QLatin1String("model_size")) {
+        return m_preset;
+    }
+    if (name == QLatin1String("context_length")) {
+        return m_seq;
+    }
+    if (name == QLatin1String("untie_embeddings")) {
+        return m_tie;
+    }
+    return findChild<QWidget*>(name);
+}
+
+void RunPanel::showError(const QString& option, const QString& message) {
+    m_error->setText(message);
+    m_error->show();
+    if (QWidget* field = fieldForOption(option)) {
+        field->setProperty("invalid", true);
+        field->setStyleSheet(QStringLiteral("border: 1px solid #c62828;"));
+        field->setFocus();
+    }
+}
+
+void RunPanel::updateDependentFields() {
+    const bool training = dataOf(m_profile) != QLatin1String("forward");
+    m_optimizer->setEnabled(training);
+    m_lr->setEnabled(training);
+}
+
+void RunPanel::setRunning(bool running) {
+    m_run->setEnabled(!running);
+    m_stop->setEnabled(running);
+    for (QGroupBox* group : {m_modelGroup, m_runGroup, m_numericsGroup, m_deviceGroup}) {
+        group->setEnabled(!running);
+    }
+}
+
+void RunPanel::saveSettings() const {
+    QSettings settings{QLatin1String(k_settings_organization),
+                       QLatin1String(k_settings_application)};
+    try {
+        settings.setValue(QLatin1String(k_options_key),
+                          QString::fromStdString(options().toJson().dump()));
+    } catch (const std::exception&) {
+        // An invalid form is not worth remembering: the last valid one stays.
+    }
+}
+
+void RunPanel::restoreSettings() {
+    const QSettings settings{QLatin1String(k_settings_organization),
+                             QLatin1String(k_settings_application)};
+    const QString text = settings.value(QLatin1String(k_options_key)).toString();
+    if (text.isEmpty()) {
+        return;
+    }
+    try {
+        setOptions(TrainOptions::fromJson(nlohmann::json::parse(text.toStdString())));
+    } catch (const std::exception&) {
+        // A setting from another version or edited by hand: the defaults stay.
+    }
+}
+
+}  // namespace memscope

@@ -1,0 +1,106 @@
+#pragma once
+
+#include "train/train_options.h"
+
+#include <QWidget>
+
+#include <optional>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QFormLayout;
+class QGroupBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+
+namespace memscope {
+
+// The form that defines a training run: every TrainOptions field, grouped like the CLI's help
+// (preset and model shape; batch, sequence and steps; numerics; device), with Run and Stop
+// buttons. Picking a preset fills the model shape, batch and sequence; editing a field afterwards
+// keeps the preset's name so the run still says where it started. options() validates the whole
+// form and names the offending field, the same ConfigError text the CLI prints.
+class RunPanel : public QWidget {
+    Q_OBJECT
+
+  public:
+    explicit RunPanel(QWidget* parent = nullptr);
+
+    // The options the form describes. Throws ConfigError naming the option when they cannot run.
+    TrainOptions options() const;
+    // Like options(), but reports the problem in the panel's error line instead of throwing.
+    std::optional<TrainOptions> validatedOptions();
+    void setOptions(const TrainOptions& options);
+    // Fills the model shape, batch and sequence length from a preset.
+    void applyPreset(const QString& name);
+
+    // Run and Stop are the main window's actions (F5, Esc): the buttons mirror them.
+    void setRunning(bool running);
+    QPushButton* runButton() const { return m_run; }
+    QPushButton* stopButton() const { return m_stop; }
+    QLabel* errorLabel() const { return m_error; }
+
+    // The last configuration, kept in QSettings between sessions.
+    void saveSettings() const;
+    void restoreSettings();
+
+  signals:
+    void runRequested();
+    void stopRequested();
+
+  protected:
+    void changeEvent(QEvent* event) override;
+
+  private:
+    void retranslateUi();
+    void updateDependentFields();
+    // Shows `message` under the buttons and points at the field for `option` (a CLI name).
+    void showError(const QString& option, const QString& message);
+    QWidget* fieldForOption(const QString& option) const;
+
+    QGroupBox* m_modelGroup = nullptr;
+    QGroupBox* m_runGroup = nullptr;
+    QGroupBox* m_numericsGroup = nullptr;
+    QGroupBox* m_deviceGroup = nullptr;
+    QFormLayout* m_modelForm = nullptr;
+    QFormLayout* m_runForm = nullptr;
+    QFormLayout* m_numericsForm = nullptr;
+    QFormLayout* m_deviceForm = nullptr;
+
+    QComboBox* m_preset = nullptr;
+    QSpinBox* m_hidden = nullptr;
+    QSpinBox* m_layers = nullptr;
+    QSpinBox* m_heads = nullptr;
+    QSpinBox* m_kvHeads = nullptr;
+    QSpinBox* m_intermediate = nullptr;
+    QSpinBox* m_vocab = nullptr;
+    QSpinBox* m_maxSeq = nullptr;
+    QCheckBox* m_tie = nullptr;
+
+    QSpinBox* m_batch = nullptr;
+    QSpinBox* m_seq = nullptr;
+    QSpinBox* m_steps = nullptr;
+    QSpinBox* m_warmup = nullptr;
+    QComboBox* m_profile = nullptr;
+    QComboBox* m_optimizer = nullptr;
+    QDoubleSpinBox* m_lr = nullptr;
+    QSpinBox* m_seed = nullptr;
+
+    QComboBox* m_dtype = nullptr;
+    QComboBox* m_attention = nullptr;
+    QComboBox* m_checkpointing = nullptr;
+
+    QComboBox* m_device = nullptr;
+    QSpinBox* m_threads = nullptr;
+    QLineEdit* m_capacity = nullptr;
+
+    QPushButton* m_run = nullptr;
+    QPushButton* m_stop = nullptr;
+    QLabel* m_error = nullptr;
+    bool m_applyingPreset = false;
+};
+
+}  // namespace memscope
