@@ -129,15 +129,47 @@ Roofline Roofline::compute(const Trace& trace) {
     out.steps = step_numbers.empty() ? 1 : static_cast<int64_t>(step_numbers.size());
 
     const SpanNesting nesting(trace);
-    // The outermost operator call around each op span (itself when it is outermost).
-    std::vector<int64_t> outermost(spans.size(), -1);
+    // Wrappers such as "autograd::engine::evaluate_function: MmBackward0" are op calls without
+    // tensor inputs around other op calls: they move no data themselves, so the calls inside
+    // them are the units.
+    std::vector<bool> has_child_op(spans.size(), false);
     for (size_t i = 0; i < spans.size(); ++i) {
         if (!is_op(i)) {
             continue;
         }
-        int64_t top = static_cast<int64_t>(i);
+        // the nearest op around it (autograd nodes and modules may sit in between)
         for (int64_t p = nesting.parent(i); p >= 0; p = nesting.parent(size_t(p))) {
             if (is_op(size_t(p))) {
+                has_child_op[size_t(p)] = true;
+                break;
+            }
+        }
+    }
+    std::vector<bool> unit(spans.size(), false);
+    for (size_t i = 0; i < spans.size(); ++i) {
+        if (!is_op(i)) {
+            continue;
+        }
+        const Span& s = spans[i];
+        bool tensor_input = true;  // unknown without shapes: keep the call
+        if (s.shapes != 0 && s.shapes < trace.shape_strings.size()) {
+            const auto shapes = ShapeList::parse(trace.shape_strings[s.shapes]);
+            tensor_input = false;
+            for (size_t k = 0; k < shapes.size() && !tensor_input; ++k) {
+                tensor_input = shapes.isTensor(k);
+            }
+        }
+        unit[i] = tensor_input || !has_child_op[i];
+    }
+    // The outermost unit around each op span (itself when it is outermost).
+    std::vector<int64_t> outermost(spans.size(), -1);
+    for (size_t i = 0; i < spans.size(); ++i) {
+        if (!unit[i]) {
+            continue;
+        }
+        int64_t top = static_cast<int64_t>(i);
+        for (int64_t p = nesting.parent(i); p >= 0; p = nesting.parent(size_t(p))) {
+            if (unit[size_t(p)]) {
                 top = p;
             }
         }
@@ -170,16 +202,22 @@ Roofline Roofline::compute(const Trace& trace) {
         e.calls += 1;
         e.flops += call_flops[i];
         e.time_ns += s.end_ns - s.begin_ns;
-        e.bytes_written += double(allocated.bytes(s.thread, s.begin_ns, s.end_ns));
+        const int64_t written = allocated.bytes(s.thread, s.begin_ns, s.end_ns);
+        e.bytes_written += double(written);
         if (s.shapes != 0 && s.shapes < trace.shape_strings.size()) {
             e.shapes = true;
-            const auto shapes = ShapeList::parse(trace.shape_strings[s.shapes]);
-            const int element = elementSize(name, out.dtype);
-            double read = double(shapes.totalNumel()) * element;
-            if (!name.empty() && name.back() == '_') {
-                read += double(shapes.numel(0)) * element;  // written back in place
+            const bool in_place = !name.empty() && name.back() == '_';
+            // A call that allocates nothing and writes nothing in place returned a view
+            // (reshape, transpose, to() of the same dtype): it moved no data.
+            if (written > 0 || in_place) {
+                const auto shapes = ShapeList::parse(trace.shape_strings[s.shapes]);
+                const int element = elementSize(name, out.dtype);
+                double read = double(shapes.totalNumel()) * element;
+                if (in_place) {
+                    read += double(shapes.numel(0)) * element;  // written back
+                }
+                e.bytes_read += read;
             }
-            e.bytes_read += read;
         }
     }
     Entry total;

@@ -12,12 +12,15 @@ namespace memscope {
 // classification (below 10 FLOP/byte memory-bound, 10 to 100 mixed, above 100 compute-bound).
 //
 // The unit is an outermost operator call (an op not called by another op: aten::linear with the
-// aten::addmm inside it is one call), so nothing is counted twice:
+// aten::addmm inside it is one call), so nothing is counted twice. Op calls without tensor
+// inputs that only wrap other ops (autograd's "evaluate_function: MmBackward0") are not units:
+// the calls inside them are.
 //   FLOPs          matmul-like ops (mm, addmm, bmm, baddbmm) inside the call, 2*m*n*k from the
 //                  recorded input shapes; other ops count 0 FLOPs
 //   bytes read     ESTIMATED: the call's input tensors (recorded shapes) at the element size the
 //                  run's dtype gives them (see elementSize), plus the first input again for
-//                  in-place ops ("aten::add_"), which write it back
+//                  in-place ops ("aten::add_"), which write it back; a call that is not
+//                  in place and allocates nothing returned a view and reads nothing
 //   bytes written  exact: the bytes the call allocated (its outputs and temporaries)
 //   time           the call's wall time
 // Without --record-shapes there are no shapes: no FLOPs, no bytes read, classification Unknown.

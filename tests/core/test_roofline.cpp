@@ -115,6 +115,38 @@ class TestRoofline : public QObject {
         QCOMPARE(entry(half, "aten::add_")->bytes_read, double((64 + 64 + 64) * 4));
     }
 
+    void wrappersWithoutTensorInputsAreNotUnits() {
+        // autograd wraps each backward node in an op without inputs: the mm inside is the unit
+        Trace t;
+        auto& s = t.stacks;
+        const auto wrapper =
+            s.child(0, s.internFrame({"autograd::engine::evaluate_function: MmBackward0", "", 0,
+                                      FrameKind::Operator}));
+        const auto node =
+            s.child(wrapper, s.internFrame({"MmBackward0", "", 0, FrameKind::BackwardNode}));
+        const auto mm = s.child(node, s.internFrame({"aten::mm", "", 0, FrameKind::Operator}));
+        const auto leaf = s.child(0, s.internFrame({"aten::empty", "", 0, FrameKind::Operator}));
+        t.shape_strings = {"", "[2, 3], [3, 4]", "", "-, -"};
+        t.spans.push_back({20, 40, mm, 0, 1});
+        t.spans.push_back({15, 45, node, 0, 0});
+        t.spans.push_back({10, 50, wrapper, 0, 2});
+        t.spans.push_back({60, 70, leaf, 0, 3});  // no tensor inputs, but nothing inside: a unit
+        const auto view = s.child(0, s.internFrame({"aten::reshape", "", 0, FrameKind::Operator}));
+        t.spans.push_back({80, 90, view, 0, 1});  // allocates nothing: a view, reads nothing
+        Event e;
+        e.time_ns = 30, e.addr = 1, e.size = 32, e.allocated = 32, e.stack = mm;
+        t.events.append(e);
+        t.finalize();
+        const auto r = Roofline::compute(t);
+        QVERIFY(!entry(r, "autograd::engine::evaluate_function: MmBackward0"));
+        QVERIFY(entry(r, "aten::mm"));
+        QCOMPARE(entry(r, "aten::mm")->bytes_read, double((6 + 12) * 4));
+        QCOMPARE(entry(r, "aten::mm")->flops, 2.0 * 2 * 3 * 4);
+        QVERIFY(entry(r, "aten::empty"));
+        QCOMPARE(entry(r, "aten::reshape")->bytes_read, 0.0);
+        QCOMPARE(r.step.calls, int64_t(3));
+    }
+
     void withoutShapesIsUnknown() {
         AnalysisFixture f;
         for (auto& s : f.trace.spans)

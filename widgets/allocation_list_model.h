@@ -1,0 +1,60 @@
+#pragma once
+
+#include <QAbstractTableModel>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace memscope {
+
+class StackAttribution;
+class Trace;
+
+// Every allocation of a trace, largest first: size, category, phase, step, module, operator,
+// when it was allocated and freed (ms since the run started) and its lifetime. SortRole gives
+// raw numbers, SearchTextRole the words a search looks in, AllocationRole the Trace::allocations()
+// index.
+class AllocationListModel : public QAbstractTableModel {
+    Q_OBJECT
+
+  public:
+    enum Column {
+        Index,
+        Size,
+        Category,
+        Phase,
+        Step,
+        Module,
+        Operator,
+        AllocatedAt,
+        FreedAt,
+        Lifetime,
+        ColumnCount
+    };
+    enum Role { SortRole = Qt::UserRole + 1, AllocationRole, SearchTextRole };
+
+    explicit AllocationListModel(QObject* parent = nullptr);
+    ~AllocationListModel() override;
+
+    void setTrace(std::shared_ptr<const Trace> trace);
+    // The row showing an allocation, or -1.
+    int rowOfAllocation(int64_t allocation) const;
+    int64_t allocationAt(int row) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+  private:
+    QVariant value(int64_t allocation, int column, bool display) const;
+
+    std::shared_ptr<const Trace> m_trace;
+    std::unique_ptr<StackAttribution> m_attribution;
+    std::vector<int64_t> m_order;  // row -> allocation
+    std::vector<int> m_rowOf;      // allocation -> row
+};
+
+}  // namespace memscope

@@ -1,0 +1,61 @@
+#pragma once
+
+#include <QAbstractTableModel>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace memscope {
+
+class StackAttribution;
+class Trace;
+
+// One row per alloc and free event, in time order: when, which (alloc / free), the size
+// (negative for a free), live bytes after it, the operator and module it happened in, phase
+// and step, and the life of its allocation (allocated at, released at, duration). SortRole gives
+// raw numbers, SearchTextRole the words a search looks in, AllocationRole the Trace::allocations()
+// index, EventRole the event index.
+class MemoryEventsModel : public QAbstractTableModel {
+    Q_OBJECT
+
+  public:
+    enum Column {
+        Time,
+        Action,
+        Size,
+        Allocated,
+        Operator,
+        Module,
+        Phase,
+        Step,
+        AllocatedAt,
+        ReleasedAt,
+        Duration,
+        ColumnCount
+    };
+    enum Role { SortRole = Qt::UserRole + 1, AllocationRole, EventRole, SearchTextRole };
+
+    explicit MemoryEventsModel(QObject* parent = nullptr);
+    ~MemoryEventsModel() override;
+
+    void setTrace(std::shared_ptr<const Trace> trace);
+    // The rows of an allocation's alloc and free events (none, one or two), ascending.
+    std::vector<int> rowsOfAllocation(int64_t allocation) const;
+    int64_t eventAt(int row) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+  private:
+    QVariant value(int64_t event, int column, bool display) const;
+
+    std::shared_ptr<const Trace> m_trace;
+    std::unique_ptr<StackAttribution> m_attribution;
+    std::vector<int64_t> m_events;  // row -> event index (alloc and free events)
+};
+
+}  // namespace memscope

@@ -1,0 +1,341 @@
+#include "operator_table_model.h"
+
+#include "trace/trace.h"
+#include "train/run_summary.h"
+
+#include <QLocale>
+
+namespace memscope {
+
+namespace {
+
+QString bytesText(int64_t bytes) {
+    return QString::fromStdString(formatBytes(bytes));
+}
+
+QString flopsText(double flops) {
+    static const char* const units[] = {"", "K", "M", "G", "T", "P"};
+    int u = 0;
+    while (flops >= 1000.0 && u < 5) {
+        flops /= 1000.0;
+        ++u;
+    }
+    return QStringLiteral("%1 %2FLOP")
+        .arg(QLocale().toString(flops, 'f', u == 0 ? 0 : 2), QLatin1String(units[u]));
+}
+
+}  // namespace
+
+OperatorTableModel::OperatorTableModel(QObject* parent) : QAbstractItemModel(parent) {}
+
+OperatorTableModel::~OperatorTableModel() = default;
+
+void OperatorTableModel::setTable(std::shared_ptr<const Trace> trace,
+                                  std::shared_ptr<const OperatorTable> table) {
+    beginResetModel();
+    m_trace = trace && table ? std::move(trace) : nullptr;
+    m_table = m_trace ? std::move(table) : nullptr;
+    m_position.clear();
+    if (m_table) {
+        m_position.assign(m_table->rows().size(), 0);
+        for (size_t i = 0; i < m_table->topLevel().size(); ++i) {
+            m_position[size_t(m_table->topLevel()[i])] = int(i);
+        }
+        for (const auto& row : m_table->rows()) {
+            for (size_t i = 0; i < row.children.size(); ++i) {
+                m_position[size_t(row.children[i])] = int(i);
+            }
+        }
+    }
+    endResetModel();
+}
+
+const std::vector<int64_t>& OperatorTableModel::childrenOf(int64_t row) const {
+    return row < 0 ? m_table->topLevel() : m_table->row(row).children;
+}
+
+int64_t OperatorTableModel::tableRow(const QModelIndex& index) const {
+    if (!index.isValid() || !m_table || index.model() != this) {
+        return -1;
+    }
+    return static_cast<int64_t>(index.internalId());
+}
+
+QModelIndex OperatorTableModel::indexOfTableRow(int64_t row, int column) const {
+    if (!m_table || row < 0 || row >= static_cast<int64_t>(m_table->rows().size())) {
+        return {};
+    }
+    return createIndex(m_position[size_t(row)], column, quintptr(row));
+}
+
+QModelIndex OperatorTableModel::index(int row, int column, const QModelIndex& parent) const {
+    if (!m_table || row < 0 || column < 0 || column >= ColumnCount ||
+        (parent.isValid() && parent.column() != 0)) {
+        return {};
+    }
+    const auto& children = childrenOf(parent.isValid() ? tableRow(parent) : -1);
+    if (size_t(row) >= children.size()) {
+        return {};
+    }
+    return createIndex(row, column, quintptr(children[size_t(row)]));
+}
+
+QModelIndex OperatorTableModel::parent(const QModelIndex& child) const {
+    const int64_t row = tableRow(child);
+    if (row < 0) {
+        return {};
+    }
+    return indexOfTableRow(m_table->row(row).parent);
+}
+
+int OperatorTableModel::rowCount(const QModelIndex& parent) const {
+    if (!m_table || (parent.isValid() && parent.column() != 0)) {
+        return 0;
+    }
+    return int(childrenOf(parent.isValid() ? tableRow(parent) : -1).size());
+}
+
+int OperatorTableModel::columnCount(const QModelIndex&) const {
+    return ColumnCount;
+}
+
+QString OperatorTableModel::fullName(int64_t index) const {
+    const auto& row = m_table->row(index);
+    switch (row.kind) {
+        case OperatorTable::RowKind::Backward:
+            return tr("backward of %1").arg(QString::fromStdString(row.name));
+        case OperatorTable::RowKind::Unattributed:
+            return m_table->grouping() == OperatorTable::Grouping::ByModule
+                       ? tr("(outside any module or operator)")
+                       : tr("(outside any operator)");
+        default:
+            return QString::fromStdString(row.name);
+    }
+}
+
+QString OperatorTableModel::displayName(int64_t index) const {
+    const auto& row = m_table->row(index);
+    if (row.kind == OperatorTable::RowKind::Backward) {
+        return tr("backward");
+    }
+    // Module paths are shown relative to the module above them ("blocks.0" under "TinyLlama").
+    if (row.kind == OperatorTable::RowKind::Module && row.parent >= 0) {
+        const std::string& parent = m_table->row(row.parent).name;
+        if (row.name.size() > parent.size() + 1 &&
+            row.name.compare(0, parent.size(), parent) == 0 && row.name[parent.size()] == '.') {
+            return QString::fromStdString(row.name.substr(parent.size() + 1));
+        }
+    }
+    return fullName(index);
+}
+
+QVariant OperatorTableModel::display(const OperatorTable::Row& row, int64_t index,
+                                     int column) const {
+    const QLocale locale;
+    auto ms = [&locale](int64_t ns) {
+        return tr("%1 ms").arg(locale.toString(double(ns) / 1e6, 'f', 3));
+    };
+    auto percent = [&locale](double p) { return tr("%1 %").arg(locale.toString(p, 'f', 2)); };
+    const bool timed = row.calls > 0;
+    switch (column) {
+        case Name:
+            return displayName(index);
+        case Calls:
+            return timed ? locale.toString(qint64(row.calls)) : QString();
+        case SelfCpu:
+            return timed ? ms(row.self_ns) : QString();
+        case SelfCpuPercent:
+            return timed ? percent(m_table->selfPercent(row)) : QString();
+        case TotalCpu:
+            return row.total_ns > 0 ? ms(row.total_ns) : QString();
+        case TotalCpuPercent:
+            return row.total_ns > 0 ? percent(m_table->totalPercent(row)) : QString();
+        case DeviceTime:
+            return row.device_ns > 0 ? ms(row.device_ns) : QString();
+        case CpuMemory:
+            return bytesText(row.bytes_allocated);
+        case SelfCpuMemory:
+            return bytesText(row.self_net_bytes);
+        case SelfAllocated:
+            return bytesText(row.self_bytes_allocated);
+        case InputShapes: {
+            if (row.shapes.empty()) {
+                return QString();
+            }
+            const QString first =
+                QString::fromStdString(m_trace->shape_strings[row.shapes[0].first]);
+            return row.shapes.size() == 1
+                       ? first
+                       : tr("%1 (+%n more)", nullptr, int(row.shapes.size() - 1)).arg(first);
+        }
+        case Flops:
+            return row.flops > 0 ? flopsText(row.flops) : QString();
+        default:
+            return {};
+    }
+}
+
+QVariant OperatorTableModel::sortValue(const OperatorTable::Row& row, int64_t index,
+                                       int column) const {
+    switch (column) {
+        case Name:
+            return displayName(index);
+        case Calls:
+            return qint64(row.calls);
+        case SelfCpu:
+            return qint64(row.self_ns);
+        case SelfCpuPercent:
+            return m_table->selfPercent(row);
+        case TotalCpu:
+            return qint64(row.total_ns);
+        case TotalCpuPercent:
+            return m_table->totalPercent(row);
+        case DeviceTime:
+            return qint64(row.device_ns);
+        case CpuMemory:
+            return qint64(row.bytes_allocated);
+        case SelfCpuMemory:
+            return qint64(row.self_net_bytes);
+        case SelfAllocated:
+            return qint64(row.self_bytes_allocated);
+        case InputShapes:
+            return row.shapes.empty()
+                       ? QString()
+                       : QString::fromStdString(m_trace->shape_strings[row.shapes[0].first]);
+        case Flops:
+            return row.flops;
+        default:
+            return {};
+    }
+}
+
+QVariant OperatorTableModel::toolTip(const OperatorTable::Row& row, int64_t index,
+                                     int column) const {
+    const QLocale locale;
+    auto exact = [&locale](int64_t bytes) {
+        return tr("%1 bytes").arg(locale.toString(qint64(bytes)));
+    };
+    switch (column) {
+        case Name:
+            return fullName(index);
+        case CpuMemory:
+            return tr("%1 allocated inside, nested calls included (%n allocation(s))", nullptr,
+                      int(m_table->allocationsInside(index).size()))
+                .arg(exact(row.bytes_allocated));
+        case SelfCpuMemory:
+            return tr("%1 allocated minus freed in this row itself").arg(exact(row.self_net_bytes));
+        case SelfAllocated:
+            return tr("%1 in the %n allocation(s) attributed to this row", nullptr,
+                      int(row.allocations.size()))
+                .arg(exact(row.self_bytes_allocated));
+        case InputShapes: {
+            QStringList lines;
+            for (size_t i = 0; i < row.shapes.size() && i < 12; ++i) {
+                lines << tr("%1 calls: %2")
+                             .arg(locale.toString(qint64(row.shapes[i].second)),
+                                  QString::fromStdString(
+                                      m_trace->shape_strings[row.shapes[i].first]));
+            }
+            if (row.shapes.size() > 12) {
+                lines << tr("(%n more)", nullptr, int(row.shapes.size() - 12));
+            }
+            return lines.join(QLatin1Char('\n'));
+        }
+        case Flops:
+            return row.flops > 0 ? tr("%1 FLOP").arg(locale.toString(row.flops, 'f', 0))
+                                 : QVariant();
+        default:
+            return {};
+    }
+}
+
+QVariant OperatorTableModel::data(const QModelIndex& index, int role) const {
+    const int64_t r = tableRow(index);
+    if (r < 0) {
+        return {};
+    }
+    const auto& row = m_table->row(r);
+    switch (role) {
+        case Qt::DisplayRole:
+            return display(row, r, index.column());
+        case SortRole:
+            return sortValue(row, r, index.column());
+        case Qt::ToolTipRole:
+            return toolTip(row, r, index.column());
+        case Qt::TextAlignmentRole:
+            return index.column() == Name || index.column() == InputShapes
+                       ? QVariant(int(Qt::AlignLeft | Qt::AlignVCenter))
+                       : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
+        case SearchTextRole: {
+            QString text = fullName(r);
+            for (const auto& [shape, calls] : row.shapes) {
+                text += QLatin1Char('\n') + QString::fromStdString(m_trace->shape_strings[shape]);
+            }
+            return text;
+        }
+        case TableRowRole:
+            return qint64(r);
+        default:
+            return {};
+    }
+}
+
+QVariant OperatorTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) {
+        return {};
+    }
+    if (role == Qt::DisplayRole) {
+        switch (section) {
+            case Name:
+                return tr("Name");
+            case Calls:
+                return tr("Calls");
+            case SelfCpu:
+                return tr("Self CPU");
+            case SelfCpuPercent:
+                return tr("Self CPU %");
+            case TotalCpu:
+                return tr("CPU total");
+            case TotalCpuPercent:
+                return tr("CPU total %");
+            case DeviceTime:
+                return tr("Device total");
+            case CpuMemory:
+                return tr("CPU Mem");
+            case SelfCpuMemory:
+                return tr("Self CPU Mem");
+            case SelfAllocated:
+                return tr("Self allocated");
+            case InputShapes:
+                return tr("Input shapes");
+            case Flops:
+                return tr("FLOPs");
+        }
+    }
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+            case SelfCpu:
+                return tr("Wall time inside the calls minus the calls nested in them");
+            case SelfCpuPercent:
+            case TotalCpuPercent:
+                return tr("Share of the time inside recorded scopes");
+            case TotalCpu:
+                return tr("Wall time inside the calls, nested calls included");
+            case DeviceTime:
+                return tr("GPU time, where measured");
+            case CpuMemory:
+                return tr("Bytes allocated inside, nested calls included");
+            case SelfCpuMemory:
+                return tr("Bytes allocated minus bytes freed in the row itself (can be negative)");
+            case SelfAllocated:
+                return tr("Bytes of the allocations attributed to this row");
+            case Flops:
+                return tr("Matmul FLOPs from the recorded input shapes (--record-shapes)");
+            default:
+                break;
+        }
+    }
+    return {};
+}
+
+}  // namespace memscope

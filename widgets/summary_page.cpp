@@ -1,0 +1,515 @@
+#include "summary_page.h"
+
+#include "timeline_view.h"
+#include "trace/trace.h"
+#include "train/peak_bandwidth.h"
+#include "train/peak_flops.h"
+#include "train/run_summary.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QEvent>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHeaderView>
+#include <QHorizontalStackedBarSeries>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLocale>
+#include <QScrollArea>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <cmath>
+
+namespace memscope {
+
+namespace {
+
+QString bytesText(double bytes) {
+    return QString::fromStdString(formatBytes(int64_t(std::llround(bytes))));
+}
+
+// "12.3 GFLOP/s"-style numbers with an SI prefix.
+QString siText(double value, const QString& unit) {
+    static const char* const prefixes[] = {"", "K", "M", "G", "T", "P"};
+    int p = 0;
+    while (std::fabs(value) >= 1000.0 && p < 5) {
+        value /= 1000.0;
+        ++p;
+    }
+    return QStringLiteral("%1 %2%3").arg(QLocale().toString(value, 'f', p == 0 ? 0 : 2),
+                                         QLatin1String(prefixes[p]), unit);
+}
+
+QString boundText(Roofline::Bound bound) {
+    switch (bound) {
+        case Roofline::Bound::MemoryBound:
+            return SummaryPage::tr("memory-bound");
+        case Roofline::Bound::Mixed:
+            return SummaryPage::tr("mixed");
+        case Roofline::Bound::ComputeBound:
+            return SummaryPage::tr("compute-bound");
+        case Roofline::Bound::Unknown:
+            break;
+    }
+    return SummaryPage::tr("unknown");
+}
+
+const char* const kMemoryKeys[] = {"peak",          "step1_peak",      "steady_peak",
+                                   "average",       "peak_to_average", "forward_peak",
+                                   "backward_peak", "optimizer_peak",  "peak_at"};
+const char* const kSpeedKeys[] = {"samples_per_s", "tokens_per_s", "tflops", "mfu"};
+const char* const kRooflineKeys[] = {"step_flops", "step_bytes",       "step_intensity",
+                                     "step_class", "step_flops_per_s", "step_bandwidth",
+                                     "peak_flops", "peak_bandwidth",   "ridge"};
+
+}  // namespace
+
+SummaryPage::SummaryPage(QWidget* parent) : QWidget(parent) {
+    auto* content = new QWidget;
+    m_memory_box = new QGroupBox(content);
+    m_memory_box->setLayout(new QFormLayout);
+    for (const char* key : kMemoryKeys) {
+        addFigure(m_memory_box, QLatin1String(key));
+    }
+    m_speed_box = new QGroupBox(content);
+    m_speed_box->setLayout(new QFormLayout);
+    for (const char* key : kSpeedKeys) {
+        addFigure(m_speed_box, QLatin1String(key));
+    }
+    m_chart_box = new QGroupBox(content);
+    m_chart_view = new QChartView(m_chart_box);
+    m_chart_view->setRenderHint(QPainter::Antialiasing);
+    m_chart_view->setMinimumSize(420, 260);
+    auto* chart_layout = new QVBoxLayout(m_chart_box);
+    chart_layout->addWidget(m_chart_view);
+
+    m_roofline_box = new QGroupBox(content);
+    auto* roofline_layout = new QVBoxLayout(m_roofline_box);
+    auto* step_form = new QWidget(m_roofline_box);
+    step_form->setLayout(new QFormLayout);
+    roofline_layout->addWidget(step_form);
+    for (const char* key : kRooflineKeys) {
+        auto* name = new QLabel(step_form);
+        auto* value = new QLabel(step_form);
+        value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        value->setWordWrap(true);
+        static_cast<QFormLayout*>(step_form->layout())->addRow(name, value);
+        m_names.insert(QLatin1String(key), name);
+        m_values.insert(QLatin1String(key), value);
+    }
+    m_roofline_note = new QLabel(m_roofline_box);
+    m_roofline_note->setWordWrap(true);
+    roofline_layout->addWidget(m_roofline_note);
+    m_roofline_table = new QTableWidget(0, 10, m_roofline_box);
+    m_roofline_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_roofline_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_roofline_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_roofline_table->verticalHeader()->setVisible(false);
+    m_roofline_table->setAlternatingRowColors(true);
+    m_roofline_table->setMinimumHeight(260);
+    roofline_layout->addWidget(m_roofline_table, 1);
+
+    auto* grid = new QGridLayout(content);
+    grid->addWidget(m_memory_box, 0, 0);
+    grid->addWidget(m_chart_box, 0, 1, 2, 1);
+    grid->addWidget(m_speed_box, 1, 0);
+    grid->addWidget(m_roofline_box, 2, 0, 1, 2);
+    grid->setColumnStretch(1, 1);
+    grid->setRowStretch(2, 1);
+
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(content);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    m_status = new QLabel(this);
+    m_status->setWordWrap(true);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_status);
+    layout->addWidget(scroll, 1);
+
+    connect(m_roofline_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &SummaryPage::onRooflineSelection);
+    retranslateUi();
+}
+
+SummaryPage::~SummaryPage() = default;
+
+QLabel* SummaryPage::addFigure(QGroupBox* box, const QString& key) {
+    auto* name = new QLabel(box);
+    auto* value = new QLabel(box);
+    value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    static_cast<QFormLayout*>(box->layout())->addRow(name, value);
+    m_names.insert(key, name);
+    m_values.insert(key, value);
+    return value;
+}
+
+void SummaryPage::setFigure(const QString& key, const QString& text, const QString& tool_tip) {
+    if (QLabel* label = m_values.value(key)) {
+        label->setText(text);
+        label->setToolTip(tool_tip);
+    }
+}
+
+QString SummaryPage::figureText(const QString& key) const {
+    const QLabel* label = m_values.value(key);
+    return label ? label->text() : QString();
+}
+
+SummaryPage::Result SummaryPage::compute(std::shared_ptr<const Trace> trace, bool measure_peaks) {
+    Result r;
+    r.statistics = RunStatistics::fromTrace(*trace);
+    r.roofline = Roofline::compute(*trace);
+    r.operators = std::make_shared<const OperatorTable>(
+        OperatorTable::build(*trace, OperatorTable::Grouping::ByOperator));
+    r.peak_flops_per_s = r.statistics.peak_tflops_per_s * 1e12;
+    r.peak_flops_method = QString::fromStdString(r.statistics.peak_tflops_method);
+    const std::string device = trace->meta.device;
+    const bool cpu = device.empty() || device == "cpu";
+    const bool recorded = trace->meta.source == "recorded";
+    if (measure_peaks && cpu && recorded) {
+        const int threads = trace->meta.threads;
+        if (r.peak_flops_per_s <= 0) {
+            const auto dtype =
+                parseDtype(trace->meta.config.is_object()
+                               ? trace->meta.config.value("dtype", std::string("fp32"))
+                               : std::string("fp32"))
+                    .value_or(Dtype::Float32);
+            const auto peak = PeakFlops::measure(c10::Device(c10::kCPU), dtype, threads);
+            r.peak_flops_per_s = peak.flops_per_s;
+            r.peak_flops_method =
+                tr("%1, now on this computer").arg(QString::fromStdString(peak.method));
+        }
+        const auto bandwidth = PeakBandwidth::measure(c10::Device(c10::kCPU), threads);
+        r.peak_bytes_per_s = bandwidth.bytes_per_s;
+        r.peak_bandwidth_method =
+            tr("%1, now on this computer").arg(QString::fromStdString(bandwidth.method));
+    }
+    return r;
+}
+
+void SummaryPage::setTrace(std::shared_ptr<const Trace> trace) {
+    m_trace = std::move(trace);
+    const uint64_t generation = ++m_generation;
+    m_result.reset();
+    if (!m_trace) {
+        m_pending = false;
+        showResult();
+        return;
+    }
+    m_pending = true;
+    showResult();
+    const auto trace_copy = m_trace;
+    const bool measure = m_measure;
+    QtConcurrent::run([trace_copy, measure] {
+        return std::make_shared<const Result>(compute(trace_copy, measure));
+    }).then(this, [this, generation](std::shared_ptr<const Result> result) {
+        if (generation == m_generation) {
+            adopt(std::move(result));
+        }
+    });
+}
+
+void SummaryPage::adopt(std::shared_ptr<const Result> result) {
+    m_pending = false;
+    m_result = std::move(result);
+    showResult();
+    emit computed();
+}
+
+void SummaryPage::showResult() {
+    const QLocale locale;
+    const Result* r = m_result.get();
+    if (!r) {
+        for (QLabel* label : std::as_const(m_values)) {
+            label->clear();
+        }
+        m_roofline_table->setRowCount(0);
+        m_roofline_note->clear();
+        m_status->setText(m_pending ? tr("Computing the summary...") : tr("No run open."));
+        updateChart();
+        return;
+    }
+    const RunStatistics& s = r->statistics;
+    auto bytes = [&locale](int64_t b) {
+        return std::make_pair(QString::fromStdString(formatBytes(b)),
+                              tr("%1 bytes").arg(locale.toString(qint64(b))));
+    };
+    auto set_bytes = [&](const char* key, int64_t b) {
+        const auto [text, tip] = bytes(b);
+        setFigure(QLatin1String(key), text, tip);
+    };
+    const QString none = tr("n/a");
+    set_bytes("peak", s.peak_bytes);
+    set_bytes("step1_peak", s.step1_peak_bytes);
+    if (s.steady_peak_bytes > 0) {
+        set_bytes("steady_peak", s.steady_peak_bytes);
+    } else {
+        setFigure(QStringLiteral("steady_peak"), tr("n/a (one step)"));
+    }
+    set_bytes("average", s.avg_bytes);
+    setFigure(QStringLiteral("peak_to_average"),
+              s.peak_to_avg > 0 ? locale.toString(s.peak_to_avg, 'f', 2) : none);
+    set_bytes("forward_peak", s.forward_peak_bytes);
+    set_bytes("backward_peak", s.backward_peak_bytes);
+    set_bytes("optimizer_peak", s.optimizer_peak_bytes);
+    setFigure(QStringLiteral("peak_at"),
+              s.peak_phase.empty()
+                  ? none
+                  : tr("step %1, %2").arg(s.peak_step).arg(QString::fromStdString(s.peak_phase)));
+    if (s.has_timing) {
+        setFigure(QStringLiteral("samples_per_s"), locale.toString(s.samples_per_s, 'f', 1));
+        setFigure(QStringLiteral("tokens_per_s"), locale.toString(s.tokens_per_s, 'f', 0));
+        setFigure(QStringLiteral("tflops"), locale.toString(s.model_tflops_per_s, 'f', 4));
+        setFigure(QStringLiteral("mfu"),
+                  s.mfu > 0 ? tr("%1 % of %2 TFLOP/s")
+                                  .arg(locale.toString(100.0 * s.mfu, 'f', 1),
+                                       locale.toString(s.peak_tflops_per_s, 'f', 3))
+                            : none,
+                  QString::fromStdString(s.peak_tflops_method));
+    } else {
+        for (const char* key : kSpeedKeys) {
+            setFigure(QLatin1String(key), none);
+        }
+    }
+
+    const Roofline& roof = r->roofline;
+    const Roofline::Entry& step = roof.step;
+    const bool shapes = roof.shapes_recorded;
+    setFigure(QStringLiteral("step_flops"), shapes ? siText(step.flops, tr("FLOP")) : none);
+    setFigure(QStringLiteral("step_bytes"),
+              shapes ? tr("%1 (estimated)").arg(bytesText(step.bytes())) : none,
+              shapes ? tr("%1 read (estimated from shapes and dtype) + %2 written (allocated)")
+                           .arg(bytesText(step.bytes_read), bytesText(step.bytes_written))
+                     : QString());
+    setFigure(QStringLiteral("step_intensity"),
+              shapes ? tr("%1 FLOP/byte").arg(locale.toString(step.intensity(), 'f', 1)) : none);
+    setFigure(QStringLiteral("step_class"), boundText(step.bound()));
+    setFigure(QStringLiteral("step_flops_per_s"),
+              shapes
+                  ? siText(step.flopsPerSecond(), tr("FLOP/s")) +
+                        (r->peak_flops_per_s > 0
+                             ? tr(" (%1 % of peak)")
+                                   .arg(locale.toString(
+                                       100.0 * step.flopsPerSecond() / r->peak_flops_per_s, 'f', 1))
+                             : QString())
+                  : none);
+    setFigure(QStringLiteral("step_bandwidth"),
+              shapes
+                  ? tr("%1/s").arg(bytesText(step.bytesPerSecond())) +
+                        (r->peak_bytes_per_s > 0
+                             ? tr(" (%1 % of peak)")
+                                   .arg(locale.toString(
+                                       100.0 * step.bytesPerSecond() / r->peak_bytes_per_s, 'f', 1))
+                             : QString())
+                  : none);
+    setFigure(QStringLiteral("peak_flops"),
+              r->peak_flops_per_s > 0 ? siText(r->peak_flops_per_s, tr("FLOP/s")) : none,
+              r->peak_flops_method);
+    setFigure(QStringLiteral("peak_bandwidth"),
+              r->peak_bytes_per_s > 0 ? tr("%1/s").arg(bytesText(r->peak_bytes_per_s)) : none,
+              r->peak_bandwidth_method);
+    const double ridge = Roofline::ridgePoint(r->peak_flops_per_s, r->peak_bytes_per_s);
+    setFigure(QStringLiteral("ridge"),
+              ridge > 0 ? tr("%1 FLOP/byte").arg(locale.toString(ridge, 'f', 1)) : none);
+
+    QStringList notes;
+    if (shapes) {
+        notes << tr("Bytes moved are an estimate: inputs from the recorded shapes at the "
+                    "run's element size (%1; under autocast matmuls read 2 bytes, other ops 4), "
+                    "outputs from the bytes each call allocated. FLOPs count matmul-like ops "
+                    "only. Classification: below %2 FLOP/byte memory-bound, %2 to %3 mixed, "
+                    "above %3 compute-bound.")
+                     .arg(QString::fromStdString(roof.dtype))
+                     .arg(Roofline::kMemoryBoundBelow)
+                     .arg(Roofline::kComputeBoundAbove);
+        notes << tr(
+            "Per step: averages over %n step(s); the step's rates are against its "
+            "wall time.",
+            nullptr, int(roof.steps));
+    } else {
+        notes << tr(
+            "This run has no input shapes: record it with --record-shapes (GUI: "
+            "Record shapes) for FLOPs, bytes moved and the roofline.");
+    }
+    if (!r->peak_flops_method.isEmpty()) {
+        notes << tr("Peak FLOP/s: %1.").arg(r->peak_flops_method);
+    }
+    if (!r->peak_bandwidth_method.isEmpty()) {
+        notes << tr("Peak bandwidth: %1.").arg(r->peak_bandwidth_method);
+    }
+    m_roofline_note->setText(notes.join(QLatin1Char(' ')));
+    fillRooflineTable();
+    updateChart();
+    m_status->setText(tr("%1: %2 events, %3 allocations")
+                          .arg(QString::fromStdString(m_trace->meta.source),
+                               locale.toString(qint64(m_trace->events.count())),
+                               locale.toString(qint64(m_trace->allocations().size()))));
+}
+
+void SummaryPage::fillRooflineTable() {
+    const QLocale locale;
+    const Result* r = m_result.get();
+    m_roofline_table->setSortingEnabled(false);
+    m_roofline_table->setRowCount(0);
+    if (!r) {
+        return;
+    }
+    const auto& ops = r->roofline.ops;
+    m_roofline_table->setRowCount(int(ops.size()));
+    for (int i = 0; i < int(ops.size()); ++i) {
+        const Roofline::Entry& e = ops[size_t(i)];
+        const bool shapes = e.shapes;
+        const QString cells[] = {
+            QString::fromStdString(e.name),
+            locale.toString(qint64(e.calls)),
+            tr("%1 ms").arg(locale.toString(double(e.time_ns) / 1e6, 'f', 3)),
+            e.flops > 0 ? siText(e.flops, tr("FLOP")) : QString(),
+            shapes ? bytesText(e.bytes_read) : QString(),
+            bytesText(e.bytes_written),
+            shapes ? locale.toString(e.intensity(), 'f', 2) : QString(),
+            e.flops > 0 ? siText(e.flopsPerSecond(), tr("FLOP/s")) : QString(),
+            shapes ? tr("%1/s").arg(bytesText(e.bytesPerSecond())) : QString(),
+            boundText(e.bound()),
+        };
+        for (int c = 0; c < 10; ++c) {
+            auto* item = new QTableWidgetItem(cells[c]);
+            if (c > 0 && c < 9) {
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            }
+            m_roofline_table->setItem(i, c, item);
+        }
+    }
+    m_roofline_table->resizeColumnsToContents();
+}
+
+void SummaryPage::updateChart() {
+    auto* chart = new QChart;
+    chart->legend()->hide();
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    const Result* r = m_result.get();
+    if (r) {
+        const auto& bytes = r->statistics.bytes_by_category_at_peak;
+        int64_t top = 0;
+        QStringList names;
+        std::vector<int> shown;
+        // The category axis runs bottom-up: add in reverse so it reads Parameter, ... top-down.
+        for (int c = kCategoryCount - 1; c >= 0; --c) {
+            if (bytes[size_t(c)] > 0) {
+                shown.push_back(c);
+                names << TimelineView::categoryName(c);
+                top = std::max(top, bytes[size_t(c)]);
+            }
+        }
+        // One set per category, each with its value in its own row, so every bar has the
+        // category's timeline colour.
+        auto* series = new QHorizontalStackedBarSeries;
+        const double mib = 1024.0 * 1024.0;
+        for (size_t i = 0; i < shown.size(); ++i) {
+            auto* set = new QBarSet(names[int(i)]);
+            for (size_t j = 0; j < shown.size(); ++j) {
+                *set << (i == j ? double(bytes[size_t(shown[i])]) / mib : 0.0);
+            }
+            set->setColor(TimelineView::categoryColor(shown[i]));
+            set->setLabelColor(Qt::black);
+            series->append(set);
+        }
+        series->setLabelsVisible(false);
+        chart->addSeries(series);
+        auto* y = new QBarCategoryAxis;
+        y->append(names);
+        chart->addAxis(y, Qt::AlignLeft);
+        series->attachAxis(y);
+        auto* x = new QValueAxis;
+        x->setRange(0, std::max(1.0, double(top) / mib * 1.05));
+        x->setLabelFormat(QStringLiteral("%.0f"));
+        x->setTitleText(tr("MiB at the peak"));
+        chart->addAxis(x, Qt::AlignBottom);
+        series->attachAxis(x);
+        chart->setTitle(tr("Bytes by category at the peak (%1)")
+                            .arg(QString::fromStdString(formatBytes(r->statistics.peak_bytes))));
+    }
+    QChart* old = m_chart_view->chart();
+    m_chart_view->setChart(chart);
+    delete old;
+}
+
+void SummaryPage::onRooflineSelection() {
+    const Result* r = m_result.get();
+    const auto rows = m_roofline_table->selectionModel()->selectedRows();
+    QVector<qint64> allocations;
+    if (r && !rows.isEmpty() && r->operators) {
+        const QString name = m_roofline_table->item(rows.first().row(), 0)->text();
+        const auto& table = *r->operators;
+        for (size_t i = 0; i < table.rows().size(); ++i) {
+            const auto& row = table.rows()[i];
+            if (row.kind == OperatorTable::RowKind::Operator &&
+                QString::fromStdString(row.name) == name) {
+                for (int64_t a : table.allocationsInside(int64_t(i))) {
+                    allocations.push_back(a);
+                }
+                break;
+            }
+        }
+    }
+    emit allocationsHighlighted(allocations);
+}
+
+void SummaryPage::retranslateUi() {
+    m_memory_box->setTitle(tr("Memory"));
+    m_speed_box->setTitle(tr("Throughput"));
+    m_chart_box->setTitle(tr("At the peak"));
+    m_roofline_box->setTitle(tr("Roofline"));
+    const std::pair<const char*, QString> names[] = {
+        {"peak", tr("Peak allocated:")},
+        {"step1_peak", tr("Peak in step 1:")},
+        {"steady_peak", tr("Peak in later steps:")},
+        {"average", tr("Average allocated:")},
+        {"peak_to_average", tr("Peak / average:")},
+        {"forward_peak", tr("Forward peak:")},
+        {"backward_peak", tr("Backward peak:")},
+        {"optimizer_peak", tr("Optimizer peak:")},
+        {"peak_at", tr("Peak reached in:")},
+        {"samples_per_s", tr("Samples/s:")},
+        {"tokens_per_s", tr("Tokens/s:")},
+        {"tflops", tr("Model TFLOP/s:")},
+        {"mfu", tr("MFU:")},
+        {"step_flops", tr("FLOPs per step:")},
+        {"step_bytes", tr("Bytes moved per step:")},
+        {"step_intensity", tr("Arithmetic intensity:")},
+        {"step_class", tr("Step is:")},
+        {"step_flops_per_s", tr("Achieved FLOP/s:")},
+        {"step_bandwidth", tr("Achieved bandwidth:")},
+        {"peak_flops", tr("Peak FLOP/s:")},
+        {"peak_bandwidth", tr("Peak bandwidth:")},
+        {"ridge", tr("Ridge point:")},
+    };
+    for (const auto& [key, text] : names) {
+        if (QLabel* label = m_names.value(QLatin1String(key))) {
+            label->setText(text);
+        }
+    }
+    m_roofline_table->setHorizontalHeaderLabels(
+        {tr("Operator"), tr("Calls"), tr("Time"), tr("FLOPs"), tr("Bytes read (est.)"),
+         tr("Bytes written"), tr("FLOP/byte"), tr("Achieved FLOP/s"), tr("Bandwidth"),
+         tr("Class")});
+    if (m_result || !m_pending) {
+        showResult();
+    }
+}
+
+void SummaryPage::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange) {
+        retranslateUi();
+    }
+    QWidget::changeEvent(event);
+}
+
+}  // namespace memscope

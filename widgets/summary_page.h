@@ -1,0 +1,100 @@
+#pragma once
+
+#include "analysis/operator_table.h"
+#include "analysis/roofline.h"
+#include "analysis/run_statistics.h"
+
+#include <QMap>
+#include <QVector>
+#include <QWidget>
+
+#include <cstdint>
+#include <memory>
+
+class QChartView;
+class QGroupBox;
+class QLabel;
+class QTableWidget;
+
+namespace memscope {
+
+class Trace;
+
+// The summary tab: the run's memory figures (peak in step 1 and steady state, average,
+// peak-to-average, per-phase peaks), a chart of the bytes by category at the peak, throughput
+// (samples/s, tokens/s, TFLOP/s, MFU), and the roofline: arithmetic intensity, achieved FLOP/s
+// and bandwidth and the workshop's classification for the step and per operator, against peak
+// FLOP/s and bandwidth measured on this computer (CPU runs) with the method shown. Everything is
+// computed on a worker thread; computed() says when the page shows a run.
+class SummaryPage : public QWidget {
+    Q_OBJECT
+
+  public:
+    // What the worker computes for a trace.
+    struct Result {
+        RunStatistics statistics;
+        Roofline roofline;
+        std::shared_ptr<const OperatorTable> operators;  // grouped by operator name
+        double peak_flops_per_s = 0;
+        QString peak_flops_method;
+        double peak_bytes_per_s = 0;
+        QString peak_bandwidth_method;
+    };
+
+    explicit SummaryPage(QWidget* parent = nullptr);
+    ~SummaryPage() override;
+
+    void setTrace(std::shared_ptr<const Trace> trace);
+    // Measure the CPU's peak FLOP/s and bandwidth for the roofline (on by default; about half a
+    // second the first time in a process). Off: only figures stored in the run are used.
+    void setMeasurePeaks(bool measure) { m_measure = measure; }
+    bool isComputing() const { return m_pending; }
+    const Result* result() const { return m_result.get(); }
+
+    // The text shown for a figure: "peak", "step1_peak", "steady_peak", "average",
+    // "peak_to_average", "forward_peak", "backward_peak", "optimizer_peak", "peak_at",
+    // "samples_per_s", "tokens_per_s", "tflops", "mfu", "step_flops", "step_bytes",
+    // "step_intensity", "step_class", "step_flops_per_s", "step_bandwidth", "peak_flops",
+    // "peak_bandwidth", "ridge"; empty for an unknown key.
+    QString figureText(const QString& key) const;
+    QChartView* chartView() const { return m_chart_view; }
+    QTableWidget* rooflineTable() const { return m_roofline_table; }
+
+    static Result compute(std::shared_ptr<const Trace> trace, bool measure_peaks);
+
+  signals:
+    void computed();
+    void allocationsHighlighted(const QVector<qint64>& allocations);
+
+  protected:
+    void changeEvent(QEvent* event) override;
+
+  private:
+    void adopt(std::shared_ptr<const Result> result);
+    void showResult();
+    void updateChart();
+    void fillRooflineTable();
+    void setFigure(const QString& key, const QString& text, const QString& tool_tip = {});
+    QLabel* addFigure(QGroupBox* box, const QString& key);
+    void onRooflineSelection();
+    void retranslateUi();
+
+    std::shared_ptr<const Trace> m_trace;
+    std::shared_ptr<const Result> m_result;
+    bool m_measure = true;
+    bool m_pending = false;
+    uint64_t m_generation = 0;
+
+    QLabel* m_status = nullptr;
+    QGroupBox* m_memory_box = nullptr;
+    QGroupBox* m_speed_box = nullptr;
+    QGroupBox* m_roofline_box = nullptr;
+    QGroupBox* m_chart_box = nullptr;
+    QMap<QString, QLabel*> m_values;
+    QMap<QString, QLabel*> m_names;
+    QChartView* m_chart_view = nullptr;
+    QTableWidget* m_roofline_table = nullptr;
+    QLabel* m_roofline_note = nullptr;
+};
+
+}  // namespace memscope
