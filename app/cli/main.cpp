@@ -5,6 +5,7 @@
 #include "export_command.h"
 #include "import_command.h"
 #include "info_command.h"
+#include "predict_command.h"
 #include "record_command.h"
 #include "report_command.h"
 #include "sweep_command.h"
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
     memscope::cli::ImportCommand import(app);
     memscope::cli::ExportCommand export_command(app);
     memscope::cli::ReportCommand report(app);
+    memscope::cli::PredictCommand predict(app);
     memscope::cli::SweepCommand sweep(app);
     memscope::cli::CompareCommand compare(app);
 
@@ -57,6 +59,9 @@ int main(int argc, char** argv) {
     }
     if (report.selected()) {
         return report.run();
+    }
+    if (predict.selected()) {
+        return predict.run();
     }
     if (sweep.selected()) {
         return sweep.run();
