@@ -93,6 +93,92 @@
     </message>
 </context>
 <context>
+    <name>memscope::AllocationListModel</name>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>before recording</source>
+        <translation>vor der Aufzeichnung</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>nie</translation>
+    </message>
+    <message>
+        <source>%1 bytes</source>
+        <translation>%1 Bytes</translation>
+    </message>
+    <message>
+        <source>Allocation</source>
+        <translation>Allokation</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>Kategorie</translation>
+    </message>
+    <message>
+        <source>Phase</source>
+        <translation>Phase</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <source>Module</source>
+        <translation>Modul</translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation>Operator</translation>
+    </message>
+    <message>
+        <source>Allocated at</source>
+        <translation>Alloziert bei</translation>
+    </message>
+    <message>
+        <source>Freed at</source>
+        <translation>Freigegeben bei</translation>
+    </message>
+    <message>
+        <source>Lifetime</source>
+        <translation>Lebensdauer</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::AllocationsPage</name>
+    <message>
+        <source>&amp;Search:</source>
+        <translation>&amp;Suche:</translation>
+    </message>
+    <message>
+        <source>category, phase, module or operator</source>
+        <translation>Kategorie, Phase, Modul oder Operator</translation>
+    </message>
+    <message>
+        <source>Allocations (largest first)</source>
+        <translation>Allokationen (größte zuerst)</translation>
+    </message>
+    <message>
+        <source>Memory events</source>
+        <translation>Speicherereignisse</translation>
+    </message>
+    <message>
+        <source>%1 of %2 allocations, %3 of %4 alloc/free events shown</source>
+        <translation>%1 von %2 Allokationen, %3 von %4 Allokations-/Freigabeereignissen angezeigt</translation>
+    </message>
+    <message>
+        <source>No run open.</source>
+        <translation>Kein Lauf geöffnet.</translation>
+    </message>
+</context>
+<context>
     <name>memscope::MainWindow</name>
     <message>
         <source>&lt;h3&gt;%1 %2&lt;/h3&gt;&lt;p&gt;A memory profiler for Tiny LLaMA training: it records every tensor allocation and shows where the memory goes.&lt;/p&gt;&lt;p&gt;Qt %3&lt;br/&gt;LibTorch %4&lt;/p&gt;</source>
@@ -177,6 +263,306 @@
     <message>
         <source>Open a recorded run with File &gt; Open Run (Ctrl+O), or record one with memscope-cli record.</source>
         <translation>Öffnen Sie einen aufgezeichneten Lauf mit Datei &gt; Lauf öffnen (Strg+O), oder zeichnen Sie einen mit memscope-cli record auf.</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::MemoryEventsModel</name>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>alloc</source>
+        <translation>Allokation</translation>
+    </message>
+    <message>
+        <source>free</source>
+        <translation>Freigabe</translation>
+    </message>
+    <message>
+        <source>before recording</source>
+        <translation>vor der Aufzeichnung</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>nie</translation>
+    </message>
+    <message>
+        <source>%1 bytes</source>
+        <translation>%1 Bytes</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation>Ereignis</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>Allocated after</source>
+        <translation>Alloziert danach</translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation>Operator</translation>
+    </message>
+    <message>
+        <source>Module</source>
+        <translation>Modul</translation>
+    </message>
+    <message>
+        <source>Phase</source>
+        <translation>Phase</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <source>Allocated at</source>
+        <translation>Alloziert bei</translation>
+    </message>
+    <message>
+        <source>Released at</source>
+        <translation>Freigegeben bei</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>Dauer</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::OperatorPage</name>
+    <message>
+        <source>Export operator table</source>
+        <translation>Operatortabelle exportieren</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV-Dateien (*.csv)</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>%1 konnte nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>Aggregating operators...</source>
+        <translation>Operatoren werden zusammengefasst...</translation>
+    </message>
+    <message>
+        <source>No run open.</source>
+        <translation>Kein Lauf geöffnet.</translation>
+    </message>
+    <message>
+        <source>This run has no operators or allocations.</source>
+        <translation>Dieser Lauf hat keine Operatoren oder Allokationen.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n row(s)</source>
+        <translation>
+            <numerusform>%n Zeile</numerusform>
+            <numerusform>%n Zeilen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Times are wall time on the recording thread; %1 inside recorded scopes.</source>
+        <translation>Zeiten sind Wanduhrzeit auf dem aufzeichnenden Thread; %1 in aufgezeichneten Bereichen.</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>This run has no op spans: times come from the stored per-name statistics.</source>
+        <translation>Dieser Lauf hat keine Op-Spannen: Zeiten stammen aus der gespeicherten Statistik je Name.</translation>
+    </message>
+    <message>
+        <source>Record with --record-shapes for input shapes and FLOPs.</source>
+        <translation>Mit --record-shapes aufzeichnen für Eingabeformen und FLOPs.</translation>
+    </message>
+    <message>
+        <source>&amp;Search:</source>
+        <translation>&amp;Suche:</translation>
+    </message>
+    <message>
+        <source>operator, module or input shape</source>
+        <translation>Operator, Modul oder Eingabeform</translation>
+    </message>
+    <message>
+        <source>&amp;Group by:</source>
+        <translation>&amp;Gruppieren nach:</translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation>Operator</translation>
+    </message>
+    <message>
+        <source>Module tree</source>
+        <translation>Modulbaum</translation>
+    </message>
+    <message>
+        <source>Export CSV...</source>
+        <translation>CSV exportieren...</translation>
+    </message>
+    <message>
+        <source>Save the rows shown as CSV (raw bytes, nanoseconds and FLOPs)</source>
+        <translation>Die angezeigten Zeilen als CSV speichern (Bytes, Nanosekunden und FLOPs als Rohwerte)</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::OperatorTableModel</name>
+    <message>
+        <source>backward of %1</source>
+        <translation>Rückwärts von %1</translation>
+    </message>
+    <message>
+        <source>(outside any module or operator)</source>
+        <translation>(außerhalb jedes Moduls und Operators)</translation>
+    </message>
+    <message>
+        <source>(outside any operator)</source>
+        <translation>(außerhalb jedes Operators)</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>Rückwärts</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (+%n more)</source>
+        <translation>
+            <numerusform>%1 (+%n weitere)</numerusform>
+            <numerusform>%1 (+%n weitere)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 bytes</source>
+        <translation>%1 Bytes</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 allocated inside, nested calls included (%n allocation(s))</source>
+        <translation>
+            <numerusform>%1 darin alloziert, verschachtelte Aufrufe eingeschlossen (%n Allokation)</numerusform>
+            <numerusform>%1 darin alloziert, verschachtelte Aufrufe eingeschlossen (%n Allokationen)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 allocated minus freed in this row itself</source>
+        <translation>%1 alloziert minus freigegeben in dieser Zeile selbst</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 in the %n allocation(s) attributed to this row</source>
+        <translation>
+            <numerusform>%1 in der %n dieser Zeile zugeordneten Allokation</numerusform>
+            <numerusform>%1 in den %n dieser Zeile zugeordneten Allokationen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 calls: %2</source>
+        <translation>%1 Aufrufe: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>(%n more)</source>
+        <translation>
+            <numerusform>(%n weitere)</numerusform>
+            <numerusform>(%n weitere)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 FLOP</source>
+        <translation>%1 FLOP</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation>Aufrufe</translation>
+    </message>
+    <message>
+        <source>Self CPU</source>
+        <translation>Eigene CPU</translation>
+    </message>
+    <message>
+        <source>Self CPU %</source>
+        <translation>Eigene CPU %</translation>
+    </message>
+    <message>
+        <source>CPU total</source>
+        <translation>CPU gesamt</translation>
+    </message>
+    <message>
+        <source>CPU total %</source>
+        <translation>CPU gesamt %</translation>
+    </message>
+    <message>
+        <source>Device total</source>
+        <translation>Gerät gesamt</translation>
+    </message>
+    <message>
+        <source>CPU Mem</source>
+        <translation>CPU-Speicher</translation>
+    </message>
+    <message>
+        <source>Self CPU Mem</source>
+        <translation>Eigener CPU-Speicher</translation>
+    </message>
+    <message>
+        <source>Self allocated</source>
+        <translation>Selbst alloziert</translation>
+    </message>
+    <message>
+        <source>Input shapes</source>
+        <translation>Eingabeformen</translation>
+    </message>
+    <message>
+        <source>FLOPs</source>
+        <translation>FLOPs</translation>
+    </message>
+    <message>
+        <source>Wall time inside the calls minus the calls nested in them</source>
+        <translation>Wanduhrzeit in den Aufrufen abzüglich der darin verschachtelten Aufrufe</translation>
+    </message>
+    <message>
+        <source>Share of the time inside recorded scopes</source>
+        <translation>Anteil an der Zeit in aufgezeichneten Bereichen</translation>
+    </message>
+    <message>
+        <source>Wall time inside the calls, nested calls included</source>
+        <translation>Wanduhrzeit in den Aufrufen, verschachtelte Aufrufe eingeschlossen</translation>
+    </message>
+    <message>
+        <source>GPU time, where measured</source>
+        <translation>GPU-Zeit, wo gemessen</translation>
+    </message>
+    <message>
+        <source>Bytes allocated inside, nested calls included</source>
+        <translation>Darin allozierte Bytes, verschachtelte Aufrufe eingeschlossen</translation>
+    </message>
+    <message>
+        <source>Bytes allocated minus bytes freed in the row itself (can be negative)</source>
+        <translation>Allozierte minus freigegebene Bytes in der Zeile selbst (kann negativ sein)</translation>
+    </message>
+    <message>
+        <source>Bytes of the allocations attributed to this row</source>
+        <translation>Bytes der dieser Zeile zugeordneten Allokationen</translation>
+    </message>
+    <message>
+        <source>Matmul FLOPs from the recorded input shapes (--record-shapes)</source>
+        <translation>Matmul-FLOPs aus den aufgezeichneten Eingabeformen (--record-shapes)</translation>
     </message>
 </context>
 <context>
@@ -284,6 +670,268 @@
     <message>
         <source>(never freed)</source>
         <translation>(nie freigegeben)</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::SummaryPage</name>
+    <message>
+        <source>memory-bound</source>
+        <translation>speichergebunden</translation>
+    </message>
+    <message>
+        <source>mixed</source>
+        <translation>gemischt</translation>
+    </message>
+    <message>
+        <source>compute-bound</source>
+        <translation>rechengebunden</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>unbekannt</translation>
+    </message>
+    <message>
+        <source>%1, now on this computer</source>
+        <translation>%1, jetzt auf diesem Computer</translation>
+    </message>
+    <message>
+        <source>Computing the summary...</source>
+        <translation>Zusammenfassung wird berechnet...</translation>
+    </message>
+    <message>
+        <source>No run open.</source>
+        <translation>Kein Lauf geöffnet.</translation>
+    </message>
+    <message>
+        <source>%1 bytes</source>
+        <translation>%1 Bytes</translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation>k. A.</translation>
+    </message>
+    <message>
+        <source>n/a (one step)</source>
+        <translation>k. A. (ein Schritt)</translation>
+    </message>
+    <message>
+        <source>step %1, %2</source>
+        <translation>Schritt %1, %2</translation>
+    </message>
+    <message>
+        <source>%1 % of %2 TFLOP/s</source>
+        <translation>%1 % von %2 TFLOP/s</translation>
+    </message>
+    <message>
+        <source>FLOP</source>
+        <translation>FLOP</translation>
+    </message>
+    <message>
+        <source>%1 (estimated)</source>
+        <translation>%1 (geschätzt)</translation>
+    </message>
+    <message>
+        <source>%1 read (estimated from shapes and dtype) + %2 written (allocated)</source>
+        <translation>%1 gelesen (geschätzt aus Formen und Datentyp) + %2 geschrieben (alloziert)</translation>
+    </message>
+    <message>
+        <source>%1 FLOP/byte</source>
+        <translation>%1 FLOP/Byte</translation>
+    </message>
+    <message>
+        <source>FLOP/s</source>
+        <translation>FLOP/s</translation>
+    </message>
+    <message>
+        <source> (%1 % of peak)</source>
+        <translation> (%1 % der Spitze)</translation>
+    </message>
+    <message>
+        <source>%1/s</source>
+        <translation>%1/s</translation>
+    </message>
+    <message>
+        <source>Bytes moved are an estimate: inputs from the recorded shapes at the run&apos;s element size (%1; under autocast matmuls read 2 bytes, other ops 4), outputs from the bytes each call allocated. FLOPs count matmul-like ops only. Classification: below %2 FLOP/byte memory-bound, %2 to %3 mixed, above %3 compute-bound.</source>
+        <translation>Bewegte Bytes sind eine Schätzung: Eingaben aus den aufgezeichneten Formen mit der Elementgröße des Laufs (%1; unter Autocast lesen Matmuls 2 Bytes, andere Ops 4), Ausgaben aus den Bytes, die jeder Aufruf alloziert hat. FLOPs zählen nur Matmul-artige Ops. Einordnung: unter %2 FLOP/Byte speichergebunden, %2 bis %3 gemischt, über %3 rechengebunden.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Per step: averages over %n step(s); the step&apos;s rates are against its wall time.</source>
+        <translation>
+            <numerusform>Pro Schritt: Mittel über %n Schritt; die Raten des Schritts beziehen sich auf seine Wanduhrzeit.</numerusform>
+            <numerusform>Pro Schritt: Mittel über %n Schritte; die Raten des Schritts beziehen sich auf seine Wanduhrzeit.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This run has no input shapes: record it with memscope-cli record --record-shapes for FLOPs, bytes moved and the roofline.</source>
+        <translation>Dieser Lauf hat keine Eingabeformen: mit memscope-cli record --record-shapes aufzeichnen für FLOPs, bewegte Bytes und das Roofline-Modell.</translation>
+    </message>
+    <message>
+        <source>Peak FLOP/s: %1.</source>
+        <translation>Spitzen-FLOP/s: %1.</translation>
+    </message>
+    <message>
+        <source>Peak bandwidth: %1.</source>
+        <translation>Spitzenbandbreite: %1.</translation>
+    </message>
+    <message>
+        <source>%1: %2 events, %3 allocations</source>
+        <translation>%1: %2 Ereignisse, %3 Allokationen</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>MiB at the peak</source>
+        <translation>MiB an der Spitze</translation>
+    </message>
+    <message>
+        <source>Bytes by category at the peak (%1)</source>
+        <translation>Bytes nach Kategorie an der Spitze (%1)</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>Speicher</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>Durchsatz</translation>
+    </message>
+    <message>
+        <source>At the peak</source>
+        <translation>An der Spitze</translation>
+    </message>
+    <message>
+        <source>Roofline</source>
+        <translation>Roofline</translation>
+    </message>
+    <message>
+        <source>Peak allocated:</source>
+        <translation>Spitze alloziert:</translation>
+    </message>
+    <message>
+        <source>Peak in step 1:</source>
+        <translation>Spitze in Schritt 1:</translation>
+    </message>
+    <message>
+        <source>Peak in later steps:</source>
+        <translation>Spitze in späteren Schritten:</translation>
+    </message>
+    <message>
+        <source>Average allocated:</source>
+        <translation>Durchschnittlich alloziert:</translation>
+    </message>
+    <message>
+        <source>Peak / average:</source>
+        <translation>Spitze / Durchschnitt:</translation>
+    </message>
+    <message>
+        <source>Forward peak:</source>
+        <translation>Spitze Vorwärts:</translation>
+    </message>
+    <message>
+        <source>Backward peak:</source>
+        <translation>Spitze Rückwärts:</translation>
+    </message>
+    <message>
+        <source>Optimizer peak:</source>
+        <translation>Spitze Optimierer:</translation>
+    </message>
+    <message>
+        <source>Peak reached in:</source>
+        <translation>Spitze erreicht in:</translation>
+    </message>
+    <message>
+        <source>Samples/s:</source>
+        <translation>Samples/s:</translation>
+    </message>
+    <message>
+        <source>Tokens/s:</source>
+        <translation>Tokens/s:</translation>
+    </message>
+    <message>
+        <source>Model TFLOP/s:</source>
+        <translation>Modell-TFLOP/s:</translation>
+    </message>
+    <message>
+        <source>MFU:</source>
+        <translation>MFU:</translation>
+    </message>
+    <message>
+        <source>FLOPs per step:</source>
+        <translation>FLOPs pro Schritt:</translation>
+    </message>
+    <message>
+        <source>Bytes moved per step:</source>
+        <translation>Bewegte Bytes pro Schritt:</translation>
+    </message>
+    <message>
+        <source>Arithmetic intensity:</source>
+        <translation>Arithmetische Intensität:</translation>
+    </message>
+    <message>
+        <source>Step is:</source>
+        <translation>Der Schritt ist:</translation>
+    </message>
+    <message>
+        <source>Achieved FLOP/s:</source>
+        <translation>Erreichte FLOP/s:</translation>
+    </message>
+    <message>
+        <source>Achieved bandwidth:</source>
+        <translation>Erreichte Bandbreite:</translation>
+    </message>
+    <message>
+        <source>Peak FLOP/s:</source>
+        <translation>Spitzen-FLOP/s:</translation>
+    </message>
+    <message>
+        <source>Peak bandwidth:</source>
+        <translation>Spitzenbandbreite:</translation>
+    </message>
+    <message>
+        <source>Ridge point:</source>
+        <translation>Knickpunkt:</translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation>Operator</translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation>Aufrufe</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>FLOPs</source>
+        <translation>FLOPs</translation>
+    </message>
+    <message>
+        <source>Bytes read (est.)</source>
+        <translation>Gelesene Bytes (geschätzt)</translation>
+    </message>
+    <message>
+        <source>Bytes written</source>
+        <translation>Geschriebene Bytes</translation>
+    </message>
+    <message>
+        <source>FLOP/byte</source>
+        <translation>FLOP/Byte</translation>
+    </message>
+    <message>
+        <source>Achieved FLOP/s</source>
+        <translation>Erreichte FLOP/s</translation>
+    </message>
+    <message>
+        <source>Bandwidth</source>
+        <translation>Bandbreite</translation>
+    </message>
+    <message>
+        <source>Class</source>
+        <translation>Einordnung</translation>
     </message>
 </context>
 <context>

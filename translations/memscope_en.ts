@@ -93,6 +93,92 @@
     </message>
 </context>
 <context>
+    <name>memscope::AllocationListModel</name>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>before recording</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 bytes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allocation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Phase</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Module</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allocated at</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Freed at</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lifetime</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::AllocationsPage</name>
+    <message>
+        <source>&amp;Search:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>category, phase, module or operator</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allocations (largest first)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory events</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 allocations, %3 of %4 alloc/free events shown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No run open.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>memscope::MainWindow</name>
     <message>
         <source>&lt;h3&gt;%1 %2&lt;/h3&gt;&lt;p&gt;A memory profiler for Tiny LLaMA training: it records every tensor allocation and shows where the memory goes.&lt;/p&gt;&lt;p&gt;Qt %3&lt;br/&gt;LibTorch %4&lt;/p&gt;</source>
@@ -174,6 +260,306 @@
     </message>
     <message>
         <source>Open a recorded run with File &gt; Open Run (Ctrl+O), or record one with memscope-cli record.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::MemoryEventsModel</name>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>alloc</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>free</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>before recording</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 bytes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allocated after</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Module</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Phase</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allocated at</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Released at</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::OperatorPage</name>
+    <message>
+        <source>Export operator table</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Aggregating operators...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No run open.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This run has no operators or allocations.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n row(s)</source>
+        <translation>
+            <numerusform>%n row</numerusform>
+            <numerusform>%n rows</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Times are wall time on the recording thread; %1 inside recorded scopes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This run has no op spans: times come from the stored per-name statistics.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Record with --record-shapes for input shapes and FLOPs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Search:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>operator, module or input shape</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Group by:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Module tree</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export CSV...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the rows shown as CSV (raw bytes, nanoseconds and FLOPs)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::OperatorTableModel</name>
+    <message>
+        <source>backward of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(outside any module or operator)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(outside any operator)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (+%n more)</source>
+        <translation>
+            <numerusform>%1 (+%n more)</numerusform>
+            <numerusform>%1 (+%n more)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 bytes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 allocated inside, nested calls included (%n allocation(s))</source>
+        <translation>
+            <numerusform>%1 allocated inside, nested calls included (%n allocation)</numerusform>
+            <numerusform>%1 allocated inside, nested calls included (%n allocations)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 allocated minus freed in this row itself</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 in the %n allocation(s) attributed to this row</source>
+        <translation>
+            <numerusform>%1 in the %n allocation attributed to this row</numerusform>
+            <numerusform>%1 in the %n allocations attributed to this row</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 calls: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>(%n more)</source>
+        <translation>
+            <numerusform>(%n more)</numerusform>
+            <numerusform>(%n more)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 FLOP</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Self CPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Self CPU %</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU total</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU total %</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Device total</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU Mem</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Self CPU Mem</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Self allocated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Input shapes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FLOPs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wall time inside the calls minus the calls nested in them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Share of the time inside recorded scopes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wall time inside the calls, nested calls included</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU time, where measured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bytes allocated inside, nested calls included</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bytes allocated minus bytes freed in the row itself (can be negative)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bytes of the allocations attributed to this row</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Matmul FLOPs from the recorded input shapes (--record-shapes)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -281,6 +667,268 @@
     </message>
     <message>
         <source>(never freed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::SummaryPage</name>
+    <message>
+        <source>memory-bound</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>mixed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>compute-bound</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, now on this computer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Computing the summary...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No run open.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 bytes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>n/a (one step)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>step %1, %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 % of %2 TFLOP/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FLOP</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (estimated)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 read (estimated from shapes and dtype) + %2 written (allocated)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 FLOP/byte</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FLOP/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (%1 % of peak)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bytes moved are an estimate: inputs from the recorded shapes at the run&apos;s element size (%1; under autocast matmuls read 2 bytes, other ops 4), outputs from the bytes each call allocated. FLOPs count matmul-like ops only. Classification: below %2 FLOP/byte memory-bound, %2 to %3 mixed, above %3 compute-bound.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Per step: averages over %n step(s); the step&apos;s rates are against its wall time.</source>
+        <translation>
+            <numerusform>Per step: averages over %n step; the step's rates are against its wall time.</numerusform>
+            <numerusform>Per step: averages over %n steps; the step's rates are against its wall time.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This run has no input shapes: record it with memscope-cli record --record-shapes for FLOPs, bytes moved and the roofline.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak FLOP/s: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak bandwidth: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 events, %3 allocations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MiB at the peak</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bytes by category at the peak (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At the peak</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Roofline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak allocated:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak in step 1:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak in later steps:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Average allocated:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak / average:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forward peak:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Backward peak:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optimizer peak:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak reached in:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Samples/s:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens/s:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model TFLOP/s:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MFU:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FLOPs per step:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bytes moved per step:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Arithmetic intensity:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step is:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Achieved FLOP/s:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Achieved bandwidth:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak FLOP/s:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak bandwidth:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ridge point:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FLOPs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bytes read (est.)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bytes written</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FLOP/byte</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Achieved FLOP/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bandwidth</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Class</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

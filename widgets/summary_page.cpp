@@ -336,8 +336,8 @@ void SummaryPage::showResult() {
             nullptr, int(roof.steps));
     } else {
         notes << tr(
-            "This run has no input shapes: record it with --record-shapes (GUI: "
-            "Record shapes) for FLOPs, bytes moved and the roofline.");
+            "This run has no input shapes: record it with memscope-cli record --record-shapes "
+            "for FLOPs, bytes moved and the roofline.");
     }
     if (!r->peak_flops_method.isEmpty()) {
         notes << tr("Peak FLOP/s: %1.").arg(r->peak_flops_method);

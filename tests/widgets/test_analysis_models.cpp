@@ -13,6 +13,7 @@
 #include "operator_table_model.h"
 #include "summary_page.h"
 #include "train/run_summary.h"
+#include "translation_loader.h"
 
 #include <QAbstractItemModelTester>
 #include <QBarSeries>
@@ -26,6 +27,7 @@
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QTranslator>
 #include <QTreeView>
 #include <QtTest>
 
@@ -342,6 +344,26 @@ class TestAnalysisModels : public QObject {
                      .data(MemoryEventsModel::AllocationRole)
                      .toLongLong(),
                  allocationAt(0xa1));
+    }
+
+    void pagesFollowTheGermanTranslation() {
+        QTranslator translator;
+        QVERIFY(loadMemscopeTranslation(translator, QLocale(QLocale::German)));
+        OperatorPage operators;
+        AllocationsPage allocations;
+        SummaryPage summary;
+        QVERIFY(QCoreApplication::installTranslator(&translator));
+        QCoreApplication::processEvents();  // LanguageChange reaches the pages
+        QCOMPARE(operators.groupingCombo()->itemText(1), QStringLiteral("Modulbaum"));
+        QCOMPARE(
+            operators.model()->headerData(OperatorTableModel::Calls, Qt::Horizontal).toString(),
+            QStringLiteral("Aufrufe"));
+        QCOMPARE(allocations.tabs()->tabText(1), QStringLiteral("Speicherereignisse"));
+        QCOMPARE(summary.rooflineTable()->horizontalHeaderItem(9)->text(),
+                 QStringLiteral("Einordnung"));
+        QVERIFY(QCoreApplication::removeTranslator(&translator));
+        QCoreApplication::processEvents();
+        QCOMPARE(operators.groupingCombo()->itemText(1), QStringLiteral("Module tree"));
     }
 
     void summaryPageShowsTinyRun() {
