@@ -129,6 +129,12 @@ void OperatorPage::adoptTable(std::shared_ptr<const OperatorTable> table) {
     m_pending = false;
     m_model->setTable(m_trace, std::move(table));
     m_view->setRootIsDecorated(m_grouping == OperatorTable::Grouping::ByModule);
+    // Device time exists only where a GPU was timed: no empty column for CPU runs.
+    bool device_time = false;
+    for (const auto& row : m_model->table()->rows()) {
+        device_time = device_time || row.device_ns > 0;
+    }
+    m_view->setColumnHidden(OperatorTableModel::DeviceTime, !device_time);
     QHeaderView* header = m_view->header();
     header->resizeSections(QHeaderView::ResizeToContents);
     // Long module paths and shape lists would push the numbers off screen.

@@ -112,6 +112,7 @@ SummaryPage::SummaryPage(QWidget* parent) : QWidget(parent) {
     m_roofline_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_roofline_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_roofline_table->verticalHeader()->setVisible(false);
+    m_roofline_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     m_roofline_table->setAlternatingRowColors(true);
     m_roofline_table->setMinimumHeight(260);
     roofline_layout->addWidget(m_roofline_table, 1);
