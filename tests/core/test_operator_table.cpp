@@ -35,10 +35,10 @@ int64_t findRow(const OperatorTable& t, const std::string& name, RowKind kind,
     return -1;
 }
 
-std::unique_ptr<RecordingSession> recordTiny(bool shapes) {
+std::unique_ptr<RecordingSession> recordTiny(bool shapes, TrainOptions o = tinyTrainOptions()) {
     Recorder::Options ro;
     ro.record_shapes = shapes;
-    auto session = std::make_unique<RecordingSession>(tinyTrainOptions(), ro);
+    auto session = std::make_unique<RecordingSession>(o, ro);
     session->setMeasurePeakFlops(false);
     session->start();
     session->finish();
@@ -205,8 +205,20 @@ class TestOperatorTable : public QObject {
         }
     }
 
+    void recordedRunAgreesWithRecorder_data() {
+        QTest::addColumn<bool>("checkpointed");
+        QTest::newRow("eager") << false;
+        // recomputed forwards run inside backward nodes, attention in a custom Function
+        QTest::newRow("checkpointed, memory-efficient") << true;
+    }
     void recordedRunAgreesWithRecorder() {
-        auto session = recordTiny(true);
+        QFETCH(bool, checkpointed);
+        auto o = tinyTrainOptions();
+        if (checkpointed) {
+            o.checkpointing = Checkpointing::PerBlock;
+            o.attention = AttentionKind::MemoryEfficient;
+        }
+        auto session = recordTiny(true, o);
         const Trace& trace = session->trace();
         QVERIFY(!trace.spans.empty());
         const int64_t all_bytes =
