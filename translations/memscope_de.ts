@@ -179,6 +179,140 @@
     </message>
 </context>
 <context>
+    <name>memscope::ComparePage</name>
+    <message>
+        <source>Export comparison</source>
+        <translation>Vergleich exportieren</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV-Dateien (*.csv)</translation>
+    </message>
+    <message>
+        <source>Laying out...</source>
+        <translation>Wird angeordnet...</translation>
+    </message>
+    <message>
+        <source>Run A</source>
+        <translation>Lauf A</translation>
+    </message>
+    <message>
+        <source>A: %1</source>
+        <translation>A: %1</translation>
+    </message>
+    <message>
+        <source>Run B</source>
+        <translation>Lauf B</translation>
+    </message>
+    <message>
+        <source>B: %1</source>
+        <translation>B: %1</translation>
+    </message>
+    <message>
+        <source>Synchronize the timelines (by step)</source>
+        <translation>Zeitachsen synchronisieren (nach Schritt)</translation>
+    </message>
+    <message>
+        <source>Zooming or panning one timeline shows the same steps in the other</source>
+        <translation>Zoomen oder Verschieben der einen Zeitachse zeigt dieselben Schritte in der anderen</translation>
+    </message>
+    <message>
+        <source>Export CSV...</source>
+        <translation>Als CSV exportieren...</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::ComparisonModel</name>
+    <message>
+        <source>Summary</source>
+        <translation>Übersicht</translation>
+    </message>
+    <message>
+        <source>Category at peak</source>
+        <translation>Kategorie am Spitzenwert</translation>
+    </message>
+    <message>
+        <source>Module allocated</source>
+        <translation>Vom Modul belegt</translation>
+    </message>
+    <message>
+        <source>Operator self allocated</source>
+        <translation>Vom Operator selbst belegt</translation>
+    </message>
+    <message>
+        <source>Operator self time</source>
+        <translation>Eigenzeit des Operators</translation>
+    </message>
+    <message>
+        <source>Peak allocated</source>
+        <translation>Spitzenbelegung</translation>
+    </message>
+    <message>
+        <source>Peak in step 1</source>
+        <translation>Spitze in Schritt 1</translation>
+    </message>
+    <message>
+        <source>Peak in later steps</source>
+        <translation>Spitze in späteren Schritten</translation>
+    </message>
+    <message>
+        <source>Average allocated</source>
+        <translation>Mittlere Belegung</translation>
+    </message>
+    <message>
+        <source>Forward peak</source>
+        <translation>Spitze im Forward</translation>
+    </message>
+    <message>
+        <source>Backward peak</source>
+        <translation>Spitze im Backward</translation>
+    </message>
+    <message>
+        <source>Optimizer peak</source>
+        <translation>Spitze im Optimierer</translation>
+    </message>
+    <message>
+        <source>Time per step</source>
+        <translation>Zeit pro Schritt</translation>
+    </message>
+    <message>
+        <source>Samples per second</source>
+        <translation>Samples pro Sekunde</translation>
+    </message>
+    <message>
+        <source>Tokens per second</source>
+        <translation>Tokens pro Sekunde</translation>
+    </message>
+    <message>
+        <source>%1 bytes</source>
+        <translation>%1 Bytes</translation>
+    </message>
+    <message>
+        <source>Section</source>
+        <translation>Abschnitt</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>A</source>
+        <translation>A</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+    <message>
+        <source>Delta</source>
+        <translation>Differenz</translation>
+    </message>
+    <message>
+        <source>Delta %</source>
+        <translation>Differenz %</translation>
+    </message>
+</context>
+<context>
     <name>memscope::MainWindow</name>
     <message>
         <source>&lt;h3&gt;%1 %2&lt;/h3&gt;&lt;p&gt;A memory profiler for Tiny LLaMA training: it records every tensor allocation and shows where the memory goes.&lt;/p&gt;&lt;p&gt;Qt %3&lt;br/&gt;LibTorch %4&lt;/p&gt;</source>
@@ -932,6 +1066,380 @@
     <message>
         <source>Class</source>
         <translation>Einordnung</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::SweepPage</name>
+    <message>
+        <source>linear</source>
+        <translation>linear</translation>
+    </message>
+    <message>
+        <source>quadratic</source>
+        <translation>quadratisch</translation>
+    </message>
+    <message>
+        <source>sub-linear</source>
+        <translation>sublinear</translation>
+    </message>
+    <message>
+        <source>between linear and quadratic</source>
+        <translation>zwischen linear und quadratisch</translation>
+    </message>
+    <message>
+        <source>steeper than quadratic</source>
+        <translation>steiler als quadratisch</translation>
+    </message>
+    <message>
+        <source>not enough points</source>
+        <translation>zu wenige Punkte</translation>
+    </message>
+    <message>
+        <source>Open sweep directory</source>
+        <translation>Sweep-Verzeichnis öffnen</translation>
+    </message>
+    <message>
+        <source>Directory for sweep results</source>
+        <translation>Verzeichnis für Sweep-Ergebnisse</translation>
+    </message>
+    <message>
+        <source>Export table</source>
+        <translation>Tabelle exportieren</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV-Dateien (*.csv)</translation>
+    </message>
+    <message>
+        <source>Batch sizes</source>
+        <translation>Batchgrößen</translation>
+    </message>
+    <message>
+        <source>Sequence lengths</source>
+        <translation>Sequenzlängen</translation>
+    </message>
+    <message>
+        <source>Presets</source>
+        <translation>Presets</translation>
+    </message>
+    <message>
+        <source>Precisions</source>
+        <translation>Genauigkeiten</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>Attention</translation>
+    </message>
+    <message>
+        <source>Checkpointing</source>
+        <translation>Checkpointing</translation>
+    </message>
+    <message>
+        <source>Profile types</source>
+        <translation>Profiltypen</translation>
+    </message>
+    <message>
+        <source>Capacity: &apos;%1&apos; is not a size (try 512MiB or 2GiB)</source>
+        <translation>Kapazität: „%1“ ist keine Größe (z. B. 512MiB oder 2GiB)</translation>
+    </message>
+    <message>
+        <source>A sweep is already running.</source>
+        <translation>Es läuft bereits ein Sweep.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Starting %n point(s)...</source>
+        <translation>
+            <numerusform>Starte %n Punkt...</numerusform>
+            <numerusform>Starte %n Punkte...</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Point %1 of %2: %3, step %4 of %5</source>
+        <translation>Punkt %1 von %2: %3, Schritt %4 von %5</translation>
+    </message>
+    <message numerus="yes">
+        <source>Cancelled: kept %n finished point(s) in %1</source>
+        <translation>
+            <numerusform>Abgebrochen: %n fertiger Punkt in %1 behalten</numerusform>
+            <numerusform>Abgebrochen: %n fertige Punkte in %1 behalten</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Done: %n point(s) in %1</source>
+        <translation>
+            <numerusform>Fertig: %n Punkt in %1</numerusform>
+            <numerusform>Fertig: %n Punkte in %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cancelling: the running point stops at its next module...</source>
+        <translation>Wird abgebrochen: der laufende Punkt hält am nächsten Modul an...</translation>
+    </message>
+    <message numerus="yes">
+        <source>Opened %n point(s) from %1</source>
+        <translation>
+            <numerusform>%n Punkt aus %1 geöffnet</numerusform>
+            <numerusform>%n Punkte aus %1 geöffnet</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Memory (MiB)</source>
+        <translation>Speicher (MiB)</translation>
+    </message>
+    <message>
+        <source>Peak</source>
+        <translation>Spitze</translation>
+    </message>
+    <message>
+        <source>Average</source>
+        <translation>Mittel</translation>
+    </message>
+    <message>
+        <source>Out of memory</source>
+        <translation>Speicher erschöpft</translation>
+    </message>
+    <message>
+        <source>Memory against batch size</source>
+        <translation>Speicher über der Batchgröße</translation>
+    </message>
+    <message>
+        <source>Memory against sequence length</source>
+        <translation>Speicher über der Sequenzlänge</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>Batchgröße</translation>
+    </message>
+    <message>
+        <source>Sequence length</source>
+        <translation>Sequenzlänge</translation>
+    </message>
+    <message>
+        <source>Samples/s</source>
+        <translation>Samples/s</translation>
+    </message>
+    <message>
+        <source>Tokens/s</source>
+        <translation>Tokens/s</translation>
+    </message>
+    <message>
+        <source>Peak per token</source>
+        <translation>Spitze pro Token</translation>
+    </message>
+    <message>
+        <source>Input-dependent per token</source>
+        <translation>Eingabeabhängig pro Token</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>Durchsatz</translation>
+    </message>
+    <message>
+        <source>Samples per second</source>
+        <translation>Samples pro Sekunde</translation>
+    </message>
+    <message>
+        <source>Tokens per second</source>
+        <translation>Tokens pro Sekunde</translation>
+    </message>
+    <message>
+        <source>Memory per token</source>
+        <translation>Speicher pro Token</translation>
+    </message>
+    <message>
+        <source>KiB per token</source>
+        <translation>KiB pro Token</translation>
+    </message>
+    <message>
+        <source>against sequence length</source>
+        <translation>über der Sequenzlänge</translation>
+    </message>
+    <message>
+        <source>against batch size</source>
+        <translation>über der Batchgröße</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;, %2: peak ∝ %3; input-dependent memory ∝ %4</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;, %2: Spitze ∝ %3; eingabeabhängiger Speicher ∝ %4</translation>
+    </message>
+    <message>
+        <source>; steepest component: %1 ∝ %2</source>
+        <translation>; am steilsten wächst: %1 ∝ %2</translation>
+    </message>
+    <message>
+        <source>Run or open a sweep to see how memory scales.</source>
+        <translation>Starten oder öffnen Sie einen Sweep, um zu sehen, wie der Speicher skaliert.</translation>
+    </message>
+    <message>
+        <source>The sweep has no two points that differ only in batch size or sequence length: no exponent to fit.</source>
+        <translation>Der Sweep hat keine zwei Punkte, die sich nur in Batchgröße oder Sequenzlänge unterscheiden: kein Exponent anzupassen.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n point(s) ran out of memory (marked in the charts, left out of the fits).</source>
+        <translation>
+            <numerusform>%n Punkt hatte zu wenig Speicher (in den Diagrammen markiert, nicht in den Anpassungen).</numerusform>
+            <numerusform>%n Punkte hatten zu wenig Speicher (in den Diagrammen markiert, nicht in den Anpassungen).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Sweep points</source>
+        <translation>Sweep-Punkte</translation>
+    </message>
+    <message>
+        <source>Workshop exercise 2, step 1: memory by batch size</source>
+        <translation>Workshop-Übung 2, Schritt 1: Speicher nach Batchgröße</translation>
+    </message>
+    <message>
+        <source>Workshop exercise 2, step 3: sequence length scaling</source>
+        <translation>Workshop-Übung 2, Schritt 3: Skalierung mit der Sequenzlänge</translation>
+    </message>
+    <message>
+        <source>Performance study: problem sizes</source>
+        <translation>Leistungsstudie: Problemgrößen</translation>
+    </message>
+    <message>
+        <source>CS336 (b): peak per context length, forward and training step</source>
+        <translation>CS336 (b): Spitze pro Kontextlänge, Forward und Trainingsschritt</translation>
+    </message>
+    <message>
+        <source>CS336 (c): mixed precision</source>
+        <translation>CS336 (c): gemischte Genauigkeit</translation>
+    </message>
+    <message>
+        <source>Base preset:</source>
+        <translation>Basis-Preset:</translation>
+    </message>
+    <message>
+        <source>Batch sizes:</source>
+        <translation>Batchgrößen:</translation>
+    </message>
+    <message>
+        <source>Sequence lengths:</source>
+        <translation>Sequenzlängen:</translation>
+    </message>
+    <message>
+        <source>Presets:</source>
+        <translation>Presets:</translation>
+    </message>
+    <message>
+        <source>Precisions:</source>
+        <translation>Genauigkeiten:</translation>
+    </message>
+    <message>
+        <source>Attention:</source>
+        <translation>Attention:</translation>
+    </message>
+    <message>
+        <source>Checkpointing:</source>
+        <translation>Checkpointing:</translation>
+    </message>
+    <message>
+        <source>Profile types:</source>
+        <translation>Profiltypen:</translation>
+    </message>
+    <message>
+        <source>Steps per point:</source>
+        <translation>Schritte pro Punkt:</translation>
+    </message>
+    <message>
+        <source>Mode:</source>
+        <translation>Modus:</translation>
+    </message>
+    <message>
+        <source>Capacity:</source>
+        <translation>Kapazität:</translation>
+    </message>
+    <message>
+        <source>Output directory:</source>
+        <translation>Ausgabeverzeichnis:</translation>
+    </message>
+    <message>
+        <source>Comma-separated, e.g. 4,8,16 (empty: the preset&apos;s)</source>
+        <translation>Durch Kommas getrennt, z. B. 4,8,16 (leer: die des Presets)</translation>
+    </message>
+    <message>
+        <source>Comma-separated, e.g. 64,128,256,512 (empty: the preset&apos;s)</source>
+        <translation>Durch Kommas getrennt, z. B. 64,128,256,512 (leer: die des Presets)</translation>
+    </message>
+    <message>
+        <source>Comma-separated presets, each with its own model, batch and sequence length (empty: the base preset)</source>
+        <translation>Durch Kommas getrennte Presets, jedes mit eigenem Modell, eigener Batchgröße und Sequenzlänge (leer: das Basis-Preset)</translation>
+    </message>
+    <message>
+        <source>fp32, bf16 (fp16 needs a GPU)</source>
+        <translation>fp32, bf16 (fp16 braucht eine GPU)</translation>
+    </message>
+    <message>
+        <source>eager, fused, sdpa, memory-efficient</source>
+        <translation>eager, fused, sdpa, memory-efficient</translation>
+    </message>
+    <message>
+        <source>off, on</source>
+        <translation>off, on</translation>
+    </message>
+    <message>
+        <source>training, forward</source>
+        <translation>training, forward</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>Emulated device capacity (e.g. 1GiB): points that need more run out of memory and are marked</source>
+        <translation>Nachgebildete Gerätekapazität (z. B. 1GiB): Punkte, die mehr brauchen, laufen in einen Speicherfehler und werden markiert</translation>
+    </message>
+    <message>
+        <source>One dimension at a time</source>
+        <translation>Eine Dimension nach der anderen</translation>
+    </message>
+    <message>
+        <source>Every combination</source>
+        <translation>Jede Kombination</translation>
+    </message>
+    <message>
+        <source>One dimension at a time: batch sizes at the preset&apos;s sequence length and sequence lengths at its batch size</source>
+        <translation>Eine Dimension nach der anderen: Batchgrößen bei der Sequenzlänge des Presets und Sequenzlängen bei seiner Batchgröße</translation>
+    </message>
+    <message>
+        <source>Browse...</source>
+        <translation>Durchsuchen...</translation>
+    </message>
+    <message>
+        <source>Run sweep</source>
+        <translation>Sweep starten</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Open sweep...</source>
+        <translation>Sweep öffnen...</translation>
+    </message>
+    <message>
+        <source>Charts</source>
+        <translation>Diagramme</translation>
+    </message>
+    <message>
+        <source>Tables</source>
+        <translation>Tabellen</translation>
+    </message>
+    <message>
+        <source>Log-log axes</source>
+        <translation>Doppelt logarithmische Achsen</translation>
+    </message>
+    <message>
+        <source>Throughput and per-token charts against:</source>
+        <translation>Durchsatz- und Pro-Token-Diagramme über:</translation>
+    </message>
+    <message>
+        <source>Export CSV...</source>
+        <translation>Als CSV exportieren...</translation>
+    </message>
+    <message>
+        <source>Define a sweep and run it, or open a finished one.</source>
+        <translation>Definieren und starten Sie einen Sweep oder öffnen Sie einen fertigen.</translation>
     </message>
 </context>
 <context>

@@ -179,6 +179,140 @@
     </message>
 </context>
 <context>
+    <name>memscope::ComparePage</name>
+    <message>
+        <source>Export comparison</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Laying out...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run A</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Synchronize the timelines (by step)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Zooming or panning one timeline shows the same steps in the other</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export CSV...</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::ComparisonModel</name>
+    <message>
+        <source>Summary</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Category at peak</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Module allocated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Operator self allocated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Operator self time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak allocated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak in step 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak in later steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Average allocated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forward peak</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Backward peak</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optimizer peak</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time per step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Samples per second</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens per second</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 bytes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Section</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delta</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delta %</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>memscope::MainWindow</name>
     <message>
         <source>&lt;h3&gt;%1 %2&lt;/h3&gt;&lt;p&gt;A memory profiler for Tiny LLaMA training: it records every tensor allocation and shows where the memory goes.&lt;/p&gt;&lt;p&gt;Qt %3&lt;br/&gt;LibTorch %4&lt;/p&gt;</source>
@@ -929,6 +1063,380 @@
     </message>
     <message>
         <source>Class</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::SweepPage</name>
+    <message>
+        <source>linear</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>quadratic</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sub-linear</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>between linear and quadratic</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>steeper than quadratic</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not enough points</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open sweep directory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Directory for sweep results</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export table</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Batch sizes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sequence lengths</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Presets</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Precisions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checkpointing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profile types</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Capacity: &apos;%1&apos; is not a size (try 512MiB or 2GiB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A sweep is already running.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Starting %n point(s)...</source>
+        <translation>
+            <numerusform>Starting %n point...</numerusform>
+            <numerusform>Starting %n points...</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Point %1 of %2: %3, step %4 of %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Cancelled: kept %n finished point(s) in %1</source>
+        <translation>
+            <numerusform>Cancelled: kept %n finished point in %1</numerusform>
+            <numerusform>Cancelled: kept %n finished points in %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Done: %n point(s) in %1</source>
+        <translation>
+            <numerusform>Done: %n point in %1</numerusform>
+            <numerusform>Done: %n points in %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cancelling: the running point stops at its next module...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Opened %n point(s) from %1</source>
+        <translation>
+            <numerusform>Opened %n point from %1</numerusform>
+            <numerusform>Opened %n points from %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Memory (MiB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Average</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Out of memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory against batch size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory against sequence length</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sequence length</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Samples/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak per token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Input-dependent per token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Samples per second</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens per second</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory per token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>KiB per token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>against sequence length</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>against batch size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;, %2: peak ∝ %3; input-dependent memory ∝ %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; steepest component: %1 ∝ %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run or open a sweep to see how memory scales.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The sweep has no two points that differ only in batch size or sequence length: no exponent to fit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n point(s) ran out of memory (marked in the charts, left out of the fits).</source>
+        <translation>
+            <numerusform>%n point ran out of memory (marked in the charts, left out of the fits).</numerusform>
+            <numerusform>%n points ran out of memory (marked in the charts, left out of the fits).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Sweep points</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Workshop exercise 2, step 1: memory by batch size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Workshop exercise 2, step 3: sequence length scaling</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Performance study: problem sizes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CS336 (b): peak per context length, forward and training step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CS336 (c): mixed precision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Base preset:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Batch sizes:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sequence lengths:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Presets:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Precisions:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attention:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checkpointing:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profile types:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Steps per point:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mode:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Capacity:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Output directory:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Comma-separated, e.g. 4,8,16 (empty: the preset&apos;s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Comma-separated, e.g. 64,128,256,512 (empty: the preset&apos;s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Comma-separated presets, each with its own model, batch and sequence length (empty: the base preset)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fp32, bf16 (fp16 needs a GPU)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>eager, fused, sdpa, memory-efficient</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>off, on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>training, forward</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Emulated device capacity (e.g. 1GiB): points that need more run out of memory and are marked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One dimension at a time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every combination</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One dimension at a time: batch sizes at the preset&apos;s sequence length and sequence lengths at its batch size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Browse...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run sweep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open sweep...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Charts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tables</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Log-log axes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Throughput and per-token charts against:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export CSV...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Define a sweep and run it, or open a finished one.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1,0 +1,151 @@
+// ComparePage offscreen: the difference table model and its proxy under
+// QAbstractItemModelTester, the two timelines following each other by step, CSV export.
+
+#include "analysis/run_comparison.h"
+#include "capture/recording_session.h"
+#include "compare_page.h"
+#include "comparison_model.h"
+#include "timeline_view.h"
+#include "trace/timeline_layout.h"
+
+#include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QFile>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace memscope;
+
+namespace {
+
+std::shared_ptr<const Trace> record(AttentionKind attention) {
+    TrainOptions o;
+    o.preset = "custom";
+    o.model.vocab_size = 64;
+    o.model.hidden_dim = 32;
+    o.model.n_layers = 1;
+    o.model.n_heads = 4;
+    o.model.n_kv_heads = 2;
+    o.model.intermediate_dim = 64;
+    o.batch_size = 2;
+    o.seq_len = 32;
+    o.num_steps = 2;
+    o.threads = 1;
+    o.attention = attention;
+    RecordingSession session(o);
+    session.setMeasurePeakFlops(false);
+    session.start();
+    session.finish();
+    return std::make_shared<Trace>(std::move(session.trace()));
+}
+
+}  // namespace
+
+class TestComparePage : public QObject {
+    Q_OBJECT
+
+    std::shared_ptr<const Trace> m_eager;
+    std::shared_ptr<const Trace> m_efficient;
+
+  private slots:
+    void initTestCase() {
+        m_eager = record(AttentionKind::Eager);
+        m_efficient = record(AttentionKind::MemoryEfficient);
+    }
+
+    void modelAndProxyPassTheModelTester() {
+        ComparisonModel model;
+        QSortFilterProxyModel proxy;
+        proxy.setSourceModel(&model);
+        proxy.setSortRole(Qt::UserRole);
+        QAbstractItemModelTester t1(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t2(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setComparison(RunComparison::compare(*m_eager, *m_efficient, "eager", "efficient"));
+        QVERIFY(model.rowCount() > 10);
+        QCOMPARE(model.columnCount(), int(ComparisonModel::ColumnCount));
+        QCOMPARE(model.headerData(ComparisonModel::AColumn, Qt::Horizontal).toString(),
+                 QString("eager"));
+        const auto& row0 = model.comparison().rows[0];
+        QCOMPARE(model.index(0, ComparisonModel::AColumn).data(Qt::UserRole).toDouble(), row0.a);
+        QVERIFY(model.index(0, ComparisonModel::AColumn).data().toString().contains("iB"));
+        QVERIFY(model.index(0, ComparisonModel::AColumn)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains("bytes"));
+        // Sorting by delta through the proxy puts the largest increase last.
+        proxy.sort(ComparisonModel::DeltaColumn, Qt::AscendingOrder);
+        double previous = -INFINITY;
+        for (int r = 0; r < proxy.rowCount(); ++r) {
+            const double d =
+                proxy.index(r, ComparisonModel::DeltaColumn).data(Qt::UserRole).toDouble();
+            QVERIFY(d >= previous);
+            previous = d;
+        }
+        model.setComparison(RunComparison());
+        QCOMPARE(proxy.rowCount(), 0);
+    }
+
+    void timelinesFollowEachOtherByStep() {
+        ComparePage page;
+        page.resize(1000, 800);
+        page.show();
+        QSignalSpy ready(&page, &ComparePage::layoutsReady);
+        page.setRuns(m_eager, m_efficient, "eager", "efficient");
+        QVERIFY(page.isLayoutPending());
+        QVERIFY(ready.wait(60000));
+        QVERIFY(!page.isLayoutPending());
+        QAbstractItemModelTester tester(page.proxyModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(page.model()->rowCount() > 0);
+        const auto* la = page.viewA()->timelineLayout();
+        const auto* lb = page.viewB()->timelineLayout();
+        QVERIFY(la && lb);
+
+        // The start of step 2 in A shown at the left edge: B shows its own step 2 start there.
+        double a2 = -1, b2 = -1;
+        for (const auto& p : m_eager->phases) {
+            if (p.step == 2 && a2 < 0) {
+                a2 = double(la->xAtTime(p.begin_ns));
+            }
+        }
+        for (const auto& p : m_efficient->phases) {
+            if (p.step == 2 && b2 < 0) {
+                b2 = double(lb->xAtTime(p.begin_ns));
+            }
+        }
+        QVERIFY(a2 > 0 && b2 > 0);
+        page.viewA()->setVisibleRange(a2, double(la->xCount()));
+        QCOMPARE(page.viewB()->visibleX0(), b2);
+        QCOMPARE(page.viewB()->visibleX1(), double(lb->xCount()));
+        // And back from B to A.
+        page.viewB()->setVisibleRange(0, b2);
+        QCOMPARE(page.viewA()->visibleX0(), 0.0);
+        QCOMPARE(page.viewA()->visibleX1(), a2);
+        // Unsynchronized, B stays where it is.
+        page.syncCheckBox()->setChecked(false);
+        page.viewA()->setVisibleRange(a2, double(la->xCount()));
+        QCOMPARE(page.viewB()->visibleX1(), b2);
+    }
+
+    void exportsTheTableAsCsv() {
+        ComparePage page;
+        page.setRuns(m_eager, m_efficient, "eager", "efficient");
+        QTemporaryDir dir;
+        const QString path = dir.filePath("cmp.csv");
+        QVERIFY(page.exportCsv(path));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const auto lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), page.model()->rowCount() + 1);
+        QVERIFY(lines[0].startsWith("section,name,unit,eager,efficient"));
+        QVERIFY(!page.exportCsv(dir.filePath("missing/dir/cmp.csv")));
+        QVERIFY(page.lastError().contains("cmp.csv"));
+        page.setRuns(nullptr, nullptr, QString(), QString());
+        QCOMPARE(page.model()->rowCount(), 0);
+    }
+};
+
+QTEST_MAIN(TestComparePage)
+#include "test_compare_page.moc"

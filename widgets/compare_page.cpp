@@ -1,0 +1,183 @@
+#include "compare_page.h"
+
+#include "comparison_model.h"
+#include "io/atomic_file.h"
+#include "timeline_view.h"
+#include "trace/timeline_layout.h"
+#include "trace/trace.h"
+
+#include <QCheckBox>
+#include <QEvent>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace memscope {
+
+ComparePage::ComparePage(QWidget* parent) : QWidget(parent) {
+    m_viewA = new TimelineView(this);
+    m_viewB = new TimelineView(this);
+    m_labelA = new QLabel(this);
+    m_labelB = new QLabel(this);
+    m_sync = new QCheckBox(this);
+    m_sync->setChecked(true);
+    m_exportButton = new QPushButton(this);
+    m_model = new ComparisonModel(this);
+    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(Qt::UserRole);
+    m_table = new QTableView(this);
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(-1, Qt::AscendingOrder);  // model order until a header is clicked
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->verticalHeader()->hide();
+
+    auto* timelines = new QWidget(this);
+    auto* tl = new QVBoxLayout(timelines);
+    tl->setContentsMargins(0, 0, 0, 0);
+    tl->addWidget(m_labelA);
+    tl->addWidget(m_viewA, 1);
+    tl->addWidget(m_labelB);
+    tl->addWidget(m_viewB, 1);
+
+    auto* tableBox = new QWidget(this);
+    auto* bl = new QVBoxLayout(tableBox);
+    bl->setContentsMargins(0, 0, 0, 0);
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(m_sync);
+    controls->addStretch(1);
+    controls->addWidget(m_exportButton);
+    bl->addLayout(controls);
+    bl->addWidget(m_table, 1);
+
+    m_splitter = new QSplitter(Qt::Vertical, this);
+    m_splitter->addWidget(timelines);
+    m_splitter->addWidget(tableBox);
+    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(1, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_splitter);
+
+    connect(m_viewA, &TimelineView::visibleRangeChanged, this,
+            [this](double x0, double x1) { follow(true, x0, x1); });
+    connect(m_viewB, &TimelineView::visibleRangeChanged, this,
+            [this](double x0, double x1) { follow(false, x0, x1); });
+    connect(m_sync, &QCheckBox::toggled, this, [this](bool on) {
+        if (on) {
+            follow(true, m_viewA->visibleX0(), m_viewA->visibleX1());
+        }
+    });
+    connect(m_exportButton, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export comparison"), QString(),
+                                                          tr("CSV files (*.csv)"));
+        if (!path.isEmpty() && !exportCsv(path)) {
+            m_labelB->setText(m_lastError);
+        }
+    });
+    retranslateUi();
+}
+
+ComparePage::~ComparePage() = default;
+
+void ComparePage::setRuns(std::shared_ptr<const Trace> a, std::shared_ptr<const Trace> b,
+                          QString nameA, QString nameB) {
+    m_a = std::move(a);
+    m_b = std::move(b);
+    m_nameA = std::move(nameA);
+    m_nameB = std::move(nameB);
+    ++m_generation;
+    m_alignment = StepAlignment();
+    if (!m_a || !m_b) {
+        m_model->setComparison(RunComparison());
+        m_viewA->setTrace(nullptr);
+        m_viewB->setTrace(nullptr);
+        m_pending = false;
+        retranslateUi();
+        return;
+    }
+    m_model->setComparison(
+        RunComparison::compare(*m_a, *m_b, m_nameA.toStdString(), m_nameB.toStdString()));
+    m_table->resizeColumnsToContents();
+    m_pending = true;
+    m_viewA->setTrace(nullptr);
+    m_viewB->setTrace(nullptr);
+    m_viewA->setPlaceholderText(tr("Laying out..."));
+    m_viewB->setPlaceholderText(tr("Laying out..."));
+    retranslateUi();
+    const auto ta = m_a, tb = m_b;
+    const uint64_t generation = m_generation;
+    QtConcurrent::run([ta, tb] {
+        return std::make_pair(std::make_shared<TimelineLayout>(*ta),
+                              std::make_shared<TimelineLayout>(*tb));
+    })
+        .then(this, [this, generation](
+                        std::pair<std::shared_ptr<TimelineLayout>, std::shared_ptr<TimelineLayout>>
+                            layouts) {
+            if (generation == m_generation) {
+                adoptLayouts(std::move(layouts.first), std::move(layouts.second));
+            }
+        });
+}
+
+void ComparePage::adoptLayouts(std::shared_ptr<TimelineLayout> a,
+                               std::shared_ptr<TimelineLayout> b) {
+    m_alignment = StepAlignment::between(*m_a, *a, *m_b, *b);
+    m_following = true;  // the two resets below must not move each other
+    m_viewA->setTrace(m_a, std::move(a));
+    m_viewB->setTrace(m_b, std::move(b));
+    m_following = false;
+    m_pending = false;
+    emit layoutsReady();
+}
+
+void ComparePage::follow(bool from_a, double x0, double x1) {
+    if (m_following || m_pending || !m_sync->isChecked() || !m_viewA->timelineLayout() ||
+        !m_viewB->timelineLayout()) {
+        return;
+    }
+    m_following = true;
+    if (from_a) {
+        m_viewB->setVisibleRange(m_alignment.aToB(x0), m_alignment.aToB(x1));
+    } else {
+        m_viewA->setVisibleRange(m_alignment.bToA(x0), m_alignment.bToA(x1));
+    }
+    m_following = false;
+}
+
+bool ComparePage::exportCsv(const QString& path) {
+    const std::string text =
+        TableExporter::toCsv(m_model->comparison().toTable(TableExporter::Units::Raw));
+    try {
+        writeFileAtomically(path.toStdString(), [&text](std::ostream& out) { out << text; });
+    } catch (const std::exception& e) {
+        m_lastError = QString::fromStdString(e.what());
+        return false;
+    }
+    return true;
+}
+
+void ComparePage::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange) {
+        retranslateUi();
+    }
+    QWidget::changeEvent(event);
+}
+
+void ComparePage::retranslateUi() {
+    m_labelA->setText(m_nameA.isEmpty() ? tr("Run A") : tr("A: %1").arg(m_nameA));
+    m_labelB->setText(m_nameB.isEmpty() ? tr("Run B") : tr("B: %1").arg(m_nameB));
+    m_sync->setText(tr("Synchronize the timelines (by step)"));
+    m_sync->setToolTip(tr("Zooming or panning one timeline shows the same steps in the other"));
+    m_exportButton->setText(tr("Export CSV..."));
+}
+
+}  // namespace memscope

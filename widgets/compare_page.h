@@ -1,0 +1,82 @@
+#pragma once
+
+#include "analysis/step_alignment.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QCheckBox;
+class QLabel;
+class QPushButton;
+class QSortFilterProxyModel;
+class QSplitter;
+class QTableView;
+
+namespace memscope {
+
+class ComparisonModel;
+class TimelineLayout;
+class TimelineView;
+class Trace;
+
+// Two runs side by side: their active memory timelines stacked (A above B) with synchronized
+// visible ranges (zooming or panning one moves the other to the same steps: StepAlignment), and
+// the difference table (peaks, categories at the peak, modules, operators) below, sortable, with
+// CSV export. Layouts are computed off the GUI thread; layoutsReady() says when both are shown.
+class ComparePage : public QWidget {
+    Q_OBJECT
+
+  public:
+    explicit ComparePage(QWidget* parent = nullptr);
+    ~ComparePage() override;
+
+    void setRuns(std::shared_ptr<const Trace> a, std::shared_ptr<const Trace> b, QString nameA,
+                 QString nameB);
+    bool isLayoutPending() const { return m_pending; }
+    // Writes the difference table as CSV (plain numbers); false with a message box-free error
+    // in lastError() when the file cannot be written.
+    bool exportCsv(const QString& path);
+    QString lastError() const { return m_lastError; }
+
+    TimelineView* viewA() const { return m_viewA; }
+    TimelineView* viewB() const { return m_viewB; }
+    ComparisonModel* model() const { return m_model; }
+    QSortFilterProxyModel* proxyModel() const { return m_proxy; }
+    QTableView* tableView() const { return m_table; }
+    QCheckBox* syncCheckBox() const { return m_sync; }
+    const StepAlignment& alignment() const { return m_alignment; }
+
+  signals:
+    void layoutsReady();
+
+  protected:
+    void changeEvent(QEvent* event) override;
+
+  private:
+    void adoptLayouts(std::shared_ptr<TimelineLayout> a, std::shared_ptr<TimelineLayout> b);
+    void follow(bool from_a, double x0, double x1);
+    void retranslateUi();
+
+    std::shared_ptr<const Trace> m_a;
+    std::shared_ptr<const Trace> m_b;
+    QString m_nameA;
+    QString m_nameB;
+    TimelineView* m_viewA = nullptr;
+    TimelineView* m_viewB = nullptr;
+    QLabel* m_labelA = nullptr;
+    QLabel* m_labelB = nullptr;
+    QCheckBox* m_sync = nullptr;
+    QPushButton* m_exportButton = nullptr;
+    QSplitter* m_splitter = nullptr;
+    ComparisonModel* m_model = nullptr;
+    QSortFilterProxyModel* m_proxy = nullptr;
+    QTableView* m_table = nullptr;
+    StepAlignment m_alignment;
+    QString m_lastError;
+    bool m_pending = false;
+    bool m_following = false;  // a synchronized move in progress: do not echo it back
+    uint64_t m_generation = 0;
+};
+
+}  // namespace memscope
