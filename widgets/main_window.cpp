@@ -1,32 +1,66 @@
 #include "main_window.h"
 
+#include "allocations_page.h"
+#include "compare_page.h"
+#include "export_dialog.h"
 #include "io/run_file.h"
+#include "io/snapshot_importer.h"
+#include "operator_page.h"
+#include "planner_page.h"
+#include "run_controller.h"
+#include "run_panel.h"
+#include "summary_page.h"
+#include "sweep_page.h"
 #include "timeline_page.h"
+#include "timeline_view.h"
+#include "trace/timeline_layout.h"
 #include "trace/trace.h"
 
 #include <torch/version.h>  // only the version macros: keeps LibTorch's big headers out of widgets
 
+#include "device/device_info.h"
+
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDateTime>
 #include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QEvent>
+#include <QEventLoop>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFont>
+#include <QFontDatabase>
+#include <QFutureWatcher>
 #include <QIcon>
+#include <QImage>
 #include <QKeySequence>
 #include <QLabel>
+#include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
+#include <QPainter>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStackedWidget>
+#include <QStandardPaths>
 #include <QStatusBar>
+#include <QSvgGenerator>
+#include <QTabWidget>
+#include <QUrl>
 #include <QVBoxLayout>
 #include <QWidget>
+#include <QtConcurrent/QtConcurrentRun>
 
+#include <cmath>
 #include <exception>
 #include <memory>
 
@@ -42,6 +76,56 @@ constexpr auto k_settings_application = "Memscope";
 constexpr auto k_geometry_key = "main_window/geometry";
 constexpr auto k_state_key = "main_window/state";
 constexpr auto k_last_dir_key = "main_window/last_run_dir";
+constexpr auto k_recent_key = "main_window/recent_files";
+constexpr auto k_export_dir_key = "main_window/last_export_dir";
+constexpr int k_max_recent = 10;
+// Files at least this large load on a worker thread (a 4 MiB run file loads in about 10 ms).
+constexpr qint64 k_async_load_bytes = 4 << 20;
+
+QSettings settings() {
+    return QSettings{QLatin1String(k_settings_organization), QLatin1String(k_settings_application)};
+}
+
+QString humanBytes(int64_t bytes) {
+    return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeIecFormat);
+}
+
+QString humanDuration(double seconds) {
+    if (seconds < 60) {
+        return QCoreApplication::translate("memscope::MainWindow", "%1 s")
+            .arg(QString::number(std::ceil(seconds)));
+    }
+    const int total = int(std::ceil(seconds));
+    return QCoreApplication::translate("memscope::MainWindow", "%1 min %2 s")
+        .arg(total / 60)
+        .arg(total % 60, 2, 10, QLatin1Char('0'));
+}
+
+bool isPickle(const QString& path) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("pickle") || suffix == QLatin1String("pkl")) {
+        return true;
+    }
+    if (suffix == QLatin1String("memscope")) {
+        return false;
+    }
+    // Any other name: a pickle starts with the PROTO opcode, a run file with its magic.
+    QFile file(path);
+    char first = 0;
+    return file.open(QIODevice::ReadOnly) && file.getChar(&first) && uchar(first) == 0x80;
+}
+
+bool acceptsDrop(const QMimeData* mime) {
+    if (!mime || !mime->hasUrls()) {
+        return false;
+    }
+    for (const QUrl& url : mime->urls()) {
+        if (url.isLocalFile()) {
+            return true;
+        }
+    }
+    return false;
+}
 
 }  // namespace
 
@@ -50,75 +134,631 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     // A product name, not a phrase: the same in every language.
     setWindowTitle(QStringLiteral(MEMSCOPE_NAME));
     setWindowIcon(QIcon(QStringLiteral(":/icons/memscope.svg")));
+    setAcceptDrops(true);
+
+    m_controller = new RunController(this);
+    connect(m_controller, &RunController::snapshotReady, this, &MainWindow::onSnapshot);
+    connect(m_controller, &RunController::stepFinished, this, &MainWindow::onStep);
+    connect(m_controller, &RunController::logMessage, this, &MainWindow::appendLog);
+    connect(m_controller, &RunController::finished, this,
+            [this](std::shared_ptr<const Trace> trace, std::shared_ptr<TimelineLayout> layout,
+                   const RunController::Outcome& outcome) {
+                onRunFinished(std::move(trace), std::move(layout), outcome.cancelled,
+                              outcome.outOfMemory, outcome.error);
+            });
 
     createActions();
     createMenus();
     createCentralWidget();
+    createDocks();
     createStatusBar();
     retranslateUi();
     restoreWindowState();
+    updateRecentMenu();
+    updateActions();
 }
 
 MainWindow::~MainWindow() = default;
 
 QString MainWindow::aboutText() {
+    QString device = QString::fromStdString(DeviceInfo::cpuModelName());
+    if (DeviceInfo::gpuAvailable()) {
+        device += tr(", GPU available");
+    }
     return tr("<h3>%1 %2</h3>"
               "<p>A memory profiler for Tiny LLaMA training: it records every tensor allocation "
               "and shows where the memory goes.</p>"
-              "<p>Qt %3<br/>LibTorch %4</p>")
+              "<p>Qt %3<br/>LibTorch %4<br/>Device: %5</p>")
         .arg(QStringLiteral(MEMSCOPE_NAME), QStringLiteral(MEMSCOPE_VERSION),
-             QString::fromLatin1(qVersion()), QStringLiteral(TORCH_VERSION));
+             QString::fromLatin1(qVersion()), QStringLiteral(TORCH_VERSION),
+             device.toHtmlEscaped());
 }
 
 void MainWindow::showAbout() {
     QMessageBox::about(this, tr("About Memscope"), aboutText());
 }
 
+// --- files
+
 void MainWindow::openRunDialog() {
-    QSettings settings{QLatin1String(k_settings_organization),
-                       QLatin1String(k_settings_application)};
     const QString dir =
-        settings.value(QLatin1String(k_last_dir_key), QDir::currentPath()).toString();
+        settings().value(QLatin1String(k_last_dir_key), QDir::currentPath()).toString();
     const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open Run"), dir, tr("Memscope runs (*.memscope);;All files (*)"));
+        this, tr("Open Run"), dir,
+        tr("Runs and snapshots (*.memscope *.pickle *.pkl);;Memscope runs (*.memscope);;"
+           "PyTorch memory snapshots (*.pickle *.pkl);;All files (*)"));
     if (path.isEmpty()) {
         return;
     }
-    settings.setValue(QLatin1String(k_last_dir_key), QFileInfo(path).absolutePath());
+    settings().setValue(QLatin1String(k_last_dir_key), QFileInfo(path).absolutePath());
     openRun(path);
 }
 
-bool MainWindow::openRun(const QString& path) {
+std::shared_ptr<const Trace> MainWindow::loadTrace(const QString& path, QString& error) {
+    // Reading, decoding and finalizing a large file run on a worker while this loop keeps
+    // painting and timers going; a small one (well under a frame's worth of work) is read here.
+    const std::string file = QFile::encodeName(path).toStdString();
+    const bool pickle = isPickle(path);
+    auto load = [file, pickle, &error]() -> std::shared_ptr<const Trace> {
+        try {
+            if (pickle) {
+                return std::make_shared<const Trace>(SnapshotImporter::import(file));
+            }
+            return std::make_shared<const Trace>(RunFile::load(file));
+        } catch (const std::exception& e) {
+            error = QString::fromLocal8Bit(e.what());
+        } catch (...) {
+            error = tr("unknown error");
+        }
+        return nullptr;
+    };
     std::shared_ptr<const Trace> trace;
-    QString error;
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    try {
-        trace = std::make_shared<const Trace>(RunFile::load(QFile::encodeName(path).toStdString()));
-    } catch (const std::exception& e) {
-        error = QString::fromLocal8Bit(e.what());
+    if (QFileInfo(path).size() < k_async_load_bytes) {
+        trace = load();
+    } else {
+        QFutureWatcher<std::shared_ptr<const Trace>> watcher;
+        QEventLoop loop;
+        connect(&watcher, &QFutureWatcherBase::finished, &loop, &QEventLoop::quit);
+        watcher.setFuture(QtConcurrent::run(load));
+        if (!watcher.isFinished()) {
+            loop.exec(QEventLoop::ExcludeUserInputEvents);
+        }
+        trace = watcher.result();
     }
+    return trace;
+}
+
+bool MainWindow::openRun(const QString& path) {
+    if (m_loading) {
+        return false;
+    }
+    if (m_controller->isActive()) {
+        QMessageBox::information(this, tr("Run in Progress"),
+                                 tr("Stop the current run before opening another one."));
+        return false;
+    }
+    m_loading = true;
+    updateActions();
+    m_status_label->setText(tr("Opening %1...").arg(QDir::toNativeSeparators(path)));
+    QApplication::setOverrideCursor(Qt::BusyCursor);
+    QString error;
+    std::shared_ptr<const Trace> trace = loadTrace(path, error);
     QApplication::restoreOverrideCursor();
+    m_loading = false;
+    updateActions();
     if (!trace) {
+        updateStatus();
         QMessageBox::warning(
             this, tr("Cannot Open Run"),
             tr("Memscope could not open %1.\n\n%2").arg(QDir::toNativeSeparators(path), error));
         return false;
     }
+    showTrace(trace, path);
+    addRecentFile(path);
+    appendLog(tr("Opened %1: %2 events.")
+                  .arg(QDir::toNativeSeparators(path))
+                  .arg(QLocale().toString(qint64(trace->events.count()))));
+    return true;
+}
+
+void MainWindow::showTrace(std::shared_ptr<const Trace> trace, const QString& path) {
+    m_trace = std::move(trace);
     m_run_path = path;
-    m_timeline_page->setTrace(trace);
-    m_stack->setCurrentWidget(m_timeline_page);
+    m_timeline_page->setTrace(m_trace);
+    m_timeline_stack->setCurrentWidget(m_timeline_page);
+    showTraceInAnalysisTabs();
+    setRunTabsVisible(m_trace != nullptr);
+    const QString name = path.isEmpty() ? tr("Unsaved run") : QFileInfo(path).fileName();
+    setWindowTitle(QStringLiteral("%1 - %2").arg(name, QStringLiteral(MEMSCOPE_NAME)));
+    updateStatus();
+    updateActions();
+}
+
+bool MainWindow::saveRun(const QString& path) {
+    if (!m_trace) {
+        return false;
+    }
+    try {
+        RunFile::save(*m_trace, QFile::encodeName(path).toStdString());
+    } catch (const std::exception& e) {
+        QMessageBox::warning(
+            this, tr("Cannot Save Run"),
+            tr("Memscope could not write %1.\n\n%2")
+                .arg(QDir::toNativeSeparators(path), QString::fromLocal8Bit(e.what())));
+        return false;
+    }
+    m_run_path = path;
+    addRecentFile(path);
     setWindowTitle(
         QStringLiteral("%1 - %2").arg(QFileInfo(path).fileName(), QStringLiteral(MEMSCOPE_NAME)));
+    appendLog(tr("Saved %1.").arg(QDir::toNativeSeparators(path)));
     updateStatus();
     return true;
 }
 
+void MainWindow::saveRunDialog() {
+    if (!m_trace) {
+        return;
+    }
+    QString suggestion = m_run_path;
+    if (suggestion.isEmpty() || !suggestion.endsWith(QLatin1String(".memscope"))) {
+        const QString dir =
+            settings().value(QLatin1String(k_last_dir_key), QDir::currentPath()).toString();
+        const QString base =
+            m_run_path.isEmpty() ? QStringLiteral("run") : QFileInfo(m_run_path).completeBaseName();
+        suggestion = QDir(dir).filePath(base + QStringLiteral(".memscope"));
+    }
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save Run"), suggestion,
+                                                      tr("Memscope runs (*.memscope)"));
+    if (!path.isEmpty()) {
+        settings().setValue(QLatin1String(k_last_dir_key), QFileInfo(path).absolutePath());
+        saveRun(path);
+    }
+}
+
+QStringList MainWindow::recentFiles() const {
+    return settings().value(QLatin1String(k_recent_key)).toStringList();
+}
+
+void MainWindow::addRecentFile(const QString& path) {
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    QStringList files = recentFiles();
+    files.removeAll(absolute);
+    files.prepend(absolute);
+    while (files.size() > k_max_recent) {
+        files.removeLast();
+    }
+    settings().setValue(QLatin1String(k_recent_key), files);
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu() {
+    m_recent_menu->clear();
+    const QStringList files = recentFiles();
+    int number = 1;
+    for (const QString& file : files) {
+        QAction* action = m_recent_menu->addAction(
+            QStringLiteral("&%1 %2").arg(number++).arg(QDir::toNativeSeparators(file)));
+        action->setData(file);
+        action->setEnabled(QFileInfo::exists(file));
+        connect(action, &QAction::triggered, this, [this, file] { openRun(file); });
+    }
+    if (!files.isEmpty()) {
+        m_recent_menu->addSeparator();
+    }
+    m_recent_menu->addAction(m_clear_recent_action);
+    m_clear_recent_action->setEnabled(!files.isEmpty());
+    m_recent_menu->setEnabled(true);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (acceptsDrop(event->mimeData())) {
+        event->acceptProposedAction();
+    }
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    if (!acceptsDrop(event->mimeData())) {
+        return;
+    }
+    event->acceptProposedAction();
+    for (const QUrl& url : event->mimeData()->urls()) {
+        if (url.isLocalFile()) {
+            // One run at a time: the first file dropped.
+            const QString path = url.toLocalFile();
+            QMetaObject::invokeMethod(
+                this, [this, path] { openRun(path); }, Qt::QueuedConnection);
+            return;
+        }
+    }
+}
+
+// --- views
+
+void MainWindow::addTab(QWidget* page, const QString& name, bool needs_run) {
+    page->setObjectName(name);
+    page->setProperty("needs_run", needs_run);
+    const int index = m_tabs->addTab(page, QString());
+    m_tabs->setTabVisible(index, !needs_run || m_trace != nullptr);
+}
+
+void MainWindow::createAnalysisTabs() {
+    m_operator_page = new OperatorPage(this);
+    addTab(m_operator_page, QStringLiteral("operators"), true);
+    m_allocations_page = new AllocationsPage(this);
+    addTab(m_allocations_page, QStringLiteral("allocations"), true);
+    m_summary_page = new SummaryPage(this);
+    addTab(m_summary_page, QStringLiteral("summary"), true);
+    m_compare_page = new ComparePage(this);
+    addTab(m_compare_page, QStringLiteral("compare"), false);
+    m_tabs->setTabVisible(m_tabs->indexOf(m_compare_page), false);  // until File > Compare With
+    m_sweep_page = new SweepPage(this);
+    addTab(m_sweep_page, QStringLiteral("sweeps"), false);
+    m_planner_page = new PlannerPage(this);
+    addTab(m_planner_page, QStringLiteral("planner"), false);
+
+    // Selections travel between the views and the timeline: an operator, module or roofline
+    // row highlights its allocations there; a pinned allocation selects its rows here.
+    TimelineView* view = m_timeline_page->view();
+    connect(m_operator_page, &OperatorPage::allocationsHighlighted, view,
+            &TimelineView::setHighlightedAllocations);
+    connect(m_summary_page, &SummaryPage::allocationsHighlighted, view,
+            &TimelineView::setHighlightedAllocations);
+    connect(m_allocations_page, &AllocationsPage::allocationSelected, this, [this](qint64 a) {
+        m_timeline_page->view()->selectAllocation(a);
+        m_tabs->setCurrentWidget(m_timeline_stack);
+    });
+    connect(view, &TimelineView::allocationSelected, this, [this](int a) {
+        if (a >= 0) {
+            m_operator_page->showAllocation(a);
+            m_allocations_page->showAllocation(a);
+        }
+    });
+    connect(m_sweep_page, &SweepPage::runFileActivated, this,
+            [this](const QString& path) { openRun(path); });
+}
+
+void MainWindow::showTraceInAnalysisTabs() {
+    m_operator_page->setTrace(m_trace);
+    m_allocations_page->setTrace(m_trace);
+    m_summary_page->setTrace(m_trace);
+    if (m_trace) {
+        m_planner_page->setMeasuredTrace(m_trace);
+    }
+}
+
+bool MainWindow::compareWith(const QString& path) {
+    if (!m_trace) {
+        return false;
+    }
+    QApplication::setOverrideCursor(Qt::BusyCursor);
+    m_loading = true;
+    updateActions();
+    QString error;
+    std::shared_ptr<const Trace> other = loadTrace(path, error);
+    m_loading = false;
+    updateActions();
+    QApplication::restoreOverrideCursor();
+    if (!other) {
+        QMessageBox::warning(
+            this, tr("Cannot Open Run"),
+            tr("Memscope could not open %1.\n\n%2").arg(QDir::toNativeSeparators(path), error));
+        return false;
+    }
+    const QString this_name =
+        m_run_path.isEmpty() ? tr("Unsaved run") : QFileInfo(m_run_path).fileName();
+    m_compare_page->setRuns(m_trace, other, this_name, QFileInfo(path).fileName());
+    const int index = m_tabs->indexOf(m_compare_page);
+    m_tabs->setTabVisible(index, true);
+    m_tabs->setCurrentIndex(index);
+    appendLog(tr("Comparing %1 with %2.").arg(this_name, QDir::toNativeSeparators(path)));
+    return true;
+}
+
+void MainWindow::compareWithDialog() {
+    if (!m_trace) {
+        return;
+    }
+    const QString dir =
+        settings().value(QLatin1String(k_last_dir_key), QDir::currentPath()).toString();
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Compare With Run"), dir,
+        tr("Runs and snapshots (*.memscope *.pickle *.pkl);;All files (*)"));
+    if (!path.isEmpty()) {
+        compareWith(path);
+    }
+}
+
+QStringList MainWindow::viewNames() const {
+    QStringList names;
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        if (m_tabs->isTabVisible(i)) {
+            QWidget* page = m_tabs->widget(i);
+            names << (page == m_timeline_stack ? QStringLiteral("timeline") : page->objectName());
+        }
+    }
+    return names;
+}
+
+bool MainWindow::selectView(const QString& name) {
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        QWidget* page = m_tabs->widget(i);
+        const QString page_name =
+            page == m_timeline_stack ? QStringLiteral("timeline") : page->objectName();
+        if (page_name == name && m_tabs->isTabVisible(i)) {
+            m_tabs->setCurrentIndex(i);
+            return true;
+        }
+    }
+    return false;
+}
+
+// --- export
+
+QWidget* MainWindow::currentExportWidget() const {
+    QWidget* page = m_tabs->currentWidget();
+    if (page == m_timeline_stack) {
+        return m_timeline_stack->currentWidget() == m_timeline_page
+                   ? static_cast<QWidget*>(m_timeline_page->view())
+                   : m_placeholder;
+    }
+    return page;
+}
+
+bool MainWindow::exportView(const QString& path, double scale, const QSize& size, QString* error) {
+    QWidget* widget = currentExportWidget();
+    auto fail = [&](const QString& message) {
+        if (error) {
+            *error = message;
+        }
+        return false;
+    };
+    if (!widget) {
+        return fail(tr("There is no view to export."));
+    }
+    scale = std::clamp(scale, 1.0, 4.0);
+    auto* timeline = qobject_cast<TimelineView*>(widget);
+    const QSize target = size.isEmpty() ? widget->size() : size;
+    const bool svg =
+        QFileInfo(path).suffix().compare(QLatin1String("svg"), Qt::CaseInsensitive) == 0;
+    if (svg) {
+        QSvgGenerator generator;
+        generator.setFileName(path);
+        generator.setSize(target);
+        generator.setViewBox(QRect(QPoint(0, 0), target));
+        generator.setTitle(m_tabs->tabText(m_tabs->currentIndex()));
+        generator.setDescription(
+            tr("Exported from %1 %2")
+                .arg(QStringLiteral(MEMSCOPE_NAME), QStringLiteral(MEMSCOPE_VERSION)));
+        QPainter painter;
+        if (!painter.begin(&generator)) {
+            return fail(tr("Cannot write %1.").arg(QDir::toNativeSeparators(path)));
+        }
+        if (timeline) {
+            timeline->renderTo(painter, QRectF(QPointF(0, 0), QSizeF(target)));
+        } else {
+            const QSize old = widget->size();
+            if (target != old) {
+                widget->resize(target);
+            }
+            widget->render(&painter);
+            if (target != old) {
+                widget->resize(old);
+            }
+        }
+        painter.end();
+        if (!QFileInfo::exists(path)) {
+            return fail(tr("Cannot write %1.").arg(QDir::toNativeSeparators(path)));
+        }
+        return true;
+    }
+    QImage image;
+    if (timeline) {
+        image = timeline->renderImage(target, scale);
+    } else {
+        const QSize old = widget->size();
+        if (target != old) {
+            widget->resize(target);
+        }
+        image = QImage(QSize(qRound(target.width() * scale), qRound(target.height() * scale)),
+                       QImage::Format_ARGB32_Premultiplied);
+        image.setDevicePixelRatio(scale);
+        image.fill(Qt::white);
+        widget->render(&image);
+        if (target != old) {
+            widget->resize(old);
+        }
+    }
+    if (image.isNull() || !image.save(path, "PNG")) {
+        return fail(tr("Cannot write %1.").arg(QDir::toNativeSeparators(path)));
+    }
+    return true;
+}
+
+void MainWindow::exportViewDialog() {
+    QWidget* widget = currentExportWidget();
+    if (!widget) {
+        return;
+    }
+    const QString dir =
+        settings().value(QLatin1String(k_export_dir_key), QDir::currentPath()).toString();
+    ExportDialog dialog(m_tabs->tabText(m_tabs->currentIndex()).remove(QLatin1Char('&')),
+                        widget->size(), dir, this);
+    if (dialog.exec() != QDialog::Accepted) {
+        return;
+    }
+    QString error;
+    if (!exportView(dialog.path(), dialog.scale(), dialog.targetSize(), &error)) {
+        QMessageBox::warning(this, tr("Cannot Export View"), error);
+        return;
+    }
+    settings().setValue(QLatin1String(k_export_dir_key), QFileInfo(dialog.path()).absolutePath());
+    appendLog(tr("Exported the view to %1.").arg(QDir::toNativeSeparators(dialog.path())));
+}
+
+// --- runs
+
+void MainWindow::startRun() {
+    if (m_controller->isActive() || m_loading) {
+        return;
+    }
+    const auto options = m_run_panel->validatedOptions();
+    if (!options) {
+        m_run_dock->show();
+        m_run_dock->raise();
+        return;
+    }
+    QString error;
+    if (!m_controller->start(*options, m_run_panel->recordShapes(), &error)) {
+        m_run_panel->validatedOptions();
+        QMessageBox::warning(this, tr("Cannot Start Run"), error);
+        return;
+    }
+    m_run_panel->saveSettings();
+    m_live_step = 0;
+    m_live_total = options->num_steps + options->warmup_steps;
+    m_trace.reset();
+    m_run_path.clear();
+    m_timeline_page->setTrace(nullptr);
+    m_timeline_stack->setCurrentWidget(m_timeline_page);
+    m_tabs->setCurrentWidget(m_timeline_stack);
+    setRunTabsVisible(false);
+    m_progress->setRange(0, int(m_live_total));
+    m_progress->setValue(0);
+    m_progress->show();
+    m_step_label->setText(tr("Starting..."));
+    m_eta_label->clear();
+    m_peak_label->clear();
+    setWindowTitle(QStringLiteral("%1 - %2").arg(tr("Recording"), QStringLiteral(MEMSCOPE_NAME)));
+    updateActions();
+    updateStatus();
+}
+
+void MainWindow::stopRun() {
+    m_controller->stop();
+}
+
+void MainWindow::onSnapshot(std::shared_ptr<const Trace> trace,
+                            std::shared_ptr<TimelineLayout> layout) {
+    m_trace = trace;
+    m_timeline_page->setLiveTrace(std::move(trace), std::move(layout));
+    if (m_peak_label->text().isEmpty() && m_timeline_page->view()->timelineLayout()) {
+        m_peak_label->setText(
+            tr("Peak %1").arg(humanBytes(m_timeline_page->view()->timelineLayout()->peakBytes())));
+    }
+}
+
+void MainWindow::onStep(qint64 step, qint64 total, double, double left, qint64 peak,
+                        const QString& line) {
+    m_live_step = step;
+    m_live_total = total;
+    m_progress->setRange(0, int(total));
+    m_progress->setValue(int(step));
+    m_step_label->setText(tr("Step %1 of %2").arg(step).arg(total));
+    m_eta_label->setText(step < total ? tr("about %1 left").arg(humanDuration(left))
+                                      : tr("finishing"));
+    m_peak_label->setText(tr("Peak %1").arg(humanBytes(peak)));
+    appendLog(line);
+}
+
+void MainWindow::onRunFinished(std::shared_ptr<const Trace> trace,
+                               std::shared_ptr<TimelineLayout> layout, bool cancelled,
+                               bool out_of_memory, const QString& error) {
+    m_trace = trace;
+    m_run_path.clear();
+    if (trace) {
+        m_timeline_page->setLiveTrace(trace, std::move(layout));
+        showTraceInAnalysisTabs();
+        setRunTabsVisible(true);
+    }
+    m_progress->hide();
+    if (out_of_memory) {
+        m_step_label->setText(tr("Out of memory at step %1").arg(m_live_step + 1));
+    } else if (!error.isEmpty()) {
+        m_step_label->setText(tr("Failed"));
+    } else if (cancelled) {
+        m_step_label->setText(tr("Stopped after step %1 of %2").arg(m_live_step).arg(m_live_total));
+    } else {
+        m_step_label->setText(tr("Finished %1 steps").arg(m_live_total));
+    }
+    m_eta_label->clear();
+    if (trace && m_timeline_page->view()->timelineLayout()) {
+        m_peak_label->setText(
+            tr("Peak %1").arg(humanBytes(m_timeline_page->view()->timelineLayout()->peakBytes())));
+    }
+    // Nothing recorded is lost: every run is kept as a file right away, also when it was stopped
+    // or ran out of memory. Save As copies it wherever the user wants.
+    if (trace && trace->events.count() > 0) {
+        const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) +
+                            QStringLiteral("/runs");
+        QDir().mkpath(dir);
+        const QString path = QDir(dir).filePath(
+            QStringLiteral("run-%1.memscope")
+                .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"))));
+        try {
+            RunFile::save(*trace, QFile::encodeName(path).toStdString());
+            m_run_path = path;
+            addRecentFile(path);
+            appendLog(tr("The run was kept as %1 (File > Save Run As to put it elsewhere).")
+                          .arg(QDir::toNativeSeparators(path)));
+        } catch (const std::exception& e) {
+            appendLog(tr("Could not keep the run as %1: %2")
+                          .arg(QDir::toNativeSeparators(path), QString::fromLocal8Bit(e.what())));
+        }
+    }
+    const QString name =
+        m_run_path.isEmpty() ? tr("Unsaved run") : QFileInfo(m_run_path).fileName();
+    setWindowTitle(QStringLiteral("%1 - %2").arg(name, QStringLiteral(MEMSCOPE_NAME)));
+    updateActions();
+    updateStatus();
+}
+
+// --- window
+
+void MainWindow::appendLog(const QString& line) {
+    m_log->appendPlainText(line);
+}
+
+void MainWindow::setRunTabsVisible(bool visible) {
+    // Views other than the timeline that need a run go here as they arrive; the timeline tab
+    // itself always shows (its placeholder says how to get a run).
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        if (m_tabs->widget(i)->property("needs_run").toBool()) {
+            m_tabs->setTabVisible(i, visible);
+        }
+    }
+}
+
 void MainWindow::updateStatus() {
-    if (m_run_path.isEmpty()) {
+    if (m_controller->isActive()) {
+        m_status_label->setText(
+            tr("Recording %1").arg(QString::fromStdString(m_controller->options().preset)));
+        return;
+    }
+    if (m_loading) {
+        return;
+    }
+    if (!m_trace) {
         m_status_label->setText(tr("No run open"));
         return;
     }
+    if (m_run_path.isEmpty()) {
+        m_status_label->setText(tr("Unsaved run"));
+        return;
+    }
     m_status_label->setText(tr("%1 open").arg(QDir::toNativeSeparators(m_run_path)));
+}
+
+void MainWindow::updateActions() {
+    const bool active = m_controller->isActive();
+    m_run_action->setEnabled(!active && !m_loading);
+    m_stop_action->setEnabled(active);
+    m_open_action->setEnabled(!active && !m_loading);
+    m_recent_menu->setEnabled(!active && !m_loading);
+    m_save_action->setEnabled(!active && m_trace != nullptr);
+    m_compare_action->setEnabled(!active && !m_loading && m_trace != nullptr);
+    m_export_action->setEnabled(!m_loading);
+    m_run_panel->setRunning(active);
 }
 
 void MainWindow::changeEvent(QEvent* event) {
@@ -129,6 +769,11 @@ void MainWindow::changeEvent(QEvent* event) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (m_controller->isActive()) {
+        // The controller's destructor stops the run and waits for it.
+        m_controller->stop();
+    }
+    m_run_panel->saveSettings();
     saveWindowState();
     QMainWindow::closeEvent(event);
 }
@@ -139,12 +784,45 @@ void MainWindow::createActions() {
     m_open_action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_O));
     connect(m_open_action, &QAction::triggered, this, &MainWindow::openRunDialog);
 
+    m_save_action = new QAction(this);
+    m_save_action->setObjectName(QStringLiteral("action_save"));
+    m_save_action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_S));
+    connect(m_save_action, &QAction::triggered, this, &MainWindow::saveRunDialog);
+
+    m_export_action = new QAction(this);
+    m_export_action->setObjectName(QStringLiteral("action_export_view"));
+    m_export_action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    connect(m_export_action, &QAction::triggered, this, &MainWindow::exportViewDialog);
+
+    m_compare_action = new QAction(this);
+    m_compare_action->setObjectName(QStringLiteral("action_compare"));
+    connect(m_compare_action, &QAction::triggered, this, &MainWindow::compareWithDialog);
+
+    m_clear_recent_action = new QAction(this);
+    m_clear_recent_action->setObjectName(QStringLiteral("action_clear_recent"));
+    connect(m_clear_recent_action, &QAction::triggered, this, [this] {
+        settings().remove(QLatin1String(k_recent_key));
+        updateRecentMenu();
+    });
+
     m_quit_action = new QAction(this);
     m_quit_action->setObjectName(QStringLiteral("action_quit"));
     // Spelled out: QKeySequence::Quit is empty on platforms without a desktop theme.
     m_quit_action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
     m_quit_action->setMenuRole(QAction::QuitRole);
     connect(m_quit_action, &QAction::triggered, this, &QWidget::close);
+
+    m_run_action = new QAction(this);
+    m_run_action->setObjectName(QStringLiteral("action_run"));
+    m_run_action->setShortcut(QKeySequence(Qt::Key_F5));
+    connect(m_run_action, &QAction::triggered, this, &MainWindow::startRun);
+
+    m_stop_action = new QAction(this);
+    m_stop_action->setObjectName(QStringLiteral("action_stop"));
+    m_stop_action->setShortcut(QKeySequence(Qt::Key_Escape));
+    // Window-wide, but the timeline's own Esc (unpin) wins while it has focus and no run goes.
+    m_stop_action->setShortcutContext(Qt::WindowShortcut);
+    connect(m_stop_action, &QAction::triggered, this, &MainWindow::stopRun);
 
     m_about_action = new QAction(this);
     m_about_action->setObjectName(QStringLiteral("action_about"));
@@ -161,8 +839,22 @@ void MainWindow::createMenus() {
     m_file_menu = menuBar()->addMenu(QString());
     m_file_menu->setObjectName(QStringLiteral("menu_file"));
     m_file_menu->addAction(m_open_action);
+    m_recent_menu = m_file_menu->addMenu(QString());
+    m_recent_menu->setObjectName(QStringLiteral("menu_recent"));
+    m_file_menu->addAction(m_save_action);
+    m_file_menu->addAction(m_compare_action);
+    m_file_menu->addSeparator();
+    m_file_menu->addAction(m_export_action);
     m_file_menu->addSeparator();
     m_file_menu->addAction(m_quit_action);
+
+    m_run_menu = menuBar()->addMenu(QString());
+    m_run_menu->setObjectName(QStringLiteral("menu_run"));
+    m_run_menu->addAction(m_run_action);
+    m_run_menu->addAction(m_stop_action);
+
+    m_view_menu = menuBar()->addMenu(QString());
+    m_view_menu->setObjectName(QStringLiteral("menu_view"));
 
     m_help_menu = menuBar()->addMenu(QString());
     m_help_menu->setObjectName(QStringLiteral("menu_help"));
@@ -171,12 +863,12 @@ void MainWindow::createMenus() {
 }
 
 void MainWindow::createCentralWidget() {
-    auto* central = new QWidget(this);
-    central->setObjectName(QStringLiteral("placeholder"));
-    auto* layout = new QVBoxLayout(central);
+    m_placeholder = new QWidget(this);
+    m_placeholder->setObjectName(QStringLiteral("placeholder"));
+    auto* layout = new QVBoxLayout(m_placeholder);
     layout->addStretch();
 
-    m_placeholder_title = new QLabel(central);
+    m_placeholder_title = new QLabel(m_placeholder);
     m_placeholder_title->setObjectName(QStringLiteral("placeholder_title"));
     m_placeholder_title->setAlignment(Qt::AlignCenter);
     QFont title_font = m_placeholder_title->font();
@@ -184,63 +876,134 @@ void MainWindow::createCentralWidget() {
     m_placeholder_title->setFont(title_font);
     layout->addWidget(m_placeholder_title);
 
-    m_placeholder_detail = new QLabel(central);
+    m_placeholder_detail = new QLabel(m_placeholder);
     m_placeholder_detail->setObjectName(QStringLiteral("placeholder_detail"));
     m_placeholder_detail->setAlignment(Qt::AlignCenter);
     m_placeholder_detail->setWordWrap(true);
     m_placeholder_detail->setEnabled(false);  // the disabled palette greys the secondary line
     layout->addWidget(m_placeholder_detail);
-
     layout->addStretch();
 
     m_timeline_page = new TimelinePage(this);
-    m_stack = new QStackedWidget(this);
-    m_stack->setObjectName(QStringLiteral("central_stack"));
-    m_stack->addWidget(central);
-    m_stack->addWidget(m_timeline_page);
-    setCentralWidget(m_stack);
+    m_timeline_stack = new QStackedWidget(this);
+    m_timeline_stack->setObjectName(QStringLiteral("central_stack"));
+    m_timeline_stack->addWidget(m_placeholder);
+    m_timeline_stack->addWidget(m_timeline_page);
+
+    m_tabs = new QTabWidget(this);
+    m_tabs->setObjectName(QStringLiteral("view_tabs"));
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(m_timeline_stack, QString());
+    setCentralWidget(m_tabs);
+    createAnalysisTabs();
+}
+
+void MainWindow::createDocks() {
+    m_run_panel = new RunPanel(this);
+    m_run_panel->restoreSettings();
+    connect(m_run_panel, &RunPanel::runRequested, this, &MainWindow::startRun);
+    connect(m_run_panel, &RunPanel::stopRequested, this, &MainWindow::stopRun);
+    m_run_dock = new QDockWidget(this);
+    m_run_dock->setObjectName(QStringLiteral("run_dock"));
+    m_run_dock->setWidget(m_run_panel);
+    addDockWidget(Qt::LeftDockWidgetArea, m_run_dock);
+
+    m_log = new QPlainTextEdit(this);
+    m_log->setObjectName(QStringLiteral("log_view"));
+    m_log->setReadOnly(true);
+    m_log->setMaximumBlockCount(20000);
+    m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_log_dock = new QDockWidget(this);
+    m_log_dock->setObjectName(QStringLiteral("log_dock"));
+    m_log_dock->setWidget(m_log);
+    addDockWidget(Qt::BottomDockWidgetArea, m_log_dock);
+    resizeDocks({m_log_dock}, {110}, Qt::Vertical);
+    resizeDocks({m_run_dock}, {330}, Qt::Horizontal);
+
+    m_view_menu->addAction(m_run_dock->toggleViewAction());
+    m_view_menu->addAction(m_log_dock->toggleViewAction());
 }
 
 void MainWindow::createStatusBar() {
-    // A widget rather than showMessage(): status tips of hovered actions would erase a message.
+    // Widgets rather than showMessage(): status tips of hovered actions would erase a message.
     m_status_label = new QLabel(this);
     m_status_label->setObjectName(QStringLiteral("status_label"));
     statusBar()->addWidget(m_status_label, 1);
+    m_step_label = new QLabel(this);
+    m_step_label->setObjectName(QStringLiteral("status_step"));
+    statusBar()->addPermanentWidget(m_step_label);
+    m_progress = new QProgressBar(this);
+    m_progress->setObjectName(QStringLiteral("status_progress"));
+    m_progress->setMaximumWidth(160);
+    m_progress->setTextVisible(false);
+    m_progress->hide();
+    statusBar()->addPermanentWidget(m_progress);
+    m_eta_label = new QLabel(this);
+    m_eta_label->setObjectName(QStringLiteral("status_eta"));
+    statusBar()->addPermanentWidget(m_eta_label);
+    m_peak_label = new QLabel(this);
+    m_peak_label->setObjectName(QStringLiteral("status_peak"));
+    statusBar()->addPermanentWidget(m_peak_label);
 }
 
 void MainWindow::retranslateUi() {
     m_file_menu->setTitle(tr("&File"));
+    m_recent_menu->setTitle(tr("Open &Recent"));
+    m_run_menu->setTitle(tr("&Run"));
+    m_view_menu->setTitle(tr("&View"));
     m_help_menu->setTitle(tr("&Help"));
     m_open_action->setText(tr("&Open Run..."));
-    m_open_action->setStatusTip(tr("Open a recorded .memscope run"));
+    m_open_action->setStatusTip(tr("Open a recorded .memscope run or a PyTorch memory snapshot"));
+    m_save_action->setText(tr("&Save Run As..."));
+    m_save_action->setStatusTip(tr("Write the open run to a .memscope file"));
+    m_export_action->setText(tr("&Export View..."));
+    m_export_action->setStatusTip(tr("Save the current view as a PNG image or an SVG drawing"));
+    m_clear_recent_action->setText(tr("Clear Recent Files"));
+    m_compare_action->setText(tr("&Compare With Run..."));
+    m_compare_action->setStatusTip(
+        tr("Open a second run and compare it with this one side by side"));
     m_quit_action->setText(tr("&Quit"));
     m_quit_action->setStatusTip(tr("Quit Memscope"));
+    m_run_action->setText(tr("&Run"));
+    m_run_action->setStatusTip(
+        tr("Train with the run panel's settings and record every allocation"));
+    m_stop_action->setText(tr("&Stop"));
+    m_stop_action->setStatusTip(tr("Stop the run; everything recorded so far is kept"));
     m_about_action->setText(tr("&About Memscope"));
-    m_about_action->setStatusTip(tr("Show the versions of Memscope, Qt and LibTorch"));
+    m_about_action->setStatusTip(tr("Show the versions of Memscope, Qt, LibTorch and the device"));
     m_about_qt_action->setText(tr("About &Qt"));
     m_about_qt_action->setStatusTip(tr("Show information about Qt"));
+    m_run_dock->setWindowTitle(tr("Run"));
+    m_log_dock->setWindowTitle(tr("Log"));
+    m_tabs->setTabText(m_tabs->indexOf(m_timeline_stack), tr("&Timeline"));
+    m_tabs->setTabText(m_tabs->indexOf(m_operator_page), tr("&Operators"));
+    m_tabs->setTabText(m_tabs->indexOf(m_allocations_page), tr("&Allocations"));
+    m_tabs->setTabText(m_tabs->indexOf(m_summary_page), tr("S&ummary"));
+    m_tabs->setTabText(m_tabs->indexOf(m_compare_page), tr("&Compare"));
+    m_tabs->setTabText(m_tabs->indexOf(m_sweep_page), tr("S&weeps"));
+    m_tabs->setTabText(m_tabs->indexOf(m_planner_page), tr("&Planner"));
 
     m_placeholder_title->setText(tr("No run is open."));
     m_placeholder_detail->setText(
-        tr("Open a recorded run with File > Open Run (Ctrl+O), or record one with "
-           "memscope-cli record."));
+        tr("Press Run (F5) to train with the settings on the left and watch the memory live, "
+           "open a recorded run or a PyTorch snapshot with File > Open Run (Ctrl+O), or drop "
+           "one here."));
+    updateRecentMenu();
     updateStatus();
 }
 
 void MainWindow::restoreWindowState() {
-    const QSettings settings{QLatin1String(k_settings_organization),
-                             QLatin1String(k_settings_application)};
-    if (!restoreGeometry(settings.value(QLatin1String(k_geometry_key)).toByteArray())) {
-        resize(1024, 640);
+    const QSettings s = settings();
+    if (!restoreGeometry(s.value(QLatin1String(k_geometry_key)).toByteArray())) {
+        resize(1280, 800);
     }
-    restoreState(settings.value(QLatin1String(k_state_key)).toByteArray());
+    restoreState(s.value(QLatin1String(k_state_key)).toByteArray());
 }
 
 void MainWindow::saveWindowState() const {
-    QSettings settings{QLatin1String(k_settings_organization),
-                       QLatin1String(k_settings_application)};
-    settings.setValue(QLatin1String(k_geometry_key), saveGeometry());
-    settings.setValue(QLatin1String(k_state_key), saveState());
+    QSettings s = settings();
+    s.setValue(QLatin1String(k_geometry_key), saveGeometry());
+    s.setValue(QLatin1String(k_state_key), saveState());
 }
 
 }  // namespace memscope

@@ -1,19 +1,39 @@
 #pragma once
 
 #include <QMainWindow>
+#include <QStringList>
+
+#include <memory>
 
 class QAction;
+class QDockWidget;
 class QLabel;
 class QMenu;
+class QPlainTextEdit;
+class QProgressBar;
 class QStackedWidget;
+class QTabWidget;
 
 namespace memscope {
 
+class AllocationsPage;
+class ComparePage;
+class OperatorPage;
+class PlannerPage;
+class RunController;
+class SummaryPage;
+class SweepPage;
+class RunPanel;
+class TimelineLayout;
 class TimelinePage;
+class Trace;
 
-// The application's top-level window: menus, the status bar, and in the middle either a
-// placeholder saying no run is open or the timeline of the open run. More views (operator table,
-// charts) arrive as docks and tabs.
+// The application's top-level window. The run panel (a dock) defines a training run, Run (F5)
+// records it on a worker thread while the timeline grows live, Stop (Esc) ends it keeping what was
+// recorded; the log dock shows the per-step lines and the status bar the step, time left and live
+// peak. Runs are opened (.memscope, PyTorch .pickle snapshots; menu, recent files, drag and drop,
+// command line) on a worker thread, saved, and every view is exported as PNG or SVG. Views that
+// need a run appear once one is open.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 
@@ -24,45 +44,132 @@ class MainWindow : public QMainWindow {
     // The text of the About box, separate from the modal dialog so that it can be tested.
     static QString aboutText();
 
-    // Loads a .memscope run and shows its timeline. On failure shows a message box naming the
-    // file, keeps whatever was open, and returns false.
+    // Loads a run (.memscope, or a PyTorch memory snapshot .pickle) on a worker thread, keeping
+    // the window responsive, and shows it. On failure shows a message box naming the file, keeps
+    // whatever was open, and returns false.
     bool openRun(const QString& path);
+    // Compares the open run with another run file in the Compare tab; false (and a message box
+    // naming the file) when it cannot be read.
+    bool compareWith(const QString& path);
+    // Shows a trace that is already in memory (a finished run, a test's trace).
+    void showTrace(std::shared_ptr<const Trace> trace, const QString& path);
+    // Writes the open run as a .memscope file; false (and a message box) on failure.
+    bool saveRun(const QString& path);
+    // Renders the current view (or the timeline, for "timeline") to PNG or SVG by the suffix.
+    // `scale` multiplies the pixels of a PNG; an empty size keeps the view's own.
+    bool exportView(const QString& path, double scale = 1.0, const QSize& size = QSize(),
+                    QString* error = nullptr);
+
+    // The views by name ("timeline", then each tab's object name), for --screenshot.
+    QStringList viewNames() const;
+    // Shows the named view's tab; false when there is none (or it needs a run and none is open).
+    bool selectView(const QString& name);
+
     QString currentRunPath() const { return m_run_path; }
+    std::shared_ptr<const Trace> currentTrace() const { return m_trace; }
     TimelinePage* timelinePage() const { return m_timeline_page; }
+    RunPanel* runPanel() const { return m_run_panel; }
+    OperatorPage* operatorPage() const { return m_operator_page; }
+    AllocationsPage* allocationsPage() const { return m_allocations_page; }
+    SummaryPage* summaryPage() const { return m_summary_page; }
+    ComparePage* comparePage() const { return m_compare_page; }
+    SweepPage* sweepPage() const { return m_sweep_page; }
+    PlannerPage* plannerPage() const { return m_planner_page; }
+    RunController* runController() const { return m_controller; }
+    QTabWidget* tabs() const { return m_tabs; }
+    QPlainTextEdit* logView() const { return m_log; }
+    QStringList recentFiles() const;
 
   public slots:
     void showAbout();
     // File > Open: asks for a run file, then openRun().
     void openRunDialog();
+    void saveRunDialog();
+    void exportViewDialog();
+    // File > Compare With: asks for a second run, then compareWith().
+    void compareWithDialog();
+    // Run > Run (F5): validates the run panel and starts recording.
+    void startRun();
+    // Run > Stop (Esc).
+    void stopRun();
 
   protected:
     void changeEvent(QEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
   private:
     void createActions();
     void createMenus();
     void createCentralWidget();
+    void createDocks();
     void createStatusBar();
     // Sets every user-visible text; runs again on QEvent::LanguageChange.
     void retranslateUi();
     void restoreWindowState();
     void saveWindowState() const;
-
     void updateStatus();
+    void updateActions();
+    void updateRecentMenu();
+    void addRecentFile(const QString& path);
+    void appendLog(const QString& line);
+    void setRunTabsVisible(bool visible);
+    void onSnapshot(std::shared_ptr<const Trace> trace, std::shared_ptr<TimelineLayout> layout);
+    void onStep(qint64 step, qint64 total, double seconds, double left, qint64 peak,
+                const QString& line);
+    void onRunFinished(std::shared_ptr<const Trace> trace, std::shared_ptr<TimelineLayout> layout,
+                       bool cancelled, bool out_of_memory, const QString& error);
+    QWidget* currentExportWidget() const;
+    // Reads a run or snapshot; large files on a worker while the event loop keeps going. nullptr
+    // with the reason in `error` when it cannot be read.
+    std::shared_ptr<const Trace> loadTrace(const QString& path, QString& error);
+    void createAnalysisTabs();
+    void addTab(QWidget* page, const QString& name, bool needs_run);
+    void showTraceInAnalysisTabs();
 
     QMenu* m_file_menu = nullptr;
+    QMenu* m_recent_menu = nullptr;
+    QMenu* m_run_menu = nullptr;
+    QMenu* m_view_menu = nullptr;
     QMenu* m_help_menu = nullptr;
     QAction* m_open_action = nullptr;
+    QAction* m_save_action = nullptr;
+    QAction* m_export_action = nullptr;
+    QAction* m_compare_action = nullptr;
+    QAction* m_clear_recent_action = nullptr;
     QAction* m_quit_action = nullptr;
+    QAction* m_run_action = nullptr;
+    QAction* m_stop_action = nullptr;
     QAction* m_about_action = nullptr;
     QAction* m_about_qt_action = nullptr;
     QLabel* m_placeholder_title = nullptr;
     QLabel* m_placeholder_detail = nullptr;
     QLabel* m_status_label = nullptr;
-    QStackedWidget* m_stack = nullptr;
+    QLabel* m_step_label = nullptr;
+    QLabel* m_eta_label = nullptr;
+    QLabel* m_peak_label = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    QStackedWidget* m_timeline_stack = nullptr;
+    QWidget* m_placeholder = nullptr;
     TimelinePage* m_timeline_page = nullptr;
+    OperatorPage* m_operator_page = nullptr;
+    AllocationsPage* m_allocations_page = nullptr;
+    SummaryPage* m_summary_page = nullptr;
+    ComparePage* m_compare_page = nullptr;
+    SweepPage* m_sweep_page = nullptr;
+    PlannerPage* m_planner_page = nullptr;
+    QDockWidget* m_run_dock = nullptr;
+    QDockWidget* m_log_dock = nullptr;
+    RunPanel* m_run_panel = nullptr;
+    QPlainTextEdit* m_log = nullptr;
+    RunController* m_controller = nullptr;
+    std::shared_ptr<const Trace> m_trace;
     QString m_run_path;
+    bool m_loading = false;
+    qint64 m_live_step = 0;
+    qint64 m_live_total = 0;
 };
 
 }  // namespace memscope

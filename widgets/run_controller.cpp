@@ -1,12 +1,8 @@
-// LibTorch's headers first: they use `slots` as an identifier, which Qt's headers define as a
-// macro.
-#include "capture/recording_session.h"
-
-#include "model/config_error.h"
 #include "run_controller.h"
+
+#include "capture/live_session.h"
 #include "trace/timeline_layout.h"
 #include "trace/trace.h"
-#include "train/run_summary.h"
 
 #include <QFuture>
 #include <QLocale>
@@ -32,7 +28,7 @@ QString humanBytes(int64_t bytes) {
 }  // namespace
 
 struct RunController::Session {
-    std::unique_ptr<RecordingSession> recording;
+    std::unique_ptr<LiveSession> recording;
     QFuture<Snapshot> job;  // the snapshot or final job in flight
 };
 
@@ -66,7 +62,7 @@ bool RunController::isRunning() const {
     return m_session && m_session->recording && m_session->recording->running();
 }
 
-bool RunController::start(const TrainOptions& options, QString* error) {
+bool RunController::start(const TrainOptions& options, bool record_shapes, QString* error) {
     if (m_active) {
         if (error) {
             *error = tr("A run is already going.");
@@ -76,7 +72,9 @@ bool RunController::start(const TrainOptions& options, QString* error) {
     auto session = std::make_unique<Session>();
     try {
         options.validate();
-        session->recording = std::make_unique<RecordingSession>(options);
+        LiveSession::Options live;
+        live.record_shapes = record_shapes;
+        session->recording = std::make_unique<LiveSession>(options, live);
         session->recording->setStepCallback([this](const StepMetrics& s) {
             // Training thread: hand the figures to the GUI thread. Dropped with the controller.
             QMetaObject::invokeMethod(
@@ -157,30 +155,20 @@ void RunController::launchSnapshot(bool final) {
         m_finishing = true;
         m_timer->stop();
     }
-    RecordingSession* recording = m_session->recording.get();
+    LiveSession* recording = m_session->recording.get();
     m_session->job = QtConcurrent::run([recording, final]() -> Snapshot {
         Snapshot s;
         std::shared_ptr<Trace> trace;
         if (final) {
-            try {
-                const RunSummary& summary = recording->finish();
-                s.outcome.cancelled = summary.cancelled;
-                s.outcome.outOfMemory = summary.out_of_memory;
-                s.outcome.error = QString::fromStdString(summary.error);
-                s.outcome.summary = QString::fromStdString(summary.toText());
-                s.outcome.peakBytes = summary.peak_allocated_bytes;
-                trace = std::make_shared<Trace>(recording->trace());
-            } catch (const std::exception& e) {
-                // The run failed outside the trainer's own handling: keep what was recorded.
-                s.outcome.error = QString::fromLocal8Bit(e.what());
-                recording->poll();
-                trace = std::make_shared<Trace>(recording->trace());
-                trace->finalize();
-            }
+            LiveSession::Result result = recording->finish();
+            s.outcome.cancelled = result.cancelled;
+            s.outcome.outOfMemory = result.out_of_memory;
+            s.outcome.error = QString::fromStdString(result.error);
+            s.outcome.summary = QString::fromStdString(result.summary);
+            s.outcome.peakBytes = result.peak_bytes;
+            trace = std::move(result.trace);
         } else {
-            recording->poll();
-            trace = std::make_shared<Trace>(recording->trace());
-            trace->finalize();
+            trace = recording->snapshot();
         }
         s.layout = std::make_shared<TimelineLayout>(*trace);
         s.trace = std::move(trace);

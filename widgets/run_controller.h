@@ -15,13 +15,13 @@ namespace memscope {
 class TimelineLayout;
 class Trace;
 
-// Runs a recorded training run for the GUI. The trainer works on its own thread (a
-// RecordingSession); every pollInterval the controller hands the new events to a worker job that
-// copies the growing trace, finalizes the copy and lays it out, and emits snapshotReady() with the
-// result on the GUI thread. At most one job is in flight, so a slow layout lowers the refresh
-// rate instead of queueing work; the GUI thread itself never touches the events, which keeps its
-// event loop free while training runs. A stopped, failed or out-of-memory run ends like a
-// finished one: finished() carries the complete trace of everything recorded.
+// Runs a recorded training run for the GUI. The trainer works on its own thread (a LiveSession,
+// which keeps LibTorch's headers out of the widgets); every pollInterval the controller hands the
+// new events to a worker job that copies the growing trace, finalizes the copy and lays it out, and
+// emits snapshotReady() with the result on the GUI thread. At most one job is in flight, so a slow
+// layout lowers the refresh rate instead of queueing work; the GUI thread itself never touches the
+// events, which keeps its event loop free while training runs. A stopped, failed or out-of-memory
+// run ends like a finished one: finished() carries the complete trace of everything recorded.
 class RunController : public QObject {
     Q_OBJECT
 
@@ -38,9 +38,10 @@ class RunController : public QObject {
     explicit RunController(QObject* parent = nullptr);
     ~RunController() override;  // stops a run still going and waits for it
 
-    // Starts a run. Returns false and sets `error` (naming the option) when the options cannot
-    // run or a run is already going.
-    bool start(const TrainOptions& options, QString* error = nullptr);
+    // Starts a run; `record_shapes` also records op input shapes (FLOPs, roofline). Returns
+    // false and sets `error` (naming the option) when the options cannot run or a run is
+    // already going.
+    bool start(const TrainOptions& options, bool record_shapes = false, QString* error = nullptr);
     // Asks the run to stop at the next module boundary; finished() follows.
     void stop();
     bool isRunning() const;

@@ -34,6 +34,7 @@ namespace {
 constexpr auto k_settings_organization = "Memscope";
 constexpr auto k_settings_application = "Memscope";
 constexpr auto k_options_key = "run_panel/options";
+constexpr auto k_shapes_key = "run_panel/record_shapes";
 
 QSpinBox* spin(QWidget* parent, const char* name, int lo, int hi) {
     auto* box = new QSpinBox(parent);
@@ -145,7 +146,11 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     m_capacity = new QLineEdit(m_deviceGroup);
     m_capacity->setObjectName(QStringLiteral("device_memory_limit"));
     m_capacity->setClearButtonEnabled(true);
-    for (QWidget* w : std::initializer_list<QWidget*>{m_device, m_threads, m_capacity}) {
+    m_recordShapes = new QCheckBox(m_deviceGroup);
+    m_recordShapes->setObjectName(QStringLiteral("record_shapes"));
+    m_recordShapes->setChecked(true);
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{m_device, m_threads, m_capacity, m_recordShapes}) {
         m_deviceForm->addRow(new QLabel(m_deviceGroup), w);
     }
     layout->addWidget(m_deviceGroup);
@@ -255,6 +260,10 @@ void RunPanel::retranslateUi() {
              "with an out-of-memory point when it is exceeded. Empty: no limit "
              "(--device-memory-limit)"));
     m_capacity->setPlaceholderText(tr("no limit"));
+    label(m_deviceForm, m_recordShapes, tr("Recording:"),
+          tr("Also record each operator's input shapes: FLOPs, arithmetic intensity and the "
+             "roofline in the summary (--record-shapes; slightly slower)"));
+    m_recordShapes->setText(tr("Record input shapes"));
 
     // Items keep their data (the CLI spelling) and change only their text.
     const auto fill = [](QComboBox* box, const QList<QPair<QString, QString>>& items) {
@@ -442,9 +451,18 @@ void RunPanel::setRunning(bool running) {
     }
 }
 
+bool RunPanel::recordShapes() const {
+    return m_recordShapes->isChecked();
+}
+
+void RunPanel::setRecordShapes(bool on) {
+    m_recordShapes->setChecked(on);
+}
+
 void RunPanel::saveSettings() const {
     QSettings settings{QLatin1String(k_settings_organization),
                        QLatin1String(k_settings_application)};
+    settings.setValue(QLatin1String(k_shapes_key), recordShapes());
     try {
         settings.setValue(QLatin1String(k_options_key),
                           QString::fromStdString(options().toJson().dump()));
@@ -456,6 +474,7 @@ void RunPanel::saveSettings() const {
 void RunPanel::restoreSettings() {
     const QSettings settings{QLatin1String(k_settings_organization),
                              QLatin1String(k_settings_application)};
+    m_recordShapes->setChecked(settings.value(QLatin1String(k_shapes_key), true).toBool());
     const QString text = settings.value(QLatin1String(k_options_key)).toString();
     if (text.isEmpty()) {
         return;

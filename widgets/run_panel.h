@@ -34,6 +34,9 @@ class RunPanel : public QWidget {
     // Like options(), but reports the problem in the panel's error line instead of throwing.
     std::optional<TrainOptions> validatedOptions();
     void setOptions(const TrainOptions& options);
+    // Whether the run also records op input shapes (FLOPs and the roofline in the summary).
+    bool recordShapes() const;
+    void setRecordShapes(bool on);
     // Fills the model shape, batch and sequence length from a preset.
     void applyPreset(const QString& name);
 
@@ -96,6 +99,7 @@ class RunPanel : public QWidget {
     QComboBox* m_device = nullptr;
     QSpinBox* m_threads = nullptr;
     QLineEdit* m_capacity = nullptr;
+    QCheckBox* m_recordShapes = nullptr;
 
     QPushButton* m_run = nullptr;
     QPushButton* m_stop = nullptr;

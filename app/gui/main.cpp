@@ -7,7 +7,9 @@
 #include <QApplication>
 #include <QCommandLineOption>
 #include <QCommandLineParser>
+#include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QLocale>
 #include <QRegularExpression>
@@ -22,6 +24,7 @@
 #include <optional>
 
 #include "io/run_file.h"
+#include "io/snapshot_importer.h"
 #include "main_window.h"
 #include "memscope_version.h"
 #include "timeline_page.h"
@@ -117,11 +120,18 @@ std::optional<QSize> parse_size(const QString& text) {
 
 // Loads RUN and writes the timeline as FILE; the exit status of the program.
 int render_timeline_screenshot(const QString& run_path, const QString& image_path,
-                               const std::optional<DetailOption>& detail, const QSize& size) {
+                               const std::optional<DetailOption>& detail, const QSize& size,
+                               double scale) {
     std::shared_ptr<const memscope::Trace> trace;
     try {
-        trace = std::make_shared<const memscope::Trace>(
-            memscope::RunFile::load(QFile::encodeName(run_path).toStdString()));
+        const std::string file = QFile::encodeName(run_path).toStdString();
+        const QString suffix = QFileInfo(run_path).suffix().toLower();
+        if (suffix == QLatin1String("pickle") || suffix == QLatin1String("pkl")) {
+            trace =
+                std::make_shared<const memscope::Trace>(memscope::SnapshotImporter::import(file));
+        } else {
+            trace = std::make_shared<const memscope::Trace>(memscope::RunFile::load(file));
+        }
     } catch (const std::exception& e) {
         print_error(QCoreApplication::translate("main", "cannot open %1: %2")
                         .arg(run_path, QString::fromLocal8Bit(e.what())));
@@ -137,9 +147,64 @@ int render_timeline_screenshot(const QString& run_path, const QString& image_pat
             view.setDetail(int64_t(detail->value));
         }
     }
-    const QImage image = view.renderImage(size);
+    const QImage image = view.renderImage(size, scale);
     if (!image.save(image_path, "PNG")) {
         print_error(QCoreApplication::translate("main", "cannot write %1").arg(image_path));
+        return 1;
+    }
+    return 0;
+}
+
+// Opens RUN in the main window (offscreen, at `size`) and writes VIEW as FILE: "window" is the
+// whole window, any other name a tab of it (see MainWindow::viewNames()).
+int render_window_screenshot(const QString& run_path, const QString& view,
+                             const QString& image_path, const std::optional<DetailOption>& detail,
+                             const QSize& size, double scale) {
+    memscope::MainWindow window;
+    window.resize(size);
+    window.show();
+    if (!run_path.isEmpty() && !window.openRun(run_path)) {
+        return 1;
+    }
+    memscope::TimelinePage* page = window.timelinePage();
+    QElapsedTimer waited;
+    waited.start();
+    while (page->isLayoutPending() && waited.elapsed() < 120000) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+    }
+    if (detail) {
+        if (detail->percent) {
+            page->view()->setDetailPercent(detail->value);
+        } else {
+            page->view()->setDetail(int64_t(detail->value));
+        }
+    }
+    if (view != QLatin1String("window") && !window.selectView(view)) {
+        print_error(QCoreApplication::translate("main", "no view named %1; views: %2")
+                        .arg(view, window.viewNames().join(QStringLiteral(", "))));
+        return k_usage_error;
+    }
+    // Let pages that compute off the GUI thread finish and repaint.
+    waited.restart();
+    while (waited.elapsed() < 500) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+    }
+    QString error;
+    if (view == QLatin1String("window")) {
+        QImage image(QSize(qRound(size.width() * scale), qRound(size.height() * scale)),
+                     QImage::Format_ARGB32_Premultiplied);
+        image.setDevicePixelRatio(scale);
+        image.fill(Qt::white);
+        window.render(&image);
+        if (!image.save(image_path, "PNG")) {
+            print_error(QCoreApplication::translate("main", "cannot write %1").arg(image_path));
+            return 1;
+        }
+        return 0;
+    }
+    const QSize export_size = view == QLatin1String("timeline") ? size : QSize();
+    if (!window.exportView(image_path, scale, export_size, &error)) {
+        print_error(error);
         return 1;
     }
     return 0;
@@ -196,7 +261,9 @@ int main(int argc, char** argv) {
     const QCommandLineOption screenshot_option(
         QStringLiteral("screenshot"),
         QCoreApplication::translate(
-            "main", "Render a view of the opened run to a PNG file and exit (views: timeline)."),
+            "main",
+            "Render a view of the opened run to a PNG or SVG file and exit (views: timeline, "
+            "window, or a tab such as operators, summary)."),
         QCoreApplication::translate("main", "view=file"));
     parser.addOption(screenshot_option);
     const QCommandLineOption detail_option(
@@ -211,6 +278,11 @@ int main(int argc, char** argv) {
         QCoreApplication::translate("main", "Screenshot size in pixels (default 1600x900)."),
         QCoreApplication::translate("main", "WxH"));
     parser.addOption(size_option);
+    const QCommandLineOption scale_option(
+        QStringLiteral("scale"),
+        QCoreApplication::translate("main", "Pixels per point of a PNG screenshot, 1 to 4."),
+        QCoreApplication::translate("main", "factor"));
+    parser.addOption(scale_option);
     parser.process(app);
 
     if (!known_language) {
@@ -254,25 +326,39 @@ int main(int argc, char** argv) {
         }
         size = *parsed;
     }
+    double scale = 1;
+    if (parser.isSet(scale_option)) {
+        bool ok = false;
+        scale = parser.value(scale_option).toDouble(&ok);
+        if (!ok || scale < 1 || scale > 4) {
+            print_error(
+                QCoreApplication::translate("main", "--scale needs a number from 1 to 4, not: %1")
+                    .arg(parser.value(scale_option)));
+            return k_usage_error;
+        }
+    }
     if (parser.isSet(screenshot_option)) {
         const QString spec = parser.value(screenshot_option);
         const qsizetype eq = spec.indexOf(QLatin1Char('='));
         const QString view = eq < 0 ? QString() : spec.left(eq);
         const QString file = eq < 0 ? QString() : spec.mid(eq + 1);
-        if (view != QLatin1String("timeline") || file.isEmpty()) {
+        if (view.isEmpty() || file.isEmpty()) {
             print_error(QCoreApplication::translate(
                             "main",
-                            "--screenshot needs VIEW=FILE with VIEW one of: timeline; "
-                            "not: %1")
+                            "--screenshot needs VIEW=FILE with VIEW timeline, window or a tab "
+                            "name; not: %1")
                             .arg(spec));
             return k_usage_error;
         }
-        if (!parser.isSet(open_option)) {
+        if (view == QLatin1String("timeline") && !parser.isSet(open_option)) {
             print_error(QCoreApplication::translate(
                 "main", "--screenshot needs a run to draw: add --open RUN"));
             return k_usage_error;
         }
-        return render_timeline_screenshot(parser.value(open_option), file, detail, size);
+        if (view == QLatin1String("timeline") && !file.endsWith(QLatin1String(".svg"))) {
+            return render_timeline_screenshot(parser.value(open_option), file, detail, size, scale);
+        }
+        return render_window_screenshot(parser.value(open_option), view, file, detail, size, scale);
     }
 
     memscope::MainWindow window;

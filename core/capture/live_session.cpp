@@ -1,0 +1,59 @@
+#include "capture/live_session.h"
+
+#include "capture/recording_session.h"
+#include "trace/trace.h"
+
+#include <exception>
+
+namespace memscope {
+
+LiveSession::LiveSession(const TrainOptions& options, Options session_options) {
+    Recorder::Options recorder;
+    recorder.record_shapes = session_options.record_shapes;
+    m_session = std::make_unique<RecordingSession>(options, recorder);
+}
+
+LiveSession::~LiveSession() = default;
+
+void LiveSession::setStepCallback(std::function<void(const StepMetrics&)> callback) {
+    m_session->setStepCallback(std::move(callback));
+}
+
+void LiveSession::start() {
+    m_session->start();
+}
+
+bool LiveSession::running() const {
+    return m_session->running();
+}
+
+void LiveSession::cancel() {
+    m_session->cancel();
+}
+
+std::shared_ptr<Trace> LiveSession::snapshot() {
+    m_session->poll();
+    auto trace = std::make_shared<Trace>(m_session->trace());
+    trace->finalize();
+    return trace;
+}
+
+LiveSession::Result LiveSession::finish() {
+    Result result;
+    try {
+        const RunSummary& summary = m_session->finish();
+        result.cancelled = summary.cancelled;
+        result.out_of_memory = summary.out_of_memory;
+        result.error = summary.error;
+        result.summary = summary.toText();
+        result.peak_bytes = summary.peak_allocated_bytes;
+        result.trace = std::make_shared<Trace>(m_session->trace());
+    } catch (const std::exception& e) {
+        // The run failed outside the trainer's own handling: keep what was recorded.
+        result.error = e.what();
+        result.trace = snapshot();
+    }
+    return result;
+}
+
+}  // namespace memscope
