@@ -1443,6 +1443,13 @@
     </message>
 </context>
 <context>
+    <name>memscope::TimelineMinimap</name>
+    <message>
+        <source>Overview of the whole run: drag the brush to pan, drag its edges to zoom</source>
+        <translation>Übersicht über den ganzen Lauf: den Ausschnitt ziehen verschiebt, seine Ränder ziehen zoomt</translation>
+    </message>
+</context>
+<context>
     <name>memscope::TimelinePage</name>
     <message>
         <source>Laying out %1 events…</source>
@@ -1463,6 +1470,70 @@
     <message>
         <source>Share of all allocations drawn one by one</source>
         <translation>Anteil der einzeln gezeichneten Allokationen</translation>
+    </message>
+    <message>
+        <source>Colour by</source>
+        <translation>Färben nach</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>Kategorie</translation>
+    </message>
+    <message>
+        <source>Allocation</source>
+        <translation>Allokation</translation>
+    </message>
+    <message>
+        <source>Module</source>
+        <translation>Modul</translation>
+    </message>
+    <message>
+        <source>Phase</source>
+        <translation>Phase</translation>
+    </message>
+    <message>
+        <source>How the allocations are coloured</source>
+        <translation>Wie die Allokationen eingefärbt werden</translation>
+    </message>
+    <message>
+        <source>Plot</source>
+        <translation>Darstellung</translation>
+    </message>
+    <message>
+        <source>Allocations</source>
+        <translation>Allokationen</translation>
+    </message>
+    <message>
+        <source>By category</source>
+        <translation>Nach Kategorie</translation>
+    </message>
+    <message>
+        <source>Allocations one by one, or memory stacked by category over time</source>
+        <translation>Allokationen einzeln oder Speicher nach Kategorie gestapelt über die Zeit</translation>
+    </message>
+    <message>
+        <source>x axis</source>
+        <translation>x-Achse</translation>
+    </message>
+    <message>
+        <source>Events</source>
+        <translation>Ereignisse</translation>
+    </message>
+    <message>
+        <source>Wall time</source>
+        <translation>Wanduhrzeit</translation>
+    </message>
+    <message>
+        <source>Space the timeline by allocation and free events or by wall time</source>
+        <translation>Zeitleiste nach Allokations- und Freigabeereignissen oder nach Wanduhrzeit einteilen</translation>
+    </message>
+    <message>
+        <source>Reset view</source>
+        <translation>Ansicht zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Show the whole run (double-click the timeline does the same)</source>
+        <translation>Den ganzen Lauf zeigen (ein Doppelklick in die Zeitleiste tut dasselbe)</translation>
     </message>
 </context>
 <context>
@@ -1556,16 +1627,8 @@
         <translation>Operator: %1</translation>
     </message>
     <message>
-        <source>Allocated at event %1</source>
-        <translation>Alloziert bei Ereignis %1</translation>
-    </message>
-    <message>
         <source>Present from the start</source>
         <translation>Von Anfang an vorhanden</translation>
-    </message>
-    <message>
-        <source>Freed at event %1</source>
-        <translation>Freigegeben bei Ereignis %1</translation>
     </message>
     <message>
         <source>Never freed</source>
@@ -1634,6 +1697,70 @@
     <message>
         <source>%1 allocations</source>
         <translation>%1 Allokationen</translation>
+    </message>
+    <message>
+        <source>initialisation (no module)</source>
+        <translation>Initialisierung (kein Modul)</translation>
+    </message>
+    <message>
+        <source>(no module)</source>
+        <translation>(kein Modul)</translation>
+    </message>
+    <message>
+        <source>other modules</source>
+        <translation>weitere Module</translation>
+    </message>
+    <message>
+        <source>Each allocation its own colour</source>
+        <translation>Jede Allokation in eigener Farbe</translation>
+    </message>
+    <message>
+        <source>Allocated at event %1, %2 s</source>
+        <translation>Alloziert bei Ereignis %1, %2 s</translation>
+    </message>
+    <message>
+        <source>Freed at event %1, %2 s</source>
+        <translation>Freigegeben bei Ereignis %1, %2 s</translation>
+    </message>
+    <message>
+        <source>Capacity %1</source>
+        <translation>Kapazität %1</translation>
+    </message>
+    <message>
+        <source>Out of memory: tried %1 bytes (%2)</source>
+        <translation>Speicher erschöpft: %1 Bytes (%2) angefordert</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Event %1&lt;/b&gt;, %2 s</source>
+        <translation>&lt;b&gt;Ereignis %1&lt;/b&gt;, %2 s</translation>
+    </message>
+    <message>
+        <source>%1: %2 bytes (%3)</source>
+        <translation>%1: %2 Bytes (%3)</translation>
+    </message>
+    <message>
+        <source>Total: %1 bytes (%2)</source>
+        <translation>Gesamt: %1 Bytes (%2)</translation>
+    </message>
+    <message>
+        <source>s</source>
+        <translation>s</translation>
+    </message>
+    <message>
+        <source>µs</source>
+        <translation>µs</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>ms</translation>
+    </message>
+    <message>
+        <source>Wall time since the run started</source>
+        <translation>Wanduhrzeit seit Beginn des Laufs</translation>
+    </message>
+    <message>
+        <source>+%1 more</source>
+        <translation>+%1 weitere</translation>
     </message>
 </context>
 </TS>

@@ -1441,6 +1441,13 @@
     </message>
 </context>
 <context>
+    <name>memscope::TimelineMinimap</name>
+    <message>
+        <source>Overview of the whole run: drag the brush to pan, drag its edges to zoom</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>memscope::TimelinePage</name>
     <message>
         <source>Laying out %1 events…</source>
@@ -1460,6 +1467,70 @@
     </message>
     <message>
         <source>Share of all allocations drawn one by one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Colour by</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allocation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Module</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Phase</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How the allocations are coloured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Plot</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allocations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>By category</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allocations one by one, or memory stacked by category over time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>x axis</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Events</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wall time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Space the timeline by allocation and free events or by wall time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reset view</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the whole run (double-click the timeline does the same)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1554,15 +1625,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Allocated at event %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Present from the start</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Freed at event %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1631,6 +1694,70 @@
     </message>
     <message>
         <source>%1 allocations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>initialisation (no module)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(no module)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>other modules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each allocation its own colour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allocated at event %1, %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Freed at event %1, %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Capacity %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Out of memory: tried %1 bytes (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Event %1&lt;/b&gt;, %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 bytes (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Total: %1 bytes (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>µs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wall time since the run started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>+%1 more</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

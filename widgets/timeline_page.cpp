@@ -1,16 +1,19 @@
 #include "timeline_page.h"
 
 #include "stack_pane.h"
+#include "timeline_minimap.h"
 #include "timeline_view.h"
 #include "trace/timeline_layout.h"
 #include "trace/trace.h"
 
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QEvent>
 #include <QFuture>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
+#include <QPushButton>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
@@ -36,8 +39,40 @@ TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent) {
     auto* top = new QWidget(m_splitter);
     auto* top_layout = new QVBoxLayout(top);
     top_layout->setContentsMargins(0, 0, 0, 0);
+
+    // View options: the combos' items carry the enum values; texts come in retranslateUi.
+    auto* options = new QHBoxLayout;
+    m_colorLabel = new QLabel(top);
+    m_colorCombo = new QComboBox(top);
+    m_colorCombo->setObjectName(QStringLiteral("color_mode"));
+    for (const auto mode : {TimelineView::ColorMode::Category, TimelineView::ColorMode::Allocation,
+                            TimelineView::ColorMode::Module, TimelineView::ColorMode::Phase}) {
+        m_colorCombo->addItem(QString(), int(mode));
+    }
+    m_plotLabel = new QLabel(top);
+    m_plotCombo = new QComboBox(top);
+    m_plotCombo->setObjectName(QStringLiteral("plot_mode"));
+    m_plotCombo->addItem(QString(), int(TimelineView::PlotMode::Allocations));
+    m_plotCombo->addItem(QString(), int(TimelineView::PlotMode::Categories));
+    m_axisLabel = new QLabel(top);
+    m_axisCombo = new QComboBox(top);
+    m_axisCombo->setObjectName(QStringLiteral("x_axis"));
+    m_axisCombo->addItem(QString(), false);
+    m_axisCombo->addItem(QString(), true);
+    m_reset = new QPushButton(top);
+    m_reset->setObjectName(QStringLiteral("reset_view"));
+    for (QWidget* w : std::initializer_list<QWidget*>{m_colorLabel, m_colorCombo, m_plotLabel,
+                                                      m_plotCombo, m_axisLabel, m_axisCombo}) {
+        options->addWidget(w);
+    }
+    options->addStretch(1);
+    options->addWidget(m_reset);
+    top_layout->addLayout(options);
+
     m_view = new TimelineView(top);
     top_layout->addWidget(m_view, 1);
+    m_minimap = new TimelineMinimap(top);
+    top_layout->addWidget(m_minimap);
 
     auto* controls = new QHBoxLayout;
     m_label = new QLabel(top);
@@ -88,6 +123,32 @@ TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent) {
     });
     connect(m_view, &TimelineView::detailChanged, this, [this] { syncDetailControls(); });
     connect(m_view, &TimelineView::allocationSelected, m_stackPane, &StackPane::showAllocation);
+    connect(m_colorCombo, qOverload<int>(&QComboBox::currentIndexChanged), this, [this](int i) {
+        m_view->setColorMode(TimelineView::ColorMode(m_colorCombo->itemData(i).toInt()));
+    });
+    connect(m_plotCombo, qOverload<int>(&QComboBox::currentIndexChanged), this, [this](int i) {
+        m_view->setPlotMode(TimelineView::PlotMode(m_plotCombo->itemData(i).toInt()));
+    });
+    connect(m_axisCombo, qOverload<int>(&QComboBox::currentIndexChanged), this,
+            [this](int i) { m_view->setTimeAxis(m_axisCombo->itemData(i).toBool()); });
+    connect(m_reset, &QPushButton::clicked, m_view, &TimelineView::resetView);
+    // The combos follow the view when code changes it.
+    connect(m_view, &TimelineView::colorModeChanged, this, [this](TimelineView::ColorMode mode) {
+        const QSignalBlocker block(m_colorCombo);
+        m_colorCombo->setCurrentIndex(m_colorCombo->findData(int(mode)));
+    });
+    connect(m_view, &TimelineView::plotModeChanged, this, [this](TimelineView::PlotMode mode) {
+        const QSignalBlocker block(m_plotCombo);
+        m_plotCombo->setCurrentIndex(m_plotCombo->findData(int(mode)));
+    });
+    connect(m_view, &TimelineView::timeAxisChanged, this, [this](bool on) {
+        const QSignalBlocker block(m_axisCombo);
+        m_axisCombo->setCurrentIndex(m_axisCombo->findData(on));
+        m_minimap->setTimeAxis(on);
+    });
+    // Minimap and view show the same window.
+    connect(m_view, &TimelineView::visibleRangeChanged, m_minimap, &TimelineMinimap::setWindow);
+    connect(m_minimap, &TimelineMinimap::windowChanged, m_view, &TimelineView::setVisibleRange);
 
     retranslateUi();
     syncDetailControls();
@@ -108,6 +169,8 @@ void TimelinePage::setLiveTrace(std::shared_ptr<const Trace> trace,
     m_view->setPlaceholderText(QString());
     if (!continues) {
         m_view->setTrace(m_trace, std::move(layout));
+        m_minimap->setTimelineLayout(m_view->sharedLayout());
+        m_minimap->setWindow(m_view->visibleX0(), m_view->visibleX1());
         m_stackPane->setTrace(m_trace, m_view->sharedLayout());
         syncDetailControls();
         if (m_trace) {
@@ -116,6 +179,8 @@ void TimelinePage::setLiveTrace(std::shared_ptr<const Trace> trace,
         return;
     }
     m_view->updateTrace(m_trace, std::move(layout));
+    m_minimap->setTimelineLayout(m_view->sharedLayout());
+    m_minimap->setWindow(m_view->visibleX0(), m_view->visibleX1());
     // The pane reads the new snapshot (a pinned allocation may have been freed since).
     m_stackPane->setTrace(m_trace, m_view->sharedLayout());
     m_stackPane->showAllocation(m_view->selectedAllocation());
@@ -131,6 +196,7 @@ void TimelinePage::setTrace(std::shared_ptr<const Trace> trace) {
     if (!m_trace) {
         m_pending = false;
         m_view->setTrace(nullptr);
+        m_minimap->setTimelineLayout(nullptr);
         syncDetailControls();
         return;
     }
@@ -142,6 +208,7 @@ void TimelinePage::setTrace(std::shared_ptr<const Trace> trace) {
     // when it arrives unless another trace came in meanwhile.
     m_pending = true;
     m_view->setTrace(nullptr);
+    m_minimap->setTimelineLayout(nullptr);
     m_view->setPlaceholderText(
         tr("Laying out %1 events…").arg(QLocale().toString(qint64(m_trace->events.count()))));
     syncDetailControls();
@@ -160,6 +227,8 @@ void TimelinePage::adoptLayout(std::shared_ptr<TimelineLayout> layout) {
     m_pending = false;
     m_view->setPlaceholderText(QString());
     m_view->setTrace(m_trace, std::move(layout));
+    m_minimap->setTimelineLayout(m_view->sharedLayout());
+    m_minimap->setWindow(m_view->visibleX0(), m_view->visibleX1());
     m_stackPane->setTrace(m_trace, m_view->sharedLayout());
     syncDetailControls();
     emit layoutReady();
@@ -200,6 +269,22 @@ void TimelinePage::changeEvent(QEvent* event) {
 
 void TimelinePage::retranslateUi() {
     m_countLabel->setText(tr("Draw the largest"));
+    m_colorLabel->setText(tr("Colour by"));
+    m_colorCombo->setItemText(0, tr("Category"));
+    m_colorCombo->setItemText(1, tr("Allocation"));
+    m_colorCombo->setItemText(2, tr("Module"));
+    m_colorCombo->setItemText(3, tr("Phase"));
+    m_colorCombo->setToolTip(tr("How the allocations are coloured"));
+    m_plotLabel->setText(tr("Plot"));
+    m_plotCombo->setItemText(0, tr("Allocations"));
+    m_plotCombo->setItemText(1, tr("By category"));
+    m_plotCombo->setToolTip(tr("Allocations one by one, or memory stacked by category over time"));
+    m_axisLabel->setText(tr("x axis"));
+    m_axisCombo->setItemText(0, tr("Events"));
+    m_axisCombo->setItemText(1, tr("Wall time"));
+    m_axisCombo->setToolTip(tr("Space the timeline by allocation and free events or by wall time"));
+    m_reset->setText(tr("Reset view"));
+    m_reset->setToolTip(tr("Show the whole run (double-click the timeline does the same)"));
     m_slider->setToolTip(
         tr("How many of the largest allocations are drawn one by one; the "
            "others are summed into one summarized band on top."));

@@ -5,8 +5,10 @@
 #include <cstdint>
 #include <memory>
 
+class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QPushButton;
 class QSlider;
 class QSpinBox;
 class QSplitter;
@@ -16,13 +18,15 @@ namespace memscope {
 
 class StackPane;
 class TimelineLayout;
+class TimelineMinimap;
 class TimelineView;
 class Trace;
 
-// The timeline tab: the active memory timeline, its detail controls (a slider and an absolute
-// count, like memory_viz, plus a percentage) and the stack pane of the pinned allocation, in a
-// splitter. Large traces are laid out off the GUI thread; layoutReady() says when the view has
-// its layout.
+// The timeline tab: a row of view options (colour by, plot mode, x axis, reset), the active
+// memory timeline with a minimap of the whole run under it, its detail controls (a slider and an
+// absolute count, like memory_viz, plus a percentage) and the stack pane of the pinned
+// allocation, in a splitter. Large traces are laid out off the GUI thread; layoutReady() says
+// when the view has its layout.
 class TimelinePage : public QWidget {
     Q_OBJECT
 
@@ -43,6 +47,11 @@ class TimelinePage : public QWidget {
     bool isLayoutPending() const { return m_pending; }
 
     TimelineView* view() const { return m_view; }
+    TimelineMinimap* minimap() const { return m_minimap; }
+    QComboBox* colorModeCombo() const { return m_colorCombo; }
+    QComboBox* plotModeCombo() const { return m_plotCombo; }
+    QComboBox* timeAxisCombo() const { return m_axisCombo; }
+    QPushButton* resetButton() const { return m_reset; }
     StackPane* stackPane() const { return m_stackPane; }
     QSlider* detailSlider() const { return m_slider; }
     QSpinBox* detailSpinBox() const { return m_count; }
@@ -65,6 +74,14 @@ class TimelinePage : public QWidget {
 
     std::shared_ptr<const Trace> m_trace;
     TimelineView* m_view = nullptr;
+    TimelineMinimap* m_minimap = nullptr;
+    QLabel* m_colorLabel = nullptr;
+    QComboBox* m_colorCombo = nullptr;
+    QLabel* m_plotLabel = nullptr;
+    QComboBox* m_plotCombo = nullptr;
+    QLabel* m_axisLabel = nullptr;
+    QComboBox* m_axisCombo = nullptr;
+    QPushButton* m_reset = nullptr;
     StackPane* m_stackPane = nullptr;
     QSplitter* m_splitter = nullptr;
     QLabel* m_label = nullptr;

@@ -20,6 +20,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace memscope {
@@ -43,6 +46,17 @@ constexpr QRgb k_peak_rgb = 0xC62828;
 // behind the allocations, distinct enough to read the phases.
 constexpr QRgb k_phase_rgb[kPhaseCount] = {0xF1F1F1, 0xE6EEF9, 0xFBEBDD, 0xE4F2E0, 0xF4F4F4};
 constexpr QRgb k_phase_text_rgb[kPhaseCount] = {0x777777, 0x3A6AA8, 0xB0652A, 0x4C8A3F, 0x777777};
+// Allocation fills when coloured by phase (Init, Forward, Backward, Optimizer, Other).
+constexpr QRgb k_phase_fill_rgb[kPhaseCount] = {0x9C755F, 0x4E79A7, 0xF28E2B, 0x59A14F, 0xBAB0AC};
+// Module groups in order of first appearance; more than these share the last, "other" colour.
+constexpr QRgb k_module_rgb[] = {0x4E79A7, 0xF28E2B, 0xE15759, 0x76B7B2, 0x59A14F, 0xEDC948,
+                                 0xB07AA1, 0xFF9DA7, 0x9C755F, 0x1F77B4, 0xD62728, 0x2CA02C,
+                                 0x9467BD, 0x8C564B, 0xE377C2, 0x17BECF, 0xBCBD22, 0xAEC7E8,
+                                 0xFFBB78, 0x98DF8A, 0xBAB0AC};
+constexpr int k_module_colors = int(sizeof(k_module_rgb) / sizeof(k_module_rgb[0]));
+// By allocation: this many hues, consecutive allocations far apart on the colour wheel.
+constexpr int k_allocation_hues = 48;
+constexpr QRgb k_capacity_rgb = 0xB71C1C;
 
 // Margins around the plot, in pixels.
 constexpr double k_left = 76;
@@ -51,11 +65,9 @@ constexpr double k_header = 50;  // title and legend
 constexpr double k_strip = 30;   // step labels and phase names above the plot
 constexpr double k_bottom = 46;  // tick labels, axis title, detail
 
-QColor shade(int category, int64_t allocation) {
-    // Neighbours in the stack are usually consecutive allocations: four shades tell them apart.
-    const QColor base =
-        QColor::fromRgb(k_category_rgb[std::clamp(category, 0, kCategoryCount - 1)]);
-    switch (allocation & 3) {
+// The four shades of a base colour that tell neighbouring allocations apart.
+QColor shadeOf(const QColor& base, int k) {
+    switch (k & 3) {
         case 1:
             return base.darker(112);
         case 2:
@@ -65,6 +77,38 @@ QColor shade(int category, int64_t allocation) {
         default:
             return base;
     }
+}
+
+// The top-level module group of a module path: "TinyLlama.blocks.3.attention.wq" is
+// "blocks.3", "TinyLlama.embedding" is "embedding"; a backward frame ("backward of X") counts as
+// X. The root module itself stays as it is.
+std::string moduleGroup(std::string name) {
+    static const std::string backward_of = "backward of ";
+    if (name.rfind(backward_of, 0) == 0) {
+        name.erase(0, backward_of.size());
+    }
+    std::vector<std::string> parts;
+    size_t from = 0;
+    while (true) {
+        const size_t dot = name.find('.', from);
+        parts.push_back(
+            name.substr(from, dot == std::string::npos ? std::string::npos : dot - from));
+        if (dot == std::string::npos) {
+            break;
+        }
+        from = dot + 1;
+    }
+    if (parts.size() < 2) {
+        return name;
+    }
+    std::string group = parts[1];
+    const bool numbered =
+        parts.size() > 2 && !parts[2].empty() &&
+        std::all_of(parts[2].begin(), parts[2].end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (numbered) {
+        group += "." + parts[2];
+    }
+    return group;
 }
 
 QString humanBytes(int64_t bytes) {
@@ -80,13 +124,24 @@ QString exactBytes(int64_t bytes) {
 // columns [lo, hi) when it is thinner than one.
 struct SpanItem {
     int bucket;
-    int category;
+    int key;    // merge key: the colour group
+    int color;  // palette index of the first item
     float lo;
     float hi;
 };
 
-// Merges items of one bucket and category that touch or overlap into runs and hands each run to
-// emit(bucket, category, lo, hi). A million sub-pixel allocations become a few thousand
+// The x's pixel column c (counted from the plot's left edge) shows when many share a column:
+// every x whose extent overlaps it, so that on the time axis an x wider than a column is seen
+// in each column it covers. Only for windows of more x than columns.
+std::pair<int64_t, int64_t> columnRange(const TimelineMapping& m, int c, int64_t x0, int64_t x1) {
+    const int64_t lo = std::clamp(int64_t(std::floor(m.pixelToX(m.left + c))), x0, x1);
+    const int64_t hi =
+        std::clamp(std::max(lo + 1, int64_t(std::ceil(m.pixelToX(m.left + c + 1)))), x0, x1);
+    return {lo, hi};
+}
+
+// Merges items of one bucket and colour group that touch or overlap into runs and hands each run to
+// paint(bucket, color, lo, hi). A million sub-pixel allocations become a few thousand
 // rectangles: at that size only the covered pixels and their colour are visible anyway.
 template <typename Paint>
 int64_t mergeSpans(const std::vector<SpanItem>& items, int buckets, Paint&& paint) {
@@ -117,15 +172,15 @@ int64_t mergeSpans(const std::vector<SpanItem>& items, int buckets, Paint&& pain
         std::sort(from, to, [](const SpanItem& l, const SpanItem& r) { return l.lo < r.lo; });
         SpanItem run = *from;
         for (auto it = from + 1; it != to; ++it) {
-            if (it->category == run.category && it->lo <= run.hi + 1.0f) {
+            if (it->key == run.key && it->lo <= run.hi + 1.0f) {
                 run.hi = std::max(run.hi, it->hi);
             } else {
-                paint(b, run.category, run.lo, run.hi);
+                paint(b, run.color, run.lo, run.hi);
                 ++runs;
                 run = *it;
             }
         }
-        paint(b, run.category, run.lo, run.hi);
+        paint(b, run.color, run.lo, run.hi);
         ++runs;
     }
     return runs;
@@ -218,16 +273,249 @@ void TimelineView::updateTrace(std::shared_ptr<const Trace> trace,
 
 void TimelineView::rebuildDerived() {
     m_categoryPresent.fill(false);
+    m_ooms.clear();
     if (m_layout) {
         for (int64_t a = 0; a < m_layout->allocationCount(); ++a) {
             m_categoryPresent[size_t(m_layout->categoryOf(a)) % m_categoryPresent.size()] = true;
         }
     }
+    if (m_layout && m_trace) {
+        const auto& events = m_trace->events;
+        for (size_t i = 0; i < events.count(); ++i) {
+            if (static_cast<EventKind>(events.kind[i]) != EventKind::Oom) {
+                continue;
+            }
+            // Its place on the x axis: after the alloc/free events before it.
+            int64_t lo = 0;
+            int64_t hi = m_layout->xCount();
+            while (lo < hi) {
+                const int64_t mid = (lo + hi) / 2;
+                if (m_layout->eventAt(mid) < int64_t(i)) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            m_ooms.push_back({lo, std::abs(events.size[i]), events.allocated[i]});
+        }
+    }
+    rebuildColors();
+    invalidateChart();
+}
+
+void TimelineView::rebuildColors() {
+    m_colorOf.clear();
+    m_palette.clear();
+    m_groupOf.clear();
+    m_groups.clear();
+    if (!m_layout) {
+        return;
+    }
+    const int64_t count = m_layout->allocationCount();
+    m_colorOf.resize(size_t(count));
+    auto addGroup = [this](const QString& name, const QColor& base) {
+        const auto group = uint16_t(m_groups.size());
+        m_groups.push_back({name, base});
+        for (int k = 0; k < 4; ++k) {
+            m_palette.push_back(shadeOf(base, k));
+            m_groupOf.push_back(group);
+        }
+        return int(group);
+    };
+    const std::vector<Allocation>* allocations = m_trace ? &m_trace->allocations() : nullptr;
+    auto phaseOf = [&](int64_t a) {
+        if (!allocations || size_t(a) >= allocations->size()) {
+            return int(Phase::Other);
+        }
+        const int64_t e = (*allocations)[size_t(a)].alloc_event;
+        return e >= 0 ? std::clamp(int(m_trace->events.phase[size_t(e)]), 0, kPhaseCount - 1)
+                      : int(Phase::Init);
+    };
+    switch (m_colorMode) {
+        case ColorMode::Category: {
+            int group_of_category[kCategoryCount];
+            for (int c = 0; c < kCategoryCount; ++c) {
+                group_of_category[c] =
+                    m_categoryPresent[size_t(c)] ? addGroup(categoryName(c), categoryColor(c)) : 0;
+            }
+            for (int64_t a = 0; a < count; ++a) {
+                const int c = std::clamp(int(m_layout->categoryOf(a)), 0, kCategoryCount - 1);
+                m_colorOf[size_t(a)] = uint16_t(group_of_category[c] * 4 + (a & 3));
+            }
+            break;
+        }
+        case ColorMode::Phase: {
+            int group_of_phase[kPhaseCount];
+            std::array<bool, kPhaseCount> present{};
+            for (int64_t a = 0; a < count; ++a) {
+                present[size_t(phaseOf(a))] = true;
+            }
+            for (int p = 0; p < kPhaseCount; ++p) {
+                group_of_phase[p] =
+                    present[size_t(p)]
+                        ? addGroup(phaseName(p), QColor::fromRgb(k_phase_fill_rgb[p]))
+                        : 0;
+            }
+            for (int64_t a = 0; a < count; ++a) {
+                m_colorOf[size_t(a)] = uint16_t(group_of_phase[phaseOf(a)] * 4 + (a & 3));
+            }
+            break;
+        }
+        case ColorMode::Module: {
+            // Per stack node its group, so each distinct stack is walked once.
+            std::unordered_map<uint32_t, int> group_of_stack;
+            std::map<std::string, int> group_of_name;
+            int other = -1;
+            for (int64_t a = 0; a < count; ++a) {
+                const Allocation* alloc = allocations ? &(*allocations)[size_t(a)] : nullptr;
+                const int64_t e =
+                    alloc ? (alloc->alloc_event >= 0 ? alloc->alloc_event : alloc->free_event) : -1;
+                const uint32_t stack =
+                    e >= 0 ? m_trace->events.stack[size_t(e)] : StackTable::kEmpty;
+                const int phase = phaseOf(a);
+                const bool optimizer = phase == int(Phase::Optimizer);
+                const bool init_without_module =
+                    stack == StackTable::kEmpty && phase == int(Phase::Init);
+                // The optimizer's allocations have no module of their own; neither have the
+                // parameters made before any module ran.
+                const uint32_t key = optimizer             ? 0xFFFFFFFEu
+                                     : init_without_module ? 0xFFFFFFFDu
+                                                           : stack;
+                auto it = group_of_stack.find(key);
+                if (it == group_of_stack.end()) {
+                    std::string name =
+                        optimizer ? std::string("optimizer")
+                                  : moduleGroup(TraceSummary::moduleOf(m_trace->stacks, stack));
+                    const bool init_group = name.empty() && phase == int(Phase::Init);
+                    if (init_group) {
+                        name = std::string(1, '\x01');  // its own group, named below
+                    }
+                    int group = 0;
+                    auto named = group_of_name.find(name);
+                    if (named != group_of_name.end()) {
+                        group = named->second;
+                    } else if (m_groups.size() + 1 < k_module_colors) {
+                        const QString label = init_group     ? tr("initialisation (no module)")
+                                              : name.empty() ? tr("(no module)")
+                                                             : QString::fromStdString(name);
+                        group = addGroup(label, QColor::fromRgb(k_module_rgb[m_groups.size()]));
+                        group_of_name.emplace(name, group);
+                    } else {
+                        if (other < 0) {
+                            other = addGroup(tr("other modules"),
+                                             QColor::fromRgb(k_module_rgb[k_module_colors - 1]));
+                        }
+                        group = other;
+                        group_of_name.emplace(name, group);
+                    }
+                    it = group_of_stack.emplace(key, group).first;
+                }
+                m_colorOf[size_t(a)] = uint16_t(it->second * 4 + (a & 3));
+            }
+            break;
+        }
+        case ColorMode::Allocation: {
+            // One group (narrow ones merge whatever their hue), hues spread by the golden
+            // ratio so that neighbours in the stack differ.
+            m_groups.push_back(
+                {tr("Each allocation its own colour"), QColor::fromHsvF(0.6, 0.5, 0.85)});
+            for (int k = 0; k < k_allocation_hues; ++k) {
+                const double hue = std::fmod(k * 0.6180339887, 1.0);
+                m_palette.push_back(QColor::fromHsvF(hue, k % 2 ? 0.45 : 0.6, k % 3 ? 0.88 : 0.78));
+                m_groupOf.push_back(0);
+            }
+            for (int64_t a = 0; a < count; ++a) {
+                m_colorOf[size_t(a)] = uint16_t(a % k_allocation_hues);
+            }
+            break;
+        }
+    }
+    if (m_palette.empty()) {  // no allocations: keep index 0 valid
+        addGroup(categoryName(int(Category::Unknown)), categoryColor(int(Category::Unknown)));
+    }
+}
+
+void TimelineView::invalidateChart() {
+    ++m_generation;
+    update();
+}
+
+void TimelineView::setColorMode(ColorMode mode) {
+    if (mode == m_colorMode) {
+        return;
+    }
+    m_colorMode = mode;
+    rebuildColors();
+    invalidateChart();
+    emit colorModeChanged(mode);
+}
+
+QColor TimelineView::allocationColor(int64_t a) const {
+    if (a < 0 || size_t(a) >= m_colorOf.size()) {
+        return {};
+    }
+    return m_palette[m_colorOf[size_t(a)]];
+}
+
+QVector<TimelineView::LegendEntry> TimelineView::legend() const {
+    QVector<LegendEntry> out;
+    if (!m_layout) {
+        return out;
+    }
+    if (m_plotMode == PlotMode::Categories) {
+        for (int c = 0; c < kCategoryCount; ++c) {
+            if (m_categoryPresent[size_t(c)]) {
+                out.push_back({categoryName(c), categoryColor(c)});
+            }
+        }
+        return out;
+    }
+    out = m_groups;
+    if (m_layout->summarizedCount() > 0) {
+        out.push_back({tr("Summarized (%1 smaller allocations)")
+                           .arg(QLocale().toString(qint64(m_layout->summarizedCount()))),
+                       QColor::fromRgb(k_band_rgb)});
+    }
+    return out;
+}
+
+void TimelineView::setPlotMode(PlotMode mode) {
+    if (mode == m_plotMode) {
+        return;
+    }
+    m_plotMode = mode;
+    m_hovered = -1;
+    invalidateChart();
+    emit plotModeChanged(mode);
+}
+
+void TimelineView::setTimeAxis(bool on) {
+    if (on == m_timeAxis) {
+        return;
+    }
+    m_timeAxis = on;
+    invalidateChart();
+    emit timeAxisChanged(on);
+}
+
+void TimelineView::setHighlightedAllocations(const QVector<qint64>& allocations) {
+    std::vector<int64_t> sorted(allocations.begin(), allocations.end());
+    std::sort(sorted.begin(), sorted.end());
+    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+    if (sorted == m_highlighted) {
+        return;
+    }
+    m_highlighted = std::move(sorted);
+    invalidateChart();
+}
+
+QVector<qint64> TimelineView::highlightedAllocations() const {
+    return QVector<qint64>(m_highlighted.begin(), m_highlighted.end());
 }
 
 void TimelineView::setPlaceholderText(const QString& text) {
     m_placeholder = text;
-    update();
+    invalidateChart();
 }
 
 void TimelineView::setDetail(int64_t n) {
@@ -243,7 +531,7 @@ void TimelineView::setDetail(int64_t n) {
         m_hovered = -1;
     }
     emit detailChanged(m_layout->detail());
-    update();
+    invalidateChart();
 }
 
 void TimelineView::setDetailPercent(double percent) {
@@ -306,9 +594,15 @@ TimelineMapping TimelineView::mapping(const QRectF& area) const {
     m.top = plot.top();
     m.width = plot.width();
     m.height = plot.height();
-    const int64_t visible_max =
+    int64_t visible_max =
         m_layout ? m_layout->maxTotal(int64_t(std::floor(m_x0)), int64_t(std::ceil(m_x1))) : 0;
+    if (m_trace && m_trace->meta.capacity_bytes > 0) {
+        visible_max = std::max(visible_max, m_trace->meta.capacity_bytes);
+    }
     m.ymax = TimelineMapping::niceByteTop(double(visible_max), std::max(2, int(m.height / 70)));
+    if (m_timeAxis && m_layout && m_layout->xCount() > 0) {
+        m = m.withTimeAxis(m_layout->times().data(), m_layout->xCount(), m_layout->endTime());
+    }
     return m;
 }
 
@@ -433,11 +727,15 @@ QString TimelineView::tooltipText(int64_t allocation, int64_t x) const {
     }
     const int64_t begin = m_layout->beginX(allocation);
     const int64_t end = m_layout->endX(allocation);
-    lines << (a.alloc_event >= 0
-                  ? tr("Allocated at event %1").arg(QLocale().toString(qint64(begin)))
-                  : tr("Present from the start"));
-    lines << (a.free_event >= 0 ? tr("Freed at event %1").arg(QLocale().toString(qint64(end)))
-                                : tr("Never freed"));
+    auto seconds = [this](int64_t x) {
+        return QLocale().toString(double(m_layout->timeAt(x)) / 1e9, 'f', 4);
+    };
+    lines << (a.alloc_event >= 0 ? tr("Allocated at event %1, %2 s")
+                                       .arg(QLocale().toString(qint64(begin)), seconds(begin))
+                                 : tr("Present from the start"));
+    lines << (a.free_event >= 0 && end < m_layout->xCount()
+                  ? tr("Freed at event %1, %2 s").arg(QLocale().toString(qint64(end)), seconds(end))
+                  : tr("Never freed"));
     if (begin < m_layout->xCount()) {
         lines << tr("Total memory after allocation: %1").arg(humanBytes(m_layout->totalAt(begin)));
     }
@@ -448,7 +746,7 @@ QString TimelineView::tooltipText(int64_t allocation, int64_t x) const {
 }
 
 void TimelineView::renderTo(QPainter& painter, const QRectF& area) {
-    paintAll(painter, area);
+    paintAll(painter, area, true);
 }
 
 QImage TimelineView::renderImage(const QSize& size, qreal scale) {
@@ -465,10 +763,59 @@ QImage TimelineView::renderImage(const QSize& size, qreal scale) {
 
 void TimelineView::paintEvent(QPaintEvent*) {
     QPainter painter(this);
-    paintAll(painter, QRectF(rect()));
+    const QRectF area(rect());
+    if (!m_layout) {
+        paintAll(painter, area);
+        return;
+    }
+    // The chart is redrawn only when what it shows changed; hover and selection outlines and
+    // the rubber band are painted over the kept image.
+    const qreal dpr = devicePixelRatioF();
+    const QSize pixels(int(std::ceil(width() * dpr)), int(std::ceil(height() * dpr)));
+    m_lastPaintCached = m_chart.size() == pixels && m_chart.devicePixelRatio() == dpr &&
+                        m_chartGeneration == m_generation && m_chartX0 == m_x0 && m_chartX1 == m_x1;
+    if (!m_lastPaintCached) {
+        m_chart = QImage(pixels, QImage::Format_ARGB32_Premultiplied);
+        m_chart.setDevicePixelRatio(dpr);
+        m_chart.fill(Qt::white);
+        QPainter chart(&m_chart);
+        chart.setFont(font());
+        paintAll(chart, area, false);
+        m_chartGeneration = m_generation;
+        m_chartX0 = m_x0;
+        m_chartX1 = m_x1;
+    }
+    painter.drawImage(QPointF(0, 0), m_chart);
+    const TimelineMapping m = mapping(area);
+    painter.save();
+    painter.setClipRect(QRectF(m.left, m.top, m.width, m.height).adjusted(0, 0, 1, 1));
+    paintOverlays(painter, m);
+    painter.restore();
 }
 
-void TimelineView::paintAll(QPainter& painter, const QRectF& area) {
+void TimelineView::paintOverlays(QPainter& painter, const TimelineMapping& m) {
+    if (m_plotMode == PlotMode::Allocations) {
+        if (m_selected >= 0) {
+            paintHighlight(painter, m, m_selected, true);
+        }
+        if (m_hovered >= 0 && m_hovered != m_selected) {
+            paintHighlight(painter, m, m_hovered, false);
+        }
+    } else if (m_hoverPx >= m.left && m_hoverPx <= m.left + m.width) {
+        painter.setPen(QPen(QColor(20, 20, 20, 160), 0));
+        const double x = std::round(m_hoverPx) + 0.5;
+        painter.drawLine(QPointF(x, m.top), QPointF(x, m.top + m.height));
+    }
+    if (m_banding) {
+        const double lo = std::clamp(std::min(m_bandFrom, m_bandTo), m.left, m.left + m.width);
+        const double hi = std::clamp(std::max(m_bandFrom, m_bandTo), m.left, m.left + m.width);
+        painter.setPen(QPen(QColor(30, 90, 200), 1));
+        painter.setBrush(QColor(30, 90, 200, 45));
+        painter.drawRect(QRectF(QPointF(lo, m.top), QPointF(hi, m.top + m.height)));
+    }
+}
+
+void TimelineView::paintAll(QPainter& painter, const QRectF& area, bool overlays) {
     QElapsedTimer timer;
     timer.start();
     m_stats = PaintStats{};
@@ -494,8 +841,13 @@ void TimelineView::paintAll(QPainter& painter, const QRectF& area) {
         const double y = std::round(m.bytesToPixel(tick)) + 0.5;
         painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
     }
-    paintBandAndTotal(painter, m);
-    paintAllocations(painter, m);
+    if (m_plotMode == PlotMode::Categories) {
+        paintCategoryStack(painter, m);
+    } else {
+        paintBandAndTotal(painter, m);
+        paintAllocations(painter, m);
+        paintHighlighted(painter, m);
+    }
     // The total on top of everything: the outline users read the peak from.
     {
         const int64_t wx0 = std::max<int64_t>(0, int64_t(std::floor(m.x0)));
@@ -507,15 +859,12 @@ void TimelineView::paintAll(QPainter& painter, const QRectF& area) {
                 line << QPointF(m.xToPixel(double(x)), y) << QPointF(m.xToPixel(double(x + 1)), y);
             }
         } else {
+            // Per pixel column its highest total, from the layout's max tree.
             const int columns = int(std::ceil(m.width));
-            std::vector<int64_t> top(size_t(columns), -1);
-            for (int64_t x = wx0; x < wx1; ++x) {
-                const int c = std::clamp(int((double(x) - m.x0) * m.pixelsPerX()), 0, columns - 1);
-                top[size_t(c)] = std::max(top[size_t(c)], m_layout->totalAt(x));
-            }
             for (int c = 0; c < columns; ++c) {
-                if (top[size_t(c)] >= 0) {
-                    const double y = m.bytesToPixel(double(top[size_t(c)]));
+                const auto [lo, hi] = columnRange(m, c, wx0, wx1);
+                if (lo < hi) {
+                    const double y = m.bytesToPixel(double(m_layout->maxTotal(lo, hi)));
                     line << QPointF(m.left + c, y) << QPointF(m.left + c + 1, y);
                 }
             }
@@ -532,18 +881,15 @@ void TimelineView::paintAll(QPainter& painter, const QRectF& area) {
         int32_t previous_step = -1;
         for (const PhaseInterval& interval : m_trace->phases) {
             if (interval.step != previous_step && interval.step >= 1) {
-                const double px =
-                    std::round(m.xToPixel(double(m_layout->xAtTime(interval.begin_ns))));
+                const double px = std::round(timeToPixel(m, interval.begin_ns));
                 painter.drawLine(QPointF(px + 0.5, plot.top()), QPointF(px + 0.5, plot.bottom()));
             }
             previous_step = interval.step;
         }
     }
-    if (m_selected >= 0) {
-        paintHighlight(painter, m, m_selected, true);
-    }
-    if (m_hovered >= 0 && m_hovered != m_selected) {
-        paintHighlight(painter, m, m_hovered, false);
+    paintCapacityAndOom(painter, m);
+    if (overlays) {
+        paintOverlays(painter, m);
     }
     painter.restore();
 
@@ -563,8 +909,8 @@ void TimelineView::paintPhases(QPainter& painter, const TimelineMapping& m,
     // Bands inside the plot (the clip keeps them there); labels go in the strip above.
     const QRectF plot(m.left, m.top, m.width, m.height);
     for (const PhaseInterval& interval : m_trace->phases) {
-        const double px0 = m.xToPixel(double(m_layout->xAtTime(interval.begin_ns)));
-        const double px1 = m.xToPixel(double(m_layout->xAtTime(interval.end_ns)));
+        const double px0 = timeToPixel(m, interval.begin_ns);
+        const double px1 = timeToPixel(m, interval.end_ns);
         if (px1 < plot.left() || px0 > plot.right() || px1 - px0 < 0.5) {
             continue;
         }
@@ -589,7 +935,7 @@ void TimelineView::paintPhases(QPainter& painter, const TimelineMapping& m,
     int32_t previous_step = -1;
     for (const PhaseInterval& interval : m_trace->phases) {
         if (interval.step != previous_step && interval.step >= 1) {
-            const double px = m.xToPixel(double(m_layout->xAtTime(interval.begin_ns)));
+            const double px = timeToPixel(m, interval.begin_ns);
             labels.push_back({std::max(px, strip.left()) + 3, tr("step %1").arg(interval.step),
                               px < strip.left()});
         }
@@ -608,8 +954,8 @@ void TimelineView::paintPhases(QPainter& painter, const TimelineMapping& m,
         }
     }
     for (const PhaseInterval& interval : m_trace->phases) {
-        const double px0 = m.xToPixel(double(m_layout->xAtTime(interval.begin_ns)));
-        const double px1 = m.xToPixel(double(m_layout->xAtTime(interval.end_ns)));
+        const double px0 = timeToPixel(m, interval.begin_ns);
+        const double px1 = timeToPixel(m, interval.end_ns);
         const int phase = std::clamp(int(interval.phase), 0, kPhaseCount - 1);
         const double left = std::max(px0, strip.left());
         const double right = std::min(px1, strip.right());
@@ -658,25 +1004,19 @@ void TimelineView::paintBandAndTotal(QPainter& painter, const TimelineMapping& m
                 m.bytesToPixel(double(m_layout->drawnTopAt(x))));
         }
     } else {
+        // Per pixel column the envelope: highest total down to the lowest drawn top, from the
+        // layout's block trees (a column of a thousand x costs a few dozen reads).
         const int columns = int(std::ceil(m.width));
-        std::vector<int64_t> hi(size_t(columns), -1);
-        std::vector<int64_t> lo(size_t(columns), -1);
-        for (int64_t x = wx0; x < wx1; ++x) {
-            const int c = std::clamp(int((double(x) - m.x0) * m.pixelsPerX()), 0, columns - 1);
-            const int64_t total = m_layout->totalAt(x);
-            const int64_t drawn = m_layout->drawnTopAt(x);
-            if (hi[size_t(c)] < 0) {
-                hi[size_t(c)] = total;
-                lo[size_t(c)] = drawn;
-            } else {
-                hi[size_t(c)] = std::max(hi[size_t(c)], total);
-                lo[size_t(c)] = std::min(lo[size_t(c)], drawn);
-            }
-        }
         for (int c = 0; c < columns; ++c) {
-            if (hi[size_t(c)] > lo[size_t(c)]) {
-                add(m.left + c, m.left + c + 1, std::round(m.bytesToPixel(double(hi[size_t(c)]))),
-                    std::round(m.bytesToPixel(double(lo[size_t(c)]))));
+            const auto [lo, hi] = columnRange(m, c, wx0, wx1);
+            if (lo >= hi) {
+                continue;
+            }
+            const int64_t top = m_layout->maxTotal(lo, hi);
+            const int64_t bottom = m_layout->minDrawnTop(lo, hi);
+            if (top > bottom) {
+                add(m.left + c, m.left + c + 1, std::round(m.bytesToPixel(double(top))),
+                    std::round(m.bytesToPixel(double(bottom))));
             }
         }
     }
@@ -738,16 +1078,14 @@ void TimelineView::paintAllocations(QPainter& painter, const TimelineMapping& m)
     const int rows = int(std::ceil(m.height)) + 4;
     std::vector<SpanItem> narrow;  // narrower than a pixel, per column
     std::vector<SpanItem> thin;    // thinner than a pixel (and wider), per row
-    QColor shades[kCategoryCount][4];
-    for (int c = 0; c < kCategoryCount; ++c) {
-        for (int k = 0; k < 4; ++k) {
-            shades[c][k] = shade(c, k);
-        }
-    }
+    const std::vector<QColor>& palette = m_palette;
     painter.setBrush(Qt::NoBrush);
     for (const int64_t d : m_layout->drawnIn(wx0, wx1)) {
         const int64_t a = m_layout->drawnAllocation(d);
-        const int category = std::clamp(int(m_layout->categoryOf(a)), 0, kCategoryCount - 1);
+        const int color = m_colorOf[size_t(a)];
+        const int key = m_groupOf[size_t(color)];
+        // Merged sub-pixel runs take their group's base colour (by allocation: the first's).
+        const int merged = m_colorMode == ColorMode::Allocation ? color : key * 4;
         const int64_t begin = std::max(m_layout->beginX(a), wx0);
         const int64_t end = std::min(m_layout->endX(a), wx1);
         const double px0 = m.xToPixel(double(begin));
@@ -769,12 +1107,12 @@ void TimelineView::paintAllocations(QPainter& painter, const TimelineMapping& m)
                 it, last, end, [](const TimelinePoint& p, int64_t value) { return p.x < value; });
             const int64_t low = (end_it - 1)->y_bottom;
             const int column = std::clamp(int(px0 - m.left), 0, columns - 1);
-            narrow.push_back({column, category, float(m.bytesToPixel(double(top))),
+            narrow.push_back({column, key, merged, float(m.bytesToPixel(double(top))),
                               float(m.bytesToPixel(double(low)))});
             continue;
         }
         const double height = double(m_layout->sizeOf(a)) * m.height / m.ymax;
-        const QColor& fill = shades[category][a & 3];
+        const QColor& fill = palette[size_t(color)];
         // Big enough to read as a block: a darker edge separates it from its neighbours.
         const bool outlined = height >= 6 && px1 - px0 >= 6;
         const TimelinePoint* first = m_layout->pointsBegin(d);
@@ -798,12 +1136,12 @@ void TimelineView::paintAllocations(QPainter& painter, const TimelineMapping& m)
                 const int next_row = rowOf(m.bytesToPixel(double(it->y_bottom)));
                 if (next_row != row) {
                     const double x = m.xToPixel(double(it->x));
-                    thin.push_back({row, category, float(piece_left), float(x)});
+                    thin.push_back({row, key, merged, float(piece_left), float(x)});
                     piece_left = x;
                     row = next_row;
                 }
             }
-            thin.push_back({row, category, float(piece_left), float(right)});
+            thin.push_back({row, key, merged, float(piece_left), float(right)});
             continue;
         }
         if (it == last || it->x >= end) {
@@ -827,14 +1165,181 @@ void TimelineView::paintAllocations(QPainter& painter, const TimelineMapping& m)
 
     painter.setPen(Qt::NoPen);
     m_stats.mergedRuns +=
-        mergeSpans(narrow, columns, [&](int column, int category, float lo, float hi) {
+        mergeSpans(narrow, columns, [&](int column, int color, float lo, float hi) {
             painter.fillRect(QRectF(m.left + column, lo, 1.0, std::max(hi - lo, 1.0f)),
-                             shades[category][0]);
+                             palette[size_t(color)]);
         });
-    m_stats.mergedRuns += mergeSpans(thin, rows, [&](int row, int category, float lo, float hi) {
+    m_stats.mergedRuns += mergeSpans(thin, rows, [&](int row, int color, float lo, float hi) {
         painter.fillRect(QRectF(lo, first_row + row, std::max(hi - lo, 1.0f), 1.0),
-                         shades[category][0]);
+                         palette[size_t(color)]);
     });
+}
+
+double TimelineView::timeToPixel(const TimelineMapping& m, int64_t time_ns) const {
+    if (m.timeAxis()) {
+        return m.timeToPixel(double(time_ns));
+    }
+    return m.xToPixel(double(m_layout->xAtTime(time_ns)));
+}
+
+void TimelineView::paintCategoryStack(QPainter& painter, const TimelineMapping& m) {
+    // Memory stacked by category in enum order, parameters at the bottom. Per x when an x is a
+    // pixel or wider, else per pixel column its envelope (each layer's highest top in the
+    // column): the layers are filled top one first, each lower one over it.
+    const int64_t wx0 = std::max<int64_t>(0, int64_t(std::floor(m.x0)));
+    const int64_t wx1 = std::min(m_layout->xCount(), int64_t(std::ceil(m.x1)));
+    if (wx0 >= wx1) {
+        return;
+    }
+    struct Column {
+        double px0;
+        double px1;
+        TimelineLayout::CategoryBytes top;
+    };
+    std::vector<Column> columns;
+    if (wx1 - wx0 <= int64_t(m.width)) {
+        columns.reserve(size_t(wx1 - wx0));
+        for (int64_t x = wx0; x < wx1; ++x) {
+            columns.push_back({m.xToPixel(double(x)), m.xToPixel(double(x + 1)),
+                               m_layout->categoryStackMax(x, x + 1)});
+        }
+    } else {
+        const int count = int(std::ceil(m.width));
+        columns.reserve(size_t(count));
+        int64_t x = wx0;
+        for (int c = 0; c < count && x < wx1; ++c) {
+            // The x's whose left edge falls in this column.
+            int64_t end = std::clamp(int64_t(std::ceil(m.pixelToX(m.left + c + 1))), x, wx1);
+            while (end < wx1 && m.xToPixel(double(end)) < m.left + c + 1) {
+                ++end;
+            }
+            if (end > x) {
+                columns.push_back({m.left + c, m.left + c + 1, m_layout->categoryStackMax(x, end)});
+                x = end;
+            } else if (x > wx0) {
+                // No event starts here (a wide x on the time axis): the last state holds.
+                columns.push_back(
+                    {m.left + c, m.left + c + 1, m_layout->categoryStackMax(x - 1, x)});
+            }
+        }
+    }
+    if (columns.empty()) {
+        return;
+    }
+    const double base = m.bytesToPixel(0);
+    for (int c = kCategoryCount - 1; c >= 0; --c) {
+        if (!m_categoryPresent[size_t(c)]) {
+            continue;
+        }
+        QPolygonF polygon;
+        polygon << QPointF(columns.front().px0, base);
+        for (const Column& column : columns) {
+            const double y = std::round(m.bytesToPixel(double(column.top[size_t(c)])));
+            polygon << QPointF(column.px0, y) << QPointF(column.px1, y);
+        }
+        polygon << QPointF(columns.back().px1, base);
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(categoryColor(c));
+        painter.drawPolygon(polygon);
+        ++m_stats.polygons;
+    }
+    painter.setBrush(Qt::NoBrush);
+}
+
+void TimelineView::paintHighlighted(QPainter& painter, const TimelineMapping& m) const {
+    if (m_highlighted.empty()) {
+        return;
+    }
+    // Everything else dimmed, the highlighted ones drawn again over it with an outline.
+    painter.fillRect(QRectF(m.left, m.top, m.width, m.height), QColor(255, 255, 255, 170));
+    const int64_t wx0 = std::max<int64_t>(0, int64_t(std::floor(m.x0)));
+    const int64_t wx1 = std::min(m_layout->xCount(), int64_t(std::ceil(m.x1)));
+    painter.save();
+    for (const int64_t a : m_highlighted) {
+        if (a < 0 || a >= m_layout->allocationCount()) {
+            continue;
+        }
+        const int64_t d = m_layout->drawnIndexOf(a);
+        if (d < 0 || m_layout->beginX(a) >= wx1 || m_layout->endX(a) <= wx0) {
+            continue;
+        }
+        QPolygonF polygon = allocationPolygon(m, d, 1.5);
+        const QRectF box = polygon.boundingRect();
+        if (box.width() < 2) {
+            polygon = QPolygonF(QRectF(box.center().x() - 1, box.top(), 2, box.height()));
+        }
+        const QColor fill = allocationColor(a);
+        painter.setBrush(fill);
+        painter.setPen(QPen(fill.darker(170), 1.2));
+        painter.drawPolygon(polygon);
+    }
+    painter.restore();
+}
+
+void TimelineView::paintCapacityAndOom(QPainter& painter, const TimelineMapping& m) const {
+    const QFontMetricsF fm(painter.font());
+    const QColor red = QColor::fromRgb(k_capacity_rgb);
+    const int64_t capacity = m_trace ? m_trace->meta.capacity_bytes : 0;
+    painter.save();
+    if (capacity > 0) {
+        const double y = std::round(m.bytesToPixel(double(capacity))) + 0.5;
+        painter.setPen(QPen(red, 1.5, Qt::DashLine));
+        painter.drawLine(QPointF(m.left, y), QPointF(m.left + m.width, y));
+        // At the left, where memory is usually lowest (the peak label goes near the peak).
+        const QString label = tr("Capacity %1").arg(humanBytes(capacity));
+        const QRectF box(m.left + 6, y - 3 - fm.height(), fm.horizontalAdvance(label) + 6,
+                         fm.height());
+        painter.fillRect(box, QColor(255, 255, 255, 200));
+        painter.setPen(red);
+        painter.drawText(box, Qt::AlignCenter, label);
+    }
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    for (const OomMark& oom : m_ooms) {
+        if (oom.x < std::floor(m.x0) || oom.x > std::ceil(m.x1)) {
+            continue;
+        }
+        const double px = std::min(m.xToPixel(double(oom.x)), m.left + m.width - 6);
+        const double py = std::max(m.bytesToPixel(double(oom.in_use)), m.top + 6);
+        painter.setPen(QPen(red, 3, Qt::SolidLine, Qt::RoundCap));
+        painter.drawLine(QPointF(px - 6, py - 6), QPointF(px + 6, py + 6));
+        painter.drawLine(QPointF(px - 6, py + 6), QPointF(px + 6, py - 6));
+        const QString label = tr("Out of memory: tried %1 bytes (%2)")
+                                  .arg(exactBytes(oom.requested), humanBytes(oom.requested));
+        const double w = fm.horizontalAdvance(label) + 10;
+        const double h = fm.height() + 4;
+        double left = px - w - 10;
+        if (left < m.left + 2) {
+            left = px + 10;
+        }
+        const QRectF box(left, std::min(py + 8, m.top + m.height - h - 2), w, h);
+        painter.setPen(QPen(red, 1));
+        painter.setBrush(QColor(255, 255, 255, 235));
+        painter.drawRoundedRect(box, 3, 3);
+        painter.setPen(red.darker(115));
+        painter.drawText(box, Qt::AlignCenter, label);
+    }
+    painter.restore();
+}
+
+QString TimelineView::categoryTooltipText(int64_t x) const {
+    if (!m_layout || x < 0 || x >= m_layout->xCount()) {
+        return {};
+    }
+    const TimelineLayout::CategoryBytes bytes = m_layout->categoryBytesAt(x);
+    QStringList lines;
+    lines << tr("<b>Event %1</b>, %2 s")
+                 .arg(QLocale().toString(qint64(x)),
+                      QLocale().toString(double(m_layout->timeAt(x)) / 1e9, 'f', 4));
+    for (int c = kCategoryCount - 1; c >= 0; --c) {  // top of the stack first
+        if (m_categoryPresent[size_t(c)]) {
+            lines << tr("%1: %2 bytes (%3)")
+                         .arg(categoryName(c), exactBytes(bytes[size_t(c)]),
+                              humanBytes(bytes[size_t(c)]));
+        }
+    }
+    lines << tr("Total: %1 bytes (%2)")
+                 .arg(exactBytes(m_layout->totalAt(x)), humanBytes(m_layout->totalAt(x)));
+    return lines.join(QStringLiteral("<br/>"));
 }
 
 void TimelineView::paintHighlight(QPainter& painter, const TimelineMapping& m, int64_t allocation,
@@ -933,20 +1438,44 @@ void TimelineView::paintAxes(QPainter& painter, const TimelineMapping& m,
                          Qt::AlignRight | Qt::AlignVCenter, label);
     }
 
-    // x: event index.
-    const double x_step = TimelineMapping::indexTickStep(m.span(), std::max(2, int(m.width / 110)));
-    double label_end = -1e9;
-    for (const double tick : TimelineMapping::ticks(std::ceil(m.x0), m.x1, x_step)) {
-        const double x = std::round(m.xToPixel(tick)) + 0.5;
+    // x: event index, or wall time in s, ms or µs (the unit the tick step needs).
+    auto drawXTick = [&](double px, const QString& label, double& label_end) {
+        const double x = std::round(px) + 0.5;
         painter.setPen(QPen(tick_pen, 0));
         painter.drawLine(QPointF(x, plot.bottom()), QPointF(x, plot.bottom() + 4));
-        const QString label = QLocale().toString(qint64(tick));
         const double w = fm.horizontalAdvance(label);
         const double left = std::clamp(x - w / 2, area.left() + 2, area.right() - w - 2);
         if (left > label_end) {
             painter.setPen(text);
             painter.drawText(QPointF(left, plot.bottom() + 6 + fm.ascent()), label);
             label_end = left + w + 6;
+        }
+    };
+    double label_end = -1e9;
+    if (m.timeAxis()) {
+        const double step =
+            TimelineMapping::timeTickStep(m.t1 - m.t0, std::max(2, int(m.width / 110)));
+        double unit = 1e9;
+        QString suffix = tr("s");
+        if (step < 1e5) {
+            unit = 1e3;
+            suffix = tr("µs");
+        } else if (step < 1e8) {
+            unit = 1e6;
+            suffix = tr("ms");
+        }
+        const int decimals = std::max(0, int(std::ceil(-std::log10(step / unit) - 1e-9)));
+        for (const double tick : TimelineMapping::ticks(m.t0, m.t1, step)) {
+            drawXTick(
+                m.timeToPixel(tick),
+                QStringLiteral("%1 %2").arg(QLocale().toString(tick / unit, 'f', decimals), suffix),
+                label_end);
+        }
+    } else {
+        const double x_step =
+            TimelineMapping::indexTickStep(m.span(), std::max(2, int(m.width / 110)));
+        for (const double tick : TimelineMapping::ticks(std::ceil(m.x0), m.x1, x_step)) {
+            drawXTick(m.xToPixel(tick), QLocale().toString(qint64(tick)), label_end);
         }
     }
 
@@ -964,7 +1493,8 @@ void TimelineView::paintAxes(QPainter& painter, const TimelineMapping& m,
                      QLocale().toString(double(m_layout->timeAt(wx1)) / 1e9, 'f', 3));
         painter.drawText(QPointF(plot.left(), baseline), time);
     }
-    const QString axis = tr("Allocation and free events");
+    const QString axis =
+        m.timeAxis() ? tr("Wall time since the run started") : tr("Allocation and free events");
     painter.setPen(text);
     painter.drawText(QPointF(plot.center().x() - fm.horizontalAdvance(axis) / 2, baseline), axis);
     const QString detail = detailText();
@@ -1010,17 +1540,23 @@ void TimelineView::paintHeader(QPainter& painter, const QRectF& area) const {
         painter.drawText(QPointF(x + box + 5, legend_base), name);
         x += box + 5 + fm.horizontalAdvance(name) + 16;
     };
-    for (int c = 0; c < kCategoryCount; ++c) {
-        if (m_categoryPresent[size_t(c)]) {
-            entry(categoryName(c), categoryColor(c), false);
+    // As many entries as fit before the total's, then how many did not.
+    const QString total = tr("Total");
+    const QVector<LegendEntry> entries = legend();
+    const double total_width = box + 5 + fm.horizontalAdvance(total) + 16;
+    for (qsizetype i = 0; i < entries.size(); ++i) {
+        const double w = box + 5 + fm.horizontalAdvance(entries[i].name) + 16;
+        const QString more = tr("+%1 more").arg(entries.size() - i);
+        if (x + w + total_width + fm.horizontalAdvance(more) + 16 > area.right() &&
+            i + 1 < entries.size()) {
+            painter.setPen(QColor(90, 90, 90));
+            painter.drawText(QPointF(x, legend_base), more);
+            x += fm.horizontalAdvance(more) + 16;
+            break;
         }
+        entry(entries[i].name, entries[i].color, false);
     }
-    if (m_layout->summarizedCount() > 0) {
-        entry(tr("Summarized (%1 smaller allocations)")
-                  .arg(QLocale().toString(qint64(m_layout->summarizedCount()))),
-              QColor::fromRgb(k_band_rgb), false);
-    }
-    entry(tr("Total"), QColor::fromRgb(k_total_rgb), true);
+    entry(total, QColor::fromRgb(k_total_rgb), true);
 }
 
 QString TimelineView::runSubtitle() const {
@@ -1047,6 +1583,22 @@ QString TimelineView::runSubtitle() const {
 }
 
 void TimelineView::updateHover(const QPointF& pos, const QPoint& global_pos) {
+    if (m_plotMode == PlotMode::Categories) {
+        // A line at the cursor and the bytes of each category there.
+        QString text;
+        const bool inside = m_layout && plotRect(QRectF(rect())).contains(pos);
+        m_hoverPx = inside ? pos.x() : -1;
+        update();
+        if (inside) {
+            text = categoryTooltipText(int64_t(std::floor(mapping().pixelToX(pos.x()))));
+        }
+        if (text.isEmpty()) {
+            QToolTip::hideText();
+        } else {
+            QToolTip::showText(global_pos, text, this);
+        }
+        return;
+    }
     const int64_t a = allocationAt(pos);
     if (a != m_hovered) {
         m_hovered = a;
@@ -1085,6 +1637,16 @@ void TimelineView::wheelEvent(QWheelEvent* event) {
 }
 
 void TimelineView::mousePressEvent(QMouseEvent* event) {
+    const bool band =
+        event->button() == Qt::RightButton ||
+        (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier));
+    if (band && m_layout) {
+        // Rubber band: the release zooms to the columns it spans.
+        m_banding = true;
+        m_bandFrom = m_bandTo = event->position().x();
+        update();
+        return;
+    }
     if (event->button() != Qt::LeftButton) {
         QWidget::mousePressEvent(event);
         return;
@@ -1097,6 +1659,11 @@ void TimelineView::mousePressEvent(QMouseEvent* event) {
 }
 
 void TimelineView::mouseMoveEvent(QMouseEvent* event) {
+    if (m_banding) {
+        m_bandTo = event->position().x();
+        update();
+        return;
+    }
     if (m_pressed && (event->buttons() & Qt::LeftButton)) {
         const QPointF delta = event->position() - m_pressPos;
         if (!m_dragging && std::abs(delta.x()) + std::abs(delta.y()) >= 4) {
@@ -1104,9 +1671,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
             setCursor(Qt::ClosedHandCursor);
         }
         if (m_dragging && m_layout) {
-            TimelineMapping m = mapping();
-            m.x0 = m_pressX0;
-            m.x1 = m_pressX1;
+            const TimelineMapping m = mapping().withWindow(m_pressX0, m_pressX1);
             const TimelineMapping panned =
                 m.pannedBy(delta.x(), 0, std::max<double>(double(m_layout->xCount()), 1.0));
             setVisibleRange(panned.x0, panned.x1);
@@ -1117,6 +1682,24 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
 }
 
 void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
+    if (m_banding) {
+        m_banding = false;
+        update();
+        const TimelineMapping m = mapping();
+        const double lo = std::clamp(std::min(m_bandFrom, m_bandTo), m.left, m.left + m.width);
+        const double hi = std::clamp(std::max(m_bandFrom, m_bandTo), m.left, m.left + m.width);
+        if (hi - lo >= 3) {  // a click is no band
+            double x0 = m.pixelToX(lo);
+            double x1 = m.pixelToX(hi);
+            if (x1 - x0 < kMinimumSpan) {
+                const double centre = (x0 + x1) / 2;
+                x0 = centre - kMinimumSpan / 2;
+                x1 = centre + kMinimumSpan / 2;
+            }
+            setVisibleRange(x0, x1);
+        }
+        return;
+    }
     if (event->button() != Qt::LeftButton || !m_pressed) {
         QWidget::mouseReleaseEvent(event);
         return;
@@ -1127,7 +1710,9 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
         unsetCursor();
         return;
     }
-    selectAllocation(allocationAt(event->position()));
+    if (m_plotMode == PlotMode::Allocations) {
+        selectAllocation(allocationAt(event->position()));
+    }
 }
 
 void TimelineView::mouseDoubleClickEvent(QMouseEvent* event) {
@@ -1176,8 +1761,9 @@ void TimelineView::keyPressEvent(QKeyEvent* event) {
 }
 
 void TimelineView::leaveEvent(QEvent* event) {
-    if (m_hovered >= 0) {
+    if (m_hovered >= 0 || m_hoverPx >= 0) {
         m_hovered = -1;
+        m_hoverPx = -1;
         update();
     }
     QWidget::leaveEvent(event);
@@ -1185,7 +1771,8 @@ void TimelineView::leaveEvent(QEvent* event) {
 
 void TimelineView::changeEvent(QEvent* event) {
     if (event->type() == QEvent::LanguageChange) {
-        update();  // every label is drawn, so a repaint retranslates
+        rebuildColors();    // legend names
+        invalidateChart();  // every label is drawn, so a repaint retranslates
     }
     QWidget::changeEvent(event);
 }

@@ -5,11 +5,13 @@
 #include <QColor>
 #include <QImage>
 #include <QPoint>
+#include <QVector>
 #include <QWidget>
 
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 class QPainter;
 class QPolygonF;
@@ -23,13 +25,32 @@ class Trace;
 // events, allocations stacked, the largest N drawn one by one and the rest summarized in a band on
 // top), straight from a TimelineLayout with QPainter: only allocations live in the visible window
 // are drawn, polygons are simplified to the pixel grid, and allocations narrower than a pixel are
-// merged per pixel column and category. Wheel zooms around the cursor, drag pans, double-click
-// resets; y follows the peak of the visible window. Hover shows a tooltip; click pins an
+// merged per pixel column and colour. Wheel zooms around the cursor, drag pans, shift+drag or
+// right-drag zooms to a rubber band, double-click resets; y follows the peak of the visible
+// window (and the capacity line when a limit was set). Hover shows a tooltip; click pins an
 // allocation and emits allocationSelected().
+//
+// Colours come by allocation, category, top-level module or phase (a colour index per
+// allocation, computed when the mode or the trace changes). A second plot mode stacks memory by
+// category over time instead. The x axis counts alloc/free events or follows wall time.
+//
+// On screen the chart is kept as an image of everything but the hover and selection outlines,
+// redrawn only when what it shows changes (window, detail, size, modes, trace): hovering
+// repaints the outlines over it.
 class TimelineView : public QWidget {
     Q_OBJECT
 
   public:
+    enum class ColorMode { Allocation, Category, Module, Phase };
+    Q_ENUM(ColorMode)
+    enum class PlotMode { Allocations, Categories };
+    Q_ENUM(PlotMode)
+    // One legend entry: a name and its colour.
+    struct LegendEntry {
+        QString name;
+        QColor color;
+    };
+
     // What the last paint drew, for tests and the benchmark.
     struct PaintStats {
         int64_t allocations = 0;  // drawn allocations painted (as polygons or merged columns)
@@ -89,12 +110,34 @@ class TimelineView : public QWidget {
     // The hover text for an allocation, or for the summarized band at an event (allocation -1).
     QString tooltipText(int64_t allocation, int64_t x = -1) const;
 
+    // Colour of the drawn allocations, and its legend.
+    void setColorMode(ColorMode mode);
+    ColorMode colorMode() const { return m_colorMode; }
+    // The fill of allocation a in the current colour mode.
+    QColor allocationColor(int64_t a) const;
+    // The legend the header shows (colour groups, then the summarized band when there is one).
+    QVector<LegendEntry> legend() const;
+    // Allocations one by one, or memory stacked by category over time.
+    void setPlotMode(PlotMode mode);
+    PlotMode plotMode() const { return m_plotMode; }
+    // x proportional to wall time (true) or to the alloc/free event index (false, the default).
+    // The window (visibleX0/X1, in event indices) stays; zoom and pan work in time.
+    void setTimeAxis(bool on);
+    bool timeAxis() const { return m_timeAxis; }
+    // Emphasises these allocations (outlined, everything else dimmed); empty clears.
+    void setHighlightedAllocations(const QVector<qint64>& allocations);
+    QVector<qint64> highlightedAllocations() const;
+    // The hover text of the category plot at event x: bytes per category.
+    QString categoryTooltipText(int64_t x) const;
+
     // Paints the whole chart into `area` (exports: QSvgGenerator, printers, images).
     void renderTo(QPainter& painter, const QRectF& area);
     // Renders the view as it would show at `size` (screenshots, exports, benchmark), at a
     // device pixel ratio of `scale` (1 to 4: the image has size * scale pixels).
     QImage renderImage(const QSize& size, qreal scale = 1);
     PaintStats lastPaintStats() const { return m_stats; }
+    // How the last on-screen paint went: whether it redrew the chart or reused its image.
+    bool lastPaintReusedChart() const { return m_lastPaintCached; }
 
     static QColor categoryColor(int category);
     static QString categoryName(int category);
@@ -110,6 +153,9 @@ class TimelineView : public QWidget {
     void allocationSelected(int index);
     void detailChanged(qint64 n);
     void visibleRangeChanged(double x0, double x1);
+    void colorModeChanged(memscope::TimelineView::ColorMode mode);
+    void plotModeChanged(memscope::TimelineView::PlotMode mode);
+    void timeAxisChanged(bool on);
 
   protected:
     void paintEvent(QPaintEvent* event) override;
@@ -123,25 +169,66 @@ class TimelineView : public QWidget {
     void changeEvent(QEvent* event) override;
 
   private:
-    // Caches derived from the trace and layout (categories present...), after either changes.
+    // Caches derived from the trace and layout (categories present, OOM events, colours), after
+    // either changes.
     void rebuildDerived();
-    void paintAll(QPainter& painter, const QRectF& area);
+    void rebuildColors();
+    // Something the chart shows changed: the cached chart image is stale.
+    void invalidateChart();
+    // The chart; with overlays also the hover and selection outlines and the rubber band.
+    void paintAll(QPainter& painter, const QRectF& area, bool overlays = true);
+    void paintOverlays(QPainter& painter, const TimelineMapping& m);
     void paintPhases(QPainter& painter, const TimelineMapping& m, const QRectF& strip) const;
     void paintBandAndTotal(QPainter& painter, const TimelineMapping& m);
     void paintAllocations(QPainter& painter, const TimelineMapping& m);
+    void paintCategoryStack(QPainter& painter, const TimelineMapping& m);
+    void paintHighlighted(QPainter& painter, const TimelineMapping& m) const;
     void paintHighlight(QPainter& painter, const TimelineMapping& m, int64_t allocation,
                         bool pinned) const;
+    void paintCapacityAndOom(QPainter& painter, const TimelineMapping& m) const;
     void paintPeak(QPainter& painter, const TimelineMapping& m) const;
     void paintAxes(QPainter& painter, const TimelineMapping& m, const QRectF& area) const;
     void paintHeader(QPainter& painter, const QRectF& area) const;
+    // Pixel column of a time (phase and step boundaries) on either axis.
+    double timeToPixel(const TimelineMapping& m, int64_t time_ns) const;
     // The outline of drawn allocation d over the visible window, snapped to half pixels.
     QPolygonF allocationPolygon(const TimelineMapping& m, int64_t d, double min_height) const;
     void updateHover(const QPointF& pos, const QPoint& global_pos);
     QString runSubtitle() const;
 
+    // An out-of-memory event: where on the x axis, what was asked for and what was in use.
+    struct OomMark {
+        int64_t x = 0;
+        int64_t requested = 0;
+        int64_t in_use = 0;
+    };
+
     std::shared_ptr<const Trace> m_trace;
     std::shared_ptr<TimelineLayout> m_layout;
     std::array<bool, 8> m_categoryPresent{};
+    std::vector<OomMark> m_ooms;
+    ColorMode m_colorMode = ColorMode::Category;
+    PlotMode m_plotMode = PlotMode::Allocations;
+    bool m_timeAxis = false;
+    // Colours: per allocation an index into m_palette; each palette entry belongs to a legend
+    // group (narrow allocations merge per group); m_groups names the groups.
+    std::vector<uint16_t> m_colorOf;
+    std::vector<QColor> m_palette;
+    std::vector<uint16_t> m_groupOf;
+    QVector<LegendEntry> m_groups;
+    std::vector<int64_t> m_highlighted;  // sorted allocation indices
+    // The cached chart (everything but the overlays) and what it was drawn for.
+    QImage m_chart;
+    uint64_t m_generation = 1;
+    uint64_t m_chartGeneration = 0;
+    double m_chartX0 = -1;
+    double m_chartX1 = -1;
+    bool m_lastPaintCached = false;
+    // Rubber band zoom in progress: from and to, in widget pixels.
+    bool m_banding = false;
+    double m_bandFrom = 0;
+    double m_bandTo = 0;
+    double m_hoverPx = -1;  // the category plot's hover line
     QString m_placeholder;
     double m_x0 = 0;
     double m_x1 = 1;

@@ -313,6 +313,42 @@ int64_t TimelineLayout::maxTotal(int64_t x0, int64_t x1) const {
     return best;
 }
 
+int64_t TimelineLayout::minDrawnTop(int64_t x0, int64_t x1) const {
+    x0 = std::max<int64_t>(x0, 0);
+    x1 = std::min(x1, xCount());
+    if (x0 >= x1) {
+        return 0;
+    }
+    int64_t best = std::numeric_limits<int64_t>::max();
+    const int64_t first_full = (x0 + kBlock - 1) / kBlock;
+    const int64_t last_full = x1 / kBlock;
+    if (first_full >= last_full) {
+        for (int64_t x = x0; x < x1; ++x) {
+            best = std::min(best, m_drawnTop[size_t(x)]);
+        }
+        return best;
+    }
+    for (int64_t x = x0; x < first_full * kBlock; ++x) {
+        best = std::min(best, m_drawnTop[size_t(x)]);
+    }
+    for (int64_t x = last_full * kBlock; x < x1; ++x) {
+        best = std::min(best, m_drawnTop[size_t(x)]);
+    }
+    size_t l = m_blockLeaves + size_t(first_full);
+    size_t r = m_blockLeaves + size_t(last_full);
+    while (l < r) {
+        if (l & 1) {
+            best = std::min(best, m_blockMinDrawnTop[l++]);
+        }
+        if (r & 1) {
+            best = std::min(best, m_blockMinDrawnTop[--r]);
+        }
+        l /= 2;
+        r /= 2;
+    }
+    return best;
+}
+
 int64_t TimelineLayout::xAtTime(int64_t time_ns) const {
     return std::lower_bound(m_timeOfX.begin(), m_timeOfX.end(), time_ns) - m_timeOfX.begin();
 }
@@ -375,6 +411,22 @@ void TimelineLayout::setDetail(int64_t n) {
     for (size_t x = 0; x < x_count; ++x) {
         running += m_scratch[x];
         m_drawnTop[x] = running;
+    }
+    // Block minima of the drawn top, as the max tree over totals (the band's lower envelope
+    // per pixel column).
+    {
+        const size_t blocks = (x_count + size_t(kBlock) - 1) / size_t(kBlock);
+        m_blockMinDrawnTop.assign(2 * m_blockLeaves, std::numeric_limits<int64_t>::max());
+        for (size_t b = 0; b < blocks; ++b) {
+            const size_t from = b * size_t(kBlock);
+            const size_t to = std::min(x_count, from + size_t(kBlock));
+            m_blockMinDrawnTop[m_blockLeaves + b] = *std::min_element(
+                m_drawnTop.begin() + std::ptrdiff_t(from), m_drawnTop.begin() + std::ptrdiff_t(to));
+        }
+        for (size_t i = m_blockLeaves - 1; i >= 1; --i) {
+            m_blockMinDrawnTop[i] =
+                std::min(m_blockMinDrawnTop[2 * i], m_blockMinDrawnTop[2 * i + 1]);
+        }
     }
 
     // The sweep, run twice: once counting each drawn allocation's points, once writing them

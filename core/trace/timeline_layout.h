@@ -91,6 +91,8 @@ class TimelineLayout {
     const std::vector<int64_t>& drawnTop() const { return m_drawnTop; }
     // Highest total on [x0, x1) (clamped to the axis); 0 for an empty range.
     int64_t maxTotal(int64_t x0, int64_t x1) const;
+    // Lowest drawnTopAt on [x0, x1) (clamped); 0 for an empty range. O(log X + 2 kBlock).
+    int64_t minDrawnTop(int64_t x0, int64_t x1) const;
     // The first x where the total is highest, and that total; -1 and 0 without events.
     int64_t peakX() const { return m_peakX; }
     int64_t peakBytes() const { return m_peakX >= 0 ? totalAt(m_peakX) : 0; }
@@ -184,6 +186,7 @@ class TimelineLayout {
     std::vector<int64_t> m_pointStart;  // CSR offsets into m_points, drawnCount() + 1 entries
     std::vector<TimelinePoint> m_points;
     std::vector<int64_t> m_drawnTop;
+    std::vector<int64_t> m_blockMinDrawnTop;  // min tree over blocks of kBlock drawn tops
     // Scratch kept between setDetail calls so that its pages are reused.
     struct LiveEntry {
         int32_t d;       // drawn index

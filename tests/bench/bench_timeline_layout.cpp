@@ -1,14 +1,21 @@
 // The active memory timeline at scale: a synthetic training-shaped trace of 1,000,000
-// allocations. Prints the full layout's seconds, the milliseconds of changing the detail, and of
-// one full paint of a 1920x1080 image (whole run, and zoomed in), at several details.
+// allocations. Prints the full layout's seconds, the milliseconds of changing the detail, of one
+// full paint of a 1920x1080 image (whole run, and zoomed in) at several details, of frames while
+// panning, of the other colour, axis and plot modes, and of an on-screen hover repaint.
 //   bench_timeline_layout [--allocations N] [--png PREFIX]   (PREFIX-N.png per painted detail)
+//   bench_timeline_layout --open RUN --png PREFIX [--detail-percent P]
+//     renders a recorded run in every colour, plot and axis mode (PREFIX-MODE.png, 1600x900) to
+//     look at, and exits.
 
+#include "io/run_file.h"
 #include "timeline_view.h"
 #include "trace/timeline_layout.h"
 #include "trace/trace.h"
 
 #include <QApplication>
 #include <QImage>
+#include <QMouseEvent>
+#include <QWindow>
 
 #include <algorithm>
 #include <chrono>
@@ -120,6 +127,53 @@ std::shared_ptr<Trace> makeSyntheticTrace(int64_t allocations) {
     return t;
 }
 
+// Every colour mode, the category plot and the wall-time axis of a recorded run, as PNGs.
+int renderModes(const std::string& path, const std::string& prefix, double detail_percent) {
+    std::shared_ptr<const Trace> trace;
+    try {
+        trace = std::make_shared<const Trace>(RunFile::load(path));
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "cannot open %s: %s\n", path.c_str(), e.what());
+        return 1;
+    }
+    TimelineView view;
+    const QSize size(1600, 900);
+    view.resize(size);
+    view.setTrace(trace);
+    if (detail_percent >= 0) {
+        view.setDetailPercent(detail_percent);
+    }
+    struct Mode {
+        const char* name;
+        TimelineView::ColorMode color;
+        TimelineView::PlotMode plot;
+        bool time;
+    };
+    const Mode modes[] = {
+        {"category", TimelineView::ColorMode::Category, TimelineView::PlotMode::Allocations, false},
+        {"allocation", TimelineView::ColorMode::Allocation, TimelineView::PlotMode::Allocations,
+         false},
+        {"module", TimelineView::ColorMode::Module, TimelineView::PlotMode::Allocations, false},
+        {"phase", TimelineView::ColorMode::Phase, TimelineView::PlotMode::Allocations, false},
+        {"stacked", TimelineView::ColorMode::Category, TimelineView::PlotMode::Categories, false},
+        {"time", TimelineView::ColorMode::Category, TimelineView::PlotMode::Allocations, true},
+        {"stacked-time", TimelineView::ColorMode::Category, TimelineView::PlotMode::Categories,
+         true},
+    };
+    for (const Mode& mode : modes) {
+        view.setColorMode(mode.color);
+        view.setPlotMode(mode.plot);
+        view.setTimeAxis(mode.time);
+        const std::string file = prefix + "-" + mode.name + ".png";
+        if (!view.renderImage(size).save(QString::fromStdString(file))) {
+            std::fprintf(stderr, "cannot write %s\n", file.c_str());
+            return 1;
+        }
+        std::printf("%s\n", file.c_str());
+    }
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -129,12 +183,21 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     int64_t allocations = 1'000'000;
     std::string png;
+    std::string open;
+    double detail_percent = -1;
     for (int i = 1; i + 1 < argc; ++i) {
         if (std::strcmp(argv[i], "--allocations") == 0) {
             allocations = std::stoll(argv[++i]);
         } else if (std::strcmp(argv[i], "--png") == 0) {
             png = argv[++i];
+        } else if (std::strcmp(argv[i], "--open") == 0) {
+            open = argv[++i];
+        } else if (std::strcmp(argv[i], "--detail-percent") == 0) {
+            detail_percent = std::stod(argv[++i]);
         }
+    }
+    if (!open.empty()) {
+        return renderModes(open, png.empty() ? std::string("timeline") : png, detail_percent);
     }
 
     auto start = Clock::now();
@@ -201,6 +264,94 @@ int main(int argc, char** argv) {
         if (!png.empty()) {
             zoomed.save(QString::fromStdString(png + "-" + std::to_string(n) + "-zoomed.png"));
         }
+    }
+
+    // Panning: a window of a tenth of the run dragged along by 40 pixels a frame, as a drag
+    // does; every frame redraws the chart.
+    {
+        view.setDetail(TimelineLayout::kDefaultDetail);
+        const double x_count = double(layout->xCount());
+        double worst = 0;
+        double sum = 0;
+        const int frames = 30;
+        view.setVisibleRange(x_count * 0.30, x_count * 0.40);
+        for (int frame = 0; frame < frames; ++frame) {
+            const TimelineMapping m = view.mapping(QRectF(QPointF(0, 0), QSizeF(size)));
+            const TimelineMapping panned = m.pannedBy(-40, 0, x_count);
+            view.setVisibleRange(panned.x0, panned.x1);
+            start = Clock::now();
+            view.renderImage(size);
+            const double ms = msSince(start);
+            worst = std::max(worst, ms);
+            sum += ms;
+        }
+        std::printf(
+            "paint 1920x1080 while panning (a tenth of the run, 40 px a frame): %.1f ms "
+            "mean, %.1f ms worst of %d frames\n",
+            sum / frames, worst, frames);
+    }
+
+    // The other modes over the whole run, best of five each.
+    auto best_paint = [&](const char* what) {
+        view.resetView();
+        double best = 1e300;
+        for (int round = 0; round < 5; ++round) {
+            start = Clock::now();
+            view.renderImage(size);
+            best = std::min(best, msSince(start));
+        }
+        std::printf("paint 1920x1080, whole run, %s: %.1f ms\n", what, best);
+    };
+    view.setColorMode(TimelineView::ColorMode::Allocation);
+    best_paint("coloured by allocation");
+    view.setColorMode(TimelineView::ColorMode::Category);
+    view.setTimeAxis(true);
+    best_paint("wall-time axis");
+    view.setTimeAxis(false);
+    view.setPlotMode(TimelineView::PlotMode::Categories);
+    best_paint("stacked by category");
+    view.setPlotMode(TimelineView::PlotMode::Allocations);
+    {
+        start = Clock::now();
+        view.setColorMode(TimelineView::ColorMode::Module);
+        std::printf("colour by module (per-allocation colour index): %.1f ms\n", msSince(start));
+        view.setColorMode(TimelineView::ColorMode::Category);
+    }
+
+    // On screen: the chart is drawn once into an image, then hovering repaints only the
+    // outline over it.
+    {
+        view.resize(size);
+        view.show();
+        for (int i = 0; i < 200 && !(view.windowHandle() && view.windowHandle()->isExposed());
+             ++i) {
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+        }
+        view.resetView();
+        view.repaint();  // draws the chart
+        double first = view.lastPaintStats().milliseconds;
+        double worst = 0;
+        const int frames = 30;
+        for (int frame = 0; frame < frames; ++frame) {
+            const double x = double(layout->xCount()) * (frame + 0.5) / frames;
+            const TimelineMapping m = view.mapping();
+            const QPointF pos(m.xToPixel(x),
+                              m.bytesToPixel(double(layout->drawnTopAt(int64_t(x))) * 0.5));
+            QMouseEvent move(QEvent::MouseMove, pos, view.mapToGlobal(pos), Qt::NoButton,
+                             Qt::NoButton, Qt::NoModifier);
+            QCoreApplication::sendEvent(&view, &move);
+            start = Clock::now();
+            view.repaint();
+            worst = std::max(worst, msSince(start));
+            if (!view.lastPaintReusedChart()) {
+                std::printf("hover repaint redrew the chart\n");
+            }
+        }
+        std::printf(
+            "on screen 1920x1080: chart %.1f ms once, then hover repaints %.2f ms worst "
+            "of %d\n",
+            first, worst, frames);
+        view.hide();
     }
 
     // Hover: probes just under the top of the stack, where the scan over drawn allocations

@@ -383,6 +383,11 @@ class TestTimelineLayout : public QObject {
                         best = std::max(best, layout.totalAt(x));
                     }
                     QCOMPARE(layout.maxTotal(x0, x0 + 45), best);
+                    int64_t lowest = std::numeric_limits<int64_t>::max();
+                    for (int64_t x = x0; x < std::min(layout.xCount(), x0 + 45); ++x) {
+                        lowest = std::min(lowest, layout.drawnTopAt(x));
+                    }
+                    QCOMPARE(layout.minDrawnTop(x0, x0 + 45), lowest);
                 }
             }
         }

@@ -6,14 +6,18 @@
 #include "io/run_file.h"
 #include "main_window.h"
 #include "stack_pane.h"
+#include "timeline_minimap.h"
 #include "timeline_page.h"
 #include "timeline_view.h"
 #include "trace/timeline_layout.h"
 #include "trace/trace.h"
 
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QMessageBox>
+#include <QPainter>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
@@ -23,6 +27,8 @@
 #include <QTimer>
 #include <QTranslator>
 #include <QtTest>
+
+#include <set>
 
 #include "translation_loader.h"
 
@@ -129,6 +135,44 @@ QPoint pointOver(const TimelineView& view, int64_t allocation, int64_t x) {
         .toPoint();
 }
 
+// The same run with wall times that are not evenly spaced: the backward pass takes 50 times
+// as long per event as the forward pass.
+std::shared_ptr<Trace> withUnevenTimes(const Trace& full) {
+    auto t = std::make_shared<Trace>();
+    t->meta = full.meta;
+    t->stacks = full.stacks;
+    int64_t time = 0;
+    for (size_t i = 0; i < full.events.count(); ++i) {
+        Event e = full.events.at(i);
+        time += e.phase == Phase::Backward ? 50000 : 1000;
+        e.time_ns = time;
+        t->events.append(e);
+    }
+    t->finalize();
+    return t;
+}
+
+bool isRed(const QColor& c) {
+    return c.red() > 150 && c.green() < 60 && c.blue() < 60;
+}
+
+// Whether any pixel within `radius` of p is red.
+bool redNear(const QImage& image, const QPointF& p, int radius) {
+    for (int dy = -radius; dy <= radius; ++dy) {
+        for (int dx = -radius; dx <= radius; ++dx) {
+            const QPoint q = p.toPoint() + QPoint(dx, dy);
+            if (image.rect().contains(q) && isRed(image.pixelColor(q))) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+bool sameHue(const QColor& a, const QColor& b) {
+    return std::abs(a.hsvHue() - b.hsvHue()) <= 3;
+}
+
 void sendWheel(QWidget* widget, const QPointF& pos, int delta) {
     QWheelEvent event(pos, widget->mapToGlobal(pos), QPoint(), QPoint(0, delta), Qt::NoButton,
                       Qt::NoModifier, Qt::NoScrollPhase, false);
@@ -136,8 +180,8 @@ void sendWheel(QWidget* widget, const QPointF& pos, int delta) {
 }
 
 void sendMouse(QWidget* widget, QEvent::Type type, const QPointF& pos, Qt::MouseButton button,
-               Qt::MouseButtons buttons) {
-    QMouseEvent event(type, pos, widget->mapToGlobal(pos), button, buttons, Qt::NoModifier);
+               Qt::MouseButtons buttons, Qt::KeyboardModifiers modifiers = Qt::NoModifier) {
+    QMouseEvent event(type, pos, widget->mapToGlobal(pos), button, buttons, modifiers);
     QCoreApplication::sendEvent(widget, &event);
 }
 
@@ -470,6 +514,376 @@ class TestTimelineView : public QObject {
         }
     }
 
+    void capacity_line_and_out_of_memory_point() {
+        auto trace = makeTrace();
+        const TimelineLayout plain_layout(*trace);
+        const int64_t peak = plain_layout.peakBytes();
+        {
+            TimelineView view;
+            view.setTrace(trace);
+            const QSize size(900, 500);
+            const QImage image = view.renderImage(size);
+            const TimelineMapping m = view.mapping(QRectF(QPointF(0, 0), QSizeF(size)));
+            // No limit: no red line where a capacity of twice the peak would be drawn.
+            QVERIFY(m.ymax < 2.0 * double(peak));
+        }
+        // A limit of twice the peak and an OOM event at the end (as the recorder writes one:
+        // size = bytes requested, allocated = bytes in use).
+        trace->meta.capacity_bytes = 2 * peak;
+        Event oom;
+        oom.time_ns = trace->events.time_ns.back() + 1000;
+        oom.kind = EventKind::Oom;
+        oom.size = 3 * peak;
+        oom.allocated = trace->events.allocated.back();
+        oom.reserved = 2 * peak;
+        trace->events.append(oom);
+        trace->finalize();
+        TimelineView view;
+        view.setTrace(trace);
+        const QSize size(900, 500);
+        const QImage image = view.renderImage(size);
+        const TimelineMapping m = view.mapping(QRectF(QPointF(0, 0), QSizeF(size)));
+        QVERIFY(m.ymax >= double(2 * peak));  // the y range includes the capacity
+        const double y = std::round(m.bytesToPixel(double(2 * peak))) + 0.5;
+        QVERIFY(redNear(image, QPointF(m.left + m.width * 0.25, y), 4));
+        QVERIFY(redNear(image, QPointF(m.left + m.width * 0.5, y), 4));
+        QVERIFY(!redNear(image, QPointF(m.left + m.width * 0.25, y - 20), 4));
+        // The cross where the run ran out, at the end of the x axis.
+        const TimelineLayout* layout = view.timelineLayout();
+        const QPointF cross(std::min(m.xToPixel(double(layout->xCount())), m.left + m.width - 6),
+                            m.bytesToPixel(double(oom.allocated)));
+        QVERIFY(redNear(image, cross, 2));
+        // The run without the OOM event: no cross there.
+        auto no_oom = prefixOf(*trace, trace->events.count() - 1);
+        no_oom->meta.capacity_bytes = 0;
+        view.setTrace(no_oom);
+        const QImage without = view.renderImage(size);
+        const TimelineMapping m2 = view.mapping(QRectF(QPointF(0, 0), QSizeF(size)));
+        QVERIFY(!redNear(
+            without,
+            QPointF(std::min(m2.xToPixel(double(layout->xCount())), m2.left + m2.width - 6),
+                    m2.bytesToPixel(double(oom.allocated))),
+            2));
+    }
+
+    void colour_modes_colour_allocations_and_the_legend() {
+        TimelineView view;
+        view.setTrace(makeTrace());
+        const TimelineLayout* layout = view.timelineLayout();
+        const QSize size(1000, 600);
+        const TimelineMapping m = view.mapping(QRectF(QPointF(0, 0), QSizeF(size)));
+        const int64_t x = layout->beginX(k_big_act) + 2;
+        const QPoint inside = QPointF(m.xToPixel(double(x) + 0.5),
+                                      m.bytesToPixel(double(layout->bottomAt(k_big_act, x)) + 2000))
+                                  .toPoint();
+        auto names = [&view] {
+            QStringList out;
+            for (const auto& e : view.legend()) {
+                out << e.name;
+            }
+            return out;
+        };
+        auto drawnColor = [&] { return view.renderImage(size).pixelColor(inside).rgba(); };
+
+        // By category (the default).
+        QCOMPARE(view.colorMode(), TimelineView::ColorMode::Category);
+        const QColor activation = TimelineView::categoryColor(int(layout->categoryOf(k_big_act)));
+        QVERIFY(sameHue(view.allocationColor(k_big_act), activation));
+        QVERIFY(names().contains(QStringLiteral("Activation")));
+        QCOMPARE(drawnColor(), view.allocationColor(k_big_act).rgba());
+
+        // By module: top-level groups, a backward allocation in its forward module's group.
+        QSignalSpy changed(&view, &TimelineView::colorModeChanged);
+        view.setColorMode(TimelineView::ColorMode::Module);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(names(), (QStringList{QStringLiteral("TinyLlama"), QStringLiteral("blocks.0")}));
+        QVERIFY(sameHue(view.allocationColor(k_big_act), view.legend()[1].color));
+        QVERIFY(sameHue(view.allocationColor(k_grad_tmp), view.legend()[1].color));
+        QVERIFY(sameHue(view.allocationColor(k_param), view.legend()[0].color));
+        QCOMPARE(drawnColor(), view.allocationColor(k_big_act).rgba());
+
+        // By phase: the phase each allocation was made in.
+        view.setColorMode(TimelineView::ColorMode::Phase);
+        QCOMPARE(names(), (QStringList{QStringLiteral("init"), QStringLiteral("forward"),
+                                       QStringLiteral("backward")}));
+        QVERIFY(sameHue(view.allocationColor(k_param), view.legend()[0].color));
+        QVERIFY(sameHue(view.allocationColor(k_big_act), view.legend()[1].color));
+        QVERIFY(sameHue(view.allocationColor(k_grad_tmp), view.legend()[2].color));
+        QVERIFY(!sameHue(view.legend()[1].color, view.legend()[2].color));
+        QCOMPARE(drawnColor(), view.allocationColor(k_big_act).rgba());
+
+        // By allocation: neighbours differ, one legend entry.
+        view.setColorMode(TimelineView::ColorMode::Allocation);
+        QCOMPARE(view.legend().size(), 1);
+        for (int64_t a = 0; a + 1 < view.allocationCount(); ++a) {
+            QVERIFY(view.allocationColor(a) != view.allocationColor(a + 1));
+        }
+        QCOMPARE(drawnColor(), view.allocationColor(k_big_act).rgba());
+
+        // The summarized band joins the legend when there is one.
+        view.setDetail(3);
+        QVERIFY(names().last().startsWith(QLatin1String("Summarized (25 smaller")));
+    }
+
+    void category_plot_stacks_memory_by_category() {
+        TimelineView view;
+        view.setTrace(makeTrace());
+        const TimelineLayout* layout = view.timelineLayout();
+        QSignalSpy changed(&view, &TimelineView::plotModeChanged);
+        view.setPlotMode(TimelineView::PlotMode::Categories);
+        QCOMPARE(changed.count(), 1);
+        const QSize size(1000, 600);
+        const QImage image = view.renderImage(size);
+        const TimelineMapping m = view.mapping(QRectF(QPointF(0, 0), QSizeF(size)));
+        int present = 0;
+        std::set<int> categories;
+        for (int64_t a = 0; a < layout->allocationCount(); ++a) {
+            categories.insert(int(layout->categoryOf(a)));
+        }
+        present = int(categories.size());
+        QCOMPARE(view.lastPaintStats().polygons, int64_t(present));  // one layer each
+        QCOMPARE(view.lastPaintStats().allocations, int64_t(0));
+        QCOMPARE(view.legend().size(), present);
+        // Right after the big activation only it (4000 bytes) and the parameter (1000) are
+        // live: the lower category in enum order at the bottom, in their category colours.
+        const int64_t x = layout->beginX(k_big_act);
+        const double px = m.xToPixel(double(x) + 0.5);
+        const int param_category = int(layout->categoryOf(k_param));
+        const int act_category = int(layout->categoryOf(k_big_act));
+        QVERIFY(param_category != act_category);
+        const bool param_below = param_category < act_category;
+        const double param_mid = param_below ? 500 : 4500;
+        const double act_mid = param_below ? 3000 : 2000;
+        QCOMPARE(image.pixelColor(QPointF(px, m.bytesToPixel(param_mid)).toPoint()).rgba(),
+                 TimelineView::categoryColor(param_category).rgba());
+        QCOMPARE(image.pixelColor(QPointF(px, m.bytesToPixel(act_mid)).toPoint()).rgba(),
+                 TimelineView::categoryColor(act_category).rgba());
+        // The hover text: bytes per category at that x.
+        const QString tip = view.categoryTooltipText(x);
+        QVERIFY2(tip.contains(TimelineView::categoryName(int(layout->categoryOf(k_big_act))) +
+                              QStringLiteral(": 4,000 bytes")),
+                 qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("Total: 5,000 bytes")), qPrintable(tip));
+    }
+
+    void time_axis_spaces_events_by_wall_time() {
+        TimelineView view;
+        view.resize(900, 500);
+        view.setTrace(withUnevenTimes(*makeTrace()));
+        const TimelineLayout* layout = view.timelineLayout();
+        const TimelineMapping events = view.mapping();
+        QVERIFY(!events.timeAxis());
+        QSignalSpy changed(&view, &TimelineView::timeAxisChanged);
+        view.setTimeAxis(true);
+        QCOMPARE(changed.count(), 1);
+        const TimelineMapping m = view.mapping();
+        QVERIFY(m.timeAxis());
+        QCOMPARE(view.visibleX0(), 0.0);  // the window in events is unchanged
+        QCOMPARE(m.t0, double(layout->timeAt(0)));
+        QCOMPARE(m.t1, layout->endTime());
+        // Pixels proportional to time: a backward event is 50 times as wide as a forward one.
+        const int64_t f = layout->beginX(k_big_act);
+        const int64_t b = layout->beginX(k_grad_tmp) + 1;
+        const double forward_width = m.xToPixel(double(f + 1)) - m.xToPixel(double(f));
+        const double backward_width = m.xToPixel(double(b + 1)) - m.xToPixel(double(b));
+        QVERIFY(std::abs(backward_width / forward_width - 50) < 0.01);
+        QCOMPARE(m.xToPixel(double(b)),
+                 m.left + (double(layout->timeAt(b)) - m.t0) * m.width / (m.t1 - m.t0));
+
+        // Wheel zoom keeps the time under the cursor; the window is linear in time.
+        const QPointF pos(m.left + m.width * 0.7, m.top + 40);
+        const TimelineMapping expected =
+            m.zoomedAt(pos.x(), 1.25, 0, double(layout->xCount()), TimelineView::kMinimumSpan);
+        sendWheel(&view, pos, 120);
+        const TimelineMapping z = view.mapping();
+        QCOMPARE(view.visibleX0(), expected.x0);
+        QCOMPARE(view.visibleX1(), expected.x1);
+        QVERIFY(std::abs(z.pixelToTime(pos.x()) - m.pixelToTime(pos.x())) < 1e-3);
+        QVERIFY(std::abs((z.t1 - z.t0) * 1.25 - (m.t1 - m.t0)) < 1e-3);
+        // A drag moves the window by the time the pixels stand for.
+        const QPointF from(z.left + 400, z.top + 50);
+        sendMouse(&view, QEvent::MouseButtonPress, from, Qt::LeftButton, Qt::LeftButton);
+        sendMouse(&view, QEvent::MouseMove, from + QPointF(100, 0), Qt::NoButton, Qt::LeftButton);
+        sendMouse(&view, QEvent::MouseButtonRelease, from + QPointF(100, 0), Qt::LeftButton,
+                  Qt::NoButton);
+        const TimelineMapping p = view.mapping();
+        QVERIFY(std::abs((z.t0 - p.t0) - 100 * (z.t1 - z.t0) / z.width) < 1e-3);
+        // Back to events: the same window in events.
+        const double x0 = view.visibleX0();
+        view.setTimeAxis(false);
+        QCOMPARE(view.visibleX0(), x0);
+        QVERIFY(!view.mapping().timeAxis());
+    }
+
+    void rubber_band_zooms_to_the_band() {
+        TimelineView view;
+        view.resize(900, 500);
+        view.setTrace(makeTrace());
+        const TimelineMapping m = view.mapping();
+        const QPointF a(m.left + 200, m.top + 50);
+        const QPointF b(m.left + 500, m.top + 200);
+        // Shift + left drag.
+        sendMouse(&view, QEvent::MouseButtonPress, a, Qt::LeftButton, Qt::LeftButton,
+                  Qt::ShiftModifier);
+        sendMouse(&view, QEvent::MouseMove, b, Qt::NoButton, Qt::LeftButton, Qt::ShiftModifier);
+        QCOMPARE(view.visibleX0(), 0.0);  // nothing happens before the release
+        QSignalSpy selected(&view, &TimelineView::allocationSelected);
+        sendMouse(&view, QEvent::MouseButtonRelease, b, Qt::LeftButton, Qt::NoButton,
+                  Qt::ShiftModifier);
+        QCOMPARE(view.visibleX0(), m.pixelToX(a.x()));
+        QCOMPARE(view.visibleX1(), m.pixelToX(b.x()));
+        QCOMPARE(selected.count(), 0);
+        // Right drag, leftwards.
+        view.resetView();
+        sendMouse(&view, QEvent::MouseButtonPress, b, Qt::RightButton, Qt::RightButton);
+        sendMouse(&view, QEvent::MouseMove, a, Qt::NoButton, Qt::RightButton);
+        sendMouse(&view, QEvent::MouseButtonRelease, a, Qt::RightButton, Qt::NoButton);
+        QCOMPARE(view.visibleX0(), m.pixelToX(a.x()));
+        QCOMPARE(view.visibleX1(), m.pixelToX(b.x()));
+        // A band under 3 pixels is a click: no zoom.
+        view.resetView();
+        sendMouse(&view, QEvent::MouseButtonPress, a, Qt::RightButton, Qt::RightButton);
+        sendMouse(&view, QEvent::MouseButtonRelease, a + QPointF(2, 0), Qt::RightButton,
+                  Qt::NoButton);
+        QCOMPARE(view.visibleX0(), 0.0);
+        QCOMPARE(view.visibleX1(), double(view.timelineLayout()->xCount()));
+    }
+
+    void minimap_brush_and_view_follow_each_other() {
+        TimelinePage page;
+        page.resize(1100, 800);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        page.setTrace(makeTrace());
+        TimelineView* view = page.view();
+        TimelineMinimap* minimap = page.minimap();
+        const TimelineLayout* layout = view->timelineLayout();
+        const double end = double(layout->xCount());
+        QCOMPARE(minimap->windowX1(), end);
+        // The curve: per column the highest total, its maximum the run's peak.
+        const auto& columns = minimap->columnMaxima();
+        QCOMPARE(*std::max_element(columns.begin(), columns.end()), layout->peakBytes());
+        // The view moves the brush.
+        view->setVisibleRange(10, 20);
+        QCOMPARE(minimap->windowX0(), 10.0);
+        QCOMPARE(minimap->windowX1(), 20.0);
+        // Dragging the brush pans the view by as many events as the pixels stand for.
+        const TimelineMapping mm = minimap->mapping();
+        const QPointF centre = minimap->brushRect().center();
+        sendMouse(minimap, QEvent::MouseButtonPress, centre, Qt::LeftButton, Qt::LeftButton);
+        sendMouse(minimap, QEvent::MouseMove, centre + QPointF(50, 0), Qt::NoButton,
+                  Qt::LeftButton);
+        sendMouse(minimap, QEvent::MouseButtonRelease, centre + QPointF(50, 0), Qt::LeftButton,
+                  Qt::NoButton);
+        const double shift = 50 * end / mm.width;
+        QVERIFY(std::abs(view->visibleX0() - (10 + shift)) < 1e-9);
+        QVERIFY(std::abs(view->visibleX1() - (20 + shift)) < 1e-9);
+        // Dragging the right edge resizes the window.
+        const double x0 = view->visibleX0();
+        const QPointF edge(minimap->brushRect().right() - 1, centre.y());
+        const QPointF to = edge + QPointF(120, 0);
+        sendMouse(minimap, QEvent::MouseButtonPress, edge, Qt::LeftButton, Qt::LeftButton);
+        sendMouse(minimap, QEvent::MouseMove, to, Qt::NoButton, Qt::LeftButton);
+        sendMouse(minimap, QEvent::MouseButtonRelease, to, Qt::LeftButton, Qt::NoButton);
+        QCOMPARE(view->visibleX0(), x0);
+        QVERIFY(std::abs(view->visibleX1() - mm.pixelToX(to.x())) < 1e-9);
+        // The page's reset button shows everything, brush included.
+        page.resetButton()->click();
+        QCOMPARE(view->visibleX0(), 0.0);
+        QCOMPARE(minimap->windowX1(), end);
+    }
+
+    void page_options_switch_the_view() {
+        TimelinePage page;
+        page.setTrace(makeTrace());
+        TimelineView* view = page.view();
+        QComboBox* color = page.colorModeCombo();
+        color->setCurrentIndex(color->findData(int(TimelineView::ColorMode::Module)));
+        QCOMPARE(view->colorMode(), TimelineView::ColorMode::Module);
+        page.plotModeCombo()->setCurrentIndex(1);
+        QCOMPARE(view->plotMode(), TimelineView::PlotMode::Categories);
+        page.timeAxisCombo()->setCurrentIndex(1);
+        QVERIFY(view->timeAxis());
+        QVERIFY(page.minimap()->timeAxis());
+        // And the combos follow the view.
+        view->setColorMode(TimelineView::ColorMode::Phase);
+        QCOMPARE(color->currentData().toInt(), int(TimelineView::ColorMode::Phase));
+        view->setPlotMode(TimelineView::PlotMode::Allocations);
+        QCOMPARE(page.plotModeCombo()->currentIndex(), 0);
+    }
+
+    void highlighted_allocations_stand_out() {
+        TimelineView view;
+        view.setTrace(makeTrace());
+        const TimelineLayout* layout = view.timelineLayout();
+        const QSize size(1000, 600);
+        const TimelineMapping m = view.mapping(QRectF(QPointF(0, 0), QSizeF(size)));
+        auto centreOf = [&](int64_t a, int64_t x) {
+            return QPointF(m.xToPixel(double(x) + 0.5),
+                           m.bytesToPixel(double(layout->bottomAt(a, x)) +
+                                          double(layout->sizeOf(a)) / 2))
+                .toPoint();
+        };
+        const int64_t x = layout->beginX(k_big_act) + 2;
+        const QPoint big = centreOf(k_big_act, x);
+        const QPoint param = centreOf(k_param, x);
+        QCOMPARE(view.renderImage(size).pixelColor(param).rgba(),
+                 view.allocationColor(k_param).rgba());
+        view.setHighlightedAllocations({k_big_act});
+        QCOMPARE(view.highlightedAllocations(), (QVector<qint64>{k_big_act}));
+        QImage image = view.renderImage(size);
+        QCOMPARE(image.pixelColor(big).rgba(), view.allocationColor(k_big_act).rgba());
+        const QColor dimmed = image.pixelColor(param);
+        QVERIFY(dimmed.rgba() != view.allocationColor(k_param).rgba());
+        QVERIFY(dimmed.lightness() > view.allocationColor(k_param).lightness());
+        view.setHighlightedAllocations({});
+        QCOMPARE(view.renderImage(size).pixelColor(param).rgba(),
+                 view.allocationColor(k_param).rgba());
+    }
+
+    void render_image_at_a_device_pixel_ratio() {
+        TimelineView view;
+        view.setTrace(makeTrace());
+        const QImage one = view.renderImage(QSize(600, 400));
+        QCOMPARE(one.size(), QSize(600, 400));
+        const QImage two = view.renderImage(QSize(600, 400), 2);
+        QCOMPARE(two.size(), QSize(1200, 800));
+        QCOMPARE(two.devicePixelRatio(), 2.0);
+        QCOMPARE(view.renderImage(QSize(100, 100), 9).size(), QSize(400, 400));  // at most 4
+        // renderTo paints into any painter, e.g. an SVG generator's or a picture's.
+        QImage target(QSize(600, 400), QImage::Format_ARGB32_Premultiplied);
+        target.fill(Qt::black);
+        QPainter painter(&target);
+        view.renderTo(painter, QRectF(0, 0, 600, 400));
+        painter.end();
+        QCOMPARE(target, one);
+    }
+
+    void hovering_reuses_the_drawn_chart() {
+        TimelineView view;
+        view.resize(900, 500);
+        view.setTrace(makeTrace());
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setDetail(20);  // the chart changes: redrawn
+        view.repaint();
+        QVERIFY(!view.lastPaintReusedChart());
+        QCOMPARE(view.lastPaintStats().allocations, int64_t(20));
+        const int64_t x = view.timelineLayout()->beginX(k_grad_tmp);
+        QTest::mouseMove(&view, pointOver(view, k_grad_tmp, x));
+        QTRY_COMPARE(view.hoveredAllocation(), k_grad_tmp);
+        view.repaint();
+        QVERIFY(view.lastPaintReusedChart());  // only the outline was drawn anew
+        view.setVisibleRange(2, 30);
+        view.repaint();
+        QVERIFY(!view.lastPaintReusedChart());
+        view.setColorMode(TimelineView::ColorMode::Phase);
+        view.repaint();
+        QVERIFY(!view.lastPaintReusedChart());
+        view.repaint();
+        QVERIFY(view.lastPaintReusedChart());
+    }
+
     void byte_tick_labels_use_binary_units() {
         // One unit per axis, the largest the top reaches.
         QCOMPARE(TimelineView::byteTickLabel(96.0 * 1048576, 176.0 * 1048576),
@@ -490,6 +904,15 @@ class TestTimelineView : public QObject {
                  QStringLiteral("Detail: %1 von %2 Allokationen"));
         QVERIFY(!translator.translate("memscope::StackPane", "Allocation stack").isEmpty());
         QVERIFY(!translator.translate("memscope::TimelinePage", "Draw the largest").isEmpty());
+        QCOMPARE(translator.translate("memscope::TimelinePage", "Colour by"),
+                 QStringLiteral("Färben nach"));
+        QCOMPARE(translator.translate("memscope::TimelineView", "Capacity %1"),
+                 QStringLiteral("Kapazität %1"));
+        QVERIFY(!translator
+                     .translate("memscope::TimelineMinimap",
+                                "Overview of the whole run: drag the brush to pan, drag "
+                                "its edges to zoom")
+                     .isEmpty());
     }
 
     void main_window_opens_a_run() {
