@@ -54,7 +54,7 @@ class TimelineView : public QWidget {
     // What the last paint drew, for tests and the benchmark.
     struct PaintStats {
         int64_t allocations = 0;  // drawn allocations painted (as polygons or merged columns)
-        int64_t polygons = 0;     // of which as their own polygon
+        int64_t polygons = 0;     // of which as their own polygon (stacked plot: layers)
         int64_t mergedRuns = 0;   // rectangles painting the sub-pixel-wide ones
         bool summarizedBand = false;
         double milliseconds = 0;
