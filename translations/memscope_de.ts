@@ -700,6 +700,261 @@
     </message>
 </context>
 <context>
+    <name>memscope::PlannerPage</name>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 hours</source>
+        <translation>%1 Stunden</translation>
+    </message>
+    <message>
+        <source>%1 days</source>
+        <translation>%1 Tage</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>Parameter</translation>
+    </message>
+    <message>
+        <source>Gradients</source>
+        <translation>Gradienten</translation>
+    </message>
+    <message>
+        <source>Optimizer state</source>
+        <translation>Optimiererzustand</translation>
+    </message>
+    <message>
+        <source>Inputs</source>
+        <translation>Eingaben</translation>
+    </message>
+    <message>
+        <source>Activations (incl. autocast cache, loss)</source>
+        <translation>Aktivierungen (inkl. Autocast-Cache, Loss)</translation>
+    </message>
+    <message>
+        <source>Temporaries</source>
+        <translation>Temporäre Tensoren</translation>
+    </message>
+    <message>
+        <source>Context and allocator overhead</source>
+        <translation>Kontext und Allokator-Mehrbedarf</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Lauf</translation>
+    </message>
+    <message>
+        <source>Device and cluster</source>
+        <translation>Gerät und Cluster</translation>
+    </message>
+    <message>
+        <source>Prediction</source>
+        <translation>Vorhersage</translation>
+    </message>
+    <message>
+        <source>Strategy comparison</source>
+        <translation>Strategievergleich</translation>
+    </message>
+    <message>
+        <source>Recommendations</source>
+        <translation>Empfehlungen</translation>
+    </message>
+    <message>
+        <source>Predicted against measured (open run)</source>
+        <translation>Vorhergesagt gegen gemessen (geöffneter Lauf)</translation>
+    </message>
+    <message>
+        <source>Preset:</source>
+        <translation>Voreinstellung:</translation>
+    </message>
+    <message>
+        <source>Hidden size:</source>
+        <translation>Hidden-Größe:</translation>
+    </message>
+    <message>
+        <source>Layers:</source>
+        <translation>Schichten:</translation>
+    </message>
+    <message>
+        <source>Heads:</source>
+        <translation>Köpfe:</translation>
+    </message>
+    <message>
+        <source>KV heads:</source>
+        <translation>KV-Köpfe:</translation>
+    </message>
+    <message>
+        <source>Intermediate size:</source>
+        <translation>Zwischengröße:</translation>
+    </message>
+    <message>
+        <source>Vocabulary:</source>
+        <translation>Vokabular:</translation>
+    </message>
+    <message>
+        <source>Tied embeddings:</source>
+        <translation>Gekoppelte Embeddings:</translation>
+    </message>
+    <message>
+        <source>Batch size:</source>
+        <translation>Batchgröße:</translation>
+    </message>
+    <message>
+        <source>Sequence length:</source>
+        <translation>Sequenzlänge:</translation>
+    </message>
+    <message>
+        <source>Precision:</source>
+        <translation>Genauigkeit:</translation>
+    </message>
+    <message>
+        <source>Attention:</source>
+        <translation>Attention:</translation>
+    </message>
+    <message>
+        <source>Checkpointing:</source>
+        <translation>Checkpointing:</translation>
+    </message>
+    <message>
+        <source>Profile:</source>
+        <translation>Profil:</translation>
+    </message>
+    <message>
+        <source>Optimizer:</source>
+        <translation>Optimierer:</translation>
+    </message>
+    <message>
+        <source>Device:</source>
+        <translation>Gerät:</translation>
+    </message>
+    <message>
+        <source>GPUs:</source>
+        <translation>GPUs:</translation>
+    </message>
+    <message>
+        <source>Strategy:</source>
+        <translation>Strategie:</translation>
+    </message>
+    <message>
+        <source>ZeRO stage:</source>
+        <translation>ZeRO-Stufe:</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>Strategie</translation>
+    </message>
+    <message>
+        <source>Per GPU</source>
+        <translation>Pro GPU</translation>
+    </message>
+    <message>
+        <source>Fits</source>
+        <translation>Passt</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>Schrittzeit</translation>
+    </message>
+    <message>
+        <source>Efficiency</source>
+        <translation>Effizienz</translation>
+    </message>
+    <message>
+        <source>Priority</source>
+        <translation>Priorität</translation>
+    </message>
+    <message>
+        <source>Recommendation</source>
+        <translation>Empfehlung</translation>
+    </message>
+    <message>
+        <source>Saves per GPU</source>
+        <translation>Ersparnis pro GPU</translation>
+    </message>
+    <message>
+        <source>Option</source>
+        <translation>Option</translation>
+    </message>
+    <message>
+        <source>Component</source>
+        <translation>Komponente</translation>
+    </message>
+    <message>
+        <source>Predicted</source>
+        <translation>Vorhergesagt</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>Gemessen</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>Fehler</translation>
+    </message>
+    <message>
+        <source>bf16 and fp16 are autocast: fp32 weights stay, a low-precision copy of each weight is cached for the step</source>
+        <translation>bf16 und fp16 sind Autocast: die fp32-Gewichte bleiben, eine Kopie jedes Gewichts in niedriger Genauigkeit wird für den Schritt zwischengespeichert</translation>
+    </message>
+    <message>
+        <source>memory-efficient keeps no S x S matrices (like flash attention on a GPU)</source>
+        <translation>memory-efficient hält keine S x S-Matrizen (wie Flash Attention auf einer GPU)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Cannot predict:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;Keine Vorhersage möglich:&lt;/b&gt; %1</translation>
+    </message>
+    <message>
+        <source>&lt;b style=&apos;color:#2e7d32&apos;&gt;Fits&lt;/b&gt; on %1: %2 of %3 usable, %4 headroom</source>
+        <translation>&lt;b style=&apos;color:#2e7d32&apos;&gt;Passt&lt;/b&gt; auf %1: %2 von %3 nutzbar, %4 Reserve</translation>
+    </message>
+    <message>
+        <source>&lt;b style=&apos;color:#c62828&apos;&gt;Exceeds capacity&lt;/b&gt; of %1: %2 needed, %3 usable, %4 over</source>
+        <translation>&lt;b style=&apos;color:#c62828&apos;&gt;Übersteigt die Kapazität&lt;/b&gt; von %1: %2 nötig, %3 nutzbar, %4 zu viel</translation>
+    </message>
+    <message>
+        <source>Predicted peak per GPU: %1 (%2 bytes); step 1: %3, steady: %4</source>
+        <translation>Vorhergesagte Spitze pro GPU: %1 (%2 Bytes); Schritt 1: %3, stationär: %4</translation>
+    </message>
+    <message>
+        <source>Step time %1, %2 tokens/s, scaling efficiency %3%; MFU %4% (%5)</source>
+        <translation>Schrittzeit %1, %2 Tokens/s, Skalierungseffizienz %3%; MFU %4% (%5)</translation>
+    </message>
+    <message>
+        <source>Bottlenecks: %1</source>
+        <translation>Engpässe: %1</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>nein</translation>
+    </message>
+    <message>
+        <source>MiB per GPU</source>
+        <translation>MiB pro GPU</translation>
+    </message>
+    <message>
+        <source>Memory at the predicted peak</source>
+        <translation>Speicher an der vorhergesagten Spitze</translation>
+    </message>
+    <message>
+        <source>Peak</source>
+        <translation>Spitze</translation>
+    </message>
+</context>
+<context>
     <name>memscope::StackPane</name>
     <message>
         <source>%1 bytes (%2)</source>

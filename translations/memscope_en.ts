@@ -698,6 +698,261 @@
     </message>
 </context>
 <context>
+    <name>memscope::PlannerPage</name>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 hours</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gradients</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optimizer state</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Inputs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Activations (incl. autocast cache, loss)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Temporaries</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Context and allocator overhead</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Device and cluster</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Prediction</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Strategy comparison</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recommendations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Predicted against measured (open run)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preset:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hidden size:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Layers:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Heads:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>KV heads:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Intermediate size:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Vocabulary:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tied embeddings:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Batch size:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sequence length:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Precision:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attention:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checkpointing:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profile:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optimizer:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Device:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPUs:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Strategy:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ZeRO stage:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per GPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Efficiency</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Priority</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recommendation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saves per GPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Option</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Component</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Predicted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bf16 and fp16 are autocast: fp32 weights stay, a low-precision copy of each weight is cached for the step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>memory-efficient keeps no S x S matrices (like flash attention on a GPU)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Cannot predict:&lt;/b&gt; %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b style=&apos;color:#2e7d32&apos;&gt;Fits&lt;/b&gt; on %1: %2 of %3 usable, %4 headroom</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b style=&apos;color:#c62828&apos;&gt;Exceeds capacity&lt;/b&gt; of %1: %2 needed, %3 usable, %4 over</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Predicted peak per GPU: %1 (%2 bytes); step 1: %3, steady: %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step time %1, %2 tokens/s, scaling efficiency %3%; MFU %4% (%5)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bottlenecks: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MiB per GPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory at the predicted peak</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>memscope::StackPane</name>
     <message>
         <source>%1 bytes (%2)</source>
