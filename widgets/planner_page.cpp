@@ -611,7 +611,7 @@ void PlannerPage::setMeasuredTrace(std::shared_ptr<const Trace> trace) {
                     m_zero->setValue(0);
                 }
                 fillForm(options);  // updates the prediction
-            } catch (const ConfigError&) {
+            } catch (const std::exception&) {
                 updatePrediction();  // a run without a usable configuration: overlay only
             }
         }

@@ -85,6 +85,16 @@ int PredictCommand::run() {
             }
             request = PlanRequest::fromYamlFile(m_config);
         } else {
+            // The shared option set validates for a run on this machine, where fp16 autocast
+            // is refused; a plan is for the device named by --gpu-type, so resolve it as a
+            // GPU run.
+            auto* dtype = m_app->get_option("--dtype");
+            auto* device = m_app->get_option("--device");
+            if (dtype->count() > 0 && device->count() == 0 &&
+                parseDtype(dtype->as<std::string>()) == Dtype::Float16) {
+                device->add_result("cuda");
+                device->run_callback();
+            }
             request.workload = m_options.resolve();
             auto& o = request.workload;
             if (m_modelType) {

@@ -155,8 +155,17 @@ PlanResult Planner::evaluate(const PlanRequest& request) const {
                            .executed();
     t.peak_flops = r.device.peakFlops(o.dtype);
     if (t.peak_flops <= 0 && !r.device.gpu) {
-        t.peak_flops =
-            PeakFlops::measure(c10::Device(c10::kCPU), o.dtype, o.resolvedThreads()).flops_per_s;
+        if (o.dtype == Dtype::Float16) {
+            throw ConfigError("--dtype",
+                              "fp16 autocast needs a GPU; on " + r.device.name + " use bf16");
+        }
+        try {
+            t.peak_flops = PeakFlops::measure(c10::Device(c10::kCPU), o.dtype, o.resolvedThreads())
+                               .flops_per_s;
+        } catch (const std::exception& e) {
+            throw ConfigError("--dtype", "cannot measure the " + toString(o.dtype) + " peak of " +
+                                             r.device.name + ": " + e.what());
+        }
     }
     if (t.peak_flops <= 0) {
         throw ConfigError("--dtype", r.device.name + " has no " + toString(o.dtype) +

@@ -109,6 +109,14 @@ class TestCliPredict : public QObject {
         QVERIFY(j["strategies"].toArray().size() >= 3);
     }
 
+    void fp16PlansForAGpu() {
+        const auto r = cli({"predict", "transformer", "7", "8", "--dtype", "fp16", "--gpu-type",
+                            "A100", "--format", "json"});
+        QCOMPARE(r.exit_code, 0);
+        QCOMPARE(jsonOf(r.out)["request"].toObject()["workload"].toObject()["dtype"].toString(),
+                 QString("fp16"));
+    }
+
     void memscopeOptionsOnTheCpu() {
         const auto r = cli({"predict", "--preset", "workshop-default", "--format", "json",
                             "--gpu-type", "CPU", "--mfu", "0.3"});
@@ -134,6 +142,8 @@ class TestCliPredict : public QObject {
                                   << "--strategy";
         QTest::newRow("batch not divisible")
             << QStringList{"predict", "transformer", "7", "30", "--gpus", "4"} << "--batch-size";
+        QTest::newRow("fp16 on the cpu")
+            << QStringList{"predict", "--preset", "study-tiny", "--dtype", "fp16"} << "--dtype";
         QTest::newRow("missing config")
             << QStringList{"predict", "--config", "/nonexistent.yaml"} << "--config";
         QTest::newRow("device db")
