@@ -290,6 +290,7 @@ void PlannerPage::buildUi() {
     splitter->addWidget(scroll);
     splitter->addWidget(resultsScroll);
     splitter->setStretchFactor(1, 1);
+    scroll->setMinimumWidth(form->sizeHint().width() + 48);  // the form and a scroll bar
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(splitter);
@@ -535,6 +536,9 @@ void PlannerPage::showResult() {
         item->setText(2, bytesText(double(rec.saving())));
         item->setToolTip(2, exactBytes(rec.saving()));
         item->setText(3, QString::fromStdString(rec.change));
+    }
+    for (int column = 0; column < m_recommendations->columnCount(); ++column) {
+        m_recommendations->resizeColumnToContents(column);
     }
     updateChart();
     updateOverlay();
