@@ -210,6 +210,8 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace,
     }
     rebuildDerived();
     m_hovered = -1;
+    m_hoverPx = -1;
+    m_banding = false;
     m_selected = -1;
     m_userDetail = false;
     resetView();
