@@ -36,6 +36,7 @@
 #include <QFont>
 #include <QFontDatabase>
 #include <QFutureWatcher>
+#include <QHash>
 #include <QIcon>
 #include <QImage>
 #include <QKeySequence>
@@ -137,6 +138,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setAcceptDrops(true);
 
     m_controller = new RunController(this);
+    m_controller->setKeepDirectory(
+        QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) +
+        QStringLiteral("/runs"));
     connect(m_controller, &RunController::snapshotReady, this, &MainWindow::onSnapshot);
     connect(m_controller, &RunController::stepFinished, this, &MainWindow::onStep);
     connect(m_controller, &RunController::logMessage, this, &MainWindow::appendLog);
@@ -144,7 +148,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             [this](std::shared_ptr<const Trace> trace, std::shared_ptr<TimelineLayout> layout,
                    const RunController::Outcome& outcome) {
                 onRunFinished(std::move(trace), std::move(layout), outcome.cancelled,
-                              outcome.outOfMemory, outcome.error);
+                              outcome.outOfMemory, outcome.error, outcome.savedPath,
+                              outcome.saveError);
             });
 
     createActions();
@@ -233,8 +238,7 @@ bool MainWindow::openRun(const QString& path) {
         return false;
     }
     if (m_controller->isActive()) {
-        QMessageBox::information(this, tr("Run in Progress"),
-                                 tr("Stop the current run before opening another one."));
+        reportError(tr("Run in Progress"), tr("Stop the current run before opening another one."));
         return false;
     }
     m_loading = true;
@@ -248,8 +252,8 @@ bool MainWindow::openRun(const QString& path) {
     updateActions();
     if (!trace) {
         updateStatus();
-        QMessageBox::warning(
-            this, tr("Cannot Open Run"),
+        reportError(
+            tr("Cannot Open Run"),
             tr("Memscope could not open %1.\n\n%2").arg(QDir::toNativeSeparators(path), error));
         return false;
     }
@@ -281,10 +285,9 @@ bool MainWindow::saveRun(const QString& path) {
     try {
         RunFile::save(*m_trace, QFile::encodeName(path).toStdString());
     } catch (const std::exception& e) {
-        QMessageBox::warning(
-            this, tr("Cannot Save Run"),
-            tr("Memscope could not write %1.\n\n%2")
-                .arg(QDir::toNativeSeparators(path), QString::fromLocal8Bit(e.what())));
+        reportError(tr("Cannot Save Run"),
+                    tr("Memscope could not write %1.\n\n%2")
+                        .arg(QDir::toNativeSeparators(path), QString::fromLocal8Bit(e.what())));
         return false;
     }
     m_run_path = path;
@@ -409,21 +412,51 @@ void MainWindow::createAnalysisTabs() {
         m_tabs->setCurrentWidget(m_timeline_stack);
     });
     connect(view, &TimelineView::allocationSelected, this, [this](int a) {
-        if (a >= 0) {
+        if (a < 0) {
+            return;
+        }
+        if (m_page_traces.value(m_operator_page).lock() == m_trace) {
             m_operator_page->showAllocation(a);
+        }
+        if (m_page_traces.value(m_allocations_page).lock() == m_trace) {
             m_allocations_page->showAllocation(a);
         }
     });
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] { syncCurrentTab(); });
     connect(m_sweep_page, &SweepPage::runFileActivated, this,
             [this](const QString& path) { openRun(path); });
 }
 
 void MainWindow::showTraceInAnalysisTabs() {
-    m_operator_page->setTrace(m_trace);
-    m_allocations_page->setTrace(m_trace);
-    m_summary_page->setTrace(m_trace);
-    if (m_trace) {
-        m_planner_page->setMeasuredTrace(m_trace);
+    // The pages read the run when their tab is shown: filling all of them when a run finishes
+    // would hold the event loop (the allocation lists sort every allocation).
+    syncCurrentTab();
+}
+
+void MainWindow::syncCurrentTab() {
+    QWidget* page = m_tabs->currentWidget();
+    if (!page || m_page_traces.value(page).lock() == m_trace) {
+        return;
+    }
+    if (page == m_operator_page) {
+        m_operator_page->setTrace(m_trace);
+    } else if (page == m_allocations_page) {
+        m_allocations_page->setTrace(m_trace);
+    } else if (page == m_summary_page) {
+        m_summary_page->setTrace(m_trace);
+    } else if (page == m_planner_page) {
+        if (m_trace) {
+            m_planner_page->setMeasuredTrace(m_trace);
+        }
+    } else {
+        return;
+    }
+    m_page_traces.insert(page, m_trace);
+    const int64_t selected = m_timeline_page->view()->selectedAllocation();
+    if (selected >= 0 && page == m_operator_page) {
+        m_operator_page->showAllocation(selected);
+    } else if (selected >= 0 && page == m_allocations_page) {
+        m_allocations_page->showAllocation(selected);
     }
 }
 
@@ -440,8 +473,8 @@ bool MainWindow::compareWith(const QString& path) {
     updateActions();
     QApplication::restoreOverrideCursor();
     if (!other) {
-        QMessageBox::warning(
-            this, tr("Cannot Open Run"),
+        reportError(
+            tr("Cannot Open Run"),
             tr("Memscope could not open %1.\n\n%2").arg(QDir::toNativeSeparators(path), error));
         return false;
     }
@@ -469,10 +502,22 @@ void MainWindow::compareWithDialog() {
     }
 }
 
-QStringList MainWindow::viewNames() const {
+void MainWindow::setErrorReporter(std::function<void(const QString&)> reporter) {
+    m_error_reporter = std::move(reporter);
+}
+
+void MainWindow::reportError(const QString& title, const QString& message) {
+    if (m_error_reporter) {
+        m_error_reporter(message);
+        return;
+    }
+    QMessageBox::warning(this, title, message);
+}
+
+QStringList MainWindow::viewNames(bool all) const {
     QStringList names;
     for (int i = 0; i < m_tabs->count(); ++i) {
-        if (m_tabs->isTabVisible(i)) {
+        if (all || m_tabs->isTabVisible(i)) {
             QWidget* page = m_tabs->widget(i);
             names << (page == m_timeline_stack ? QStringLiteral("timeline") : page->objectName());
         }
@@ -589,7 +634,7 @@ void MainWindow::exportViewDialog() {
     }
     QString error;
     if (!exportView(dialog.path(), dialog.scale(), dialog.targetSize(), &error)) {
-        QMessageBox::warning(this, tr("Cannot Export View"), error);
+        reportError(tr("Cannot Export View"), error);
         return;
     }
     settings().setValue(QLatin1String(k_export_dir_key), QFileInfo(dialog.path()).absolutePath());
@@ -611,7 +656,7 @@ void MainWindow::startRun() {
     QString error;
     if (!m_controller->start(*options, m_run_panel->recordShapes(), &error)) {
         m_run_panel->validatedOptions();
-        QMessageBox::warning(this, tr("Cannot Start Run"), error);
+        reportError(tr("Cannot Start Run"), error);
         return;
     }
     m_run_panel->saveSettings();
@@ -663,7 +708,8 @@ void MainWindow::onStep(qint64 step, qint64 total, double, double left, qint64 p
 
 void MainWindow::onRunFinished(std::shared_ptr<const Trace> trace,
                                std::shared_ptr<TimelineLayout> layout, bool cancelled,
-                               bool out_of_memory, const QString& error) {
+                               bool out_of_memory, const QString& error, const QString& saved_path,
+                               const QString& save_error) {
     m_trace = trace;
     m_run_path.clear();
     if (trace) {
@@ -686,25 +732,15 @@ void MainWindow::onRunFinished(std::shared_ptr<const Trace> trace,
         m_peak_label->setText(
             tr("Peak %1").arg(humanBytes(m_timeline_page->view()->timelineLayout()->peakBytes())));
     }
-    // Nothing recorded is lost: every run is kept as a file right away, also when it was stopped
-    // or ran out of memory. Save As copies it wherever the user wants.
-    if (trace && trace->events.count() > 0) {
-        const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) +
-                            QStringLiteral("/runs");
-        QDir().mkpath(dir);
-        const QString path = QDir(dir).filePath(
-            QStringLiteral("run-%1.memscope")
-                .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"))));
-        try {
-            RunFile::save(*trace, QFile::encodeName(path).toStdString());
-            m_run_path = path;
-            addRecentFile(path);
-            appendLog(tr("The run was kept as %1 (File > Save Run As to put it elsewhere).")
-                          .arg(QDir::toNativeSeparators(path)));
-        } catch (const std::exception& e) {
-            appendLog(tr("Could not keep the run as %1: %2")
-                          .arg(QDir::toNativeSeparators(path), QString::fromLocal8Bit(e.what())));
-        }
+    // Nothing recorded is lost: the controller kept every run as a file on its worker, also
+    // when it was stopped or ran out of memory. Save As copies it wherever the user wants.
+    if (!saved_path.isEmpty()) {
+        m_run_path = saved_path;
+        addRecentFile(saved_path);
+        appendLog(tr("The run was kept as %1 (File > Save Run As to put it elsewhere).")
+                      .arg(QDir::toNativeSeparators(saved_path)));
+    } else if (!save_error.isEmpty()) {
+        appendLog(save_error);
     }
     const QString name =
         m_run_path.isEmpty() ? tr("Unsaved run") : QFileInfo(m_run_path).fileName();

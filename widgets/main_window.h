@@ -1,8 +1,10 @@
 #pragma once
 
+#include <QHash>
 #include <QMainWindow>
 #include <QStringList>
 
+#include <functional>
 #include <memory>
 
 class QAction;
@@ -60,8 +62,11 @@ class MainWindow : public QMainWindow {
     bool exportView(const QString& path, double scale = 1.0, const QSize& size = QSize(),
                     QString* error = nullptr);
 
-    // The views by name ("timeline", then each tab's object name), for --screenshot.
-    QStringList viewNames() const;
+    // The views by name ("timeline", then each tab's object name), for --screenshot; with
+    // `all`, also those hidden until a run is open.
+    QStringList viewNames(bool all = false) const;
+    // Headless use (--screenshot): errors go to this function instead of message boxes.
+    void setErrorReporter(std::function<void(const QString&)> reporter);
     // Shows the named view's tab; false when there is none (or it needs a run and none is open).
     bool selectView(const QString& name);
 
@@ -114,12 +119,15 @@ class MainWindow : public QMainWindow {
     void updateRecentMenu();
     void addRecentFile(const QString& path);
     void appendLog(const QString& line);
+    // A message box, or the error reporter when one is set.
+    void reportError(const QString& title, const QString& message);
     void setRunTabsVisible(bool visible);
     void onSnapshot(std::shared_ptr<const Trace> trace, std::shared_ptr<TimelineLayout> layout);
     void onStep(qint64 step, qint64 total, double seconds, double left, qint64 peak,
                 const QString& line);
     void onRunFinished(std::shared_ptr<const Trace> trace, std::shared_ptr<TimelineLayout> layout,
-                       bool cancelled, bool out_of_memory, const QString& error);
+                       bool cancelled, bool out_of_memory, const QString& error,
+                       const QString& saved_path, const QString& save_error);
     QWidget* currentExportWidget() const;
     // Reads a run or snapshot; large files on a worker while the event loop keeps going. nullptr
     // with the reason in `error` when it cannot be read.
@@ -127,6 +135,8 @@ class MainWindow : public QMainWindow {
     void createAnalysisTabs();
     void addTab(QWidget* page, const QString& name, bool needs_run);
     void showTraceInAnalysisTabs();
+    // Gives the current tab's page the open run if it does not show it yet.
+    void syncCurrentTab();
 
     QMenu* m_file_menu = nullptr;
     QMenu* m_recent_menu = nullptr;
@@ -168,6 +178,9 @@ class MainWindow : public QMainWindow {
     std::shared_ptr<const Trace> m_trace;
     QString m_run_path;
     bool m_loading = false;
+    std::function<void(const QString&)> m_error_reporter;
+    // Which run each analysis page shows (pages read a run when their tab is first shown).
+    QHash<QWidget*, std::weak_ptr<const Trace>> m_page_traces;
     qint64 m_live_step = 0;
     qint64 m_live_total = 0;
 };

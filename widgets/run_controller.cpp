@@ -1,9 +1,13 @@
 #include "run_controller.h"
 
 #include "capture/live_session.h"
+#include "io/run_file.h"
 #include "trace/timeline_layout.h"
 #include "trace/trace.h"
 
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
 #include <QFuture>
 #include <QLocale>
 #include <QTimer>
@@ -156,7 +160,8 @@ void RunController::launchSnapshot(bool final) {
         m_timer->stop();
     }
     LiveSession* recording = m_session->recording.get();
-    m_session->job = QtConcurrent::run([recording, final]() -> Snapshot {
+    const QString keep_dir = final ? m_keepDirectory : QString();
+    m_session->job = QtConcurrent::run([recording, final, keep_dir]() -> Snapshot {
         Snapshot s;
         std::shared_ptr<Trace> trace;
         if (final) {
@@ -167,6 +172,21 @@ void RunController::launchSnapshot(bool final) {
             s.outcome.summary = QString::fromStdString(result.summary);
             s.outcome.peakBytes = result.peak_bytes;
             trace = std::move(result.trace);
+            if (!keep_dir.isEmpty() && trace && trace->events.count() > 0) {
+                const QString path =
+                    QDir(keep_dir).filePath(QStringLiteral("run-%1.memscope")
+                                                .arg(QDateTime::currentDateTime().toString(
+                                                    QStringLiteral("yyyyMMdd-HHmmss-zzz"))));
+                try {
+                    QDir().mkpath(keep_dir);
+                    RunFile::save(*trace, QFile::encodeName(path).toStdString());
+                    s.outcome.savedPath = path;
+                } catch (const std::exception& e) {
+                    s.outcome.saveError =
+                        tr("Could not keep the run as %1: %2")
+                            .arg(QDir::toNativeSeparators(path), QString::fromLocal8Bit(e.what()));
+                }
+            }
         } else {
             trace = recording->snapshot();
         }

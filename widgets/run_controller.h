@@ -33,6 +33,8 @@ class RunController : public QObject {
         QString error;    // empty unless the run failed
         QString summary;  // the workshop-style performance summary
         int64_t peakBytes = 0;
+        QString savedPath;  // where the run was kept (see setKeepDirectory), or empty
+        QString saveError;  // why it could not be kept
     };
 
     explicit RunController(QObject* parent = nullptr);
@@ -49,6 +51,9 @@ class RunController : public QObject {
     // still being built for a moment after the trainer stopped).
     bool isActive() const { return m_active; }
 
+    // Every run that recorded something is written to DIR/run-<time>.memscope on the worker
+    // when it ends (empty: not kept).
+    void setKeepDirectory(const QString& dir) { m_keepDirectory = dir; }
     // Milliseconds between polls (default 50).
     void setPollInterval(int ms);
     int pollInterval() const;
@@ -81,6 +86,7 @@ class RunController : public QObject {
     std::unique_ptr<Session> m_session;
     QTimer* m_timer = nullptr;
     TrainOptions m_options;
+    QString m_keepDirectory;
     std::shared_ptr<const Trace> m_trace;
     bool m_active = false;
     bool m_jobInFlight = false;

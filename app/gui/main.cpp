@@ -161,6 +161,12 @@ int render_window_screenshot(const QString& run_path, const QString& view,
                              const QString& image_path, const std::optional<DetailOption>& detail,
                              const QSize& size, double scale) {
     memscope::MainWindow window;
+    window.setErrorReporter([](const QString& message) { print_error(message); });
+    if (view != QLatin1String("window") && !window.viewNames(true).contains(view)) {
+        print_error(QCoreApplication::translate("main", "no view named %1; views: window, %2")
+                        .arg(view, window.viewNames(true).join(QStringLiteral(", "))));
+        return k_usage_error;
+    }
     window.resize(size);
     window.show();
     if (!run_path.isEmpty() && !window.openRun(run_path)) {

@@ -62,6 +62,8 @@ int main(int argc, char** argv) {
 
     // The event loop's heartbeat: every gap between two ticks of a 1 ms timer.
     std::vector<double> gaps;
+    std::vector<double> gap_ends;  // when each gap ended, ms since the start
+    double finished_at = -1;       // when finished() arrived
     QElapsedTimer clock;
     double last = 0;
     double max_paint = 0;
@@ -70,6 +72,7 @@ int main(int argc, char** argv) {
     QObject::connect(&heartbeat, &QTimer::timeout, [&] {
         const double now = double(clock.nsecsElapsed()) / 1e6;
         gaps.push_back(now - last);
+        gap_ends.push_back(now);
         last = now;
         max_paint =
             std::max(max_paint, window.timelinePage()->view()->lastPaintStats().milliseconds);
@@ -89,8 +92,10 @@ int main(int argc, char** argv) {
                 }
             });
     }
-    QObject::connect(window.runController(), &memscope::RunController::finished, &app,
-                     [&] { QTimer::singleShot(200, &app, &QCoreApplication::quit); });
+    QObject::connect(window.runController(), &memscope::RunController::finished, &app, [&] {
+        finished_at = double(clock.nsecsElapsed()) / 1e6;
+        QTimer::singleShot(1000, &app, &QCoreApplication::quit);
+    });
     QTimer::singleShot(0, [&] {
         clock.start();
         heartbeat.start();
@@ -123,15 +128,27 @@ int main(int argc, char** argv) {
     std::printf("  gap 99th percentile      %8.2f ms\n", p99);
     std::printf("  longest stall            %8.2f ms   (target < 50 ms: %s)\n", worst,
                 worst < 50 ? "met" : "MISSED");
+    // Where it happened: while recording, or when the finished run filled the other views.
+    double worst_live = 0;
+    double worst_after = 0;
+    for (size_t i = 0; i < gaps.size(); ++i) {
+        // finished() reaches this benchmark after the window has handled it, so the gap that
+        // holds the window's own end-of-run work ends after finished_at.
+        const bool live = finished_at < 0 || gap_ends[i] <= finished_at;
+        (live ? worst_live : worst_after) = std::max(live ? worst_live : worst_after, gaps[i]);
+    }
+    std::printf("    while recording        %8.2f ms\n", worst_live);
+    std::printf("    once the run finished  %8.2f ms   (final trace shown, run kept)\n",
+                worst_after);
     std::printf("  longest timeline paint   %8.2f ms\n", max_paint);
     // Stalls on a busy machine are the scheduler's, not the GUI's: say how busy it was.
     if (FILE* f = std::fopen("/proc/loadavg", "r")) {
         double load = 0;
         if (std::fscanf(f, "%lf", &load) == 1) {
-            std::printf("  load average (1 min)     %8.2f on %d cores%s\n", load,
-                        QThread::idealThreadCount(),
-                        load > QThread::idealThreadCount() ? "  (busy machine: stalls inflated)"
-                                                           : "");
+            std::printf(
+                "  load average (1 min)     %8.2f on %d cores%s\n", load,
+                QThread::idealThreadCount(),
+                load > QThread::idealThreadCount() ? "  (busy machine: stalls inflated)" : "");
         }
         std::fclose(f);
     }
