@@ -52,10 +52,6 @@
         <translation>lauf</translation>
     </message>
     <message>
-        <source>Render a view of the opened run to a PNG file and exit (views: timeline).</source>
-        <translation>Eine Ansicht des geöffneten Laufs als PNG-Datei speichern und beenden (Ansichten: timeline).</translation>
-    </message>
-    <message>
         <source>view=file</source>
         <translation>ansicht=datei</translation>
     </message>
@@ -84,12 +80,36 @@
         <translation>--size braucht BREITExHÖHE zwischen 200x150 und 16384x16384, nicht: %1</translation>
     </message>
     <message>
-        <source>--screenshot needs VIEW=FILE with VIEW one of: timeline; not: %1</source>
-        <translation>--screenshot braucht ANSICHT=DATEI mit ANSICHT aus: timeline; nicht: %1</translation>
-    </message>
-    <message>
         <source>--screenshot needs a run to draw: add --open RUN</source>
         <translation>--screenshot braucht einen Lauf zum Zeichnen: --open LAUF angeben</translation>
+    </message>
+    <message>
+        <source>--screenshot: no view named %1; views: window, %2</source>
+        <translation>--screenshot: keine Ansicht namens %1; Ansichten: window, %2</translation>
+    </message>
+    <message>
+        <source>--screenshot: no view named %1; views: %2</source>
+        <translation>--screenshot: keine Ansicht namens %1; Ansichten: %2</translation>
+    </message>
+    <message>
+        <source>Render a view of the opened run to a PNG or SVG file and exit (views: timeline, window, or a tab such as operators, summary).</source>
+        <translation>Eine Ansicht des geöffneten Laufs als PNG- oder SVG-Datei speichern und beenden (Ansichten: timeline, window oder ein Reiter wie operators, summary).</translation>
+    </message>
+    <message>
+        <source>Pixels per point of a PNG screenshot, 1 to 4.</source>
+        <translation>Pixel pro Punkt eines PNG-Bildschirmfotos, 1 bis 4.</translation>
+    </message>
+    <message>
+        <source>factor</source>
+        <translation>Faktor</translation>
+    </message>
+    <message>
+        <source>--scale needs a number from 1 to 4, not: %1</source>
+        <translation>--scale braucht eine Zahl von 1 bis 4, nicht: %1</translation>
+    </message>
+    <message>
+        <source>--screenshot needs VIEW=FILE with VIEW timeline, window or a tab name; not: %1</source>
+        <translation>--screenshot braucht ANSICHT=DATEI mit ANSICHT timeline, window oder einem Reiternamen; nicht: %1</translation>
     </message>
 </context>
 <context>
@@ -313,11 +333,90 @@
     </message>
 </context>
 <context>
-    <name>memscope::MainWindow</name>
+    <name>memscope::ExportDialog</name>
     <message>
-        <source>&lt;h3&gt;%1 %2&lt;/h3&gt;&lt;p&gt;A memory profiler for Tiny LLaMA training: it records every tensor allocation and shows where the memory goes.&lt;/p&gt;&lt;p&gt;Qt %3&lt;br/&gt;LibTorch %4&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;%1 %2&lt;/h3&gt;&lt;p&gt;Ein Speicherprofiler für das Training von Tiny LLaMA: Er zeichnet jede Tensor-Allokation auf und zeigt, wohin der Speicher geht.&lt;/p&gt;&lt;p&gt;Qt %3&lt;br/&gt;LibTorch %4&lt;/p&gt;</translation>
+        <source>Export %1</source>
+        <translation>%1 exportieren</translation>
     </message>
+    <message>
+        <source>Browse...</source>
+        <translation>Durchsuchen...</translation>
+    </message>
+    <message>
+        <source>File:</source>
+        <translation>Datei:</translation>
+    </message>
+    <message>
+        <source>PNG image</source>
+        <translation>PNG-Bild</translation>
+    </message>
+    <message>
+        <source>SVG vector drawing</source>
+        <translation>SVG-Vektorgrafik</translation>
+    </message>
+    <message>
+        <source>Format:</source>
+        <translation>Format:</translation>
+    </message>
+    <message>
+        <source>Pixels per point: 2x or more stays sharp in print and on high-density screens</source>
+        <translation>Pixel pro Punkt: ab 2x bleibt das Bild im Druck und auf hochauflösenden Bildschirmen scharf</translation>
+    </message>
+    <message>
+        <source>Scale:</source>
+        <translation>Skalierung:</translation>
+    </message>
+    <message>
+        <source>As shown (%1 x %2)</source>
+        <translation>Wie angezeigt (%1 x %2)</translation>
+    </message>
+    <message>
+        <source>Document figure (1200 x 675)</source>
+        <translation>Abbildung im Dokument (1200 x 675)</translation>
+    </message>
+    <message>
+        <source>Wide figure (1600 x 900)</source>
+        <translation>Breite Abbildung (1600 x 900)</translation>
+    </message>
+    <message>
+        <source>Slide (1920 x 1080)</source>
+        <translation>Folie (1920 x 1080)</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>Eigene</translation>
+    </message>
+    <message>
+        <source>Size:</source>
+        <translation>Größe:</translation>
+    </message>
+    <message>
+        <source>Custom size:</source>
+        <translation>Eigene Größe:</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>Exportieren</translation>
+    </message>
+    <message>
+        <source>Export View</source>
+        <translation>Ansicht exportieren</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG vector drawing (*.svg)</source>
+        <translation>PNG-Bild (*.png);;SVG-Vektorgrafik (*.svg)</translation>
+    </message>
+    <message>
+        <source>Vector drawing, %1 x %2 points</source>
+        <translation>Vektorgrafik, %1 x %2 Punkte</translation>
+    </message>
+    <message>
+        <source>%1 x %2 pixels</source>
+        <translation>%1 x %2 Pixel</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::MainWindow</name>
     <message>
         <source>About Memscope</source>
         <translation>Über Memscope</translation>
@@ -343,10 +442,6 @@
         <translation>&amp;Über Memscope</translation>
     </message>
     <message>
-        <source>Show the versions of Memscope, Qt and LibTorch</source>
-        <translation>Zeigt die Versionen von Memscope, Qt und LibTorch</translation>
-    </message>
-    <message>
         <source>About &amp;Qt</source>
         <translation>Über &amp;Qt</translation>
     </message>
@@ -365,10 +460,6 @@
     <message>
         <source>Open Run</source>
         <translation>Lauf öffnen</translation>
-    </message>
-    <message>
-        <source>Memscope runs (*.memscope);;All files (*)</source>
-        <translation>Memscope-Läufe (*.memscope);;Alle Dateien (*)</translation>
     </message>
     <message>
         <source>Cannot Open Run</source>
@@ -391,12 +482,256 @@
         <translation>Lauf ö&amp;ffnen...</translation>
     </message>
     <message>
-        <source>Open a recorded .memscope run</source>
-        <translation>Einen aufgezeichneten .memscope-Lauf öffnen</translation>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
     </message>
     <message>
-        <source>Open a recorded run with File &gt; Open Run (Ctrl+O), or record one with memscope-cli record.</source>
-        <translation>Öffnen Sie einen aufgezeichneten Lauf mit Datei &gt; Lauf öffnen (Strg+O), oder zeichnen Sie einen mit memscope-cli record auf.</translation>
+        <source>%1 min %2 s</source>
+        <translation>%1 min %2 s</translation>
+    </message>
+    <message>
+        <source>, GPU available</source>
+        <translation>, GPU verfügbar</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;%1 %2&lt;/h3&gt;&lt;p&gt;A memory profiler for Tiny LLaMA training: it records every tensor allocation and shows where the memory goes.&lt;/p&gt;&lt;p&gt;Qt %3&lt;br/&gt;LibTorch %4&lt;br/&gt;Device: %5&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;%1 %2&lt;/h3&gt;&lt;p&gt;Ein Speicherprofiler für das Training von Tiny LLaMA: Er zeichnet jede Tensor-Allokation auf und zeigt, wohin der Speicher geht.&lt;/p&gt;&lt;p&gt;Qt %3&lt;br/&gt;LibTorch %4&lt;br/&gt;Gerät: %5&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Runs and snapshots (*.memscope *.pickle *.pkl);;Memscope runs (*.memscope);;PyTorch memory snapshots (*.pickle *.pkl);;All files (*)</source>
+        <translation>Läufe und Snapshots (*.memscope *.pickle *.pkl);;Memscope-Läufe (*.memscope);;PyTorch-Speicher-Snapshots (*.pickle *.pkl);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>unknown error</source>
+        <translation>unbekannter Fehler</translation>
+    </message>
+    <message>
+        <source>Run in Progress</source>
+        <translation>Lauf in Arbeit</translation>
+    </message>
+    <message>
+        <source>Stop the current run before opening another one.</source>
+        <translation>Beenden Sie den laufenden Lauf, bevor Sie einen anderen öffnen.</translation>
+    </message>
+    <message>
+        <source>Opening %1...</source>
+        <translation>%1 wird geöffnet...</translation>
+    </message>
+    <message>
+        <source>Opened %1: %2 events.</source>
+        <translation>%1 geöffnet: %2 Ereignisse.</translation>
+    </message>
+    <message>
+        <source>Unsaved run</source>
+        <translation>Ungespeicherter Lauf</translation>
+    </message>
+    <message>
+        <source>Cannot Save Run</source>
+        <translation>Lauf kann nicht gespeichert werden</translation>
+    </message>
+    <message>
+        <source>Memscope could not write %1.
+
+%2</source>
+        <translation>Memscope konnte %1 nicht schreiben.
+
+%2</translation>
+    </message>
+    <message>
+        <source>Saved %1.</source>
+        <translation>%1 gespeichert.</translation>
+    </message>
+    <message>
+        <source>Save Run</source>
+        <translation>Lauf speichern</translation>
+    </message>
+    <message>
+        <source>Memscope runs (*.memscope)</source>
+        <translation>Memscope-Läufe (*.memscope)</translation>
+    </message>
+    <message>
+        <source>Comparing %1 with %2.</source>
+        <translation>Vergleiche %1 mit %2.</translation>
+    </message>
+    <message>
+        <source>Compare With Run</source>
+        <translation>Mit Lauf vergleichen</translation>
+    </message>
+    <message>
+        <source>Runs and snapshots (*.memscope *.pickle *.pkl);;All files (*)</source>
+        <translation>Läufe und Snapshots (*.memscope *.pickle *.pkl);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>There is no view to export.</source>
+        <translation>Es gibt keine Ansicht zum Exportieren.</translation>
+    </message>
+    <message>
+        <source>Exported from %1 %2</source>
+        <translation>Exportiert aus %1 %2</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>%1 kann nicht geschrieben werden.</translation>
+    </message>
+    <message>
+        <source>Cannot Export View</source>
+        <translation>Ansicht kann nicht exportiert werden</translation>
+    </message>
+    <message>
+        <source>Exported the view to %1.</source>
+        <translation>Ansicht nach %1 exportiert.</translation>
+    </message>
+    <message>
+        <source>Cannot Start Run</source>
+        <translation>Lauf kann nicht gestartet werden</translation>
+    </message>
+    <message>
+        <source>Starting...</source>
+        <translation>Startet...</translation>
+    </message>
+    <message>
+        <source>Recording</source>
+        <translation>Aufzeichnung</translation>
+    </message>
+    <message>
+        <source>Peak %1</source>
+        <translation>Spitze %1</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2</source>
+        <translation>Schritt %1 von %2</translation>
+    </message>
+    <message>
+        <source>about %1 left</source>
+        <translation>noch etwa %1</translation>
+    </message>
+    <message>
+        <source>finishing</source>
+        <translation>schließt ab</translation>
+    </message>
+    <message>
+        <source>Out of memory at step %1</source>
+        <translation>Speicher erschöpft in Schritt %1</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>Fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Stopped after step %1 of %2</source>
+        <translation>Angehalten nach Schritt %1 von %2</translation>
+    </message>
+    <message>
+        <source>Finished %1 steps</source>
+        <translation>%1 Schritte abgeschlossen</translation>
+    </message>
+    <message>
+        <source>The run was kept as %1 (File &gt; Save Run As to put it elsewhere).</source>
+        <translation>Der Lauf wurde als %1 aufbewahrt (Datei &gt; Lauf speichern unter, um ihn woanders abzulegen).</translation>
+    </message>
+    <message>
+        <source>Recording %1</source>
+        <translation>Zeichne %1 auf</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>&amp;Zuletzt geöffnet</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>&amp;Lauf</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <source>Open a recorded .memscope run or a PyTorch memory snapshot</source>
+        <translation>Einen aufgezeichneten .memscope-Lauf oder einen PyTorch-Speicher-Snapshot öffnen</translation>
+    </message>
+    <message>
+        <source>&amp;Save Run As...</source>
+        <translation>Lauf &amp;speichern unter...</translation>
+    </message>
+    <message>
+        <source>Write the open run to a .memscope file</source>
+        <translation>Den geöffneten Lauf in eine .memscope-Datei schreiben</translation>
+    </message>
+    <message>
+        <source>&amp;Export View...</source>
+        <translation>Ansicht &amp;exportieren...</translation>
+    </message>
+    <message>
+        <source>Save the current view as a PNG image or an SVG drawing</source>
+        <translation>Die aktuelle Ansicht als PNG-Bild oder SVG-Grafik speichern</translation>
+    </message>
+    <message>
+        <source>Clear Recent Files</source>
+        <translation>Liste zuletzt geöffneter Dateien leeren</translation>
+    </message>
+    <message>
+        <source>&amp;Compare With Run...</source>
+        <translation>Mit Lauf &amp;vergleichen...</translation>
+    </message>
+    <message>
+        <source>Open a second run and compare it with this one side by side</source>
+        <translation>Einen zweiten Lauf öffnen und nebeneinander mit diesem vergleichen</translation>
+    </message>
+    <message>
+        <source>Train with the run panel&apos;s settings and record every allocation</source>
+        <translation>Mit den Einstellungen des Lauf-Bereichs trainieren und jede Allokation aufzeichnen</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>&amp;Stopp</translation>
+    </message>
+    <message>
+        <source>Stop the run; everything recorded so far is kept</source>
+        <translation>Den Lauf anhalten; alles bisher Aufgezeichnete bleibt erhalten</translation>
+    </message>
+    <message>
+        <source>Show the versions of Memscope, Qt, LibTorch and the device</source>
+        <translation>Die Versionen von Memscope, Qt, LibTorch und das Gerät anzeigen</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Lauf</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>Protokoll</translation>
+    </message>
+    <message>
+        <source>&amp;Timeline</source>
+        <translation>&amp;Zeitleiste</translation>
+    </message>
+    <message>
+        <source>&amp;Operators</source>
+        <translation>&amp;Operatoren</translation>
+    </message>
+    <message>
+        <source>&amp;Allocations</source>
+        <translation>&amp;Allokationen</translation>
+    </message>
+    <message>
+        <source>S&amp;ummary</source>
+        <translation>Zusa&amp;mmenfassung</translation>
+    </message>
+    <message>
+        <source>&amp;Compare</source>
+        <translation>&amp;Vergleich</translation>
+    </message>
+    <message>
+        <source>S&amp;weeps</source>
+        <translation>S&amp;weeps</translation>
+    </message>
+    <message>
+        <source>&amp;Planner</source>
+        <translation>&amp;Planer</translation>
+    </message>
+    <message>
+        <source>Press Run (F5) to train with the settings on the left and watch the memory live, open a recorded run or a PyTorch snapshot with File &gt; Open Run (Ctrl+O), or drop one here.</source>
+        <translation>Drücken Sie Ausführen (F5), um mit den Einstellungen links zu trainieren und den Speicher live zu verfolgen, öffnen Sie einen aufgezeichneten Lauf oder einen PyTorch-Snapshot mit Datei &gt; Lauf öffnen (Strg+O), oder ziehen Sie eine Datei hierher.</translation>
     </message>
 </context>
 <context>
@@ -952,6 +1287,352 @@
     <message>
         <source>Peak</source>
         <translation>Spitze</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::RunController</name>
+    <message>
+        <source>A run is already going.</source>
+        <translation>Ein Lauf ist bereits in Arbeit.</translation>
+    </message>
+    <message>
+        <source>Run started: %1, batch %2, sequence %3, %4 steps, %5, attention %6, checkpointing %7, %8</source>
+        <translation>Lauf gestartet: %1, Batch %2, Sequenz %3, %4 Schritte, %5, Attention %6, Checkpointing %7, %8</translation>
+    </message>
+    <message>
+        <source>Stopping at the next module boundary...</source>
+        <translation>Hält an der nächsten Modulgrenze an...</translation>
+    </message>
+    <message>
+        <source>Step %1/%2%3: Loss = %4, Time = %5 seconds, Peak = %6</source>
+        <translation>Schritt %1/%2%3: Loss = %4, Zeit = %5 Sekunden, Spitze = %6</translation>
+    </message>
+    <message>
+        <source> (warmup)</source>
+        <translation> (Aufwärmen)</translation>
+    </message>
+    <message>
+        <source>Could not keep the run as %1: %2</source>
+        <translation>Der Lauf konnte nicht als %1 aufbewahrt werden: %2</translation>
+    </message>
+    <message>
+        <source>The run stopped: out of memory. %1</source>
+        <translation>Der Lauf wurde beendet: Speicher erschöpft. %1</translation>
+    </message>
+    <message>
+        <source>The run failed: %1</source>
+        <translation>Der Lauf ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>The run was stopped; everything recorded so far is kept.</source>
+        <translation>Der Lauf wurde angehalten; alles bisher Aufgezeichnete bleibt erhalten.</translation>
+    </message>
+    <message>
+        <source>The run finished.</source>
+        <translation>Der Lauf ist abgeschlossen.</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::RunPanel</name>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Lauf</translation>
+    </message>
+    <message>
+        <source>Precision and memory techniques</source>
+        <translation>Genauigkeit und Speichertechniken</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>Gerät</translation>
+    </message>
+    <message>
+        <source>custom</source>
+        <translation>eigene</translation>
+    </message>
+    <message>
+        <source>&amp;Preset:</source>
+        <translation>&amp;Vorlage:</translation>
+    </message>
+    <message>
+        <source>A named model shape with the batch and sequence length of its document (--preset)</source>
+        <translation>Eine benannte Modellform mit Batch und Sequenzlänge ihres Dokuments (--preset)</translation>
+    </message>
+    <message>
+        <source>&amp;Hidden size:</source>
+        <translation>&amp;Verborgene Größe:</translation>
+    </message>
+    <message>
+        <source>Model width (--hidden-dim)</source>
+        <translation>Modellbreite (--hidden-dim)</translation>
+    </message>
+    <message>
+        <source>&amp;Layers:</source>
+        <translation>&amp;Schichten:</translation>
+    </message>
+    <message>
+        <source>Transformer blocks (--num-layers)</source>
+        <translation>Transformer-Blöcke (--num-layers)</translation>
+    </message>
+    <message>
+        <source>&amp;Heads:</source>
+        <translation>&amp;Köpfe:</translation>
+    </message>
+    <message>
+        <source>Attention heads (--num-heads)</source>
+        <translation>Attention-Köpfe (--num-heads)</translation>
+    </message>
+    <message>
+        <source>&amp;KV heads:</source>
+        <translation>&amp;KV-Köpfe:</translation>
+    </message>
+    <message>
+        <source>Key/value heads for grouped-query attention (--num-kv-heads)</source>
+        <translation>Key/Value-Köpfe für Grouped-Query-Attention (--num-kv-heads)</translation>
+    </message>
+    <message>
+        <source>&amp;Intermediate size:</source>
+        <translation>&amp;Zwischengröße:</translation>
+    </message>
+    <message>
+        <source>Feed-forward width (--intermediate-dim)</source>
+        <translation>Breite des Feed-Forward-Teils (--intermediate-dim)</translation>
+    </message>
+    <message>
+        <source>&amp;Vocabulary:</source>
+        <translation>&amp;Vokabular:</translation>
+    </message>
+    <message>
+        <source>Vocabulary size (--vocab-size)</source>
+        <translation>Größe des Vokabulars (--vocab-size)</translation>
+    </message>
+    <message>
+        <source>Max sequence:</source>
+        <translation>Max. Sequenz:</translation>
+    </message>
+    <message>
+        <source>Longest sequence the model accepts (--max-seq-len)</source>
+        <translation>Längste Sequenz, die das Modell annimmt (--max-seq-len)</translation>
+    </message>
+    <message>
+        <source>Tied embeddings:</source>
+        <translation>Gebundene Embeddings:</translation>
+    </message>
+    <message>
+        <source>Share the embedding and output weights (--tie-embeddings / --untie-embeddings)</source>
+        <translation>Embedding- und Ausgabegewichte teilen (--tie-embeddings / --untie-embeddings)</translation>
+    </message>
+    <message>
+        <source>&amp;Batch size:</source>
+        <translation>&amp;Batchgröße:</translation>
+    </message>
+    <message>
+        <source>Sequences per step (--batch-size)</source>
+        <translation>Sequenzen pro Schritt (--batch-size)</translation>
+    </message>
+    <message>
+        <source>&amp;Sequence length:</source>
+        <translation>&amp;Sequenzlänge:</translation>
+    </message>
+    <message>
+        <source>Tokens per sequence (--seq-len)</source>
+        <translation>Token pro Sequenz (--seq-len)</translation>
+    </message>
+    <message>
+        <source>S&amp;teps:</source>
+        <translation>Sch&amp;ritte:</translation>
+    </message>
+    <message>
+        <source>Timed steps (--num-steps)</source>
+        <translation>Gemessene Schritte (--num-steps)</translation>
+    </message>
+    <message>
+        <source>&amp;Warmup steps:</source>
+        <translation>&amp;Aufwärmschritte:</translation>
+    </message>
+    <message>
+        <source>Steps run first and not timed (--warmup-steps)</source>
+        <translation>Schritte, die zuerst laufen und nicht gemessen werden (--warmup-steps)</translation>
+    </message>
+    <message>
+        <source>Profile:</source>
+        <translation>Profil:</translation>
+    </message>
+    <message>
+        <source>Full training steps, or forward passes only (--profile-type)</source>
+        <translation>Vollständige Trainingsschritte oder nur Vorwärtsdurchläufe (--profile-type)</translation>
+    </message>
+    <message>
+        <source>&amp;Optimizer:</source>
+        <translation>&amp;Optimierer:</translation>
+    </message>
+    <message>
+        <source>AdamW or SGD (--optimizer)</source>
+        <translation>AdamW oder SGD (--optimizer)</translation>
+    </message>
+    <message>
+        <source>Learning rate:</source>
+        <translation>Lernrate:</translation>
+    </message>
+    <message>
+        <source>Optimizer learning rate (--learning-rate)</source>
+        <translation>Lernrate des Optimierers (--learning-rate)</translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation>Seed:</translation>
+    </message>
+    <message>
+        <source>Seed of the weights and data (--seed)</source>
+        <translation>Seed der Gewichte und Daten (--seed)</translation>
+    </message>
+    <message>
+        <source>&amp;Dtype:</source>
+        <translation>&amp;Datentyp:</translation>
+    </message>
+    <message>
+        <source>fp32, or bf16/fp16 autocast with fp32 master weights (--dtype)</source>
+        <translation>fp32, oder bf16/fp16-Autocast mit fp32-Mastergewichten (--dtype)</translation>
+    </message>
+    <message>
+        <source>&amp;Attention:</source>
+        <translation>&amp;Attention:</translation>
+    </message>
+    <message>
+        <source>How attention is computed; all variants compute the same function (--attention)</source>
+        <translation>Wie Attention berechnet wird; alle Varianten berechnen dieselbe Funktion (--attention)</translation>
+    </message>
+    <message>
+        <source>&amp;Checkpointing:</source>
+        <translation>&amp;Checkpointing:</translation>
+    </message>
+    <message>
+        <source>Recompute each block&apos;s activations in backward instead of keeping them (--checkpointing)</source>
+        <translation>Die Aktivierungen jedes Blocks im Rückwärtsdurchlauf neu berechnen, statt sie zu behalten (--checkpointing)</translation>
+    </message>
+    <message>
+        <source>De&amp;vice:</source>
+        <translation>Ge&amp;rät:</translation>
+    </message>
+    <message>
+        <source>Where the run executes (--device)</source>
+        <translation>Wo der Lauf ausgeführt wird (--device)</translation>
+    </message>
+    <message>
+        <source>&amp;Threads:</source>
+        <translation>&amp;Threads:</translation>
+    </message>
+    <message>
+        <source>CPU threads for LibTorch; 0 uses every core (--threads)</source>
+        <translation>CPU-Threads für LibTorch; 0 nutzt jeden Kern (--threads)</translation>
+    </message>
+    <message>
+        <source>all cores (%1)</source>
+        <translation>alle Kerne (%1)</translation>
+    </message>
+    <message>
+        <source>Capacity &amp;limit:</source>
+        <translation>Kapazitäts&amp;grenze:</translation>
+    </message>
+    <message>
+        <source>Emulate a device with this much memory, for example 512MiB or 2GiB; the run stops with an out-of-memory point when it is exceeded. Empty: no limit (--device-memory-limit)</source>
+        <translation>Ein Gerät mit so viel Speicher nachbilden, zum Beispiel 512MiB oder 2GiB; der Lauf endet mit einem Speicher-erschöpft-Punkt, wenn sie überschritten wird. Leer: keine Grenze (--device-memory-limit)</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>keine Grenze</translation>
+    </message>
+    <message>
+        <source>Recording:</source>
+        <translation>Aufzeichnung:</translation>
+    </message>
+    <message>
+        <source>Also record each operator&apos;s input shapes: FLOPs, arithmetic intensity and the roofline in the summary (--record-shapes; slightly slower)</source>
+        <translation>Auch die Eingabeformen jedes Operators aufzeichnen: FLOPs, arithmetische Intensität und das Roofline-Modell in der Zusammenfassung (--record-shapes; etwas langsamer)</translation>
+    </message>
+    <message>
+        <source>Record input shapes</source>
+        <translation>Eingabeformen aufzeichnen</translation>
+    </message>
+    <message>
+        <source>Training (forward, backward, optimizer)</source>
+        <translation>Training (vorwärts, rückwärts, Optimierer)</translation>
+    </message>
+    <message>
+        <source>Forward only</source>
+        <translation>Nur vorwärts</translation>
+    </message>
+    <message>
+        <source>AdamW</source>
+        <translation>AdamW</translation>
+    </message>
+    <message>
+        <source>SGD with momentum</source>
+        <translation>SGD mit Momentum</translation>
+    </message>
+    <message>
+        <source>fp32</source>
+        <translation>fp32</translation>
+    </message>
+    <message>
+        <source>bf16 (autocast)</source>
+        <translation>bf16 (Autocast)</translation>
+    </message>
+    <message>
+        <source>fp16 (autocast)</source>
+        <translation>fp16 (Autocast)</translation>
+    </message>
+    <message>
+        <source>Eager (workshop baseline)</source>
+        <translation>Eager (Workshop-Basis)</translation>
+    </message>
+    <message>
+        <source>Fused projections</source>
+        <translation>Fusionierte Projektionen</translation>
+    </message>
+    <message>
+        <source>Scaled dot-product (LibTorch)</source>
+        <translation>Scaled Dot-Product (LibTorch)</translation>
+    </message>
+    <message>
+        <source>Memory-efficient (chunked)</source>
+        <translation>Speichereffizient (in Blöcken)</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>Keines</translation>
+    </message>
+    <message>
+        <source>Per block</source>
+        <translation>Pro Block</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>GPU (cuda)</source>
+        <translation>GPU (cuda)</translation>
+    </message>
+    <message>
+        <source>Run (F5)</source>
+        <translation>Ausführen (F5)</translation>
+    </message>
+    <message>
+        <source>Train with these settings and record every allocation</source>
+        <translation>Mit diesen Einstellungen trainieren und jede Allokation aufzeichnen</translation>
+    </message>
+    <message>
+        <source>Stop (Esc)</source>
+        <translation>Stopp (Esc)</translation>
+    </message>
+    <message>
+        <source>Stop the run; everything recorded so far is kept</source>
+        <translation>Den Lauf anhalten; alles bisher Aufgezeichnete bleibt erhalten</translation>
     </message>
 </context>
 <context>

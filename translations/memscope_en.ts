@@ -52,10 +52,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Render a view of the opened run to a PNG file and exit (views: timeline).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>view=file</source>
         <translation type="unfinished"></translation>
     </message>
@@ -84,11 +80,35 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>--screenshot needs VIEW=FILE with VIEW one of: timeline; not: %1</source>
+        <source>--screenshot needs a run to draw: add --open RUN</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>--screenshot needs a run to draw: add --open RUN</source>
+        <source>Render a view of the opened run to a PNG or SVG file and exit (views: timeline, window, or a tab such as operators, summary).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pixels per point of a PNG screenshot, 1 to 4.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>factor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--scale needs a number from 1 to 4, not: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--screenshot needs VIEW=FILE with VIEW timeline, window or a tab name; not: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--screenshot: no view named %1; views: window, %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--screenshot: no view named %1; views: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -313,11 +333,90 @@
     </message>
 </context>
 <context>
-    <name>memscope::MainWindow</name>
+    <name>memscope::ExportDialog</name>
     <message>
-        <source>&lt;h3&gt;%1 %2&lt;/h3&gt;&lt;p&gt;A memory profiler for Tiny LLaMA training: it records every tensor allocation and shows where the memory goes.&lt;/p&gt;&lt;p&gt;Qt %3&lt;br/&gt;LibTorch %4&lt;/p&gt;</source>
+        <source>Export %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Browse...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>File:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PNG image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SVG vector drawing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Format:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pixels per point: 2x or more stays sharp in print and on high-density screens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scale:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>As shown (%1 x %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Document figure (1200 x 675)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wide figure (1600 x 900)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Slide (1920 x 1080)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Size:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Custom size:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export View</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG vector drawing (*.svg)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Vector drawing, %1 x %2 points</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 x %2 pixels</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::MainWindow</name>
     <message>
         <source>About Memscope</source>
         <translation type="unfinished"></translation>
@@ -343,10 +442,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Show the versions of Memscope, Qt and LibTorch</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>About &amp;Qt</source>
         <translation type="unfinished"></translation>
     </message>
@@ -364,10 +459,6 @@
     </message>
     <message>
         <source>Open Run</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Memscope runs (*.memscope);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -389,11 +480,253 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Open a recorded .memscope run</source>
+        <source>%1 s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Open a recorded run with File &gt; Open Run (Ctrl+O), or record one with memscope-cli record.</source>
+        <source>%1 min %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, GPU available</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;%1 %2&lt;/h3&gt;&lt;p&gt;A memory profiler for Tiny LLaMA training: it records every tensor allocation and shows where the memory goes.&lt;/p&gt;&lt;p&gt;Qt %3&lt;br/&gt;LibTorch %4&lt;br/&gt;Device: %5&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Runs and snapshots (*.memscope *.pickle *.pkl);;Memscope runs (*.memscope);;PyTorch memory snapshots (*.pickle *.pkl);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run in Progress</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop the current run before opening another one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opening %1...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opened %1: %2 events.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unsaved run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot Save Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memscope could not write %1.
+
+%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memscope runs (*.memscope)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Comparing %1 with %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare With Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Runs and snapshots (*.memscope *.pickle *.pkl);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is no view to export.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exported from %1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot Export View</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exported the view to %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot Start Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Starting...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recording</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step %1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>about %1 left</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>finishing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Out of memory at step %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopped after step %1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finished %1 steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run was kept as %1 (File &gt; Save Run As to put it elsewhere).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recording %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a recorded .memscope run or a PyTorch memory snapshot</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Save Run As...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write the open run to a .memscope file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Export View...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the current view as a PNG image or an SVG drawing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clear Recent Files</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Compare With Run...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a second run and compare it with this one side by side</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Train with the run panel&apos;s settings and record every allocation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop the run; everything recorded so far is kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the versions of Memscope, Qt, LibTorch and the device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Timeline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Operators</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Allocations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>S&amp;ummary</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Compare</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>S&amp;weeps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Planner</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Press Run (F5) to train with the settings on the left and watch the memory live, open a recorded run or a PyTorch snapshot with File &gt; Open Run (Ctrl+O), or drop one here.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -953,6 +1286,352 @@
     </message>
 </context>
 <context>
+    <name>memscope::RunController</name>
+    <message>
+        <source>A run is already going.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run started: %1, batch %2, sequence %3, %4 steps, %5, attention %6, checkpointing %7, %8</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopping at the next module boundary...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step %1/%2%3: Loss = %4, Time = %5 seconds, Peak = %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (warmup)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not keep the run as %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run stopped: out of memory. %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run was stopped; everything recorded so far is kept.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run finished.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::RunPanel</name>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Precision and memory techniques</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>custom</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Preset:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A named model shape with the batch and sequence length of its document (--preset)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Hidden size:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model width (--hidden-dim)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Layers:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Transformer blocks (--num-layers)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Heads:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attention heads (--num-heads)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;KV heads:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key/value heads for grouped-query attention (--num-kv-heads)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Intermediate size:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Feed-forward width (--intermediate-dim)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Vocabulary:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Vocabulary size (--vocab-size)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max sequence:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Longest sequence the model accepts (--max-seq-len)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tied embeddings:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Share the embedding and output weights (--tie-embeddings / --untie-embeddings)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Batch size:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sequences per step (--batch-size)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Sequence length:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens per sequence (--seq-len)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>S&amp;teps:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Timed steps (--num-steps)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Warmup steps:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Steps run first and not timed (--warmup-steps)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profile:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Full training steps, or forward passes only (--profile-type)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Optimizer:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>AdamW or SGD (--optimizer)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Learning rate:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optimizer learning rate (--learning-rate)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Seed of the weights and data (--seed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Dtype:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fp32, or bf16/fp16 autocast with fp32 master weights (--dtype)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Attention:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How attention is computed; all variants compute the same function (--attention)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Checkpointing:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recompute each block&apos;s activations in backward instead of keeping them (--checkpointing)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>De&amp;vice:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Where the run executes (--device)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Threads:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU threads for LibTorch; 0 uses every core (--threads)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>all cores (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Capacity &amp;limit:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Emulate a device with this much memory, for example 512MiB or 2GiB; the run stops with an out-of-memory point when it is exceeded. Empty: no limit (--device-memory-limit)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recording:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Also record each operator&apos;s input shapes: FLOPs, arithmetic intensity and the roofline in the summary (--record-shapes; slightly slower)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Record input shapes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Training (forward, backward, optimizer)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forward only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>AdamW</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SGD with momentum</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fp32</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bf16 (autocast)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fp16 (autocast)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Eager (workshop baseline)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fused projections</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scaled dot-product (LibTorch)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory-efficient (chunked)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per block</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU (cuda)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run (F5)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Train with these settings and record every allocation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop (Esc)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop the run; everything recorded so far is kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>memscope::StackPane</name>
     <message>
         <source>%1 bytes (%2)</source>
@@ -1144,8 +1823,8 @@
     <message numerus="yes">
         <source>Per step: averages over %n step(s); the step&apos;s rates are against its wall time.</source>
         <translation>
-            <numerusform>Per step: averages over %n step; the step's rates are against its wall time.</numerusform>
-            <numerusform>Per step: averages over %n steps; the step's rates are against its wall time.</numerusform>
+            <numerusform>Per step: averages over %n step; the step&apos;s rates are against its wall time.</numerusform>
+            <numerusform>Per step: averages over %n steps; the step&apos;s rates are against its wall time.</numerusform>
         </translation>
     </message>
     <message>

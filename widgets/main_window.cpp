@@ -379,10 +379,33 @@ void MainWindow::dropEvent(QDropEvent* event) {
 // --- views
 
 void MainWindow::addTab(QWidget* page, const QString& name, bool needs_run) {
-    page->setObjectName(name);
-    page->setProperty("needs_run", needs_run);
-    const int index = m_tabs->addTab(page, QString());
+    // In a scroll area, so that a page with many controls never forces the window wider or
+    // taller than a laptop screen: below its own minimum it scrolls.
+    auto* area = new QScrollArea(m_tabs);
+    area->setObjectName(name);
+    area->setProperty("needs_run", needs_run);
+    area->setWidgetResizable(true);
+    area->setFrameShape(QFrame::NoFrame);
+    area->setWidget(page);
+    const int index = m_tabs->addTab(area, QString());
     m_tabs->setTabVisible(index, !needs_run || m_trace != nullptr);
+}
+
+int MainWindow::tabIndexOf(QWidget* page) const {
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        if (pageAt(i) == page) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+QWidget* MainWindow::pageAt(int index) const {
+    QWidget* widget = m_tabs->widget(index);
+    if (auto* area = qobject_cast<QScrollArea*>(widget)) {
+        return area->widget();
+    }
+    return widget;
 }
 
 void MainWindow::createAnalysisTabs() {
@@ -394,7 +417,7 @@ void MainWindow::createAnalysisTabs() {
     addTab(m_summary_page, QStringLiteral("summary"), true);
     m_compare_page = new ComparePage(this);
     addTab(m_compare_page, QStringLiteral("compare"), false);
-    m_tabs->setTabVisible(m_tabs->indexOf(m_compare_page), false);  // until File > Compare With
+    m_tabs->setTabVisible(tabIndexOf(m_compare_page), false);  // until File > Compare With
     m_sweep_page = new SweepPage(this);
     addTab(m_sweep_page, QStringLiteral("sweeps"), false);
     m_planner_page = new PlannerPage(this);
@@ -434,7 +457,7 @@ void MainWindow::showTraceInAnalysisTabs() {
 }
 
 void MainWindow::syncCurrentTab() {
-    QWidget* page = m_tabs->currentWidget();
+    QWidget* page = pageAt(m_tabs->currentIndex());
     if (!page || m_page_traces.value(page).lock() == m_trace) {
         return;
     }
@@ -481,7 +504,7 @@ bool MainWindow::compareWith(const QString& path) {
     const QString this_name =
         m_run_path.isEmpty() ? tr("Unsaved run") : QFileInfo(m_run_path).fileName();
     m_compare_page->setRuns(m_trace, other, this_name, QFileInfo(path).fileName());
-    const int index = m_tabs->indexOf(m_compare_page);
+    const int index = tabIndexOf(m_compare_page);
     m_tabs->setTabVisible(index, true);
     m_tabs->setCurrentIndex(index);
     appendLog(tr("Comparing %1 with %2.").arg(this_name, QDir::toNativeSeparators(path)));
@@ -541,7 +564,7 @@ bool MainWindow::selectView(const QString& name) {
 // --- export
 
 QWidget* MainWindow::currentExportWidget() const {
-    QWidget* page = m_tabs->currentWidget();
+    QWidget* page = pageAt(m_tabs->currentIndex());
     if (page == m_timeline_stack) {
         return m_timeline_stack->currentWidget() == m_timeline_page
                    ? static_cast<QWidget*>(m_timeline_page->view())
@@ -1012,12 +1035,12 @@ void MainWindow::retranslateUi() {
     m_run_dock->setWindowTitle(tr("Run"));
     m_log_dock->setWindowTitle(tr("Log"));
     m_tabs->setTabText(m_tabs->indexOf(m_timeline_stack), tr("&Timeline"));
-    m_tabs->setTabText(m_tabs->indexOf(m_operator_page), tr("&Operators"));
-    m_tabs->setTabText(m_tabs->indexOf(m_allocations_page), tr("&Allocations"));
-    m_tabs->setTabText(m_tabs->indexOf(m_summary_page), tr("S&ummary"));
-    m_tabs->setTabText(m_tabs->indexOf(m_compare_page), tr("&Compare"));
-    m_tabs->setTabText(m_tabs->indexOf(m_sweep_page), tr("S&weeps"));
-    m_tabs->setTabText(m_tabs->indexOf(m_planner_page), tr("&Planner"));
+    m_tabs->setTabText(tabIndexOf(m_operator_page), tr("&Operators"));
+    m_tabs->setTabText(tabIndexOf(m_allocations_page), tr("&Allocations"));
+    m_tabs->setTabText(tabIndexOf(m_summary_page), tr("S&ummary"));
+    m_tabs->setTabText(tabIndexOf(m_compare_page), tr("&Compare"));
+    m_tabs->setTabText(tabIndexOf(m_sweep_page), tr("S&weeps"));
+    m_tabs->setTabText(tabIndexOf(m_planner_page), tr("&Planner"));
 
     m_placeholder_title->setText(tr("No run is open."));
     m_placeholder_detail->setText(

@@ -135,6 +135,9 @@ class MainWindow : public QMainWindow {
     void createAnalysisTabs();
     void addTab(QWidget* page, const QString& name, bool needs_run);
     void showTraceInAnalysisTabs();
+    // The tab showing `page` (pages sit in scroll areas), and the page of a tab.
+    int tabIndexOf(QWidget* page) const;
+    QWidget* pageAt(int index) const;
     // Gives the current tab's page the open run if it does not show it yet.
     void syncCurrentTab();
 

@@ -48,6 +48,10 @@ QSpinBox* spin(QWidget* parent, const char* name, int lo, int hi) {
 QComboBox* combo(QWidget* parent, const char* name) {
     auto* box = new QComboBox(parent);
     box->setObjectName(QLatin1String(name));
+    // Long item texts must not make the dock wider than the screen allows: the box shrinks and
+    // its popup still shows the whole text.
+    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box->setMinimumContentsLength(10);
     return box;
 }
 
@@ -67,6 +71,7 @@ QString dataOf(const QComboBox* box) {
 
 RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     setObjectName(QStringLiteral("run_panel"));
+    setMinimumWidth(330);
     // The form scrolls; Run, Stop and the error line stay in view below it.
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(4, 4, 4, 4);
@@ -74,7 +79,7 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     scroll->setObjectName(QStringLiteral("run_form_scroll"));
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     auto* form_widget = new QWidget(scroll);
     scroll->setWidget(form_widget);
     outer->addWidget(scroll, 1);
@@ -230,7 +235,6 @@ void RunPanel::retranslateUi() {
           tr("Longest sequence the model accepts (--max-seq-len)"));
     label(m_modelForm, m_tie, tr("Tied embeddings:"),
           tr("Share the embedding and output weights (--tie-embeddings / --untie-embeddings)"));
-    m_tie->setText(tr("Share input and output embedding"));
 
     label(m_runForm, m_batch, tr("&Batch size:"), tr("Sequences per step (--batch-size)"));
     label(m_runForm, m_seq, tr("&Sequence length:"), tr("Tokens per sequence (--seq-len)"));

@@ -163,8 +163,9 @@ int render_window_screenshot(const QString& run_path, const QString& view,
     memscope::MainWindow window;
     window.setErrorReporter([](const QString& message) { print_error(message); });
     if (view != QLatin1String("window") && !window.viewNames(true).contains(view)) {
-        print_error(QCoreApplication::translate("main", "no view named %1; views: window, %2")
-                        .arg(view, window.viewNames(true).join(QStringLiteral(", "))));
+        print_error(
+            QCoreApplication::translate("main", "--screenshot: no view named %1; views: window, %2")
+                .arg(view, window.viewNames(true).join(QStringLiteral(", "))));
         return k_usage_error;
     }
     window.resize(size);
@@ -186,7 +187,7 @@ int render_window_screenshot(const QString& run_path, const QString& view,
         }
     }
     if (view != QLatin1String("window") && !window.selectView(view)) {
-        print_error(QCoreApplication::translate("main", "no view named %1; views: %2")
+        print_error(QCoreApplication::translate("main", "--screenshot: no view named %1; views: %2")
                         .arg(view, window.viewNames().join(QStringLiteral(", "))));
         return k_usage_error;
     }
