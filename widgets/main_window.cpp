@@ -1,6 +1,8 @@
 #include "main_window.h"
 
 #include "allocations_page.h"
+#include "app_settings.h"
+#include "byte_format.h"
 #include "compare_page.h"
 #include "export_dialog.h"
 #include "io/run_file.h"
@@ -70,10 +72,6 @@
 namespace memscope {
 namespace {
 
-// Explicit names rather than QCoreApplication's, so that tests and tools that build a MainWindow
-// without setting the application name still use the same settings.
-constexpr auto k_settings_organization = "Memscope";
-constexpr auto k_settings_application = "Memscope";
 constexpr auto k_geometry_key = "main_window/geometry";
 constexpr auto k_state_key = "main_window/state";
 constexpr auto k_last_dir_key = "main_window/last_run_dir";
@@ -82,14 +80,6 @@ constexpr auto k_export_dir_key = "main_window/last_export_dir";
 constexpr int k_max_recent = 10;
 // Files at least this large load on a worker thread (a 4 MiB run file loads in about 10 ms).
 constexpr qint64 k_async_load_bytes = 4 << 20;
-
-QSettings settings() {
-    return QSettings{QLatin1String(k_settings_organization), QLatin1String(k_settings_application)};
-}
-
-QString humanBytes(int64_t bytes) {
-    return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeIecFormat);
-}
 
 QString humanDuration(double seconds) {
     if (seconds < 60) {
@@ -187,7 +177,7 @@ void MainWindow::showAbout() {
 
 void MainWindow::openRunDialog() {
     const QString dir =
-        settings().value(QLatin1String(k_last_dir_key), QDir::currentPath()).toString();
+        appSettings().value(QLatin1String(k_last_dir_key), QDir::currentPath()).toString();
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open Run"), dir,
         tr("Runs and snapshots (*.memscope *.pickle *.pkl);;Memscope runs (*.memscope);;"
@@ -195,7 +185,7 @@ void MainWindow::openRunDialog() {
     if (path.isEmpty()) {
         return;
     }
-    settings().setValue(QLatin1String(k_last_dir_key), QFileInfo(path).absolutePath());
+    appSettings().setValue(QLatin1String(k_last_dir_key), QFileInfo(path).absolutePath());
     openRun(path);
 }
 
@@ -306,7 +296,7 @@ void MainWindow::saveRunDialog() {
     QString suggestion = m_run_path;
     if (suggestion.isEmpty() || !suggestion.endsWith(QLatin1String(".memscope"))) {
         const QString dir =
-            settings().value(QLatin1String(k_last_dir_key), QDir::currentPath()).toString();
+            appSettings().value(QLatin1String(k_last_dir_key), QDir::currentPath()).toString();
         const QString base =
             m_run_path.isEmpty() ? QStringLiteral("run") : QFileInfo(m_run_path).completeBaseName();
         suggestion = QDir(dir).filePath(base + QStringLiteral(".memscope"));
@@ -314,13 +304,13 @@ void MainWindow::saveRunDialog() {
     const QString path = QFileDialog::getSaveFileName(this, tr("Save Run"), suggestion,
                                                       tr("Memscope runs (*.memscope)"));
     if (!path.isEmpty()) {
-        settings().setValue(QLatin1String(k_last_dir_key), QFileInfo(path).absolutePath());
+        appSettings().setValue(QLatin1String(k_last_dir_key), QFileInfo(path).absolutePath());
         saveRun(path);
     }
 }
 
 QStringList MainWindow::recentFiles() const {
-    return settings().value(QLatin1String(k_recent_key)).toStringList();
+    return appSettings().value(QLatin1String(k_recent_key)).toStringList();
 }
 
 void MainWindow::addRecentFile(const QString& path) {
@@ -331,7 +321,7 @@ void MainWindow::addRecentFile(const QString& path) {
     while (files.size() > k_max_recent) {
         files.removeLast();
     }
-    settings().setValue(QLatin1String(k_recent_key), files);
+    appSettings().setValue(QLatin1String(k_recent_key), files);
     updateRecentMenu();
 }
 
@@ -516,7 +506,7 @@ void MainWindow::compareWithDialog() {
         return;
     }
     const QString dir =
-        settings().value(QLatin1String(k_last_dir_key), QDir::currentPath()).toString();
+        appSettings().value(QLatin1String(k_last_dir_key), QDir::currentPath()).toString();
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Compare With Run"), dir,
         tr("Runs and snapshots (*.memscope *.pickle *.pkl);;All files (*)"));
@@ -589,6 +579,13 @@ bool MainWindow::exportView(const QString& path, double scale, const QSize& size
     const QSize target = size.isEmpty() ? widget->size() : size;
     const bool svg =
         QFileInfo(path).suffix().compare(QLatin1String("svg"), Qt::CaseInsensitive) == 0;
+    // Views other than the timeline render at the target size: resized for the moment.
+    auto renderWidget = [&](QPainter& painter) {
+        const QSize old = widget->size();
+        widget->resize(target);
+        widget->render(&painter);
+        widget->resize(old);
+    };
     if (svg) {
         QSvgGenerator generator;
         generator.setFileName(path);
@@ -605,14 +602,7 @@ bool MainWindow::exportView(const QString& path, double scale, const QSize& size
         if (timeline) {
             timeline->renderTo(painter, QRectF(QPointF(0, 0), QSizeF(target)));
         } else {
-            const QSize old = widget->size();
-            if (target != old) {
-                widget->resize(target);
-            }
-            widget->render(&painter);
-            if (target != old) {
-                widget->resize(old);
-            }
+            renderWidget(painter);
         }
         painter.end();
         if (!QFileInfo::exists(path)) {
@@ -624,18 +614,12 @@ bool MainWindow::exportView(const QString& path, double scale, const QSize& size
     if (timeline) {
         image = timeline->renderImage(target, scale);
     } else {
-        const QSize old = widget->size();
-        if (target != old) {
-            widget->resize(target);
-        }
         image = QImage(QSize(qRound(target.width() * scale), qRound(target.height() * scale)),
                        QImage::Format_ARGB32_Premultiplied);
         image.setDevicePixelRatio(scale);
         image.fill(Qt::white);
-        widget->render(&image);
-        if (target != old) {
-            widget->resize(old);
-        }
+        QPainter painter(&image);
+        renderWidget(painter);
     }
     if (image.isNull() || !image.save(path, "PNG")) {
         return fail(tr("Cannot write %1.").arg(QDir::toNativeSeparators(path)));
@@ -649,7 +633,7 @@ void MainWindow::exportViewDialog() {
         return;
     }
     const QString dir =
-        settings().value(QLatin1String(k_export_dir_key), QDir::currentPath()).toString();
+        appSettings().value(QLatin1String(k_export_dir_key), QDir::currentPath()).toString();
     ExportDialog dialog(m_tabs->tabText(m_tabs->currentIndex()).remove(QLatin1Char('&')),
                         widget->size(), dir, this);
     if (dialog.exec() != QDialog::Accepted) {
@@ -660,7 +644,8 @@ void MainWindow::exportViewDialog() {
         reportError(tr("Cannot Export View"), error);
         return;
     }
-    settings().setValue(QLatin1String(k_export_dir_key), QFileInfo(dialog.path()).absolutePath());
+    appSettings().setValue(QLatin1String(k_export_dir_key),
+                           QFileInfo(dialog.path()).absolutePath());
     appendLog(tr("Exported the view to %1.").arg(QDir::toNativeSeparators(dialog.path())));
 }
 
@@ -860,7 +845,7 @@ void MainWindow::createActions() {
     m_clear_recent_action = new QAction(this);
     m_clear_recent_action->setObjectName(QStringLiteral("action_clear_recent"));
     connect(m_clear_recent_action, &QAction::triggered, this, [this] {
-        settings().remove(QLatin1String(k_recent_key));
+        appSettings().remove(QLatin1String(k_recent_key));
         updateRecentMenu();
     });
 
@@ -1052,7 +1037,7 @@ void MainWindow::retranslateUi() {
 }
 
 void MainWindow::restoreWindowState() {
-    const QSettings s = settings();
+    const QSettings s = appSettings();
     if (!restoreGeometry(s.value(QLatin1String(k_geometry_key)).toByteArray())) {
         resize(1280, 800);
     }
@@ -1060,7 +1045,7 @@ void MainWindow::restoreWindowState() {
 }
 
 void MainWindow::saveWindowState() const {
-    QSettings s = settings();
+    QSettings s = appSettings();
     s.setValue(QLatin1String(k_geometry_key), saveGeometry());
     s.setValue(QLatin1String(k_state_key), saveState());
 }

@@ -1,5 +1,7 @@
 #include "run_controller.h"
 
+#include "byte_format.h"
+
 #include "capture/live_session.h"
 #include "io/run_file.h"
 #include "trace/timeline_layout.h"
@@ -24,10 +26,6 @@ struct Snapshot {
     std::shared_ptr<TimelineLayout> layout;
     RunController::Outcome outcome;
 };
-
-QString humanBytes(int64_t bytes) {
-    return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeIecFormat);
-}
 
 }  // namespace
 

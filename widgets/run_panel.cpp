@@ -1,5 +1,6 @@
 #include "run_panel.h"
 
+#include "app_settings.h"
 #include "device/device_info.h"
 #include "model/config_error.h"
 #include "model/preset.h"
@@ -31,8 +32,6 @@
 namespace memscope {
 namespace {
 
-constexpr auto k_settings_organization = "Memscope";
-constexpr auto k_settings_application = "Memscope";
 constexpr auto k_options_key = "run_panel/options";
 constexpr auto k_shapes_key = "run_panel/record_shapes";
 
@@ -464,8 +463,7 @@ void RunPanel::setRecordShapes(bool on) {
 }
 
 void RunPanel::saveSettings() const {
-    QSettings settings{QLatin1String(k_settings_organization),
-                       QLatin1String(k_settings_application)};
+    QSettings settings = appSettings();
     settings.setValue(QLatin1String(k_shapes_key), recordShapes());
     try {
         settings.setValue(QLatin1String(k_options_key),
@@ -476,8 +474,7 @@ void RunPanel::saveSettings() const {
 }
 
 void RunPanel::restoreSettings() {
-    const QSettings settings{QLatin1String(k_settings_organization),
-                             QLatin1String(k_settings_application)};
+    const QSettings settings = appSettings();
     m_recordShapes->setChecked(settings.value(QLatin1String(k_shapes_key), true).toBool());
     const QString text = settings.value(QLatin1String(k_options_key)).toString();
     if (text.isEmpty()) {

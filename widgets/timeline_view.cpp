@@ -1,5 +1,7 @@
 #include "timeline_view.h"
 
+#include "byte_format.h"
+
 #include "trace/timeline_layout.h"
 #include "trace/trace.h"
 #include "trace/trace_summary.h"
@@ -109,10 +111,6 @@ std::string moduleGroup(std::string name) {
         group += "." + parts[2];
     }
     return group;
-}
-
-QString humanBytes(int64_t bytes) {
-    return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeIecFormat);
 }
 
 QString exactBytes(int64_t bytes) {

@@ -9,21 +9,9 @@
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
+#include "cli_run.h"
+
 namespace {
-
-struct Run {
-    int exit_code = -1;
-    QString out;
-    QString err;
-};
-
-Run cli(const QStringList& args) {
-    QProcess p;
-    p.start(MEMSCOPE_CLI_PATH, args);
-    p.waitForFinished(300'000);
-    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
-}
 
 QJsonObject jsonOf(const QString& text) {
     QJsonParseError error;

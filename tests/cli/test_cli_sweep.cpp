@@ -10,21 +10,9 @@
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
+#include "cli_run.h"
+
 namespace {
-
-struct Run {
-    int exit_code = -1;
-    QString out;
-    QString err;
-};
-
-Run cli(const QStringList& args) {
-    QProcess p;
-    p.start(MEMSCOPE_CLI_PATH, args);
-    p.waitForFinished(300'000);
-    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
-}
 
 const QStringList kTiny{"--hidden-dim",   "32", "--num-layers",       "1",  "--num-heads",  "4",
                         "--num-kv-heads", "2",  "--intermediate-dim", "64", "--vocab-size", "64",
