@@ -181,6 +181,55 @@ void Trace::finalize() {
         }
     }
     Categorizer::categorize(events, role, m_allocations);
+    pairSegments();
+}
+
+void Trace::pairSegments() {
+    m_segments.clear();
+    std::vector<Segment> from_start;                      // freed, never seen reserved
+    std::unordered_map<uint64_t, size_t> open;            // (device, addr) -> segment index
+    std::unordered_map<int64_t, const SegmentTag*> tags;  // SegmentAlloc event -> tag
+    for (const auto& t : segment_tags) {
+        tags[t.event] = &t;
+    }
+    auto key = [](int16_t device, uint64_t addr) {
+        return addr ^ (uint64_t(uint16_t(device)) << 48);
+    };
+    for (size_t i = 0; i < events.count(); ++i) {
+        const auto kind = static_cast<EventKind>(events.kind[i]);
+        if (kind != EventKind::SegmentAlloc && kind != EventKind::SegmentFree) {
+            continue;
+        }
+        const auto k = key(events.device[i], events.addr[i]);
+        if (kind == EventKind::SegmentAlloc) {
+            if (auto it = open.find(k); it != open.end()) {
+                m_segments[it->second].release_event = static_cast<int64_t>(i);
+            }
+            Segment s;
+            s.addr = events.addr[i];
+            s.size = events.size[i];
+            s.reserve_event = static_cast<int64_t>(i);
+            s.device = events.device[i];
+            if (auto t = tags.find(static_cast<int64_t>(i)); t != tags.end()) {
+                s.stream = t->second->stream;
+                s.pool = t->second->pool;
+            }
+            open[k] = m_segments.size();
+            m_segments.push_back(std::move(s));
+        } else if (auto it = open.find(k); it != open.end()) {
+            m_segments[it->second].release_event = static_cast<int64_t>(i);
+            open.erase(it);
+        } else {
+            Segment s;
+            s.addr = events.addr[i];
+            s.size = -events.size[i];
+            s.release_event = static_cast<int64_t>(i);
+            s.device = events.device[i];
+            from_start.push_back(std::move(s));
+        }
+    }
+    m_segments.insert(m_segments.begin(), std::make_move_iterator(from_start.begin()),
+                      std::make_move_iterator(from_start.end()));
 }
 
 std::vector<int64_t> Trace::bytesByCategoryAt(size_t event_index) const {

@@ -89,6 +89,29 @@ struct Allocation {
     int16_t device = -1;
 };
 
+// A block of device memory a caching allocator reserved (cudaMalloc / hipMalloc, or an expandable
+// segment's mapped range), paired from SegmentAlloc/SegmentFree events by (device, address) the
+// way allocations are. Blocks (allocations) whose address lies in [addr, addr + size) live in it;
+// its free bytes at a time are the gaps between them. A CPU run has none: the CPU allocator
+// reserves nothing beyond what it hands out.
+struct Segment {
+    uint64_t addr = 0;
+    int64_t size = 0;
+    int64_t reserve_event = -1;  // -1: reserved before the trace began
+    int64_t release_event = -1;  // -1: still reserved at the end
+    int16_t device = -1;
+    int64_t stream = 0;  // from SegmentTag, 0 when unknown
+    std::string pool;    // from SegmentTag: "" (default pool), "large", "small", a graph pool id
+};
+
+// What the event columns cannot hold about a segment: written by importers and recorders for the
+// SegmentAlloc event that reserved it.
+struct SegmentTag {
+    int64_t event = -1;  // index of the SegmentAlloc event
+    int64_t stream = 0;
+    std::string pool;
+};
+
 // Per operator name or per module path.
 struct OperatorStat {
     std::string name;
@@ -138,6 +161,8 @@ class Trace {
     // interned; entry 0 is "" (not recorded).
     std::vector<std::string> shape_strings{std::string()};
     std::vector<StepMetrics> steps;
+    // Stream and pool of SegmentAlloc events, in event order (may be empty).
+    std::vector<SegmentTag> segment_tags;
     nlohmann::json summary = nlohmann::json::object();
 
     // Pairs allocs with frees per (device, address) and categorises them (trace/categorizer.h).
@@ -146,6 +171,10 @@ class Trace {
     const std::vector<Allocation>& allocations() const { return m_allocations; }
     // Allocation index per event, or -1 (events that are neither alloc nor free).
     const std::vector<int64_t>& allocationOfEvent() const { return m_allocationOfEvent; }
+    // Segments paired from SegmentAlloc/SegmentFree events, in reserve order (those reserved
+    // before the trace first). Empty for runs without a caching allocator (CPU runs).
+    const std::vector<Segment>& segments() const { return m_segments; }
+    bool hasCachingAllocator() const { return !m_segments.empty(); }
 
     // Live bytes per category just after event i (O(events) scan).
     std::vector<int64_t> bytesByCategoryAt(size_t event_index) const;
@@ -153,8 +182,11 @@ class Trace {
     int64_t peakEvent() const;
 
   private:
+    void pairSegments();
+
     std::vector<Allocation> m_allocations;
     std::vector<int64_t> m_allocationOfEvent;
+    std::vector<Segment> m_segments;
 };
 
 }  // namespace memscope
