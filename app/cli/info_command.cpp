@@ -1,6 +1,7 @@
 #include "info_command.h"
 
 #include "io/run_file.h"
+#include "trace/reserved_memory.h"
 #include "trace/trace_summary.h"
 #include "train/run_summary.h"
 
@@ -30,6 +31,9 @@ int InfoCommand::run() {
     // Imported or older files may lack the memory figures: derive them from the events.
     if (!summary.contains("events")) {
         summary.update(TraceSummary::compute(trace));
+    }
+    if (!summary.contains("reserved")) {  // files written before reserved memory was summarised
+        summary["reserved"] = ReservedMemory::compute(trace).toJson();
     }
     if (m_json) {
         std::cout << summary.dump(2) << "\n";

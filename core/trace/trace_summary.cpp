@@ -1,5 +1,6 @@
 #include "trace/trace_summary.h"
 
+#include "trace/reserved_memory.h"
 #include "train/run_summary.h"
 
 #include <algorithm>
@@ -139,6 +140,7 @@ nlohmann::json TraceSummary::compute(const Trace& trace, size_t largest) {
     }
     out["largest_allocations"] = top;
     out["oom"] = oom;
+    out["reserved"] = ReservedMemory::compute(trace).toJson();
     out["events"] = alloc_free;
     out["dropped_events"] = trace.meta.dropped_events;
     return out;
@@ -204,6 +206,9 @@ std::string TraceSummary::toText(const Trace& trace, const nlohmann::json& s, si
             << formatBytes(o.value("free_bytes", int64_t(0))) << " free of "
             << formatBytes(o.value("capacity_bytes", int64_t(0))) << ", in "
             << o.value("module", std::string()) << " / " << o.value("op", std::string()) << "\n";
+    }
+    if (s.contains("reserved")) {
+        out << ReservedMemory::toText(s["reserved"]);
     }
     if (s.contains("largest_allocations")) {
         out << "Largest allocations:\n";

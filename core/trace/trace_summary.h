@@ -19,6 +19,8 @@ namespace memscope {
 //   bytes_by_category_at_peak: live bytes per category at the overall peak
 //   largest_allocations: the 10 largest, with category, phase, module, op and stack
 //   oom: null, or the out-of-memory event
+//   reserved: the caching allocator's reserved peak and fragmentation at the peak and at the
+//     OOM point, or {"caching_allocator": false} (trace/reserved_memory.h)
 class TraceSummary {
   public:
     static nlohmann::json compute(const Trace& trace, size_t largest = 10);

@@ -116,6 +116,7 @@ class TestCli : public QObject {
         QVERIFY(info.out.contains("Top operators by memory"));
         QVERIFY(info.out.contains("Top operators by time"));
         QVERIFY(info.out.contains("PARAMETER"));
+        QVERIFY(info.out.contains("Reserved: no caching allocator (CPU)"));
     }
 
     void anOutOfMemoryRunExits3AndKeepsItsFile() {
