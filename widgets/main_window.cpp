@@ -11,6 +11,7 @@
 #include "planner_page.h"
 #include "run_controller.h"
 #include "run_panel.h"
+#include "segment_page.h"
 #include "summary_page.h"
 #include "sweep_page.h"
 #include "timeline_page.h"
@@ -405,6 +406,8 @@ void MainWindow::createAnalysisTabs() {
     addTab(m_allocations_page, QStringLiteral("allocations"), true);
     m_summary_page = new SummaryPage(this);
     addTab(m_summary_page, QStringLiteral("summary"), true);
+    m_segment_page = new SegmentPage(this);
+    addTab(m_segment_page, QStringLiteral("segments"), true);
     m_compare_page = new ComparePage(this);
     addTab(m_compare_page, QStringLiteral("compare"), false);
     m_tabs->setTabVisible(tabIndexOf(m_compare_page), false);  // until File > Compare With
@@ -434,6 +437,10 @@ void MainWindow::createAnalysisTabs() {
         if (m_page_traces.value(m_allocations_page).lock() == m_trace) {
             m_allocations_page->showAllocation(a);
         }
+        if (m_page_traces.value(m_segment_page).lock() == m_trace) {  // the pinned one's time
+            const Allocation& pinned = m_trace->allocations()[size_t(a)];
+            m_segment_page->showAtEvent(pinned.alloc_event >= 0 ? pinned.alloc_event : 0);
+        }
     });
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] { syncCurrentTab(); });
     connect(m_sweep_page, &SweepPage::runFileActivated, this,
@@ -457,6 +464,8 @@ void MainWindow::syncCurrentTab() {
         m_allocations_page->setTrace(m_trace);
     } else if (page == m_summary_page) {
         m_summary_page->setTrace(m_trace);
+    } else if (page == m_segment_page) {
+        m_segment_page->setTrace(m_trace);
     } else if (page == m_planner_page) {
         if (m_trace) {
             m_planner_page->setMeasuredTrace(m_trace);
@@ -470,6 +479,9 @@ void MainWindow::syncCurrentTab() {
         m_operator_page->showAllocation(selected);
     } else if (selected >= 0 && page == m_allocations_page) {
         m_allocations_page->showAllocation(selected);
+    } else if (selected >= 0 && page == m_segment_page) {
+        m_segment_page->showAtEvent(
+            std::max<int64_t>(0, m_trace->allocations()[size_t(selected)].alloc_event));
     }
 }
 
@@ -1023,6 +1035,7 @@ void MainWindow::retranslateUi() {
     m_tabs->setTabText(tabIndexOf(m_operator_page), tr("&Operators"));
     m_tabs->setTabText(tabIndexOf(m_allocations_page), tr("&Allocations"));
     m_tabs->setTabText(tabIndexOf(m_summary_page), tr("S&ummary"));
+    m_tabs->setTabText(tabIndexOf(m_segment_page), tr("Se&gments"));
     m_tabs->setTabText(tabIndexOf(m_compare_page), tr("&Compare"));
     m_tabs->setTabText(tabIndexOf(m_sweep_page), tr("S&weeps"));
     m_tabs->setTabText(tabIndexOf(m_planner_page), tr("&Planner"));

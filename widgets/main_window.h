@@ -23,6 +23,7 @@ class ComparePage;
 class OperatorPage;
 class PlannerPage;
 class RunController;
+class SegmentPage;
 class SummaryPage;
 class SweepPage;
 class RunPanel;
@@ -77,6 +78,7 @@ class MainWindow : public QMainWindow {
     OperatorPage* operatorPage() const { return m_operator_page; }
     AllocationsPage* allocationsPage() const { return m_allocations_page; }
     SummaryPage* summaryPage() const { return m_summary_page; }
+    SegmentPage* segmentPage() const { return m_segment_page; }
     ComparePage* comparePage() const { return m_compare_page; }
     SweepPage* sweepPage() const { return m_sweep_page; }
     PlannerPage* plannerPage() const { return m_planner_page; }
@@ -170,6 +172,7 @@ class MainWindow : public QMainWindow {
     OperatorPage* m_operator_page = nullptr;
     AllocationsPage* m_allocations_page = nullptr;
     SummaryPage* m_summary_page = nullptr;
+    SegmentPage* m_segment_page = nullptr;
     ComparePage* m_compare_page = nullptr;
     SweepPage* m_sweep_page = nullptr;
     PlannerPage* m_planner_page = nullptr;

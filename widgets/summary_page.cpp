@@ -61,9 +61,10 @@ QString boundText(Roofline::Bound bound) {
     return SummaryPage::tr("unknown");
 }
 
-const char* const kMemoryKeys[] = {"peak",          "step1_peak",      "steady_peak",
-                                   "average",       "peak_to_average", "forward_peak",
-                                   "backward_peak", "optimizer_peak",  "peak_at"};
+const char* const kMemoryKeys[] = {"peak",          "step1_peak",         "steady_peak",
+                                   "average",       "peak_to_average",    "forward_peak",
+                                   "backward_peak", "optimizer_peak",     "peak_at",
+                                   "reserved_peak", "fragmentation_peak", "fragmentation_oom"};
 const char* const kSpeedKeys[] = {"samples_per_s", "tokens_per_s", "tflops", "mfu"};
 const char* const kRooflineKeys[] = {"step_flops", "step_bytes",       "step_intensity",
                                      "step_class", "step_flops_per_s", "step_bandwidth",
@@ -168,6 +169,7 @@ SummaryPage::Result SummaryPage::compute(std::shared_ptr<const Trace> trace, boo
     Result r;
     r.statistics = RunStatistics::fromTrace(*trace);
     r.roofline = Roofline::compute(*trace);
+    r.reserved = ReservedMemory::compute(*trace);
     r.operators = std::make_shared<const OperatorTable>(
         OperatorTable::build(*trace, OperatorTable::Grouping::ByOperator));
     r.peak_flops_per_s = r.statistics.peak_tflops_per_s * 1e12;
@@ -265,6 +267,33 @@ void SummaryPage::showResult() {
               s.peak_phase.empty()
                   ? none
                   : tr("step %1, %2").arg(s.peak_step).arg(QString::fromStdString(s.peak_phase)));
+    // Reserved memory: a caching allocator's figures, or why there are none.
+    const ReservedMemory& reserved = r->reserved;
+    auto fragmentation = [&](const ReservedMemory::Point& p) {
+        QString text = tr("%1 free of %2 reserved")
+                           .arg(QString::fromStdString(formatBytes(p.free_bytes)),
+                                QString::fromStdString(formatBytes(p.reserved)));
+        if (p.largest_free_block >= 0) {
+            text += tr(", largest free block %1")
+                        .arg(QString::fromStdString(formatBytes(p.largest_free_block)));
+        }
+        return text;
+    };
+    if (reserved.cachingAllocator()) {
+        set_bytes("reserved_peak", reserved.peakReserved());
+        setFigure(QStringLiteral("fragmentation_peak"), fragmentation(reserved.atPeak()),
+                  tr("%1 bytes reserved minus %2 bytes allocated")
+                      .arg(locale.toString(qint64(reserved.atPeak().reserved)),
+                           locale.toString(qint64(reserved.atPeak().allocated))));
+        setFigure(QStringLiteral("fragmentation_oom"), reserved.atOom()
+                                                           ? fragmentation(*reserved.atOom())
+                                                           : tr("no out-of-memory event"));
+    } else {
+        setFigure(QStringLiteral("reserved_peak"), tr("no caching allocator (CPU)"),
+                  tr("The CPU allocator reserves nothing beyond what it hands out."));
+        setFigure(QStringLiteral("fragmentation_peak"), none);
+        setFigure(QStringLiteral("fragmentation_oom"), none);
+    }
     if (s.has_timing) {
         setFigure(QStringLiteral("samples_per_s"), locale.toString(s.samples_per_s, 'f', 1));
         setFigure(QStringLiteral("tokens_per_s"), locale.toString(s.tokens_per_s, 'f', 0));
@@ -478,6 +507,9 @@ void SummaryPage::retranslateUi() {
         {"backward_peak", tr("Backward peak:")},
         {"optimizer_peak", tr("Optimizer peak:")},
         {"peak_at", tr("Peak reached in:")},
+        {"reserved_peak", tr("Reserved peak:")},
+        {"fragmentation_peak", tr("Fragmentation at the peak:")},
+        {"fragmentation_oom", tr("Fragmentation at the OOM:")},
         {"samples_per_s", tr("Samples/s:")},
         {"tokens_per_s", tr("Tokens/s:")},
         {"tflops", tr("Model TFLOP/s:")},

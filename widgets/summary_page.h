@@ -3,6 +3,7 @@
 #include "analysis/operator_table.h"
 #include "analysis/roofline.h"
 #include "analysis/run_statistics.h"
+#include "trace/reserved_memory.h"
 
 #include <QMap>
 #include <QVector>
@@ -39,6 +40,7 @@ class SummaryPage : public QWidget {
         QString peak_flops_method;
         double peak_bytes_per_s = 0;
         QString peak_bandwidth_method;
+        ReservedMemory reserved;  // the caching allocator's figures; none on a CPU
     };
 
     explicit SummaryPage(QWidget* parent = nullptr);
@@ -53,6 +55,7 @@ class SummaryPage : public QWidget {
 
     // The text shown for a figure: "peak", "step1_peak", "steady_peak", "average",
     // "peak_to_average", "forward_peak", "backward_peak", "optimizer_peak", "peak_at",
+    // "reserved_peak", "fragmentation_peak", "fragmentation_oom",
     // "samples_per_s", "tokens_per_s", "tflops", "mfu", "step_flops", "step_bytes",
     // "step_intensity", "step_class", "step_flops_per_s", "step_bandwidth", "peak_flops",
     // "peak_bandwidth", "ridge"; empty for an unknown key.

@@ -299,6 +299,7 @@ void TimelineView::rebuildDerived() {
             m_ooms.push_back({lo, std::abs(events.size[i]), events.allocated[i]});
         }
     }
+    m_reservedLine.setTrace(m_trace.get(), m_layout.get());
     rebuildColors();
     invalidateChart();
 }
@@ -599,6 +600,8 @@ TimelineMapping TimelineView::mapping(const QRectF& area) const {
     if (m_trace && m_trace->meta.capacity_bytes > 0) {
         visible_max = std::max(visible_max, m_trace->meta.capacity_bytes);
     }
+    visible_max = std::max(
+        visible_max, m_reservedLine.maxIn(int64_t(std::floor(m_x0)), int64_t(std::ceil(m_x1))));
     m.ymax = TimelineMapping::niceByteTop(double(visible_max), std::max(2, int(m.height / 70)));
     if (m_timeAxis && m_layout && m_layout->xCount() > 0) {
         m = m.withTimeAxis(m_layout->times().data(), m_layout->xCount(), m_layout->endTime());
@@ -887,6 +890,7 @@ void TimelineView::paintAll(QPainter& painter, const QRectF& area, bool overlays
             previous_step = interval.step;
         }
     }
+    m_reservedLine.paint(painter, m);
     paintCapacityAndOom(painter, m);
     if (overlays) {
         paintOverlays(painter, m);
@@ -1562,6 +1566,7 @@ void TimelineView::paintHeader(QPainter& painter, const QRectF& area) const {
         entry(entries[i].name, entries[i].color, false);
     }
     entry(total, QColor::fromRgb(k_total_rgb), true);
+    m_reservedLine.paintLegend(painter, x, legend_base, box);
 }
 
 QString TimelineView::runSubtitle() const {

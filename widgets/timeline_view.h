@@ -1,5 +1,6 @@
 #pragma once
 
+#include "reserved_line_painter.h"
 #include "trace/timeline_mapping.h"
 
 #include <QColor>
@@ -117,6 +118,8 @@ class TimelineView : public QWidget {
     QColor allocationColor(int64_t a) const;
     // The legend the header shows (colour groups, then the summarized band when there is one).
     QVector<LegendEntry> legend() const;
+    // The caching allocator's reserved line (inactive for runs without one, e.g. CPU runs).
+    const ReservedLinePainter& reservedLine() const { return m_reservedLine; }
     // Allocations one by one, or memory stacked by category over time.
     void setPlotMode(PlotMode mode);
     PlotMode plotMode() const { return m_plotMode; }
@@ -207,6 +210,7 @@ class TimelineView : public QWidget {
     std::shared_ptr<TimelineLayout> m_layout;
     std::array<bool, 8> m_categoryPresent{};
     std::vector<OomMark> m_ooms;
+    ReservedLinePainter m_reservedLine;
     ColorMode m_colorMode = ColorMode::Category;
     PlotMode m_plotMode = PlotMode::Allocations;
     bool m_timeAxis = false;

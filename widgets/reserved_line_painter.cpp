@@ -1,0 +1,124 @@
+#include "reserved_line_painter.h"
+
+#include "trace/reserved_memory.h"
+#include "trace/timeline_layout.h"
+#include "trace/timeline_mapping.h"
+
+#include <QFontMetricsF>
+#include <QPainter>
+#include <QPolygonF>
+
+#include <algorithm>
+#include <cmath>
+
+namespace memscope {
+
+void ReservedLinePainter::setTrace(const Trace* trace, const TimelineLayout* layout) {
+    m_values.clear();
+    m_blockMax.clear();
+    m_hasTrace = trace != nullptr;
+    m_active = trace && ReservedMemory::hasCachingAllocator(*trace);
+    m_cpu = trace && (trace->meta.device.empty() || trace->meta.device.rfind("cpu", 0) == 0);
+    if (!m_active || !layout) {
+        return;
+    }
+    const int64_t n = layout->xCount();
+    m_values.assign(size_t(n), 0);
+    int64_t x = 0;
+    ReservedMemory::forEachReserved(*trace, [&](size_t event, int64_t reserved) {
+        if (x < n && layout->eventAt(x) == int64_t(event)) {
+            m_values[size_t(x++)] = reserved;
+        }
+    });
+    m_blockMax.assign(size_t((n + kBlock - 1) / kBlock), 0);
+    for (int64_t i = 0; i < n; ++i) {
+        auto& top = m_blockMax[size_t(i / kBlock)];
+        top = std::max(top, m_values[size_t(i)]);
+    }
+}
+
+int64_t ReservedLinePainter::at(int64_t x) const {
+    return x >= 0 && x < int64_t(m_values.size()) ? m_values[size_t(x)] : 0;
+}
+
+int64_t ReservedLinePainter::maxIn(int64_t x0, int64_t x1) const {
+    x0 = std::max<int64_t>(x0, 0);
+    x1 = std::min<int64_t>(x1, int64_t(m_values.size()));
+    int64_t best = 0;
+    while (x0 < x1) {
+        if (x0 % kBlock == 0 && x0 + kBlock <= x1) {
+            best = std::max(best, m_blockMax[size_t(x0 / kBlock)]);
+            x0 += kBlock;
+        } else {
+            best = std::max(best, m_values[size_t(x0++)]);
+        }
+    }
+    return best;
+}
+
+void ReservedLinePainter::paint(QPainter& painter, const TimelineMapping& m) const {
+    if (m_values.empty()) {
+        return;
+    }
+    const int64_t n = int64_t(m_values.size());
+    const int64_t wx0 = std::max<int64_t>(0, int64_t(std::floor(m.x0)));
+    const int64_t wx1 = std::min(n, int64_t(std::ceil(m.x1)));
+    QPolygonF line;
+    if (wx1 - wx0 <= int64_t(m.width)) {
+        for (int64_t x = wx0; x < wx1; ++x) {
+            const double y = m.bytesToPixel(double(m_values[size_t(x)]));
+            line << QPointF(m.xToPixel(double(x)), y) << QPointF(m.xToPixel(double(x + 1)), y);
+        }
+    } else {
+        // Per pixel column its highest reserved total, like the allocated outline.
+        const int columns = int(std::ceil(m.width));
+        for (int c = 0; c < columns; ++c) {
+            const int64_t lo = std::max(wx0, int64_t(std::floor(m.pixelToX(m.left + c))));
+            const int64_t hi = std::min(wx1, int64_t(std::ceil(m.pixelToX(m.left + c + 1))));
+            if (lo < hi) {
+                const double y = m.bytesToPixel(double(maxIn(lo, hi)));
+                line << QPointF(m.left + c, y) << QPointF(m.left + c + 1, y);
+            }
+        }
+    }
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    painter.setPen(QPen(color(), 2));
+    painter.drawPolyline(line);
+    painter.restore();
+}
+
+QString ReservedLinePainter::legendText() const {
+    if (!m_hasTrace) {
+        return {};
+    }
+    if (m_active) {
+        return tr("Reserved (caching allocator)");
+    }
+    return m_cpu ? tr("No caching allocator (CPU): nothing reserved beyond allocated")
+                 : tr("No reserved memory recorded");
+}
+
+double ReservedLinePainter::paintLegend(QPainter& painter, double x, double baseline,
+                                        double box) const {
+    const QString text = legendText();
+    if (text.isEmpty()) {
+        return x;
+    }
+    const QFontMetricsF fm(painter.font());
+    painter.save();
+    if (m_active) {
+        const double mid = baseline - box / 2 + 1;
+        painter.setPen(QPen(color(), 2));
+        painter.drawLine(QPointF(x, mid), QPointF(x + box, mid));
+        x += box + 5;
+        painter.setPen(QColor(40, 40, 40));
+    } else {
+        painter.setPen(QColor(110, 110, 110));
+    }
+    painter.drawText(QPointF(x, baseline), text);
+    painter.restore();
+    return x + fm.horizontalAdvance(text) + 16;
+}
+
+}  // namespace memscope

@@ -1,0 +1,49 @@
+#pragma once
+
+#include <QColor>
+#include <QCoreApplication>
+
+#include <cstdint>
+#include <vector>
+
+class QPainter;
+
+namespace memscope {
+
+class TimelineLayout;
+class Trace;
+struct TimelineMapping;
+
+// The caching allocator's reserved bytes as a line above the timeline's allocated stack, and its
+// legend entry. A run without a caching allocator (a CPU run) gets no line: its legend entry
+// says so instead of drawing reserved equal to allocated. Reserved totals are read once per
+// trace at every x of the layout (trace/reserved_memory.h) and kept with per-block maxima, so a
+// repaint or a y-range query costs O(pixels + blocks), not O(events).
+class ReservedLinePainter {
+    Q_DECLARE_TR_FUNCTIONS(memscope::ReservedLinePainter)
+
+  public:
+    // Reads the reserved totals of `trace` at the layout's x positions (both may be null).
+    void setTrace(const Trace* trace, const TimelineLayout* layout);
+    // The run has a caching allocator: the line is drawn.
+    bool active() const { return m_active; }
+    int64_t at(int64_t x) const;
+    // Highest reserved total over x in [x0, x1), 0 when inactive.
+    int64_t maxIn(int64_t x0, int64_t x1) const;
+    void paint(QPainter& painter, const TimelineMapping& m) const;
+    // The legend entry ("Reserved", or "No caching allocator (CPU)") at x on the legend
+    // baseline, with a swatch `box` pixels wide; answers the x after it.
+    double paintLegend(QPainter& painter, double x, double baseline, double box) const;
+    QString legendText() const;
+    static QColor color() { return QColor(0, 118, 140); }
+
+  private:
+    static constexpr int64_t kBlock = 256;
+    bool m_hasTrace = false;
+    bool m_active = false;
+    bool m_cpu = false;
+    std::vector<int64_t> m_values;    // per x
+    std::vector<int64_t> m_blockMax;  // per kBlock x
+};
+
+}  // namespace memscope
