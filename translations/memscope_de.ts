@@ -733,6 +733,10 @@
         <source>Press Run (F5) to train with the settings on the left and watch the memory live, open a recorded run or a PyTorch snapshot with File &gt; Open Run (Ctrl+O), or drop one here.</source>
         <translation>Drücken Sie Ausführen (F5), um mit den Einstellungen links zu trainieren und den Speicher live zu verfolgen, öffnen Sie einen aufgezeichneten Lauf oder einen PyTorch-Snapshot mit Datei &gt; Lauf öffnen (Strg+O), oder ziehen Sie eine Datei hierher.</translation>
     </message>
+    <message>
+        <source>Se&amp;gments</source>
+        <translation>Se&amp;gmente</translation>
+    </message>
 </context>
 <context>
     <name>memscope::MemoryEventsModel</name>
@@ -1290,6 +1294,21 @@
     </message>
 </context>
 <context>
+    <name>memscope::ReservedLinePainter</name>
+    <message>
+        <source>Reserved (caching allocator)</source>
+        <translation>Reserviert (Caching-Allocator)</translation>
+    </message>
+    <message>
+        <source>No caching allocator (CPU): nothing reserved beyond allocated</source>
+        <translation>Kein Caching-Allocator (CPU): nichts über das Allozierte hinaus reserviert</translation>
+    </message>
+    <message>
+        <source>No reserved memory recorded</source>
+        <translation>Kein reservierter Speicher aufgezeichnet</translation>
+    </message>
+</context>
+<context>
     <name>memscope::RunController</name>
     <message>
         <source>A run is already going.</source>
@@ -1633,6 +1652,112 @@
     <message>
         <source>Stop the run; everything recorded so far is kept</source>
         <translation>Den Lauf anhalten; alles bisher Aufgezeichnete bleibt erhalten</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::SegmentPage</name>
+    <message>
+        <source>reserved %1, allocated %2, fragmentation %3</source>
+        <translation>reserviert %1, alloziert %2, Fragmentierung %3</translation>
+    </message>
+    <message>
+        <source>, largest free block %1 (%2 free blocks in %3 segments)</source>
+        <translation>, größter freier Block %1 (%2 freie Blöcke in %3 Segmenten)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Reserved peak&lt;/b&gt;: %1 (%2 bytes) at event %3</source>
+        <translation>&lt;b&gt;Spitze reserviert&lt;/b&gt;: %1 (%2 Bytes) bei Ereignis %3</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;At the allocated peak&lt;/b&gt; (event %1): %2</source>
+        <translation>&lt;b&gt;An der Spitze alloziert&lt;/b&gt; (Ereignis %1): %2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;At the out-of-memory point&lt;/b&gt; (event %1): %2</source>
+        <translation>&lt;b&gt;Als der Speicher erschöpft war&lt;/b&gt; (Ereignis %1): %2</translation>
+    </message>
+    <message>
+        <source>No out-of-memory event in this run.</source>
+        <translation>In diesem Lauf war der Speicher nie erschöpft.</translation>
+    </message>
+    <message>
+        <source>free (hatched)</source>
+        <translation>frei (schraffiert)</translation>
+    </message>
+    <message>
+        <source>Event %1 (step %2, %3 s): %4 segments, reserved %5, allocated %6, fragmentation %7, largest free block %8, %9 free blocks</source>
+        <translation>Ereignis %1 (Schritt %2, %3 s): %4 Segmente, reserviert %5, alloziert %6, Fragmentierung %7, größter freier Block %8, %9 freie Blöcke</translation>
+    </message>
+    <message>
+        <source> (the allocated peak)</source>
+        <translation> (die Spitze alloziert)</translation>
+    </message>
+    <message>
+        <source> (the out-of-memory point)</source>
+        <translation> (Speicher erschöpft)</translation>
+    </message>
+    <message>
+        <source>; %1 live outside every segment</source>
+        <translation>; %1 lebendig außerhalb jedes Segments</translation>
+    </message>
+    <message>
+        <source>Event:</source>
+        <translation>Ereignis:</translation>
+    </message>
+    <message>
+        <source>Peak</source>
+        <translation>Spitze</translation>
+    </message>
+    <message>
+        <source>Show the segments at the allocated peak</source>
+        <translation>Die Segmente an der Spitze alloziert zeigen</translation>
+    </message>
+    <message>
+        <source>OOM</source>
+        <translation>OOM</translation>
+    </message>
+    <message>
+        <source>Show the segments at the out-of-memory event</source>
+        <translation>Die Segmente zeigen, als der Speicher erschöpft war</translation>
+    </message>
+    <message>
+        <source>No run open.</source>
+        <translation>Kein Lauf geöffnet.</translation>
+    </message>
+    <message>
+        <source>This run has no caching allocator (CPU): the CPU allocator reserves nothing beyond what it hands out, so there are no segments to show.</source>
+        <translation>Dieser Lauf hat keinen Caching-Allocator (CPU): Der CPU-Allocator reserviert nichts über das hinaus, was er ausgibt, daher gibt es keine Segmente.</translation>
+    </message>
+    <message>
+        <source>This run has reserved totals but no segments: segment events come from the caching allocator&apos;s trace tracker (LibTorch 2.x) or from an imported snapshot. The timeline shows the reserved line.</source>
+        <translation>Dieser Lauf hat reservierte Summen, aber keine Segmente: Segment-Ereignisse kommen vom Trace-Tracker des Caching-Allocators (LibTorch 2.x) oder aus einem importierten Snapshot. Die Zeitleiste zeigt die Linie „Reserviert“.</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::SegmentView</name>
+    <message>
+        <source>%1  %2</source>
+        <translation>%1  %2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Segment %1&lt;/b&gt;: %2 bytes (%3)</source>
+        <translation>&lt;b&gt;Segment %1&lt;/b&gt;: %2 Bytes (%3)</translation>
+    </message>
+    <message>
+        <source>Allocated %1 bytes in %2 blocks, free %3 bytes</source>
+        <translation>Alloziert %1 Bytes in %2 Blöcken, frei %3 Bytes</translation>
+    </message>
+    <message>
+        <source>Pool %1, stream %2</source>
+        <translation>Pool %1, Stream %2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; block: %2 bytes (%3) at offset %4, allocation %5</source>
+        <translation>Block &lt;b&gt;%1&lt;/b&gt;: %2 Bytes (%3) bei Offset %4, Allokation %5</translation>
+    </message>
+    <message>
+        <source>Free: %1 bytes (%2) at offset %3</source>
+        <translation>Frei: %1 Bytes (%2) bei Offset %3</translation>
     </message>
 </context>
 <context>
@@ -2002,6 +2127,42 @@
     <message>
         <source>Class</source>
         <translation>Einordnung</translation>
+    </message>
+    <message>
+        <source>%1 free of %2 reserved</source>
+        <translation>%1 frei von %2 reserviert</translation>
+    </message>
+    <message>
+        <source>, largest free block %1</source>
+        <translation>, größter freier Block %1</translation>
+    </message>
+    <message>
+        <source>%1 bytes reserved minus %2 bytes allocated</source>
+        <translation>%1 Bytes reserviert minus %2 Bytes alloziert</translation>
+    </message>
+    <message>
+        <source>no out-of-memory event</source>
+        <translation>Speicher nie erschöpft</translation>
+    </message>
+    <message>
+        <source>no caching allocator (CPU)</source>
+        <translation>kein Caching-Allocator (CPU)</translation>
+    </message>
+    <message>
+        <source>The CPU allocator reserves nothing beyond what it hands out.</source>
+        <translation>Der CPU-Allocator reserviert nichts über das hinaus, was er ausgibt.</translation>
+    </message>
+    <message>
+        <source>Reserved peak:</source>
+        <translation>Spitze reserviert:</translation>
+    </message>
+    <message>
+        <source>Fragmentation at the peak:</source>
+        <translation>Fragmentierung an der Spitze:</translation>
+    </message>
+    <message>
+        <source>Fragmentation at the OOM:</source>
+        <translation>Fragmentierung bei erschöpftem Speicher:</translation>
     </message>
 </context>
 <context>

@@ -729,6 +729,10 @@
         <source>Press Run (F5) to train with the settings on the left and watch the memory live, open a recorded run or a PyTorch snapshot with File &gt; Open Run (Ctrl+O), or drop one here.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Se&amp;gments</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>memscope::MemoryEventsModel</name>
@@ -1286,6 +1290,21 @@
     </message>
 </context>
 <context>
+    <name>memscope::ReservedLinePainter</name>
+    <message>
+        <source>Reserved (caching allocator)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No caching allocator (CPU): nothing reserved beyond allocated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No reserved memory recorded</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>memscope::RunController</name>
     <message>
         <source>A run is already going.</source>
@@ -1628,6 +1647,112 @@
     </message>
     <message>
         <source>Stop the run; everything recorded so far is kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::SegmentPage</name>
+    <message>
+        <source>reserved %1, allocated %2, fragmentation %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, largest free block %1 (%2 free blocks in %3 segments)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Reserved peak&lt;/b&gt;: %1 (%2 bytes) at event %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;At the allocated peak&lt;/b&gt; (event %1): %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;At the out-of-memory point&lt;/b&gt; (event %1): %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No out-of-memory event in this run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>free (hatched)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Event %1 (step %2, %3 s): %4 segments, reserved %5, allocated %6, fragmentation %7, largest free block %8, %9 free blocks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (the allocated peak)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (the out-of-memory point)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; %1 live outside every segment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Event:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the segments at the allocated peak</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>OOM</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the segments at the out-of-memory event</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No run open.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This run has no caching allocator (CPU): the CPU allocator reserves nothing beyond what it hands out, so there are no segments to show.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This run has reserved totals but no segments: segment events come from the caching allocator&apos;s trace tracker (LibTorch 2.x) or from an imported snapshot. The timeline shows the reserved line.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::SegmentView</name>
+    <message>
+        <source>%1  %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Segment %1&lt;/b&gt;: %2 bytes (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allocated %1 bytes in %2 blocks, free %3 bytes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pool %1, stream %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; block: %2 bytes (%3) at offset %4, allocation %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Free: %1 bytes (%2) at offset %3</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1997,6 +2122,42 @@
     </message>
     <message>
         <source>Class</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 free of %2 reserved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, largest free block %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 bytes reserved minus %2 bytes allocated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no out-of-memory event</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no caching allocator (CPU)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The CPU allocator reserves nothing beyond what it hands out.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reserved peak:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fragmentation at the peak:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fragmentation at the OOM:</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
