@@ -240,8 +240,12 @@ void Recorder::emit(ThreadState& ts, EventKind kind, uint64_t addr, int64_t size
 void Recorder::onMemoryEvent(void* ptr, int64_t size, int64_t allocated, int64_t allocator_total,
                              int64_t allocator_reserved, c10::Device device) {
     ThreadState& ts = threadState();
+    // The CUDA/HIP caching allocator reports its reserved bytes (1.13 and 2.x); the CPU
+    // allocator has no pool: its reserved column stays 0 rather than pretending to be one.
+    // Segment events (SegmentAlloc/SegmentFree) need 2.x's allocator trace tracker, which
+    // this recorder does not attach yet: GPU recordings carry reserved totals only.
     emit(ts, size >= 0 ? EventKind::Alloc : EventKind::Free, reinterpret_cast<uint64_t>(ptr), size,
-         allocated, allocator_reserved, device);
+         allocated, device.is_cpu() ? 0 : allocator_reserved, device);
     m_allocatorTotal.store(allocator_total, std::memory_order_relaxed);
     m_recordedTotal.store(allocated, std::memory_order_relaxed);
     if (!ts.scopes.empty()) {

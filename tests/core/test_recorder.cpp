@@ -176,6 +176,23 @@ class TestRecorder : public QObject {
         QVERIFY(attributed);
     }
 
+    // The CPU allocator has no pool: its events keep reserved 0 whatever it reports, while a
+    // GPU's caching allocator fills the column from its memory-usage report.
+    void reservedBytesComeFromGpuAllocatorsOnly() {
+        Recorder recorder;
+        int cpu_storage = 0;
+        int gpu_storage = 0;
+        recorder.onMemoryEvent(&cpu_storage, 64, 64, 64, 4096, c10::Device(c10::DeviceType::CPU));
+        recorder.onMemoryEvent(&gpu_storage, 512, 576, 512, 2 << 20,
+                               c10::Device(c10::DeviceType::CUDA, 0));
+        Trace t;
+        QCOMPARE(recorder.drainInto(t), size_t(2));
+        QCOMPARE(t.events.reserved[0], int64_t(0));
+        QCOMPARE(t.events.device[0], int16_t(-1));
+        QCOMPARE(t.events.reserved[1], int64_t(2 << 20));
+        QCOMPARE(t.events.device[1], int16_t(0));
+    }
+
     void runningTotalMatchesTheAllocatorAtStepBoundaries() {
         auto o = tinyOptions();
         RecordingSession session(o);
