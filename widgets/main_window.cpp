@@ -437,7 +437,8 @@ void MainWindow::createAnalysisTabs() {
         if (m_page_traces.value(m_allocations_page).lock() == m_trace) {
             m_allocations_page->showAllocation(a);
         }
-        if (m_page_traces.value(m_segment_page).lock() == m_trace) {  // the pinned one's time
+        if (m_trace && size_t(a) < m_trace->allocations().size() &&
+            m_page_traces.value(m_segment_page).lock() == m_trace) {  // the pinned one's time
             const Allocation& pinned = m_trace->allocations()[size_t(a)];
             m_segment_page->showAtEvent(pinned.alloc_event >= 0 ? pinned.alloc_event : 0);
         }
@@ -479,7 +480,8 @@ void MainWindow::syncCurrentTab() {
         m_operator_page->showAllocation(selected);
     } else if (selected >= 0 && page == m_allocations_page) {
         m_allocations_page->showAllocation(selected);
-    } else if (selected >= 0 && page == m_segment_page) {
+    } else if (selected >= 0 && page == m_segment_page && m_trace &&
+               size_t(selected) < m_trace->allocations().size()) {
         m_segment_page->showAtEvent(
             std::max<int64_t>(0, m_trace->allocations()[size_t(selected)].alloc_event));
     }
