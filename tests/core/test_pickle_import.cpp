@@ -809,18 +809,21 @@ class TestPickleImport : public QObject {
             big[i] = char('a' + (i / 4096) % 26);
         }
         Bytes bytes = bytesOf({0x80, 4, ']', '('});
+        auto add = [&bytes](std::initializer_list<int> values) {
+            for (const int v : values) {
+                bytes.push_back(static_cast<uint8_t>(v));
+            }
+        };
         for (int i = 0; i < 3000; ++i) {
-            bytes = bytes + bytesOf({'J', i & 0xff, (i >> 8) & 0xff, 0, 0});
+            add({'J', i & 0xff, (i >> 8) & 0xff, 0, 0});
         }
         const uint32_t n = uint32_t(big.size());
-        bytes = bytes +
-                bytesOf({'X', int(n & 0xff), int((n >> 8) & 0xff), int((n >> 16) & 0xff),
-                         int(n >> 24)}) +
-                text(big);
+        add({'X', int(n & 0xff), int((n >> 8) & 0xff), int((n >> 16) & 0xff), int(n >> 24)});
+        bytes.insert(bytes.end(), big.begin(), big.end());
         for (int i = 0; i < 200000; ++i) {
-            bytes = bytes + bytesOf({'K', i & 0xff});
+            add({'K', i & 0xff});
         }
-        bytes = bytes + text("e.");
+        add({'e', '.'});
         const std::string path = m_dir.filePath("big.pickle").toStdString();
         {
             QFile f(QString::fromStdString(path));
