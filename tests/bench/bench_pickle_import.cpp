@@ -12,7 +12,8 @@
 // through the memo, APPENDS/SETITEMS in batches of 1000). Targets: >= 100 MB/s, and a streaming
 // peak under 2x the trace's size.
 //
-//   bench_pickle_import [--entries N] [--path FILE]   (default 1,000,000 entries, /tmp)
+//   bench_pickle_import [--entries N] [--path FILE] [--keep 1]
+//   (default 1,000,000 entries, /tmp; --keep 1 leaves the snapshot there for other tools)
 
 #include "io/pickle_error.h"
 #include "io/pickle_reader.h"
@@ -382,12 +383,15 @@ int main(int argc, char** argv) {
     size_t entries = 1'000'000;
     std::string path = "/tmp/bench_pickle_import.pickle";
     std::string child;
+    bool keep = false;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string key = argv[i];
         if (key == "--entries") {
             entries = std::strtoull(argv[i + 1], nullptr, 10);
         } else if (key == "--path") {
             path = argv[i + 1];
+        } else if (key == "--keep") {
+            keep = std::string(argv[i + 1]) != "0";
         } else if (key == "--child") {
             child = argv[i + 1];
         } else {
@@ -433,7 +437,9 @@ int main(int argc, char** argv) {
              r.segments == expected.segments + 4 && r.nodes > 300 &&
              r.segment_count == expected.segments + 4;
     }
-    std::remove(path.c_str());
+    if (!keep) {
+        std::remove(path.c_str());
+    }
     if (results[0].ok && results[1].ok) {
         ok = ok && results[0].events == results[1].events;
         std::printf("result      %zu events, %zu stack nodes, %zu segments\n", results[1].events,
