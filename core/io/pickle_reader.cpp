@@ -238,12 +238,63 @@ void PickleReader::failShort(size_t n) const {
          std::to_string(m_size - m_pos));
 }
 
+uint64_t PickleReader::bytesLeft() const {
+    if (!m_file) {
+        return m_size - m_pos;
+    }
+    if (m_fileSize == UINT64_MAX) {
+        return UINT64_MAX;
+    }
+    const uint64_t at = m_base + m_pos;
+    return at < m_fileSize ? m_fileSize - at : uint64_t(m_size - m_pos);
+}
+
 const uint8_t* PickleReader::takeDeclared(uint64_t length) {
-    if (length > m_size - m_pos) {
+    if (length > bytesLeft()) {
         fail("declared length " + std::to_string(length) + " runs past the end of the file (" +
-             std::to_string(m_size) + " bytes)");
+             std::to_string(m_file ? m_fileSize : m_size) + " bytes)");
     }
     return take(static_cast<size_t>(length));
+}
+
+bool PickleReader::more() {
+    if (!m_file || m_eof) {
+        return false;
+    }
+    const size_t have = m_size - m_pos;
+    // Keep what is unread, at the front of the buffer, and fill the rest from the file.
+    if (m_pos > 0) {
+        std::memmove(m_buffer.data(), m_buffer.data() + m_pos, have);
+        m_base += m_pos;
+        m_size = have;
+        m_pos = 0;
+    }
+    if (m_buffer.size() - m_size < kChunkBytes / 2) {
+        m_buffer.resize(std::max(m_buffer.size() * 2, m_size + kChunkBytes));
+    }
+    m_data = m_buffer.data();
+    const size_t got = std::fread(m_buffer.data() + m_size, 1, m_buffer.size() - m_size, m_file);
+    if (got == 0) {
+        if (std::ferror(m_file)) {
+            m_opStart = m_base + m_pos;
+            m_opcode = -1;
+            fail(std::string("cannot read: ") + std::strerror(errno));
+        }
+        m_eof = true;
+        return false;
+    }
+    m_size += got;
+    return true;
+}
+
+void PickleReader::refill(size_t n) {
+    // Only reached when the window holds fewer than n bytes. A declared length was checked
+    // against the file's size already, so the buffer never grows past the file.
+    while (n > m_size - m_pos) {
+        if (!more()) {
+            failShort(n);
+        }
+    }
 }
 
 uint16_t PickleReader::readU16() {
@@ -267,8 +318,12 @@ uint64_t PickleReader::readU64() {
 
 std::string PickleReader::readLine() {
     const void* nl = std::memchr(m_data + m_pos, '\n', m_size - m_pos);
-    if (!nl) {
-        fail("the line argument has no end of line before the end of the file");
+    while (!nl) {
+        const size_t searched = m_size - m_pos;
+        if (!more()) {
+            fail("the line argument has no end of line before the end of the file");
+        }
+        nl = std::memchr(m_data + m_pos + searched, '\n', m_size - m_pos - searched);
     }
     const size_t n = static_cast<size_t>(static_cast<const uint8_t*>(nl) - (m_data + m_pos));
     std::string line(reinterpret_cast<const char*>(m_data + m_pos), n);
@@ -301,7 +356,73 @@ size_t PickleReader::popMark() {
     }
     const size_t k = m_marks.back();
     m_marks.pop_back();
+    m_markTags.pop_back();
     return k;
+}
+
+int PickleReader::streamedTag(const PickleValue& list) const {
+    if (!list.isList()) {
+        return -1;
+    }
+    for (const auto& [node, tag] : m_streamed) {
+        if (node == list.node()) {
+            return tag;
+        }
+    }
+    return -1;
+}
+
+void PickleReader::newList(PickleValue list, size_t below) {
+    if (m_sink) {
+        if (const int tag = m_sink->streamList(m_stack, below); tag >= 0) {
+            m_streamed.emplace_back(list.node(), tag);
+        }
+    }
+    push(std::move(list));
+}
+
+// Whether the value on top of the stack is an item of a streamed list: right above the list,
+// or above the MARK opened over it.
+bool PickleReader::topIsStreamedItem() const {
+    if (m_streamed.empty() || m_stack.empty()) {
+        return false;
+    }
+    if (!m_markTags.empty() && m_markTags.back() >= 0 && m_stack.size() > m_marks.back()) {
+        return true;
+    }
+    return m_stack.size() >= 2 && m_stack.size() - 2 >= fence() &&
+           streamedTag(m_stack[m_stack.size() - 2]) >= 0;
+}
+
+// A new item begins above a streamed list's MARK: the ones before it are complete.
+void PickleReader::flushStreamed() {
+    if (!m_markTags.empty() && m_markTags.back() >= 0 && m_stack.size() > m_marks.back()) {
+        handOver(m_markTags.back(), m_marks.back());
+    }
+}
+
+// Gives m_stack[first, end) to the sink as items of the streamed list `tag`, and forgets the
+// memo's references to them, so that each is freed once the sink is done with it.
+void PickleReader::handOver(int tag, size_t first) {
+    for (size_t i = first; i < m_stack.size(); ++i) {
+        if (m_stack[i].depth() + 1 > kMaxDepth) {
+            failDepth();
+        }
+        m_stack[i].seal();
+        m_sink->item(tag, std::move(m_stack[i]));
+    }
+    m_stack.resize(first);
+    for (const uint64_t index : m_itemMemo) {
+        if (index < m_memo.size()) {
+            if (m_memoSet[index] == 1) {
+                m_memo[index] = PickleValue();
+                m_memoSet[index] = 2;
+            }
+        } else {
+            m_sparseMemo.erase(index);
+        }
+    }
+    m_itemMemo.clear();
 }
 
 PickleValue PickleReader::makeText(const uint8_t* bytes, size_t n, bool is_bytes) {
@@ -428,12 +549,18 @@ void PickleReader::memoPut(uint64_t index) {
             m_memo.resize(static_cast<size_t>(index) + 1);
             m_memoSet.resize(static_cast<size_t>(index) + 1, 0);
         }
-        if (!m_memoSet[index]) {
-            m_memoSet[index] = 1;
+        if (m_memoSet[index] == 0) {
             ++m_memoCount;
         }
+        m_memoSet[index] = 1;
         m_memo[index] = value;
+        if (topIsStreamedItem()) {
+            m_itemMemo.push_back(index);
+        }
         return;
+    }
+    if (topIsStreamedItem()) {
+        m_itemMemo.push_back(index);
     }
     auto [it, inserted] = m_sparseMemo.insert_or_assign(index, value);
     (void)it;
@@ -443,9 +570,13 @@ void PickleReader::memoPut(uint64_t index) {
 }
 
 void PickleReader::memoGet(uint64_t index) {
-    if (index < m_memo.size() && m_memoSet[index]) {
+    if (index < m_memo.size() && m_memoSet[index] == 1) {
         push(m_memo[index]);
         return;
+    }
+    if (index < m_memo.size() && m_memoSet[index] == 2) {
+        fail("memo index " + std::to_string(index) +
+             " refers to an item of a streamed list (a trace entry), which is not kept");
     }
     if (auto it = m_sparseMemo.find(index); it != m_sparseMemo.end()) {
         push(it->second);
@@ -455,26 +586,70 @@ void PickleReader::memoGet(uint64_t index) {
          std::to_string(m_memoCount) + " values)");
 }
 
-PickleValue PickleReader::parse(const void* data, size_t size) {
+PickleValue PickleReader::parse(const void* data, size_t size, PickleListSink* sink) {
     m_data = static_cast<const uint8_t*>(data);
     m_size = size;
     m_pos = 0;
+    m_base = 0;
+    m_file = nullptr;
+    m_sink = sink;
+    return run();
+}
+
+PickleValue PickleReader::parseFile(const std::string& path, PickleListSink* sink) {
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
+                                                         &std::fclose);
+    if (!file) {
+        throw PickleError(path, std::string("cannot open: ") + std::strerror(errno));
+    }
+    m_fileSize = UINT64_MAX;
+    if (std::fseek(file.get(), 0, SEEK_END) == 0) {
+        const long size = std::ftell(file.get());
+        if (size >= 0) {
+            m_fileSize = static_cast<uint64_t>(size);
+        }
+        std::fseek(file.get(), 0, SEEK_SET);
+    }
+    m_buffer.assign(kChunkBytes, 0);
+    m_data = m_buffer.data();
+    m_size = 0;
+    m_pos = 0;
+    m_base = 0;
+    m_eof = false;
+    m_file = file.get();
+    m_sink = sink;
+    try {
+        PickleValue result = run();
+        m_file = nullptr;
+        m_buffer = std::vector<uint8_t>();
+        return result;
+    } catch (...) {
+        m_file = nullptr;
+        m_buffer = std::vector<uint8_t>();
+        throw;
+    }
+}
+
+PickleValue PickleReader::run() {
     m_opcode = -1;
     m_protocol = 0;
     m_stack.clear();
     m_marks.clear();
+    m_markTags.clear();
     m_memo.clear();
     m_memoSet.clear();
     m_sparseMemo.clear();
     m_memoCount = 0;
+    m_streamed.clear();
+    m_itemMemo.clear();
 
     for (;;) {
-        if (m_pos >= m_size) {
-            m_opStart = m_pos;
+        if (m_pos >= m_size && !more()) {
+            m_opStart = m_base + m_pos;
             m_opcode = -1;
-            fail(m_size == 0 ? "the file is empty" : "the pickle ends without STOP");
+            fail(m_opStart == 0 ? "the file is empty" : "the pickle ends without STOP");
         }
-        m_opStart = m_pos;
+        m_opStart = m_base + m_pos;
         m_opcode = m_data[m_pos++];
         switch (m_opcode) {
             case PROTO: {
@@ -488,16 +663,20 @@ PickleValue PickleReader::parse(const void* data, size_t size) {
                 break;
             }
             case FRAME:
-                // The whole file is in memory: only check that the frame's bytes are there.
-                if (const uint64_t length = readU64(); length > m_size - m_pos) {
+                // Frames only group bytes: check that the frame's bytes are there.
+                if (const uint64_t length = readU64(); length > bytesLeft()) {
                     fail("declared length " + std::to_string(length) +
-                         " runs past the end of the file (" + std::to_string(m_size) + " bytes)");
+                         " runs past the end of the file (" +
+                         std::to_string(m_file ? m_fileSize : m_size) + " bytes)");
                 }
                 break;
             case MARK:
                 if (m_marks.size() >= size_t(kMaxDepth)) {
                     fail("more than " + std::to_string(kMaxDepth) + " MARKs are open");
                 }
+                m_markTags.push_back(m_streamed.empty() || m_stack.size() <= fence()
+                                         ? -1
+                                         : streamedTag(m_stack.back()));
                 m_marks.push_back(m_stack.size());
                 break;
             case STOP: {
@@ -513,6 +692,7 @@ PickleValue PickleReader::parse(const void* data, size_t size) {
                 m_memo.clear();
                 m_memoSet.clear();
                 m_sparseMemo.clear();
+                m_streamed.clear();
                 return result;
             }
             case POP:
@@ -646,17 +826,31 @@ PickleValue PickleReader::parse(const void* data, size_t size) {
             }
 
             case EMPTY_DICT:
+                if (!m_streamed.empty()) {
+                    flushStreamed();
+                }
                 push(PickleValue::dict());
                 break;
             case EMPTY_LIST:
-                push(PickleValue::list());
+                newList(PickleValue::list(), m_stack.size());
                 break;
             case EMPTY_TUPLE:
                 push(PickleValue::tuple());
                 break;
-            case LIST:
-                push(makeSequence(popMark(), false));
+            case LIST: {
+                const size_t first = popMark();
+                if (m_sink) {
+                    if (const int tag = m_sink->streamList(m_stack, first); tag >= 0) {
+                        PickleValue list = PickleValue::list();
+                        handOver(tag, first);
+                        m_streamed.emplace_back(list.node(), tag);
+                        push(std::move(list));
+                        break;
+                    }
+                }
+                push(makeSequence(first, false));
                 break;
+            }
             case TUPLE:
                 push(makeSequence(popMark(), true));
                 break;
@@ -681,6 +875,12 @@ PickleValue PickleReader::parse(const void* data, size_t size) {
                 if (m_stack.size() < fence() + 2) {
                     fail("needs a list and a value on the stack");
                 }
+                if (const int tag =
+                        m_streamed.empty() ? -1 : streamedTag(m_stack[m_stack.size() - 2]);
+                    tag >= 0) {
+                    handOver(tag, m_stack.size() - 1);
+                    break;
+                }
                 appendItems(m_stack[m_stack.size() - 2], m_stack.size() - 1);
                 break;
             }
@@ -688,6 +888,11 @@ PickleValue PickleReader::parse(const void* data, size_t size) {
                 const size_t first = popMark();
                 if (first <= fence() || first == 0) {
                     fail("no list below the MARK");
+                }
+                if (const int tag = m_streamed.empty() ? -1 : streamedTag(m_stack[first - 1]);
+                    tag >= 0) {
+                    handOver(tag, first);
+                    break;
                 }
                 appendItems(m_stack[first - 1], first);
                 break;
@@ -780,8 +985,7 @@ std::vector<uint8_t> PickleReader::readBytes(const std::string& path) {
 }
 
 PickleValue PickleReader::readFile(const std::string& path) {
-    const std::vector<uint8_t> bytes = readBytes(path);
-    return PickleReader(path).parse(bytes);
+    return PickleReader(path).parseFile(path);
 }
 
 }  // namespace memscope

@@ -24,11 +24,28 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 namespace memscope {
+
+// Streaming: receives the items of chosen lists as they are parsed, so that a list of millions
+// of entries (a snapshot's device trace) never exists as one tree. The list itself stays in the
+// tree, empty.
+class PickleListSink {
+  public:
+    virtual ~PickleListSink() = default;
+    // Asked once for each new list, with the reader's stack below it (the containers being
+    // built and the keys leading to them; stack[0, size)). A tag >= 0 streams the list's items
+    // to item(); -1 builds it as usual.
+    virtual int streamList(const std::vector<PickleValue>& stack, size_t size) = 0;
+    // One complete item of a streamed list, in order. It counts as inside the list (sealed); a
+    // later memo reference to it (which PyTorch's files never make) is a PickleError.
+    virtual void item(int tag, PickleValue&& value) = 0;
+};
 
 class PickleReader {
   public:
@@ -45,12 +62,18 @@ class PickleReader {
     explicit PickleReader(std::string source_name = "<memory>");
 
     // Parses one pickle from data[0, size). Bytes after STOP are ignored, as Python does.
-    PickleValue parse(const void* data, size_t size);
-    PickleValue parse(const std::vector<uint8_t>& bytes) {
-        return parse(bytes.data(), bytes.size());
+    // With a sink, the lists it chooses are streamed to it (see PickleListSink).
+    PickleValue parse(const void* data, size_t size, PickleListSink* sink = nullptr);
+    PickleValue parse(const std::vector<uint8_t>& bytes, PickleListSink* sink = nullptr) {
+        return parse(bytes.data(), bytes.size(), sink);
     }
+    // Parses the file at path, read in buffered chunks of kChunkBytes (never the whole file at
+    // once; a string longer than a chunk is read whole). PickleError naming the path when it
+    // cannot be read.
+    PickleValue parseFile(const std::string& path, PickleListSink* sink = nullptr);
+    static constexpr size_t kChunkBytes = size_t(1) << 20;
 
-    // Reads the whole file and parses it; PickleError (naming the path) when it cannot be read.
+    // Reads and parses a file (parseFile with the path as the source name).
     static PickleValue readFile(const std::string& path);
     static std::vector<uint8_t> readBytes(const std::string& path);
 
@@ -66,13 +89,20 @@ class PickleReader {
     [[noreturn]] void failShort(size_t n) const;
     const uint8_t* take(size_t n) {
         if (n > m_size - m_pos) {
-            failShort(n);
+            refill(n);
         }
         const uint8_t* p = m_data + m_pos;
         m_pos += n;
         return p;
     }
     const uint8_t* takeDeclared(uint64_t length);
+    // Makes n bytes from m_pos available (reading the file) or fails; more() reads at least
+    // one more byte, false at the end of the data.
+    void refill(size_t n);
+    bool more();
+    // Bytes left in the data after m_pos (the file's size when streaming from one).
+    uint64_t bytesLeft() const;
+    PickleValue run();
     uint8_t readU8() { return *take(1); }
     uint16_t readU16();
     uint32_t readU32();
@@ -105,11 +135,30 @@ class PickleReader {
     void memoPut(uint64_t index);
     void memoGet(uint64_t index);
 
+    // Streaming (see PickleListSink).
+    int streamedTag(const PickleValue& list) const;
+    void newList(PickleValue list, size_t below);
+    bool topIsStreamedItem() const;
+    void flushStreamed();
+    void handOver(int tag, size_t first);
+
     std::string m_source;
+    // The bytes: all of them (parse) or a window of the file (parseFile), which starts at
+    // offset m_base of the data. m_pos and m_size index the window; offsets in messages are
+    // m_base + position.
     const uint8_t* m_data = nullptr;
     size_t m_size = 0;
     size_t m_pos = 0;
-    size_t m_opStart = 0;
+    uint64_t m_base = 0;
+    size_t m_opStart = 0;  // offset in the data
+    std::FILE* m_file = nullptr;
+    uint64_t m_fileSize = 0;  // at open; UINT64_MAX when unknown
+    bool m_eof = false;
+    std::vector<uint8_t> m_buffer;
+    PickleListSink* m_sink = nullptr;
+    std::vector<std::pair<const void*, int>> m_streamed;  // list node -> tag
+    std::vector<int> m_markTags;  // per open MARK: the tag of the streamed list under it, or -1
+    std::vector<uint64_t> m_itemMemo;  // memo indices of streamed items not yet handed over
     int m_opcode = -1;
     int m_protocol = 0;
     std::vector<PickleValue> m_stack;

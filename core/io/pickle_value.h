@@ -145,6 +145,9 @@ class PickleValue {
     // Identity of the shared node (string or container), nullptr for scalars. Two values with
     // the same node are the same Python object.
     const void* node() const { return hasNode() ? m_node : nullptr; }
+    // Whether another value refers to the same node (a memoised list, a shared frame list):
+    // what an importer may cache by node() while it holds a copy.
+    bool shared() const { return hasNode() && m_node->refs > 1; }
 
     // Python-like repr, cut at max_chars ("..." appended): for messages and tests.
     std::string repr(size_t max_chars = 200) const;

@@ -8,6 +8,8 @@
 #include <cctype>
 #include <ctime>
 #include <limits>
+#include <map>
+#include <optional>
 #include <unordered_map>
 
 namespace memscope {
@@ -28,23 +30,71 @@ enum class Action : uint8_t {
     Skip,  // "snapshot", "annotate", unknown
 };
 
-enum class Field : uint8_t { Action, Addr, Size, TimeUs, Frames, Category, DeviceFree, Other };
+enum class Field : uint8_t {
+    Action,
+    Addr,
+    Size,
+    TimeUs,
+    Frames,
+    Category,
+    DeviceFree,
+    Stream,
+    PoolId,
+    Other
+};
 
-// One trace entry, decoded once from its dict.
+enum EntryFlag : uint8_t {
+    kHasAddr = 1,
+    kHasSize = 2,
+    kHasTime = 4,
+    kHasDeviceFree = 8,
+    kHasStream = 16,
+    kFolded = 32,  // a free_requested whose free_completed follows: the Free goes there
+};
+
+// One trace entry, decoded from its dict as soon as the reader has it (48 bytes: the dict and
+// its values are freed right after). Frames are already a stack and the category a code.
 struct Entry {
-    Action action = Action::Skip;
-    bool has_addr = false;
-    bool has_size = false;
-    bool has_time = false;
-    bool has_device_free = false;
-    bool folded = false;  // a free_requested whose free_completed follows: the Free goes there
-    uint32_t index = 0;   // position in the device's trace list (the time when none has one)
     uint64_t addr = 0;
     int64_t size = 0;
     int64_t time_us = 0;
-    int64_t device_free = 0;
-    const PickleValue* frames = nullptr;
-    const PickleValue* category = nullptr;
+    int64_t extra = 0;   // "oom": device_free; others: stream
+    uint32_t index = 0;  // position in the device's trace list (the time when none has one)
+    uint32_t stack = StackTable::kEmpty;
+    Action action = Action::Skip;
+    uint8_t flags = 0;
+    int8_t category = -1;  // Category code, -1: none of Memscope's
+    uint8_t pool = 0;      // index into Builder::m_pools, 0: none given
+    bool has(EntryFlag f) const { return (flags & f) != 0; }
+};
+
+// The entries of one device in chunks: growing never copies what is there, so a 10M-entry
+// trace never needs twice its size while it is read.
+class EntryList {
+  public:
+    void push(const Entry& e) {
+        if (m_chunks.empty() || m_chunks.back().size() == kChunk) {
+            m_chunks.emplace_back();
+            m_chunks.back().reserve(kChunk);
+        }
+        m_chunks.back().push_back(e);
+        ++m_count;
+    }
+    size_t size() const { return m_count; }
+    Entry& operator[](size_t i) { return m_chunks[i / kChunk][i % kChunk]; }
+
+  private:
+    static constexpr size_t kChunk = size_t(1) << 14;
+    std::vector<std::vector<Entry>> m_chunks;
+    size_t m_count = 0;
+};
+
+struct DeviceTrace {
+    EntryList entries;
+    uint64_t seen = 0;  // entries in the list, skipped ones included
+    int64_t skipped = 0;
+    int64_t first_time_us = 0;
+    bool has_time = false;
 };
 
 // Addresses as PyTorch writes them: usually non-negative, but the C++ writer stores pointers as
@@ -133,37 +183,143 @@ std::string baseName(const std::string& path) {
     return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-// Builds the Trace of one device.
-class Builder {
-  public:
-    Builder(const PickleValue& snapshot, int device, std::string source)
-        : m_snapshot(snapshot), m_device(device), m_source(std::move(source)) {}
+// A pool as Segment::pool names it: a private pool's id "(1, 2)", else the segment type
+// ("large", "small"), else "" (the default pool).
+std::string poolName(const PickleValue& pool_id, const PickleValue& segment_type) {
+    if (pool_id.isSequence() && pool_id.size() > 0) {
+        bool is_default = true;
+        for (const PickleValue& v : pool_id.items()) {
+            is_default = is_default && v.toInt64() == std::optional<int64_t>(0);
+        }
+        if (!is_default) {
+            return pool_id.repr(64);
+        }
+    }
+    if (segment_type.isString() && segment_type.text().size() <= 64) {
+        return segment_type.text();
+    }
+    return {};
+}
 
-    Trace build();
+int64_t streamOf(const PickleValue& v) {
+    uint64_t s = 0;
+    return toAddress(v, s) ? static_cast<int64_t>(s) : 0;
+}
+
+// allocator_settings and other small values as JSON, for the summary. `budget` bounds the values
+// written: shared lists can nest into a DAG that would expand exponentially; past it, "...".
+nlohmann::json toJson(const PickleValue& v, int64_t& budget) {
+    if (--budget < 0) {
+        return "...";
+    }
+    switch (v.type()) {
+        case PickleValue::Type::None:
+            return nullptr;
+        case PickleValue::Type::Bool:
+            return v.toBool();
+        case PickleValue::Type::Int:
+            if (const auto i = v.toInt64()) {
+                return *i;
+            }
+            return *v.toUInt64();
+        case PickleValue::Type::BigInt:
+            return v.toDecimal();
+        case PickleValue::Type::Float:
+            return *v.toDouble();
+        case PickleValue::Type::String: {
+            // JSON text must be strict UTF-8: encoded surrogates (which pickles may hold) are
+            // kept as Python's repr.
+            const std::string& t = v.text();
+            for (size_t i = 0; i + 1 < t.size(); ++i) {
+                if (uint8_t(t[i]) == 0xed && uint8_t(t[i + 1]) >= 0xa0) {
+                    return v.repr(4096);
+                }
+            }
+            return t;
+        }
+        case PickleValue::Type::Bytes:
+            return v.repr(4096);
+        case PickleValue::Type::List:
+        case PickleValue::Type::Tuple: {
+            nlohmann::json out = nlohmann::json::array();
+            for (const PickleValue& item : v.items()) {
+                out.push_back(toJson(item, budget));
+            }
+            return out;
+        }
+        case PickleValue::Type::Dict: {
+            nlohmann::json out = nlohmann::json::object();
+            for (const auto& [key, value] : v.dictItems()) {
+                out[key.isString() ? key.text() : key.repr(80)] = toJson(value, budget);
+            }
+            return out;
+        }
+    }
+    return nullptr;
+}
+
+// A segment of the snapshot's `segments` list (the allocator's state at the end).
+struct SnapshotSegment {
+    uint64_t addr = 0;
+    int64_t size = 0;
+    int64_t stream = 0;
+    std::string pool;
+};
+
+// Reads trace entries (streamed from the reader, or from a tree) and builds the Trace of one
+// device.
+class Builder : public PickleListSink {
+  public:
+    explicit Builder(std::string source) : m_source(std::move(source)) {}
+
+    // Streams the lists of `device_traces` at the top of the snapshot dict: the reader's stack
+    // is [dict, key, value, ..., "device_traces", outer list, earlier device lists...].
+    int streamList(const std::vector<PickleValue>& stack, size_t size) override;
+    void item(int tag, PickleValue&& value) override { addEntry(tag, value); }
+
+    // Entries of one device (or every device: -1) from a snapshot tree; streamed lists are
+    // empty there, so this adds what was not streamed.
+    void collect(const PickleValue& snapshot, int only_device = -1);
+    // Devices with trace entries or segments, ascending.
+    std::vector<int> devices(const PickleValue& snapshot) const;
+    // The first device with trace entries, else the first with segments, else 0.
+    int defaultDevice(const PickleValue& snapshot) const;
+
+    Trace build(const PickleValue& snapshot, int device);
 
   private:
-    void decodeEntries(const PickleValue& trace);
+    void addEntry(int device, const PickleValue& dict);
     bool decodeEntry(const PickleValue& dict, Entry& e);
     Field fieldOf(const PickleValue& key);
     Action actionOf(const PickleValue& value);
-    void foldFrees();
-    // Both emit into the trace's columns with allocated and reserved relative to the levels
-    // at the start, which are only known at the end (build() adds them).
-    int64_t emitInitialBlocks(EventColumns& out);
-    void emitTrace(EventColumns& out, int64_t allocated);
+    uint8_t poolIndex(const PickleValue& pool_id);
+    void foldFrees(EntryList& entries);
+    std::vector<SnapshotSegment> snapshotSegments(const PickleValue& snapshot) const;
+    // Emit into the trace's columns with allocated relative to the level at the start and
+    // reserved without the segments freed before being reserved, which are only known at the
+    // end (build() adds them).
+    int64_t emitInitialSegments(EventColumns& out, const std::vector<SnapshotSegment>& segments,
+                                EntryList& entries);
+    int64_t emitInitialBlocks(EventColumns& out, const PickleValue& snapshot, int64_t reserved);
+    void emitTrace(EventColumns& out, DeviceTrace& trace, int64_t allocated, int64_t reserved,
+                   const std::vector<SnapshotSegment>& segments);
     void emit(EventColumns& out, EventKind kind, int64_t time_ns, uint64_t addr, int64_t size,
               int64_t allocated, int64_t reserved, uint32_t stack);
-    void emitRole(EventColumns& out, const PickleValue* category, int64_t time_ns, uint64_t addr,
+    void emitSegment(EventColumns& out, int64_t time_ns, uint64_t addr, int64_t size,
+                     int64_t allocated, int64_t reserved, uint32_t stack, int64_t stream,
+                     const std::string& pool);
+    void emitRole(EventColumns& out, int8_t category, int64_t time_ns, uint64_t addr,
                   int64_t allocated, int64_t reserved, uint32_t stack);
+    static int8_t categoryOf(const PickleValue* category);
     uint32_t stackOf(const PickleValue* frames);
     uint32_t frameOf(const PickleValue& frame);
 
-    const PickleValue& m_snapshot;
-    const int m_device;
     const std::string m_source;
+    int m_device = 0;
+    int32_t m_step = 0;  // -1 while emitting what was there before the trace began
     Trace m_trace;
-    std::vector<Entry> m_entries;
-    int64_t m_skipped = 0;
+    std::map<int, DeviceTrace> m_traces;
+    std::vector<std::string> m_pools{std::string()};
 
     // Every address an alloc or free of the trace touches (or an initial block has): the
     // action after the current one, for foldFrees() walking backwards; then, for emitTrace()
@@ -177,56 +333,130 @@ class Builder {
     };
     std::unordered_map<uint64_t, Block> m_blocks;
     int64_t m_freedFromStart = 0;  // bytes of frees with no alloc: live when the trace starts
-    std::unordered_map<uint64_t, bool> m_segments;  // address -> reserved in the trace
-    int64_t m_segmentsFromStart = 0;                // segment frees with no alloc
-    int64_t m_reservedDelta = 0;                    // net reserved change over the trace
-    int64_t m_firstTimeUs = 0;
-    bool m_hasTime = false;
+    // Segments (or mapped ranges) the trace has reserved and not released, by address.
+    struct OpenSegment {
+        int64_t size = 0;
+        int64_t stream = 0;
+        std::string pool;
+    };
+    std::map<uint64_t, OpenSegment> m_open;
+    int64_t m_segmentsFromStart = 0;  // segment frees with no alloc: reserved at the start
+    int64_t m_skipped = 0;
 
     // Keys and action names are memoized strings in PyTorch's files: one node each, so a
-    // pointer comparison usually settles them.
-    std::vector<std::pair<const void*, Field>> m_fieldCache;
-    std::vector<std::pair<const void*, Action>> m_actionCache;
-    std::unordered_map<const void*, uint32_t> m_stackCache;  // frame list node -> stack
-    std::unordered_map<const void*, uint32_t> m_frameCache;  // frame dict node -> frame id + 1
+    // pointer comparison usually settles them. Entries hold a value so that its node is not
+    // freed and reused while the cache names it.
+    std::vector<std::pair<PickleValue, Field>> m_fieldCache;
+    std::vector<std::pair<PickleValue, Action>> m_actionCache;
+    // Shared frame lists and frame dicts (the memo holds them; so does the cache, for the same
+    // reason) -> stack node / frame id + 1. Unshared ones are converted each time they come.
+    std::unordered_map<const void*, std::pair<PickleValue, uint32_t>> m_stackCache;
+    std::unordered_map<const void*, std::pair<PickleValue, uint32_t>> m_frameCache;
 };
+
+int Builder::streamList(const std::vector<PickleValue>& stack, size_t size) {
+    if (size < 3 || !stack[0].isDict()) {
+        return -1;
+    }
+    size_t j = size;  // stack[j, size): the outer list and the device lists before this one
+    while (j > 0 && stack[j - 1].isList()) {
+        --j;
+    }
+    if (j < 2 || j >= size) {
+        return -1;
+    }
+    const size_t key = j - 1;
+    if (key % 2 != 1 || !stack[key].isString() || stack[key].text() != "device_traces") {
+        return -1;
+    }
+    for (size_t i = 1; i < key; i += 2) {
+        if (!stack[i].isString()) {
+            return -1;  // not a key of the top-level dict
+        }
+    }
+    const size_t device = stack[j].size() + (size - j - 1);
+    return device <= size_t(kMaxDevice) ? static_cast<int>(device) : -1;
+}
+
+void Builder::collect(const PickleValue& snapshot, int only_device) {
+    const PickleValue& traces = snapshot.get("device_traces");
+    for (size_t i = 0; i < traces.size() && i <= size_t(kMaxDevice); ++i) {
+        const PickleValue& list = traces.at(i);
+        if (!list.isSequence() || (only_device >= 0 && size_t(only_device) != i)) {
+            continue;
+        }
+        for (const PickleValue& item : list.items()) {
+            addEntry(static_cast<int>(i), item);
+        }
+    }
+}
+
+std::vector<int> Builder::devices(const PickleValue& snapshot) const {
+    std::vector<int> out = SnapshotImporter::devices(snapshot);  // lists not streamed
+    for (const auto& [device, trace] : m_traces) {
+        if (trace.seen > 0) {
+            out.push_back(device);
+        }
+    }
+    for (const PickleValue& segment : segmentsOf(snapshot).items()) {
+        if (segment.isDict()) {
+            if (const int d = segmentDevice(segment); d >= 0) {
+                out.push_back(d);
+            }
+        }
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+int Builder::defaultDevice(const PickleValue& snapshot) const {
+    for (const auto& [device, trace] : m_traces) {
+        if (trace.seen > 0) {
+            return device;
+        }
+    }
+    const std::vector<int> available = devices(snapshot);
+    return available.empty() ? 0 : available.front();
+}
 
 Field Builder::fieldOf(const PickleValue& key) {
     const void* node = key.node();
-    for (const auto& [n, f] : m_fieldCache) {
-        if (n == node) {
+    for (const auto& [k, f] : m_fieldCache) {
+        if (k.node() == node) {
             return f;
         }
     }
     Field f = Field::Other;
     if (key.isString()) {
-        const std::string& k = key.text();
-        if (k == "action") {
-            f = Field::Action;
-        } else if (k == "addr") {
-            f = Field::Addr;
-        } else if (k == "size") {
-            f = Field::Size;
-        } else if (k == "time_us") {
-            f = Field::TimeUs;
-        } else if (k == "frames") {
-            f = Field::Frames;
-        } else if (k == "category") {
-            f = Field::Category;
-        } else if (k == "device_free") {
-            f = Field::DeviceFree;
+        static const std::pair<const char*, Field> names[] = {
+            {"action", Field::Action},
+            {"addr", Field::Addr},
+            {"size", Field::Size},
+            {"time_us", Field::TimeUs},
+            {"frames", Field::Frames},
+            {"category", Field::Category},
+            {"device_free", Field::DeviceFree},
+            {"stream", Field::Stream},
+            {"pool_id", Field::PoolId},
+        };
+        for (const auto& [name, field] : names) {
+            if (key.text() == name) {
+                f = field;
+                break;
+            }
         }
     }
     if (node && m_fieldCache.size() < 64) {
-        m_fieldCache.emplace_back(node, f);
+        m_fieldCache.emplace_back(key, f);
     }
     return f;
 }
 
 Action Builder::actionOf(const PickleValue& value) {
     const void* node = value.node();
-    for (const auto& [n, a] : m_actionCache) {
-        if (n == node) {
+    for (const auto& [v, a] : m_actionCache) {
+        if (v.node() == node) {
             return a;
         }
     }
@@ -252,9 +482,38 @@ Action Builder::actionOf(const PickleValue& value) {
         }
     }
     if (node && m_actionCache.size() < 64) {
-        m_actionCache.emplace_back(node, a);
+        m_actionCache.emplace_back(value, a);
     }
     return a;
+}
+
+uint8_t Builder::poolIndex(const PickleValue& pool_id) {
+    const std::string name = poolName(pool_id, PickleValue());
+    if (name.empty()) {
+        return 0;
+    }
+    for (size_t i = 1; i < m_pools.size(); ++i) {
+        if (m_pools[i] == name) {
+            return static_cast<uint8_t>(i);
+        }
+    }
+    if (m_pools.size() > 255) {
+        return 0;  // more private pools than a file plausibly has: the rest go unnamed
+    }
+    m_pools.push_back(name);
+    return static_cast<uint8_t>(m_pools.size() - 1);
+}
+
+int8_t Builder::categoryOf(const PickleValue* category) {
+    if (!category || !category->isString() || category->text().size() > 64) {
+        return -1;
+    }
+    std::string upper = category->text();
+    for (char& c : upper) {
+        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    }
+    const auto parsed = parseCategory(upper);
+    return parsed ? static_cast<int8_t>(*parsed) : int8_t(-1);
 }
 
 bool Builder::decodeEntry(const PickleValue& dict, Entry& e) {
@@ -262,6 +521,8 @@ bool Builder::decodeEntry(const PickleValue& dict, Entry& e) {
         return false;
     }
     bool has_action = false;
+    int64_t stream = 0;
+    int64_t device_free = 0;
     for (const auto& [key, value] : dict.dictItems()) {
         switch (fieldOf(key)) {
             case Field::Action:
@@ -269,33 +530,47 @@ bool Builder::decodeEntry(const PickleValue& dict, Entry& e) {
                 has_action = true;
                 break;
             case Field::Addr:
-                e.has_addr = toAddress(value, e.addr);
+                if (toAddress(value, e.addr)) {
+                    e.flags |= kHasAddr;
+                }
                 break;
             case Field::Size:
-                e.has_size = toSize(value, e.size);
+                if (toSize(value, e.size)) {
+                    e.flags |= kHasSize;
+                }
                 break;
             case Field::TimeUs:
                 if (const auto t = value.toInt64()) {
                     e.time_us = *t;
-                    e.has_time = true;
+                    e.flags |= kHasTime;
                 } else if (const auto d = value.toDouble(); d && *d > -9e18 && *d < 9e18) {
                     e.time_us = static_cast<int64_t>(*d);  // a float time is still a time
-                    e.has_time = true;
+                    e.flags |= kHasTime;
                 }
                 break;
             case Field::Frames:
-                e.frames = &value;
+                e.stack = stackOf(&value);
                 break;
             case Field::Category:
-                e.category = &value;
+                e.category = categoryOf(&value);
                 break;
             case Field::DeviceFree:
-                e.has_device_free = toSize(value, e.device_free);
+                if (toSize(value, device_free)) {
+                    e.flags |= kHasDeviceFree;
+                }
+                break;
+            case Field::Stream:
+                stream = streamOf(value);
+                e.flags |= kHasStream;
+                break;
+            case Field::PoolId:
+                e.pool = poolIndex(value);
                 break;
             case Field::Other:
                 break;
         }
     }
+    e.extra = e.action == Action::Oom ? device_free : stream;
     if (!has_action) {
         return false;
     }
@@ -305,10 +580,10 @@ bool Builder::decodeEntry(const PickleValue& dict, Entry& e) {
         case Action::SegmentFree:
         case Action::SegmentMap:
         case Action::SegmentUnmap:
-            return e.has_addr && e.has_size;
+            return e.has(kHasAddr) && e.has(kHasSize);
         case Action::FreeRequested:
         case Action::FreeCompleted:
-            return e.has_addr;
+            return e.has(kHasAddr);
         case Action::Oom:
             return true;
         case Action::Skip:
@@ -317,40 +592,39 @@ bool Builder::decodeEntry(const PickleValue& dict, Entry& e) {
     return false;
 }
 
-void Builder::decodeEntries(const PickleValue& trace) {
-    m_entries.reserve(trace.size());
-    const auto& items = trace.items();
-    for (size_t i = 0; i < items.size(); ++i) {
-        const PickleValue& item = items[i];
-        Entry e;
-        e.index = static_cast<uint32_t>(std::min<size_t>(i, UINT32_MAX));
-        const bool usable = decodeEntry(item, e);
-        // Time starts at the first entry that has one, skipped entries included.
-        if (e.has_time && !m_hasTime) {
-            m_firstTimeUs = e.time_us;
-            m_hasTime = true;
-        }
-        if (usable) {
-            m_entries.push_back(e);
-        } else {
-            ++m_skipped;
-        }
+void Builder::addEntry(int device, const PickleValue& dict) {
+    DeviceTrace& trace = m_traces[device];
+    Entry e;
+    e.index = static_cast<uint32_t>(std::min<uint64_t>(trace.seen, UINT32_MAX));
+    ++trace.seen;
+    const bool usable = decodeEntry(dict, e);
+    // Time starts at the first entry that has one, skipped entries included.
+    if (e.has(kHasTime) && !trace.has_time) {
+        trace.first_time_us = e.time_us;
+        trace.has_time = true;
+    }
+    if (usable) {
+        trace.entries.push(e);
+    } else {
+        ++trace.skipped;
     }
 }
 
 // memory_viz folds "free_requested" followed by "free_completed" at the same address into one
 // free. Walking backwards, the next action at each address is known when its free_requested
 // is reached.
-void Builder::foldFrees() {
-    m_blocks.reserve(std::min<size_t>(m_entries.size(), 1 << 16));
-    for (size_t i = m_entries.size(); i-- > 0;) {
-        Entry& e = m_entries[i];
+void Builder::foldFrees(EntryList& entries) {
+    m_blocks.reserve(std::min<size_t>(entries.size(), 1 << 16));
+    for (size_t i = entries.size(); i-- > 0;) {
+        Entry& e = entries[i];
         if (e.action != Action::Alloc && e.action != Action::FreeRequested &&
             e.action != Action::FreeCompleted) {
             continue;
         }
         Block& b = m_blocks[e.addr];
-        e.folded = e.action == Action::FreeRequested && b.next == Action::FreeCompleted;
+        if (e.action == Action::FreeRequested && b.next == Action::FreeCompleted) {
+            e.flags |= kFolded;
+        }
         b.next = e.action;
     }
 }
@@ -364,7 +638,7 @@ void Builder::emit(EventColumns& out, EventKind kind, int64_t time_ns, uint64_t 
     ev.allocated = allocated;
     ev.reserved = reserved;
     ev.stack = stack;
-    ev.step = 0;
+    ev.step = m_step;
     ev.kind = kind;
     ev.phase = Phase::Other;
     ev.thread = 0;
@@ -372,18 +646,21 @@ void Builder::emit(EventColumns& out, EventKind kind, int64_t time_ns, uint64_t 
     out.append(ev);
 }
 
-void Builder::emitRole(EventColumns& out, const PickleValue* category, int64_t time_ns,
-                       uint64_t addr, int64_t allocated, int64_t reserved, uint32_t stack) {
-    if (!category || !category->isString() || category->text().size() > 64) {
-        return;
-    }
-    std::string upper = category->text();
-    for (char& c : upper) {
-        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    }
-    if (const auto parsed = parseCategory(upper)) {
-        emit(out, EventKind::Role, time_ns, addr, static_cast<int64_t>(*parsed), allocated,
-             reserved, stack);
+void Builder::emitSegment(EventColumns& out, int64_t time_ns, uint64_t addr, int64_t size,
+                          int64_t allocated, int64_t reserved, uint32_t stack, int64_t stream,
+                          const std::string& pool) {
+    SegmentTag tag;
+    tag.event = static_cast<int64_t>(out.count());
+    tag.stream = stream;
+    tag.pool = pool;
+    m_trace.segment_tags.push_back(std::move(tag));
+    emit(out, EventKind::SegmentAlloc, time_ns, addr, size, allocated, reserved, stack);
+}
+
+void Builder::emitRole(EventColumns& out, int8_t category, int64_t time_ns, uint64_t addr,
+                       int64_t allocated, int64_t reserved, uint32_t stack) {
+    if (category >= 0) {
+        emit(out, EventKind::Role, time_ns, addr, category, allocated, reserved, stack);
     }
 }
 
@@ -392,7 +669,7 @@ uint32_t Builder::frameOf(const PickleValue& frame) {
         return 0;  // not a frame: 0 means skip (frame ids are looked up as id - 1 below)
     }
     if (auto it = m_frameCache.find(frame.node()); it != m_frameCache.end()) {
-        return static_cast<uint32_t>(it->second);
+        return it->second.second;
     }
     Frame f;
     f.kind = FrameKind::Other;
@@ -407,7 +684,9 @@ uint32_t Builder::frameOf(const PickleValue& frame) {
             *line, std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()));
     }
     const uint32_t id = m_trace.stacks.internFrame(f) + 1;
-    m_frameCache.emplace(frame.node(), id);
+    if (frame.shared()) {
+        m_frameCache.emplace(frame.node(), std::make_pair(frame, id));
+    }
     return id;
 }
 
@@ -416,7 +695,7 @@ uint32_t Builder::stackOf(const PickleValue* frames) {
         return StackTable::kEmpty;
     }
     if (auto it = m_stackCache.find(frames->node()); it != m_stackCache.end()) {
-        return it->second;
+        return it->second.second;
     }
     uint32_t node = StackTable::kEmpty;
     const auto& items = frames->items();
@@ -425,20 +704,95 @@ uint32_t Builder::stackOf(const PickleValue* frames) {
             node = m_trace.stacks.child(node, id - 1);
         }
     }
-    m_stackCache.emplace(frames->node(), node);
+    if (frames->shared()) {
+        m_stackCache.emplace(frames->node(), std::make_pair(*frames, node));
+    }
     return node;
 }
 
-void Builder::emitTrace(EventColumns& out, int64_t allocated) {
-    out.reserve(out.count() + m_entries.size() + m_entries.size() / 8);
+std::vector<SnapshotSegment> Builder::snapshotSegments(const PickleValue& snapshot) const {
+    std::vector<SnapshotSegment> out;
+    for (const PickleValue& segment : segmentsOf(snapshot).items()) {
+        if (!segment.isDict() || segmentDevice(segment) != m_device) {
+            continue;
+        }
+        SnapshotSegment s;
+        if (!toAddress(segment.get("address"), s.addr) ||
+            !toSize(segment.get("total_size"), s.size)) {
+            continue;
+        }
+        s.stream = streamOf(segment.get("stream"));
+        s.pool = poolName(segment.get("segment_pool_id"), segment.get("segment_type"));
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+// Segments of the snapshot that no segment event of the trace overlaps were reserved before
+// the trace began: SegmentAlloc events at time 0, so that Trace::segments() holds them.
+int64_t Builder::emitInitialSegments(EventColumns& out,
+                                     const std::vector<SnapshotSegment>& segments,
+                                     EntryList& entries) {
+    std::vector<std::pair<uint64_t, uint64_t>> touched;  // [begin, end) of trace segment events
+    for (size_t i = 0; i < entries.size(); ++i) {
+        const Entry& e = entries[i];
+        if (e.action == Action::SegmentAlloc || e.action == Action::SegmentFree ||
+            e.action == Action::SegmentMap || e.action == Action::SegmentUnmap) {
+            const uint64_t end = e.addr + std::max<uint64_t>(1, uint64_t(e.size));
+            touched.emplace_back(e.addr, end < e.addr ? UINT64_MAX : end);
+        }
+    }
+    std::sort(touched.begin(), touched.end());
+    std::vector<uint64_t> max_end(touched.size());  // highest end among touched[0..i]
+    for (size_t i = 0; i < touched.size(); ++i) {
+        max_end[i] = std::max(touched[i].second, i ? max_end[i - 1] : 0);
+    }
     int64_t reserved = 0;
+    std::unordered_map<uint64_t, bool> emitted;
+    for (const SnapshotSegment& s : segments) {
+        const uint64_t end = std::max(s.addr, s.addr + uint64_t(s.size));
+        // Ranges starting before `end`: the last of them reaches past s.addr if any does.
+        const auto it =
+            std::lower_bound(touched.begin(), touched.end(), std::make_pair(end, uint64_t(0)));
+        const bool overlaps =
+            it != touched.begin() && max_end[size_t(it - touched.begin()) - 1] > s.addr;
+        if (overlaps || !emitted.emplace(s.addr, true).second) {
+            continue;
+        }
+        reserved = addSat(reserved, s.size);
+        emitSegment(out, 0, s.addr, s.size, 0, reserved, StackTable::kEmpty, s.stream, s.pool);
+    }
+    return reserved;
+}
+
+void Builder::emitTrace(EventColumns& out, DeviceTrace& trace, int64_t allocated, int64_t reserved,
+                        const std::vector<SnapshotSegment>& segments) {
+    EntryList& entries = trace.entries;
+    // The snapshot's segment holding an address, for the stream and pool of a segment event
+    // that does not name them (an expandable segment's mapped ranges lie inside it).
+    std::vector<const SnapshotSegment*> by_addr;
+    for (const SnapshotSegment& s : segments) {
+        by_addr.push_back(&s);
+    }
+    std::sort(by_addr.begin(), by_addr.end(),
+              [](const SnapshotSegment* l, const SnapshotSegment* r) { return l->addr < r->addr; });
+    auto containing = [&](uint64_t addr) -> const SnapshotSegment* {
+        auto it =
+            std::upper_bound(by_addr.begin(), by_addr.end(), addr,
+                             [](uint64_t a, const SnapshotSegment* s) { return a < s->addr; });
+        if (it == by_addr.begin()) {
+            return nullptr;
+        }
+        const SnapshotSegment* s = *--it;
+        return addr - s->addr < uint64_t(s->size) ? s : nullptr;
+    };
     int64_t time_ns = 0;
-    for (size_t i = 0; i < m_entries.size(); ++i) {
-        const Entry& e = m_entries[i];
-        if (!m_hasTime) {
+    for (size_t i = 0; i < entries.size(); ++i) {
+        const Entry& e = entries[i];
+        if (!trace.has_time) {
             time_ns = static_cast<int64_t>(e.index) * 1000;
-        } else if (e.has_time) {
-            time_ns = saturatingMicrosToNanos(m_firstTimeUs, e.time_us);
+        } else if (e.has(kHasTime)) {
+            time_ns = saturatingMicrosToNanos(trace.first_time_us, e.time_us);
         }
         switch (e.action) {
             case Action::Alloc: {
@@ -451,19 +805,18 @@ void Builder::emitTrace(EventColumns& out, int64_t allocated) {
                 b.live = true;
                 b.size = e.size;
                 allocated = addSat(allocated, e.size);
-                const uint32_t stack = stackOf(e.frames);
-                emit(out, EventKind::Alloc, time_ns, e.addr, e.size, allocated, reserved, stack);
-                emitRole(out, e.category, time_ns, e.addr, allocated, reserved, stack);
+                emit(out, EventKind::Alloc, time_ns, e.addr, e.size, allocated, reserved, e.stack);
+                emitRole(out, e.category, time_ns, e.addr, allocated, reserved, e.stack);
                 break;
             }
             case Action::FreeRequested:
             case Action::FreeCompleted: {
-                if (e.folded) {
+                if (e.has(kFolded)) {
                     break;  // the free_completed that follows is the free
                 }
                 Block& b = m_blocks[e.addr];
                 if (!b.seen) {
-                    if (!e.has_size || e.size == 0) {
+                    if (!e.has(kHasSize) || e.size == 0) {
                         ++m_skipped;  // a free of unknown size with no alloc: nothing to show
                         break;
                     }
@@ -480,39 +833,99 @@ void Builder::emitTrace(EventColumns& out, int64_t allocated) {
                 }
                 b.live = false;
                 allocated = subSat(allocated, b.size);
-                emit(out, EventKind::Free, time_ns, e.addr, -b.size, allocated, reserved,
-                     stackOf(e.frames));
+                emit(out, EventKind::Free, time_ns, e.addr, -b.size, allocated, reserved, e.stack);
                 break;
             }
             case Action::SegmentAlloc:
-            case Action::SegmentMap:
-                m_segments[e.addr] = true;
+            case Action::SegmentMap: {
+                OpenSegment seg;
+                seg.size = e.size;
+                const SnapshotSegment* known = containing(e.addr);
+                seg.stream = e.has(kHasStream) || !known ? e.extra : known->stream;
+                seg.pool = e.pool ? m_pools[e.pool] : known ? known->pool : std::string();
+                if (auto it = m_open.find(e.addr); it != m_open.end()) {
+                    // Reserved again without a release in the trace: finalize() ends the old
+                    // one here.
+                    reserved = subSat(reserved, it->second.size);
+                }
                 reserved = addSat(reserved, e.size);
-                m_reservedDelta = addSat(m_reservedDelta, e.size);
-                emit(out, EventKind::SegmentAlloc, time_ns, e.addr, e.size, allocated, reserved,
-                     stackOf(e.frames));
+                emitSegment(out, time_ns, e.addr, e.size, allocated, reserved, e.stack, seg.stream,
+                            seg.pool);
+                m_open[e.addr] = std::move(seg);
                 break;
+            }
             case Action::SegmentFree:
             case Action::SegmentUnmap: {
-                auto [it, inserted] = m_segments.try_emplace(e.addr, false);
-                if (!it->second) {
-                    m_segmentsFromStart =
-                        addSat(m_segmentsFromStart, e.size);  // reserved before the trace began
+                const uint64_t end =
+                    e.addr + uint64_t(e.size) < e.addr ? UINT64_MAX : e.addr + uint64_t(e.size);
+                auto it = m_open.find(e.addr);
+                const bool exact = it != m_open.end() && it->second.size == e.size;
+                // An unmap of part of a mapped range (expandable segments) releases that range
+                // and reserves what is left of it on either side, with the same stream and pool.
+                std::vector<std::pair<uint64_t, OpenSegment>> overlapping;
+                if (!exact && e.action == Action::SegmentUnmap) {
+                    auto o = m_open.upper_bound(e.addr);
+                    if (o != m_open.begin()) {
+                        --o;
+                    }
+                    while (o != m_open.end() && o->first < end) {
+                        const uint64_t o_end = o->first + uint64_t(o->second.size);
+                        if (o_end > e.addr) {
+                            overlapping.emplace_back(o->first, o->second);
+                            o = m_open.erase(o);
+                        } else {
+                            ++o;
+                        }
+                    }
                 }
-                it->second = false;
-                reserved = subSat(reserved, e.size);
-                m_reservedDelta = subSat(m_reservedDelta, e.size);
-                emit(out, EventKind::SegmentFree, time_ns, e.addr, -e.size, allocated, reserved,
-                     stackOf(e.frames));
+                if (overlapping.empty()) {
+                    if (it != m_open.end()) {
+                        m_open.erase(it);
+                    } else {
+                        // Reserved before the trace began.
+                        m_segmentsFromStart = addSat(m_segmentsFromStart, e.size);
+                    }
+                    reserved = subSat(reserved, e.size);
+                    emit(out, EventKind::SegmentFree, time_ns, e.addr, -e.size, allocated, reserved,
+                         e.stack);
+                    break;
+                }
+                int64_t after = reserved;
+                for (const auto& [begin, seg] : overlapping) {
+                    const uint64_t seg_end = begin + uint64_t(seg.size);
+                    const uint64_t cut_begin = std::max(begin, e.addr);
+                    const uint64_t cut_end = std::min(seg_end, end);
+                    after = subSat(after, static_cast<int64_t>(cut_end - cut_begin));
+                }
+                for (const auto& [begin, seg] : overlapping) {
+                    const uint64_t seg_end = begin + uint64_t(seg.size);
+                    emit(out, EventKind::SegmentFree, time_ns, begin, -seg.size, allocated, after,
+                         e.stack);
+                    if (begin < e.addr) {
+                        OpenSegment left = seg;
+                        left.size = static_cast<int64_t>(e.addr - begin);
+                        emitSegment(out, time_ns, begin, left.size, allocated, after, e.stack,
+                                    seg.stream, seg.pool);
+                        m_open[begin] = std::move(left);
+                    }
+                    if (seg_end > end) {
+                        OpenSegment right = seg;
+                        right.size = static_cast<int64_t>(seg_end - end);
+                        emitSegment(out, time_ns, end, right.size, allocated, after, e.stack,
+                                    seg.stream, seg.pool);
+                        m_open[end] = std::move(right);
+                    }
+                }
+                reserved = after;
                 break;
             }
             case Action::Oom: {
                 int64_t capacity = reserved;
-                if (e.has_device_free) {
-                    capacity = addSat(capacity, e.device_free);
+                if (e.has(kHasDeviceFree)) {
+                    capacity = addSat(capacity, e.extra);
                 }
-                emit(out, EventKind::Oom, time_ns, e.has_addr ? e.addr : 0, e.has_size ? e.size : 0,
-                     allocated, capacity, stackOf(e.frames));
+                emit(out, EventKind::Oom, time_ns, e.has(kHasAddr) ? e.addr : 0,
+                     e.has(kHasSize) ? e.size : 0, allocated, capacity, e.stack);
                 break;
             }
             case Action::Skip:
@@ -521,9 +934,10 @@ void Builder::emitTrace(EventColumns& out, int64_t allocated) {
     }
 }
 
-int64_t Builder::emitInitialBlocks(EventColumns& out) {
+int64_t Builder::emitInitialBlocks(EventColumns& out, const PickleValue& snapshot,
+                                   int64_t reserved) {
     int64_t allocated = 0;
-    for (const PickleValue& segment : segmentsOf(m_snapshot).items()) {
+    for (const PickleValue& segment : segmentsOf(snapshot).items()) {
         if (!segment.isDict() || segmentDevice(segment) != m_device) {
             continue;
         }
@@ -576,67 +990,108 @@ int64_t Builder::emitInitialBlocks(EventColumns& out) {
             const uint32_t stack = stackOf(frames);
             allocated = addSat(allocated, size);
             m_blocks[addr].seen = true;  // a block listed twice counts once
-            emit(out, EventKind::Alloc, 0, addr, size, allocated, 0, stack);
-            emitRole(out, block.find("category"), 0, addr, allocated, 0, stack);
+            emit(out, EventKind::Alloc, 0, addr, size, allocated, reserved, stack);
+            emitRole(out, categoryOf(block.find("category")), 0, addr, allocated, reserved, stack);
         }
     }
     return allocated;
 }
 
-Trace Builder::build() {
+Trace Builder::build(const PickleValue& snapshot, int device) {
+    m_device = device;
     m_trace.meta.memscope_version = MEMSCOPE_VERSION;
     m_trace.meta.source = "imported from " + baseName(m_source);
     m_trace.meta.device = "cuda:" + std::to_string(m_device);
     m_trace.meta.torch_version.clear();
     m_trace.meta.config = nlohmann::json::object();
 
-    const PickleValue& traces = m_snapshot.get("device_traces");
-    if (m_device >= 0 && size_t(m_device) < traces.size()) {
-        decodeEntries(traces.at(size_t(m_device)));
-    }
-    foldFrees();
-    // The untouched live blocks come first, and are found by what the trace does not touch.
+    DeviceTrace& trace = m_traces[device];
+    EntryList& entries = trace.entries;
+    m_skipped = trace.skipped;
+    foldFrees(entries);
     EventColumns& out = m_trace.events;
-    const int64_t initial = emitInitialBlocks(out);
-    emitTrace(out, initial);
+    out.reserve(entries.size() + entries.size() / 8 + 64);
+    // Time 0: the segments reserved before the trace, then the live blocks it never touches
+    // (found by what the trace does not touch), then the trace.
+    // Those at time 0 have step -1: TimelineLayout puts such blocks at x = 0, at the bottom, as
+    // memory_viz does, instead of one x each.
+    const std::vector<SnapshotSegment> segments = snapshotSegments(snapshot);
+    m_step = -1;
+    const int64_t initial_reserved = emitInitialSegments(out, segments, entries);
+    const int64_t initial = emitInitialBlocks(out, snapshot, initial_reserved);
+    m_step = 0;
+    emitTrace(out, trace, initial, initial_reserved, segments);
 
-    // Reserved at the start: what the snapshot's segments hold minus what the trace reserved;
-    // without segments (or when they disagree), the segments the trace frees without having
-    // reserved them.
-    int64_t start_reserved = m_segmentsFromStart;
-    const PickleValue& segments = segmentsOf(m_snapshot);
-    if (segments.isSequence()) {
-        int64_t at_end = 0;
-        bool any = false;
-        for (const PickleValue& segment : segments.items()) {
-            int64_t total = 0;
-            if (segment.isDict() && segmentDevice(segment) == m_device &&
-                toSize(segment.get("total_size"), total)) {
-                at_end = addSat(at_end, total);
-                any = true;
-            }
-        }
-        if (any && subSat(at_end, m_reservedDelta) >= 0) {
-            start_reserved = subSat(at_end, m_reservedDelta);
-        }
-    }
-
-    // Frees-from-start were live before the first event: every level includes them.
+    // Frees-from-start were live before the first event, and released segments that the trace
+    // never reserved were reserved before it: every level includes them.
     for (auto& a : out.allocated) {
         a = addSat(a, m_freedFromStart);
     }
     for (auto& r : out.reserved) {
-        r = addSat(r, start_reserved);
+        r = addSat(r, m_segmentsFromStart);
     }
 
-    m_trace.summary = {{"imported", true},
-                       {"devices", SnapshotImporter::devices(m_snapshot)},
-                       {"skipped_entries", m_skipped}};
-    if (m_hasTime) {
-        m_trace.meta.started_at = isoTimeFromMicros(m_firstTimeUs);
+    m_trace.summary = {
+        {"imported", true}, {"devices", devices(snapshot)}, {"skipped_entries", m_skipped}};
+    if (const PickleValue* settings =
+            snapshot.isDict() ? snapshot.find("allocator_settings") : nullptr) {
+        int64_t budget = 10000;
+        m_trace.summary["allocator_settings"] = toJson(*settings, budget);
     }
+    if (trace.has_time) {
+        m_trace.meta.started_at = isoTimeFromMicros(trace.first_time_us);
+    }
+    m_traces.clear();  // the entries are not needed any more: free them before finalize()
     m_trace.finalize();
     return std::move(m_trace);
+}
+
+// Throws unless the value looks like a memory snapshot.
+void checkSnapshot(const PickleValue& snapshot, const std::string& source_name) {
+    static const char* known_keys[] = {
+        "segments",      "device_traces", "allocator_settings",      "external_annotations",
+        "host_segments", "host_traces",   "trace_alloc_max_entries", "trace_alloc_overflowed"};
+    if (snapshot.isDict()) {
+        const bool known = snapshot.size() == 0 ||
+                           std::any_of(std::begin(known_keys), std::end(known_keys),
+                                       [&](const char* k) { return snapshot.find(k) != nullptr; });
+        if (!known) {
+            throw PickleError(source_name,
+                              "not a memory snapshot: a dict without 'segments' or "
+                              "'device_traces' (" +
+                                  snapshot.repr(80) + ")");
+        }
+    } else if (snapshot.isList()) {
+        const auto& items = snapshot.items();
+        if (!items.empty() && std::none_of(items.begin(), items.end(),
+                                           [](const PickleValue& v) { return v.isDict(); })) {
+            throw PickleError(source_name,
+                              "not a memory snapshot: a list that holds no segment dicts");
+        }
+    } else {
+        throw PickleError(source_name, std::string("not a memory snapshot: the pickle holds ") +
+                                           (snapshot.isInt() ? "an " : "a ") + snapshot.typeName());
+    }
+}
+
+// The device asked for, or the default; throws when the snapshot lacks it.
+int chooseDevice(const Builder& builder, const PickleValue& snapshot, int device,
+                 const std::string& source_name) {
+    const std::vector<int> available = builder.devices(snapshot);
+    if (device < 0) {
+        return builder.defaultDevice(snapshot);
+    }
+    if (std::find(available.begin(), available.end(), device) == available.end()) {
+        std::string list;
+        for (const int d : available) {
+            list += (list.empty() ? "" : ", ") + std::to_string(d);
+        }
+        throw PickleError(
+            source_name,
+            "device " + std::to_string(device) + " is not in the snapshot (" +
+                (list.empty() ? std::string("it holds no devices") : "devices: " + list) + ")");
+    }
+    return device;
 }
 
 }  // namespace
@@ -662,38 +1117,22 @@ std::vector<int> SnapshotImporter::devices(const PickleValue& snapshot) {
 }
 
 Trace SnapshotImporter::import(const std::string& path, int device) {
-    const PickleValue snapshot = PickleReader::readFile(path);
-    return fromValue(snapshot, device, path);
+    // The device traces stream from the reader into compact entries as they are parsed; the
+    // rest of the snapshot (segments, settings) is a small tree.
+    Builder builder(path);
+    const PickleValue snapshot = PickleReader(path).parseFile(path, &builder);
+    checkSnapshot(snapshot, path);
+    builder.collect(snapshot);
+    device = chooseDevice(builder, snapshot, device, path);
+    return builder.build(snapshot, device);
 }
 
 Trace SnapshotImporter::fromValue(const PickleValue& snapshot, int device,
                                   const std::string& source_name) {
-    static const char* known_keys[] = {
-        "segments",      "device_traces", "allocator_settings",      "external_annotations",
-        "host_segments", "host_traces",   "trace_alloc_max_entries", "trace_alloc_overflowed"};
-    if (snapshot.isDict()) {
-        const bool known = snapshot.size() == 0 ||
-                           std::any_of(std::begin(known_keys), std::end(known_keys),
-                                       [&](const char* k) { return snapshot.find(k) != nullptr; });
-        if (!known) {
-            throw PickleError(source_name,
-                              "not a memory snapshot: a dict without 'segments' or "
-                              "'device_traces' (" +
-                                  snapshot.repr(80) + ")");
-        }
-    } else if (snapshot.isList()) {
-        const auto& items = snapshot.items();
-        if (!items.empty() && std::none_of(items.begin(), items.end(),
-                                           [](const PickleValue& v) { return v.isDict(); })) {
-            throw PickleError(source_name,
-                              "not a memory snapshot: a list that holds no segment dicts");
-        }
-    } else {
-        throw PickleError(source_name, std::string("not a memory snapshot: the pickle holds ") +
-                                           (snapshot.isInt() ? "an " : "a ") + snapshot.typeName());
-    }
-
+    checkSnapshot(snapshot, source_name);
+    // Only the device asked for is read (the default one is known from the tree).
     const std::vector<int> available = devices(snapshot);
+    const int asked = device;
     if (device < 0) {
         device = available.empty() ? 0 : available.front();
         const PickleValue& traces = snapshot.get("device_traces");
@@ -703,17 +1142,13 @@ Trace SnapshotImporter::fromValue(const PickleValue& snapshot, int device,
                 break;
             }
         }
-    } else if (std::find(available.begin(), available.end(), device) == available.end()) {
-        std::string list;
-        for (const int d : available) {
-            list += (list.empty() ? "" : ", ") + std::to_string(d);
-        }
-        throw PickleError(
-            source_name,
-            "device " + std::to_string(device) + " is not in the snapshot (" +
-                (list.empty() ? std::string("it holds no devices") : "devices: " + list) + ")");
     }
-    return Builder(snapshot, device, source_name).build();
+    Builder builder(source_name);
+    builder.collect(snapshot, device);
+    if (asked >= 0) {
+        chooseDevice(builder, snapshot, device, source_name);
+    }
+    return builder.build(snapshot, device);
 }
 
 }  // namespace memscope

@@ -13,8 +13,11 @@
 //                                           for the same address (memory_viz folds the pair),
 //                                           else at the free_requested; a second free of a block
 //                                           already freed is dropped
-//       "segment_alloc"/"segment_map"    -> SegmentAlloc (+size)
-//       "segment_free"/"segment_unmap"   -> SegmentFree (-size)
+//       "segment_alloc"/"segment_map"    -> SegmentAlloc (+size) with a SegmentTag: the entry's
+//                                           stream and pool_id, else those of the snapshot
+//                                           segment holding the address (segment_type)
+//       "segment_free"/"segment_unmap"   -> SegmentFree (-size); an unmap of part of a mapped
+//                                           range releases the range and reserves its ends again
 //       "oom"                            -> Oom: size = the failed request, reserved = the
 //                                           capacity, i.e. reserved bytes + `device_free`
 //                                           (trace.h's meaning of reserved on Oom events)
@@ -25,17 +28,22 @@
 //     is at i microseconds, so the order is kept.
 //   - Stacks: `frames` ({filename, line, name}, innermost first) reversed to outermost first,
 //     each a FrameKind::Other frame. Shared frame lists are converted once.
+//   - Segments in `segments` that no segment event of the trace overlaps: SegmentAlloc at
+//     time 0 (step -1), first of all events, so Trace::segments() holds them.
 //   - Blocks present before the trace window (memory_viz's "initially allocated"):
 //       * a free with no alloc in the trace: the Free event alone; Trace::finalize() pairs it
 //         as present from the start, and its bytes are in the starting level;
 //       * an "active_allocated" block in `segments` whose address no alloc or free in the
-//         trace touches: an Alloc event at time 0, before all trace events (size =
+//         trace touches: an Alloc event at time 0 with step -1 (TimelineLayout puts it at
+//         x = 0), before all trace events (size =
 //         requested_size, else the 1.13 history's real_size, else size; stack from the block's
 //         frames or its last history entry), so the timeline starts at the right level.
 //     The `allocated` column is the running sum of live bytes from that starting level; the
-//     `reserved` column the running total of segment bytes, starting from the segments the
-//     snapshot holds minus what the trace reserved (or, without segments, from the segment
-//     frees that have no alloc).
+//     `reserved` column the running total of segment bytes: the time-0 segments, plus the
+//     segments the trace releases without having reserved them.
+//   - `allocator_settings` -> summary["allocator_settings"] (JSON).
+//   - import() streams: the file is read in chunks and each trace entry is converted as soon
+//     as it is parsed (see PickleListSink), so the whole value tree never exists.
 //   - step 0, Phase::Other, thread 0, device = the chosen index; meta.source "imported from
 //     NAME", meta.device "cuda:N"; summary {"imported": true, "devices": [...],
 //     "skipped_entries": n}.

@@ -35,18 +35,30 @@ TimelineLayout::TimelineLayout(const Trace& trace, int64_t detail) {
         m_category[a] = allocations[a].category;
     }
 
+    // Present from the start: freed without a recorded alloc, or allocated by an event marked
+    // as before the trace began (step < 0: an imported snapshot's blocks that were live when
+    // recording started). Those allocs take no x: the blocks are there at x = 0.
+    auto before_trace = [&](size_t i) {
+        return static_cast<EventKind>(events.kind[i]) == EventKind::Alloc && events.step[i] < 0;
+    };
+    std::vector<uint8_t> present_from_start(count, 0);
+    for (size_t a = 0; a < count; ++a) {
+        const int64_t e = allocations[a].alloc_event;
+        present_from_start[a] = e < 0 || before_trace(static_cast<size_t>(e));
+    }
+
     // The x axis: alloc and free events only. Pairing is the Trace's (per device and address).
     size_t alloc_free = 0;
     for (size_t i = 0; i < events.count(); ++i) {
         const auto kind = static_cast<EventKind>(events.kind[i]);
-        alloc_free += kind == EventKind::Alloc || kind == EventKind::Free;
+        alloc_free += (kind == EventKind::Alloc && !before_trace(i)) || kind == EventKind::Free;
     }
     m_eventOfX.reserve(alloc_free);
     m_timeOfX.reserve(alloc_free);
     int64_t latest = std::numeric_limits<int64_t>::min();
     for (size_t i = 0; i < events.count(); ++i) {
         const auto kind = static_cast<EventKind>(events.kind[i]);
-        if (kind != EventKind::Alloc && kind != EventKind::Free) {
+        if ((kind != EventKind::Alloc && kind != EventKind::Free) || before_trace(i)) {
             continue;
         }
         const auto x = static_cast<int64_t>(m_eventOfX.size());
@@ -85,7 +97,7 @@ TimelineLayout::TimelineLayout(const Trace& trace, int64_t detail) {
     std::vector<int32_t> present;
     m_stackOrder.reserve(count);
     for (size_t a = 0; a < count; ++a) {
-        if (allocations[a].alloc_event < 0) {
+        if (present_from_start[a]) {
             present.push_back(static_cast<int32_t>(a));
         }
     }
@@ -95,7 +107,7 @@ TimelineLayout::TimelineLayout(const Trace& trace, int64_t detail) {
     m_presentCount = present.size();
     m_stackOrder = present;
     for (size_t a = 0; a < count; ++a) {
-        if (allocations[a].alloc_event >= 0) {
+        if (!present_from_start[a]) {
             m_stackOrder.push_back(static_cast<int32_t>(a));
         }
     }
@@ -131,7 +143,7 @@ TimelineLayout::TimelineLayout(const Trace& trace, int64_t detail) {
     std::vector<int64_t> start(static_cast<size_t>(x_count) + 1, 0);
     size_t action_count = 0;
     for (size_t a = 0; a < count; ++a) {
-        if (allocations[a].alloc_event >= 0) {
+        if (!present_from_start[a]) {
             ++start[static_cast<size_t>(m_beginX[a])];
             ++action_count;
         }
@@ -153,7 +165,7 @@ TimelineLayout::TimelineLayout(const Trace& trace, int64_t detail) {
         }
     }
     for (size_t a = 0; a < count; ++a) {
-        if (allocations[a].alloc_event >= 0) {
+        if (!present_from_start[a]) {
             m_actions[size_t(start[size_t(m_beginX[a])]++)] = int64_t(a) << 1;
         }
     }

@@ -27,7 +27,8 @@ struct TimelinePoint {
 //
 // Stacking. A new allocation goes on top of everything live; when one is freed, everything above
 // it slides down by its size, so an allocation's bottom edge only ever moves down. Allocations
-// present from the start (alloc_event == -1) are live from x = 0 and lie at the bottom, the one
+// present from the start (alloc_event == -1, or allocated by an event with step < 0: before the
+// trace began) are live from x = 0 and lie at the bottom, the one
 // freed last lowest (memory_viz's order: the first to go is on top, which keeps slides short).
 // Allocations never freed run to x = X. An allocation is live on [beginX, endX).
 //

@@ -1,16 +1,29 @@
-// Reads a synthetic PyTorch memory snapshot and prints the figures: file size, seconds and MB/s
-// for parsing the pickle, for converting it to a Trace, and for both from the file. The
-// snapshot is written here, in C++, the way Python's pickler writes torch.cuda.memory's dict
-// (protocol 4, 64 KiB FRAMEs, MEMOIZE after every string and container, strings and frame lists
-// shared through the memo, APPENDS/SETITEMS in batches of 1000). The target is >= 100 MB/s.
+// Reads a synthetic PyTorch memory snapshot and prints the figures: file size, import time and
+// the peak memory (resident set) of the process, for the two ways of importing:
+//   tree    the whole file in memory, parsed into one PickleValue tree, then converted (what
+//           SnapshotImporter::import did before it streamed; SnapshotImporter::fromValue still
+//           does the conversion part)
+//   stream  SnapshotImporter::import: the file read in chunks, trace entries converted as they
+//           are parsed
+// Each runs in a fresh child process (this program, run again with --child), so that its peak
+// is its own; the trace's in-memory size and peak / size are printed for each. The snapshot is
+// written here, in C++, the way Python's pickler writes torch.cuda.memory's dict (protocol 4,
+// 64 KiB FRAMEs, MEMOIZE after every string and container, strings and frame lists shared
+// through the memo, APPENDS/SETITEMS in batches of 1000). Targets: >= 100 MB/s, and a streaming
+// peak under 2x the trace's size.
 //
-//   bench_pickle_import [--entries N] [--path FILE]   (default 1,000,000 entries, /tmp)
+//   bench_pickle_import [--entries N] [--path FILE] [--keep 1]
+//   (default 1,000,000 entries, /tmp; --keep 1 leaves the snapshot there for other tools)
 
 #include "io/pickle_error.h"
 #include "io/pickle_reader.h"
 #include "io/snapshot_importer.h"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <chrono>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -253,56 +266,66 @@ Expected writeSnapshot(const std::string& path, size_t entries) {
     return expected;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    size_t entries = 1'000'000;
-    std::string path = "/tmp/bench_pickle_import.pickle";
-    for (int i = 1; i + 1 < argc; i += 2) {
-        const std::string key = argv[i];
-        if (key == "--entries") {
-            entries = std::strtoull(argv[i + 1], nullptr, 10);
-        } else if (key == "--path") {
-            path = argv[i + 1];
-        } else {
-            std::fprintf(stderr, "bench_pickle_import: unknown option %s\n", key.c_str());
-            return 2;
+// Resident set size of this process now, in bytes (VmRSS), or 0.
+int64_t residentBytes() {
+    std::FILE* f = std::fopen("/proc/self/status", "r");
+    if (!f) {
+        return 0;
+    }
+    char line[256];
+    long long kb = 0;
+    while (std::fgets(line, sizeof line, f)) {
+        if (std::sscanf(line, "VmRSS: %lld kB", &kb) == 1) {
+            break;
         }
     }
+    std::fclose(f);
+    return int64_t(kb) * 1024;
+}
 
-    auto start = std::chrono::steady_clock::now();
-    const Expected expected = writeSnapshot(path, entries);
-    const double write_s = secondsSince(start);
+template <typename T>
+int64_t bytesOf(const std::vector<T>& v) {
+    return int64_t(v.capacity() * sizeof(T));
+}
+
+// What the finished Trace holds in memory: its event columns, the paired allocations and
+// segments, the per-event allocation index and the stack table (frames counted by their
+// fixed part, plus their strings).
+int64_t traceBytes(const Trace& t) {
+    const EventColumns& e = t.events;
+    int64_t n = bytesOf(e.time_ns) + bytesOf(e.addr) + bytesOf(e.size) + bytesOf(e.allocated) +
+                bytesOf(e.reserved) + bytesOf(e.stack) + bytesOf(e.step) + bytesOf(e.kind) +
+                bytesOf(e.phase) + bytesOf(e.thread) + bytesOf(e.device);
+    n += bytesOf(t.allocations()) + bytesOf(t.allocationOfEvent()) + bytesOf(t.segments()) +
+         bytesOf(t.segment_tags);
+    n += bytesOf(t.stacks.frames()) + bytesOf(t.stacks.parents()) + bytesOf(t.stacks.nodeFrames());
+    for (const Frame& f : t.stacks.frames()) {
+        n += int64_t(f.name.capacity() + f.file.capacity());
+    }
+    return n;
+}
+
+// The child: imports `path` one way and prints one line of figures.
+int runChild(const std::string& mode, const std::string& path) {
+    const int64_t base = residentBytes();
     try {
-        start = std::chrono::steady_clock::now();
-        const std::vector<uint8_t> bytes = PickleReader::readBytes(path);
-        const double read_s = secondsSince(start);
-        const double mb = double(bytes.size()) / 1e6;
-
-        start = std::chrono::steady_clock::now();
-        std::clock_t cpu = std::clock();
-        PickleValue snapshot = PickleReader(path).parse(bytes);
-        const double parse_s = secondsSince(start);
-        const double parse_cpu = cpuSecondsSince(cpu);
-
-        start = std::chrono::steady_clock::now();
-        cpu = std::clock();
-        Trace trace = SnapshotImporter::fromValue(snapshot, -1, path);
-        const double convert_s = secondsSince(start);
-        const double convert_cpu = cpuSecondsSince(cpu);
-
-        start = std::chrono::steady_clock::now();
-        snapshot = PickleValue();  // the tree's teardown is part of a real import
-        const double free_s = secondsSince(start);
-
-        // The whole path a user takes: file -> Trace.
-        start = std::chrono::steady_clock::now();
-        cpu = std::clock();
-        const Trace again = SnapshotImporter::import(path);
-        const double total_s = secondsSince(start);
-        const double total_cpu = cpuSecondsSince(cpu);
-        std::remove(path.c_str());
-
+        const auto start = std::chrono::steady_clock::now();
+        const std::clock_t cpu = std::clock();
+        Trace trace;
+        if (mode == "tree") {
+            PickleValue snapshot;
+            {
+                const std::vector<uint8_t> bytes = PickleReader::readBytes(path);
+                snapshot = PickleReader(path).parse(bytes);
+            }
+            trace = SnapshotImporter::fromValue(snapshot, -1, path);
+        } else {
+            trace = SnapshotImporter::import(path);
+        }
+        const double seconds = secondsSince(start);
+        const double cpu_seconds = cpuSecondsSince(cpu);
+        rusage usage{};
+        getrusage(RUSAGE_SELF, &usage);
         size_t allocs = 0, frees = 0, segments = 0;
         for (size_t i = 0; i < trace.events.count(); ++i) {
             const auto kind = static_cast<EventKind>(trace.events.kind[i]);
@@ -310,36 +333,118 @@ int main(int argc, char** argv) {
             frees += kind == EventKind::Free;
             segments += kind == EventKind::SegmentAlloc;
         }
-        // The four 20 MiB blocks in `segments` are live and untouched: allocs at time 0.
-        const bool ok = allocs == expected.allocs + 4 && frees == expected.frees &&
-                        segments == expected.segments &&
-                        again.events.count() == trace.events.count() &&
-                        trace.stacks.nodeCount() > 300;
-
-        std::printf("entries     %zu (%zu allocs, %zu frees, %zu segment allocs)\n", entries,
-                    expected.allocs, expected.frees, expected.segments);
-        std::printf("file        %.1f MB (%s), written in %.2f s\n", mb, path.c_str(), write_s);
-        std::printf("read        %.3f s  %.0f MB/s\n", read_s, mb / read_s);
-        std::printf("parse       %.3f s  %4.0f MB/s   CPU %.3f s  %4.0f MB/s\n", parse_s,
-                    mb / parse_s, parse_cpu, mb / parse_cpu);
-        std::printf(
-            "convert     %.3f s  %4.0f MB/s   CPU %.3f s  %4.0f MB/s   (to a finalized "
-            "Trace; the tree is then freed in %.3f s)\n",
-            convert_s, mb / convert_s, convert_cpu, mb / convert_cpu, free_s);
-        std::printf(
-            "import      %.3f s  %4.0f MB/s   CPU %.3f s  %4.0f MB/s   (file to Trace, "
-            "all included; target >= 100 MB/s)\n",
-            total_s, mb / total_s, total_cpu, mb / total_cpu);
-        std::printf("result      %zu events, %zu allocations, %zu stack nodes, peak %lld bytes\n",
-                    trace.events.count(), trace.allocations().size(), trace.stacks.nodeCount(),
-                    static_cast<long long>(trace.peakEvent() >= 0
-                                               ? trace.events.allocated[size_t(trace.peakEvent())]
-                                               : 0));
-        std::printf("verify      %s\n", ok ? "ok" : "MISMATCH");
-        return ok ? 0 : 1;
+        std::printf("RESULT %.6f %.6f %lld %lld %lld %zu %zu %zu %zu %zu %zu\n", seconds,
+                    cpu_seconds, static_cast<long long>(usage.ru_maxrss) * 1024,
+                    static_cast<long long>(base), static_cast<long long>(traceBytes(trace)),
+                    trace.events.count(), allocs, frees, segments, trace.stacks.nodeCount(),
+                    trace.segments().size());
+        return 0;
     } catch (const PickleError& e) {
-        std::remove(path.c_str());
         std::fprintf(stderr, "bench_pickle_import: %s\n", e.what());
         return 1;
     }
+}
+
+struct ChildResult {
+    bool ok = false;
+    double seconds = 0, cpu_seconds = 0;
+    long long peak = 0, base = 0, trace = 0;
+    size_t events = 0, allocs = 0, frees = 0, segments = 0, nodes = 0, segment_count = 0;
+};
+
+ChildResult runInChild(const std::string& mode, const std::string& path) {
+    ChildResult r;
+    char self[PATH_MAX] = {};
+    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) {
+        return r;
+    }
+    const std::string command =
+        std::string("'") + self + "' --child " + mode + " --path '" + path + "'";
+    std::FILE* pipe = popen(command.c_str(), "r");
+    if (!pipe) {
+        return r;
+    }
+    char line[512];
+    while (std::fgets(line, sizeof line, pipe)) {
+        if (std::sscanf(line, "RESULT %lf %lf %lld %lld %lld %zu %zu %zu %zu %zu %zu", &r.seconds,
+                        &r.cpu_seconds, &r.peak, &r.base, &r.trace, &r.events, &r.allocs, &r.frees,
+                        &r.segments, &r.nodes, &r.segment_count) == 11) {
+            r.ok = true;
+        }
+    }
+    r.ok = pclose(pipe) == 0 && r.ok;
+    return r;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    size_t entries = 1'000'000;
+    std::string path = "/tmp/bench_pickle_import.pickle";
+    std::string child;
+    bool keep = false;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        const std::string key = argv[i];
+        if (key == "--entries") {
+            entries = std::strtoull(argv[i + 1], nullptr, 10);
+        } else if (key == "--path") {
+            path = argv[i + 1];
+        } else if (key == "--keep") {
+            keep = std::string(argv[i + 1]) != "0";
+        } else if (key == "--child") {
+            child = argv[i + 1];
+        } else {
+            std::fprintf(stderr, "bench_pickle_import: unknown option %s\n", key.c_str());
+            return 2;
+        }
+    }
+    if (!child.empty()) {
+        return runChild(child, path);
+    }
+
+    auto start = std::chrono::steady_clock::now();
+    const Expected expected = writeSnapshot(path, entries);
+    const double write_s = secondsSince(start);
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    std::fseek(f, 0, SEEK_END);
+    const double mb = double(std::ftell(f)) / 1e6;
+    std::fclose(f);
+
+    std::printf("entries     %zu (%zu allocs, %zu frees, %zu segment allocs)\n", entries,
+                expected.allocs, expected.frees, expected.segments);
+    std::printf("file        %.1f MB (%s), written in %.2f s\n", mb, path.c_str(), write_s);
+    bool ok = true;
+    ChildResult results[2];
+    const char* modes[2] = {"tree", "stream"};
+    for (int m = 0; m < 2; ++m) {
+        const ChildResult& r = results[m] = runInChild(modes[m], path);
+        if (!r.ok) {
+            std::printf("%-6s      FAILED\n", modes[m]);
+            ok = false;
+            continue;
+        }
+        const double grown = double(r.peak - r.base);
+        std::printf(
+            "%-6s      %.3f s  %4.0f MB/s   CPU %.3f s   peak RSS %.0f MB (%.0f MB at start)   "
+            "trace %.0f MB   peak/trace %.2f (growth/trace %.2f)\n",
+            modes[m], r.seconds, mb / r.seconds, r.cpu_seconds, double(r.peak) / 1e6,
+            double(r.base) / 1e6, double(r.trace) / 1e6, double(r.peak) / double(r.trace),
+            grown / double(r.trace));
+        // The four 20 MiB segments in `segments` are untouched by the trace: segment allocs at
+        // time 0, and their live blocks allocs at time 0.
+        ok = ok && r.allocs == expected.allocs + 4 && r.frees == expected.frees &&
+             r.segments == expected.segments + 4 && r.nodes > 300 &&
+             r.segment_count == expected.segments + 4;
+    }
+    if (!keep) {
+        std::remove(path.c_str());
+    }
+    if (results[0].ok && results[1].ok) {
+        ok = ok && results[0].events == results[1].events;
+        std::printf("result      %zu events, %zu stack nodes, %zu segments\n", results[1].events,
+                    results[1].nodes, results[1].segment_count);
+    }
+    std::printf("verify      %s\n", ok ? "ok" : "MISMATCH");
+    return ok ? 0 : 1;
 }

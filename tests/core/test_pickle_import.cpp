@@ -6,9 +6,11 @@
 #include "io/pickle_reader.h"
 #include "io/run_file.h"
 #include "io/snapshot_importer.h"
+#include "trace/timeline_layout.h"
 
 #include <QtTest/QtTest>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -392,16 +394,17 @@ class TestPickleImport : public QObject {
         QCOMPARE(t.summary["devices"], nlohmann::json::array({0}));
         QCOMPARE(t.summary["skipped_entries"], nlohmann::json(1));  // the "snapshot" marker
 
-        // initial block, segment_alloc, alloc+role, alloc+role, free, free, alloc, oom, free,
-        // alloc
+        // segment reserved before the trace, initial block, segment_alloc, alloc+role,
+        // alloc+role, free, free, alloc, oom, free, alloc
         const std::vector<EventKind> kinds = {
-            EventKind::Alloc, EventKind::SegmentAlloc, EventKind::Alloc, EventKind::Role,
-            EventKind::Alloc, EventKind::Role,         EventKind::Free,  EventKind::Free,
-            EventKind::Alloc, EventKind::Oom,          EventKind::Free,  EventKind::Alloc};
+            EventKind::SegmentAlloc, EventKind::Alloc, EventKind::SegmentAlloc, EventKind::Alloc,
+            EventKind::Role,         EventKind::Alloc, EventKind::Role,         EventKind::Free,
+            EventKind::Free,         EventKind::Alloc, EventKind::Oom,          EventKind::Free,
+            EventKind::Alloc};
         QCOMPARE(ev.count(), kinds.size());
         for (size_t i = 0; i < kinds.size(); ++i) {
             QCOMPARE(int(ev.kind[i]), int(kinds[i]));
-            QCOMPARE(ev.step[i], 0);
+            QCOMPARE(ev.step[i], i < 2 ? -1 : 0);  // -1: there before the trace began
             QCOMPARE(ev.phase[i], uint8_t(Phase::Other));
             QCOMPARE(ev.device[i], int16_t(0));
             QCOMPARE(ev.thread[i], uint16_t(0));
@@ -410,14 +413,15 @@ class TestPickleImport : public QObject {
         const uint64_t a1 = seg, a2 = seg + 512, a3 = seg + 2048, pre = 0x7E0000001000ULL;
         const uint64_t untouched = 0x7E0000000000ULL;
         const uint64_t top = std::numeric_limits<uint64_t>::max();
-        const std::vector<uint64_t> addrs = {untouched, seg, a1, a1, a2, a2,
-                                             a1,        pre, a3, 0,  a3, top};
-        const std::vector<int64_t> sizes = {8000, 2 * kMiB,         512,   4,  1024, 0, -512, -4096,
-                                            2048, int64_t(1) << 40, -2048, 256};
+        const std::vector<uint64_t> addrs = {untouched, untouched, seg, a1, a1, a2, a2,
+                                             a1,        pre,       a3,  0,  a3, top};
+        const std::vector<int64_t> sizes = {
+            20 * kMiB, 8000, 2 * kMiB,         512,   4,  1024, 0, -512,
+            -4096,     2048, int64_t(1) << 40, -2048, 256};
         // Live bytes: the pre-existing 4096 (freed in the trace) + the untouched 8000 at start.
-        const std::vector<int64_t> allocated = {12096, 12096, 12608, 12608, 13632, 13632,
+        const std::vector<int64_t> allocated = {4096,  12096, 12096, 12608, 12608, 13632, 13632,
                                                 13120, 9024,  11072, 11072, 9024,  9280};
-        const std::vector<int64_t> times = {0,     0,     10000, 10000, 20000, 20000,
+        const std::vector<int64_t> times = {0,     0,     0,     10000, 10000, 20000, 20000,
                                             31000, 40000, 50000, 60000, 60000, 80000};
         for (size_t i = 0; i < kinds.size(); ++i) {
             QCOMPARE(ev.addr[i], addrs[i]);
@@ -425,40 +429,51 @@ class TestPickleImport : public QObject {
             QCOMPARE(ev.allocated[i], allocated[i]);
             QCOMPARE(ev.time_ns[i], times[i]);
         }
-        // Reserved: 20 MiB of segments from before the trace, then the 2 MiB segment_alloc.
+        // Reserved: the 20 MiB segment from before the trace, then the 2 MiB segment_alloc.
         QCOMPARE(ev.reserved[0], 20 * kMiB);
-        QCOMPARE(ev.reserved[1], 22 * kMiB);
+        QCOMPARE(ev.reserved[1], 20 * kMiB);
+        QCOMPARE(ev.reserved[2], 22 * kMiB);
         QCOMPARE(ev.reserved.back(), 22 * kMiB);
-        QCOMPARE(ev.reserved[9], 22 * kMiB + 12345);  // OOM: capacity = reserved + device_free
+        QCOMPARE(ev.reserved[10], 22 * kMiB + 12345);  // OOM: capacity = reserved + device_free
+        // Both segments, with stream and pool (the segment list's segment_type).
+        QCOMPARE(t.segments().size(), size_t(2));
+        QCOMPARE(t.segments()[0].addr, untouched);
+        QCOMPARE(t.segments()[0].reserve_event, int64_t(0));
+        QCOMPARE(t.segments()[0].pool, std::string("large"));
+        QCOMPARE(t.segments()[1].addr, seg);
+        QCOMPARE(t.segments()[1].reserve_event, int64_t(2));
+        QCOMPARE(t.segments()[1].release_event, int64_t(-1));
+        QCOMPARE(t.summary["allocator_settings"],
+                 nlohmann::json({{"PYTORCH_CUDA_ALLOC_CONF", ""}}));
 
         // Allocations: untouched (live throughout), a1 (folded free), a2 (live), pre (present
         // from the start), a3 (free_completed alone), top (live).
         QCOMPARE(t.allocations().size(), size_t(6));
         const Allocation* u = allocationAt(t, untouched);
-        QVERIFY(u && u->alloc_event == 0 && u->free_event == -1 && u->size == 8000);
+        QVERIFY(u && u->alloc_event == 1 && u->free_event == -1 && u->size == 8000);
         const Allocation* first = allocationAt(t, a1);
-        QVERIFY(first && first->alloc_event == 2 && first->free_event == 6 && first->size == 512);
+        QVERIFY(first && first->alloc_event == 3 && first->free_event == 7 && first->size == 512);
         QCOMPARE(int(first->category), int(Category::Activation));
         const Allocation* second = allocationAt(t, a2);
         QVERIFY(second && second->free_event == -1);
         QCOMPARE(int(second->category), int(Category::Parameter));
         const Allocation* p = allocationAt(t, pre);
-        QVERIFY(p && p->alloc_event == -1 && p->free_event == 7 && p->size == 4096);
+        QVERIFY(p && p->alloc_event == -1 && p->free_event == 8 && p->size == 4096);
         const Allocation* third = allocationAt(t, a3);
-        QVERIFY(third && third->alloc_event == 8 && third->free_event == 10);
+        QVERIFY(third && third->alloc_event == 9 && third->free_event == 11);
         QVERIFY(third->category != Category::Activation && third->category != Category::Parameter);
         const Allocation* last = allocationAt(t, top);
-        QVERIFY(last && last->alloc_event == 11 && last->free_event == -1);
-        QCOMPARE(t.peakEvent(), int64_t(4));
+        QVERIFY(last && last->alloc_event == 12 && last->free_event == -1);
+        QCOMPARE(t.peakEvent(), int64_t(5));
 
         // Frames, outermost first; the free carries the free's frames; missing frames: empty.
-        QCOMPARE(framesOf(t, ev.stack[2]), QStringList({"train.py:5:main", "model.py:10:forward"}));
-        QCOMPARE(ev.stack[2], ev.stack[4]);  // shared frame list, one stack
-        QCOMPARE(ev.stack[6], ev.stack[2]);
-        QCOMPARE(framesOf(t, ev.stack[0]), QStringList({"train.py:7:main", "optim.py:20:step"}));
-        QCOMPARE(ev.stack[8], StackTable::kEmpty);
-        QCOMPARE(framesOf(t, ev.stack[9]), QStringList({"train.py:7:main", "optim.py:20:step"}));
-        QCOMPARE(findEvent(t, EventKind::Oom, 0), int64_t(9));
+        QCOMPARE(framesOf(t, ev.stack[3]), QStringList({"train.py:5:main", "model.py:10:forward"}));
+        QCOMPARE(ev.stack[3], ev.stack[5]);  // shared frame list, one stack
+        QCOMPARE(ev.stack[7], ev.stack[3]);
+        QCOMPARE(framesOf(t, ev.stack[1]), QStringList({"train.py:7:main", "optim.py:20:step"}));
+        QCOMPARE(ev.stack[9], StackTable::kEmpty);
+        QCOMPARE(framesOf(t, ev.stack[10]), QStringList({"train.py:7:main", "optim.py:20:step"}));
+        QCOMPARE(findEvent(t, EventKind::Oom, 0), int64_t(10));
 
         // The imported trace is a valid run: it saves and loads unchanged.
         const std::string path = m_dir.filePath("v2.memscope").toStdString();
@@ -480,14 +495,19 @@ class TestPickleImport : public QObject {
         QCOMPARE(SnapshotImporter::devices(value), std::vector<int>({0}));
         const Trace t = SnapshotImporter::import(fixture("legacy", protocol));
         const uint64_t base = 0x7F1000000000ULL;
-        QCOMPARE(t.events.count(), size_t(2));
-        QCOMPARE(t.events.addr, std::vector<uint64_t>({base, base + 3072}));
-        QCOMPARE(t.events.size, std::vector<int64_t>({1000, 500}));  // history's real_size
-        QCOMPARE(t.events.allocated, std::vector<int64_t>({1000, 1500}));
-        QCOMPARE(t.events.reserved, std::vector<int64_t>({2 * kMiB, 2 * kMiB}));
-        QCOMPARE(t.events.time_ns, std::vector<int64_t>({0, 0}));
-        QCOMPARE(framesOf(t, t.events.stack[0]), QStringList({"b.py:2:outer", "a.py:1:inner"}));
-        QCOMPARE(framesOf(t, t.events.stack[1]), QStringList({"c.py:3:only"}));
+        // The segment (reserved before the trace), then its two live blocks.
+        QCOMPARE(t.events.count(), size_t(3));
+        QCOMPARE(int(t.events.kind[0]), int(EventKind::SegmentAlloc));
+        QCOMPARE(t.events.addr, std::vector<uint64_t>({base, base, base + 3072}));
+        QCOMPARE(t.events.size,
+                 std::vector<int64_t>({2 * kMiB, 1000, 500}));  // history's real_size
+        QCOMPARE(t.events.allocated, std::vector<int64_t>({0, 1000, 1500}));
+        QCOMPARE(t.events.reserved, std::vector<int64_t>({2 * kMiB, 2 * kMiB, 2 * kMiB}));
+        QCOMPARE(t.events.time_ns, std::vector<int64_t>({0, 0, 0}));
+        QCOMPARE(framesOf(t, t.events.stack[1]), QStringList({"b.py:2:outer", "a.py:1:inner"}));
+        QCOMPARE(framesOf(t, t.events.stack[2]), QStringList({"c.py:3:only"}));
+        QCOMPARE(t.segments().size(), size_t(1));
+        QCOMPARE(t.segments()[0].pool, std::string("large"));
         QCOMPARE(t.allocations().size(), size_t(2));
         QCOMPARE(t.allocations()[0].free_event, int64_t(-1));
         QVERIFY(t.meta.started_at.empty());
@@ -504,20 +524,22 @@ class TestPickleImport : public QObject {
         // Default: the first device with trace entries.
         const Trace one = SnapshotImporter::import(path);
         QCOMPARE(one.meta.device, std::string("cuda:1"));
-        QCOMPARE(one.events.count(), size_t(3));
-        QCOMPARE(one.events.size, std::vector<int64_t>({100, 200, -100}));
-        QCOMPARE(one.events.allocated, std::vector<int64_t>({100, 300, 200}));
-        QCOMPARE(one.events.time_ns, std::vector<int64_t>({0, 5000, 9000}));
-        QCOMPARE(one.events.device, std::vector<int16_t>({1, 1, 1}));
+        // Its segment (reserved before the trace), then the trace.
+        QCOMPARE(one.events.count(), size_t(4));
+        QCOMPARE(one.events.size, std::vector<int64_t>({2 * kMiB, 100, 200, -100}));
+        QCOMPARE(one.events.allocated, std::vector<int64_t>({0, 100, 300, 200}));
+        QCOMPARE(one.events.time_ns, std::vector<int64_t>({0, 0, 5000, 9000}));
+        QCOMPARE(one.events.device, std::vector<int16_t>({1, 1, 1, 1}));
         QCOMPARE(one.events.reserved.front(), 2 * kMiB);
         QCOMPARE(one.summary["devices"], nlohmann::json::array({0, 1}));
-        QCOMPARE(framesOf(one, one.events.stack[0]), QStringList({"dev.py:42:work"}));
+        QCOMPARE(framesOf(one, one.events.stack[1]), QStringList({"dev.py:42:work"}));
+        QCOMPARE(one.segments().size(), size_t(1));
 
         const Trace zero = SnapshotImporter::import(path, 0);
         QCOMPARE(zero.meta.device, std::string("cuda:0"));
-        QCOMPARE(zero.events.count(), size_t(1));
-        QCOMPARE(zero.events.size.front(), int64_t(4000));
-        QCOMPARE(zero.events.device.front(), int16_t(0));
+        QCOMPARE(zero.events.count(), size_t(2));
+        QCOMPARE(zero.events.size.back(), int64_t(4000));
+        QCOMPARE(zero.events.device.back(), int16_t(0));
         QCOMPARE(zero.events.reserved.front(), 4 * kMiB);
 
         try {
@@ -526,6 +548,305 @@ class TestPickleImport : public QObject {
         } catch (const PickleError& e) {
             QVERIFY2(QString(e.what()).contains("device 2 is not in the snapshot (devices: 0, 1)"),
                      e.what());
+        }
+    }
+
+    void importsSegments_data() { protocols(); }
+    void importsSegments() {
+        if (!m_skipReason.isEmpty())
+            QSKIP(qPrintable(m_skipReason));
+        QFETCH(int, protocol);
+        const Trace t = SnapshotImporter::import(fixture("segments", protocol));
+        const auto& ev = t.events;
+        QCOMPARE(ev.checkLengths(), std::string());
+        const uint64_t s1 = 0x700000000000ULL, s2 = 0x710000000000ULL, ex = 0x720000000000ULL;
+        const uint64_t s3 = 0x730000000000ULL, s4 = 0x740000000000ULL;
+        using K = EventKind;
+        // time 0: s1 (reserved before the trace) and its live block; then the trace: s2, two
+        // allocs in it, the folded free, the free of a block allocated before the trace, two
+        // mapped ranges, the unmap of the middle of the first (released whole, its two ends
+        // reserved again), s3 reserved and released, s4 released, an alloc, its pending free,
+        // the OOM.
+        const std::vector<K> kinds = {
+            K::SegmentAlloc, K::Alloc,        K::SegmentAlloc, K::Alloc,        K::Alloc,
+            K::Free,         K::Free,         K::SegmentAlloc, K::SegmentAlloc, K::SegmentFree,
+            K::SegmentAlloc, K::SegmentAlloc, K::SegmentAlloc, K::SegmentFree,  K::SegmentFree,
+            K::Alloc,        K::Free,         K::Oom};
+        QCOMPARE(ev.count(), kinds.size());
+        for (size_t i = 0; i < kinds.size(); ++i) {
+            QCOMPARE(int(ev.kind[i]), int(kinds[i]));
+        }
+        const std::vector<uint64_t> addrs = {s1,        s1,        s2,
+                                             s2,        s2 + 512,  s2 + 512,
+                                             s1 + kMiB, ex,        ex + 8 * kMiB,
+                                             ex,        ex,        ex + 4 * kMiB,
+                                             s3,        s3,        s4,
+                                             s2 + 1024, s2 + 1024, 0};
+        QCOMPARE(ev.addr, addrs);
+        const std::vector<int64_t> sizes = {20 * kMiB, 1000000,  2 * kMiB, 512,       512,
+                                            -512,      -4096,    8 * kMiB, 4 * kMiB,  -8 * kMiB,
+                                            2 * kMiB,  4 * kMiB, 2 * kMiB, -2 * kMiB, -20 * kMiB,
+                                            1024,      -1024,    64 * kMiB};
+        QCOMPARE(ev.size, sizes);
+        // Reserved: 20 MiB before the trace that it releases (s4) + s1 from the start.
+        const std::vector<int64_t> reserved = {
+            40 * kMiB, 40 * kMiB, 42 * kMiB, 42 * kMiB, 42 * kMiB, 42 * kMiB, 42 * kMiB,
+            50 * kMiB, 54 * kMiB, 52 * kMiB, 52 * kMiB, 52 * kMiB, 54 * kMiB, 52 * kMiB,
+            32 * kMiB, 32 * kMiB, 32 * kMiB, 33 * kMiB};  // OOM: + device_free
+        QCOMPARE(ev.reserved, reserved);
+        // Allocated: the live block of s1 and the 4096 freed in the trace are there from the start.
+        QCOMPARE(ev.allocated[1], int64_t(1004096));
+        QCOMPARE(ev.allocated[6], int64_t(1000512));
+        QCOMPARE(ev.allocated[17], int64_t(1000512));  // the OOM: bytes in use
+
+        // Segments: s4 (reserved before the trace) first, then in reserve order.
+        const auto& segs = t.segments();
+        QCOMPARE(segs.size(), size_t(8));
+        auto check = [&](size_t i, uint64_t addr, int64_t size, int64_t reserve, int64_t release,
+                         int64_t stream, const std::string& pool) {
+            QCOMPARE(segs[i].addr, addr);
+            QCOMPARE(segs[i].size, size);
+            QCOMPARE(segs[i].reserve_event, reserve);
+            QCOMPARE(segs[i].release_event, release);
+            QCOMPARE(segs[i].stream, stream);
+            QCOMPARE(segs[i].pool, pool);
+            QCOMPARE(segs[i].device, int16_t(0));
+        };
+        check(0, s4, 20 * kMiB, -1, 14, 0, "");
+        check(1, s1, 20 * kMiB, 0, -1, 0, "large");
+        check(2, s2, 2 * kMiB, 2, -1, 7, "small");
+        check(3, ex, 8 * kMiB, 7, 9, 0, "large");
+        check(4, ex + 8 * kMiB, 4 * kMiB, 8, -1, 0, "large");
+        check(5, ex, 2 * kMiB, 10, -1, 0, "large");
+        check(6, ex + 4 * kMiB, 4 * kMiB, 11, -1, 0, "large");
+        check(7, s3, 2 * kMiB, 12, 13, 3, "(1, 5)");
+        // One tag per SegmentAlloc event.
+        size_t segment_allocs = 0;
+        for (size_t i = 0; i < ev.count(); ++i) {
+            segment_allocs += ev.kind[i] == uint8_t(K::SegmentAlloc);
+        }
+        QCOMPARE(t.segment_tags.size(), segment_allocs);
+        QVERIFY(t.hasCachingAllocator());
+
+        // Blocks live before the trace: present from the start or allocated at time 0.
+        const Allocation* before = allocationAt(t, s1 + kMiB);
+        QVERIFY(before && before->alloc_event == -1 && before->free_event == 6);
+        const Allocation* live = allocationAt(t, s1);
+        QVERIFY(live && live->size == 1000000 && ev.time_ns[size_t(live->alloc_event)] == 0);
+        // The free_requested with no free_completed is the free.
+        const Allocation* pending = allocationAt(t, s2 + 1024);
+        QVERIFY(pending && pending->free_event == 16);
+
+        QCOMPARE(findEvent(t, K::Oom, 0), int64_t(17));
+        QCOMPARE(ev.size[17], 64 * kMiB);
+
+        // On the timeline, both blocks that were live before the trace (the one freed in it and
+        // the one it never touches) are there from x = 0, at the bottom, as in memory_viz; the
+        // x axis has the trace's allocs and frees only.
+        const TimelineLayout layout(t);
+        QCOMPARE(layout.xCount(), int64_t(6));
+        QCOMPARE(layout.eventAt(0), int64_t(3));
+        const int64_t live_index = live - t.allocations().data();
+        const int64_t before_index = before - t.allocations().data();
+        QCOMPARE(layout.beginX(live_index), int64_t(0));
+        QCOMPARE(layout.beginX(before_index), int64_t(0));
+        QCOMPARE(layout.endX(before_index), int64_t(3));  // its free is the fourth alloc/free
+        QCOMPARE(layout.totalAt(0), int64_t(1000000 + 4096 + 512));
+        QVERIFY(layout.drawnCount() >= 2);
+        const std::vector<int64_t> bottom = {layout.drawnAllocation(0), layout.drawnAllocation(1)};
+        QVERIFY(std::count(bottom.begin(), bottom.end(), live_index) == 1);
+        QVERIFY(std::count(bottom.begin(), bottom.end(), before_index) == 1);
+        QCOMPARE(layout.bottomAt(layout.drawnAllocation(0), 0), int64_t(0));
+        QCOMPARE(t.summary["skipped_entries"], nlohmann::json(0));
+        const nlohmann::json settings = t.summary["allocator_settings"];
+        QCOMPARE(settings["PYTORCH_CUDA_ALLOC_CONF"], nlohmann::json("expandable_segments:True"));
+        QCOMPARE(settings["max_split_size"], nlohmann::json(-1));
+        QCOMPARE(settings["expandable_segments"], nlohmann::json(true));
+        QCOMPARE(settings["roundup_power2_divisions"], nlohmann::json::array({1, 2, 4}));
+    }
+
+    // The streaming import (file read in chunks, entries converted as they are parsed) and the
+    // conversion of a whole tree give the same trace.
+    void streamedMatchesTree_data() {
+        QTest::addColumn<QString>("shape");
+        QTest::addColumn<int>("protocol");
+        for (const char* shape : {"v2", "legacy", "two_dev", "segments", "empty"}) {
+            for (int p = 2; p <= 5; ++p) {
+                QTest::newRow(qPrintable(QString("%1 p%2").arg(shape).arg(p))) << shape << p;
+            }
+        }
+    }
+    void streamedMatchesTree() {
+        if (!m_skipReason.isEmpty())
+            QSKIP(qPrintable(m_skipReason));
+        QFETCH(QString, shape);
+        QFETCH(int, protocol);
+        const std::string path = fixture(shape, protocol);
+        const std::vector<uint8_t> bytes = PickleReader::readBytes(path);
+        const PickleValue tree = PickleReader(path).parse(bytes);
+        for (const int device : SnapshotImporter::devices(tree)) {
+            const Trace a = SnapshotImporter::import(path, device);
+            const Trace b = SnapshotImporter::fromValue(tree, device, path);
+            QVERIFY(a.events.count() > 0);
+            QCOMPARE(a.events.kind, b.events.kind);
+            QCOMPARE(a.events.addr, b.events.addr);
+            QCOMPARE(a.events.size, b.events.size);
+            QCOMPARE(a.events.allocated, b.events.allocated);
+            QCOMPARE(a.events.reserved, b.events.reserved);
+            QCOMPARE(a.events.time_ns, b.events.time_ns);
+            QCOMPARE(a.segments().size(), b.segments().size());
+            QCOMPARE(a.segment_tags.size(), b.segment_tags.size());
+            QCOMPARE(a.summary, b.summary);
+            for (size_t i = 0; i < a.events.count(); ++i) {
+                QCOMPARE(framesOf(a, a.events.stack[i]), framesOf(b, b.events.stack[i]));
+            }
+        }
+    }
+
+    // With a sink, the trace lists reach it entry by entry and stay empty in the tree.
+    void streamsDeviceTraces() {
+        if (!m_skipReason.isEmpty())
+            QSKIP(qPrintable(m_skipReason));
+        struct Sink : PickleListSink {
+            std::vector<int> tags;
+            std::vector<PickleValue> items;
+            int streamList(const std::vector<PickleValue>& stack, size_t size) override {
+                // The lists inside the list under "device_traces".
+                return size >= 2 && stack[size - 1].isList() && stack[size - 2].isString() &&
+                               stack[size - 2].text() == "device_traces"
+                           ? 0
+                           : -1;
+            }
+            void item(int tag, PickleValue&& value) override {
+                tags.push_back(tag);
+                items.push_back(std::move(value));
+            }
+        };
+        for (int protocol = 2; protocol <= 5; ++protocol) {
+            Sink sink;
+            const std::string path = fixture("v2", protocol);
+            const PickleValue v = PickleReader(path).parseFile(path, &sink);
+            QCOMPARE(v.get("device_traces").size(), size_t(1));
+            QCOMPARE(v.get("device_traces").at(0).size(), size_t(0));
+            QCOMPARE(sink.items.size(), size_t(11));
+            QCOMPARE(sink.items[0].get("action").text(), std::string("segment_alloc"));
+            QCOMPARE(sink.items[10].get("addr").toUInt64().value(),
+                     std::numeric_limits<uint64_t>::max());
+            // Shared frame lists stay shared across streamed entries.
+            QCOMPARE(sink.items[1].get("frames").node(), sink.items[2].get("frames").node());
+            QCOMPARE(v.get("segments").size(), size_t(2));  // the rest is a tree as before
+        }
+    }
+
+    // A memo reference to a streamed entry cannot be served: a PickleError, not a crash.
+    void memoReferenceToStreamedEntry() {
+        struct Sink : PickleListSink {
+            int streamList(const std::vector<PickleValue>&, size_t size) override {
+                return size == 0 ? 0 : -1;  // the outermost list
+            }
+            void item(int, PickleValue&&) override {}
+        } sink;
+        // [{}, {}] then BINGET of the first dict: ( ] q0 ( } q1 } q2 e h1 . -- the list is
+        // memo 0, the dicts 1 and 2; APPENDS hands them over; h1 refers to the first.
+        const Bytes bytes =
+            kProto2 + bytesOf({']', 'q', 0, '(', '}', 'q', 1, '}', 'q', 2, 'e', 'h', 1, '0', '.'});
+        try {
+            PickleReader("m.pickle").parse(bytes, &sink);
+            QFAIL("a streamed entry was served from the memo");
+        } catch (const PickleError& e) {
+            QVERIFY2(
+                QString(e.what()).contains("m.pickle") && QString(e.what()).contains("streamed"),
+                e.what());
+        }
+    }
+
+    // Truncated and corrupted files: a PickleError naming the file, never a crash.
+    void badFiles() {
+        if (!m_skipReason.isEmpty())
+            QSKIP(qPrintable(m_skipReason));
+        const std::vector<uint8_t> bytes = PickleReader::readBytes(fixture("segments", 4));
+        const std::string path = m_dir.filePath("bad.pickle").toStdString();
+        auto write = [&](const std::vector<uint8_t>& data) {
+            QFile f(QString::fromStdString(path));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(reinterpret_cast<const char*>(data.data()), qint64(data.size()));
+        };
+        for (size_t n = 0; n < bytes.size(); n += 7) {
+            write(std::vector<uint8_t>(bytes.begin(), bytes.begin() + ptrdiff_t(n)));
+            try {
+                SnapshotImporter::import(path);
+                QFAIL(qPrintable(QString("a file cut at %1 bytes imported").arg(n)));
+            } catch (const PickleError& e) {
+                QVERIFY2(QString(e.what()).startsWith(QString::fromStdString(path)), e.what());
+                QVERIFY2(n == 0 || QString(e.what()).contains("offset"), e.what());
+            }
+        }
+        uint32_t rng = 12345;
+        int refused = 0;
+        for (int round = 0; round < 300; ++round) {
+            std::vector<uint8_t> corrupt = bytes;
+            for (int k = 0; k < 3; ++k) {
+                rng = rng * 1664525u + 1013904223u;
+                corrupt[(rng >> 8) % corrupt.size()] = uint8_t(rng >> 24);
+            }
+            write(corrupt);
+            try {
+                const Trace t = SnapshotImporter::import(path);
+                QCOMPARE(t.events.checkLengths(), std::string());
+            } catch (const PickleError& e) {
+                QVERIFY2(QString(e.what()).startsWith(QString::fromStdString(path)), e.what());
+                ++refused;
+            }
+        }
+        QVERIFY(refused > 0);
+    }
+
+    // A file larger than the reader's chunk, with a string across chunk boundaries, reads the
+    // same from the file as from memory.
+    void readsAcrossChunks() {
+        std::string big(PickleReader::kChunkBytes + 12345, 'x');
+        for (size_t i = 0; i < big.size(); i += 4096) {
+            big[i] = char('a' + (i / 4096) % 26);
+        }
+        Bytes bytes = bytesOf({0x80, 4, ']', '('});
+        auto add = [&bytes](std::initializer_list<int> values) {
+            for (const int v : values) {
+                bytes.push_back(static_cast<uint8_t>(v));
+            }
+        };
+        for (int i = 0; i < 3000; ++i) {
+            add({'J', i & 0xff, (i >> 8) & 0xff, 0, 0});
+        }
+        const uint32_t n = uint32_t(big.size());
+        add({'X', int(n & 0xff), int((n >> 8) & 0xff), int((n >> 16) & 0xff), int(n >> 24)});
+        bytes.insert(bytes.end(), big.begin(), big.end());
+        for (int i = 0; i < 200000; ++i) {
+            add({'K', i & 0xff});
+        }
+        add({'e', '.'});
+        const std::string path = m_dir.filePath("big.pickle").toStdString();
+        {
+            QFile f(QString::fromStdString(path));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(reinterpret_cast<const char*>(bytes.data()), qint64(bytes.size()));
+        }
+        const PickleValue from_file = PickleReader::readFile(path);
+        QVERIFY(from_file == parse(bytes));
+        QCOMPARE(from_file.size(), size_t(3000 + 1 + 200000));
+        QCOMPARE(from_file.at(3000).text(), big);
+        // Cut inside the long string: the message names the offset of its opcode.
+        bytes.resize(4 + 3000 * 5 + 5 + 100);
+        {
+            QFile f(QString::fromStdString(path));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(reinterpret_cast<const char*>(bytes.data()), qint64(bytes.size()));
+        }
+        try {
+            PickleReader::readFile(path);
+            QFAIL("a cut file parsed");
+        } catch (const PickleError& e) {
+            QCOMPARE(e.offset(), int64_t(4 + 3000 * 5));
+            QVERIFY2(QString(e.what()).contains("runs past the end of the file"), e.what());
         }
     }
 
