@@ -111,6 +111,14 @@
         <source>--screenshot needs VIEW=FILE with VIEW timeline, window or a tab name; not: %1</source>
         <translation>--screenshot braucht ANSICHT=DATEI mit ANSICHT timeline, window oder einem Reiternamen; nicht: %1</translation>
     </message>
+    <message>
+        <source>Open only part of the run: event indices A:B (1000000:2000000) or times with a unit (2.5s:4s, 300ms:, :1.5min).</source>
+        <translation>Nur einen Teil des Laufs öffnen: Ereignisindizes A:B (1000000:2000000) oder Zeiten mit Einheit (2.5s:4s, 300ms:, :1.5min).</translation>
+    </message>
+    <message>
+        <source>A:B</source>
+        <translation>A:B</translation>
+    </message>
 </context>
 <context>
     <name>memscope::AllocationListModel</name>
@@ -733,6 +741,40 @@
         <source>Press Run (F5) to train with the settings on the left and watch the memory live, open a recorded run or a PyTorch snapshot with File &gt; Open Run (Ctrl+O), or drop one here.</source>
         <translation>Drücken Sie Ausführen (F5), um mit den Einstellungen links zu trainieren und den Speicher live zu verfolgen, öffnen Sie einen aufgezeichneten Lauf oder einen PyTorch-Snapshot mit Datei &gt; Lauf öffnen (Strg+O), oder ziehen Sie eine Datei hierher.</translation>
     </message>
+    <message>
+        <source>Open Part of Run</source>
+        <translation>Teil eines Laufs öffnen</translation>
+    </message>
+    <message>
+        <source>Memscope runs (*.memscope);;All files (*)</source>
+        <translation>Memscope-Läufe (*.memscope);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Range to load: event indices (1000000:2000000) or times since the start with a unit (2.5s:4s, 300ms:, :1.5min).
+Allocations live at its start count as present from the start. Leave empty for the whole run.</source>
+        <translation>Zu ladender Bereich: Ereignisindizes (1000000:2000000) oder Zeiten seit dem Start mit Einheit (2.5s:4s, 300ms:, :1.5min).
+Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Leer lassen für den ganzen Lauf.</translation>
+    </message>
+    <message>
+        <source>Not a Range</source>
+        <translation>Kein Bereich</translation>
+    </message>
+    <message>
+        <source>Opening %1 cancelled.</source>
+        <translation>Öffnen von %1 abgebrochen.</translation>
+    </message>
+    <message>
+        <source>Opened %1 (%2): %3 events.</source>
+        <translation>%1 geöffnet (%2): %3 Ereignisse.</translation>
+    </message>
+    <message>
+        <source>Open &amp;Part of Run...</source>
+        <translation>&amp;Teil eines Laufs öffnen...</translation>
+    </message>
+    <message>
+        <source>Open only an event or time range of a big .memscope run</source>
+        <translation>Nur einen Ereignis- oder Zeitbereich eines großen .memscope-Laufs öffnen</translation>
+    </message>
 </context>
 <context>
     <name>memscope::MemoryEventsModel</name>
@@ -1330,6 +1372,21 @@
     <message>
         <source>The run finished.</source>
         <translation>Der Lauf ist abgeschlossen.</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::RunLoadProgress</name>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Stop opening this run</source>
+        <translation>Öffnen dieses Laufs abbrechen</translation>
+    </message>
+    <message>
+        <source>Opening %p%</source>
+        <translation>Öffnen %p%</translation>
     </message>
 </context>
 <context>

@@ -111,6 +111,14 @@
         <source>--screenshot: no view named %1; views: %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Open only part of the run: event indices A:B (1000000:2000000) or times with a unit (2.5s:4s, 300ms:, :1.5min).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A:B</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>memscope::AllocationListModel</name>
@@ -729,6 +737,39 @@
         <source>Press Run (F5) to train with the settings on the left and watch the memory live, open a recorded run or a PyTorch snapshot with File &gt; Open Run (Ctrl+O), or drop one here.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Open Part of Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memscope runs (*.memscope);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Range to load: event indices (1000000:2000000) or times since the start with a unit (2.5s:4s, 300ms:, :1.5min).
+Allocations live at its start count as present from the start. Leave empty for the whole run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not a Range</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opening %1 cancelled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opened %1 (%2): %3 events.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open &amp;Part of Run...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open only an event or time range of a big .memscope run</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>memscope::MemoryEventsModel</name>
@@ -1325,6 +1366,21 @@
     </message>
     <message>
         <source>The run finished.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::RunLoadProgress</name>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop opening this run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opening %p%</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
