@@ -24,7 +24,7 @@ packages=(
   # LibTorch 1.13 (CPU) and a fast BLAS: without OpenBLAS fp32 matmuls run 27x slower here
   libtorch-dev libopenblas0-openmp
   # other libraries
-  nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libamdhip64-dev
+  nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libamdhip64-dev libzstd-dev
   # PyTorch from Python, for the side-by-side benchmark (scripts/bench_vs_pytorch.sh)
   python3-torch
 )

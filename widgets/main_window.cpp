@@ -10,6 +10,7 @@
 #include "operator_page.h"
 #include "planner_page.h"
 #include "run_controller.h"
+#include "run_load_progress.h"
 #include "run_panel.h"
 #include "segment_page.h"
 #include "summary_page.h"
@@ -42,8 +43,10 @@
 #include <QHash>
 #include <QIcon>
 #include <QImage>
+#include <QInputDialog>
 #include <QKeySequence>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
@@ -190,17 +193,59 @@ void MainWindow::openRunDialog() {
     openRun(path);
 }
 
-std::shared_ptr<const Trace> MainWindow::loadTrace(const QString& path, QString& error) {
+void MainWindow::openRunRangeDialog() {
+    const QString dir =
+        appSettings().value(QLatin1String(k_last_dir_key), QDir::currentPath()).toString();
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Part of Run"), dir, tr("Memscope runs (*.memscope);;All files (*)"));
+    if (path.isEmpty()) {
+        return;
+    }
+    appSettings().setValue(QLatin1String(k_last_dir_key), QFileInfo(path).absolutePath());
+    QString text;
+    for (;;) {
+        bool ok = false;
+        text = QInputDialog::getText(
+            this, tr("Open Part of Run"),
+            tr("Range to load: event indices (1000000:2000000) or times since the start with a "
+               "unit (2.5s:4s, 300ms:, :1.5min).\nAllocations live at its start count as present "
+               "from the start. Leave empty for the whole run."),
+            QLineEdit::Normal, text, &ok);
+        if (!ok) {
+            return;
+        }
+        try {
+            openRun(path, RunRange::parse(text.toStdString()));
+            return;
+        } catch (const std::invalid_argument& e) {
+            reportError(tr("Not a Range"), QString::fromStdString(e.what()));
+        }
+    }
+}
+
+std::shared_ptr<const Trace> MainWindow::loadTrace(const QString& path, QString& error,
+                                                   const RunRange& range) {
     // Reading, decoding and finalizing a large file run on a worker while this loop keeps
-    // painting and timers going; a small one (well under a frame's worth of work) is read here.
+    // painting and timers going (and the status bar's Cancel button working); a small one (well
+    // under a frame's worth of work) is read here.
     const std::string file = QFile::encodeName(path).toStdString();
     const bool pickle = isPickle(path);
-    auto load = [file, pickle, &error]() -> std::shared_ptr<const Trace> {
+    const bool async = QFileInfo(path).size() >= k_async_load_bytes;
+    RunFile::LoadOptions options;
+    options.range = range;
+    if (async) {
+        RunLoadProgress* progress = m_load_progress;
+        options.progress = [progress](double f) { progress->report(f); };
+        options.cancel = progress->cancelFlag();
+    }
+    auto load = [file, pickle, options, &error]() -> std::shared_ptr<const Trace> {
         try {
             if (pickle) {
                 return std::make_shared<const Trace>(SnapshotImporter::import(file));
             }
-            return std::make_shared<const Trace>(RunFile::load(file));
+            return std::make_shared<const Trace>(RunFile::load(file, options));
+        } catch (const RunFileCancelled&) {
+            error.clear();
         } catch (const std::exception& e) {
             error = QString::fromLocal8Bit(e.what());
         } catch (...) {
@@ -209,22 +254,26 @@ std::shared_ptr<const Trace> MainWindow::loadTrace(const QString& path, QString&
         return nullptr;
     };
     std::shared_ptr<const Trace> trace;
-    if (QFileInfo(path).size() < k_async_load_bytes) {
+    if (!async) {
         trace = load();
     } else {
+        // Pickles report no progress (a busy bar, no Cancel).
+        m_load_progress->start(!pickle);
         QFutureWatcher<std::shared_ptr<const Trace>> watcher;
         QEventLoop loop;
         connect(&watcher, &QFutureWatcherBase::finished, &loop, &QEventLoop::quit);
         watcher.setFuture(QtConcurrent::run(load));
         if (!watcher.isFinished()) {
-            loop.exec(QEventLoop::ExcludeUserInputEvents);
+            // User input too, for Cancel; m_loading keeps Open, Run and Compare disabled.
+            loop.exec();
         }
         trace = watcher.result();
+        m_load_progress->finish();
     }
     return trace;
 }
 
-bool MainWindow::openRun(const QString& path) {
+bool MainWindow::openRun(const QString& path, const RunRange& range) {
     if (m_loading) {
         return false;
     }
@@ -237,10 +286,15 @@ bool MainWindow::openRun(const QString& path) {
     m_status_label->setText(tr("Opening %1...").arg(QDir::toNativeSeparators(path)));
     QApplication::setOverrideCursor(Qt::BusyCursor);
     QString error;
-    std::shared_ptr<const Trace> trace = loadTrace(path, error);
+    std::shared_ptr<const Trace> trace = loadTrace(path, error, range);
     QApplication::restoreOverrideCursor();
     m_loading = false;
     updateActions();
+    if (!trace && error.isEmpty()) {
+        updateStatus();
+        appendLog(tr("Opening %1 cancelled.").arg(QDir::toNativeSeparators(path)));
+        return false;
+    }
     if (!trace) {
         updateStatus();
         reportError(
@@ -250,9 +304,15 @@ bool MainWindow::openRun(const QString& path) {
     }
     showTrace(trace, path);
     addRecentFile(path);
-    appendLog(tr("Opened %1: %2 events.")
-                  .arg(QDir::toNativeSeparators(path))
-                  .arg(QLocale().toString(qint64(trace->events.count()))));
+    if (range.isAll()) {
+        appendLog(tr("Opened %1: %2 events.")
+                      .arg(QDir::toNativeSeparators(path))
+                      .arg(QLocale().toString(qint64(trace->events.count()))));
+    } else {
+        appendLog(tr("Opened %1 (%2): %3 events.")
+                      .arg(QDir::toNativeSeparators(path), QString::fromStdString(range.describe()))
+                      .arg(QLocale().toString(qint64(trace->events.count()))));
+    }
     return true;
 }
 
@@ -499,6 +559,9 @@ bool MainWindow::compareWith(const QString& path) {
     m_loading = false;
     updateActions();
     QApplication::restoreOverrideCursor();
+    if (!other && error.isEmpty()) {
+        return false;  // cancelled
+    }
     if (!other) {
         reportError(
             tr("Cannot Open Run"),
@@ -812,6 +875,7 @@ void MainWindow::updateActions() {
     m_run_action->setEnabled(!active && !m_loading);
     m_stop_action->setEnabled(active);
     m_open_action->setEnabled(!active && !m_loading);
+    m_open_range_action->setEnabled(!active && !m_loading);
     m_recent_menu->setEnabled(!active && !m_loading);
     m_save_action->setEnabled(!active && m_trace != nullptr);
     m_compare_action->setEnabled(!active && !m_loading && m_trace != nullptr);
@@ -827,6 +891,9 @@ void MainWindow::changeEvent(QEvent* event) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (m_loading) {
+        m_load_progress->cancel();  // the worker stops at its next chunk
+    }
     if (m_controller->isActive()) {
         // The controller's destructor stops the run and waits for it.
         m_controller->stop();
@@ -841,6 +908,9 @@ void MainWindow::createActions() {
     m_open_action->setObjectName(QStringLiteral("action_open"));
     m_open_action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_O));
     connect(m_open_action, &QAction::triggered, this, &MainWindow::openRunDialog);
+    m_open_range_action = new QAction(this);
+    m_open_range_action->setObjectName(QStringLiteral("action_open_range"));
+    connect(m_open_range_action, &QAction::triggered, this, &MainWindow::openRunRangeDialog);
 
     m_save_action = new QAction(this);
     m_save_action->setObjectName(QStringLiteral("action_save"));
@@ -897,6 +967,7 @@ void MainWindow::createMenus() {
     m_file_menu = menuBar()->addMenu(QString());
     m_file_menu->setObjectName(QStringLiteral("menu_file"));
     m_file_menu->addAction(m_open_action);
+    m_file_menu->addAction(m_open_range_action);
     m_recent_menu = m_file_menu->addMenu(QString());
     m_recent_menu->setObjectName(QStringLiteral("menu_recent"));
     m_file_menu->addAction(m_save_action);
@@ -996,6 +1067,8 @@ void MainWindow::createStatusBar() {
     m_progress->setTextVisible(false);
     m_progress->hide();
     statusBar()->addPermanentWidget(m_progress);
+    m_load_progress = new RunLoadProgress(this);
+    statusBar()->addPermanentWidget(m_load_progress);
     m_eta_label = new QLabel(this);
     m_eta_label->setObjectName(QStringLiteral("status_eta"));
     statusBar()->addPermanentWidget(m_eta_label);
@@ -1012,6 +1085,9 @@ void MainWindow::retranslateUi() {
     m_help_menu->setTitle(tr("&Help"));
     m_open_action->setText(tr("&Open Run..."));
     m_open_action->setStatusTip(tr("Open a recorded .memscope run or a PyTorch memory snapshot"));
+    m_open_range_action->setText(tr("Open &Part of Run..."));
+    m_open_range_action->setStatusTip(
+        tr("Open only an event or time range of a big .memscope run"));
     m_save_action->setText(tr("&Save Run As..."));
     m_save_action->setStatusTip(tr("Write the open run to a .memscope file"));
     m_export_action->setText(tr("&Export View..."));

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "io/run_range.h"
+
 #include <QHash>
 #include <QMainWindow>
 #include <QStringList>
@@ -24,6 +26,7 @@ class OperatorPage;
 class PlannerPage;
 class RunController;
 class SegmentPage;
+class RunLoadProgress;
 class SummaryPage;
 class SweepPage;
 class RunPanel;
@@ -48,9 +51,11 @@ class MainWindow : public QMainWindow {
     static QString aboutText();
 
     // Loads a run (.memscope, or a PyTorch memory snapshot .pickle) on a worker thread, keeping
-    // the window responsive, and shows it. On failure shows a message box naming the file, keeps
-    // whatever was open, and returns false.
-    bool openRun(const QString& path);
+    // the window responsive, and shows it; a big .memscope file shows a progress bar with Cancel
+    // in the status bar. `range` loads only part of a .memscope run. On failure shows a message
+    // box naming the file, keeps whatever was open, and returns false (also when cancelled, with
+    // no message box).
+    bool openRun(const QString& path, const RunRange& range = RunRange());
     // Compares the open run with another run file in the Compare tab; false (and a message box
     // naming the file) when it cannot be read.
     bool compareWith(const QString& path);
@@ -91,6 +96,9 @@ class MainWindow : public QMainWindow {
     void showAbout();
     // File > Open: asks for a run file, then openRun().
     void openRunDialog();
+    // File > Open Part of Run: asks for a run file and a range (A:B, see RunRange), then
+    // openRun().
+    void openRunRangeDialog();
     void saveRunDialog();
     void exportViewDialog();
     // File > Compare With: asks for a second run, then compareWith().
@@ -133,7 +141,9 @@ class MainWindow : public QMainWindow {
     QWidget* currentExportWidget() const;
     // Reads a run or snapshot; large files on a worker while the event loop keeps going. nullptr
     // with the reason in `error` when it cannot be read.
-    std::shared_ptr<const Trace> loadTrace(const QString& path, QString& error);
+    // Empty error and nullptr: the user cancelled.
+    std::shared_ptr<const Trace> loadTrace(const QString& path, QString& error,
+                                           const RunRange& range = RunRange());
     void createAnalysisTabs();
     void addTab(QWidget* page, const QString& name, bool needs_run);
     void showTraceInAnalysisTabs();
@@ -149,6 +159,7 @@ class MainWindow : public QMainWindow {
     QMenu* m_view_menu = nullptr;
     QMenu* m_help_menu = nullptr;
     QAction* m_open_action = nullptr;
+    QAction* m_open_range_action = nullptr;
     QAction* m_save_action = nullptr;
     QAction* m_export_action = nullptr;
     QAction* m_compare_action = nullptr;
@@ -165,6 +176,7 @@ class MainWindow : public QMainWindow {
     QLabel* m_eta_label = nullptr;
     QLabel* m_peak_label = nullptr;
     QProgressBar* m_progress = nullptr;
+    RunLoadProgress* m_load_progress = nullptr;
     QTabWidget* m_tabs = nullptr;
     QStackedWidget* m_timeline_stack = nullptr;
     QWidget* m_placeholder = nullptr;

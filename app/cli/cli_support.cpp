@@ -1,7 +1,16 @@
 #include "cli_support.h"
 
+#include "io/run_file.h"
+#include "io/run_range.h"
+
+#include <atomic>
 #include <csignal>
+#include <cstdio>
 #include <iostream>
+
+#ifndef _WIN32
+#include <unistd.h>
+#endif
 
 namespace memscope::cli {
 
@@ -34,6 +43,60 @@ std::string withThousands(int64_t value) {
         out += digits[i];
     }
     return (value < 0 ? "-" : "") + out;
+}
+
+const char* const kRangeOptionHelp =
+    "Load only part of the run: event indices A:B (1000000:2000000) or times since the start "
+    "with a unit (2.5s:4s, 300ms:, :1.5min); allocations live at A count as present from the "
+    "start";
+
+bool parseRangeOption(const std::string& text, RunRange& range, int& exit_status) {
+    try {
+        range = RunRange::parse(text);
+        return true;
+    } catch (const std::invalid_argument& e) {
+        exit_status = reportUsageError(std::string("--range: ") + e.what());
+        return false;
+    }
+}
+
+Trace loadRun(const std::string& path, const RunRange& range) {
+    static std::atomic<bool> cancel{false};
+    cancel = false;
+    InterruptForwarder forward([] { cancel = true; });
+    RunFile::LoadOptions options;
+    options.range = range;
+    options.cancel = &cancel;
+#ifndef _WIN32
+    const bool terminal = isatty(fileno(stderr)) != 0;
+#else
+    const bool terminal = false;
+#endif
+    int shown = -1;
+    if (terminal) {
+        options.progress = [&](double f) {
+            const int percent = int(f * 100);
+            if (percent != shown) {
+                shown = percent;
+                std::fprintf(stderr, "\rloading %s: %3d%%", path.c_str(), percent);
+                std::fflush(stderr);
+            }
+        };
+    }
+    auto clear = [&] {
+        if (shown >= 0) {
+            std::fprintf(stderr, "\r\033[K");
+            std::fflush(stderr);
+        }
+    };
+    try {
+        Trace trace = RunFile::load(path, options);
+        clear();
+        return trace;
+    } catch (...) {
+        clear();
+        throw;
+    }
 }
 
 InterruptForwarder::InterruptForwarder(std::function<void()> cancel) {

@@ -6,7 +6,23 @@
 
 #include "memscope_version.h"
 
+namespace memscope {
+class RunRange;
+class Trace;
+}  // namespace memscope
+
 namespace memscope::cli {
+
+// Help of the --range option of the commands that open runs (info, export, report).
+extern const char* const kRangeOptionHelp;
+
+// Parses a --range value; on a bad one prints the usage error and sets `exit_status` to 2.
+bool parseRangeOption(const std::string& text, RunRange& range, int& exit_status);
+
+// Loads a .memscope run as the commands that open runs do: only `range` of it, with a
+// percentage on stderr while it loads when stderr is a terminal, and Ctrl-C cancelling the load
+// (RunFileCancelled). Throws RunFileError naming the file.
+Trace loadRun(const std::string& path, const RunRange& range);
 
 // Prints "memscope-cli: error: MESSAGE" on one line and returns exit status 2.
 int reportUsageError(const std::string& message);

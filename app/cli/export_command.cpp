@@ -35,6 +35,7 @@ ExportCommand::ExportCommand(CLI::App& parent) {
     m_app = parent.add_subcommand(
         "export", "Write a recorded run for other tools: memory_viz pickle, Chrome trace, tables");
     m_app->add_option("run", m_path, "A .memscope run file")->required();
+    m_app->add_option("--range", m_range, kRangeOptionHelp);
     m_app
         ->add_option("--to,-o", m_to,
                      "Output file; its suffix picks the format: .pickle (memory_viz snapshot), "
@@ -66,9 +67,14 @@ int ExportCommand::run() {
         return reportUsageError("--table: must be operators, allocations or summary, not '" +
                                 m_table + "'");
     }
+    RunRange range;
+    int status = 0;
+    if (!parseRangeOption(m_range, range, status)) {
+        return status;
+    }
     Trace trace;
     try {
-        trace = RunFile::load(m_path);
+        trace = loadRun(m_path, range);
     } catch (const std::exception& e) {
         std::cerr << "memscope-cli: error: " << e.what() << "\n";
         return 1;

@@ -23,6 +23,7 @@ class ExportCommand {
   private:
     CLI::App* m_app;
     std::string m_path;
+    std::string m_range;  // --range A:B, "" for the whole run
     std::string m_to;
     int m_protocol = 4;
     std::string m_table = "operators";

@@ -1,5 +1,6 @@
 #include "info_command.h"
 
+#include "cli_support.h"
 #include "io/run_file.h"
 #include "trace/reserved_memory.h"
 #include "trace/trace_summary.h"
@@ -12,14 +13,20 @@ namespace memscope::cli {
 InfoCommand::InfoCommand(CLI::App& parent) {
     m_app = parent.add_subcommand("info", "Summarise a recorded run");
     m_app->add_option("run", m_path, "A .memscope run file")->required();
+    m_app->add_option("--range", m_range, kRangeOptionHelp);
     m_app->add_option("--top", m_top, "How many operators to list (default 10)");
     m_app->add_flag("--json", m_json, "Print the stored summary as JSON");
 }
 
 int InfoCommand::run() {
+    RunRange range;
+    int status = 0;
+    if (!parseRangeOption(m_range, range, status)) {
+        return status;
+    }
     Trace trace;
     try {
-        trace = RunFile::load(m_path);
+        trace = loadRun(m_path, range);
     } catch (const std::exception& e) {
         std::cerr << "memscope-cli: error: " << e.what() << "\n";
         return 1;

@@ -17,6 +17,7 @@ class InfoCommand {
   private:
     CLI::App* m_app;
     std::string m_path;
+    std::string m_range;  // --range A:B, "" for the whole run
     size_t m_top = 10;
     bool m_json = false;
 };

@@ -2,6 +2,7 @@
 
 #include "io/atomic_file.h"
 
+#include "cli_support.h"
 #include "io/report_writer.h"
 #include "io/run_file.h"
 
@@ -13,16 +14,22 @@ namespace memscope::cli {
 ReportCommand::ReportCommand(CLI::App& parent) {
     m_app = parent.add_subcommand("report", "Write a Markdown report over recorded runs");
     m_app->add_option("runs", m_paths, ".memscope run files")->required();
+    m_app->add_option("--range", m_range, kRangeOptionHelp);
     m_app->add_option("--out,-o", m_out, "Markdown file to write (- for standard output)")
         ->capture_default_str();
 }
 
 int ReportCommand::run() {
+    RunRange range;
+    int status = 0;
+    if (!parseRangeOption(m_range, range, status)) {
+        return status;
+    }
     std::vector<Trace> traces;
     std::vector<std::string> names;
     for (const auto& path : m_paths) {
         try {
-            traces.push_back(RunFile::load(path));
+            traces.push_back(loadRun(path, range));
         } catch (const std::exception& e) {
             std::cerr << "memscope-cli: error: " << e.what() << "\n";
             return 1;

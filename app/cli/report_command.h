@@ -21,6 +21,7 @@ class ReportCommand {
     CLI::App* m_app;
     std::vector<std::string> m_paths;
     std::string m_out = "report.md";
+    std::string m_range;  // --range A:B for every run, "" for whole runs
 };
 
 }  // namespace memscope::cli

@@ -22,8 +22,10 @@
 #include <exception>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 
 #include "io/run_file.h"
+#include "io/run_range.h"
 #include "io/snapshot_importer.h"
 #include "main_window.h"
 #include "memscope_version.h"
@@ -119,9 +121,9 @@ std::optional<QSize> parse_size(const QString& text) {
 }
 
 // Loads RUN and writes the timeline as FILE; the exit status of the program.
-int render_timeline_screenshot(const QString& run_path, const QString& image_path,
-                               const std::optional<DetailOption>& detail, const QSize& size,
-                               double scale) {
+int render_timeline_screenshot(const QString& run_path, const memscope::RunRange& range,
+                               const QString& image_path, const std::optional<DetailOption>& detail,
+                               const QSize& size, double scale) {
     std::shared_ptr<const memscope::Trace> trace;
     try {
         const std::string file = QFile::encodeName(run_path).toStdString();
@@ -130,7 +132,9 @@ int render_timeline_screenshot(const QString& run_path, const QString& image_pat
             trace =
                 std::make_shared<const memscope::Trace>(memscope::SnapshotImporter::import(file));
         } else {
-            trace = std::make_shared<const memscope::Trace>(memscope::RunFile::load(file));
+            memscope::RunFile::LoadOptions options;
+            options.range = range;
+            trace = std::make_shared<const memscope::Trace>(memscope::RunFile::load(file, options));
         }
     } catch (const std::exception& e) {
         print_error(QCoreApplication::translate("main", "cannot open %1: %2")
@@ -157,9 +161,10 @@ int render_timeline_screenshot(const QString& run_path, const QString& image_pat
 
 // Opens RUN in the main window (offscreen, at `size`) and writes VIEW as FILE: "window" is the
 // whole window, any other name a tab of it (see MainWindow::viewNames()).
-int render_window_screenshot(const QString& run_path, const QString& view,
-                             const QString& image_path, const std::optional<DetailOption>& detail,
-                             const QSize& size, double scale) {
+int render_window_screenshot(const QString& run_path, const memscope::RunRange& range,
+                             const QString& view, const QString& image_path,
+                             const std::optional<DetailOption>& detail, const QSize& size,
+                             double scale) {
     memscope::MainWindow window;
     window.setErrorReporter([](const QString& message) { print_error(message); });
     if (view != QLatin1String("window") && !window.viewNames(true).contains(view)) {
@@ -170,7 +175,7 @@ int render_window_screenshot(const QString& run_path, const QString& view,
     }
     window.resize(size);
     window.show();
-    if (!run_path.isEmpty() && !window.openRun(run_path)) {
+    if (!run_path.isEmpty() && !window.openRun(run_path, range)) {
         return 1;
     }
     memscope::TimelinePage* page = window.timelinePage();
@@ -265,6 +270,14 @@ int main(int argc, char** argv) {
         QStringLiteral("open"), QCoreApplication::translate("main", "Open a .memscope run file."),
         QCoreApplication::translate("main", "run"));
     parser.addOption(open_option);
+    const QCommandLineOption range_option(
+        QStringLiteral("range"),
+        QCoreApplication::translate(
+            "main",
+            "Open only part of the run: event indices A:B (1000000:2000000) or times with a "
+            "unit (2.5s:4s, 300ms:, :1.5min)."),
+        QCoreApplication::translate("main", "A:B"));
+    parser.addOption(range_option);
     const QCommandLineOption screenshot_option(
         QStringLiteral("screenshot"),
         QCoreApplication::translate(
@@ -310,6 +323,15 @@ int main(int argc, char** argv) {
         QTimer::singleShot(quit_after_ms, &app, &QCoreApplication::quit);
     }
 
+    memscope::RunRange range;
+    if (parser.isSet(range_option)) {
+        try {
+            range = memscope::RunRange::parse(parser.value(range_option).toStdString());
+        } catch (const std::invalid_argument& e) {
+            print_error(QStringLiteral("--range: %1").arg(QString::fromStdString(e.what())));
+            return k_usage_error;
+        }
+    }
     std::optional<DetailOption> detail;
     if (parser.isSet(detail_option)) {
         detail = parse_detail(parser.value(detail_option));
@@ -363,14 +385,16 @@ int main(int argc, char** argv) {
             return k_usage_error;
         }
         if (view == QLatin1String("timeline") && !file.endsWith(QLatin1String(".svg"))) {
-            return render_timeline_screenshot(parser.value(open_option), file, detail, size, scale);
+            return render_timeline_screenshot(parser.value(open_option), range, file, detail, size,
+                                              scale);
         }
-        return render_window_screenshot(parser.value(open_option), view, file, detail, size, scale);
+        return render_window_screenshot(parser.value(open_option), range, view, file, detail, size,
+                                        scale);
     }
 
     memscope::MainWindow window;
     window.show();
-    if (parser.isSet(open_option) && window.openRun(parser.value(open_option)) && detail) {
+    if (parser.isSet(open_option) && window.openRun(parser.value(open_option), range) && detail) {
         memscope::TimelinePage* page = window.timelinePage();
         auto apply_detail = [page, d = *detail] {
             if (d.percent) {

@@ -1,5 +1,6 @@
 #include "io/run_file.h"
 
+#include <zstd.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -7,7 +8,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <exception>
+#include <limits>
 #include <memory>
+#include <mutex>
+#include <thread>
+#include <type_traits>
+#include <unordered_map>
 #include <utility>
 
 #ifndef _WIN32
@@ -152,6 +159,205 @@ std::string checkEventValues(const EventColumns& events, size_t node_count) {
                " (at most " + std::to_string(kPhaseCount - 1) + ")";
     }
     return {};
+}
+
+// ---- version 2 column encodings ---------------------------------------------------------------
+
+enum class Encoding { Raw, Delta, Varint, DeltaVarint };
+
+const char* encodingName(Encoding e) {
+    switch (e) {
+        case Encoding::Raw:
+            return "raw";
+        case Encoding::Delta:
+            return "delta";
+        case Encoding::Varint:
+            return "varint";
+        case Encoding::DeltaVarint:
+            return "delta_varint";
+    }
+    return "raw";
+}
+
+bool encodingFromName(const std::string& name, Encoding& out) {
+    for (const Encoding e :
+         {Encoding::Raw, Encoding::Delta, Encoding::Varint, Encoding::DeltaVarint}) {
+        if (name == encodingName(e)) {
+            out = e;
+            return true;
+        }
+    }
+    return false;
+}
+
+// The writer's choice per column (see the format comment in run_file.h).
+Encoding encodingFor(const std::string& column, bool varints) {
+    if (column == "time_ns" || column == "addr" || column == "allocated" || column == "reserved" ||
+        column == "step") {
+        return varints ? Encoding::DeltaVarint : Encoding::Delta;
+    }
+    if (column == "size")
+        return varints ? Encoding::Varint : Encoding::Raw;
+    return Encoding::Raw;
+}
+
+inline uint64_t zigzag(int64_t v) {
+    return (uint64_t(v) << 1) ^ uint64_t(v >> 63);
+}
+inline int64_t unzigzag(uint64_t v) {
+    return int64_t(v >> 1) ^ -int64_t(v & 1);
+}
+
+// The value sign-extended (signed types) or zero-extended to 64 bits.
+template <typename T>
+inline int64_t widen(T v) {
+    if constexpr (std::is_signed_v<T>)
+        return int64_t(v);
+    else
+        return int64_t(uint64_t(v));
+}
+
+template <typename T>
+void encodeChunk(const T* v, size_t n, Encoding encoding, std::vector<uint8_t>& out) {
+    using U = std::make_unsigned_t<T>;
+    out.clear();
+    switch (encoding) {
+        case Encoding::Raw:
+            out.resize(n * sizeof(T));
+            if (n != 0)
+                std::memcpy(out.data(), v, n * sizeof(T));
+            return;
+        case Encoding::Delta: {
+            out.resize(n * sizeof(T));
+            U prev = 0;
+            for (size_t i = 0; i < n; ++i) {
+                const U d = U(U(v[i]) - prev);
+                std::memcpy(out.data() + i * sizeof(T), &d, sizeof(T));
+                prev = U(v[i]);
+            }
+            return;
+        }
+        case Encoding::Varint:
+        case Encoding::DeltaVarint: {
+            out.resize(n * 10);
+            uint8_t* p = out.data();
+            int64_t prev = 0;
+            const bool delta = encoding == Encoding::DeltaVarint;
+            for (size_t i = 0; i < n; ++i) {
+                const int64_t w = widen(v[i]);
+                // Deltas modulo 2^64: unsigned 64-bit columns (addr) wrap exactly.
+                uint64_t z = zigzag(delta ? int64_t(uint64_t(w) - uint64_t(prev)) : w);
+                prev = w;
+                while (z >= 0x80) {
+                    *p++ = uint8_t(z | 0x80);
+                    z >>= 7;
+                }
+                *p++ = uint8_t(z);
+            }
+            out.resize(size_t(p - out.data()));
+            return;
+        }
+    }
+}
+
+// Decodes exactly n values from [in, in + bytes); false when the bytes do not hold exactly that.
+template <typename T>
+bool decodeChunk(const uint8_t* in, size_t bytes, Encoding encoding, T* v, size_t n) {
+    using U = std::make_unsigned_t<T>;
+    switch (encoding) {
+        case Encoding::Raw:
+            if (bytes != n * sizeof(T))
+                return false;
+            if (n != 0)
+                std::memcpy(v, in, bytes);
+            return true;
+        case Encoding::Delta: {
+            if (bytes != n * sizeof(T))
+                return false;
+            U acc = 0;
+            for (size_t i = 0; i < n; ++i) {
+                U d;
+                std::memcpy(&d, in + i * sizeof(T), sizeof(T));
+                acc = U(acc + d);
+                v[i] = T(acc);
+            }
+            return true;
+        }
+        case Encoding::Varint:
+        case Encoding::DeltaVarint: {
+            const uint8_t* p = in;
+            const uint8_t* const end = in + bytes;
+            const bool delta = encoding == Encoding::DeltaVarint;
+            uint64_t acc = 0;
+            for (size_t i = 0; i < n; ++i) {
+                uint64_t z = 0;
+                int shift = 0;
+                for (;;) {
+                    if (p == end || shift > 63)
+                        return false;
+                    const uint8_t b = *p++;
+                    z |= uint64_t(b & 0x7f) << shift;
+                    if (b < 0x80)
+                        break;
+                    shift += 7;
+                }
+                const int64_t x = unzigzag(z);
+                acc = delta ? acc + uint64_t(x) : uint64_t(x);
+                v[i] = T(U(acc));  // exact for what the writer wrote; damage is caught by checks
+            }
+            return p == end;
+        }
+    }
+    return false;
+}
+
+// Runs task(i) for i in [0, count) on the calling thread and one more, in order of i. after(i)
+// runs on the calling thread after each of its own tasks. The first exception thrown by any
+// task stops both threads (remaining tasks are skipped) and is rethrown here.
+template <typename Task, typename After>
+void runOnTwoThreads(size_t count, Task&& task, After&& after) {
+    std::atomic<size_t> next{0};
+    std::atomic<bool> failed{false};
+    std::exception_ptr error;
+    std::mutex error_mutex;
+    auto work = [&](bool caller) {
+        for (;;) {
+            const size_t i = next.fetch_add(1);
+            if (i >= count || failed.load())
+                return;
+            try {
+                task(i);
+                if (caller)
+                    after(i);
+            } catch (...) {
+                std::lock_guard<std::mutex> lock(error_mutex);
+                if (!error)
+                    error = std::current_exception();
+                failed = true;
+                return;
+            }
+        }
+    };
+    std::thread helper;
+    if (count > 1)
+        helper = std::thread(work, false);
+    work(true);
+    if (helper.joinable())
+        helper.join();
+    if (error)
+        std::rethrow_exception(error);
+}
+
+struct ChunkEntry {
+    uint64_t offset = 0;
+    uint64_t length = 0;
+    uint64_t raw_length = 0;
+    uint64_t checksum = 0;
+};
+
+// Keys allocations and segments by device and address, as Trace::finalize pairs them.
+inline uint64_t pairKey(int16_t device, uint64_t addr) {
+    return addr ^ (uint64_t(uint16_t(device)) << 48);
 }
 
 // ---- header pieces ----------------------------------------------------------------------------
@@ -359,6 +565,35 @@ class HeaderCheck : public nlohmann::json_sax<json> {
     }
 };
 
+json segmentTagsToJson(const std::vector<SegmentTag>& tags) {
+    std::vector<int64_t> event, stream;
+    json pool = json::array();
+    for (const auto& t : tags) {
+        event.push_back(t.event), stream.push_back(t.stream), pool.push_back(t.pool);
+    }
+    return {{"event", toBytes(event)}, {"stream", toBytes(stream)}, {"pool", std::move(pool)}};
+}
+
+// Returns an error message, "" on success.
+std::string segmentTagsFromJson(const json& j, std::vector<SegmentTag>& tags) {
+    try {
+        if (!j.is_object())
+            return "not a map";
+        const auto event = arrayFromBytes<int64_t>(j.at("event"), "event");
+        const auto stream = arrayFromBytes<int64_t>(j.at("stream"), "stream");
+        const json& pool = j.at("pool");
+        if (!pool.is_array() || stream.size() != event.size() || pool.size() != event.size())
+            return "tag arrays have different lengths";
+        tags.resize(event.size());
+        for (size_t i = 0; i < event.size(); ++i) {
+            tags[i] = SegmentTag{event[i], stream[i], pool[i].get<std::string>()};
+        }
+    } catch (const std::string& message) {
+        return message;
+    }
+    return {};
+}
+
 struct ColumnEntry {
     size_t element_size = 0;
     uint64_t offset = 0;
@@ -416,7 +651,16 @@ uint64_t RunFile::checksum(const void* data, size_t bytes) {
 }
 
 void RunFile::save(const Trace& trace, const std::string& path) {
+    save(trace, path, SaveOptions());
+}
+
+void RunFile::save(const Trace& trace, const std::string& path, const SaveOptions& options) {
     const EventColumns& events = trace.events;
+    if (options.format_version < 1 || options.format_version > kFormatVersion) {
+        throw RunFileError(path, "cannot save: format version " +
+                                     std::to_string(options.format_version) + " is not 1 or " +
+                                     std::to_string(kFormatVersion));
+    }
     if (auto error = events.checkLengths(); !error.empty()) {
         throw RunFileError(path, "cannot save: " + error);
     }
@@ -424,17 +668,85 @@ void RunFile::save(const Trace& trace, const std::string& path) {
     if (auto error = checkEventValues(events, trace.stacks.nodeCount()); !error.empty()) {
         throw RunFileError(path, "cannot save: " + error);
     }
+    const bool v2 = options.format_version >= 2;
+    const uint64_t chunk_events = std::max<uint64_t>(1, options.chunk_events);
+    const size_t count = events.count();
+    const size_t chunks_per_column = v2 ? size_t((count + chunk_events - 1) / chunk_events) : 0;
+
+    // Version 2: every chunk of every column encoded and compressed up front (on two threads),
+    // since the directory in the header must know their lengths.
+    struct Job {
+        size_t column = 0;
+        size_t chunk = 0;
+    };
+    std::vector<Job> jobs;
+    std::vector<std::vector<std::vector<uint8_t>>> stored;  // [column][chunk]
+    std::vector<std::vector<ChunkEntry>> entries;
+    std::vector<Encoding> encodings;
+    forEachColumn(events, [&](const char* name, const auto&) {
+        encodings.push_back(encodingFor(name, options.varints));
+    });
+    if (v2) {
+        stored.assign(encodings.size(), std::vector<std::vector<uint8_t>>(chunks_per_column));
+        entries.assign(encodings.size(), std::vector<ChunkEntry>(chunks_per_column));
+        for (size_t c = 0; c < encodings.size(); ++c) {
+            for (size_t k = 0; k < chunks_per_column; ++k)
+                jobs.push_back({c, k});
+        }
+        std::string error;
+        runOnTwoThreads(
+            jobs.size(),
+            [&](size_t j) {
+                const Job job = jobs[j];
+                const size_t first = job.chunk * chunk_events;
+                const size_t n = std::min<size_t>(chunk_events, count - first);
+                std::vector<uint8_t> raw;
+                size_t column = 0;
+                forEachColumn(events, [&](const char*, const auto& v) {
+                    if (column++ == job.column)
+                        encodeChunk(v.data() + first, n, encodings[job.column], raw);
+                });
+                std::vector<uint8_t>& out = stored[job.column][job.chunk];
+                out.resize(ZSTD_compressBound(raw.size()));
+                const size_t z = ZSTD_compress(out.data(), out.size(), raw.data(), raw.size(),
+                                               options.compression_level);
+                if (ZSTD_isError(z)) {
+                    throw RunFileError(path,
+                                       std::string("cannot compress: ") + ZSTD_getErrorName(z));
+                }
+                out.resize(z);
+                out.shrink_to_fit();
+                entries[job.column][job.chunk] =
+                    ChunkEntry{0, z, raw.size(), checksum(out.data(), out.size())};
+            },
+            [](size_t) {});
+    }
 
     json columns = json::array();
     uint64_t offset = 0;
+    size_t column_index = 0;
     forEachColumn(events, [&](const char* name, const auto& column) {
-        const uint64_t length = column.size() * sizeof(column[0]);
+        if (!v2) {
+            const uint64_t length = column.size() * sizeof(column[0]);
+            columns.push_back({{"name", name},
+                               {"element_size", sizeof(column[0])},
+                               {"offset", offset},
+                               {"length", length},
+                               {"checksum", checksum(column.data(), length)}});
+            offset += length;
+            return;
+        }
+        json chunks = json::array();
+        for (auto& e : entries[column_index]) {
+            e.offset = offset;
+            offset += e.length;
+            chunks.push_back({e.offset, e.length, e.raw_length, e.checksum});
+        }
         columns.push_back({{"name", name},
                            {"element_size", sizeof(column[0])},
-                           {"offset", offset},
-                           {"length", length},
-                           {"checksum", checksum(column.data(), length)}});
-        offset += length;
+                           {"encoding", encodingName(encodings[column_index])},
+                           {"chunks", std::move(chunks)}});
+        ++column_index;
     });
     json operators = json::array();
     for (const auto& op : trace.operators)
@@ -442,21 +754,36 @@ void RunFile::save(const Trace& trace, const std::string& path) {
     json steps = json::array();
     for (const auto& s : trace.steps)
         steps.push_back(s.toJson());
-    const json header = {{"meta", trace.meta.toJson()},
-                         {"stacks", stacksToJson(trace.stacks)},
-                         {"operators", std::move(operators)},
-                         {"steps", std::move(steps)},
-                         {"summary", trace.summary},
-                         {"events", events.count()},
-                         {"spans", spansToJson(trace.spans)},
-                         {"phases", phasesToJson(trace.phases)},
-                         {"shape_strings", trace.shape_strings},
-                         {"columns", std::move(columns)}};
-    const std::vector<uint8_t> cbor = json::to_cbor(header);
+    json header = {{"meta", trace.meta.toJson()},
+                   {"stacks", stacksToJson(trace.stacks)},
+                   {"operators", std::move(operators)},
+                   {"steps", std::move(steps)},
+                   {"summary", trace.summary},
+                   {"events", count},
+                   {"spans", spansToJson(trace.spans)},
+                   {"phases", phasesToJson(trace.phases)},
+                   {"shape_strings", trace.shape_strings},
+                   {"columns", std::move(columns)}};
+    if (v2) {
+        header["chunk_events"] = chunk_events;
+        if (!trace.segment_tags.empty())
+            header["segment_tags"] = segmentTagsToJson(trace.segment_tags);
+    }
+    std::vector<uint8_t> cbor = json::to_cbor(header);
+    header = json();
+    if (v2) {
+        std::vector<uint8_t> z(ZSTD_compressBound(cbor.size()));
+        const size_t n =
+            ZSTD_compress(z.data(), z.size(), cbor.data(), cbor.size(), options.compression_level);
+        if (ZSTD_isError(n))
+            throw RunFileError(path, std::string("cannot compress: ") + ZSTD_getErrorName(n));
+        z.resize(n);
+        cbor = std::move(z);
+    }
 
     unsigned char preamble[kPreambleSize];
     std::memcpy(preamble, kMagic, sizeof(kMagic));
-    putLe(preamble + 8, kFormatVersion, 4);
+    putLe(preamble + 8, options.format_version, 4);
     putLe(preamble + 12, cbor.size(), 8);
 
     const std::string tmp = path + ".tmp";
@@ -476,10 +803,18 @@ void RunFile::save(const Trace& trace, const std::string& path) {
     };
     put(preamble, sizeof(preamble));
     put(cbor.data(), cbor.size());
-    // Straight from the vectors: stdio passes writes this large to the kernel without copying.
-    forEachColumn(events, [&](const char*, const auto& column) {
-        put(column.data(), column.size() * sizeof(column[0]));
-    });
+    if (v2) {
+        for (const auto& column : stored) {
+            for (const auto& chunk : column)
+                put(chunk.data(), chunk.size());
+        }
+    } else {
+        // Straight from the vectors: stdio passes writes this large to the kernel without
+        // copying.
+        forEachColumn(events, [&](const char*, const auto& column) {
+            put(column.data(), column.size() * sizeof(column[0]));
+        });
+    }
     if (std::fflush(file.get()) != 0)
         fail("cannot write " + tmp);
 #ifndef _WIN32
@@ -501,6 +836,22 @@ void RunFile::save(const Trace& trace, const std::string& path) {
 }
 
 Trace RunFile::load(const std::string& path) {
+    return load(path, LoadOptions());
+}
+
+Trace RunFile::load(const std::string& path, const LoadOptions& options) {
+    double reported = 0;
+    auto progress = [&](double fraction) {
+        fraction = std::min(1.0, std::max(reported, fraction));
+        reported = fraction;
+        if (options.progress)
+            options.progress(fraction);
+    };
+    auto checkCancel = [&]() {
+        if (options.cancel && options.cancel->load(std::memory_order_relaxed))
+            throw RunFileCancelled(path);
+    };
+    progress(0);
     FilePtr file(std::fopen(path.c_str(), "rb"));
     if (!file)
         throw RunFileError(path, "cannot open: " + errnoText());
@@ -514,9 +865,11 @@ Trace RunFile::load(const std::string& path) {
                                       " bytes at offset " + std::to_string(at) + ", file has " +
                                       std::to_string(file_size));
     };
+    std::mutex file_mutex;  // the two decoding threads share the FILE
     auto readExactly = [&](void* out, uint64_t bytes, uint64_t at, const std::string& what) {
         if (bytes == 0)
             return;
+        std::lock_guard<std::mutex> lock(file_mutex);
         if (!seekTo(file.get(), at))
             throw RunFileError(path, "cannot read: " + errnoText());
         if (std::fread(out, 1, bytes, file.get()) != bytes) {
@@ -558,6 +911,32 @@ Trace RunFile::load(const std::string& path) {
     // ---- header
     std::vector<uint8_t> cbor(static_cast<size_t>(header_size));
     readExactly(cbor.data(), header_size, kPreambleSize, "the header");
+    if (version >= 2) {
+        // Streamed into a growing buffer: a damaged frame cannot make us allocate what its
+        // header claims, and a frame that would inflate past the cap is refused.
+        const uint64_t cap = std::min<uint64_t>(uint64_t(4) << 30, header_size * 4096 + (1 << 20));
+        std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> dctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
+        std::vector<uint8_t> out;
+        ZSTD_inBuffer in{cbor.data(), cbor.size(), 0};
+        size_t ret = 1;
+        while (in.pos < in.size || ret != 0) {
+            if (out.size() >= cap)
+                throw RunFileError(path, "header is not valid (it inflates past its limit)");
+            const size_t old = out.size();
+            out.resize(std::min<uint64_t>(cap, std::max<size_t>(old * 2, 1 << 16)));
+            ZSTD_outBuffer ob{out.data() + old, out.size() - old, 0};
+            ret = ZSTD_decompressStream(dctx.get(), &ob, &in);
+            out.resize(old + ob.pos);
+            if (ZSTD_isError(ret)) {
+                throw RunFileError(
+                    path, std::string("header is not valid zstd (") + ZSTD_getErrorName(ret) + ")");
+            }
+            if (ret != 0 && in.pos == in.size && ob.pos < ob.size) {
+                throw RunFileError(path, "header is not valid zstd (the frame is incomplete)");
+            }
+        }
+        cbor = std::move(out);
+    }
     HeaderCheck check;
     if (!json::sax_parse(cbor.begin(), cbor.end(), &check, json::input_format_t::cbor)) {
         throw RunFileError(path, check.error.empty() ? "header is not valid CBOR" : check.error);
@@ -630,10 +1009,16 @@ Trace RunFile::load(const std::string& path) {
                                                  p[3].get<int64_t>()});
         }
     });
+    section("segment_tags", [&](const json& j) {
+        if (auto error = segmentTagsFromJson(j, trace.segment_tags); !error.empty())
+            throw RunFileError(path, "bad segment_tags: " + error);
+    });
+    progress(0.02);
+    checkCancel();
 
     // ---- column directory: everything is checked before a single column is allocated
     const uint64_t count = headerUnsigned(header, "events", path);
-    if (count > data_size) {
+    if (version == 1 && count > data_size) {
         // Every column holds at least a byte per event.
         throw RunFileError(path, "truncated: header declares " + std::to_string(count) +
                                      " events, but only " + std::to_string(data_size) +
@@ -643,10 +1028,35 @@ Trace RunFile::load(const std::string& path) {
     if (dir == header.end() || !dir->is_array()) {
         throw RunFileError(path, "header lacks the column directory");
     }
-    std::vector<std::pair<std::string, ColumnEntry>> entries;
+    uint64_t chunk_events = count;
+    if (version >= 2) {
+        chunk_events = headerUnsigned(header, "chunk_events", path);
+        if (chunk_events == 0)
+            throw RunFileError(path, "header field 'chunk_events' is 0");
+    }
+    // A zstd frame inflates by at most a fixed factor with real data, but a damaged directory
+    // can claim anything: a chunk's raw length is bounded by what its events can need.
+    const uint64_t chunk_count = version >= 2 ? (count + chunk_events - 1) / chunk_events : 0;
+    if (version >= 2 && chunk_count > data_size / 9 + 1) {
+        // Every stored chunk is a zstd frame of at least 9 bytes.
+        throw RunFileError(path, "truncated: header declares " + std::to_string(count) +
+                                     " events, but only " + std::to_string(data_size) +
+                                     " bytes of column data follow it");
+    }
+    struct DirEntry {
+        ColumnEntry column;
+        Encoding encoding = Encoding::Raw;
+        std::vector<ChunkEntry> chunks;
+    };
+    std::vector<std::pair<std::string, DirEntry>> entries;
     forEachColumn(trace.events, [&](const char* name, auto& column) {
-        entries.push_back({name, ColumnEntry{sizeof(column[0])}});
+        DirEntry e;
+        e.column.element_size = sizeof(column[0]);
+        entries.push_back({name, std::move(e)});
     });
+    auto eventsInChunk = [&](uint64_t k) {
+        return std::min<uint64_t>(chunk_events, count - k * chunk_events);
+    };
     for (const auto& c : *dir) {
         const auto name_it = c.is_object() ? c.find("name") : c.end();
         if (!c.is_object() || name_it == c.end() || !name_it->is_string()) {
@@ -657,7 +1067,7 @@ Trace RunFile::load(const std::string& path) {
                               [&](const auto& x) { return x.first == name; });
         if (e == entries.end())
             continue;  // a column this build does not know: skip it
-        ColumnEntry& entry = e->second;
+        ColumnEntry& entry = e->second.column;
         if (entry.present)
             throw RunFileError(path, "column '" + name + "' is listed twice");
         entry.present = true;
@@ -666,6 +1076,46 @@ Trace RunFile::load(const std::string& path) {
         if (element_size != entry.element_size) {
             throw RunFileError(path, where + " has element size " + std::to_string(element_size) +
                                          ", expected " + std::to_string(entry.element_size));
+        }
+        if (version >= 2) {
+            const auto enc = c.find("encoding");
+            if (enc == c.end() || !enc->is_string() ||
+                !encodingFromName(enc->get<std::string>(), e->second.encoding)) {
+                throw RunFileError(path, where + " has no known encoding");
+            }
+            const auto chunks = c.find("chunks");
+            if (chunks == c.end() || !chunks->is_array() || chunks->size() != chunk_count) {
+                throw RunFileError(path, where + " does not list " + std::to_string(chunk_count) +
+                                             " chunks for " + std::to_string(count) + " events");
+            }
+            const bool fixed =
+                e->second.encoding == Encoding::Raw || e->second.encoding == Encoding::Delta;
+            for (uint64_t k = 0; k < chunk_count; ++k) {
+                const json& ch = (*chunks)[k];
+                const std::string what = where + " chunk " + std::to_string(k);
+                auto field = [&](size_t i) -> uint64_t {
+                    if (!ch.is_array() || ch.size() < 4 || !ch[i].is_number_unsigned())
+                        throw RunFileError(path, what + " is not [offset, length, raw, sum]");
+                    return ch[i].get<uint64_t>();
+                };
+                ChunkEntry chunk{field(0), field(1), field(2), field(3)};
+                const uint64_t n = eventsInChunk(k);
+                const uint64_t most = fixed ? n * element_size : n * 10;
+                const uint64_t least = fixed ? n * element_size : n;
+                if (chunk.raw_length > most || chunk.raw_length < least) {
+                    throw RunFileError(path,
+                                       what + " declares " + std::to_string(chunk.raw_length) +
+                                           " encoded bytes for " + std::to_string(n) + " events");
+                }
+                if (chunk.offset > data_size || chunk.length > data_size - chunk.offset) {
+                    const uint64_t at = chunk.offset > UINT64_MAX - data_start
+                                            ? UINT64_MAX
+                                            : data_start + chunk.offset;
+                    throw truncated(what, chunk.length, at);
+                }
+                e->second.chunks.push_back(chunk);
+            }
+            continue;
         }
         entry.offset = headerUnsigned(c, "offset", path);
         entry.length = headerUnsigned(c, "length", path);
@@ -685,28 +1135,289 @@ Trace RunFile::load(const std::string& path) {
         }
     }
     for (const auto& [name, entry] : entries) {
-        if (!entry.present)
+        if (!entry.column.present)
             throw RunFileError(path, "column '" + name + "' is missing");
     }
+    header = json();
 
-    // ---- columns: one read each, straight into the vector, then the checksum
-    size_t index = 0;
-    forEachColumn(trace.events, [&](const char* name, auto& column) {
-        const ColumnEntry& entry = entries[index++].second;
-        column.resize(static_cast<size_t>(count));
-        const std::string what = std::string("column '") + name + "'";
-        readExactly(column.data(), entry.length, data_start + entry.offset, what);
-        if (checksum(column.data(), entry.length) != entry.checksum) {
-            throw RunFileError(path, what + " is corrupt (checksum mismatch)");
+    // ---- columns
+    constexpr double kColumnsEnd = 0.85;  // finalize() takes the rest
+    if (version == 1) {
+        // One column at a time, straight into the vector, in pieces of 64 MiB so that
+        // progress and cancel work on big files; then the checksum.
+        uint64_t total = 0, done = 0;
+        for (const auto& e : entries)
+            total += e.second.column.length;
+        size_t index = 0;
+        forEachColumn(trace.events, [&](const char* name, auto& column) {
+            const ColumnEntry& entry = entries[index++].second.column;
+            column.resize(static_cast<size_t>(count));
+            const std::string what = std::string("column '") + name + "'";
+            auto* bytes = reinterpret_cast<unsigned char*>(column.data());
+            constexpr uint64_t kPiece = uint64_t(64) << 20;
+            for (uint64_t at = 0; at < entry.length; at += kPiece) {
+                checkCancel();
+                const uint64_t n = std::min(kPiece, entry.length - at);
+                // A short read of a piece still reports the whole column.
+                if (!seekTo(file.get(), data_start + entry.offset + at))
+                    throw RunFileError(path, "cannot read: " + errnoText());
+                if (std::fread(bytes + at, 1, n, file.get()) != n) {
+                    if (std::ferror(file.get()))
+                        throw RunFileError(path, "cannot read " + what + ": " + errnoText());
+                    throw truncated(what, entry.length, data_start + entry.offset);
+                }
+                done += n;
+                progress(0.02 + (kColumnsEnd - 0.02) * double(done) /
+                                    double(std::max<uint64_t>(total, 1)));
+            }
+            if (checksum(column.data(), entry.length) != entry.checksum) {
+                throw RunFileError(path, what + " is corrupt (checksum mismatch)");
+            }
+        });
+    } else {
+        std::vector<std::pair<size_t, size_t>> jobs;  // (column, chunk)
+        uint64_t total = 0;
+        for (size_t c = 0; c < entries.size(); ++c) {
+            for (size_t k = 0; k < entries[c].second.chunks.size(); ++k) {
+                jobs.push_back({c, k});
+                total += entries[c].second.chunks[k].raw_length;
+            }
         }
-    });
+        forEachColumn(trace.events,
+                      [&](const char*, auto& column) { column.resize(size_t(count)); });
+        std::atomic<uint64_t> done{0};
+        runOnTwoThreads(
+            jobs.size(),
+            [&](size_t j) {
+                checkCancel();
+                const auto [c, k] = jobs[j];
+                const auto& [name, entry] = entries[c];
+                const ChunkEntry& chunk = entry.chunks[k];
+                const std::string what = "column '" + name + "' chunk " + std::to_string(k);
+                std::vector<uint8_t> stored(size_t(chunk.length));
+                readExactly(stored.data(), chunk.length, data_start + chunk.offset, what);
+                if (checksum(stored.data(), stored.size()) != chunk.checksum)
+                    throw RunFileError(path, what + " is corrupt (checksum mismatch)");
+                std::vector<uint8_t> raw(size_t(chunk.raw_length));
+                const size_t got =
+                    ZSTD_decompress(raw.data(), raw.size(), stored.data(), stored.size());
+                if (ZSTD_isError(got) || got != raw.size()) {
+                    throw RunFileError(path,
+                                       what + " is corrupt (" +
+                                           (ZSTD_isError(got) ? std::string(ZSTD_getErrorName(got))
+                                                              : "wrong decoded length") +
+                                           ")");
+                }
+                stored = {};
+                const size_t first = size_t(k * chunk_events);
+                const size_t n = size_t(eventsInChunk(k));
+                size_t column = 0;
+                bool ok = true;
+                forEachColumn(trace.events, [&](const char*, auto& v) {
+                    if (column++ == c)
+                        ok = decodeChunk(raw.data(), raw.size(), entry.encoding, v.data() + first,
+                                         n);
+                });
+                if (!ok) {
+                    throw RunFileError(
+                        path, what + " is corrupt (its " + encodingName(entry.encoding) +
+                                  " values do not decode to " + std::to_string(n) + " events)");
+                }
+                done += chunk.raw_length;
+            },
+            [&](size_t) {
+                progress(0.02 + (kColumnsEnd - 0.02) * double(done.load()) /
+                                    double(std::max<uint64_t>(total, 1)));
+            });
+    }
     file.reset();
+    checkCancel();
 
     if (auto error = checkEventValues(trace.events, trace.stacks.nodeCount()); !error.empty()) {
         throw RunFileError(path, error);
     }
+    if (!options.range.isAll()) {
+        const auto [first, last] = eventRange(trace.events, options.range);
+        restrictToEvents(trace, first, last);
+        trace.meta.source += "; loaded " + options.range.describe() + ": events " +
+                             std::to_string(first) + ".." + std::to_string(last) + " of " +
+                             std::to_string(count);
+    }
+    progress(kColumnsEnd);
+    checkCancel();
     trace.finalize();
+    progress(1);
     return trace;
+}
+
+std::pair<size_t, size_t> RunFile::eventRange(const EventColumns& events, const RunRange& range) {
+    const size_t n = events.count();
+    switch (range.kind) {
+        case RunRange::Kind::All:
+            return {0, n};
+        case RunRange::Kind::Events: {
+            const size_t first =
+                size_t(std::min<int64_t>(std::max<int64_t>(0, range.first), int64_t(n)));
+            const size_t last =
+                size_t(std::min<int64_t>(std::max<int64_t>(0, range.last), int64_t(n)));
+            return {first, std::max(first, last)};
+        }
+        case RunRange::Kind::Time: {
+            // Threads' buffers can interleave slightly out of time order: a running maximum
+            // makes the times sorted, as the timeline's x axis does.
+            size_t first = n, last = n;
+            int64_t latest = std::numeric_limits<int64_t>::min();
+            for (size_t i = 0; i < n; ++i) {
+                latest = std::max(latest, events.time_ns[i]);
+                if (first == n && latest >= range.first)
+                    first = i;
+                if (latest >= range.last) {
+                    last = i;
+                    break;
+                }
+            }
+            return {std::min(first, last), last};
+        }
+    }
+    return {0, n};
+}
+
+void RunFile::restrictToEvents(Trace& trace, size_t first, size_t last) {
+    EventColumns& ev = trace.events;
+    const size_t n = ev.count();
+    last = std::min(last, n);
+    first = std::min(first, last);
+    if (first == 0 && last == n)
+        return;
+
+    // The live set just before `first`: allocation (and segment) key -> its alloc event, and
+    // the last Role event that named it.
+    struct Live {
+        size_t event;
+        int64_t role_event;
+    };
+    // Allocations live at `first` whose first event in the range is their free become
+    // allocations present from the start by themselves (a free without an alloc); the others
+    // (live through the range, or ended by a second alloc at their address) need a synthetic
+    // alloc.
+    std::vector<Live> survivors, segment_survivors;
+    {
+        std::unordered_map<uint64_t, Live> open;
+        std::unordered_map<uint64_t, Live> open_segments;
+        for (size_t i = 0; i < first; ++i) {
+            const auto kind = static_cast<EventKind>(ev.kind[i]);
+            const uint64_t k = pairKey(ev.device[i], ev.addr[i]);
+            if (kind == EventKind::Alloc)
+                open[k] = Live{i, -1};
+            else if (kind == EventKind::Free)
+                open.erase(k);
+            else if (kind == EventKind::Role) {
+                if (auto it = open.find(k); it != open.end())
+                    it->second.role_event = int64_t(i);
+            } else if (kind == EventKind::SegmentAlloc)
+                open_segments[k] = Live{i, -1};
+            else if (kind == EventKind::SegmentFree)
+                open_segments.erase(k);
+        }
+        std::unordered_map<uint64_t, bool> decided;  // key -> freed by its first range event
+        for (size_t i = first; i < last; ++i) {
+            const auto kind = static_cast<EventKind>(ev.kind[i]);
+            const bool segment_kind =
+                kind == EventKind::SegmentAlloc || kind == EventKind::SegmentFree;
+            if (kind != EventKind::Alloc && kind != EventKind::Free && !segment_kind)
+                continue;
+            auto& set = segment_kind ? open_segments : open;
+            const uint64_t k = pairKey(ev.device[i], ev.addr[i]);
+            auto it = set.find(k);
+            if (it == set.end())
+                continue;
+            const bool frees = kind == EventKind::Free || kind == EventKind::SegmentFree;
+            if (!frees)
+                (segment_kind ? segment_survivors : survivors).push_back(it->second);
+            set.erase(it);
+        }
+        for (const auto& [k, l] : open)
+            survivors.push_back(l);
+        for (const auto& [k, l] : open_segments)
+            segment_survivors.push_back(l);
+    }
+    auto byEvent = [](const Live& a, const Live& b) { return a.event < b.event; };
+    std::sort(survivors.begin(), survivors.end(), byEvent);
+    std::sort(segment_survivors.begin(), segment_survivors.end(), byEvent);
+
+    // Synthetic events: at the range's first time, with the totals just before the range, so
+    // the allocated and reserved columns stay what they were.
+    const bool empty_range = first == last;
+    const int64_t time = empty_range ? 0 : ev.time_ns[first];
+    const int64_t allocated = first > 0 ? ev.allocated[first - 1] : 0;
+    const int64_t reserved = first > 0 ? ev.reserved[first - 1] : 0;
+    std::unordered_map<int64_t, const SegmentTag*> tag_of;
+    for (const auto& t : trace.segment_tags)
+        tag_of[t.event] = &t;
+
+    EventColumns out;
+    std::vector<SegmentTag> tags;
+    if (!empty_range) {
+        out.reserve(survivors.size() * 2 + segment_survivors.size() + (last - first));
+        auto synthetic = [&](size_t from) {
+            Event e = ev.at(from);
+            e.time_ns = time;
+            e.allocated = allocated;
+            e.reserved = reserved;
+            out.append(e);
+        };
+        for (const Live& s : segment_survivors) {
+            if (auto t = tag_of.find(int64_t(s.event)); t != tag_of.end()) {
+                SegmentTag tag = *t->second;
+                tag.event = int64_t(out.count());
+                tags.push_back(std::move(tag));
+            }
+            synthetic(s.event);
+        }
+        for (const Live& s : survivors) {
+            synthetic(s.event);
+            if (s.role_event >= 0)
+                synthetic(size_t(s.role_event));
+        }
+    }
+    const int64_t shift = int64_t(out.count()) - int64_t(first);
+    for (const auto& t : trace.segment_tags) {
+        if (t.event >= int64_t(first) && t.event < int64_t(last)) {
+            SegmentTag tag = t;
+            tag.event += shift;
+            tags.push_back(std::move(tag));
+        }
+    }
+    auto append = [&](auto& to, const auto& from) {
+        to.insert(to.end(), from.begin() + std::ptrdiff_t(first),
+                  from.begin() + std::ptrdiff_t(last));
+    };
+    append(out.time_ns, ev.time_ns), append(out.addr, ev.addr), append(out.size, ev.size);
+    append(out.allocated, ev.allocated), append(out.reserved, ev.reserved);
+    append(out.stack, ev.stack), append(out.step, ev.step), append(out.kind, ev.kind);
+    append(out.phase, ev.phase), append(out.thread, ev.thread), append(out.device, ev.device);
+
+    // Spans and phase intervals: those that overlap the range's time.
+    if (!empty_range) {
+        const int64_t t0 = ev.time_ns[first];
+        int64_t t1 = t0;
+        for (size_t i = first; i < last; ++i)
+            t1 = std::max(t1, ev.time_ns[i]);
+        auto outside = [&](int64_t b, int64_t e) { return e < t0 || b > t1; };
+        trace.spans.erase(
+            std::remove_if(trace.spans.begin(), trace.spans.end(),
+                           [&](const Span& s) { return outside(s.begin_ns, s.end_ns); }),
+            trace.spans.end());
+        trace.phases.erase(
+            std::remove_if(trace.phases.begin(), trace.phases.end(),
+                           [&](const PhaseInterval& p) { return outside(p.begin_ns, p.end_ns); }),
+            trace.phases.end());
+    } else {
+        trace.spans.clear();
+        trace.phases.clear();
+    }
+    trace.events = std::move(out);
+    trace.segment_tags = std::move(tags);
 }
 
 }  // namespace memscope

@@ -156,6 +156,12 @@ class TestCliExports : public QObject {
         QTest::newRow("report missing run")
             << QStringList{"report", "RUN", "MISSING", "--out", "r.md"} << 1 << "missing.memscope";
         QTest::newRow("report nothing") << QStringList{"report"} << 2 << "runs";
+        QTest::newRow("bad range")
+            << QStringList{"export", "RUN", "--to", "a.json", "--range", "5:x"} << 2 << "--range";
+        QTest::newRow("info empty range")
+            << QStringList{"info", "RUN", "--range", "2s:1s"} << 2 << "--range";
+        QTest::newRow("report bad range")
+            << QStringList{"report", "RUN", "--range", "1:2:3", "--out", "r.md"} << 2 << "--range";
     }
 
     void badRequestsFailWithOneLine() {
@@ -177,6 +183,27 @@ class TestCliExports : public QObject {
         QCOMPARE(lines.size(), 1);
         QVERIFY2(lines[0].startsWith("memscope-cli: error: "), qPrintable(lines[0]));
         QVERIFY2(lines[0].contains(named), qPrintable(lines[0]));
+    }
+
+    void rangeLoadsPartOfARun() {
+        auto rows = [&](const QStringList& extra) {
+            const auto path = m_dir.filePath("allocations.csv");
+            const auto r =
+                cli(QStringList{"export", m_run, "--to", path, "--table", "allocations"} + extra);
+            if (r.exit_code != 0)
+                return -1;
+            return int(readAll(path).count('\n'));
+        };
+        const int all = rows({});
+        const int part = rows({"--range", "100:400"});
+        QVERIFY2(all > 200, qPrintable(QString::number(all)));
+        QVERIFY2(part > 1 && part < all, qPrintable(QString("%1 of %2").arg(part).arg(all)));
+        QCOMPARE(rows({"--range", "0s:"}), all);
+        QCOMPARE(rows({"--range", "100:"}), rows({"--range", "100:1000000000"}));
+        const auto info = cli({"info", m_run, "--range", "100:400"});
+        QVERIFY2(info.exit_code == 0, qPrintable(info.err));
+        const auto report = cli({"report", m_run, "--range", ":1min", "--out", "-"});
+        QVERIFY2(report.exit_code == 0, qPrintable(report.err));
     }
 
     void aCorruptRunFileIsRefused() {

@@ -3,17 +3,23 @@
 
 #include "io/run_file.h"
 
+#include <zstd.h>
 #include <nlohmann/json.hpp>
 
 #include <QtTest/QtTest>
+
+#include <atomic>
 
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <map>
+#include <numeric>
 #include <random>
 #include <set>
+#include <tuple>
 
 using namespace memscope;
 using nlohmann::json;
@@ -103,8 +109,27 @@ Trace makeTrace() {
         t.steps.push_back(m);
     }
     t.summary = {{"avg_step_s", 0.05}, {"peak", 1000003}, {"notes", {"a", "b"}}};
+    t.segment_tags = {SegmentTag{11, 7, "large"}, SegmentTag{3, -2, "graph pool ü"}};
+    t.spans = {Span{10, 20, 3, 1, 1}, Span{-5, 40000, 1, 0, 0}};
+    t.shape_strings = {"", "[8, 128]"};
+    t.phases = {PhaseInterval{Phase::Forward, 1, 0, 100},
+                PhaseInterval{Phase::Backward, 1, 100, 250}};
     t.finalize();
     return t;
+}
+
+RunFile::SaveOptions version1() {
+    RunFile::SaveOptions o;
+    o.format_version = 1;
+    return o;
+}
+
+// Version 2 with chunks of 7 events: 40 events make six chunks per column, the last one short.
+RunFile::SaveOptions smallChunks(bool varints = true) {
+    RunFile::SaveOptions o;
+    o.chunk_events = 7;
+    o.varints = varints;
+    return o;
 }
 
 std::vector<uint8_t> readAll(const QString& path) {
@@ -130,6 +155,163 @@ uint64_t headerSize(const std::vector<uint8_t>& bytes) {
 json headerOf(const std::vector<uint8_t>& bytes) {
     const auto h = headerSize(bytes);
     return json::from_cbor(bytes.begin() + 20, bytes.begin() + 20 + std::ptrdiff_t(h));
+}
+
+// Version 2: the header is a zstd frame around the CBOR.
+json headerOfV2(const std::vector<uint8_t>& bytes) {
+    const auto h = headerSize(bytes);
+    std::vector<uint8_t> cbor(1 << 20);
+    const size_t n = ZSTD_decompress(cbor.data(), cbor.size(), bytes.data() + 20, h);
+    if (ZSTD_isError(n))
+        return json();
+    cbor.resize(n);
+    return json::from_cbor(cbor);
+}
+
+std::vector<uint8_t> withHeaderV2(const std::vector<uint8_t>& bytes, const json& header) {
+    const auto old_size = headerSize(bytes);
+    const auto cbor = json::to_cbor(header);
+    std::vector<uint8_t> z(ZSTD_compressBound(cbor.size()));
+    z.resize(ZSTD_compress(z.data(), z.size(), cbor.data(), cbor.size(), 3));
+    std::vector<uint8_t> out(bytes.begin(), bytes.begin() + 12);
+    for (int i = 0; i < 8; ++i)
+        out.push_back(uint8_t(uint64_t(z.size()) >> (8 * i)));
+    out.insert(out.end(), z.begin(), z.end());
+    out.insert(out.end(), bytes.begin() + 20 + std::ptrdiff_t(old_size), bytes.end());
+    return out;
+}
+
+// Absolute offset and stored length of chunk k of a version 2 column.
+std::pair<size_t, size_t> chunkSpan(const std::vector<uint8_t>& bytes, const std::string& name,
+                                    size_t k) {
+    const auto header = headerOfV2(bytes);
+    for (const auto& c : header["columns"]) {
+        if (c["name"] == name) {
+            return {20 + headerSize(bytes) + c["chunks"][k][0].get<size_t>(),
+                    c["chunks"][k][1].get<size_t>()};
+        }
+    }
+    return {0, 0};
+}
+
+// Every column and header field of b equals a's (version 2 also keeps segment tags).
+void compareTraces(const Trace& a, const Trace& b, bool with_segment_tags) {
+    QCOMPARE(b.events.count(), a.events.count());
+    QCOMPARE(b.events.time_ns, a.events.time_ns);
+    QCOMPARE(b.events.addr, a.events.addr);
+    QCOMPARE(b.events.size, a.events.size);
+    QCOMPARE(b.events.allocated, a.events.allocated);
+    QCOMPARE(b.events.reserved, a.events.reserved);
+    QCOMPARE(b.events.stack, a.events.stack);
+    QCOMPARE(b.events.step, a.events.step);
+    QCOMPARE(b.events.kind, a.events.kind);
+    QCOMPARE(b.events.phase, a.events.phase);
+    QCOMPARE(b.events.thread, a.events.thread);
+    QCOMPARE(b.events.device, a.events.device);
+    QVERIFY(b.stacks.frames() == a.stacks.frames());
+    QCOMPARE(b.stacks.parents(), a.stacks.parents());
+    QCOMPARE(b.stacks.nodeFrames(), a.stacks.nodeFrames());
+    QCOMPARE(b.meta.toJson(), a.meta.toJson());
+    QCOMPARE(b.summary, a.summary);
+    QCOMPARE(b.operators.size(), a.operators.size());
+    for (size_t i = 0; i < a.operators.size(); ++i)
+        QCOMPARE(b.operators[i].toJson(), a.operators[i].toJson());
+    QCOMPARE(b.steps.size(), a.steps.size());
+    for (size_t i = 0; i < a.steps.size(); ++i)
+        QCOMPARE(b.steps[i].toJson(), a.steps[i].toJson());
+    QCOMPARE(b.spans.size(), a.spans.size());
+    for (size_t i = 0; i < a.spans.size(); ++i) {
+        QCOMPARE(b.spans[i].begin_ns, a.spans[i].begin_ns);
+        QCOMPARE(b.spans[i].end_ns, a.spans[i].end_ns);
+        QCOMPARE(b.spans[i].stack, a.spans[i].stack);
+        QCOMPARE(b.spans[i].thread, a.spans[i].thread);
+        QCOMPARE(b.spans[i].shapes, a.spans[i].shapes);
+    }
+    QCOMPARE(b.shape_strings, a.shape_strings);
+    QCOMPARE(b.phases.size(), a.phases.size());
+    for (size_t i = 0; i < a.phases.size(); ++i) {
+        QCOMPARE(int(b.phases[i].phase), int(a.phases[i].phase));
+        QCOMPARE(b.phases[i].step, a.phases[i].step);
+        QCOMPARE(b.phases[i].begin_ns, a.phases[i].begin_ns);
+        QCOMPARE(b.phases[i].end_ns, a.phases[i].end_ns);
+    }
+    if (with_segment_tags) {
+        QCOMPARE(b.segment_tags.size(), a.segment_tags.size());
+        for (size_t i = 0; i < a.segment_tags.size(); ++i) {
+            QCOMPARE(b.segment_tags[i].event, a.segment_tags[i].event);
+            QCOMPARE(b.segment_tags[i].stream, a.segment_tags[i].stream);
+            QCOMPARE(b.segment_tags[i].pool, a.segment_tags[i].pool);
+        }
+        QCOMPARE(b.segments().size(), a.segments().size());
+    }
+    QCOMPARE(b.allocations().size(), a.allocations().size());
+    QCOMPARE(b.allocationOfEvent(), a.allocationOfEvent());
+}
+
+// A random trace shaped like training: steps that allocate and free over a small pool of reused
+// addresses (so some allocations live across many steps), Role events, segments reserved and
+// released, every kind of column value. allocated is the running total of live bytes, as the
+// recorder writes it.
+Trace randomTrace(std::mt19937_64& rng, size_t n) {
+    Trace t;
+    t.meta.source = "random";
+    const auto f = t.stacks.internFrame({"op", "", 0, FrameKind::Operator});
+    const uint32_t node = t.stacks.child(StackTable::kEmpty, f);
+    std::map<uint64_t, int64_t> live, segments;
+    int64_t allocated = 0, reserved = 0;
+    int64_t time = 0;
+    for (size_t i = 0; i < n; ++i) {
+        Event e;
+        time += int64_t(rng() % 1000);
+        e.time_ns = time - int64_t(rng() % 3) * 400;  // slightly out of order now and then
+        e.addr = 0x1000 * (1 + rng() % 24);
+        e.device = int16_t(rng() % 4 == 0 ? 1 : 0);
+        e.stack = uint32_t(rng() % 2 ? node : 0);
+        e.step = int32_t(i / 50);
+        e.phase = static_cast<Phase>(rng() % kPhaseCount);
+        e.thread = uint16_t(rng() % 2);
+        const uint64_t key = e.addr ^ (uint64_t(uint16_t(e.device)) << 48);
+        const int r = int(rng() % 20);
+        if (r < 2) {
+            const uint64_t seg_key = key + 0x100000;
+            e.addr += 0x100000;
+            if (segments.count(seg_key)) {
+                e.kind = EventKind::SegmentFree;
+                e.size = -segments[seg_key];
+                reserved -= segments[seg_key];
+                segments.erase(seg_key);
+            } else {
+                e.kind = EventKind::SegmentAlloc;
+                e.size = int64_t(1 + rng() % 4) << 20;
+                reserved += e.size;
+                segments[seg_key] = e.size;
+                if (rng() % 2)
+                    t.segment_tags.push_back(SegmentTag{int64_t(i), int64_t(rng() % 3), "p"});
+            }
+        } else if (r < 4 && live.count(key)) {
+            e.kind = EventKind::Role;
+            e.size = int64_t(rng() % kCategoryCount);
+        } else if (r == 4) {
+            e.kind = EventKind::Oom;
+            e.size = 1 << 30;
+        } else if (live.count(key) && r < 12) {
+            e.kind = EventKind::Free;
+            e.size = -live[key];
+            allocated -= live[key];
+            live.erase(key);
+        } else {
+            e.kind = EventKind::Alloc;
+            e.size = int64_t(1 + rng() % 64) * 512;
+            if (live.count(key))
+                allocated -= live[key];  // a second alloc ends the first (its free was lost)
+            live[key] = e.size;
+            allocated += e.size;
+        }
+        e.allocated = allocated;
+        e.reserved = reserved;
+        t.events.append(e);
+    }
+    return t;
 }
 
 // The file with its header replaced (the preamble's length updated); columns kept.
@@ -185,8 +367,12 @@ class TestRunFile : public QObject {
 
   private:
     QTemporaryDir m_dir;
-    QString m_path;  // a saved makeTrace()
+    // makeTrace() saved in format version 1 (the tests of the v1 layout below use it: readers
+    // still read version 1) and in version 2 with chunks of 7 events.
+    QString m_path;
     std::vector<uint8_t> m_bytes;
+    QString m_v2Path;
+    std::vector<uint8_t> m_v2Bytes;
 
     QString path(const char* name) const { return m_dir.filePath(name); }
 
@@ -194,9 +380,389 @@ class TestRunFile : public QObject {
     void initTestCase() {
         QVERIFY(m_dir.isValid());
         m_path = path("run.memscope");
-        RunFile::save(makeTrace(), m_path.toStdString());
+        RunFile::save(makeTrace(), m_path.toStdString(), version1());
         m_bytes = readAll(m_path);
         QVERIFY(m_bytes.size() > 100);
+        QCOMPARE(int(m_bytes[8]), 1);
+        m_v2Path = path("run2.memscope");
+        RunFile::save(makeTrace(), m_v2Path.toStdString(), smallChunks());
+        m_v2Bytes = readAll(m_v2Path);
+        QCOMPARE(int(m_v2Bytes[8]), 2);
+    }
+
+    void version2RoundTripsEveryColumnAndHeaderField() {
+        const Trace a = makeTrace();
+        for (const bool varints : {true, false}) {
+            for (const uint64_t chunk : {uint64_t(1), uint64_t(7), uint64_t(40), uint64_t(1000)}) {
+                RunFile::SaveOptions o = smallChunks(varints);
+                o.chunk_events = chunk;
+                const auto p = path("v2.memscope").toStdString();
+                RunFile::save(a, p, o);
+                compareTraces(a, RunFile::load(p), true);
+            }
+        }
+        // Extreme values survive the delta and zig-zag encodings.
+        Trace x = makeTrace();
+        x.events.time_ns[0] = std::numeric_limits<int64_t>::min();
+        x.events.time_ns[1] = std::numeric_limits<int64_t>::max();
+        x.events.addr[2] = ~uint64_t(0);
+        x.events.addr[3] = 0;
+        x.events.allocated[4] = std::numeric_limits<int64_t>::min();
+        x.events.reserved[5] = std::numeric_limits<int64_t>::max();
+        x.events.step[6] = std::numeric_limits<int32_t>::min();
+        x.events.step[7] = 1 << 20;  // (the categorizer indexes by step: not 2^31)
+        x.events.size[8] = std::numeric_limits<int64_t>::min();
+        x.finalize();
+        for (const bool varints : {true, false}) {
+            const auto p = path("extreme.memscope").toStdString();
+            RunFile::save(x, p, smallChunks(varints));
+            compareTraces(x, RunFile::load(p), true);
+        }
+        // The default chunking, and a file of version 2 is what save() writes by default.
+        const auto p = path("default.memscope");
+        RunFile::save(a, p.toStdString());
+        QCOMPARE(int(readAll(p)[8]), 2);
+        compareTraces(a, RunFile::load(p.toStdString()), true);
+    }
+
+    void version1FilesStillLoad() {
+        // The version 1 writer is the one Memscope used before version 2, kept byte for byte.
+        const Trace a = makeTrace();
+        const Trace b = RunFile::load(m_path.toStdString());
+        compareTraces(a, b, false);
+        QVERIFY(b.segment_tags.empty());  // version 1 never stored them
+    }
+
+    void version2IsSmallerOnTrainingLikeTraces() {
+        std::mt19937_64 rng(7);
+        Trace t = randomTrace(rng, 20000);
+        t.finalize();
+        const auto p1 = path("size1.memscope"), p2 = path("size2.memscope");
+        RunFile::save(t, p1.toStdString(), version1());
+        RunFile::save(t, p2.toStdString());
+        const auto s1 = readAll(p1).size(), s2 = readAll(p2).size();
+        qInfo("20,000 random events: version 1 %zu bytes, version 2 %zu bytes", s1, s2);
+        QVERIFY2(s2 * 3 < s1, qPrintable(QString("v1 %1, v2 %2").arg(s1).arg(s2)));
+    }
+
+    void corruptChunksNameFileColumnAndChunk() {
+        const auto p = path("corrupt2.memscope");
+        {
+            auto bytes = m_v2Bytes;
+            const auto [offset, length] = chunkSpan(bytes, "addr", 2);
+            QVERIFY(length > 0);
+            bytes[offset + length / 2] ^= 0x01;
+            writeAll(p, bytes);
+            QCOMPARE(loadError(p), p + ": column 'addr' chunk 2 is corrupt (checksum mismatch)");
+        }
+        {
+            // Damage the checksum cannot see (the sum fixed up): zstd or the decoder objects.
+            auto bytes = m_v2Bytes;
+            const auto [offset, length] = chunkSpan(bytes, "time_ns", 1);
+            for (size_t i = 4; i < length; ++i)
+                bytes[offset + i] = 0xA5;
+            auto header = headerOfV2(bytes);
+            for (auto& c : header["columns"]) {
+                if (c["name"] == "time_ns")
+                    c["chunks"][1][3] = RunFile::checksum(bytes.data() + offset, length);
+            }
+            writeAll(p, withHeaderV2(bytes, header));
+            const auto message = loadError(p);
+            QVERIFY2(message.startsWith(p + ": column 'time_ns' chunk 1 is corrupt ("),
+                     qPrintable(message));
+        }
+        {
+            // A valid frame holding the wrong number of varints.
+            auto header = headerOfV2(m_v2Bytes);
+            auto bytes = m_v2Bytes;
+            const std::vector<uint8_t> raw(7 * 2, 0x01);  // 14 one-byte varints, 7 expected
+            std::vector<uint8_t> z(ZSTD_compressBound(raw.size()));
+            z.resize(ZSTD_compress(z.data(), z.size(), raw.data(), raw.size(), 1));
+            // appended after the last chunk, the directory pointing at it
+            const size_t data_start = 20 + headerSize(bytes);
+            const size_t offset = bytes.size() - data_start;
+            bytes.insert(bytes.end(), z.begin(), z.end());
+            for (auto& c : header["columns"]) {
+                if (c["name"] == "step") {
+                    c["chunks"][0] = {offset, z.size(), raw.size(),
+                                      RunFile::checksum(z.data(), z.size())};
+                }
+            }
+            writeAll(p, withHeaderV2(bytes, header));
+            QCOMPARE(loadError(p), p + ": column 'step' chunk 0 is corrupt (its delta_varint "
+                                       "values do not decode to 7 events)");
+        }
+    }
+
+    void truncatedVersion2FilesAreErrors() {
+        const auto p = path("cut2.memscope");
+        writeAll(p, std::vector<uint8_t>(m_v2Bytes.begin(), m_v2Bytes.end() - 1));
+        const auto [offset, length] = chunkSpan(m_v2Bytes, "device", 5);
+        QCOMPARE(loadError(p), p + QString(": truncated: column 'device' chunk 5 needs %1 bytes "
+                                           "at offset %2, file has %3")
+                                       .arg(length)
+                                       .arg(offset)
+                                       .arg(m_v2Bytes.size() - 1));
+        for (int k = 0; k < 41; ++k) {
+            const size_t cut = m_v2Bytes.size() * size_t(k) / 41;
+            writeAll(p,
+                     std::vector<uint8_t>(m_v2Bytes.begin(), m_v2Bytes.begin() + ptrdiff_t(cut)));
+            const auto message = loadError(p);
+            QVERIFY2(message.startsWith(p + ": "), qPrintable(message));
+            if (cut >= 20)
+                QVERIFY2(message.contains("truncated") || message.contains("header is not valid"),
+                         qPrintable(message));
+        }
+    }
+
+    void inconsistentVersion2DirectoriesAreRejected() {
+        const auto p = path("dir2.memscope");
+        auto expectError = [&](const std::function<void(json&)>& edit, const QString& expected) {
+            auto header = headerOfV2(m_v2Bytes);
+            edit(header);
+            writeAll(p, withHeaderV2(m_v2Bytes, header));
+            const auto message = loadError(p);
+            QVERIFY2(message.contains(expected), qPrintable(message));
+        };
+        expectError([](json& h) { h["events"] = uint64_t(1) << 60; }, "truncated: header declares");
+        expectError([](json& h) { h["events"] = 39; }, "chunk 5 declares");
+        expectError([](json& h) { h["events"] = 50; }, "does not list 8 chunks for 50 events");
+        expectError([](json& h) { h["chunk_events"] = 0; }, "'chunk_events' is 0");
+        expectError([](json& h) { h["columns"][1]["encoding"] = "lz4"; },
+                    "column 'addr' has no known encoding");
+        expectError([](json& h) { h["columns"][7]["chunks"][0][2] = 1000000; },
+                    "column 'kind' chunk 0 declares 1000000 encoded bytes for 7 events");
+        expectError([](json& h) { h["columns"][3]["chunks"][2][0] = uint64_t(-8); },
+                    "truncated: column 'allocated' chunk 2 needs");
+        expectError([](json& h) { h["columns"][3]["chunks"][2] = "x"; },
+                    "column 'allocated' chunk 2 is not [offset, length, raw, sum]");
+        expectError([](json& h) { h["columns"].erase(4); }, "column 'reserved' is missing");
+        expectError([](json& h) { h["segment_tags"]["pool"] = json::array(); },
+                    "bad segment_tags: tag arrays have different lengths");
+        // A header that is not a zstd frame.
+        auto bytes = m_v2Bytes;
+        bytes[20] ^= 0xff;
+        writeAll(p, bytes);
+        QVERIFY2(loadError(p).contains("header is not valid zstd"), qPrintable(loadError(p)));
+    }
+
+    void randomMutationsOfVersion2NeverCrash() {
+        std::mt19937_64 rng(20261124);
+        const auto p = path("mutated2.memscope");
+        int refused = 0;
+        for (int round = 0; round < 1500; ++round) {
+            auto bytes = m_v2Bytes;
+            const int edits = 1 + int(rng() % 4);
+            for (int e = 0; e < edits; ++e)
+                bytes[rng() % bytes.size()] = uint8_t(rng());
+            if (round % 10 == 0)
+                bytes.resize(rng() % bytes.size());
+            writeAll(p, bytes);
+            try {
+                const Trace t = RunFile::load(p.toStdString());
+                for (size_t i = 0; i < t.events.count(); ++i) {
+                    QVERIFY(t.events.stack[i] < t.stacks.nodeCount());
+                    QVERIFY(t.events.kind[i] <= 5);
+                    QVERIFY(t.events.phase[i] < kPhaseCount);
+                }
+            } catch (const RunFileError& e) {
+                QVERIFY(QString(e.what()).startsWith(p + ": "));
+                ++refused;
+            }
+        }
+        QVERIFY(refused > 0);
+    }
+
+    void progressIsMonotonicAndEndsAtOne() {
+        std::mt19937_64 rng(3);
+        Trace t = randomTrace(rng, 5000);
+        t.finalize();
+        for (const bool v2 : {false, true}) {
+            const auto p = path("progress.memscope").toStdString();
+            RunFile::SaveOptions o = v2 ? smallChunks() : version1();
+            o.chunk_events = 100;
+            RunFile::save(t, p, o);
+            std::vector<double> seen;
+            RunFile::LoadOptions lo;
+            lo.progress = [&](double f) { seen.push_back(f); };
+            const Trace loaded = RunFile::load(p, lo);
+            QCOMPARE(loaded.events.count(), size_t(5000));
+            QVERIFY(seen.size() >= 3);
+            QCOMPARE(seen.front(), 0.0);
+            QCOMPARE(seen.back(), 1.0);
+            for (size_t i = 1; i < seen.size(); ++i)
+                QVERIFY2(seen[i] >= seen[i - 1], qPrintable(QString::number(seen[i])));
+            if (v2)  // one report per chunk the loading thread decodes: more than a few
+                QVERIFY(seen.size() > 20);
+        }
+    }
+
+    void cancellationThrowsRunFileCancelled() {
+        std::mt19937_64 rng(4);
+        Trace t = randomTrace(rng, 5000);
+        t.finalize();
+        for (const bool v2 : {false, true}) {
+            const auto p = path("cancel.memscope").toStdString();
+            RunFile::SaveOptions o = v2 ? smallChunks() : version1();
+            o.chunk_events = 100;
+            RunFile::save(t, p, o);
+            // Set before loading starts...
+            std::atomic<bool> cancel{true};
+            RunFile::LoadOptions lo;
+            lo.cancel = &cancel;
+            QVERIFY_THROWS_EXCEPTION(RunFileCancelled, RunFile::load(p, lo));
+            // ...and set halfway through (from the progress callback, as a Cancel button would).
+            cancel = false;
+            double last = 0;
+            lo.progress = [&](double f) {
+                last = f;
+                if (f > 0.3)
+                    cancel = true;
+            };
+            try {
+                RunFile::load(p, lo);
+                QFAIL("a cancelled load returned a trace");
+            } catch (const RunFileCancelled& e) {
+                QCOMPARE(QString::fromStdString(e.reason()), QString("loading cancelled"));
+                QVERIFY(last < 1.0);
+            }
+            // Not cancelled: it loads.
+            cancel = false;
+            lo.progress = nullptr;
+            QCOMPARE(RunFile::load(p, lo).events.count(), size_t(5000));
+        }
+    }
+
+    void rangeLoadingEqualsBruteForce() {
+        std::mt19937_64 rng(11);
+        for (int round = 0; round < 40; ++round) {
+            const size_t n = 50 + rng() % 400;
+            Trace full = randomTrace(rng, n);
+            const auto p = path("range.memscope").toStdString();
+            RunFile::SaveOptions o = smallChunks();
+            o.chunk_events = 1 + rng() % 64;
+            RunFile::save(full, p, o);
+            full.finalize();
+            size_t first = rng() % (n + 1), last = rng() % (n + 1);
+            if (first > last)
+                std::swap(first, last);
+            RunFile::LoadOptions lo;
+            lo.range =
+                RunRange::events(int64_t(first), round % 5 == 0 ? RunRange::kOpen : int64_t(last));
+            if (round % 5 == 0)
+                last = n;
+            const Trace part = RunFile::load(p, lo);
+            const auto& ev = part.events;
+            const size_t kept = last - first;
+            QVERIFY(ev.count() >= kept);
+            const size_t synthetic = ev.count() - kept;
+
+            // The range's events, unchanged, after the synthetic ones.
+            for (size_t i = 0; i < kept; ++i) {
+                QCOMPARE(ev.time_ns[synthetic + i], full.events.time_ns[first + i]);
+                QCOMPARE(ev.addr[synthetic + i], full.events.addr[first + i]);
+                QCOMPARE(ev.allocated[synthetic + i], full.events.allocated[first + i]);
+                QCOMPARE(ev.kind[synthetic + i], full.events.kind[first + i]);
+            }
+            // Brute force: the full trace's allocations that overlap the range.
+            std::multiset<std::tuple<uint64_t, int64_t, int16_t, bool>> expected, got;
+            for (const auto& a : full.allocations()) {
+                const bool before = a.alloc_event < int64_t(first);
+                const bool live_at_first =
+                    before && (a.free_event < 0 || a.free_event >= int64_t(first));
+                const bool made_in =
+                    a.alloc_event >= int64_t(first) && a.alloc_event < int64_t(last);
+                if (kept == 0 || (!live_at_first && !made_in))
+                    continue;
+                // present from the start: freed (by a Free event) inside the range
+                const bool present =
+                    live_at_first && a.free_event >= 0 && a.free_event < int64_t(last) &&
+                    full.events.kind[size_t(a.free_event)] == uint8_t(EventKind::Free);
+                expected.insert({a.addr, a.size, a.device, present || a.alloc_event < 0});
+            }
+            for (const auto& a : part.allocations()) {
+                got.insert({a.addr, a.size, a.device, a.alloc_event < 0});
+            }
+            QVERIFY2(got == expected, qPrintable(QString("round %1: %2 allocations, expected %3")
+                                                     .arg(round)
+                                                     .arg(got.size())
+                                                     .arg(expected.size())));
+            // Every byte the allocated column counts belongs to a live allocation.
+            for (size_t i = 0; i < ev.count(); i += 1 + i / 16) {
+                const auto bytes = part.bytesByCategoryAt(i);
+                const int64_t live = std::accumulate(bytes.begin(), bytes.end(), int64_t(0));
+                if (i + 1 >= synthetic)  // the synthetic allocs ramp up to the level
+                    QCOMPARE(live, ev.allocated[i]);
+                else
+                    QCOMPARE(ev.allocated[i], first > 0 ? full.events.allocated[first - 1] : 0);
+            }
+            // Segments reserved at the range start are there too (synthetic or from the start).
+            int64_t reserved = 0;
+            for (const auto& s : part.segments()) {
+                if (s.reserve_event < int64_t(synthetic))
+                    reserved += s.size;
+            }
+            if (kept > 0)
+                QCOMPARE(reserved, first > 0 ? full.events.reserved[first - 1] : 0);
+        }
+    }
+
+    void timeRangesSelectTheirEvents() {
+        std::mt19937_64 rng(5);
+        Trace t = randomTrace(rng, 300);
+        for (int round = 0; round < 50; ++round) {
+            const int64_t a = int64_t(rng() % 200000), b = a + int64_t(rng() % 100000);
+            const auto [first, last] = RunFile::eventRange(t.events, RunRange::time(a, b));
+            // Brute force over the running maximum of time.
+            int64_t latest = std::numeric_limits<int64_t>::min();
+            size_t bf_first = t.events.count(), bf_last = t.events.count();
+            for (size_t i = 0; i < t.events.count(); ++i) {
+                latest = std::max(latest, t.events.time_ns[i]);
+                if (bf_first == t.events.count() && latest >= a)
+                    bf_first = i;
+                if (bf_last == t.events.count() && latest >= b)
+                    bf_last = i;
+            }
+            QCOMPARE(last, bf_last);
+            QCOMPARE(first, std::min(bf_first, bf_last));
+        }
+    }
+
+    void rangeTextsParse() {
+        auto r = RunRange::parse("100:2000");
+        QVERIFY(r.kind == RunRange::Kind::Events);
+        QCOMPARE(r.first, int64_t(100));
+        QCOMPARE(r.last, int64_t(2000));
+        r = RunRange::parse("2.5s:4s");
+        QVERIFY(r.kind == RunRange::Kind::Time);
+        QCOMPARE(r.first, int64_t(2500000000));
+        QCOMPARE(r.last, int64_t(4000000000));
+        r = RunRange::parse("300ms:");
+        QCOMPARE(r.first, int64_t(300000000));
+        QCOMPARE(r.last, RunRange::kOpen);
+        r = RunRange::parse(":1.5min");
+        QCOMPARE(r.first, int64_t(0));
+        QCOMPARE(r.last, int64_t(90000000000));
+        QCOMPARE(RunRange::parse(" 7us : 9000ns ").first, int64_t(7000));
+        QVERIFY(RunRange::parse("").isAll());
+        QVERIFY(RunRange::parse(":").isAll());
+        auto error = [](const char* text) -> QString {
+            try {
+                RunRange::parse(text);
+            } catch (const std::invalid_argument& e) {
+                return e.what();
+            }
+            return {};
+        };
+        QCOMPARE(error("5:x"),
+                 QString("range '5:x': 'x' is not an event index or a time like 2.5s"));
+        QCOMPARE(error("1s:2h"),
+                 QString("range '1s:2h': unknown unit 'h' (use ns, us, ms, s or min)"));
+        QVERIFY(error("5").contains("is not A:B"));
+        QVERIFY(error("1:2:3").contains("is not A:B"));
+        QVERIFY(error("10:5").contains("is empty"));
+        QVERIFY(error("1s:500").contains("mixes an event index with a time"));
+        QVERIFY(error("1.5:3").contains("not a whole event index"));
     }
 
     void roundTripIsLossless() {
@@ -244,12 +810,16 @@ class TestRunFile : public QObject {
     }
 
     void emptyTraceRoundTrips() {
-        const auto p = path("empty.memscope");
-        RunFile::save(Trace(), p.toStdString());
-        const Trace t = RunFile::load(p.toStdString());
-        QCOMPARE(t.events.count(), size_t(0));
-        QCOMPARE(t.stacks.nodeCount(), size_t(1));
-        QCOMPARE(t.meta.source, std::string("recorded"));
+        for (const uint32_t version : {1u, 2u}) {
+            const auto p = path("empty.memscope");
+            RunFile::SaveOptions o;
+            o.format_version = version;
+            RunFile::save(Trace(), p.toStdString(), o);
+            const Trace t = RunFile::load(p.toStdString());
+            QCOMPARE(t.events.count(), size_t(0));
+            QCOMPARE(t.stacks.nodeCount(), size_t(1));
+            QCOMPARE(t.meta.source, std::string("recorded"));
+        }
     }
 
     void saveReplacesAtomicallyAndLeavesNoTemporary() {
@@ -338,7 +908,7 @@ class TestRunFile : public QObject {
         const auto p = path("newer.memscope");
         writeAll(p, bytes);
         QCOMPARE(loadError(p),
-                 p + ": written by a newer Memscope (format 3; this build reads up to 1)");
+                 p + ": written by a newer Memscope (format 3; this build reads up to 2)");
     }
 
     void foreignFilesAreNotRunFiles() {

@@ -1,19 +1,47 @@
 #include <QAction>
 #include <QCoreApplication>
 #include <QFile>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
 #include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTimer>
 #include <QTranslator>
 #include <QtTest>
 
+#include "io/run_file.h"
 #include "main_window.h"
 #include "memscope_version.h"
+#include "run_load_progress.h"
 #include "translation_loader.h"
 
 namespace {
+
+// N events of alloc/free pairs at reused addresses, saved as a version 1 file (uncompressed, so
+// a few hundred thousand events pass the 4 MiB at which the window loads on a worker).
+void saveBigRun(const QString& path, size_t n) {
+    memscope::Trace t;
+    int64_t live = 0;
+    for (size_t i = 0; i < n; ++i) {
+        memscope::Event e;
+        e.time_ns = int64_t(i) * 1000;
+        e.addr = 0x10000 + (i / 2 % 64) * 0x1000;
+        e.kind = i % 2 == 0 ? memscope::EventKind::Alloc : memscope::EventKind::Free;
+        e.size = i % 2 == 0 ? 4096 : -4096;
+        live += e.size;
+        e.allocated = live;
+        t.events.append(e);
+    }
+    memscope::RunFile::SaveOptions o;
+    o.format_version = 1;
+    memscope::RunFile::save(t, path.toStdString(), o);
+}
 
 QMenu* find_menu(const memscope::MainWindow& window, const QString& object_name) {
     return window.menuBar()->findChild<QMenu*>(object_name);
@@ -28,6 +56,55 @@ class TestMainWindow : public QObject {
     void initTestCase() {
         // Keeps the window geometry the test saves away from the user's real settings.
         QStandardPaths::setTestModeEnabled(true);
+    }
+
+    void a_big_run_opens_with_progress_and_a_range() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("big.memscope"));
+        saveBigRun(path, 200000);
+        QVERIFY(QFileInfo(path).size() >= 4 << 20);
+        memscope::MainWindow window;
+        auto* progress = window.findChild<memscope::RunLoadProgress*>();
+        QVERIFY(progress);
+        QVERIFY(window.findChild<QAction*>(QStringLiteral("action_open_range")));
+        int seen_visible = 0;
+        QTimer poll;
+        connect(&poll, &QTimer::timeout, &window,
+                [&] { seen_visible += progress->isVisibleTo(&window) ? 1 : 0; });
+        poll.start(0);
+        QVERIFY(window.openRun(path, memscope::RunRange::events(1000, 3000)));
+        poll.stop();
+        QVERIFY(!progress->isVisibleTo(&window));  // hidden again once loaded
+        QVERIFY(seen_visible > 0);
+        QCOMPARE(progress->value(), 1000);
+        QCOMPARE(window.currentRunPath(), path);
+        QVERIFY(window.logView()->toPlainText().contains(QLatin1String("2,000 events")) ||
+                window.logView()->toPlainText().contains(QLatin1String("2000 events")));
+    }
+
+    void cancel_stops_opening_a_big_run() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("big.memscope"));
+        saveBigRun(path, 1000000);
+        memscope::MainWindow window;
+        QString reported;
+        window.setErrorReporter([&](const QString& message) { reported = message; });
+        auto* cancel = window.findChild<QPushButton*>(QStringLiteral("load_cancel"));
+        QVERIFY(cancel);
+        // Clicked as soon as the bar shows: the worker stops at its next piece of a column.
+        QTimer click;
+        connect(&click, &QTimer::timeout, &window, [&] {
+            if (cancel->isVisibleTo(&window) && cancel->isEnabled())
+                cancel->click();
+        });
+        click.start(0);
+        QVERIFY(!window.openRun(path));
+        click.stop();
+        QVERIFY2(reported.isEmpty(), qPrintable(reported));  // cancelling is not an error
+        QVERIFY(window.currentRunPath().isEmpty());
+        QVERIFY(window.logView()->toPlainText().contains(QLatin1String("cancelled")));
+        // The next open of the same file is not cancelled.
+        QVERIFY(window.openRun(path));
     }
 
     void title_names_the_application() {
