@@ -2698,5 +2698,9 @@
         <source>+%1 more</source>
         <translation>+%1 weitere</translation>
     </message>
+    <message>
+        <source>Rose and fell within a pixel column</source>
+        <translation>Stieg und fiel innerhalb einer Pixelspalte</translation>
+    </message>
 </context>
 </TS>

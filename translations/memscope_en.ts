@@ -2694,5 +2694,9 @@
         <source>+%1 more</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Rose and fell within a pixel column</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 </TS>

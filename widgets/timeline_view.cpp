@@ -43,6 +43,11 @@ constexpr QRgb k_category_rgb[kCategoryCount] = {
 };
 constexpr QRgb k_band_rgb = 0xC5CBD3;
 constexpr QRgb k_total_rgb = 0x2B2F36;
+// Over the part of a pixel column's envelope that is not live throughout the column (between
+// the lowest and the highest total of its x's): everything there is washed this light.
+constexpr QRgb k_range_wash_argb = 0xA8FFFFFF;
+// Lines, bands and outlines closer than this many pixels are thinned out.
+constexpr double k_min_line_gap = 4;
 constexpr QRgb k_peak_rgb = 0xC62828;
 // Background of each Phase (Init, Forward, Backward, Optimizer, Other): light enough to sit
 // behind the allocations, distinct enough to read the phases.
@@ -828,7 +833,11 @@ void TimelineView::paintAll(QPainter& painter, const QRectF& area, bool overlays
     }
     const TimelineMapping m = mapping(area);
     const QRectF plot(m.left, m.top, m.width, m.height);
-    paintHeader(painter, area);
+    // Zoomed out (more x than pixel columns), each column shows the envelope of memory over
+    // the x's it covers: filled up to the lowest total, washed lighter from there to the
+    // highest. Every layer keeps inside it.
+    const std::vector<ColumnEnvelope> envelope = columnEnvelopes(m);
+    paintHeader(painter, area, !envelope.empty());
 
     painter.save();
     painter.setClipRect(plot.adjusted(0, 0, 1, 1));
@@ -844,49 +853,16 @@ void TimelineView::paintAll(QPainter& painter, const QRectF& area, bool overlays
     if (m_plotMode == PlotMode::Categories) {
         paintCategoryStack(painter, m);
     } else {
+        paintEnvelopeBase(painter, m, envelope);
         paintBandAndTotal(painter, m);
         paintAllocations(painter, m);
+    }
+    paintEnvelopeRange(painter, m, envelope);
+    if (m_plotMode == PlotMode::Allocations) {
         paintHighlighted(painter, m);
     }
-    // The total on top of everything: the outline users read the peak from.
-    {
-        const int64_t wx0 = std::max<int64_t>(0, int64_t(std::floor(m.x0)));
-        const int64_t wx1 = std::min(m_layout->xCount(), int64_t(std::ceil(m.x1)));
-        QPolygonF line;
-        if (wx1 - wx0 <= int64_t(m.width)) {
-            for (int64_t x = wx0; x < wx1; ++x) {
-                const double y = m.bytesToPixel(double(m_layout->totalAt(x)));
-                line << QPointF(m.xToPixel(double(x)), y) << QPointF(m.xToPixel(double(x + 1)), y);
-            }
-        } else {
-            // Per pixel column its highest total, from the layout's max tree.
-            const int columns = int(std::ceil(m.width));
-            for (int c = 0; c < columns; ++c) {
-                const auto [lo, hi] = columnRange(m, c, wx0, wx1);
-                if (lo < hi) {
-                    const double y = m.bytesToPixel(double(m_layout->maxTotal(lo, hi)));
-                    line << QPointF(m.left + c, y) << QPointF(m.left + c + 1, y);
-                }
-            }
-        }
-        // Only horizontal and vertical segments: antialiasing would add nothing but cost (it
-        // made this line most of a full paint).
-        painter.setPen(QPen(QColor::fromRgb(k_total_rgb), 0));
-        painter.drawPolyline(line);
-    }
-    // Step boundaries over the data, light enough not to hide it.
-    if (m_trace) {
-        QPen pen(QColor(60, 60, 60, 110), 0, Qt::DashLine);
-        painter.setPen(pen);
-        int32_t previous_step = -1;
-        for (const PhaseInterval& interval : m_trace->phases) {
-            if (interval.step != previous_step && interval.step >= 1) {
-                const double px = std::round(timeToPixel(m, interval.begin_ns));
-                painter.drawLine(QPointF(px + 0.5, plot.top()), QPointF(px + 0.5, plot.bottom()));
-            }
-            previous_step = interval.step;
-        }
-    }
+    paintTotalLine(painter, m, envelope);
+    paintStepLines(painter, m);
     paintCapacityAndOom(painter, m);
     if (overlays) {
         paintOverlays(painter, m);
@@ -901,17 +877,196 @@ void TimelineView::paintAll(QPainter& painter, const QRectF& area, bool overlays
     m_stats.milliseconds = double(timer.nsecsElapsed()) / 1e6;
 }
 
+std::vector<TimelineView::ColumnEnvelope> TimelineView::columnEnvelopes(
+    const TimelineMapping& m) const {
+    std::vector<ColumnEnvelope> out;
+    const int64_t wx0 = std::max<int64_t>(0, int64_t(std::floor(m.x0)));
+    const int64_t wx1 = std::min(m_layout->xCount(), int64_t(std::ceil(m.x1)));
+    if (wx1 - wx0 <= int64_t(m.width)) {
+        return out;  // an x is a pixel or wider: every layer draws each x as it is
+    }
+    const int columns = int(std::ceil(m.width));
+    out.reserve(size_t(columns));
+    for (int c = 0; c < columns; ++c) {
+        const auto [lo, hi] = columnRange(m, c, wx0, wx1);
+        if (lo < hi) {
+            out.push_back({c, m_layout->minTotal(lo, hi), m_layout->maxTotal(lo, hi)});
+        }
+    }
+    return out;
+}
+
+void TimelineView::paintEnvelopeBase(QPainter& painter, const TimelineMapping& m,
+                                     const std::vector<ColumnEnvelope>& envelope) const {
+    // What is live throughout a column, [0, lowest total), is filled in the band's colour
+    // first: the drawn allocations and the band cover it, and wherever their pixel-snapped
+    // shapes leave a gap this shows instead of the background.
+    if (envelope.empty()) {
+        return;
+    }
+    const double bottom = std::round(m.bytesToPixel(0));
+    QVector<QRectF> rects;
+    rects.reserve(qsizetype(envelope.size()));
+    for (const ColumnEnvelope& e : envelope) {
+        const double top = std::round(m.bytesToPixel(double(e.lo)));
+        if (top >= bottom) {
+            continue;
+        }
+        if (!rects.isEmpty() && rects.last().top() == top &&
+            rects.last().right() == m.left + e.column) {
+            rects.last().setRight(m.left + e.column + 1);
+        } else {
+            rects.push_back(
+                QRectF(QPointF(m.left + e.column, top), QPointF(m.left + e.column + 1, bottom)));
+        }
+    }
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(QColor::fromRgb(k_band_rgb));
+    painter.drawRects(rects);
+    painter.setBrush(Qt::NoBrush);
+}
+
+void TimelineView::paintEnvelopeRange(QPainter& painter, const TimelineMapping& m,
+                                      const std::vector<ColumnEnvelope>& envelope) const {
+    // Between a column's lowest and highest total memory rose and fell within the column:
+    // washed lighter over whatever is drawn there, so the solid part reads as what stayed.
+    QVector<QRectF> rects;
+    rects.reserve(qsizetype(envelope.size()));
+    for (const ColumnEnvelope& e : envelope) {
+        const double top = std::round(m.bytesToPixel(double(e.hi)));
+        const double bottom = std::round(m.bytesToPixel(double(e.lo)));
+        if (top < bottom) {
+            rects.push_back(
+                QRectF(QPointF(m.left + e.column, top), QPointF(m.left + e.column + 1, bottom)));
+        }
+    }
+    if (rects.isEmpty()) {
+        return;
+    }
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(QColor::fromRgba(k_range_wash_argb));
+    painter.drawRects(rects);
+    painter.setBrush(Qt::NoBrush);
+}
+
+void TimelineView::paintTotalLine(QPainter& painter, const TimelineMapping& m,
+                                  const std::vector<ColumnEnvelope>& envelope) const {
+    // The total on top of everything: the outline users read the peak from.
+    QPolygonF line;
+    if (envelope.empty()) {
+        const int64_t wx0 = std::max<int64_t>(0, int64_t(std::floor(m.x0)));
+        const int64_t wx1 = std::min(m_layout->xCount(), int64_t(std::ceil(m.x1)));
+        for (int64_t x = wx0; x < wx1; ++x) {
+            const double y = m.bytesToPixel(double(m_layout->totalAt(x)));
+            line << QPointF(m.xToPixel(double(x)), y) << QPointF(m.xToPixel(double(x + 1)), y);
+        }
+    } else {
+        // Per pixel column its highest total, on the column's first filled row, through pixel
+        // centres; a step between two columns is drawn in the taller one, so that no column
+        // shows the line above its own highest total.
+        auto yOf = [&](const ColumnEnvelope& e) {
+            return std::round(m.bytesToPixel(double(e.hi))) + 0.5;
+        };
+        double previous_y = 0;
+        int previous_column = -2;
+        for (const ColumnEnvelope& e : envelope) {
+            const double x = m.left + e.column + 0.5;
+            const double y = yOf(e);
+            if (previous_column == e.column - 1) {
+                if (y < previous_y) {  // this column is taller
+                    line << QPointF(x, previous_y);
+                } else if (y > previous_y) {
+                    line << QPointF(x - 1, y);
+                }
+                line << QPointF(x, y);
+            } else {
+                if (!line.isEmpty()) {
+                    painter.setPen(QPen(QColor::fromRgb(k_total_rgb), 0));
+                    painter.drawPolyline(line);
+                    line.clear();
+                }
+                line << QPointF(x, y);
+            }
+            previous_y = y;
+            previous_column = e.column;
+        }
+    }
+    // Only horizontal and vertical segments: antialiasing would add nothing but cost (it
+    // made this line most of a full paint).
+    painter.setPen(QPen(QColor::fromRgb(k_total_rgb), 0));
+    painter.drawPolyline(line);
+}
+
+void TimelineView::paintStepLines(QPainter& painter, const TimelineMapping& m) const {
+    // Step boundaries over the data, light enough not to hide it. When steps are closer than a
+    // few pixels only every k-th is drawn (k = 1, 2, 5, 10, 20, ...: steps that are multiples
+    // of k), or hundreds of steps would cover every pixel column.
+    if (!m_trace) {
+        return;
+    }
+    struct Mark {
+        int32_t step;
+        double px;
+    };
+    std::vector<Mark> marks;
+    int32_t previous_step = -1;
+    for (const PhaseInterval& interval : m_trace->phases) {
+        if (interval.step != previous_step && interval.step >= 1) {
+            const double px = std::round(timeToPixel(m, interval.begin_ns));
+            if (px >= m.left - 1 && px <= m.left + m.width + 1) {
+                marks.push_back({interval.step, px});
+            }
+        }
+        previous_step = interval.step;
+    }
+    const int32_t every = stepLineStride(marks.size() > 1 ? (marks.back().px - marks.front().px) /
+                                                                double(marks.size() - 1)
+                                                          : m.width);
+    painter.setPen(QPen(QColor(60, 60, 60, 110), 0, Qt::DashLine));
+    double last = -1e9;
+    for (const Mark& mark : marks) {
+        if (mark.step % every == 0 && mark.px - last >= k_min_line_gap) {
+            painter.drawLine(QPointF(mark.px + 0.5, m.top),
+                             QPointF(mark.px + 0.5, m.top + m.height));
+            last = mark.px;
+        }
+    }
+}
+
+int32_t TimelineView::stepLineStride(double pixels_per_step) {
+    int32_t every = 1;
+    for (int32_t decade = 1; decade < (1 << 29); decade *= 10) {
+        for (const int32_t multiple : {1, 2, 5}) {
+            every = decade * multiple;
+            if (pixels_per_step * every >= k_min_line_gap) {
+                return every;
+            }
+        }
+    }
+    return every;
+}
+
 void TimelineView::paintPhases(QPainter& painter, const TimelineMapping& m,
                                const QRectF& strip) const {
     if (!m_trace) {
         return;
     }
-    // Bands inside the plot (the clip keeps them there); labels go in the strip above.
+    // Bands inside the plot (the clip keeps them there); labels go in the strip above. When
+    // the phases in view average under a few pixels each, only those at least a few pixels
+    // wide keep their band: hundreds of steps would otherwise stripe the plot.
     const QRectF plot(m.left, m.top, m.width, m.height);
+    int64_t visible = 0;
     for (const PhaseInterval& interval : m_trace->phases) {
         const double px0 = timeToPixel(m, interval.begin_ns);
         const double px1 = timeToPixel(m, interval.end_ns);
-        if (px1 < plot.left() || px0 > plot.right() || px1 - px0 < 0.5) {
+        visible += px1 >= plot.left() && px0 <= plot.right() && px1 > px0;
+    }
+    const double narrowest =
+        visible > 0 && plot.width() / double(visible) < k_min_line_gap ? 2 * k_min_line_gap : 0.5;
+    for (const PhaseInterval& interval : m_trace->phases) {
+        const double px0 = timeToPixel(m, interval.begin_ns);
+        const double px1 = timeToPixel(m, interval.end_ns);
+        if (px1 < plot.left() || px0 > plot.right() || px1 - px0 < narrowest) {
             continue;
         }
         const int phase = std::clamp(int(interval.phase), 0, kPhaseCount - 1);
@@ -1113,12 +1268,19 @@ void TimelineView::paintAllocations(QPainter& painter, const TimelineMapping& m)
         }
         const double height = double(m_layout->sizeOf(a)) * m.height / m.ymax;
         const QColor& fill = palette[size_t(color)];
-        // Big enough to read as a block: a darker edge separates it from its neighbours.
-        const bool outlined = height >= 6 && px1 - px0 >= 6;
         const TimelinePoint* first = m_layout->pointsBegin(d);
         const TimelinePoint* last = m_layout->pointsEnd(d);
         const TimelinePoint* it = std::upper_bound(
             first, last, begin, [](int64_t value, const TimelinePoint& p) { return value < p.x; });
+        // Big enough to read as a block: a darker edge separates it from its neighbours. Not
+        // when its bottom edge drops more often than every few pixels: the outline would
+        // trace every drop and hatch the plot (hover and selection still outline it).
+        const auto drops =
+            std::lower_bound(it, last, end,
+                             [](const TimelinePoint& p, int64_t value) { return p.x < value; }) -
+            it;
+        const bool outlined =
+            height >= 6 && px1 - px0 >= 6 && double(drops) * k_min_line_gap <= px1 - px0;
         const double left = std::max(px0, m.left - 2);
         const double right = std::min(px1, m.left + m.width + 2);
         if (height < 1.0) {
@@ -1507,7 +1669,7 @@ void TimelineView::paintAxes(QPainter& painter, const TimelineMapping& m,
     painter.drawText(QPointF(plot.right() - fm.horizontalAdvance(detail), baseline), detail);
 }
 
-void TimelineView::paintHeader(QPainter& painter, const QRectF& area) const {
+void TimelineView::paintHeader(QPainter& painter, const QRectF& area, bool envelope) const {
     const QFont base = painter.font();
     QFont title_font = base;
     title_font.setBold(true);
@@ -1547,7 +1709,17 @@ void TimelineView::paintHeader(QPainter& painter, const QRectF& area) const {
     };
     // As many entries as fit before the total's, then how many did not.
     const QString total = tr("Total");
-    const QVector<LegendEntry> entries = legend();
+    QVector<LegendEntry> entries = legend();
+    if (envelope) {
+        // The light part of a zoomed-out column: the band's colour under the wash.
+        const QColor wash = QColor::fromRgba(k_range_wash_argb);
+        const QColor band = QColor::fromRgb(k_band_rgb);
+        const double a = wash.alphaF();
+        entries.push_back({tr("Rose and fell within a pixel column"),
+                           QColor::fromRgbF(band.redF() * (1 - a) + wash.redF() * a,
+                                            band.greenF() * (1 - a) + wash.greenF() * a,
+                                            band.blueF() * (1 - a) + wash.blueF() * a)});
+    }
     const double total_width = box + 5 + fm.horizontalAdvance(total) + 16;
     for (qsizetype i = 0; i < entries.size(); ++i) {
         const double w = box + 5 + fm.horizontalAdvance(entries[i].name) + 16;

@@ -139,6 +139,9 @@ class TimelineView : public QWidget {
     // How the last on-screen paint went: whether it redrew the chart or reused its image.
     bool lastPaintReusedChart() const { return m_lastPaintCached; }
 
+    // Every how many steps a step line is drawn when steps are `pixels_per_step` apart: 1, 2, 5,
+    // 10, 20, ... so that lines are at least a few pixels apart.
+    static int32_t stepLineStride(double pixels_per_step);
     static QColor categoryColor(int category);
     static QString categoryName(int category);
     static QString phaseName(int phase);
@@ -188,7 +191,24 @@ class TimelineView : public QWidget {
     void paintCapacityAndOom(QPainter& painter, const TimelineMapping& m) const;
     void paintPeak(QPainter& painter, const TimelineMapping& m) const;
     void paintAxes(QPainter& painter, const TimelineMapping& m, const QRectF& area) const;
-    void paintHeader(QPainter& painter, const QRectF& area) const;
+    // The header; `envelope`: the chart shows column envelopes (a legend entry for the range).
+    void paintHeader(QPainter& painter, const QRectF& area, bool envelope) const;
+    // A pixel column's envelope: the lowest and highest total over the x's it shows.
+    struct ColumnEnvelope {
+        int column = 0;  // counted from the plot's left edge
+        int64_t lo = 0;
+        int64_t hi = 0;
+    };
+    // Per pixel column its envelope when the window has more x than columns, else none.
+    std::vector<ColumnEnvelope> columnEnvelopes(const TimelineMapping& m) const;
+    void paintEnvelopeBase(QPainter& painter, const TimelineMapping& m,
+                           const std::vector<ColumnEnvelope>& envelope) const;
+    void paintEnvelopeRange(QPainter& painter, const TimelineMapping& m,
+                            const std::vector<ColumnEnvelope>& envelope) const;
+    void paintTotalLine(QPainter& painter, const TimelineMapping& m,
+                        const std::vector<ColumnEnvelope>& envelope) const;
+    void paintStepLines(QPainter& painter, const TimelineMapping& m) const;
+
     // Pixel column of a time (phase and step boundaries) on either axis.
     double timeToPixel(const TimelineMapping& m, int64_t time_ns) const;
     // The outline of drawn allocation d over the visible window, snapped to half pixels.
