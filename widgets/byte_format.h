@@ -12,9 +12,4 @@ inline QString humanBytes(int64_t bytes) {
     return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeIecFormat);
 }
 
-// "1,048,576": exact bytes with the locale's digit grouping.
-inline QString exactBytes(int64_t bytes) {
-    return QLocale().toString(qint64(bytes));
-}
-
 }  // namespace memscope
