@@ -2,6 +2,240 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de" sourcelanguage="en">
 <context>
+    <name>TimelineColors</name>
+    <message>
+        <source>initialisation (no module)</source>
+        <translation>Initialisierung (kein Modul)</translation>
+    </message>
+    <message>
+        <source>(no module)</source>
+        <translation>(kein Modul)</translation>
+    </message>
+    <message>
+        <source>other modules</source>
+        <translation>weitere Module</translation>
+    </message>
+    <message>
+        <source>Each allocation its own colour</source>
+        <translation>Jede Allokation in eigener Farbe</translation>
+    </message>
+    <message>
+        <source>Summarized (%1 smaller allocations)</source>
+        <translation>Zusammengefasst (%1 kleinere Allokationen)</translation>
+    </message>
+</context>
+<context>
+    <name>TimelineFramePainter</name>
+    <message>
+        <source>s</source>
+        <translation>s</translation>
+    </message>
+    <message>
+        <source>µs</source>
+        <translation>µs</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>ms</translation>
+    </message>
+    <message>
+        <source>%1 s to %2 s</source>
+        <translation>%1 s bis %2 s</translation>
+    </message>
+    <message>
+        <source>Wall time since the run started</source>
+        <translation>Wanduhrzeit seit Beginn des Laufs</translation>
+    </message>
+    <message>
+        <source>Allocation and free events</source>
+        <translation>Allokations- und Freigabeereignisse</translation>
+    </message>
+    <message>
+        <source>Active memory timeline</source>
+        <translation>Zeitleiste des aktiven Speichers</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>Gesamt</translation>
+    </message>
+    <message>
+        <source>+%1 more</source>
+        <translation>+%1 weitere</translation>
+    </message>
+    <message>
+        <source>batch %1</source>
+        <translation>Batch %1</translation>
+    </message>
+    <message>
+        <source>sequence %1</source>
+        <translation>Sequenz %1</translation>
+    </message>
+    <message>
+        <source>%1 allocations</source>
+        <translation>%1 Allokationen</translation>
+    </message>
+</context>
+<context>
+    <name>TimelineLabels</name>
+    <message>
+        <source>Parameter</source>
+        <translation>Parameter</translation>
+    </message>
+    <message>
+        <source>Optimizer state</source>
+        <translation>Optimiererzustand</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>Eingabe</translation>
+    </message>
+    <message>
+        <source>Temporary</source>
+        <translation>Temporär</translation>
+    </message>
+    <message>
+        <source>Activation</source>
+        <translation>Aktivierung</translation>
+    </message>
+    <message>
+        <source>Gradient</source>
+        <translation>Gradient</translation>
+    </message>
+    <message>
+        <source>Autograd detail</source>
+        <translation>Autograd-Detail</translation>
+    </message>
+    <message>
+        <source>Unknown</source>
+        <translation>Unbekannt</translation>
+    </message>
+    <message>
+        <source>init</source>
+        <translation>Init</translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <translation>Forward</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>Backward</translation>
+    </message>
+    <message>
+        <source>optimizer</source>
+        <translation>Optimierer</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>sonstiges</translation>
+    </message>
+</context>
+<context>
+    <name>TimelineOverlayPainter</name>
+    <message>
+        <source>Capacity %1</source>
+        <translation>Kapazität %1</translation>
+    </message>
+    <message>
+        <source>Out of memory: tried %1 bytes (%2)</source>
+        <translation>Speicher erschöpft: %1 Bytes (%2) angefordert</translation>
+    </message>
+    <message>
+        <source>peak %1</source>
+        <translation>Spitze %1</translation>
+    </message>
+    <message>
+        <source>max in view %1</source>
+        <translation>Maximum im Ausschnitt %1</translation>
+    </message>
+    <message>
+        <source> · step %1, %2</source>
+        <translation> · Schritt %1, %2</translation>
+    </message>
+    <message>
+        <source> · %1</source>
+        <translation> · %1</translation>
+    </message>
+</context>
+<context>
+    <name>TimelineStepPainter</name>
+    <message>
+        <source>step %1</source>
+        <translation>Schritt %1</translation>
+    </message>
+</context>
+<context>
+    <name>TimelineTooltips</name>
+    <message>
+        <source>&lt;b&gt;Summarized&lt;/b&gt;&lt;br/&gt;%1 bytes (%2) in allocations below the detail level at event %3&lt;br/&gt;%4 of %5 allocations are summarized</source>
+        <translation>&lt;b&gt;Zusammengefasst&lt;/b&gt;&lt;br/&gt;%1 Bytes (%2) in Allokationen unterhalb der Detailstufe bei Ereignis %3&lt;br/&gt;%4 von %5 Allokationen sind zusammengefasst</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Allocation %1&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Allokation %1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>%1 bytes (%2)</source>
+        <translation>%1 Bytes (%2)</translation>
+    </message>
+    <message>
+        <source>Category: %1</source>
+        <translation>Kategorie: %1</translation>
+    </message>
+    <message>
+        <source>Phase: %1, step %2</source>
+        <translation>Phase: %1, Schritt %2</translation>
+    </message>
+    <message>
+        <source>Phase: before recording</source>
+        <translation>Phase: vor der Aufzeichnung</translation>
+    </message>
+    <message>
+        <source>Module: %1</source>
+        <translation>Modul: %1</translation>
+    </message>
+    <message>
+        <source>Operator: %1</source>
+        <translation>Operator: %1</translation>
+    </message>
+    <message>
+        <source>Allocated at event %1, %2 s</source>
+        <translation>Alloziert bei Ereignis %1, %2 s</translation>
+    </message>
+    <message>
+        <source>Present from the start</source>
+        <translation>Von Anfang an vorhanden</translation>
+    </message>
+    <message>
+        <source>Freed at event %1, %2 s</source>
+        <translation>Freigegeben bei Ereignis %1, %2 s</translation>
+    </message>
+    <message>
+        <source>Never freed</source>
+        <translation>Nie freigegeben</translation>
+    </message>
+    <message>
+        <source>Total memory after allocation: %1</source>
+        <translation>Gesamtspeicher nach der Allokation: %1</translation>
+    </message>
+    <message>
+        <source>(summarized at this detail)</source>
+        <translation>(bei dieser Detailstufe zusammengefasst)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Event %1&lt;/b&gt;, %2 s</source>
+        <translation>&lt;b&gt;Ereignis %1&lt;/b&gt;, %2 s</translation>
+    </message>
+    <message>
+        <source>%1: %2 bytes (%3)</source>
+        <translation>%1: %2 Bytes (%3)</translation>
+    </message>
+    <message>
+        <source>Total: %1 bytes (%2)</source>
+        <translation>Gesamt: %1 Bytes (%2)</translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
         <source>No %1 translation; showing English.</source>
@@ -2640,224 +2874,12 @@
         <translation>Detail: %1 von %2 Allokationen</translation>
     </message>
     <message>
-        <source>Parameter</source>
-        <translation>Parameter</translation>
-    </message>
-    <message>
-        <source>Optimizer state</source>
-        <translation>Optimiererzustand</translation>
-    </message>
-    <message>
-        <source>Input</source>
-        <translation>Eingabe</translation>
-    </message>
-    <message>
-        <source>Temporary</source>
-        <translation>Temporär</translation>
-    </message>
-    <message>
-        <source>Activation</source>
-        <translation>Aktivierung</translation>
-    </message>
-    <message>
-        <source>Gradient</source>
-        <translation>Gradient</translation>
-    </message>
-    <message>
-        <source>Autograd detail</source>
-        <translation>Autograd-Detail</translation>
-    </message>
-    <message>
-        <source>Unknown</source>
-        <translation>Unbekannt</translation>
-    </message>
-    <message>
-        <source>init</source>
-        <translation>Init</translation>
-    </message>
-    <message>
-        <source>forward</source>
-        <translation>Forward</translation>
-    </message>
-    <message>
-        <source>backward</source>
-        <translation>Backward</translation>
-    </message>
-    <message>
-        <source>optimizer</source>
-        <translation>Optimierer</translation>
-    </message>
-    <message>
-        <source>other</source>
-        <translation>sonstiges</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Summarized&lt;/b&gt;&lt;br/&gt;%1 bytes (%2) in allocations below the detail level at event %3&lt;br/&gt;%4 of %5 allocations are summarized</source>
-        <translation>&lt;b&gt;Zusammengefasst&lt;/b&gt;&lt;br/&gt;%1 Bytes (%2) in Allokationen unterhalb der Detailstufe bei Ereignis %3&lt;br/&gt;%4 von %5 Allokationen sind zusammengefasst</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Allocation %1&lt;/b&gt;</source>
-        <translation>&lt;b&gt;Allokation %1&lt;/b&gt;</translation>
-    </message>
-    <message>
-        <source>%1 bytes (%2)</source>
-        <translation>%1 Bytes (%2)</translation>
-    </message>
-    <message>
-        <source>Category: %1</source>
-        <translation>Kategorie: %1</translation>
-    </message>
-    <message>
-        <source>Phase: %1, step %2</source>
-        <translation>Phase: %1, Schritt %2</translation>
-    </message>
-    <message>
-        <source>Phase: before recording</source>
-        <translation>Phase: vor der Aufzeichnung</translation>
-    </message>
-    <message>
-        <source>Module: %1</source>
-        <translation>Modul: %1</translation>
-    </message>
-    <message>
-        <source>Operator: %1</source>
-        <translation>Operator: %1</translation>
-    </message>
-    <message>
-        <source>Present from the start</source>
-        <translation>Von Anfang an vorhanden</translation>
-    </message>
-    <message>
-        <source>Never freed</source>
-        <translation>Nie freigegeben</translation>
-    </message>
-    <message>
-        <source>Total memory after allocation: %1</source>
-        <translation>Gesamtspeicher nach der Allokation: %1</translation>
-    </message>
-    <message>
-        <source>(summarized at this detail)</source>
-        <translation>(bei dieser Detailstufe zusammengefasst)</translation>
-    </message>
-    <message>
         <source>No run open</source>
         <translation>Kein Lauf geöffnet</translation>
     </message>
     <message>
-        <source>step %1</source>
-        <translation>Schritt %1</translation>
-    </message>
-    <message>
-        <source>peak %1</source>
-        <translation>Spitze %1</translation>
-    </message>
-    <message>
-        <source>max in view %1</source>
-        <translation>Maximum im Ausschnitt %1</translation>
-    </message>
-    <message>
-        <source> · step %1, %2</source>
-        <translation> · Schritt %1, %2</translation>
-    </message>
-    <message>
-        <source> · %1</source>
-        <translation> · %1</translation>
-    </message>
-    <message>
-        <source>%1 s to %2 s</source>
-        <translation>%1 s bis %2 s</translation>
-    </message>
-    <message>
-        <source>Allocation and free events</source>
-        <translation>Allokations- und Freigabeereignisse</translation>
-    </message>
-    <message>
-        <source>Active memory timeline</source>
-        <translation>Zeitleiste des aktiven Speichers</translation>
-    </message>
-    <message>
-        <source>Summarized (%1 smaller allocations)</source>
-        <translation>Zusammengefasst (%1 kleinere Allokationen)</translation>
-    </message>
-    <message>
-        <source>Total</source>
-        <translation>Gesamt</translation>
-    </message>
-    <message>
-        <source>batch %1</source>
-        <translation>Batch %1</translation>
-    </message>
-    <message>
-        <source>sequence %1</source>
-        <translation>Sequenz %1</translation>
-    </message>
-    <message>
-        <source>%1 allocations</source>
-        <translation>%1 Allokationen</translation>
-    </message>
-    <message>
-        <source>initialisation (no module)</source>
-        <translation>Initialisierung (kein Modul)</translation>
-    </message>
-    <message>
-        <source>(no module)</source>
-        <translation>(kein Modul)</translation>
-    </message>
-    <message>
-        <source>other modules</source>
-        <translation>weitere Module</translation>
-    </message>
-    <message>
-        <source>Each allocation its own colour</source>
-        <translation>Jede Allokation in eigener Farbe</translation>
-    </message>
-    <message>
-        <source>Allocated at event %1, %2 s</source>
-        <translation>Alloziert bei Ereignis %1, %2 s</translation>
-    </message>
-    <message>
-        <source>Freed at event %1, %2 s</source>
-        <translation>Freigegeben bei Ereignis %1, %2 s</translation>
-    </message>
-    <message>
-        <source>Capacity %1</source>
-        <translation>Kapazität %1</translation>
-    </message>
-    <message>
-        <source>Out of memory: tried %1 bytes (%2)</source>
-        <translation>Speicher erschöpft: %1 Bytes (%2) angefordert</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Event %1&lt;/b&gt;, %2 s</source>
-        <translation>&lt;b&gt;Ereignis %1&lt;/b&gt;, %2 s</translation>
-    </message>
-    <message>
-        <source>%1: %2 bytes (%3)</source>
-        <translation>%1: %2 Bytes (%3)</translation>
-    </message>
-    <message>
-        <source>Total: %1 bytes (%2)</source>
-        <translation>Gesamt: %1 Bytes (%2)</translation>
-    </message>
-    <message>
-        <source>s</source>
-        <translation>s</translation>
-    </message>
-    <message>
-        <source>µs</source>
-        <translation>µs</translation>
-    </message>
-    <message>
-        <source>ms</source>
-        <translation>ms</translation>
-    </message>
-    <message>
-        <source>Wall time since the run started</source>
-        <translation>Wanduhrzeit seit Beginn des Laufs</translation>
-    </message>
-    <message>
-        <source>+%1 more</source>
-        <translation>+%1 weitere</translation>
+        <source>Rose and fell within a pixel column</source>
+        <translation>Stieg und fiel innerhalb einer Pixelspalte</translation>
     </message>
 </context>
 </TS>

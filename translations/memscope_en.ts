@@ -2,6 +2,240 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name>TimelineColors</name>
+    <message>
+        <source>initialisation (no module)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(no module)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>other modules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each allocation its own colour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Summarized (%1 smaller allocations)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>TimelineFramePainter</name>
+    <message>
+        <source>s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>µs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 s to %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wall time since the run started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allocation and free events</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Active memory timeline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>+%1 more</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>batch %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sequence %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 allocations</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>TimelineLabels</name>
+    <message>
+        <source>Parameter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optimizer state</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Temporary</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Activation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gradient</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Autograd detail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>init</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>optimizer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>TimelineOverlayPainter</name>
+    <message>
+        <source>Capacity %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Out of memory: tried %1 bytes (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>peak %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>max in view %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · step %1, %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>TimelineStepPainter</name>
+    <message>
+        <source>step %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>TimelineTooltips</name>
+    <message>
+        <source>&lt;b&gt;Summarized&lt;/b&gt;&lt;br/&gt;%1 bytes (%2) in allocations below the detail level at event %3&lt;br/&gt;%4 of %5 allocations are summarized</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Allocation %1&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 bytes (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Category: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Phase: %1, step %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Phase: before recording</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Module: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Operator: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allocated at event %1, %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Present from the start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Freed at event %1, %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Never freed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Total memory after allocation: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(summarized at this detail)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Event %1&lt;/b&gt;, %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 bytes (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Total: %1 bytes (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
         <source>No %1 translation; showing English.</source>
@@ -2636,223 +2870,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Parameter</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Optimizer state</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Input</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Temporary</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Activation</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Gradient</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Autograd detail</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Unknown</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>init</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>forward</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>backward</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>optimizer</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>other</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Summarized&lt;/b&gt;&lt;br/&gt;%1 bytes (%2) in allocations below the detail level at event %3&lt;br/&gt;%4 of %5 allocations are summarized</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Allocation %1&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 bytes (%2)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Category: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Phase: %1, step %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Phase: before recording</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Module: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Operator: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Present from the start</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Never freed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Total memory after allocation: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>(summarized at this detail)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>No run open</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>step %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>peak %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>max in view %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source> · step %1, %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source> · %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 s to %2 s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Allocation and free events</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Active memory timeline</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Summarized (%1 smaller allocations)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Total</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>batch %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>sequence %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 allocations</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>initialisation (no module)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>(no module)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>other modules</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Each allocation its own colour</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Allocated at event %1, %2 s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Freed at event %1, %2 s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Capacity %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Out of memory: tried %1 bytes (%2)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Event %1&lt;/b&gt;, %2 s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: %2 bytes (%3)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Total: %1 bytes (%2)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>µs</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Wall time since the run started</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>+%1 more</source>
+        <source>Rose and fell within a pixel column</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

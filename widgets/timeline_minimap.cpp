@@ -93,18 +93,21 @@ QRectF TimelineMinimap::brushRect() const {
 
 void TimelineMinimap::rebuildColumns() {
     m_columns.clear();
+    m_minima.clear();
     if (!m_layout || m_layout->xCount() == 0) {
         return;
     }
     const TimelineMapping m = mapping();
     const int columns = std::max(1, int(std::ceil(m.width)));
     m_columns.assign(size_t(columns), -1);
+    m_minima.assign(size_t(columns), -1);
     const int64_t x_count = m_layout->xCount();
     for (int c = 0; c < columns; ++c) {
         const auto lo = int64_t(std::floor(m.pixelToX(m.left + c)));
         const auto hi = std::max(lo + 1, int64_t(std::ceil(m.pixelToX(m.left + c + 1))));
         if (lo < x_count) {
             m_columns[size_t(c)] = m_layout->maxTotal(lo, std::min(hi, x_count));
+            m_minima[size_t(c)] = m_layout->minTotal(lo, std::min(hi, x_count));
         }
     }
 }
@@ -119,19 +122,27 @@ void TimelineMinimap::paintEvent(QPaintEvent*) {
     painter.fillRect(rect(), QColor(250, 250, 251));
     const TimelineMapping m = mapping();
     if (!m_columns.empty()) {
-        QPolygonF area;
-        area << QPointF(m.left, m.top + m.height);
-        for (size_t c = 0; c < m_columns.size(); ++c) {
-            if (m_columns[c] < 0) {
-                continue;
+        // The column's highest total, lightly filled, then its lowest, filled solid: what stayed
+        // live throughout the column.
+        auto curve = [&](const std::vector<int64_t>& values) {
+            QPolygonF area;
+            area << QPointF(m.left, m.top + m.height);
+            for (size_t c = 0; c < values.size(); ++c) {
+                if (values[c] < 0) {
+                    continue;
+                }
+                const double y = m.bytesToPixel(double(values[c]));
+                area << QPointF(m.left + double(c), y) << QPointF(m.left + double(c) + 1, y);
             }
-            const double y = m.bytesToPixel(double(m_columns[c]));
-            area << QPointF(m.left + double(c), y) << QPointF(m.left + double(c) + 1, y);
-        }
-        area << QPointF(area.last().x(), m.top + m.height);
+            area << QPointF(area.last().x(), m.top + m.height);
+            return area;
+        };
         painter.setPen(QPen(QColor(0x4E, 0x79, 0xA7), 0));
-        painter.setBrush(QColor(0x4E, 0x79, 0xA7, 90));
-        painter.drawPolygon(area);
+        painter.setBrush(QColor(0x4E, 0x79, 0xA7, 60));
+        painter.drawPolygon(curve(m_columns));
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(QColor(0x4E, 0x79, 0xA7, 110));
+        painter.drawPolygon(curve(m_minima));
     }
     if (m_layout) {
         // Outside the window dimmed, the brush outlined with its two grips.

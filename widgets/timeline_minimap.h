@@ -13,10 +13,11 @@ namespace memscope {
 class TimelineLayout;
 
 // An overview of the whole run under the timeline: the total live memory (per pixel column its
-// maximum) and a brush over the window the timeline shows. Dragging the brush pans, dragging
-// one of its edges resizes it, pressing outside it centres it there, the wheel zooms it; each
-// change is announced with windowChanged(), and setWindow() moves the brush when the view
-// changes. x is in event indices as in TimelineView, on an event or a wall-time axis.
+// envelope: filled up to its minimum, lighter up to its maximum) and a brush over the window the
+// timeline shows. Dragging the brush pans, dragging one of its edges resizes it, pressing outside
+// it centres it there, the wheel zooms it; each change is announced with windowChanged(), and
+// setWindow() moves the brush when the view changes. x is in event indices as in TimelineView, on
+// an event or a wall-time axis.
 class TimelineMinimap : public QWidget {
     Q_OBJECT
 
@@ -39,6 +40,7 @@ class TimelineMinimap : public QWidget {
     QRectF brushRect() const;
     // The curve's per-column maxima as last computed (tests).
     const std::vector<int64_t>& columnMaxima() const { return m_columns; }
+    const std::vector<int64_t>& columnMinima() const { return m_minima; }
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
@@ -66,6 +68,7 @@ class TimelineMinimap : public QWidget {
 
     std::shared_ptr<const TimelineLayout> m_layout;
     std::vector<int64_t> m_columns;
+    std::vector<int64_t> m_minima;
     bool m_timeAxis = false;
     double m_x0 = 0;
     double m_x1 = 1;

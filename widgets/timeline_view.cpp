@@ -1,190 +1,37 @@
 #include "timeline_view.h"
 
-#include "byte_format.h"
+#include "timeline_allocation_painter.h"
+#include "timeline_category_painter.h"
+#include "timeline_envelope_painter.h"
+#include "timeline_frame_painter.h"
+#include "timeline_labels.h"
+#include "timeline_overlay_painter.h"
+#include "timeline_step_painter.h"
+#include "timeline_tooltips.h"
 
 #include "trace/timeline_layout.h"
 #include "trace/trace.h"
-#include "trace/trace_summary.h"
-
-#include <nlohmann/json.hpp>
 
 #include <QElapsedTimer>
 #include <QEvent>
-#include <QFontMetricsF>
 #include <QKeyEvent>
 #include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
-#include <QPainterPath>
-#include <QPolygonF>
 #include <QToolTip>
 #include <QWheelEvent>
 
 #include <algorithm>
 #include <cmath>
-#include <map>
-#include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace memscope {
-namespace {
 
-// Tableau-like hues, one per Category in enum order, readable on white and in print.
-constexpr QRgb k_category_rgb[kCategoryCount] = {
-    0x4E79A7,  // Parameter
-    0xB07AA1,  // OptimizerState
-    0xEDC948,  // Input
-    0xE15759,  // Temporary
-    0xF28E2B,  // Activation
-    0x59A14F,  // Gradient
-    0x76B7B2,  // AutogradDetail
-    0x9D9D9D,  // Unknown
-};
-constexpr QRgb k_band_rgb = 0xC5CBD3;
-constexpr QRgb k_total_rgb = 0x2B2F36;
-constexpr QRgb k_peak_rgb = 0xC62828;
-// Background of each Phase (Init, Forward, Backward, Optimizer, Other): light enough to sit
-// behind the allocations, distinct enough to read the phases.
-constexpr QRgb k_phase_rgb[kPhaseCount] = {0xF1F1F1, 0xE6EEF9, 0xFBEBDD, 0xE4F2E0, 0xF4F4F4};
-constexpr QRgb k_phase_text_rgb[kPhaseCount] = {0x777777, 0x3A6AA8, 0xB0652A, 0x4C8A3F, 0x777777};
-// Allocation fills when coloured by phase (Init, Forward, Backward, Optimizer, Other).
-constexpr QRgb k_phase_fill_rgb[kPhaseCount] = {0x9C755F, 0x4E79A7, 0xF28E2B, 0x59A14F, 0xBAB0AC};
-// Module groups in order of first appearance; more than these share the last, "other" colour.
-constexpr QRgb k_module_rgb[] = {0x4E79A7, 0xF28E2B, 0xE15759, 0x76B7B2, 0x59A14F, 0xEDC948,
-                                 0xB07AA1, 0xFF9DA7, 0x9C755F, 0x1F77B4, 0xD62728, 0x2CA02C,
-                                 0x9467BD, 0x8C564B, 0xE377C2, 0x17BECF, 0xBCBD22, 0xAEC7E8,
-                                 0xFFBB78, 0x98DF8A, 0xBAB0AC};
-constexpr int k_module_colors = int(sizeof(k_module_rgb) / sizeof(k_module_rgb[0]));
-// By allocation: this many hues, consecutive allocations far apart on the colour wheel.
-constexpr int k_allocation_hues = 48;
-constexpr QRgb k_capacity_rgb = 0xB71C1C;
-
-// Margins around the plot, in pixels.
-constexpr double k_left = 76;
-constexpr double k_right = 18;
-constexpr double k_header = 50;  // title and legend
-constexpr double k_strip = 30;   // step labels and phase names above the plot
-constexpr double k_bottom = 46;  // tick labels, axis title, detail
-
-// The four shades of a base colour that tell neighbouring allocations apart.
-QColor shadeOf(const QColor& base, int k) {
-    switch (k & 3) {
-        case 1:
-            return base.darker(112);
-        case 2:
-            return base.lighter(112);
-        case 3:
-            return base.darker(125);
-        default:
-            return base;
-    }
-}
-
-// The top-level module group of a module path: "TinyLlama.blocks.3.attention.wq" is
-// "blocks.3", "TinyLlama.embedding" is "embedding"; a backward frame ("backward of X") counts as
-// X. The root module itself stays as it is.
-std::string moduleGroup(std::string name) {
-    static const std::string backward_of = "backward of ";
-    if (name.rfind(backward_of, 0) == 0) {
-        name.erase(0, backward_of.size());
-    }
-    std::vector<std::string> parts;
-    size_t from = 0;
-    while (true) {
-        const size_t dot = name.find('.', from);
-        parts.push_back(
-            name.substr(from, dot == std::string::npos ? std::string::npos : dot - from));
-        if (dot == std::string::npos) {
-            break;
-        }
-        from = dot + 1;
-    }
-    if (parts.size() < 2) {
-        return name;
-    }
-    std::string group = parts[1];
-    const bool numbered =
-        parts.size() > 2 && !parts[2].empty() &&
-        std::all_of(parts[2].begin(), parts[2].end(), [](char c) { return c >= '0' && c <= '9'; });
-    if (numbered) {
-        group += "." + parts[2];
-    }
-    return group;
-}
-
-QString exactBytes(int64_t bytes) {
-    return QLocale().toString(qint64(bytes));
-}
-
-// A sub-pixel allocation waiting to be merged with its neighbours: in pixel column `bucket`
-// covering rows [lo, hi) when it is narrower than a pixel, or in pixel row `bucket` covering
-// columns [lo, hi) when it is thinner than one.
-struct SpanItem {
-    int bucket;
-    int key;    // merge key: the colour group
-    int color;  // palette index of the first item
-    float lo;
-    float hi;
-};
-
-// The x's pixel column c (counted from the plot's left edge) shows when many share a column:
-// every x whose extent overlaps it, so that on the time axis an x wider than a column is seen
-// in each column it covers. Only for windows of more x than columns.
-std::pair<int64_t, int64_t> columnRange(const TimelineMapping& m, int c, int64_t x0, int64_t x1) {
-    const int64_t lo = std::clamp(int64_t(std::floor(m.pixelToX(m.left + c))), x0, x1);
-    const int64_t hi =
-        std::clamp(std::max(lo + 1, int64_t(std::ceil(m.pixelToX(m.left + c + 1)))), x0, x1);
-    return {lo, hi};
-}
-
-// Merges items of one bucket and colour group that touch or overlap into runs and hands each run to
-// paint(bucket, color, lo, hi). A million sub-pixel allocations become a few thousand
-// rectangles: at that size only the covered pixels and their colour are visible anyway.
-template <typename Paint>
-int64_t mergeSpans(const std::vector<SpanItem>& items, int buckets, Paint&& paint) {
-    if (items.empty()) {
-        return 0;
-    }
-    std::vector<int> start(size_t(buckets) + 1, 0);
-    for (const SpanItem& item : items) {
-        ++start[size_t(item.bucket) + 1];
-    }
-    for (int b = 0; b < buckets; ++b) {
-        start[size_t(b) + 1] += start[size_t(b)];
-    }
-    std::vector<SpanItem> sorted(items.size());
-    {
-        std::vector<int> cursor(start.begin(), start.end() - 1);
-        for (const SpanItem& item : items) {
-            sorted[size_t(cursor[size_t(item.bucket)]++)] = item;
-        }
-    }
-    int64_t runs = 0;
-    for (int b = 0; b < buckets; ++b) {
-        const auto from = sorted.begin() + start[size_t(b)];
-        const auto to = sorted.begin() + start[size_t(b) + 1];
-        if (from == to) {
-            continue;
-        }
-        std::sort(from, to, [](const SpanItem& l, const SpanItem& r) { return l.lo < r.lo; });
-        SpanItem run = *from;
-        for (auto it = from + 1; it != to; ++it) {
-            if (it->key == run.key && it->lo <= run.hi + 1.0f) {
-                run.hi = std::max(run.hi, it->hi);
-            } else {
-                paint(b, run.color, run.lo, run.hi);
-                ++runs;
-                run = *it;
-            }
-        }
-        paint(b, run.color, run.lo, run.hi);
-        ++runs;
-    }
-    return runs;
-}
-
-}  // namespace
+static_assert(int(TimelineView::ColorMode::Allocation) == int(TimelineColors::Scheme::Allocation) &&
+                  int(TimelineView::ColorMode::Category) == int(TimelineColors::Scheme::Category) &&
+                  int(TimelineView::ColorMode::Module) == int(TimelineColors::Scheme::Module) &&
+                  int(TimelineView::ColorMode::Phase) == int(TimelineColors::Scheme::Phase),
+              "TimelineColors::Scheme follows TimelineView::ColorMode");
 
 TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
     setObjectName(QStringLiteral("timeline_view"));
@@ -272,13 +119,7 @@ void TimelineView::updateTrace(std::shared_ptr<const Trace> trace,
 }
 
 void TimelineView::rebuildDerived() {
-    m_categoryPresent.fill(false);
     m_ooms.clear();
-    if (m_layout) {
-        for (int64_t a = 0; a < m_layout->allocationCount(); ++a) {
-            m_categoryPresent[size_t(m_layout->categoryOf(a)) % m_categoryPresent.size()] = true;
-        }
-    }
     if (m_layout && m_trace) {
         const auto& events = m_trace->events;
         for (size_t i = 0; i < events.count(); ++i) {
@@ -305,135 +146,7 @@ void TimelineView::rebuildDerived() {
 }
 
 void TimelineView::rebuildColors() {
-    m_colorOf.clear();
-    m_palette.clear();
-    m_groupOf.clear();
-    m_groups.clear();
-    if (!m_layout) {
-        return;
-    }
-    const int64_t count = m_layout->allocationCount();
-    m_colorOf.resize(size_t(count));
-    auto addGroup = [this](const QString& name, const QColor& base) {
-        const auto group = uint16_t(m_groups.size());
-        m_groups.push_back({name, base});
-        for (int k = 0; k < 4; ++k) {
-            m_palette.push_back(shadeOf(base, k));
-            m_groupOf.push_back(group);
-        }
-        return int(group);
-    };
-    const std::vector<Allocation>* allocations = m_trace ? &m_trace->allocations() : nullptr;
-    auto phaseOf = [&](int64_t a) {
-        if (!allocations || size_t(a) >= allocations->size()) {
-            return int(Phase::Other);
-        }
-        const int64_t e = (*allocations)[size_t(a)].alloc_event;
-        return e >= 0 ? std::clamp(int(m_trace->events.phase[size_t(e)]), 0, kPhaseCount - 1)
-                      : int(Phase::Init);
-    };
-    switch (m_colorMode) {
-        case ColorMode::Category: {
-            int group_of_category[kCategoryCount];
-            for (int c = 0; c < kCategoryCount; ++c) {
-                group_of_category[c] =
-                    m_categoryPresent[size_t(c)] ? addGroup(categoryName(c), categoryColor(c)) : 0;
-            }
-            for (int64_t a = 0; a < count; ++a) {
-                const int c = std::clamp(int(m_layout->categoryOf(a)), 0, kCategoryCount - 1);
-                m_colorOf[size_t(a)] = uint16_t(group_of_category[c] * 4 + (a & 3));
-            }
-            break;
-        }
-        case ColorMode::Phase: {
-            int group_of_phase[kPhaseCount];
-            std::array<bool, kPhaseCount> present{};
-            for (int64_t a = 0; a < count; ++a) {
-                present[size_t(phaseOf(a))] = true;
-            }
-            for (int p = 0; p < kPhaseCount; ++p) {
-                group_of_phase[p] =
-                    present[size_t(p)]
-                        ? addGroup(phaseName(p), QColor::fromRgb(k_phase_fill_rgb[p]))
-                        : 0;
-            }
-            for (int64_t a = 0; a < count; ++a) {
-                m_colorOf[size_t(a)] = uint16_t(group_of_phase[phaseOf(a)] * 4 + (a & 3));
-            }
-            break;
-        }
-        case ColorMode::Module: {
-            // Per stack node its group, so each distinct stack is walked once.
-            std::unordered_map<uint32_t, int> group_of_stack;
-            std::map<std::string, int> group_of_name;
-            int other = -1;
-            for (int64_t a = 0; a < count; ++a) {
-                const Allocation* alloc = allocations ? &(*allocations)[size_t(a)] : nullptr;
-                const int64_t e =
-                    alloc ? (alloc->alloc_event >= 0 ? alloc->alloc_event : alloc->free_event) : -1;
-                const uint32_t stack =
-                    e >= 0 ? m_trace->events.stack[size_t(e)] : StackTable::kEmpty;
-                const int phase = phaseOf(a);
-                const bool optimizer = phase == int(Phase::Optimizer);
-                const bool init_without_module =
-                    stack == StackTable::kEmpty && phase == int(Phase::Init);
-                // The optimizer's allocations have no module of their own; neither have the
-                // parameters made before any module ran.
-                const uint32_t key = optimizer             ? 0xFFFFFFFEu
-                                     : init_without_module ? 0xFFFFFFFDu
-                                                           : stack;
-                auto it = group_of_stack.find(key);
-                if (it == group_of_stack.end()) {
-                    std::string name =
-                        optimizer ? std::string("optimizer")
-                                  : moduleGroup(TraceSummary::moduleOf(m_trace->stacks, stack));
-                    const bool init_group = name.empty() && phase == int(Phase::Init);
-                    if (init_group) {
-                        name = std::string(1, '\x01');  // its own group, named below
-                    }
-                    int group = 0;
-                    auto named = group_of_name.find(name);
-                    if (named != group_of_name.end()) {
-                        group = named->second;
-                    } else if (m_groups.size() + 1 < k_module_colors) {
-                        const QString label = init_group     ? tr("initialisation (no module)")
-                                              : name.empty() ? tr("(no module)")
-                                                             : QString::fromStdString(name);
-                        group = addGroup(label, QColor::fromRgb(k_module_rgb[m_groups.size()]));
-                        group_of_name.emplace(name, group);
-                    } else {
-                        if (other < 0) {
-                            other = addGroup(tr("other modules"),
-                                             QColor::fromRgb(k_module_rgb[k_module_colors - 1]));
-                        }
-                        group = other;
-                        group_of_name.emplace(name, group);
-                    }
-                    it = group_of_stack.emplace(key, group).first;
-                }
-                m_colorOf[size_t(a)] = uint16_t(it->second * 4 + (a & 3));
-            }
-            break;
-        }
-        case ColorMode::Allocation: {
-            // One group (narrow ones merge whatever their hue), hues spread by the golden
-            // ratio so that neighbours in the stack differ.
-            m_groups.push_back(
-                {tr("Each allocation its own colour"), QColor::fromHsvF(0.6, 0.5, 0.85)});
-            for (int k = 0; k < k_allocation_hues; ++k) {
-                const double hue = std::fmod(k * 0.6180339887, 1.0);
-                m_palette.push_back(QColor::fromHsvF(hue, k % 2 ? 0.45 : 0.6, k % 3 ? 0.88 : 0.78));
-                m_groupOf.push_back(0);
-            }
-            for (int64_t a = 0; a < count; ++a) {
-                m_colorOf[size_t(a)] = uint16_t(a % k_allocation_hues);
-            }
-            break;
-        }
-    }
-    if (m_palette.empty()) {  // no allocations: keep index 0 valid
-        addGroup(categoryName(int(Category::Unknown)), categoryColor(int(Category::Unknown)));
-    }
+    m_colors.rebuild(m_trace.get(), m_layout.get(), TimelineColors::Scheme(int(m_colorMode)));
 }
 
 void TimelineView::invalidateChart() {
@@ -452,32 +165,11 @@ void TimelineView::setColorMode(ColorMode mode) {
 }
 
 QColor TimelineView::allocationColor(int64_t a) const {
-    if (a < 0 || size_t(a) >= m_colorOf.size()) {
-        return {};
-    }
-    return m_palette[m_colorOf[size_t(a)]];
+    return m_colors.allocationColor(a);
 }
 
 QVector<TimelineView::LegendEntry> TimelineView::legend() const {
-    QVector<LegendEntry> out;
-    if (!m_layout) {
-        return out;
-    }
-    if (m_plotMode == PlotMode::Categories) {
-        for (int c = 0; c < kCategoryCount; ++c) {
-            if (m_categoryPresent[size_t(c)]) {
-                out.push_back({categoryName(c), categoryColor(c)});
-            }
-        }
-        return out;
-    }
-    out = m_groups;
-    if (m_layout->summarizedCount() > 0) {
-        out.push_back({tr("Summarized (%1 smaller allocations)")
-                           .arg(QLocale().toString(qint64(m_layout->summarizedCount()))),
-                       QColor::fromRgb(k_band_rgb)});
-    }
-    return out;
+    return m_colors.legend(m_layout.get(), m_plotMode == PlotMode::Categories);
 }
 
 void TimelineView::setPlotMode(PlotMode mode) {
@@ -581,9 +273,11 @@ void TimelineView::resetView() {
 }
 
 QRectF TimelineView::plotRect(const QRectF& area) const {
-    const double top = area.top() + k_header + k_strip;
-    return QRectF(area.left() + k_left, top, std::max(area.width() - k_left - k_right, 10.0),
-                  std::max(area.bottom() - k_bottom - top, 10.0));
+    const double top = area.top() + TimelineFramePainter::kHeader + TimelineFramePainter::kStrip;
+    return QRectF(
+        area.left() + TimelineFramePainter::kLeft, top,
+        std::max(area.width() - TimelineFramePainter::kLeft - TimelineFramePainter::kRight, 10.0),
+        std::max(area.bottom() - TimelineFramePainter::kBottom - top, 10.0));
 }
 
 TimelineMapping TimelineView::mapping(const QRectF& area) const {
@@ -635,117 +329,31 @@ void TimelineView::selectAllocation(int64_t index) {
 }
 
 QString TimelineView::categoryName(int category) {
-    switch (static_cast<Category>(category)) {
-        case Category::Parameter:
-            return tr("Parameter");
-        case Category::OptimizerState:
-            return tr("Optimizer state");
-        case Category::Input:
-            return tr("Input");
-        case Category::Temporary:
-            return tr("Temporary");
-        case Category::Activation:
-            return tr("Activation");
-        case Category::Gradient:
-            return tr("Gradient");
-        case Category::AutogradDetail:
-            return tr("Autograd detail");
-        case Category::Unknown:
-            break;
-    }
-    return tr("Unknown");
+    return TimelineLabels::categoryName(category);
 }
 
 QString TimelineView::phaseName(int phase) {
-    switch (static_cast<Phase>(phase)) {
-        case Phase::Init:
-            return tr("init");
-        case Phase::Forward:
-            return tr("forward");
-        case Phase::Backward:
-            return tr("backward");
-        case Phase::Optimizer:
-            return tr("optimizer");
-        case Phase::Other:
-            break;
-    }
-    return tr("other");
+    return TimelineLabels::phaseName(phase);
 }
 
 QColor TimelineView::categoryColor(int category) {
-    return QColor::fromRgb(k_category_rgb[std::clamp(category, 0, kCategoryCount - 1)]);
+    return TimelineColors::categoryColor(category);
 }
 
 QString TimelineView::byteTickLabel(double bytes, double top) {
-    // One unit for the whole axis, the largest the top reaches: "0.5 GiB ... 3.5 GiB" rather
-    // than "512 MiB ... 3,584 MiB".
-    static const char* const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int unit = 0;
-    double scale = 1;
-    while (unit < 4 && top >= scale * 1024) {
-        scale *= 1024;
-        ++unit;
-    }
-    return QStringLiteral("%1 %2").arg(QLocale().toString(bytes / scale, 'g', 6),
-                                       QLatin1String(units[unit]));
+    return TimelineFramePainter::byteTickLabel(bytes, top);
+}
+
+int32_t TimelineView::stepLineStride(double pixels_per_step) {
+    return TimelineStepPainter::stepLineStride(pixels_per_step);
 }
 
 QString TimelineView::tooltipText(int64_t allocation, int64_t x) const {
-    if (!m_trace || !m_layout) {
-        return {};
-    }
-    if (allocation < 0 || allocation >= m_layout->allocationCount()) {
-        if (x < 0 || x >= m_layout->xCount()) {
-            return {};
-        }
-        const int64_t bytes = m_layout->summarizedAt(x);
-        return tr("<b>Summarized</b><br/>%1 bytes (%2) in allocations below the detail level "
-                  "at event %3<br/>%4 of %5 allocations are summarized")
-            .arg(exactBytes(bytes), humanBytes(bytes), QLocale().toString(qint64(x)),
-                 QLocale().toString(qint64(m_layout->summarizedCount())),
-                 QLocale().toString(qint64(m_layout->allocationCount())));
-    }
-    const Allocation& a = m_trace->allocations()[size_t(allocation)];
-    const auto& events = m_trace->events;
-    const int64_t event = a.alloc_event >= 0 ? a.alloc_event : a.free_event;
-    const uint32_t stack = event >= 0 ? events.stack[size_t(event)] : StackTable::kEmpty;
-    QStringList lines;
-    lines << tr("<b>Allocation %1</b>").arg(QLocale().toString(qint64(allocation)));
-    lines << tr("%1 bytes (%2)").arg(exactBytes(a.size), humanBytes(a.size));
-    lines << tr("Category: %1").arg(categoryName(int(a.category)));
-    if (a.alloc_event >= 0) {
-        lines << tr("Phase: %1, step %2")
-                     .arg(phaseName(events.phase[size_t(a.alloc_event)]))
-                     .arg(events.step[size_t(a.alloc_event)]);
-    } else {
-        lines << tr("Phase: before recording");
-    }
-    const QString module = QString::fromStdString(TraceSummary::moduleOf(m_trace->stacks, stack));
-    const QString op = QString::fromStdString(TraceSummary::operatorOf(m_trace->stacks, stack));
-    if (!module.isEmpty()) {
-        lines << tr("Module: %1").arg(module.toHtmlEscaped());
-    }
-    if (!op.isEmpty()) {
-        lines << tr("Operator: %1").arg(op.toHtmlEscaped());
-    }
-    const int64_t begin = m_layout->beginX(allocation);
-    const int64_t end = m_layout->endX(allocation);
-    auto seconds = [this](int64_t x) {
-        return QLocale().toString(double(m_layout->timeAt(x)) / 1e9, 'f', 4);
-    };
-    lines << (a.alloc_event >= 0 ? tr("Allocated at event %1, %2 s")
-                                       .arg(QLocale().toString(qint64(begin)), seconds(begin))
-                                 : tr("Present from the start"));
-    lines << (a.free_event >= 0 && end < m_layout->xCount()
-                  ? tr("Freed at event %1, %2 s").arg(QLocale().toString(qint64(end)), seconds(end))
-                  : tr("Never freed"));
-    if (begin < m_layout->xCount()) {
-        lines << tr("Total memory after allocation: %1").arg(humanBytes(m_layout->totalAt(begin)));
-    }
-    if (m_layout->drawnIndexOf(allocation) < 0) {
-        lines << tr("(summarized at this detail)");
-    }
-    return lines.join(QStringLiteral("<br/>"));
+    return TimelineTooltips::allocationText(m_trace.get(), m_layout.get(), allocation, x);
+}
+
+QString TimelineView::categoryTooltipText(int64_t x) const {
+    return TimelineTooltips::categoryText(m_layout.get(), m_colors, x);
 }
 
 void TimelineView::renderTo(QPainter& painter, const QRectF& area) {
@@ -796,25 +404,28 @@ void TimelineView::paintEvent(QPaintEvent*) {
     painter.restore();
 }
 
+TimelinePaintContext TimelineView::paintContext(const TimelineMapping& m) {
+    TimelinePaintContext context(m_trace.get(), *m_layout, m_colors, m);
+    context.ooms = &m_ooms;
+    context.stats = &m_stats;
+    return context;
+}
+
 void TimelineView::paintOverlays(QPainter& painter, const TimelineMapping& m) {
+    const TimelinePaintContext context = paintContext(m);
     if (m_plotMode == PlotMode::Allocations) {
+        const TimelineAllocationPainter allocations(context);
         if (m_selected >= 0) {
-            paintHighlight(painter, m, m_selected, true);
+            allocations.paintOutline(painter, m_selected, true);
         }
         if (m_hovered >= 0 && m_hovered != m_selected) {
-            paintHighlight(painter, m, m_hovered, false);
+            allocations.paintOutline(painter, m_hovered, false);
         }
-    } else if (m_hoverPx >= m.left && m_hoverPx <= m.left + m.width) {
-        painter.setPen(QPen(QColor(20, 20, 20, 160), 0));
-        const double x = std::round(m_hoverPx) + 0.5;
-        painter.drawLine(QPointF(x, m.top), QPointF(x, m.top + m.height));
+    } else if (m_hoverPx >= 0) {
+        TimelineOverlayPainter(context).paintHoverLine(painter, m_hoverPx);
     }
     if (m_banding) {
-        const double lo = std::clamp(std::min(m_bandFrom, m_bandTo), m.left, m.left + m.width);
-        const double hi = std::clamp(std::max(m_bandFrom, m_bandTo), m.left, m.left + m.width);
-        painter.setPen(QPen(QColor(30, 90, 200), 1));
-        painter.setBrush(QColor(30, 90, 200, 45));
-        painter.drawRect(QRectF(QPointF(lo, m.top), QPointF(hi, m.top + m.height)));
+        TimelineOverlayPainter(context).paintRubberBand(painter, m_bandFrom, m_bandTo);
     }
 }
 
@@ -831,12 +442,29 @@ void TimelineView::paintAll(QPainter& painter, const QRectF& area, bool overlays
     }
     const TimelineMapping m = mapping(area);
     const QRectF plot(m.left, m.top, m.width, m.height);
-    paintHeader(painter, area);
+    // Zoomed out (more x than pixel columns), each column shows the envelope of memory over
+    // the x's it covers: filled up to the lowest total, washed lighter from there to the
+    // highest. Every layer keeps inside it.
+    TimelinePaintContext context = paintContext(m);
+    context.envelope = TimelineEnvelopePainter::columns(*m_layout, m);
+    const TimelineEnvelopePainter envelope(context);
+    const TimelineStepPainter steps(context);
+    const TimelineOverlayPainter marks(context);
+    const TimelineFramePainter frame(context);
 
+    QVector<LegendEntry> entries = legend();
+    if (context.zoomedOut()) {
+        entries.push_back(
+            {tr("Rose and fell within a pixel column"), TimelineColors::rangeLegend()});
+    }
+    frame.paintHeader(painter, area, entries, &m_reservedLine);
+
+    // The layers, bottom first, clipped to the plot.
     painter.save();
     painter.setClipRect(plot.adjusted(0, 0, 1, 1));
     painter.setRenderHint(QPainter::Antialiasing, false);
-    paintPhases(painter, m, QRectF(plot.left(), plot.top() - k_strip, plot.width(), k_strip));
+    steps.paintPhases(painter, QRectF(plot.left(), plot.top() - TimelineFramePainter::kStrip,
+                                      plot.width(), TimelineFramePainter::kStrip));
     // Grid behind the data.
     painter.setPen(QPen(QColor(0, 0, 0, 28), 0));
     const double step = TimelineMapping::byteTickStep(m.ymax, std::max(2, int(m.height / 70)));
@@ -845,53 +473,20 @@ void TimelineView::paintAll(QPainter& painter, const QRectF& area, bool overlays
         painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
     }
     if (m_plotMode == PlotMode::Categories) {
-        paintCategoryStack(painter, m);
+        TimelineCategoryPainter(context).paint(painter);
     } else {
-        paintBandAndTotal(painter, m);
-        paintAllocations(painter, m);
-        paintHighlighted(painter, m);
+        envelope.paintBase(painter);
+        envelope.paintSummarizedBand(painter);
+        TimelineAllocationPainter(context).paint(painter);
     }
-    // The total on top of everything: the outline users read the peak from.
-    {
-        const int64_t wx0 = std::max<int64_t>(0, int64_t(std::floor(m.x0)));
-        const int64_t wx1 = std::min(m_layout->xCount(), int64_t(std::ceil(m.x1)));
-        QPolygonF line;
-        if (wx1 - wx0 <= int64_t(m.width)) {
-            for (int64_t x = wx0; x < wx1; ++x) {
-                const double y = m.bytesToPixel(double(m_layout->totalAt(x)));
-                line << QPointF(m.xToPixel(double(x)), y) << QPointF(m.xToPixel(double(x + 1)), y);
-            }
-        } else {
-            // Per pixel column its highest total, from the layout's max tree.
-            const int columns = int(std::ceil(m.width));
-            for (int c = 0; c < columns; ++c) {
-                const auto [lo, hi] = columnRange(m, c, wx0, wx1);
-                if (lo < hi) {
-                    const double y = m.bytesToPixel(double(m_layout->maxTotal(lo, hi)));
-                    line << QPointF(m.left + c, y) << QPointF(m.left + c + 1, y);
-                }
-            }
-        }
-        // Only horizontal and vertical segments: antialiasing would add nothing but cost (it
-        // made this line most of a full paint).
-        painter.setPen(QPen(QColor::fromRgb(k_total_rgb), 0));
-        painter.drawPolyline(line);
+    envelope.paintRange(painter);
+    if (m_plotMode == PlotMode::Allocations) {
+        TimelineAllocationPainter(context).paintHighlighted(painter, m_highlighted);
     }
-    // Step boundaries over the data, light enough not to hide it.
-    if (m_trace) {
-        QPen pen(QColor(60, 60, 60, 110), 0, Qt::DashLine);
-        painter.setPen(pen);
-        int32_t previous_step = -1;
-        for (const PhaseInterval& interval : m_trace->phases) {
-            if (interval.step != previous_step && interval.step >= 1) {
-                const double px = std::round(timeToPixel(m, interval.begin_ns));
-                painter.drawLine(QPointF(px + 0.5, plot.top()), QPointF(px + 0.5, plot.bottom()));
-            }
-            previous_step = interval.step;
-        }
-    }
+    envelope.paintTotalLine(painter);
+    steps.paintStepLines(painter);
     m_reservedLine.paint(painter, m);
-    paintCapacityAndOom(painter, m);
+    marks.paintCapacityAndOom(painter);
     if (overlays) {
         paintOverlays(painter, m);
     }
@@ -900,696 +495,9 @@ void TimelineView::paintAll(QPainter& painter, const QRectF& area, bool overlays
     painter.setPen(QPen(QColor(0, 0, 0, 90), 0));
     painter.setBrush(Qt::NoBrush);
     painter.drawRect(plot);
-    paintPeak(painter, m);
-    paintAxes(painter, m, area);
+    marks.paintPeak(painter, m.top - TimelineFramePainter::kStrip + 2);
+    frame.paintAxes(painter, area, detailText());
     m_stats.milliseconds = double(timer.nsecsElapsed()) / 1e6;
-}
-
-void TimelineView::paintPhases(QPainter& painter, const TimelineMapping& m,
-                               const QRectF& strip) const {
-    if (!m_trace) {
-        return;
-    }
-    // Bands inside the plot (the clip keeps them there); labels go in the strip above.
-    const QRectF plot(m.left, m.top, m.width, m.height);
-    for (const PhaseInterval& interval : m_trace->phases) {
-        const double px0 = timeToPixel(m, interval.begin_ns);
-        const double px1 = timeToPixel(m, interval.end_ns);
-        if (px1 < plot.left() || px0 > plot.right() || px1 - px0 < 0.5) {
-            continue;
-        }
-        const int phase = std::clamp(int(interval.phase), 0, kPhaseCount - 1);
-        painter.fillRect(QRectF(QPointF(px0, plot.top()), QPointF(px1, plot.bottom())),
-                         QColor::fromRgb(k_phase_rgb[phase]));
-    }
-    // The strip lies outside the plot's clip: label it with its own clip.
-    painter.save();
-    painter.setClipRect(strip.adjusted(-2, 0, 2, 0));
-    const QFontMetricsF fm(painter.font());
-    const double row1 = strip.top() + fm.ascent() + 1;
-    const double row2 = strip.bottom() - fm.descent() - 2;
-    // Step labels at each step's first phase. A label whose step started left of the window
-    // sticks to the left edge until the next one pushes it out.
-    struct StepLabel {
-        double x;
-        QString text;
-        bool sticky;  // its step began left of the window
-    };
-    std::vector<StepLabel> labels;
-    int32_t previous_step = -1;
-    for (const PhaseInterval& interval : m_trace->phases) {
-        if (interval.step != previous_step && interval.step >= 1) {
-            const double px = timeToPixel(m, interval.begin_ns);
-            labels.push_back({std::max(px, strip.left()) + 3, tr("step %1").arg(interval.step),
-                              px < strip.left()});
-        }
-        previous_step = interval.step;
-    }
-    // Left to right, skipping labels that would overlap the previous one or run off the end
-    // (a hundred steps show every few); the sticky first label yields to the next one.
-    painter.setPen(QColor(60, 60, 60));
-    double free_from = strip.left();
-    for (size_t i = 0; i < labels.size(); ++i) {
-        const double end = labels[i].x + fm.horizontalAdvance(labels[i].text);
-        const bool yields = labels[i].sticky && i + 1 < labels.size() && labels[i + 1].x < end + 6;
-        if (!yields && labels[i].x >= free_from && end <= strip.right()) {
-            painter.drawText(QPointF(labels[i].x, row1), labels[i].text);
-            free_from = end + 10;
-        }
-    }
-    for (const PhaseInterval& interval : m_trace->phases) {
-        const double px0 = timeToPixel(m, interval.begin_ns);
-        const double px1 = timeToPixel(m, interval.end_ns);
-        const int phase = std::clamp(int(interval.phase), 0, kPhaseCount - 1);
-        const double left = std::max(px0, strip.left());
-        const double right = std::min(px1, strip.right());
-        const QString name = phaseName(phase);
-        const double width = fm.horizontalAdvance(name);
-        if (interval.phase != Phase::Init && right - left > width + 6) {
-            painter.setPen(QColor::fromRgb(k_phase_text_rgb[phase]));
-            painter.drawText(QPointF((left + right - width) / 2, row2), name);
-        }
-    }
-    painter.restore();
-}
-
-void TimelineView::paintBandAndTotal(QPainter& painter, const TimelineMapping& m) {
-    // The summarized band, [drawnTop, total), per x when zoomed in far enough for an x to be a
-    // pixel or more, else per pixel column as its envelope (lowest drawn top to highest total):
-    // the drawn allocations painted next cover whatever of it lies below them.
-    const int64_t wx0 = std::max<int64_t>(0, int64_t(std::floor(m.x0)));
-    const int64_t wx1 = std::min(m_layout->xCount(), int64_t(std::ceil(m.x1)));
-    if (wx0 >= wx1 || m_layout->summarizedCount() == 0) {
-        return;
-    }
-    // Filled as rectangles, neighbours with the same extent merged: a band polygon with
-    // thousands of jagged vertices costs the raster engine several times more.
-    const QColor color = QColor::fromRgb(k_band_rgb);
-    QRectF run;
-    auto add = [&](double px0, double px1, double y_hi, double y_lo) {
-        if (y_lo - y_hi <= 0) {
-            return;
-        }
-        m_stats.summarizedBand = true;
-        if (!run.isNull() && run.right() >= px0 - 0.01 && run.top() == y_hi &&
-            run.bottom() == y_lo) {
-            run.setRight(px1);
-            return;
-        }
-        if (!run.isNull()) {
-            painter.fillRect(run, color);
-        }
-        run = QRectF(QPointF(px0, y_hi), QPointF(px1, y_lo));
-    };
-    if (wx1 - wx0 <= int64_t(m.width)) {
-        for (int64_t x = wx0; x < wx1; ++x) {
-            add(m.xToPixel(double(x)), m.xToPixel(double(x + 1)),
-                m.bytesToPixel(double(m_layout->totalAt(x))),
-                m.bytesToPixel(double(m_layout->drawnTopAt(x))));
-        }
-    } else {
-        // Per pixel column the envelope: highest total down to the lowest drawn top, from the
-        // layout's block trees (a column of a thousand x costs a few dozen reads).
-        const int columns = int(std::ceil(m.width));
-        for (int c = 0; c < columns; ++c) {
-            const auto [lo, hi] = columnRange(m, c, wx0, wx1);
-            if (lo >= hi) {
-                continue;
-            }
-            const int64_t top = m_layout->maxTotal(lo, hi);
-            const int64_t bottom = m_layout->minDrawnTop(lo, hi);
-            if (top > bottom) {
-                add(m.left + c, m.left + c + 1, std::round(m.bytesToPixel(double(top))),
-                    std::round(m.bytesToPixel(double(bottom))));
-            }
-        }
-    }
-    if (!run.isNull()) {
-        painter.fillRect(run, color);
-    }
-}
-
-QPolygonF TimelineView::allocationPolygon(const TimelineMapping& m, int64_t d,
-                                          double min_height) const {
-    const int64_t a = m_layout->drawnAllocation(d);
-    const double lo_px = m.left - 2;
-    const double hi_px = m.left + m.width + 2;
-    const auto clampPx = [&](double px) { return std::clamp(px, lo_px, hi_px); };
-    const int64_t begin = std::max(m_layout->beginX(a), int64_t(std::floor(m.x0)));
-    const int64_t end = std::min(m_layout->endX(a), int64_t(std::ceil(m.x1)));
-    const TimelinePoint* first = m_layout->pointsBegin(d);
-    const TimelinePoint* last = m_layout->pointsEnd(d);
-    const TimelinePoint* it = std::upper_bound(
-        first, last, begin, [](int64_t value, const TimelinePoint& p) { return value < p.x; });
-    if (it != first) {
-        --it;
-    }
-    const double height = std::max(double(m_layout->sizeOf(a)) * m.height / m.ymax, min_height);
-    // The bottom edge, left to right: a vertical drop wherever something below was freed.
-    // Drops within a pixel of each other merge, so no edge has more than about two vertices
-    // per pixel column.
-    QPolygonF bottom;
-    double y = m.bytesToPixel(double(it->y_bottom));
-    bottom << QPointF(clampPx(m.xToPixel(double(begin))), y);
-    double last_drop = -1e9;
-    for (++it; it != last && it->x < end; ++it) {
-        const double px = clampPx(m.xToPixel(double(it->x)));
-        const double next = m.bytesToPixel(double(it->y_bottom));
-        if (px - last_drop < 0.75) {
-            bottom.last().setY(next);
-        } else {
-            bottom << QPointF(px, y) << QPointF(px, next);
-            last_drop = px;
-        }
-        y = next;
-    }
-    bottom << QPointF(clampPx(m.xToPixel(double(end))), y);
-    QPolygonF polygon = bottom;
-    for (qsizetype i = bottom.size() - 1; i >= 0; --i) {
-        polygon << QPointF(bottom.at(i).x(), bottom.at(i).y() - height);
-    }
-    return polygon;
-}
-
-void TimelineView::paintAllocations(QPainter& painter, const TimelineMapping& m) {
-    const int64_t wx0 = std::max<int64_t>(0, int64_t(std::floor(m.x0)));
-    const int64_t wx1 = std::min(m_layout->xCount(), int64_t(std::ceil(m.x1)));
-    if (wx0 >= wx1) {
-        return;
-    }
-    const int columns = std::max(1, int(std::ceil(m.width)));
-    const int first_row = int(std::floor(m.top)) - 2;
-    const int rows = int(std::ceil(m.height)) + 4;
-    std::vector<SpanItem> narrow;  // narrower than a pixel, per column
-    std::vector<SpanItem> thin;    // thinner than a pixel (and wider), per row
-    const std::vector<QColor>& palette = m_palette;
-    painter.setBrush(Qt::NoBrush);
-    for (const int64_t d : m_layout->drawnIn(wx0, wx1)) {
-        const int64_t a = m_layout->drawnAllocation(d);
-        const int color = m_colorOf[size_t(a)];
-        const int key = m_groupOf[size_t(color)];
-        // Merged sub-pixel runs take their group's base colour (by allocation: the first's).
-        const int merged = m_colorMode == ColorMode::Allocation ? color : key * 4;
-        const int64_t begin = std::max(m_layout->beginX(a), wx0);
-        const int64_t end = std::min(m_layout->endX(a), wx1);
-        const double px0 = m.xToPixel(double(begin));
-        const double px1 = m.xToPixel(double(end));
-        ++m_stats.allocations;
-        if (px1 - px0 < 1.0) {
-            // Narrower than a pixel: its column shows the range it covered (its bottom only
-            // moves down, so from the last bottom to the first top).
-            const TimelinePoint* first = m_layout->pointsBegin(d);
-            const TimelinePoint* last = m_layout->pointsEnd(d);
-            const TimelinePoint* it =
-                std::upper_bound(first, last, begin,
-                                 [](int64_t value, const TimelinePoint& p) { return value < p.x; });
-            if (it != first) {
-                --it;
-            }
-            const int64_t top = it->y_bottom + m_layout->sizeOf(a);
-            const TimelinePoint* end_it = std::lower_bound(
-                it, last, end, [](const TimelinePoint& p, int64_t value) { return p.x < value; });
-            const int64_t low = (end_it - 1)->y_bottom;
-            const int column = std::clamp(int(px0 - m.left), 0, columns - 1);
-            narrow.push_back({column, key, merged, float(m.bytesToPixel(double(top))),
-                              float(m.bytesToPixel(double(low)))});
-            continue;
-        }
-        const double height = double(m_layout->sizeOf(a)) * m.height / m.ymax;
-        const QColor& fill = palette[size_t(color)];
-        // Big enough to read as a block: a darker edge separates it from its neighbours.
-        const bool outlined = height >= 6 && px1 - px0 >= 6;
-        const TimelinePoint* first = m_layout->pointsBegin(d);
-        const TimelinePoint* last = m_layout->pointsEnd(d);
-        const TimelinePoint* it = std::upper_bound(
-            first, last, begin, [](int64_t value, const TimelinePoint& p) { return value < p.x; });
-        const double left = std::max(px0, m.left - 2);
-        const double right = std::min(px1, m.left + m.width + 2);
-        if (height < 1.0) {
-            // Thinner than a pixel: each flat piece of it is a one-pixel row segment, merged
-            // with its neighbours in that row below. The row is the one whose centre a
-            // one-pixel-tall rectangle ending at the bottom edge covers.
-            // Pieces in one row join before they are queued: most moves below a thin
-            // allocation are smaller than a pixel.
-            auto rowOf = [&](double bottom) {
-                return std::clamp(int(std::floor(bottom - 0.5)) - first_row, 0, rows - 1);
-            };
-            double piece_left = left;
-            int row = rowOf(m.bytesToPixel(double((it - 1)->y_bottom)));
-            for (; it != last && it->x < end; ++it) {
-                const int next_row = rowOf(m.bytesToPixel(double(it->y_bottom)));
-                if (next_row != row) {
-                    const double x = m.xToPixel(double(it->x));
-                    thin.push_back({row, key, merged, float(piece_left), float(x)});
-                    piece_left = x;
-                    row = next_row;
-                }
-            }
-            thin.push_back({row, key, merged, float(piece_left), float(right)});
-            continue;
-        }
-        if (it == last || it->x >= end) {
-            // Nothing below it moved inside the window: a rectangle, which the raster engine
-            // fills several times faster than a polygon.
-            const double bottom = m.bytesToPixel(double((it - 1)->y_bottom));
-            const QRectF box(left, bottom - height, right - left, height);
-            painter.fillRect(box, fill);
-            if (outlined) {
-                painter.setPen(QPen(fill.darker(135), 0));
-                painter.setBrush(Qt::NoBrush);
-                painter.drawRect(box);
-            }
-        } else {
-            painter.setPen(outlined ? QPen(fill.darker(135), 0) : QPen(Qt::NoPen));
-            painter.setBrush(fill);
-            painter.drawPolygon(allocationPolygon(m, d, 1.0));
-        }
-        ++m_stats.polygons;
-    }
-
-    painter.setPen(Qt::NoPen);
-    m_stats.mergedRuns +=
-        mergeSpans(narrow, columns, [&](int column, int color, float lo, float hi) {
-            painter.fillRect(QRectF(m.left + column, lo, 1.0, std::max(hi - lo, 1.0f)),
-                             palette[size_t(color)]);
-        });
-    m_stats.mergedRuns += mergeSpans(thin, rows, [&](int row, int color, float lo, float hi) {
-        painter.fillRect(QRectF(lo, first_row + row, std::max(hi - lo, 1.0f), 1.0),
-                         palette[size_t(color)]);
-    });
-}
-
-double TimelineView::timeToPixel(const TimelineMapping& m, int64_t time_ns) const {
-    if (m.timeAxis()) {
-        return m.timeToPixel(double(time_ns));
-    }
-    return m.xToPixel(double(m_layout->xAtTime(time_ns)));
-}
-
-void TimelineView::paintCategoryStack(QPainter& painter, const TimelineMapping& m) {
-    // Memory stacked by category in enum order, parameters at the bottom. Per x when an x is a
-    // pixel or wider, else per pixel column its envelope (each layer's highest top in the
-    // column): the layers are filled top one first, each lower one over it.
-    const int64_t wx0 = std::max<int64_t>(0, int64_t(std::floor(m.x0)));
-    const int64_t wx1 = std::min(m_layout->xCount(), int64_t(std::ceil(m.x1)));
-    if (wx0 >= wx1) {
-        return;
-    }
-    struct Column {
-        double px0;
-        double px1;
-        TimelineLayout::CategoryBytes top;
-    };
-    std::vector<Column> columns;
-    if (wx1 - wx0 <= int64_t(m.width)) {
-        columns.reserve(size_t(wx1 - wx0));
-        for (int64_t x = wx0; x < wx1; ++x) {
-            columns.push_back({m.xToPixel(double(x)), m.xToPixel(double(x + 1)),
-                               m_layout->categoryStackMax(x, x + 1)});
-        }
-    } else {
-        const int count = int(std::ceil(m.width));
-        columns.reserve(size_t(count));
-        int64_t x = wx0;
-        for (int c = 0; c < count && x < wx1; ++c) {
-            // The x's whose left edge falls in this column.
-            int64_t end = std::clamp(int64_t(std::ceil(m.pixelToX(m.left + c + 1))), x, wx1);
-            while (end < wx1 && m.xToPixel(double(end)) < m.left + c + 1) {
-                ++end;
-            }
-            if (end > x) {
-                columns.push_back({m.left + c, m.left + c + 1, m_layout->categoryStackMax(x, end)});
-                x = end;
-            } else if (x > wx0) {
-                // No event starts here (a wide x on the time axis): the last state holds.
-                columns.push_back(
-                    {m.left + c, m.left + c + 1, m_layout->categoryStackMax(x - 1, x)});
-            }
-        }
-    }
-    if (columns.empty()) {
-        return;
-    }
-    // Each layer as rectangles from the layer below's top to its own, per column (or per x):
-    // no overdraw, and solid rectangles fill faster than polygons of thousands of vertices.
-    std::array<QColor, kCategoryCount> colors;
-    for (int c = 0; c < kCategoryCount; ++c) {
-        colors[size_t(c)] = categoryColor(c);
-    }
-    std::array<bool, kCategoryCount> drawn{};
-    for (const Column& column : columns) {
-        double below = std::round(m.bytesToPixel(0));
-        for (int c = 0; c < kCategoryCount; ++c) {
-            if (!m_categoryPresent[size_t(c)]) {
-                continue;
-            }
-            const double top = std::round(m.bytesToPixel(double(column.top[size_t(c)])));
-            if (top < below) {
-                painter.fillRect(QRectF(QPointF(column.px0, top), QPointF(column.px1, below)),
-                                 colors[size_t(c)]);
-                drawn[size_t(c)] = true;
-            }
-            below = std::min(below, top);
-        }
-    }
-    m_stats.polygons = std::count(drawn.begin(), drawn.end(), true);
-}
-
-void TimelineView::paintHighlighted(QPainter& painter, const TimelineMapping& m) const {
-    if (m_highlighted.empty()) {
-        return;
-    }
-    // Everything else dimmed, the highlighted ones drawn again over it with an outline.
-    painter.fillRect(QRectF(m.left, m.top, m.width, m.height), QColor(255, 255, 255, 170));
-    const int64_t wx0 = std::max<int64_t>(0, int64_t(std::floor(m.x0)));
-    const int64_t wx1 = std::min(m_layout->xCount(), int64_t(std::ceil(m.x1)));
-    painter.save();
-    for (const int64_t a : m_highlighted) {
-        if (a < 0 || a >= m_layout->allocationCount()) {
-            continue;
-        }
-        const int64_t d = m_layout->drawnIndexOf(a);
-        if (d < 0 || m_layout->beginX(a) >= wx1 || m_layout->endX(a) <= wx0) {
-            continue;
-        }
-        QPolygonF polygon = allocationPolygon(m, d, 1.5);
-        const QRectF box = polygon.boundingRect();
-        if (box.width() < 2) {
-            polygon = QPolygonF(QRectF(box.center().x() - 1, box.top(), 2, box.height()));
-        }
-        const QColor fill = allocationColor(a);
-        painter.setBrush(fill);
-        painter.setPen(QPen(fill.darker(170), 1.2));
-        painter.drawPolygon(polygon);
-    }
-    painter.restore();
-}
-
-void TimelineView::paintCapacityAndOom(QPainter& painter, const TimelineMapping& m) const {
-    const QFontMetricsF fm(painter.font());
-    const QColor red = QColor::fromRgb(k_capacity_rgb);
-    const int64_t capacity = m_trace ? m_trace->meta.capacity_bytes : 0;
-    painter.save();
-    if (capacity > 0) {
-        const double y = std::round(m.bytesToPixel(double(capacity))) + 0.5;
-        painter.setPen(QPen(red, 1.5, Qt::DashLine));
-        painter.drawLine(QPointF(m.left, y), QPointF(m.left + m.width, y));
-        // At the left, where memory is usually lowest (the peak label goes near the peak).
-        const QString label = tr("Capacity %1").arg(humanBytes(capacity));
-        const QRectF box(m.left + 6, y - 3 - fm.height(), fm.horizontalAdvance(label) + 6,
-                         fm.height());
-        painter.fillRect(box, QColor(255, 255, 255, 200));
-        painter.setPen(red);
-        painter.drawText(box, Qt::AlignCenter, label);
-    }
-    painter.setRenderHint(QPainter::Antialiasing, true);
-    for (const OomMark& oom : m_ooms) {
-        if (oom.x < std::floor(m.x0) || oom.x > std::ceil(m.x1)) {
-            continue;
-        }
-        const double px = std::min(m.xToPixel(double(oom.x)), m.left + m.width - 6);
-        const double py = std::max(m.bytesToPixel(double(oom.in_use)), m.top + 6);
-        painter.setPen(QPen(red, 3, Qt::SolidLine, Qt::RoundCap));
-        painter.drawLine(QPointF(px - 6, py - 6), QPointF(px + 6, py + 6));
-        painter.drawLine(QPointF(px - 6, py + 6), QPointF(px + 6, py - 6));
-        const QString label = tr("Out of memory: tried %1 bytes (%2)")
-                                  .arg(exactBytes(oom.requested), humanBytes(oom.requested));
-        const double w = fm.horizontalAdvance(label) + 10;
-        const double h = fm.height() + 4;
-        double left = px - w - 10;
-        if (left < m.left + 2) {
-            left = px + 10;
-        }
-        const QRectF box(left, std::min(py + 8, m.top + m.height - h - 2), w, h);
-        painter.setPen(QPen(red, 1));
-        painter.setBrush(QColor(255, 255, 255, 235));
-        painter.drawRoundedRect(box, 3, 3);
-        painter.setPen(red.darker(115));
-        painter.drawText(box, Qt::AlignCenter, label);
-    }
-    painter.restore();
-}
-
-QString TimelineView::categoryTooltipText(int64_t x) const {
-    if (!m_layout || x < 0 || x >= m_layout->xCount()) {
-        return {};
-    }
-    const TimelineLayout::CategoryBytes bytes = m_layout->categoryBytesAt(x);
-    QStringList lines;
-    lines << tr("<b>Event %1</b>, %2 s")
-                 .arg(QLocale().toString(qint64(x)),
-                      QLocale().toString(double(m_layout->timeAt(x)) / 1e9, 'f', 4));
-    for (int c = kCategoryCount - 1; c >= 0; --c) {  // top of the stack first
-        if (m_categoryPresent[size_t(c)]) {
-            lines << tr("%1: %2 bytes (%3)")
-                         .arg(categoryName(c), exactBytes(bytes[size_t(c)]),
-                              humanBytes(bytes[size_t(c)]));
-        }
-    }
-    lines << tr("Total: %1 bytes (%2)")
-                 .arg(exactBytes(m_layout->totalAt(x)), humanBytes(m_layout->totalAt(x)));
-    return lines.join(QStringLiteral("<br/>"));
-}
-
-void TimelineView::paintHighlight(QPainter& painter, const TimelineMapping& m, int64_t allocation,
-                                  bool pinned) const {
-    if (allocation < 0 || allocation >= m_layout->allocationCount()) {
-        return;
-    }
-    const int64_t d = m_layout->drawnIndexOf(allocation);
-    if (d < 0 || m_layout->beginX(allocation) >= std::ceil(m.x1) ||
-        m_layout->endX(allocation) <= std::floor(m.x0)) {
-        return;
-    }
-    QPolygonF polygon = allocationPolygon(m, d, 2.0);
-    // Keep very narrow ones visible as at least a 3 pixel column.
-    const QRectF box = polygon.boundingRect();
-    if (box.width() < 3) {
-        const double cx = box.center().x();
-        polygon = QPolygonF(QRectF(cx - 1.5, box.top(), 3, box.height()));
-    }
-    painter.save();
-    painter.setRenderHint(QPainter::Antialiasing, true);
-    painter.setBrush(pinned ? QColor(255, 255, 255, 70) : QColor(255, 255, 255, 40));
-    painter.setPen(QPen(QColor(10, 10, 10), pinned ? 2.4 : 1.4));
-    painter.drawPolygon(polygon);
-    painter.restore();
-}
-
-void TimelineView::paintPeak(QPainter& painter, const TimelineMapping& m) const {
-    const int64_t wx0 = std::max<int64_t>(0, int64_t(std::floor(m.x0)));
-    const int64_t wx1 = std::min(m_layout->xCount(), int64_t(std::ceil(m.x1)));
-    if (wx0 >= wx1) {
-        return;
-    }
-    int64_t x = m_layout->peakX();
-    bool global = x >= wx0 && x < wx1;
-    if (!global) {
-        // The global peak is outside the window: mark the highest point inside it instead.
-        const int64_t best = m_layout->maxTotal(wx0, wx1);
-        for (x = wx0; x < wx1 && m_layout->totalAt(x) != best; ++x) {
-        }
-    }
-    const int64_t bytes = m_layout->totalAt(x);
-    const double px = std::clamp(m.xToPixel(double(x) + 0.5), m.left, m.left + m.width);
-    const double py = m.bytesToPixel(double(bytes));
-    QString label =
-        global ? tr("peak %1").arg(humanBytes(bytes)) : tr("max in view %1").arg(humanBytes(bytes));
-    if (m_trace) {
-        const auto event = size_t(m_layout->eventAt(x));
-        const int32_t step = m_trace->events.step[event];
-        const int phase = m_trace->events.phase[event];
-        label += step >= 1 ? tr(" · step %1, %2").arg(step).arg(phaseName(phase))
-                           : tr(" · %1").arg(phaseName(phase));
-    }
-    painter.save();
-    painter.setRenderHint(QPainter::Antialiasing, true);
-    painter.setPen(QPen(Qt::white, 1.5));
-    painter.setBrush(QColor::fromRgb(k_peak_rgb));
-    painter.drawEllipse(QPointF(px, py), 4.0, 4.0);
-    QFont bold = painter.font();
-    bold.setBold(true);
-    painter.setFont(bold);
-    const QFontMetricsF fm(bold);
-    const double w = fm.horizontalAdvance(label) + 10;
-    const double h = fm.height() + 4;
-    double left = px + 8;
-    if (left + w > m.left + m.width - 2) {
-        left = px - 8 - w;
-    }
-    left = std::max(left, m.left + 2);
-    const double top = std::max(py - h - 4, m.top - k_strip + 2);
-    const QRectF box(left, top, w, h);
-    painter.setPen(QPen(QColor::fromRgb(k_peak_rgb), 1));
-    painter.setBrush(QColor(255, 255, 255, 230));
-    painter.drawRoundedRect(box, 3, 3);
-    painter.setPen(QColor::fromRgb(k_peak_rgb).darker(120));
-    painter.drawText(box, Qt::AlignCenter, label);
-    painter.restore();
-}
-
-void TimelineView::paintAxes(QPainter& painter, const TimelineMapping& m,
-                             const QRectF& area) const {
-    const QRectF plot(m.left, m.top, m.width, m.height);
-    const QFontMetricsF fm(painter.font());
-    const QColor text = QColor(50, 50, 50);
-    const QColor tick_pen = QColor(0, 0, 0, 120);
-
-    // y: bytes in binary units.
-    const double step = TimelineMapping::byteTickStep(m.ymax, std::max(2, int(m.height / 70)));
-    for (const double tick : TimelineMapping::ticks(0, m.ymax, step)) {
-        const double y = std::round(m.bytesToPixel(tick)) + 0.5;
-        painter.setPen(QPen(tick_pen, 0));
-        painter.drawLine(QPointF(plot.left() - 4, y), QPointF(plot.left(), y));
-        painter.setPen(text);
-        const QString label = tick == 0 ? QStringLiteral("0") : byteTickLabel(tick, m.ymax);
-        painter.drawText(QRectF(area.left(), y - fm.height() / 2, k_left - 8, fm.height()),
-                         Qt::AlignRight | Qt::AlignVCenter, label);
-    }
-
-    // x: event index, or wall time in s, ms or µs (the unit the tick step needs).
-    auto drawXTick = [&](double px, const QString& label, double& label_end) {
-        const double x = std::round(px) + 0.5;
-        painter.setPen(QPen(tick_pen, 0));
-        painter.drawLine(QPointF(x, plot.bottom()), QPointF(x, plot.bottom() + 4));
-        const double w = fm.horizontalAdvance(label);
-        const double left = std::clamp(x - w / 2, area.left() + 2, area.right() - w - 2);
-        if (left > label_end) {
-            painter.setPen(text);
-            painter.drawText(QPointF(left, plot.bottom() + 6 + fm.ascent()), label);
-            label_end = left + w + 6;
-        }
-    };
-    double label_end = -1e9;
-    if (m.timeAxis()) {
-        const double step =
-            TimelineMapping::timeTickStep(m.t1 - m.t0, std::max(2, int(m.width / 110)));
-        double unit = 1e9;
-        QString suffix = tr("s");
-        if (step < 1e5) {
-            unit = 1e3;
-            suffix = tr("µs");
-        } else if (step < 1e8) {
-            unit = 1e6;
-            suffix = tr("ms");
-        }
-        const int decimals = std::max(0, int(std::ceil(-std::log10(step / unit) - 1e-9)));
-        for (const double tick : TimelineMapping::ticks(m.t0, m.t1, step)) {
-            drawXTick(
-                m.timeToPixel(tick),
-                QStringLiteral("%1 %2").arg(QLocale().toString(tick / unit, 'f', decimals), suffix),
-                label_end);
-        }
-    } else {
-        const double x_step =
-            TimelineMapping::indexTickStep(m.span(), std::max(2, int(m.width / 110)));
-        for (const double tick : TimelineMapping::ticks(std::ceil(m.x0), m.x1, x_step)) {
-            drawXTick(m.xToPixel(tick), QLocale().toString(qint64(tick)), label_end);
-        }
-    }
-
-    // Bottom line: what the window spans in time, the axis, and the detail level.
-    const double baseline = area.bottom() - 6 - fm.descent();
-    painter.setPen(QColor(90, 90, 90));
-    const int64_t wx0 = std::clamp<int64_t>(int64_t(std::floor(m.x0)), 0,
-                                            std::max<int64_t>(m_layout->xCount() - 1, 0));
-    const int64_t wx1 = std::clamp<int64_t>(int64_t(std::ceil(m.x1)) - 1, 0,
-                                            std::max<int64_t>(m_layout->xCount() - 1, 0));
-    if (m_layout->xCount() > 0) {
-        const QString time =
-            tr("%1 s to %2 s")
-                .arg(QLocale().toString(double(m_layout->timeAt(wx0)) / 1e9, 'f', 3),
-                     QLocale().toString(double(m_layout->timeAt(wx1)) / 1e9, 'f', 3));
-        painter.drawText(QPointF(plot.left(), baseline), time);
-    }
-    const QString axis =
-        m.timeAxis() ? tr("Wall time since the run started") : tr("Allocation and free events");
-    painter.setPen(text);
-    painter.drawText(QPointF(plot.center().x() - fm.horizontalAdvance(axis) / 2, baseline), axis);
-    const QString detail = detailText();
-    painter.setPen(QColor(90, 90, 90));
-    painter.drawText(QPointF(plot.right() - fm.horizontalAdvance(detail), baseline), detail);
-}
-
-void TimelineView::paintHeader(QPainter& painter, const QRectF& area) const {
-    const QFont base = painter.font();
-    QFont title_font = base;
-    title_font.setBold(true);
-    title_font.setPointSizeF(base.pointSizeF() > 0 ? base.pointSizeF() * 1.2 : 11);
-    const QFontMetricsF title_fm(title_font);
-    const QFontMetricsF fm(base);
-    const double left = area.left() + k_left;
-    const double title_base = area.top() + 6 + title_fm.ascent();
-
-    painter.setFont(title_font);
-    painter.setPen(QColor(30, 30, 30));
-    const QString title = tr("Active memory timeline");
-    painter.drawText(QPointF(left, title_base), title);
-    painter.setFont(base);
-    painter.setPen(QColor(100, 100, 100));
-    const QString subtitle = runSubtitle();
-    painter.drawText(QPointF(left + title_fm.horizontalAdvance(title) + 14, title_base), subtitle);
-
-    // Legend: the categories this run has, the summarized band and the total line.
-    const double legend_base = area.top() + k_header - 8 - fm.descent();
-    const double box = std::round(fm.ascent() * 0.9);
-    double x = left;
-    auto entry = [&](const QString& name, const QColor& color, bool line) {
-        const double top = legend_base - box + 1;
-        if (line) {
-            painter.setPen(QPen(color, 2));
-            painter.drawLine(QPointF(x, top + box / 2), QPointF(x + box, top + box / 2));
-        } else {
-            painter.setPen(QPen(color.darker(130), 0));
-            painter.setBrush(color);
-            painter.drawRect(QRectF(x, top, box, box));
-            painter.setBrush(Qt::NoBrush);
-        }
-        painter.setPen(QColor(40, 40, 40));
-        painter.drawText(QPointF(x + box + 5, legend_base), name);
-        x += box + 5 + fm.horizontalAdvance(name) + 16;
-    };
-    // As many entries as fit before the total's, then how many did not.
-    const QString total = tr("Total");
-    const QVector<LegendEntry> entries = legend();
-    const double total_width = box + 5 + fm.horizontalAdvance(total) + 16;
-    for (qsizetype i = 0; i < entries.size(); ++i) {
-        const double w = box + 5 + fm.horizontalAdvance(entries[i].name) + 16;
-        const QString more = tr("+%1 more").arg(entries.size() - i);
-        if (x + w + total_width + fm.horizontalAdvance(more) + 16 > area.right() &&
-            i + 1 < entries.size()) {
-            painter.setPen(QColor(90, 90, 90));
-            painter.drawText(QPointF(x, legend_base), more);
-            x += fm.horizontalAdvance(more) + 16;
-            break;
-        }
-        entry(entries[i].name, entries[i].color, false);
-    }
-    entry(total, QColor::fromRgb(k_total_rgb), true);
-    m_reservedLine.paintLegend(painter, x, legend_base, box);
-}
-
-QString TimelineView::runSubtitle() const {
-    if (!m_trace) {
-        return {};
-    }
-    QStringList parts;
-    const auto& c = m_trace->meta.config;
-    if (c.is_object() && c.contains("preset")) {
-        parts << QString::fromStdString(c.value("preset", std::string()));
-        parts << tr("batch %1").arg(c.value("batch_size", 0));
-        parts << tr("sequence %1").arg(c.value("seq_len", 0));
-        parts << QString::fromStdString(c.value("dtype", std::string()));
-        parts << QString::fromStdString(c.value("profile_type", std::string()));
-    } else if (!m_trace->meta.source.empty()) {
-        parts << QString::fromStdString(m_trace->meta.source);
-    }
-    if (!m_trace->meta.device.empty()) {
-        parts << QString::fromStdString(m_trace->meta.device);
-    }
-    parts << tr("%1 allocations").arg(QLocale().toString(qint64(allocationCount())));
-    parts.removeAll(QString());
-    return parts.join(QStringLiteral(" · "));
 }
 
 void TimelineView::updateHover(const QPointF& pos, const QPoint& global_pos) {

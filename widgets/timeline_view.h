@@ -1,6 +1,9 @@
 #pragma once
 
 #include "reserved_line_painter.h"
+#include "timeline_colors.h"
+#include "timeline_paint_context.h"
+
 #include "trace/timeline_mapping.h"
 
 #include <QColor>
@@ -9,13 +12,11 @@
 #include <QVector>
 #include <QWidget>
 
-#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
 
 class QPainter;
-class QPolygonF;
 
 namespace memscope {
 
@@ -38,6 +39,16 @@ class Trace;
 // On screen the chart is kept as an image of everything but the hover and selection outlines,
 // redrawn only when what it shows changes (window, detail, size, modes, trace): hovering
 // repaints the outlines over it.
+//
+// This class holds the state, the interaction and the image cache; painting is done by one
+// painter per layer, each fed a TimelinePaintContext (the mapping, the layout, the colours and,
+// zoomed out, each pixel column's envelope), in paintAll's order: phases (TimelineStepPainter),
+// envelope base and summarized band (TimelineEnvelopePainter), drawn allocations
+// (TimelineAllocationPainter) or the category plot (TimelineCategoryPainter), the envelope's
+// range, highlights, the total line, step lines, capacity and OOM marks and the peak
+// (TimelineOverlayPainter), then header and axes (TimelineFramePainter). A new layer is one more
+// painter class and one call there. Colours and legend: TimelineColors; hover texts:
+// TimelineTooltips; category and phase names: TimelineLabels.
 class TimelineView : public QWidget {
     Q_OBJECT
 
@@ -47,19 +58,9 @@ class TimelineView : public QWidget {
     enum class PlotMode { Allocations, Categories };
     Q_ENUM(PlotMode)
     // One legend entry: a name and its colour.
-    struct LegendEntry {
-        QString name;
-        QColor color;
-    };
-
+    using LegendEntry = TimelineLegendEntry;
     // What the last paint drew, for tests and the benchmark.
-    struct PaintStats {
-        int64_t allocations = 0;  // drawn allocations painted (as polygons or merged columns)
-        int64_t polygons = 0;     // of which as their own polygon (stacked plot: layers)
-        int64_t mergedRuns = 0;   // rectangles painting the sub-pixel-wide ones
-        bool summarizedBand = false;
-        double milliseconds = 0;
-    };
+    using PaintStats = TimelinePaintStats;
 
     explicit TimelineView(QWidget* parent = nullptr);
     ~TimelineView() override;
@@ -142,6 +143,9 @@ class TimelineView : public QWidget {
     // How the last on-screen paint went: whether it redrew the chart or reused its image.
     bool lastPaintReusedChart() const { return m_lastPaintCached; }
 
+    // Every how many steps a step line is drawn when steps are `pixels_per_step` apart: 1, 2, 5,
+    // 10, 20, ... so that lines are at least a few pixels apart.
+    static int32_t stepLineStride(double pixels_per_step);
     static QColor categoryColor(int category);
     static QString categoryName(int category);
     static QString phaseName(int phase);
@@ -172,54 +176,26 @@ class TimelineView : public QWidget {
     void changeEvent(QEvent* event) override;
 
   private:
-    // Caches derived from the trace and layout (categories present, OOM events, colours), after
-    // either changes.
+    // Caches derived from the trace and layout (OOM events, colours), after either changes.
     void rebuildDerived();
     void rebuildColors();
     // Something the chart shows changed: the cached chart image is stale.
     void invalidateChart();
+    // What the layers paint from, for the mapping m (no envelope yet).
+    TimelinePaintContext paintContext(const TimelineMapping& m);
     // The chart; with overlays also the hover and selection outlines and the rubber band.
     void paintAll(QPainter& painter, const QRectF& area, bool overlays = true);
     void paintOverlays(QPainter& painter, const TimelineMapping& m);
-    void paintPhases(QPainter& painter, const TimelineMapping& m, const QRectF& strip) const;
-    void paintBandAndTotal(QPainter& painter, const TimelineMapping& m);
-    void paintAllocations(QPainter& painter, const TimelineMapping& m);
-    void paintCategoryStack(QPainter& painter, const TimelineMapping& m);
-    void paintHighlighted(QPainter& painter, const TimelineMapping& m) const;
-    void paintHighlight(QPainter& painter, const TimelineMapping& m, int64_t allocation,
-                        bool pinned) const;
-    void paintCapacityAndOom(QPainter& painter, const TimelineMapping& m) const;
-    void paintPeak(QPainter& painter, const TimelineMapping& m) const;
-    void paintAxes(QPainter& painter, const TimelineMapping& m, const QRectF& area) const;
-    void paintHeader(QPainter& painter, const QRectF& area) const;
-    // Pixel column of a time (phase and step boundaries) on either axis.
-    double timeToPixel(const TimelineMapping& m, int64_t time_ns) const;
-    // The outline of drawn allocation d over the visible window, snapped to half pixels.
-    QPolygonF allocationPolygon(const TimelineMapping& m, int64_t d, double min_height) const;
     void updateHover(const QPointF& pos, const QPoint& global_pos);
-    QString runSubtitle() const;
-
-    // An out-of-memory event: where on the x axis, what was asked for and what was in use.
-    struct OomMark {
-        int64_t x = 0;
-        int64_t requested = 0;
-        int64_t in_use = 0;
-    };
 
     std::shared_ptr<const Trace> m_trace;
     std::shared_ptr<TimelineLayout> m_layout;
-    std::array<bool, 8> m_categoryPresent{};
-    std::vector<OomMark> m_ooms;
+    std::vector<TimelineOomMark> m_ooms;
     ReservedLinePainter m_reservedLine;
     ColorMode m_colorMode = ColorMode::Category;
     PlotMode m_plotMode = PlotMode::Allocations;
     bool m_timeAxis = false;
-    // Colours: per allocation an index into m_palette; each palette entry belongs to a legend
-    // group (narrow allocations merge per group); m_groups names the groups.
-    std::vector<uint16_t> m_colorOf;
-    std::vector<QColor> m_palette;
-    std::vector<uint16_t> m_groupOf;
-    QVector<LegendEntry> m_groups;
+    TimelineColors m_colors;
     std::vector<int64_t> m_highlighted;  // sorted allocation indices
     // The cached chart (everything but the overlays) and what it was drawn for.
     QImage m_chart;

@@ -136,7 +136,7 @@ TimelineLayout::TimelineLayout(const Trace& trace, int64_t detail) {
             m_peakX = x;
         }
     }
-    buildMaxTree();
+    buildTotalTrees();
 
     // Alloc and free actions in x order by a counting sort on x; frees first within an x, so a
     // free recorded implicitly by a re-alloc at the same address leaves before the new one comes.
@@ -270,22 +270,60 @@ TimelineLayout::CategoryBytes TimelineLayout::categoryStackMax(int64_t x0, int64
     return out;
 }
 
-void TimelineLayout::buildMaxTree() {
+void TimelineLayout::buildTotalTrees() {
     const size_t blocks = (m_total.size() + size_t(kBlock) - 1) / size_t(kBlock);
     m_blockLeaves = 1;
     while (m_blockLeaves < blocks) {
         m_blockLeaves *= 2;
     }
-    m_blockMax.assign(2 * m_blockLeaves, 0);
+    m_blockMax.assign(2 * m_blockLeaves, std::numeric_limits<int64_t>::min());
+    m_blockMin.assign(2 * m_blockLeaves, std::numeric_limits<int64_t>::max());
     for (size_t b = 0; b < blocks; ++b) {
-        const size_t from = b * size_t(kBlock);
-        const size_t to = std::min(m_total.size(), from + size_t(kBlock));
-        m_blockMax[m_blockLeaves + b] = *std::max_element(m_total.begin() + std::ptrdiff_t(from),
-                                                          m_total.begin() + std::ptrdiff_t(to));
+        const auto from = m_total.begin() + std::ptrdiff_t(b * size_t(kBlock));
+        const auto to =
+            m_total.begin() + std::ptrdiff_t(std::min(m_total.size(), (b + 1) * size_t(kBlock)));
+        const auto [lowest, highest] = std::minmax_element(from, to);
+        m_blockMax[m_blockLeaves + b] = *highest;
+        m_blockMin[m_blockLeaves + b] = *lowest;
     }
     for (size_t i = m_blockLeaves - 1; i >= 1; --i) {
         m_blockMax[i] = std::max(m_blockMax[2 * i], m_blockMax[2 * i + 1]);
+        m_blockMin[i] = std::min(m_blockMin[2 * i], m_blockMin[2 * i + 1]);
     }
+}
+
+template <typename Better>
+int64_t TimelineLayout::rangeQuery(const std::vector<int64_t>& values,
+                                   const std::vector<int64_t>& tree, int64_t x0, int64_t x1,
+                                   Better better) const {
+    int64_t best = values[size_t(x0)];
+    auto scan = [&](int64_t from, int64_t to) {
+        for (int64_t x = from; x < to; ++x) {
+            best = better(best, values[size_t(x)]);
+        }
+    };
+    const int64_t first_full = (x0 + kBlock - 1) / kBlock;
+    const int64_t last_full = x1 / kBlock;  // blocks [first_full, last_full) lie inside
+    if (first_full >= last_full) {
+        scan(x0, x1);
+        return best;
+    }
+    scan(x0, first_full * kBlock);
+    scan(last_full * kBlock, x1);
+    // Iterative bottom-up query over leaves [first_full, last_full).
+    size_t l = m_blockLeaves + size_t(first_full);
+    size_t r = m_blockLeaves + size_t(last_full);
+    while (l < r) {
+        if (l & 1) {
+            best = better(best, tree[l++]);
+        }
+        if (r & 1) {
+            best = better(best, tree[--r]);
+        }
+        l /= 2;
+        r /= 2;
+    }
+    return best;
 }
 
 int64_t TimelineLayout::maxTotal(int64_t x0, int64_t x1) const {
@@ -294,35 +332,18 @@ int64_t TimelineLayout::maxTotal(int64_t x0, int64_t x1) const {
     if (x0 >= x1) {
         return 0;
     }
-    int64_t best = std::numeric_limits<int64_t>::min();
-    const int64_t first_full = (x0 + kBlock - 1) / kBlock;
-    const int64_t last_full = x1 / kBlock;  // blocks [first_full, last_full) lie inside
-    if (first_full >= last_full) {
-        for (int64_t x = x0; x < x1; ++x) {
-            best = std::max(best, m_total[size_t(x)]);
-        }
-        return best;
+    return rangeQuery(m_total, m_blockMax, x0, x1,
+                      [](int64_t l, int64_t r) { return std::max(l, r); });
+}
+
+int64_t TimelineLayout::minTotal(int64_t x0, int64_t x1) const {
+    x0 = std::max<int64_t>(x0, 0);
+    x1 = std::min(x1, xCount());
+    if (x0 >= x1) {
+        return 0;
     }
-    for (int64_t x = x0; x < first_full * kBlock; ++x) {
-        best = std::max(best, m_total[size_t(x)]);
-    }
-    for (int64_t x = last_full * kBlock; x < x1; ++x) {
-        best = std::max(best, m_total[size_t(x)]);
-    }
-    // Iterative bottom-up query over leaves [first_full, last_full).
-    size_t l = m_blockLeaves + size_t(first_full);
-    size_t r = m_blockLeaves + size_t(last_full);
-    while (l < r) {
-        if (l & 1) {
-            best = std::max(best, m_blockMax[l++]);
-        }
-        if (r & 1) {
-            best = std::max(best, m_blockMax[--r]);
-        }
-        l /= 2;
-        r /= 2;
-    }
-    return best;
+    return rangeQuery(m_total, m_blockMin, x0, x1,
+                      [](int64_t l, int64_t r) { return std::min(l, r); });
 }
 
 int64_t TimelineLayout::minDrawnTop(int64_t x0, int64_t x1) const {
@@ -331,34 +352,8 @@ int64_t TimelineLayout::minDrawnTop(int64_t x0, int64_t x1) const {
     if (x0 >= x1) {
         return 0;
     }
-    int64_t best = std::numeric_limits<int64_t>::max();
-    const int64_t first_full = (x0 + kBlock - 1) / kBlock;
-    const int64_t last_full = x1 / kBlock;
-    if (first_full >= last_full) {
-        for (int64_t x = x0; x < x1; ++x) {
-            best = std::min(best, m_drawnTop[size_t(x)]);
-        }
-        return best;
-    }
-    for (int64_t x = x0; x < first_full * kBlock; ++x) {
-        best = std::min(best, m_drawnTop[size_t(x)]);
-    }
-    for (int64_t x = last_full * kBlock; x < x1; ++x) {
-        best = std::min(best, m_drawnTop[size_t(x)]);
-    }
-    size_t l = m_blockLeaves + size_t(first_full);
-    size_t r = m_blockLeaves + size_t(last_full);
-    while (l < r) {
-        if (l & 1) {
-            best = std::min(best, m_blockMinDrawnTop[l++]);
-        }
-        if (r & 1) {
-            best = std::min(best, m_blockMinDrawnTop[--r]);
-        }
-        l /= 2;
-        r /= 2;
-    }
-    return best;
+    return rangeQuery(m_drawnTop, m_blockMinDrawnTop, x0, x1,
+                      [](int64_t l, int64_t r) { return std::min(l, r); });
 }
 
 int64_t TimelineLayout::xAtTime(int64_t time_ns) const {

@@ -52,7 +52,7 @@ struct TimelinePoint {
 //                 allocation plus one per (free, drawn allocation live above it): near-LIFO
 //                 training traces give C of a few N; a FIFO-shaped trace with L live drawn
 //                 allocations can reach N * L, which bounds how high a useful N goes.
-//   maxTotal      O(log X + 32) per range.
+//   maxTotal, minTotal   O(log X + 2 kBlock) per range (block trees over total(x)).
 //   bottomAt      O(log points of that allocation).
 //   hitTest, drawnIn   O(N) scans over contiguous arrays (a few ms at N = 1,000,000).
 class TimelineLayout {
@@ -92,6 +92,9 @@ class TimelineLayout {
     const std::vector<int64_t>& drawnTop() const { return m_drawnTop; }
     // Highest total on [x0, x1) (clamped to the axis); 0 for an empty range.
     int64_t maxTotal(int64_t x0, int64_t x1) const;
+    // Lowest total on [x0, x1) (clamped); 0 for an empty range. With maxTotal, the envelope of
+    // memory over a pixel column: the view fills up to the minimum and shows the range above it.
+    int64_t minTotal(int64_t x0, int64_t x1) const;
     // Lowest drawnTopAt on [x0, x1) (clamped); 0 for an empty range. O(log X + 2 kBlock).
     int64_t minDrawnTop(int64_t x0, int64_t x1) const;
     // The first x where the total is highest, and that total; -1 and 0 without events.
@@ -142,7 +145,12 @@ class TimelineLayout {
     std::vector<int64_t> drawnIn(int64_t x0, int64_t x1) const;
 
   private:
-    void buildMaxTree();
+    void buildTotalTrees();
+    // Best of values[x] over [x0, x1) by `better` (max or min), with `tree` the implicit binary
+    // tree over blocks of kBlock values built the same way. The range must not be empty.
+    template <typename Better>
+    int64_t rangeQuery(const std::vector<int64_t>& values, const std::vector<int64_t>& tree,
+                       int64_t x0, int64_t x1, Better better) const;
     void buildCategoryBlocks();
     // The x of an action (a << 1 | is_free), and applying it to per-category bytes.
     int64_t actionX(int64_t action) const {
@@ -170,6 +178,7 @@ class TimelineLayout {
     // Allocations present from the start have no alloc action.
     std::vector<int64_t> m_actions;
     std::vector<int64_t> m_blockMax;  // implicit binary tree over blocks of kBlock totals
+    std::vector<int64_t> m_blockMin;  // the same for the lowest total
     size_t m_blockLeaves = 0;
     int64_t m_peakX = -1;
     // Per block of kCategoryBlock x: bytes per category before the block's first x, the index of

@@ -1,5 +1,7 @@
 // The active memory timeline at scale: a synthetic training-shaped trace of 1,000,000
-// allocations. Prints the full layout's seconds, the milliseconds of changing the detail, of one
+// allocations. Prints the full layout's seconds, the cost of the per-column envelope queries
+// (lowest and highest total over a pixel column's events, against a plain scan), the
+// milliseconds of changing the detail, of one
 // full paint of a 1920x1080 image (whole run, and zoomed in) at several details, of frames while
 // panning, of the other colour, axis and plot modes, and of an on-screen hover repaint.
 //   bench_timeline_layout [--allocations N] [--png PREFIX]   (PREFIX-N.png per painted detail)
@@ -211,6 +213,62 @@ int main(int argc, char** argv) {
     const double layout_ms = msSince(start);
     std::printf("full layout (detail %lld): %.3f s\n", static_cast<long long>(layout->detail()),
                 layout_ms / 1000);
+
+    // Envelope queries: the lowest and highest total of each pixel column of a 1920-column view
+    // of the whole run (what every full paint asks), best of five, against scanning every x;
+    // then single queries over random ranges of up to a column's width, and of any width.
+    {
+        const int64_t x_count = layout->xCount();
+        const int columns = 1920;
+        int64_t checksum = 0;
+        double tree_ms = 1e300;
+        double scan_ms = 1e300;
+        for (int round = 0; round < 5; ++round) {
+            start = Clock::now();
+            for (int c = 0; c < columns; ++c) {
+                const int64_t lo = x_count * c / columns;
+                const int64_t hi = x_count * (c + 1) / columns;
+                checksum += layout->minTotal(lo, hi) + layout->maxTotal(lo, hi);
+            }
+            tree_ms = std::min(tree_ms, msSince(start));
+            start = Clock::now();
+            for (int c = 0; c < columns; ++c) {
+                const int64_t lo = x_count * c / columns;
+                const int64_t hi = x_count * (c + 1) / columns;
+                int64_t lowest = layout->totalAt(lo);
+                int64_t highest = lowest;
+                for (int64_t x = lo; x < hi; ++x) {
+                    lowest = std::min(lowest, layout->totalAt(x));
+                    highest = std::max(highest, layout->totalAt(x));
+                }
+                checksum -= lowest + highest;
+            }
+            scan_ms = std::min(scan_ms, msSince(start));
+        }
+        std::printf(
+            "envelope of %d columns over %lld events (%.0f events a column): %.3f ms by the "
+            "block trees, %.3f ms by scanning every event%s\n",
+            columns, static_cast<long long>(x_count), double(x_count) / columns, tree_ms, scan_ms,
+            checksum == 0 ? "" : " (MISMATCH)");
+        std::mt19937_64 rng(3);
+        for (const int64_t widest : {x_count / columns, x_count}) {
+            const int queries = 200000;
+            std::vector<std::pair<int64_t, int64_t>> ranges(queries);
+            for (auto& r : ranges) {
+                const int64_t w = 1 + int64_t(rng() % uint64_t(std::max<int64_t>(widest, 1)));
+                r.first = int64_t(rng() % uint64_t(std::max<int64_t>(x_count - w, 1)));
+                r.second = r.first + w;
+            }
+            start = Clock::now();
+            int64_t sum = 0;
+            for (const auto& [lo, hi] : ranges) {
+                sum += layout->minTotal(lo, hi) + layout->maxTotal(lo, hi);
+            }
+            const double ns = msSince(start) * 1e6 / queries;
+            std::printf("envelope query (min and max), ranges up to %lld events: %.0f ns each%s\n",
+                        static_cast<long long>(widest), ns, sum == 42 ? " " : "");
+        }
+    }
 
     // Best of three per detail, each after a change away from it, so every round recomputes.
     for (const int64_t n : {int64_t(1000), int64_t(15000), int64_t(100000), allocations}) {

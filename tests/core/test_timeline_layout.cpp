@@ -234,6 +234,10 @@ class TestTimelineLayout : public QObject {
         QCOMPARE(layout.maxTotal(-10, 1), int64_t(100));
         QCOMPARE(layout.maxTotal(5, 5), int64_t(0));
         QCOMPARE(layout.maxTotal(7, 100), int64_t(0));
+        QCOMPARE(layout.minTotal(0, 8), int64_t(0));
+        QCOMPARE(layout.minTotal(0, 5), int64_t(100));
+        QCOMPARE(layout.minTotal(1, 4), int64_t(130));
+        QCOMPARE(layout.minTotal(6, 7), int64_t(60));
     }
 
     void hit_test_finds_the_allocation_under_a_point() {
@@ -390,6 +394,68 @@ class TestTimelineLayout : public QObject {
                     QCOMPARE(layout.minDrawnTop(x0, x0 + 45), lowest);
                 }
             }
+        }
+    }
+
+    // The envelope the view draws per pixel column: min and max of the total over the x range
+    // of each column, for random traces (long enough for many blocks and tree levels) and
+    // random partitions of the axis into columns, against a scan of every x.
+    void column_envelopes_match_brute_force() {
+        std::mt19937 rng(99);
+        for (int round = 0; round < 12; ++round) {
+            QString script;
+            std::vector<int> live;
+            int next_addr = 1;
+            for (int p = 0; p < int(rng() % 5); ++p) {
+                script += QStringLiteral("f%1:%2 ").arg(900000 + p).arg(1 + rng() % 5000);
+            }
+            const int events = 200 + int(rng() % 3000);
+            for (int i = 0; i < events; ++i) {
+                // Runs of allocations then runs of frees, so totals swing widely.
+                const bool grow = (i / (10 + round * 7)) % 2 == 0;
+                if (live.empty() || (grow ? rng() % 10 < 8 : rng() % 10 < 2)) {
+                    script += QStringLiteral("a%1:%2 ").arg(next_addr).arg(1 + rng() % 4096);
+                    live.push_back(next_addr++);
+                } else {
+                    const size_t k = rng() % 3 == 0 ? rng() % live.size() : live.size() - 1;
+                    script += QStringLiteral("f%1 ").arg(live[k]);
+                    live.erase(live.begin() + std::ptrdiff_t(k));
+                }
+            }
+            const Trace trace = traceFromScript(script);
+            const TimelineLayout layout(trace, int64_t(rng() % 50));
+            const int64_t n = layout.xCount();
+            QVERIFY(n > 100);
+            for (int partition = 0; partition < 20; ++partition) {
+                // Columns of random widths (1 to a few hundred x) covering [0, n).
+                const int64_t widest = 1 + int64_t(rng() % 400);
+                for (int64_t x0 = 0; x0 < n;) {
+                    const int64_t x1 = std::min(n, x0 + 1 + int64_t(rng() % widest));
+                    int64_t lowest = std::numeric_limits<int64_t>::max();
+                    int64_t highest = std::numeric_limits<int64_t>::min();
+                    for (int64_t x = x0; x < x1; ++x) {
+                        lowest = std::min(lowest, layout.totalAt(x));
+                        highest = std::max(highest, layout.totalAt(x));
+                    }
+                    if (layout.minTotal(x0, x1) != lowest || layout.maxTotal(x0, x1) != highest) {
+                        QFAIL(qPrintable(QStringLiteral("round %1 [%2, %3): min %4 max %5, "
+                                                        "expected %6 and %7")
+                                             .arg(round)
+                                             .arg(x0)
+                                             .arg(x1)
+                                             .arg(layout.minTotal(x0, x1))
+                                             .arg(layout.maxTotal(x0, x1))
+                                             .arg(lowest)
+                                             .arg(highest)));
+                    }
+                    x0 = x1;
+                }
+            }
+            // Ranges reaching past the axis are clamped; empty ones answer 0.
+            QCOMPARE(layout.minTotal(-5, 1), layout.totalAt(0));
+            QCOMPARE(layout.minTotal(n - 1, n + 100), layout.totalAt(n - 1));
+            QCOMPARE(layout.minTotal(7, 7), int64_t(0));
+            QCOMPARE(layout.minTotal(n, n + 5), int64_t(0));
         }
     }
 

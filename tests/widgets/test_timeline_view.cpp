@@ -28,7 +28,10 @@
 #include <QTranslator>
 #include <QtTest>
 
+#include <limits>
+#include <random>
 #include <set>
+#include <unordered_map>
 
 #include "translation_loader.h"
 
@@ -120,6 +123,85 @@ std::shared_ptr<Trace> prefixOf(const Trace& full, size_t n) {
             p.end_ns = std::min(p.end_ns, last + 1);
             t->phases.push_back(p);
         }
+    }
+    t->finalize();
+    return t;
+}
+
+// A training-shaped run of 240,300 allocations in 400 steps, built event by event: 300
+// parameters for good, then per step 200 activations (forward, freed in reverse in backward),
+// each with a temporary freed soon after, so that total memory swings every step and a pixel
+// column of a whole-run view covers hundreds of events.
+std::shared_ptr<Trace> makeLargeTrace() {
+    auto t = std::make_shared<Trace>();
+    std::mt19937_64 rng(11);
+    int64_t live = 0;
+    int64_t time = 0;
+    uint64_t next_addr = 0x1000;
+    std::unordered_map<uint64_t, int64_t> sizes;
+    Phase phase = Phase::Init;
+    int32_t step = 0;
+    auto alloc = [&](int64_t size) {
+        Event e;
+        e.time_ns = time += 100 + int64_t(rng() % 50);
+        e.kind = EventKind::Alloc;
+        e.addr = next_addr += 0x100;
+        e.size = size;
+        live += size;
+        e.allocated = live;
+        e.phase = phase;
+        e.step = step;
+        sizes[e.addr] = size;
+        t->events.append(e);
+        return e.addr;
+    };
+    auto release = [&](uint64_t addr) {
+        Event e;
+        e.time_ns = time += 100 + int64_t(rng() % 50);
+        e.kind = EventKind::Free;
+        e.addr = addr;
+        e.size = -sizes.at(addr);
+        live += e.size;
+        e.allocated = live;
+        e.phase = phase;
+        e.step = step;
+        sizes.erase(addr);
+        t->events.append(e);
+    };
+    for (int i = 0; i < 300; ++i) {
+        alloc(4096 + int64_t(rng() % 65536));
+    }
+    t->phases.push_back({Phase::Init, 0, 0, time + 1});
+    std::vector<uint64_t> temps;
+    for (step = 1; step <= 400; ++step) {
+        auto temporary = [&] {
+            temps.push_back(alloc(512 + int64_t(rng() % 200000)));
+            if (temps.size() > 2 || rng() % 2) {
+                const size_t k = rng() % temps.size();
+                release(temps[k]);
+                temps.erase(temps.begin() + std::ptrdiff_t(k));
+            }
+        };
+        phase = Phase::Forward;
+        const int64_t forward_begin = time + 1;
+        std::vector<uint64_t> activations;
+        for (int i = 0; i < 200; ++i) {
+            activations.push_back(alloc(1024 + int64_t(rng() % 120000)));
+            temporary();
+        }
+        t->phases.push_back({Phase::Forward, step, forward_begin, time + 1});
+        phase = Phase::Backward;
+        const int64_t backward_begin = time + 1;
+        while (!activations.empty()) {
+            temporary();
+            release(activations.back());
+            activations.pop_back();
+        }
+        for (const uint64_t a : temps) {
+            release(a);
+        }
+        temps.clear();
+        t->phases.push_back({Phase::Backward, step, backward_begin, time + 1});
     }
     t->finalize();
     return t;
@@ -623,6 +705,130 @@ class TestTimelineView : public QObject {
         // The summarized band joins the legend when there is one.
         view.setDetail(3);
         QVERIFY(names().last().startsWith(QLatin1String("Summarized (25 smaller")));
+    }
+
+    // Zoomed out over a large run, each pixel column shows the true envelope of memory over the
+    // events it covers: filled from the bottom up to the lowest total, nothing drawn above the
+    // highest (both found here by scanning every event of the column), whatever the detail and
+    // the axis. Step lines are thinned to a few pixels apart and the phase bands, a pixel wide
+    // each, are left out.
+    void whole_run_columns_show_the_true_envelope() {
+        const auto trace = makeLargeTrace();
+        QVERIFY(trace->allocations().size() >= 200000);
+        TimelineView view;
+        view.setTrace(trace);
+        const TimelineLayout* layout = view.timelineLayout();
+        const QSize size(1200, 600);
+        const QRgb white = qRgb(255, 255, 255);
+        const QRgb grid = qRgb(227, 227, 227);
+        const QRgb step_line = qRgb(171, 171, 171);
+        const QRgb step_on_grid = qRgb(155, 155, 155);
+        auto background = [&](QRgb c) {
+            c |= 0xFF000000;
+            return c == white || c == grid || c == step_line || c == step_on_grid;
+        };
+        struct Variant {
+            int64_t detail;
+            bool time_axis;
+        };
+        for (const Variant variant :
+             {Variant{TimelineLayout::kDefaultDetail, false},
+              Variant{view.allocationCount(), false}, Variant{int64_t(0), false},
+              Variant{TimelineLayout::kDefaultDetail, true}}) {
+            view.setDetail(variant.detail);
+            view.setTimeAxis(variant.time_axis);
+            view.resetView();
+            const QImage image = view.renderImage(size).convertToFormat(QImage::Format_RGB32);
+            const TimelineMapping m = view.mapping(QRectF(QPointF(0, 0), QSizeF(size)));
+            const int64_t x_count = layout->xCount();
+            QVERIFY(double(x_count) / m.width > 200);
+            // The peak's marker and label sit above the curve near the peak: not checked there.
+            const double peak_px = m.xToPixel(double(layout->peakX()) + 0.5);
+            const int bottom = int(std::floor(m.bytesToPixel(0))) - 1;
+            int filled_columns = 0;
+            std::set<int> step_columns;
+            for (int c = 0; c < int(m.width); ++c) {
+                const auto lo =
+                    std::clamp<int64_t>(int64_t(std::floor(m.pixelToX(m.left + c))), 0, x_count);
+                const auto hi = std::clamp<int64_t>(
+                    std::max(lo + 1, int64_t(std::ceil(m.pixelToX(m.left + c + 1)))), 0, x_count);
+                if (lo >= hi) {
+                    continue;
+                }
+                int64_t lowest = std::numeric_limits<int64_t>::max();
+                int64_t highest = 0;
+                for (int64_t x = lo; x < hi; ++x) {
+                    lowest = std::min(lowest, layout->totalAt(x));
+                    highest = std::max(highest, layout->totalAt(x));
+                }
+                const int px = int(m.left) + c;
+                const int y_min = int(std::ceil(m.bytesToPixel(double(lowest))));
+                for (int y = y_min + 1; y < bottom; ++y) {
+                    if (background(image.pixel(px, y))) {
+                        QFAIL(qPrintable(QStringLiteral("detail %1%2: column %3 (events %4 to "
+                                                        "%5, lowest %6 bytes) is not filled at "
+                                                        "row %7 (rows %8 to %9 should be)")
+                                             .arg(variant.detail)
+                                             .arg(variant.time_axis ? " time axis" : "")
+                                             .arg(c)
+                                             .arg(lo)
+                                             .arg(hi)
+                                             .arg(lowest)
+                                             .arg(y)
+                                             .arg(y_min + 1)
+                                             .arg(bottom - 1)));
+                    }
+                }
+                ++filled_columns;
+                for (int y = int(m.top) + 1; y < int(m.top) + 25; ++y) {
+                    const QRgb c = image.pixel(px, y);
+                    if (c != white && c != grid && background(c)) {
+                        step_columns.insert(px);
+                    }
+                }
+                if (std::abs(px - peak_px) < 260) {
+                    continue;
+                }
+                const int y_max = int(std::floor(m.bytesToPixel(double(highest))));
+                for (int y = int(m.top) + 1; y < y_max - 1; ++y) {
+                    if (!background(image.pixel(px, y))) {
+                        QFAIL(qPrintable(QStringLiteral("detail %1%2: column %3 (events %4 to "
+                                                        "%5, highest %6 bytes at row %7) is "
+                                                        "painted at row %8: %9")
+                                             .arg(variant.detail)
+                                             .arg(variant.time_axis ? " time axis" : "")
+                                             .arg(c)
+                                             .arg(lo)
+                                             .arg(hi)
+                                             .arg(highest)
+                                             .arg(y_max)
+                                             .arg(y)
+                                             .arg(QColor(image.pixel(px, y)).name())));
+                    }
+                }
+            }
+            QVERIFY(filled_columns > int(m.width) - 2);
+            // 400 steps in about 1,100 columns: every second step line, 5 or more pixels apart.
+            QVERIFY2(!step_columns.empty(), "no step lines");
+            QVERIFY2(step_columns.size() <= size_t(m.width / 4),
+                     qPrintable(QString::number(step_columns.size())));
+            int previous = -100;
+            for (const int px : step_columns) {
+                QVERIFY2(
+                    px - previous >= 4,
+                    qPrintable(QStringLiteral("step lines at %1 and %2").arg(previous).arg(px)));
+                previous = px;
+            }
+        }
+    }
+
+    void step_line_stride_keeps_lines_apart() {
+        QCOMPARE(TimelineView::stepLineStride(12), 1);
+        QCOMPARE(TimelineView::stepLineStride(4), 1);
+        QCOMPARE(TimelineView::stepLineStride(2.7), 2);
+        QCOMPARE(TimelineView::stepLineStride(1), 5);
+        QCOMPARE(TimelineView::stepLineStride(0.5), 10);
+        QCOMPARE(TimelineView::stepLineStride(0.1), 50);
     }
 
     void category_plot_stacks_memory_by_category() {
