@@ -2,14 +2,16 @@
 
 #include <cstdint>
 #include <functional>
+#include <iosfwd>
 #include <string>
 
 #include "memscope_version.h"
 
 namespace memscope::cli {
 
-// Prints "memscope-cli: error: MESSAGE" on one line and returns exit status 2.
+// Prints "memscope-cli: error: MESSAGE" on one line (to std::cerr) and returns exit status 2.
 int reportUsageError(const std::string& message);
+int reportUsageError(const std::string& message, std::ostream& err);
 
 // 2617600 -> "2,617,600"
 std::string withThousands(int64_t value);
