@@ -39,7 +39,7 @@ const char* kSweepSeed =
     "seq_lens: 16,32\n"
     "presets: [study-tiny]\n"
     "dtypes: [fp32, bf16]\n"
-    "attention: [eager, sdpa]\n"
+    "attention: [eager]\n"
     "checkpointing: [off, on]\n"
     "profile_types: [training, forward]\n"
     "steps: 1\n"
