@@ -25,11 +25,15 @@ extern "C" void onInterrupt(int) {
 }  // namespace
 
 int reportUsageError(const std::string& message) {
+    return reportUsageError(message, std::cerr);
+}
+
+int reportUsageError(const std::string& message, std::ostream& err) {
     std::string line = message;
     if (const auto nl = line.find('\n'); nl != std::string::npos) {
         line.resize(nl);
     }
-    std::cerr << "memscope-cli: error: " << line << "\n";
+    err << "memscope-cli: error: " << line << "\n";
     return 2;
 }
 

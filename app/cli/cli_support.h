@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <iosfwd>
 #include <string>
 
 #include "memscope_version.h"
@@ -24,8 +25,9 @@ bool parseRangeOption(const std::string& text, RunRange& range, int& exit_status
 // (RunFileCancelled). Throws RunFileError naming the file.
 Trace loadRun(const std::string& path, const RunRange& range);
 
-// Prints "memscope-cli: error: MESSAGE" on one line and returns exit status 2.
+// Prints "memscope-cli: error: MESSAGE" on one line (to std::cerr) and returns exit status 2.
 int reportUsageError(const std::string& message);
+int reportUsageError(const std::string& message, std::ostream& err);
 
 // 2617600 -> "2,617,600"
 std::string withThousands(int64_t value);

@@ -1,73 +1,13 @@
 // memscope-cli: the headless front end. No Qt: it builds wherever LibTorch does.
 
-#include "cli_support.h"
-#include "compare_command.h"
-#include "export_command.h"
-#include "import_command.h"
-#include "info_command.h"
-#include "predict_command.h"
-#include "record_command.h"
-#include "report_command.h"
-#include "sweep_command.h"
-#include "train_command.h"
-
-#include <CLI/App.hpp>
-#include <CLI/Config.hpp>
-#include <CLI/Formatter.hpp>
+#include "cli_app.h"
 
 #include <iostream>
 
 int main(int argc, char** argv) {
-    CLI::App app{"Memscope: see where the memory of Tiny LLaMA training goes", "memscope-cli"};
-    app.set_version_flag("--version", std::string("memscope-cli ") + MEMSCOPE_VERSION);
-    app.require_subcommand(1);
-    memscope::cli::TrainCommand train(app);
-    memscope::cli::RecordCommand record(app);
-    memscope::cli::InfoCommand info(app);
-    memscope::cli::ImportCommand import(app);
-    memscope::cli::ExportCommand export_command(app);
-    memscope::cli::ReportCommand report(app);
-    memscope::cli::PredictCommand predict(app);
-    memscope::cli::SweepCommand sweep(app);
-    memscope::cli::CompareCommand compare(app);
-
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::CallForAllHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::CallForVersion& e) {
-        return app.exit(e);
-    } catch (const CLI::ParseError& e) {
-        return memscope::cli::reportUsageError(e.what());
+    memscope::cli::CliApp cli;
+    if (const auto status = cli.parse(argc, argv, std::cout, std::cerr)) {
+        return *status;
     }
-    if (train.selected()) {
-        return train.run();
-    }
-    if (record.selected()) {
-        return record.run();
-    }
-    if (info.selected()) {
-        return info.run();
-    }
-    if (import.selected()) {
-        return import.run();
-    }
-    if (export_command.selected()) {
-        return export_command.run();
-    }
-    if (report.selected()) {
-        return report.run();
-    }
-    if (predict.selected()) {
-        return predict.run();
-    }
-    if (sweep.selected()) {
-        return sweep.run();
-    }
-    if (compare.selected()) {
-        return compare.run();
-    }
-    return memscope::cli::reportUsageError("no command given (try --help)");
+    return cli.run();
 }

@@ -271,6 +271,9 @@ void SweepSpec::mergeYaml(const std::string& text, const std::string& source) {
         throw ConfigError(source, "expected a mapping of sweep fields (batch_sizes: [4, 8])");
     }
     for (const auto& entry : root) {
+        if (!entry.first.IsScalar()) {  // `? [a, b]: 1`: as<std::string>() would throw
+            throw ConfigError(source, "field names must be plain words");
+        }
         const std::string key = entry.first.as<std::string>();
         const YAML::Node& value = entry.second;
         const std::string field = source + ": " + key;

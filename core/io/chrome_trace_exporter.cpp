@@ -25,10 +25,60 @@ constexpr int kPid = 1;
 // The phases track: far above any recorder thread index (uint16_t) so it never collides.
 constexpr int kPhaseTid = 100000;
 
+// Length of the valid UTF-8 sequence at s[i] (RFC 3629: no overlong forms, no surrogates,
+// nothing past U+10FFFF), 0 when the byte there starts none.
+size_t utf8Length(const std::string& s, size_t i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    size_t n = 0;
+    uint32_t cp = 0;
+    if (c < 0x80) {
+        return 1;
+    } else if (c >= 0xc2 && c <= 0xdf) {
+        n = 1, cp = c & 0x1fu;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        n = 2, cp = c & 0x0fu;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        n = 3, cp = c & 0x07u;
+    } else {
+        return 0;
+    }
+    if (s.size() - i <= n) {
+        return 0;
+    }
+    for (size_t k = 1; k <= n; ++k) {
+        const auto d = static_cast<unsigned char>(s[i + k]);
+        if ((d & 0xc0) != 0x80) {
+            return 0;
+        }
+        cp = (cp << 6) | (d & 0x3fu);
+    }
+    if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) || cp > 0x10ffff ||
+        (cp >= 0xd800 && cp <= 0xdfff)) {
+        return 0;
+    }
+    return n + 1;
+}
+
+// A JSON string's contents. Names come from anywhere (imported Python frames, file names, shape
+// strings): bytes that are not valid UTF-8 become U+FFFD, since JSON must be UTF-8 and Perfetto
+// and chrome://tracing refuse the whole file otherwise.
 std::string escape(const std::string& s) {
     std::string out;
     out.reserve(s.size() + 2);
-    for (const unsigned char c : s) {
+    for (size_t i = 0; i < s.size();) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if (c >= 0x80) {
+            const size_t n = utf8Length(s, i);
+            if (n == 0) {
+                out += "\xef\xbf\xbd";
+                ++i;
+            } else {
+                out.append(s, i, n);
+                i += n;
+            }
+            continue;
+        }
+        ++i;
         switch (c) {
             case '"':
                 out += "\\\"";
@@ -149,12 +199,17 @@ class ChromeWriter {
     void writeMetadata() {
         std::string title = "Memscope";
         const auto& c = m_trace.meta.config;
+        // The configuration comes from a run file: any field may hold any JSON type.
+        auto field = [&c](const char* key, const char* missing = "") -> std::string {
+            const auto it = c.find(key);
+            if (it == c.end() || it->is_null()) {
+                return missing;
+            }
+            return it->is_string() ? it->get<std::string>() : it->dump();
+        };
         if (c.is_object() && c.contains("preset")) {
-            title += ": " + c.value("preset", std::string()) + ", batch " +
-                     std::to_string(c.value("batch_size", 0)) + ", seq " +
-                     std::to_string(c.value("seq_len", 0)) + ", " +
-                     c.value("dtype", std::string()) + ", " +
-                     c.value("profile_type", std::string());
+            title += ": " + field("preset") + ", batch " + field("batch_size", "0") + ", seq " +
+                     field("seq_len", "0") + ", " + field("dtype") + ", " + field("profile_type");
         }
         m_out.event(common("M", 0) + ",\"name\":\"process_name\",\"args\":{\"name\":\"" +
                     escape(title) + "\"}");

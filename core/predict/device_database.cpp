@@ -59,6 +59,9 @@ DeviceSpec readDevice(const YAML::Node& node, const std::string& where) {
     }
     DeviceSpec d;
     for (const auto& entry : node) {
+        if (!entry.first.IsScalar()) {  // `? [a, b]: 1`: as<std::string>() would throw
+            throw ConfigError(where, "field names must be plain words");
+        }
         const auto key = entry.first.as<std::string>();
         const auto field = where + "." + key;
         const auto& value = entry.second;

@@ -29,6 +29,9 @@ void readSection(const YAML::Node& root, const std::string& section,
         throw ConfigError(section, "must be a mapping of fields");
     }
     for (const auto& entry : node) {
+        if (!entry.first.IsScalar()) {  // `? [a, b]: 1`: as<std::string>() would throw
+            throw ConfigError(section, "field names must be plain words");
+        }
         const auto key = entry.first.as<std::string>();
         const auto field = section + "." + key;
         const auto it = fields.find(key);
@@ -90,6 +93,9 @@ PlanRequest PlanRequest::fromYaml(const std::string& yaml_text) {
                           "distribution and analysis sections");
     }
     for (const auto& entry : root) {
+        if (!entry.first.IsScalar()) {
+            throw ConfigError("config", "section names must be plain words");
+        }
         const auto key = entry.first.as<std::string>();
         if (key != "model" && key != "hardware" && key != "cluster" && key != "distribution" &&
             key != "analysis") {

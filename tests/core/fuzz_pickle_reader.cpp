@@ -5,7 +5,7 @@
 // every device it names. Nothing may crash, hang or throw anything but PickleError, the whole
 // run must take well under a minute, and memory stays proportional to the input: the largest
 // single allocation and the peak of live heap bytes during a parse are tracked through a
-// replaced global operator new.
+// replaced global operator new (heap_meter.h). The mutations are mutation_fuzzer.h's.
 //
 //   MEMSCOPE_FUZZ_ITERATIONS=N  (default 20000)    MEMSCOPE_FUZZ_SEED=S  (default 20240501)
 
@@ -15,74 +15,22 @@
 
 #include <QtTest/QtTest>
 
-#include <malloc.h>
+#include "heap_meter.h"
+#include "mutation_fuzzer.h"
 
-#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <map>
-#include <new>
 #include <random>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 using namespace memscope;
-
-// --- heap accounting -----------------------------------------------------------------------
-namespace {
-std::atomic<int64_t> g_live{0};
-std::atomic<int64_t> g_peak{0};
-std::atomic<int64_t> g_largest{0};
-
-void* countedAlloc(size_t n) {
-    void* p = std::malloc(n ? n : 1);
-    if (!p) {
-        throw std::bad_alloc();
-    }
-    const auto size = static_cast<int64_t>(malloc_usable_size(p));
-    const int64_t live = g_live.fetch_add(size, std::memory_order_relaxed) + size;
-    int64_t peak = g_peak.load(std::memory_order_relaxed);
-    while (live > peak && !g_peak.compare_exchange_weak(peak, live, std::memory_order_relaxed)) {
-    }
-    int64_t largest = g_largest.load(std::memory_order_relaxed);
-    while (int64_t(n) > largest &&
-           !g_largest.compare_exchange_weak(largest, int64_t(n), std::memory_order_relaxed)) {
-    }
-    return p;
-}
-
-void countedFree(void* p) {
-    if (p) {
-        g_live.fetch_sub(static_cast<int64_t>(malloc_usable_size(p)), std::memory_order_relaxed);
-        std::free(p);
-    }
-}
-}  // namespace
-
-void* operator new(size_t n) {
-    return countedAlloc(n);
-}
-void* operator new[](size_t n) {
-    return countedAlloc(n);
-}
-void operator delete(void* p) noexcept {
-    countedFree(p);
-}
-void operator delete[](void* p) noexcept {
-    countedFree(p);
-}
-void operator delete(void* p, size_t) noexcept {
-    countedFree(p);
-}
-void operator delete[](void* p, size_t) noexcept {
-    countedFree(p);
-}
+using fuzz::Bytes;
 
 namespace {
-
-using Bytes = std::vector<uint8_t>;
 
 // Writes pickle opcodes the way Python's pickler does (protocol 2: BINPUT after each string and
 // container; protocol 4: MEMOIZE and one FRAME), remembering where length fields are so that
@@ -573,9 +521,8 @@ struct Stats {
 
 // Parses and imports; returns "" or what went wrong (an exception that is not a PickleError).
 std::string exercise(const Bytes& input, Stats& stats) {
-    const int64_t base = g_live.load();
-    g_peak.store(base);
-    g_largest.store(0);
+    const int64_t base = fuzz::heapLive();
+    fuzz::resetHeapPeak();
     const auto start = std::chrono::steady_clock::now();
     std::string problem;
     try {
@@ -607,10 +554,10 @@ std::string exercise(const Bytes& input, Stats& stats) {
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     stats.slowestMs = std::max(stats.slowestMs, ms);
-    const int64_t peak = g_peak.load() - base;
+    const int64_t peak = fuzz::heapPeak() - base;
     stats.worstPeak = std::max(stats.worstPeak, peak);
     stats.worstRatio = std::max(stats.worstRatio, double(peak) / double(input.size() + 1));
-    stats.largestAllocation = std::max(stats.largestAllocation, g_largest.load());
+    stats.largestAllocation = std::max(stats.largestAllocation, fuzz::largestAllocation());
     // Proportional to the input, with a fixed allowance for the Trace's own tables: a declared
     // length believed without checking would allocate megabytes to gigabytes here.
     if (problem.empty() && peak > int64_t(input.size()) * 512 + (4 << 20)) {
@@ -618,16 +565,6 @@ std::string exercise(const Bytes& input, Stats& stats) {
                   std::to_string(input.size()) + " input bytes";
     }
     return problem;
-}
-
-std::string hex(const Bytes& b) {
-    static const char* digits = "0123456789abcdef";
-    std::string out;
-    for (uint8_t c : b) {
-        out += digits[c >> 4];
-        out += digits[c & 15];
-    }
-    return out;
 }
 
 }  // namespace
@@ -720,10 +657,9 @@ class FuzzPickleReader : public QObject {
     }
 
     void mutations() {
-        const char* env_n = std::getenv("MEMSCOPE_FUZZ_ITERATIONS");
-        const char* env_seed = std::getenv("MEMSCOPE_FUZZ_SEED");
-        const int64_t iterations = env_n ? std::atoll(env_n) : 20000;
-        const uint64_t seed = env_seed ? std::strtoull(env_seed, nullptr, 10) : 20240501;
+        const auto settings = fuzz::Settings::fromEnvironment(20000, 20240501);
+        const int64_t iterations = settings.iterations;
+        const uint64_t seed = settings.seed;
 
         struct Seed {
             Bytes bytes;
@@ -738,8 +674,9 @@ class FuzzPickleReader : public QObject {
             0x00, 0x01, 0x7f, 0x80, 0xff, '(',  '.',  '0',  '1',  '2',  'a',  'e',  's', 'u', 't',
             'l',  'd',  'h',  'j',  'q',  'r',  ']',  '}',  ')',  'N',  'K',  'J',  'X', 'B', 'C',
             'G',  0x85, 0x86, 0x87, 0x8a, 0x8b, 0x8c, 0x8d, 0x8e, 0x94, 0x95, 0x96, 'c'};
-        std::mt19937_64 rng(seed);
-        auto pick = [&rng](size_t n) { return n ? size_t(rng() % n) : 0; };
+        fuzz::Mutator mutator(seed,
+                              std::vector<uint8_t>(std::begin(interesting), std::end(interesting)));
+        auto pick = [&mutator](size_t n) { return mutator.pick(n); };
 
         Stats stats;
         const auto start = std::chrono::steady_clock::now();
@@ -749,69 +686,13 @@ class FuzzPickleReader : public QObject {
             Seed random_seed;
             const bool random = it % 2 == 1;
             if (random) {
-                random_seed.bytes = RandomSnapshot(rng, it % 4 == 1 ? 4 : 2).make();
+                random_seed.bytes = RandomSnapshot(mutator.rng(), it % 4 == 1 ? 4 : 2).make();
             }
             const Seed& s = random ? random_seed : seeds[size_t(it / 2) % seeds.size()];
             Bytes b = s.bytes;
             const int rounds = random ? (pick(3) == 0 ? 1 : 0) : 1 + int(pick(3));
             for (int r = 0; r < rounds && !b.empty(); ++r) {
-                switch (pick(8)) {
-                    case 0:  // bit flips
-                        for (int k = 0, n = 1 + int(pick(4)); k < n; ++k) {
-                            b[pick(b.size())] ^= uint8_t(1u << pick(8));
-                        }
-                        break;
-                    case 1:  // byte replacement
-                        b[pick(b.size())] =
-                            pick(2) ? interesting[pick(sizeof interesting)] : uint8_t(rng());
-                        break;
-                    case 2:  // truncation
-                        b.resize(pick(b.size()));
-                        break;
-                    case 3: {  // insertion
-                        const size_t at = pick(b.size() + 1);
-                        Bytes extra(1 + pick(8));
-                        for (auto& x : extra) {
-                            x = pick(2) ? interesting[pick(sizeof interesting)] : uint8_t(rng());
-                        }
-                        b.insert(b.begin() + std::ptrdiff_t(at), extra.begin(), extra.end());
-                        break;
-                    }
-                    case 4: {  // deletion
-                        const size_t at = pick(b.size());
-                        const size_t n = std::min(b.size() - at, 1 + pick(16));
-                        b.erase(b.begin() + std::ptrdiff_t(at), b.begin() + std::ptrdiff_t(at + n));
-                        break;
-                    }
-                    case 5: {  // copy a chunk elsewhere: new structure from old pieces
-                        const size_t from = pick(b.size());
-                        const size_t n = std::min(b.size() - from, 1 + pick(64));
-                        const Bytes chunk(b.begin() + std::ptrdiff_t(from),
-                                          b.begin() + std::ptrdiff_t(from + n));
-                        const size_t at = pick(b.size() + 1);
-                        b.insert(b.begin() + std::ptrdiff_t(at), chunk.begin(), chunk.end());
-                        break;
-                    }
-                    default: {  // corrupt a declared length (only while offsets still match)
-                        if (b.size() != s.bytes.size() || s.lengthFields.empty()) {
-                            b[pick(b.size())] = 0xff;
-                            break;
-                        }
-                        const size_t at = s.lengthFields[pick(s.lengthFields.size())];
-                        static const uint64_t values[] = {
-                            0, 1, 0x7f, 0xff, 0xffff, 0x7fffffff, 0xffffffff, ~uint64_t(0)};
-                        uint64_t v = pick(3) ? values[pick(8)] : rng();
-                        if (pick(2)) {
-                            v = b.size() - at + pick(4);  // just past the end
-                        }
-                        for (size_t k = 0; k < 8 && at + k < b.size(); ++k) {
-                            if (k == 0 || pick(4)) {
-                                b[at + k] = uint8_t(v >> (8 * k));
-                            }
-                        }
-                        break;
-                    }
-                }
+                mutator.mutateOnce(b, s.bytes, s.lengthFields);
             }
             const std::string problem = exercise(b, stats);
             if (!problem.empty()) {
@@ -819,7 +700,7 @@ class FuzzPickleReader : public QObject {
                                      .arg(it)
                                      .arg(seed)
                                      .arg(QString::fromStdString(problem))
-                                     .arg(QString::fromStdString(hex(b)))));
+                                     .arg(QString::fromStdString(fuzz::hex(b)))));
             }
         }
         const double seconds =
@@ -832,7 +713,7 @@ class FuzzPickleReader : public QObject {
             static_cast<long long>(stats.imported), static_cast<long long>(stats.pickleErrors),
             stats.slowestMs, static_cast<long long>(stats.largestAllocation),
             static_cast<long long>(stats.worstPeak), stats.worstRatio);
-        if (std::getenv("MEMSCOPE_FUZZ_VERBOSE")) {
+        if (settings.verbose) {
             for (const auto& seed_bytes : seeds) {
                 qInfo("seed of %zu bytes", seed_bytes.bytes.size());
             }

@@ -1,0 +1,238 @@
+// Mutation fuzzing of the .memscope reader through its public API only (RunFile::save writes a
+// small valid run, RunFile::load reads the mutated copies), so it keeps working whatever the
+// format inside. Every load must either return a consistent trace or throw RunFileError naming
+// the file and saying what is wrong; nothing may crash, hang, throw anything else, or hold more
+// heap than the file could justify.
+//
+//   MEMSCOPE_FUZZ_ITERATIONS=N  (default 5000)    MEMSCOPE_FUZZ_SEED=S  (default 20260101)
+
+#include "heap_meter.h"
+#include "io/run_file.h"
+#include "mutation_fuzzer.h"
+
+#include <QtTest/QtTest>
+
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <map>
+
+using namespace memscope;
+using fuzz::Bytes;
+
+namespace {
+
+// Every kind of content a run file holds: events of every kind over a stack table, spans with
+// shapes, phases, operators, steps, segment tags, a summary.
+Trace makeTrace() {
+    Trace t;
+    t.meta.memscope_version = "0.1.0";
+    t.meta.torch_version = "1.13.1";
+    t.meta.device = "cuda:0";
+    t.meta.device_name = "Fuzz GPU";
+    t.meta.threads = 2;
+    t.meta.source = "recorded";
+    t.meta.config = {{"preset", "tiny"}, {"batch_size", 2}};
+    t.meta.capacity_bytes = int64_t(1) << 30;
+
+    const auto model = t.stacks.internFrame({"TinyLlama", "tiny_llama.cpp", 42, FrameKind::Module});
+    const auto mm = t.stacks.internFrame({"aten::mm", "", 0, FrameKind::Operator});
+    const auto back = t.stacks.internFrame({"MmBackward0", "", 0, FrameKind::BackwardNode});
+    const auto n1 = t.stacks.child(StackTable::kEmpty, model);
+    const auto n2 = t.stacks.child(n1, mm);
+    const auto n3 = t.stacks.child(StackTable::kEmpty, back);
+    const uint32_t nodes[] = {StackTable::kEmpty, n1, n2, n3};
+    t.shape_strings.push_back("[2, 16, 32], [32, 32]");
+
+    int64_t live = 0;
+    for (int i = 0; i < 24; ++i) {
+        Event e;
+        e.time_ns = int64_t(i) * 1000;
+        e.addr = 0x7f0000000000ULL + uint64_t(i / 2) * 0x1000;
+        e.kind = (i % 2 == 0) ? EventKind::Alloc : EventKind::Free;
+        e.size = (i % 2 == 0) ? 512 * (i + 1) : -512 * i;
+        if (i == 5)
+            e.kind = EventKind::SegmentAlloc, e.size = 2 << 20, e.addr = 0x7e0000000000ULL;
+        if (i == 7)
+            e.kind = EventKind::Oom, e.size = int64_t(1) << 40;
+        if (i == 21)
+            e.kind = EventKind::SegmentFree, e.size = -(2 << 20), e.addr = 0x7e0000000000ULL;
+        if (e.kind == EventKind::Alloc || e.kind == EventKind::Free)
+            live += e.size;
+        e.allocated = live;
+        e.reserved = live + 4096;
+        e.stack = nodes[i % 4];
+        e.step = i / 8;
+        e.phase = static_cast<Phase>(i % kPhaseCount);
+        e.thread = static_cast<uint16_t>(i % 3 == 0 ? 1 : 0);
+        e.device = 0;
+        t.events.append(e);
+    }
+    t.segment_tags.push_back({5, 7, "large"});
+    for (int i = 0; i < 6; ++i) {
+        t.spans.push_back(
+            {i * 1000, i * 1000 + 800, nodes[1 + i % 3], uint16_t(i % 2), uint32_t(i % 2)});
+    }
+    t.phases.push_back({Phase::Forward, 1, 0, 9000});
+    t.phases.push_back({Phase::Backward, 1, 9000, 20000});
+    OperatorStat op;
+    op.name = "aten::mm";
+    op.calls = 6, op.total_ns = 4800, op.self_ns = 4000, op.flops = 1.5e6;
+    t.operators.push_back(op);
+    StepMetrics m;
+    m.step = 1;
+    m.loss = 4.0;
+    m.total_s = 0.02;
+    t.steps.push_back(m);
+    t.summary = {{"avg_step_s", 0.02}, {"notes", {"a"}}};
+    t.finalize();
+    return t;
+}
+
+Bytes readAll(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void writeAll(const std::string& path, const Bytes& bytes) {
+    std::remove(path.c_str());  // a fresh file: rewriting a truncated one makes ext4 flush
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+}
+
+struct Stats {
+    int64_t loaded = 0;
+    int64_t refused = 0;
+    double slowestMs = 0;
+    int64_t worstPeak = 0;
+    std::map<std::string, int64_t> reasons;
+};
+
+// Loads PATH (holding INPUT); "" or what went wrong.
+std::string exercise(const std::string& path, const Bytes& input, Stats& stats) {
+    writeAll(path, input);
+    const int64_t base = fuzz::heapLive();
+    fuzz::resetHeapPeak();
+    const fuzz::Stopwatch watch;
+    std::string problem;
+    try {
+        const Trace t = RunFile::load(path);
+        ++stats.loaded;
+        if (!t.events.checkLengths().empty()) {
+            problem = "loaded with inconsistent columns: " + t.events.checkLengths();
+        }
+        for (size_t i = 0; i < t.events.count() && problem.empty(); ++i) {
+            if (t.events.stack[i] >= t.stacks.nodeCount()) {
+                problem = "loaded with a stack id outside the table";
+            }
+        }
+    } catch (const RunFileError& e) {
+        ++stats.refused;
+        if (e.path() != path || std::string(e.what()).rfind(path + ": ", 0) != 0) {
+            problem = "RunFileError does not name the file: " + std::string(e.what());
+        } else if (e.reason().size() < 5) {
+            problem = "RunFileError says too little: " + std::string(e.what());
+        }
+        std::string what = e.reason().substr(0, 40);
+        for (char& c : what) {
+            c = (c >= '0' && c <= '9') ? '#' : c;
+        }
+        ++stats.reasons[what];
+    } catch (const std::exception& e) {
+        problem = std::string("unexpected exception: ") + e.what();
+    }
+    const double ms = watch.ms();
+    stats.slowestMs = std::max(stats.slowestMs, ms);
+    const int64_t peak = fuzz::heapPeak() - base;
+    stats.worstPeak = std::max(stats.worstPeak, peak);
+    if (problem.empty() && ms > fuzz::kSlowestInputMs) {
+        problem = "took " + std::to_string(ms) + " ms";
+    }
+    // A length believed without checking would allocate megabytes to gigabytes here.
+    if (problem.empty() && peak > int64_t(input.size()) * 512 + (4 << 20)) {
+        problem = "used " + std::to_string(peak) + " heap bytes for " +
+                  std::to_string(input.size()) + " file bytes";
+    }
+    return problem;
+}
+
+}  // namespace
+
+class FuzzRunFile : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void initTestCase() {
+        QVERIFY(m_dir.isValid());
+        m_seedPath = m_dir.filePath("seed.memscope").toStdString();
+        m_path = m_dir.filePath("fuzz.memscope").toStdString();
+        RunFile::save(makeTrace(), m_seedPath);
+        m_seed = readAll(m_seedPath);
+        QVERIFY(m_seed.size() > 100);
+    }
+
+    void seedLoads() {
+        Stats stats;
+        const std::string problem = exercise(m_path, m_seed, stats);
+        QVERIFY2(problem.empty(), problem.c_str());
+        QCOMPARE(stats.loaded, int64_t(1));
+        const Trace t = RunFile::load(m_path);
+        QCOMPARE(t.events.count(), size_t(24));
+        QCOMPARE(t.spans.size(), size_t(6));
+    }
+
+    void emptyAndForeignFilesAreRefused() {
+        Stats stats;
+        for (const Bytes& b : {Bytes{}, Bytes{'M'}, Bytes(m_seed.begin(), m_seed.begin() + 8),
+                               Bytes(4096, 0xff), Bytes(m_seed.begin() + 1, m_seed.end())}) {
+            const std::string problem = exercise(m_path, b, stats);
+            QVERIFY2(problem.empty(), problem.c_str());
+        }
+        QCOMPARE(stats.refused, int64_t(5));
+    }
+
+    void mutations() {
+        const auto settings = fuzz::Settings::fromEnvironment(5000, 20260101);
+        // Offsets of the preamble's version and header length (format 1); in another format
+        // they are just two more places to corrupt.
+        const std::vector<size_t> lengthFields = {8, 12};
+        fuzz::Mutator mutator(settings.seed,
+                              {0x00, 0x01, 0x7f, 0x80, 0xff, 0x18, 0x19, 0x1a, 0x1b, 0x40,
+                               0x58, 0x59, 0x5a, 0x5b, 0x60, 0x78, 0x7a, 0x7b, 0x80, 0x9b,
+                               0xa0, 0xbb, 0xf4, 0xf6, 0xfb, 0xff, 0x28, 0xb5, 0x2f, 0xfd});
+        Stats stats;
+        const fuzz::Stopwatch watch;
+        for (int64_t it = 0; it < settings.iterations; ++it) {
+            const Bytes b = mutator.mutated(m_seed, lengthFields);
+            const std::string problem = exercise(m_path, b, stats);
+            if (!problem.empty()) {
+                QFAIL(qPrintable(QString("iteration %1 (seed %2): %3\ninput: %4")
+                                     .arg(it)
+                                     .arg(settings.seed)
+                                     .arg(QString::fromStdString(problem))
+                                     .arg(QString::fromStdString(fuzz::hex(b)))));
+            }
+        }
+        qInfo(
+            "%lld mutations of a %zu-byte run file in %.2f s: %lld loaded, %lld refused; "
+            "slowest %.2f ms; peak heap %lld bytes",
+            static_cast<long long>(settings.iterations), m_seed.size(), watch.seconds(),
+            static_cast<long long>(stats.loaded), static_cast<long long>(stats.refused),
+            stats.slowestMs, static_cast<long long>(stats.worstPeak));
+        if (settings.verbose) {
+            for (const auto& [reason, count] : stats.reasons) {
+                qInfo("%8lld  %s", static_cast<long long>(count), reason.c_str());
+            }
+        }
+        QVERIFY(stats.refused > 0);
+    }
+
+  private:
+    QTemporaryDir m_dir;
+    std::string m_seedPath;
+    std::string m_path;
+    Bytes m_seed;
+};
+
+QTEST_GUILESS_MAIN(FuzzRunFile)
+#include "fuzz_run_file.moc"
