@@ -2,6 +2,7 @@
 
 #include "cli_support.h"
 #include "compare_command.h"
+#include "devices_command.h"
 #include "export_command.h"
 #include "import_command.h"
 #include "info_command.h"
@@ -30,6 +31,7 @@ int main(int argc, char** argv) {
     memscope::cli::PredictCommand predict(app);
     memscope::cli::SweepCommand sweep(app);
     memscope::cli::CompareCommand compare(app);
+    memscope::cli::DevicesCommand devices(app);
 
     try {
         app.parse(argc, argv);
@@ -68,6 +70,9 @@ int main(int argc, char** argv) {
     }
     if (compare.selected()) {
         return compare.run();
+    }
+    if (devices.selected()) {
+        return devices.run();
     }
     return memscope::cli::reportUsageError("no command given (try --help)");
 }
