@@ -490,14 +490,6 @@
         <translation>%1 min %2 s</translation>
     </message>
     <message>
-        <source>, GPU available</source>
-        <translation>, GPU verfügbar</translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;%1 %2&lt;/h3&gt;&lt;p&gt;A memory profiler for Tiny LLaMA training: it records every tensor allocation and shows where the memory goes.&lt;/p&gt;&lt;p&gt;Qt %3&lt;br/&gt;LibTorch %4&lt;br/&gt;Device: %5&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;%1 %2&lt;/h3&gt;&lt;p&gt;Ein Speicherprofiler für das Training von Tiny LLaMA: Er zeichnet jede Tensor-Allokation auf und zeigt, wohin der Speicher geht.&lt;/p&gt;&lt;p&gt;Qt %3&lt;br/&gt;LibTorch %4&lt;br/&gt;Gerät: %5&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>Runs and snapshots (*.memscope *.pickle *.pkl);;Memscope runs (*.memscope);;PyTorch memory snapshots (*.pickle *.pkl);;All files (*)</source>
         <translation>Läufe und Snapshots (*.memscope *.pickle *.pkl);;Memscope-Läufe (*.memscope);;PyTorch-Speicher-Snapshots (*.pickle *.pkl);;Alle Dateien (*)</translation>
     </message>
@@ -732,6 +724,18 @@
     <message>
         <source>Press Run (F5) to train with the settings on the left and watch the memory live, open a recorded run or a PyTorch snapshot with File &gt; Open Run (Ctrl+O), or drop one here.</source>
         <translation>Drücken Sie Ausführen (F5), um mit den Einstellungen links zu trainieren und den Speicher live zu verfolgen, öffnen Sie einen aufgezeichneten Lauf oder einen PyTorch-Snapshot mit Datei &gt; Lauf öffnen (Strg+O), oder ziehen Sie eine Datei hierher.</translation>
+    </message>
+    <message>
+        <source>CUDA: %1</source>
+        <translation>CUDA: %1</translation>
+    </message>
+    <message>
+        <source>HIP: %1</source>
+        <translation>HIP: %1</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;%1 %2&lt;/h3&gt;&lt;p&gt;A memory profiler for Tiny LLaMA training: it records every tensor allocation and shows where the memory goes.&lt;/p&gt;&lt;p&gt;Qt %3&lt;br/&gt;LibTorch %4&lt;/p&gt;&lt;p&gt;Devices:&lt;br/&gt;%5&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;%1 %2&lt;/h3&gt;&lt;p&gt;Ein Speicherprofiler für das Training von Tiny LLaMA: Er zeichnet jede Tensor-Allokation auf und zeigt, wohin der Speicher geht.&lt;/p&gt;&lt;p&gt;Qt %3&lt;br/&gt;LibTorch %4&lt;/p&gt;&lt;p&gt;Geräte:&lt;br/&gt;%5&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -1615,10 +1619,6 @@
         <translation>CPU</translation>
     </message>
     <message>
-        <source>GPU (cuda)</source>
-        <translation>GPU (cuda)</translation>
-    </message>
-    <message>
         <source>Run (F5)</source>
         <translation>Ausführen (F5)</translation>
     </message>
@@ -1633,6 +1633,10 @@
     <message>
         <source>Stop the run; everything recorded so far is kept</source>
         <translation>Den Lauf anhalten; alles bisher Aufgezeichnete bleibt erhalten</translation>
+    </message>
+    <message>
+        <source>GPU %1: %2</source>
+        <translation>GPU %1: %2</translation>
     </message>
 </context>
 <context>

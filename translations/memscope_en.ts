@@ -488,14 +488,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>, GPU available</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;%1 %2&lt;/h3&gt;&lt;p&gt;A memory profiler for Tiny LLaMA training: it records every tensor allocation and shows where the memory goes.&lt;/p&gt;&lt;p&gt;Qt %3&lt;br/&gt;LibTorch %4&lt;br/&gt;Device: %5&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Runs and snapshots (*.memscope *.pickle *.pkl);;Memscope runs (*.memscope);;PyTorch memory snapshots (*.pickle *.pkl);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -727,6 +719,18 @@
     </message>
     <message>
         <source>Press Run (F5) to train with the settings on the left and watch the memory live, open a recorded run or a PyTorch snapshot with File &gt; Open Run (Ctrl+O), or drop one here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CUDA: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HIP: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;%1 %2&lt;/h3&gt;&lt;p&gt;A memory profiler for Tiny LLaMA training: it records every tensor allocation and shows where the memory goes.&lt;/p&gt;&lt;p&gt;Qt %3&lt;br/&gt;LibTorch %4&lt;/p&gt;&lt;p&gt;Devices:&lt;br/&gt;%5&lt;/p&gt;</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1611,10 +1615,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>GPU (cuda)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Run (F5)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1628,6 +1628,10 @@
     </message>
     <message>
         <source>Stop the run; everything recorded so far is kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
