@@ -26,6 +26,10 @@ using namespace memscope;
 
 namespace {
 
+QString q(const std::string& text) {
+    return QString::fromStdString(text);
+}
+
 // The forms HipRuntime::Result::statusLine documents.
 bool isHipStatusLine(const std::string& line) {
     static const QRegularExpression form(
@@ -50,8 +54,8 @@ class TestDeviceDiscovery : public QObject {
         const auto d = DeviceDiscovery::discover(options);
         QVERIFY(!d.devices().empty());
         const auto& cpu = d.devices().front();
-        QCOMPARE(cpu.kind, std::string("cpu"));
-        QCOMPARE(cpu.torch_device, std::string("cpu"));
+        QCOMPARE(q(cpu.kind), QStringLiteral("cpu"));
+        QCOMPARE(q(cpu.torch_device), QStringLiteral("cpu"));
         QVERIFY(!cpu.name.empty());
         QVERIFY(cpu.cores > 0);
         QVERIFY(cpu.total_memory_bytes > 0);
@@ -60,7 +64,7 @@ class TestDeviceDiscovery : public QObject {
         QVERIFY(cpu.peak_bandwidth > 0);
         QVERIFY(!cpu.peak_flops_method.empty());
         QVERIFY(cpu.database_entry.has_value());
-        QCOMPARE(cpu.database_entry->name, std::string("CPU"));
+        QCOMPARE(q(cpu.database_entry->name), QStringLiteral("CPU"));
         // Exactly one CPU, and every GPU knows what it is.
         int cpus = 0;
         for (const auto& device : d.devices()) {
@@ -89,7 +93,7 @@ class TestDeviceDiscovery : public QObject {
         QVERIFY2(isHipStatusLine(line), line.c_str());
         switch (hip.status) {
             case HipRuntime::Status::NotFound:
-                QCOMPARE(line, std::string("HIP runtime not found"));
+                QCOMPARE(q(line), QStringLiteral("HIP runtime not found"));
                 QVERIFY(hip.devices.empty());
                 break;
             case HipRuntime::Status::NoDevice:
@@ -114,14 +118,14 @@ class TestDeviceDiscovery : public QObject {
     void missingHipLibraryIsNotAnError() {
         const auto hip = HipRuntime::query("/nonexistent/libamdhip64.so");
         QVERIFY(hip.status == HipRuntime::Status::NotFound);
-        QCOMPARE(hip.statusLine(), std::string("HIP runtime not found"));
+        QCOMPARE(q(hip.statusLine()), QStringLiteral("HIP runtime not found"));
         QVERIFY(hip.devices.empty());
 
         DeviceDiscovery::Options options;
         options.measure_peaks = false;
         options.hip_library = "/nonexistent/libamdhip64.so";
         const auto d = DeviceDiscovery::discover(options);
-        QCOMPARE(d.hipStatus(), std::string("HIP runtime not found"));
+        QCOMPARE(q(d.hipStatus()), QStringLiteral("HIP runtime not found"));
         for (const auto& device : d.devices()) {
             QVERIFY(device.kind != "hip");
         }
@@ -150,8 +154,8 @@ class TestDeviceDiscovery : public QObject {
         QVERIFY(j.is_object());
         QVERIFY(j.at("devices").is_array());
         QCOMPARE(j.at("devices").size(), d.devices().size());
-        QCOMPARE(j.at("hip").get<std::string>(), d.hipStatus());
-        QCOMPARE(j.at("cuda").get<std::string>(), d.cudaStatus());
+        QCOMPARE(q(j.at("hip").get<std::string>()), q(d.hipStatus()));
+        QCOMPARE(q(j.at("cuda").get<std::string>()), q(d.cudaStatus()));
         for (const auto& device : j.at("devices")) {
             const auto kind = device.at("kind").get<std::string>();
             QVERIFY(kind == "cpu" || kind == "cuda" || kind == "hip");
@@ -162,7 +166,8 @@ class TestDeviceDiscovery : public QObject {
             QVERIFY(device.at("database").is_null() || device.at("database").is_object());
             if (kind == "cpu") {
                 QVERIFY(device.at("cores").get<int>() > 0);
-                QCOMPARE(device.at("database").at("name").get<std::string>(), std::string("CPU"));
+                QCOMPARE(q(device.at("database").at("name").get<std::string>()),
+                         QStringLiteral("CPU"));
             }
             if (kind == "hip") {
                 QVERIFY(device.at("arch").is_string());
