@@ -14,7 +14,7 @@ endif()
 message(STATUS "Memscope: LibTorch ${Torch_VERSION} from ${Torch_DIR}")
 
 # The C++ standard follows the LibTorch found: recent LibTorch 2.x headers need C++20, Debian's
-# 1.13 is built and tested as C++17 (and compiles no faster in C++20; see docs/DESIGN.md).
+# 1.13 is built and tested as C++17 (whether its headers build as C++20 is not measured yet).
 # -DMEMSCOPE_CXX_STANDARD=17|20 overrides the choice.
 if(Torch_VERSION VERSION_GREATER_EQUAL 2.0)
   set(_memscope_cxx_default 20)
