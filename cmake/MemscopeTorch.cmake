@@ -13,6 +13,47 @@ if(TORCH_CXX_FLAGS)
 endif()
 message(STATUS "Memscope: LibTorch ${Torch_VERSION} from ${Torch_DIR}")
 
+# The C++ standard follows the LibTorch found: recent LibTorch 2.x headers need C++20, Debian's
+# 1.13 is built and tested as C++17 (whether its headers build as C++20 is not measured yet).
+# -DMEMSCOPE_CXX_STANDARD=17|20 overrides the choice.
+if(Torch_VERSION VERSION_GREATER_EQUAL 2.0)
+  set(_memscope_cxx_default 20)
+else()
+  set(_memscope_cxx_default 17)
+endif()
+set(MEMSCOPE_CXX_STANDARD ${_memscope_cxx_default} CACHE STRING
+    "C++ standard (default: 20 with LibTorch 2.x, 17 with 1.x)")
+set_property(CACHE MEMSCOPE_CXX_STANDARD PROPERTY STRINGS 17 20)
+if(NOT MEMSCOPE_CXX_STANDARD MATCHES "^(17|20|23)$")
+  message(FATAL_ERROR "MEMSCOPE_CXX_STANDARD must be 17, 20 or 23, not '${MEMSCOPE_CXX_STANDARD}'")
+endif()
+message(STATUS "Memscope: C++${MEMSCOPE_CXX_STANDARD} (LibTorch ${Torch_VERSION})")
+
+# Whether this LibTorch has CUDA: Caffe2Config.cmake sets CAFFE2_USE_CUDA and TorchConfig.cmake
+# TORCH_CUDA_LIBRARIES for a CUDA build, and the c10_cuda target exists. Code that needs the CUDA
+# headers (the caching allocator's statistics, cudaMemGetInfo) is compiled only then, behind
+# MEMSCOPE_WITH_CUDA. A ROCm build (c10_hip) is seen by LibTorch as "cuda" devices at run time;
+# its allocator statistics are not wired up (its headers are the hipified c10/hip ones).
+if(CAFFE2_USE_CUDA AND TARGET c10_cuda)
+  set(MEMSCOPE_WITH_CUDA ON)
+  target_compile_definitions(memscope_torch INTERFACE MEMSCOPE_WITH_CUDA=1)
+  target_link_libraries(memscope_torch INTERFACE c10_cuda)
+  if(TARGET torch::cudart)
+    target_link_libraries(memscope_torch INTERFACE torch::cudart)
+  elseif(TARGET CUDA::cudart)
+    target_link_libraries(memscope_torch INTERFACE CUDA::cudart)
+  endif()
+  message(STATUS "Memscope: LibTorch has CUDA: allocator statistics and device memory enabled")
+elseif(TARGET c10_hip)
+  set(MEMSCOPE_WITH_CUDA OFF)
+  target_compile_definitions(memscope_torch INTERFACE MEMSCOPE_WITH_ROCM=1)
+  message(STATUS "Memscope: LibTorch has ROCm: GPUs are listed through LibTorch and the HIP "
+                 "runtime; allocator statistics are not wired up")
+else()
+  set(MEMSCOPE_WITH_CUDA OFF)
+  message(STATUS "Memscope: LibTorch has no CUDA (CPU build)")
+endif()
+
 # LibTorch headers are large (about 12 s per translation unit here); every target that includes
 # them precompiles this list once.
 set(MEMSCOPE_TORCH_PCH <torch/torch.h> <ATen/record_function.h>)

@@ -8,7 +8,18 @@
 #include <c10/core/Allocator.h>
 #include <torch/version.h>
 
+#include <cstdint>
+#include <functional>
+#include <string>
 #include <tuple>
+#include <type_traits>
+
+// MEMSCOPE_WITH_CUDA comes from CMake (cmake/MemscopeTorch.cmake) when the LibTorch found was
+// built with CUDA; only then are the CUDA headers there to include.
+#if defined(MEMSCOPE_WITH_CUDA) && MEMSCOPE_WITH_CUDA
+#include <c10/cuda/CUDACachingAllocator.h>
+#include <cuda_runtime_api.h>
+#endif
 
 namespace memscope::compat {
 
@@ -70,5 +81,189 @@ inline at::Tensor scaledDotProductAttention(const at::Tensor& q, const at::Tenso
     return std::get<0>(at::_scaled_dot_product_attention(q, k, v, {}, 0.0, false, true));
 #endif
 }
+
+// --- GPU memory: the CUDA caching allocator and the device (CUDA builds of LibTorch only)
+
+// The caching allocator's totals for one device, in bytes (the aggregate over its pools).
+struct CachingAllocatorStats {
+    bool valid = false;  // false: CPU-only LibTorch, or the allocator is not initialized yet
+    int64_t allocated_current = 0;
+    int64_t allocated_peak = 0;
+    int64_t reserved_current = 0;
+    int64_t reserved_peak = 0;
+};
+
+// What the driver says about one device's memory, in bytes.
+struct DeviceMemoryInfo {
+    bool valid = false;
+    int64_t free_bytes = 0;
+    int64_t total_bytes = 0;
+};
+
+#if defined(MEMSCOPE_WITH_CUDA) && MEMSCOPE_WITH_CUDA
+inline constexpr bool k_with_cuda = true;
+
+// getDeviceStats takes an int in 1.13 and a c10::DeviceIndex in 2.x, and DeviceStats moved to
+// c10::CachingDeviceAllocator in 2.5; `auto` and index 0 (StatType::AGGREGATE in every version)
+// read it the same way in all of them. The allocator throws when it is not initialized (no CUDA
+// tensor made yet) or the index is out of range: that is "no statistics", not an error.
+inline CachingAllocatorStats cachingAllocatorStats(int device) {
+    CachingAllocatorStats s;
+    try {
+        namespace alloc = c10::cuda::CUDACachingAllocator;
+        const auto stats = alloc::getDeviceStats(static_cast<c10::DeviceIndex>(device));
+        s.allocated_current = static_cast<int64_t>(stats.allocated_bytes[0].current);
+        s.allocated_peak = static_cast<int64_t>(stats.allocated_bytes[0].peak);
+        s.reserved_current = static_cast<int64_t>(stats.reserved_bytes[0].current);
+        s.reserved_peak = static_cast<int64_t>(stats.reserved_bytes[0].peak);
+        s.valid = true;
+    } catch (const c10::Error&) {
+    }
+    return s;
+}
+
+// Starts the peaks of cachingAllocatorStats over from the current values; false when the
+// allocator cannot (not initialized).
+inline bool resetPeakMemoryStats(int device) {
+    try {
+        c10::cuda::CUDACachingAllocator::resetPeakStats(static_cast<c10::DeviceIndex>(device));
+        return true;
+    } catch (const c10::Error&) {
+        return false;
+    }
+}
+
+// cudaMemGetInfo reports the current device, so switch to `device` and back. Errors (no
+// driver, bad index) give valid = false; they are cleared so LibTorch does not see them later.
+inline DeviceMemoryInfo deviceMemoryInfo(int device) {
+    DeviceMemoryInfo info;
+    int previous = 0;
+    if (cudaGetDevice(&previous) != cudaSuccess || cudaSetDevice(device) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return info;
+    }
+    size_t free_bytes = 0;
+    size_t total_bytes = 0;
+    if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess) {
+        info.valid = true;
+        info.free_bytes = static_cast<int64_t>(free_bytes);
+        info.total_bytes = static_cast<int64_t>(total_bytes);
+    }
+    (void)cudaGetLastError();
+    (void)cudaSetDevice(previous);
+    return info;
+}
+
+// The marketing name ("NVIDIA H100 80GB HBM3"); empty when the driver cannot say.
+inline std::string deviceName(int device) {
+    cudaDeviceProp prop{};
+    if (cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return {};
+    }
+    return prop.name;
+}
+#else
+inline constexpr bool k_with_cuda = false;
+inline CachingAllocatorStats cachingAllocatorStats(int) {
+    return {};
+}
+inline bool resetPeakMemoryStats(int) {
+    return false;
+}
+inline DeviceMemoryInfo deviceMemoryInfo(int) {
+    return {};
+}
+inline std::string deviceName(int) {
+    return {};
+}
+#endif
+
+// --- The caching allocator's trace tracker (LibTorch 2.2 and later, CUDA builds)
+//
+// c10::cuda::CUDACachingAllocator::attachAllocatorTraceTracker(std::function<void(const
+// TraceEntry&)>) calls the tracker for every action the allocator records (PyTorch PR 112238,
+// first released in 2.2). The tracker runs while the allocator holds its per-device lock: it must
+// not allocate through LibTorch nor take a lock an allocating thread may hold. Once attached it
+// cannot be detached, so attach one forwarding function per process.
+struct AllocatorTraceEvent {
+    enum class Action {
+        Alloc,
+        FreeRequested,
+        FreeCompleted,
+        SegmentAlloc,
+        SegmentFree,
+        SegmentMap,
+        SegmentUnmap,
+        Snapshot,
+        Oom,  // addr is the device's free bytes at the failure
+        Other
+    };
+    Action action = Action::Other;
+    int device = -1;  // -1 where the LibTorch version does not record it
+    uint64_t addr = 0;
+    uint64_t size = 0;
+    uintptr_t stream = 0;
+};
+using AllocatorTraceTracker = std::function<void(const AllocatorTraceEvent&)>;
+
+#if defined(MEMSCOPE_WITH_CUDA) && MEMSCOPE_WITH_CUDA && MEMSCOPE_TORCH_AT_LEAST(2, 2)
+#define MEMSCOPE_HAS_ALLOCATOR_TRACE 1
+
+namespace detail {
+// TraceEntry::device_ (int, later c10::DeviceIndex) is read where the version has it.
+template <typename T, typename = void>
+struct HasDevice : std::false_type {};
+template <typename T>
+struct HasDevice<T, std::void_t<decltype(std::declval<const T&>().device_)>> : std::true_type {};
+
+inline AllocatorTraceEvent::Action traceAction(
+    c10::cuda::CUDACachingAllocator::TraceEntry::Action action) {
+    using E = c10::cuda::CUDACachingAllocator::TraceEntry;
+    using A = AllocatorTraceEvent::Action;
+    switch (action) {
+        case E::ALLOC:
+            return A::Alloc;
+        case E::FREE_REQUESTED:
+            return A::FreeRequested;
+        case E::FREE_COMPLETED:
+            return A::FreeCompleted;
+        case E::SEGMENT_ALLOC:
+            return A::SegmentAlloc;
+        case E::SEGMENT_FREE:
+            return A::SegmentFree;
+        case E::SEGMENT_MAP:
+            return A::SegmentMap;
+        case E::SEGMENT_UNMAP:
+            return A::SegmentUnmap;
+        case E::SNAPSHOT:
+            return A::Snapshot;
+        case E::OOM:
+            return A::Oom;
+        default:
+            return A::Other;
+    }
+}
+}  // namespace detail
+
+inline void attachAllocatorTraceTracker(AllocatorTraceTracker tracker) {
+    // A generic lambda, so that the device_ branch is discarded where TraceEntry lacks it.
+    c10::cuda::CUDACachingAllocator::attachAllocatorTraceTracker(
+        [tracker = std::move(tracker)](const auto& e) {
+            using Entry = std::decay_t<decltype(e)>;
+            AllocatorTraceEvent event;
+            event.action = detail::traceAction(e.action_);
+            if constexpr (detail::HasDevice<Entry>::value) {
+                event.device = static_cast<int>(e.device_);
+            }
+            event.addr = static_cast<uint64_t>(e.addr_);
+            event.size = static_cast<uint64_t>(e.size_);
+            event.stream = reinterpret_cast<uintptr_t>(e.stream_);
+            tracker(event);
+        });
+}
+#else
+#define MEMSCOPE_HAS_ALLOCATOR_TRACE 0
+#endif
 
 }  // namespace memscope::compat

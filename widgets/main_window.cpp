@@ -22,7 +22,7 @@
 
 #include <torch/version.h>  // only the version macros: keeps LibTorch's big headers out of widgets
 
-#include "device/device_info.h"
+#include "device/device_discovery.h"
 
 #include <QAction>
 #include <QApplication>
@@ -160,17 +160,21 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 MainWindow::~MainWindow() = default;
 
 QString MainWindow::aboutText() {
-    QString device = QString::fromStdString(DeviceInfo::cpuModelName());
-    if (DeviceInfo::gpuAvailable()) {
-        device += tr(", GPU available");
+    // The devices `memscope-cli devices` lists, one a line, then the CUDA and HIP status lines.
+    const auto& discovery = DeviceDiscovery::shared();
+    QStringList devices;
+    for (const auto& d : discovery.devices()) {
+        devices << QString::fromStdString(d.toText()).toHtmlEscaped();
     }
+    devices << tr("CUDA: %1").arg(QString::fromStdString(discovery.cudaStatus()).toHtmlEscaped())
+            << tr("HIP: %1").arg(QString::fromStdString(discovery.hipStatus()).toHtmlEscaped());
     return tr("<h3>%1 %2</h3>"
               "<p>A memory profiler for Tiny LLaMA training: it records every tensor allocation "
               "and shows where the memory goes.</p>"
-              "<p>Qt %3<br/>LibTorch %4<br/>Device: %5</p>")
+              "<p>Qt %3<br/>LibTorch %4</p><p>Devices:<br/>%5</p>")
         .arg(QStringLiteral(MEMSCOPE_NAME), QStringLiteral(MEMSCOPE_VERSION),
              QString::fromLatin1(qVersion()), QStringLiteral(TORCH_VERSION),
-             device.toHtmlEscaped());
+             devices.join(QStringLiteral("<br/>")));
 }
 
 void MainWindow::showAbout() {

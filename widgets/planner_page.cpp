@@ -1,5 +1,6 @@
 #include "planner_page.h"
 
+#include "device/device_discovery.h"
 #include "model/config_error.h"
 #include "model/preset.h"
 #include "predict/planner.h"
@@ -125,6 +126,12 @@ std::vector<const char*> categoriesOf(int group) {
     }
 }
 
+// The GPU in this machine when the device database knows it, else the CPU (as before).
+QString defaultDevice() {
+    const auto detected = DeviceDiscovery::shared().plannerDefault();
+    return detected.empty() ? QStringLiteral("CPU") : QString::fromStdString(detected);
+}
+
 QComboBox* comboWith(const QStringList& items) {
     auto* combo = new QComboBox;
     combo->addItems(items);
@@ -149,7 +156,7 @@ PlannerPage::PlannerPage(QWidget* parent) : QWidget(parent) {
         for (const auto& device : m_planner->database().devices()) {
             m_device->addItem(QString::fromStdString(device.name));
         }
-        m_device->setCurrentText(QStringLiteral("CPU"));
+        m_device->setCurrentText(defaultDevice());
     } catch (const ConfigError& e) {
         showError(QString::fromStdString(e.what()));
     }

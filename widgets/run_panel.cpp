@@ -1,7 +1,7 @@
 #include "run_panel.h"
 
 #include "app_settings.h"
-#include "device/device_info.h"
+#include "device/device_discovery.h"
 #include "model/config_error.h"
 #include "model/preset.h"
 #include "train/byte_size.h"
@@ -291,9 +291,13 @@ void RunPanel::retranslateUi() {
                        {QStringLiteral("memory-efficient"), tr("Memory-efficient (chunked)")}});
     fill(m_checkpointing,
          {{QStringLiteral("none"), tr("None")}, {QStringLiteral("per-block"), tr("Per block")}});
+    // What exists: the CPU always, then each GPU LibTorch can use, by --device spelling.
     QList<QPair<QString, QString>> devices{{QStringLiteral("cpu"), tr("CPU")}};
-    if (DeviceInfo::gpuAvailable()) {
-        devices.append({QStringLiteral("cuda"), tr("GPU (cuda)")});
+    for (const auto& d : DeviceDiscovery::shared().devices()) {
+        if (d.kind == "cuda") {
+            devices.append({QString::fromStdString(d.torch_device),
+                            tr("GPU %1: %2").arg(d.index).arg(QString::fromStdString(d.name))});
+        }
     }
     fill(m_device, devices);
 
@@ -352,8 +356,7 @@ void RunPanel::setOptions(const TrainOptions& o) {
     selectData(m_attention, QString::fromStdString(toString(o.attention)));
     selectData(m_checkpointing, QString::fromStdString(toString(o.checkpointing)));
     const QString device = QString::fromStdString(o.device);
-    selectData(m_device, device.startsWith(QLatin1String("cuda")) ? QStringLiteral("cuda")
-                                                                  : QStringLiteral("cpu"));
+    selectData(m_device, device == QLatin1String("cuda") ? QStringLiteral("cuda:0") : device);
     m_threads->setValue(o.threads);
     m_capacity->setText(
         o.device_memory_limit > 0

@@ -2,6 +2,7 @@
 
 #include "cli_support.h"
 #include "compare_command.h"
+#include "devices_command.h"
 #include "export_command.h"
 #include "import_command.h"
 #include "info_command.h"
@@ -28,7 +29,8 @@ struct CliApp::Commands {
           report(app),
           predict(app),
           sweep(app),
-          compare(app) {}
+          compare(app),
+          devices(app) {}
 
     TrainCommand train;
     RecordCommand record;
@@ -39,6 +41,7 @@ struct CliApp::Commands {
     PredictCommand predict;
     SweepCommand sweep;
     CompareCommand compare;
+    DevicesCommand devices;
 };
 
 CliApp::CliApp()
@@ -94,6 +97,9 @@ int CliApp::run() {
     }
     if (c.compare.selected()) {
         return c.compare.run();
+    }
+    if (c.devices.selected()) {
+        return c.devices.run();
     }
     return reportUsageError("no command given (try --help)");
 }

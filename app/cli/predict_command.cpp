@@ -1,6 +1,7 @@
 #include "predict_command.h"
 
 #include "cli_support.h"
+#include "device/device_discovery.h"
 #include "io/run_file.h"
 #include "model/config_error.h"
 #include "predict/model_shapes.h"
@@ -138,6 +139,17 @@ int PredictCommand::run() {
             request.semantics.grads_set_to_none || m_gradsSetToNone;
         if (m_gpuType) {
             request.device = *m_gpuType;
+        } else if (m_config.empty()) {
+            // No device named: plan for the GPU in this machine when the database knows it.
+            DeviceDiscovery::Options options;
+            options.measure_peaks = false;
+            options.device_db = m_deviceDb;
+            const auto detected = DeviceDiscovery::discover(options).plannerDefault();
+            if (!detected.empty()) {
+                request.device = detected;
+                std::cerr << "memscope-cli: note: planning for this machine's " << detected
+                          << " (--gpu-type to choose another device)\n";
+            }
         }
         auto& p = request.parallel;
         if (m_gpus) {

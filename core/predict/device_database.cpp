@@ -7,6 +7,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -211,6 +213,65 @@ const DeviceSpec* DeviceDatabase::find(const std::string& name) const {
         }
     }
     return nullptr;
+}
+
+namespace {
+
+// Lower-case alphanumeric words: "NVIDIA A100-SXM4-80GB" -> nvidia, a100, sxm4, 80gb.
+std::vector<std::string> words(const std::string& text) {
+    std::vector<std::string> out;
+    std::string word;
+    for (const char c : text) {
+        if (std::isalnum(static_cast<unsigned char>(c))) {
+            word += char(std::tolower(static_cast<unsigned char>(c)));
+        } else if (!word.empty()) {
+            out.push_back(std::move(word));
+            word.clear();
+        }
+    }
+    if (!word.empty()) {
+        out.push_back(std::move(word));
+    }
+    return out;
+}
+
+}  // namespace
+
+const DeviceSpec* DeviceDatabase::match(const std::string& reported_name,
+                                        int64_t memory_bytes) const {
+    if (const auto* exact = find(reported_name)) {
+        return exact;
+    }
+    const auto reported = words(reported_name);
+    const DeviceSpec* best = nullptr;
+    size_t best_words = 0;
+    int64_t best_distance = 0;
+    for (const auto& device : m_devices) {
+        if (!device.gpu) {
+            continue;
+        }
+        std::vector<std::string> names = device.aliases;
+        names.push_back(device.name);
+        for (const auto& name : names) {
+            const auto needed = words(name);
+            const bool all =
+                !needed.empty() && std::all_of(needed.begin(), needed.end(), [&](const auto& w) {
+                    return std::find(reported.begin(), reported.end(), w) != reported.end();
+                });
+            if (!all) {
+                continue;
+            }
+            const int64_t distance =
+                memory_bytes > 0 ? std::llabs(device.memory_bytes - memory_bytes) : 0;
+            if (!best || needed.size() > best_words ||
+                (needed.size() == best_words && distance < best_distance)) {
+                best = &device;
+                best_words = needed.size();
+                best_distance = distance;
+            }
+        }
+    }
+    return best;
 }
 
 std::vector<std::string> DeviceDatabase::names() const {

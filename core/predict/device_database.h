@@ -23,6 +23,11 @@ class DeviceDatabase {
     const std::vector<DeviceSpec>& devices() const { return m_devices; }
     // By name or alias, case-insensitive; nullptr when unknown.
     const DeviceSpec* find(const std::string& name) const;
+    // The entry for a name as a driver reports it ("NVIDIA H100 80GB HBM3", "AMD Instinct
+    // MI300X", "NVIDIA A100-SXM4-80GB"): the GPU entry one of whose names has all its words in
+    // the reported name, the most words winning, then the memory closest to memory_bytes.
+    // nullptr when none fits.
+    const DeviceSpec* match(const std::string& reported_name, int64_t memory_bytes) const;
     std::vector<std::string> names() const;
     // Bandwidth of a named interconnect in GB/s; negative when unknown.
     double interconnectBandwidth(const std::string& name) const;
