@@ -733,6 +733,44 @@
         <source>Press Run (F5) to train with the settings on the left and watch the memory live, open a recorded run or a PyTorch snapshot with File &gt; Open Run (Ctrl+O), or drop one here.</source>
         <translation>Drücken Sie Ausführen (F5), um mit den Einstellungen links zu trainieren und den Speicher live zu verfolgen, öffnen Sie einen aufgezeichneten Lauf oder einen PyTorch-Snapshot mit Datei &gt; Lauf öffnen (Strg+O), oder ziehen Sie eine Datei hierher.</translation>
     </message>
+    <message>
+        <source>Recover Unfinished Runs</source>
+        <translation>Unvollendete Läufe wiederherstellen</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) ended before they were saved (the app was closed or crashed). Recover what they recorded?</source>
+        <translation>
+            <numerusform>%n Lauf endete, bevor er gespeichert wurde (die Anwendung wurde geschlossen oder ist abgestürzt). Das Aufgezeichnete wiederherstellen?</numerusform>
+            <numerusform>%n Läufe endeten, bevor sie gespeichert wurden (die Anwendung wurde geschlossen oder ist abgestürzt). Das Aufgezeichnete wiederherstellen?</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Recover</source>
+        <translation>Wiederherstellen</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>Verwerfen</translation>
+    </message>
+    <message>
+        <source>Later</source>
+        <translation>Später</translation>
+    </message>
+    <message numerus="yes">
+        <source>Discarded %n unfinished run(s).</source>
+        <translation>
+            <numerusform>%n unvollendeter Lauf verworfen.</numerusform>
+            <numerusform>%n unvollendete Läufe verworfen.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Recovered %1: %2</source>
+        <translation>%1 wiederhergestellt: %2</translation>
+    </message>
+    <message>
+        <source>Could not recover %1: %2</source>
+        <translation>%1 konnte nicht wiederhergestellt werden: %2</translation>
+    </message>
 </context>
 <context>
     <name>memscope::MemoryEventsModel</name>

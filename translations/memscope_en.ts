@@ -729,6 +729,44 @@
         <source>Press Run (F5) to train with the settings on the left and watch the memory live, open a recorded run or a PyTorch snapshot with File &gt; Open Run (Ctrl+O), or drop one here.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Recover Unfinished Runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) ended before they were saved (the app was closed or crashed). Recover what they recorded?</source>
+        <translation>
+            <numerusform>%n run ended before it was saved (the app was closed or crashed). Recover what it recorded?</numerusform>
+            <numerusform>%n runs ended before they were saved (the app was closed or crashed). Recover what they recorded?</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Recover</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Later</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Discarded %n unfinished run(s).</source>
+        <translation>
+            <numerusform>Discarded %n unfinished run.</numerusform>
+            <numerusform>Discarded %n unfinished runs.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Recovered %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not recover %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>memscope::MemoryEventsModel</name>

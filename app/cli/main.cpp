@@ -7,8 +7,10 @@
 #include "info_command.h"
 #include "predict_command.h"
 #include "record_command.h"
+#include "recover_command.h"
 #include "report_command.h"
 #include "sweep_command.h"
+#include "train/thread_policy.h"
 #include "train_command.h"
 
 #include <CLI/App.hpp>
@@ -16,6 +18,8 @@
 #include <CLI/Formatter.hpp>
 
 #include <iostream>
+
+MEMSCOPE_THREAD_POLICY_BEFORE_LIBRARIES()
 
 int main(int argc, char** argv) {
     CLI::App app{"Memscope: see where the memory of Tiny LLaMA training goes", "memscope-cli"};
@@ -30,6 +34,7 @@ int main(int argc, char** argv) {
     memscope::cli::PredictCommand predict(app);
     memscope::cli::SweepCommand sweep(app);
     memscope::cli::CompareCommand compare(app);
+    memscope::cli::RecoverCommand recover(app);
 
     try {
         app.parse(argc, argv);
@@ -68,6 +73,9 @@ int main(int argc, char** argv) {
     }
     if (compare.selected()) {
         return compare.run();
+    }
+    if (recover.selected()) {
+        return recover.run();
     }
     return memscope::cli::reportUsageError("no command given (try --help)");
 }

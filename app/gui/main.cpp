@@ -30,7 +30,10 @@
 #include "timeline_page.h"
 #include "timeline_view.h"
 #include "trace/trace.h"
+#include "train/thread_policy.h"
 #include "translation_loader.h"
+
+MEMSCOPE_THREAD_POLICY_BEFORE_LIBRARIES()
 
 namespace {
 
@@ -370,6 +373,11 @@ int main(int argc, char** argv) {
 
     memscope::MainWindow window;
     window.show();
+    // Runs that died while recording left journals: offer them, never on a headless platform.
+    const QString platform = QGuiApplication::platformName();
+    if (platform != QLatin1String("offscreen") && platform != QLatin1String("minimal")) {
+        QTimer::singleShot(0, &window, &memscope::MainWindow::offerRecovery);
+    }
     if (parser.isSet(open_option) && window.openRun(parser.value(open_option)) && detail) {
         memscope::TimelinePage* page = window.timelinePage();
         auto apply_detail = [page, d = *detail] {
