@@ -17,11 +17,15 @@
 #include <CLI/Config.hpp>
 #include <CLI/Formatter.hpp>
 
+#include <cstring>
 #include <iostream>
 
-MEMSCOPE_THREAD_POLICY_BEFORE_LIBRARIES()
-
 int main(int argc, char** argv) {
+    // Commands that train get the OpenMP wait policy (see ThreadPolicy); the others start once.
+    if (argc > 1 && (std::strcmp(argv[1], "train") == 0 || std::strcmp(argv[1], "record") == 0 ||
+                     std::strcmp(argv[1], "sweep") == 0)) {
+        memscope::ThreadPolicy::applyWaitPolicy(argv);
+    }
     CLI::App app{"Memscope: see where the memory of Tiny LLaMA training goes", "memscope-cli"};
     app.set_version_flag("--version", std::string("memscope-cli ") + MEMSCOPE_VERSION);
     app.require_subcommand(1);

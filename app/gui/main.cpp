@@ -33,8 +33,6 @@
 #include "train/thread_policy.h"
 #include "translation_loader.h"
 
-MEMSCOPE_THREAD_POLICY_BEFORE_LIBRARIES()
-
 namespace {
 
 // The language must be known before the parser is set up, so that --help speaks it too; the
@@ -223,6 +221,8 @@ int render_window_screenshot(const QString& run_path, const QString& view,
 }  // namespace
 
 int main(int argc, char** argv) {
+    // The OpenMP wait policy must be in the environment before libgomp starts: see ThreadPolicy.
+    memscope::ThreadPolicy::applyWaitPolicy(argv);
     prefer_offscreen_for_screenshots(argc, argv);
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral(MEMSCOPE_NAME));

@@ -1,5 +1,6 @@
 #include "train/thread_policy.h"
 
+#include <unistd.h>
 #include <algorithm>
 #include <cstdlib>
 #include <thread>
@@ -10,12 +11,18 @@ const char* ThreadPolicy::spinCount() {
     return "10000";
 }
 
-void ThreadPolicy::applyWaitPolicy() {
-    // Either variable set by the user means they chose: leave both alone.
+void ThreadPolicy::applyWaitPolicy(char** argv) {
+    // Either variable set by the user means they chose: leave both alone. After the re-execution
+    // GOMP_SPINCOUNT is set, which is what ends the recursion.
     if (std::getenv("OMP_WAIT_POLICY") != nullptr || std::getenv("GOMP_SPINCOUNT") != nullptr) {
         return;
     }
-    setenv("GOMP_SPINCOUNT", spinCount(), 0);
+    if (setenv("GOMP_SPINCOUNT", spinCount(), 0) != 0) {
+        return;
+    }
+    execv("/proc/self/exe", argv);
+    // Only reached when exec failed: run on with libgomp's default.
+    unsetenv("GOMP_SPINCOUNT");
 }
 
 int ThreadPolicy::interactiveThreads() {

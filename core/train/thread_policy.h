@@ -14,10 +14,14 @@ namespace memscope {
 // sleeps soon enough when the waited-for thread is descheduled.
 class ThreadPolicy {
   public:
-    // Sets GOMP_SPINCOUNT (and OMP_WAIT_POLICY when `passive`) in the environment, unless the
-    // user set either: call it first thing in main(), before anything starts the OpenMP runtime
-    // (libgomp reads them once, when it is loaded and initialised).
-    static void applyWaitPolicy();
+    // Makes GOMP_SPINCOUNT (spinCount()) part of this process's environment unless the user set
+    // it or OMP_WAIT_POLICY. libgomp reads both once, in its own constructor, which runs before
+    // main() (setenv() in main() is too late, and so is one in the executable's .preinit_array:
+    // libc's own initialisation then resets the environment to the one the process got), so
+    // this re-executes the program (/proc/self/exe, the same argv) with the variable set. Call
+    // it first thing in main(); it returns when the variable is already in force or the
+    // re-execution failed (then libgomp's default stays).
+    static void applyWaitPolicy(char** argv);
     // The spin count applyWaitPolicy() sets.
     static const char* spinCount();
 
@@ -27,17 +31,3 @@ class ThreadPolicy {
 };
 
 }  // namespace memscope
-
-// Applies ThreadPolicy::applyWaitPolicy() before any shared library's initialiser runs: libgomp
-// reads its environment in its own constructor, before main(), so setenv() in main() would be
-// too late. Use once, at namespace scope, in the file holding an executable's main() (only an
-// executable's .preinit_array runs that early).
-#define MEMSCOPE_THREAD_POLICY_BEFORE_LIBRARIES()                                             \
-    namespace {                                                                               \
-    void memscopeApplyThreadPolicy(int, char**, char**) {                                     \
-        memscope::ThreadPolicy::applyWaitPolicy();                                            \
-    }                                                                                         \
-    __attribute__((section(".preinit_array"),                                                 \
-                   used)) void (*const memscopePreinit)(int, char**,                          \
-                                                        char**) = &memscopeApplyThreadPolicy; \
-    }

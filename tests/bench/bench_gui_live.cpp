@@ -37,10 +37,8 @@
 #include <string>
 #include <vector>
 
-// Like the memscope executable, so that the GUI run is timed as users run it.
-MEMSCOPE_THREAD_POLICY_BEFORE_LIBRARIES()
-
 int main(int argc, char** argv) {
+    memscope::ThreadPolicy::applyWaitPolicy(argv);  // as the executables do
     int64_t steps = 10;
     int poll_ms = 50;
     std::string preset = "workshop-default";

@@ -18,8 +18,6 @@
 
 using namespace memscope;
 
-MEMSCOPE_THREAD_POLICY_BEFORE_LIBRARIES()
-
 namespace {
 
 // Fastest timed step: less sensitive than the mean to other work on a shared machine.
@@ -40,6 +38,7 @@ double median(std::vector<double> v) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    memscope::ThreadPolicy::applyWaitPolicy(argv);  // as the executables do
     std::string preset = "workshop-default";
     int threads = 2, steps = 20, rounds = 5, warmup = 3;
     bool shapes = false;

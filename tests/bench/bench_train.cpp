@@ -25,8 +25,6 @@
 
 using namespace memscope;
 
-MEMSCOPE_THREAD_POLICY_BEFORE_LIBRARIES()
-
 namespace {
 
 double median(std::vector<double> v) {
@@ -60,6 +58,7 @@ const char* envOr(const char* name, const char* fallback) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    memscope::ThreadPolicy::applyWaitPolicy(argv);  // as the executables do
     std::string preset = "workshop-default";
     int threads = 2, steps = 30, rounds = 3, warmup = 3;
     bool busy = false;
