@@ -23,9 +23,9 @@ set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_GENERATOR DEB)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # memscope_0.1.0_amd64.deb
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
+# The summary (PROJECT_DESCRIPTION) is the first line; this is the long description.
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
-    "Memory timeline profiler for Tiny LLaMA training in LibTorch\n\
-Memscope trains a Tiny LLaMA model with LibTorch, records every tensor allocation\n\
+    "Memscope trains a Tiny LLaMA model with LibTorch, records every tensor allocation\n\
 and free, and shows where the memory goes: an active-memory timeline, operator\n\
 tables, scaling sweeps and a memory planner. memscope-cli does the same headless.")
 # Library dependencies are read off the binaries by dpkg-shlibdeps (libtorch1.13, the Qt 6
