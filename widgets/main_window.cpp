@@ -5,7 +5,9 @@
 #include "byte_format.h"
 #include "compare_page.h"
 #include "export_dialog.h"
+#include "io/journal_recovery.h"
 #include "io/run_file.h"
+#include "io/run_journal.h"
 #include "io/snapshot_importer.h"
 #include "operator_page.h"
 #include "planner_page.h"
@@ -24,6 +26,7 @@
 
 #include "device/device_discovery.h"
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
@@ -39,6 +42,7 @@
 #include <QFileInfo>
 #include <QFont>
 #include <QFontDatabase>
+#include <QFuture>
 #include <QFutureWatcher>
 #include <QHash>
 #include <QIcon>
@@ -55,6 +59,7 @@
 #include <QPainter>
 #include <QPlainTextEdit>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStackedWidget>
@@ -372,6 +377,96 @@ void MainWindow::saveRunDialog() {
         appSettings().setValue(QLatin1String(k_last_dir_key), QFileInfo(path).absolutePath());
         saveRun(path);
     }
+}
+
+QStringList MainWindow::unfinishedJournals(const QString& dir) const {
+    const QString runs =
+        dir.isEmpty() ? QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) +
+                            QStringLiteral("/runs")
+                      : dir;
+    const QDateTime recent = QDateTime::currentDateTime().addSecs(-10);
+    QStringList out;
+    for (const std::string& journal :
+         JournalRecovery::findJournals(QFile::encodeName(runs).toStdString())) {
+        const QString path = QFile::decodeName(QByteArray::fromStdString(journal));
+        if (QFileInfo(path).lastModified() < recent) {
+            out << path;
+        }
+    }
+    return out;
+}
+
+void MainWindow::offerRecovery() {
+    const QStringList journals = unfinishedJournals();
+    if (journals.isEmpty()) {
+        return;
+    }
+    // Non-modal: the window stays usable, and nothing waits for an answer.
+    auto* box = new QMessageBox(QMessageBox::Question, tr("Recover Unfinished Runs"),
+                                tr("%n run(s) ended before they were saved (the app was closed "
+                                   "or crashed). Recover what they recorded?",
+                                   nullptr, int(journals.size())),
+                                QMessageBox::NoButton, this);
+    box->setObjectName(QStringLiteral("recovery_offer"));
+    box->setDetailedText(journals.join(QLatin1Char('\n')));
+    QPushButton* recover = box->addButton(tr("Recover"), QMessageBox::AcceptRole);
+    QPushButton* discard = box->addButton(tr("Discard"), QMessageBox::DestructiveRole);
+    box->addButton(tr("Later"), QMessageBox::RejectRole);
+    box->setDefaultButton(recover);
+    box->setWindowModality(Qt::NonModal);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::buttonClicked, this,
+            [this, journals, recover, discard](QAbstractButton* button) {
+                if (button == recover) {
+                    recoverJournals(journals);
+                } else if (button == discard) {
+                    for (const QString& j : journals) {
+                        QFile::remove(j);
+                    }
+                    appendLog(tr("Discarded %n unfinished run(s).", nullptr, int(journals.size())));
+                }
+            });
+    box->show();
+}
+
+void MainWindow::recoverJournals(const QStringList& journals) {
+    struct Recovered {
+        QStringList runs;
+        QStringList lines;
+    };
+    auto work = [journals] {
+        Recovered r;
+        for (const QString& journal : journals) {
+            const std::string file = QFile::encodeName(journal).toStdString();
+            const QString run =
+                QFile::decodeName(QByteArray::fromStdString(RunJournal::runPathFor(file)));
+            try {
+                const JournalRecovery::Result result = JournalRecovery::recover(file);
+                RunFile::save(result.trace, QFile::encodeName(run).toStdString());
+                QFile::remove(journal);
+                r.runs << run;
+                r.lines << tr("Recovered %1: %2")
+                               .arg(QDir::toNativeSeparators(run),
+                                    QString::fromStdString(result.describe()));
+            } catch (const std::exception& e) {
+                r.lines << tr("Could not recover %1: %2")
+                               .arg(QDir::toNativeSeparators(journal),
+                                    QString::fromLocal8Bit(e.what()));
+            }
+        }
+        return r;
+    };
+    QtConcurrent::run(work).then(this, [this](Recovered r) {
+        for (const QString& line : r.lines) {
+            appendLog(line);
+        }
+        for (const QString& run : r.runs) {
+            addRecentFile(run);
+        }
+        if (!r.runs.isEmpty() && !m_controller->isActive() && !m_loading) {
+            openRun(r.runs.last());
+        }
+    });
 }
 
 QStringList MainWindow::recentFiles() const {

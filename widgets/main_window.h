@@ -91,6 +91,13 @@ class MainWindow : public QMainWindow {
     QTabWidget* tabs() const { return m_tabs; }
     QPlainTextEdit* logView() const { return m_log; }
     QStringList recentFiles() const;
+    // Journals of runs that died while recording (AppLocalDataLocation/runs/*.journal, or
+    // `dir`), leaving out any written to in the last 10 seconds: another Memscope may be
+    // recording it.
+    QStringList unfinishedJournals(const QString& dir = QString()) const;
+    // Rebuilds each journal's run file on a worker, deletes the journal, adds the runs to the
+    // recent files and opens the newest; reports what was recovered in the log.
+    void recoverJournals(const QStringList& journals);
 
   public slots:
     void showAbout();
@@ -107,6 +114,8 @@ class MainWindow : public QMainWindow {
     void startRun();
     // Run > Stop (Esc).
     void stopRun();
+    // At start: when runs died unfinished, asks (non-modal) whether to recover them.
+    void offerRecovery();
 
   protected:
     void changeEvent(QEvent* event) override;

@@ -76,6 +76,17 @@ bool RunController::start(const TrainOptions& options, bool record_shapes, QStri
         options.validate();
         LiveSession::Options live;
         live.record_shapes = record_shapes;
+        m_runPath.clear();
+        if (!m_keepDirectory.isEmpty()) {
+            // Named now, so that the journal beside it is found again if the app dies.
+            QDir().mkpath(m_keepDirectory);
+            m_runPath = QDir(m_keepDirectory)
+                            .filePath(QStringLiteral("run-%1.memscope")
+                                          .arg(QDateTime::currentDateTime().toString(
+                                              QStringLiteral("yyyyMMdd-HHmmss-zzz"))));
+            live.journal_path =
+                QFile::encodeName(m_runPath + QStringLiteral(".journal")).toStdString();
+        }
         session->recording = std::make_unique<LiveSession>(options, live);
         session->recording->setStepCallback([this](const StepMetrics& s) {
             // Training thread: hand the figures to the GUI thread. Dropped with the controller.
@@ -158,8 +169,8 @@ void RunController::launchSnapshot(bool final) {
         m_timer->stop();
     }
     LiveSession* recording = m_session->recording.get();
-    const QString keep_dir = final ? m_keepDirectory : QString();
-    m_session->job = QtConcurrent::run([recording, final, keep_dir]() -> Snapshot {
+    const QString path = final ? m_runPath : QString();
+    m_session->job = QtConcurrent::run([recording, final, path]() -> Snapshot {
         Snapshot s;
         std::shared_ptr<Trace> trace;
         if (final) {
@@ -170,15 +181,13 @@ void RunController::launchSnapshot(bool final) {
             s.outcome.summary = QString::fromStdString(result.summary);
             s.outcome.peakBytes = result.peak_bytes;
             trace = std::move(result.trace);
-            if (!keep_dir.isEmpty() && trace && trace->events.count() > 0) {
-                const QString path =
-                    QDir(keep_dir).filePath(QStringLiteral("run-%1.memscope")
-                                                .arg(QDateTime::currentDateTime().toString(
-                                                    QStringLiteral("yyyyMMdd-HHmmss-zzz"))));
+            if (path.isEmpty() || !trace || trace->events.count() == 0) {
+                recording->discardJournal();  // nothing to keep
+            } else {
                 try {
-                    QDir().mkpath(keep_dir);
                     RunFile::save(*trace, QFile::encodeName(path).toStdString());
                     s.outcome.savedPath = path;
+                    recording->discardJournal();
                 } catch (const std::exception& e) {
                     s.outcome.saveError =
                         tr("Could not keep the run as %1: %2")

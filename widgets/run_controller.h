@@ -52,7 +52,8 @@ class RunController : public QObject {
     bool isActive() const { return m_active; }
 
     // Every run that recorded something is written to DIR/run-<time>.memscope on the worker
-    // when it ends (empty: not kept).
+    // when it ends (empty: not kept). While it runs it is journaled to
+    // DIR/run-<time>.memscope.journal, which a later start can recover if the app dies.
     void setKeepDirectory(const QString& dir) { m_keepDirectory = dir; }
     // Milliseconds between polls (default 50).
     void setPollInterval(int ms);
@@ -87,6 +88,7 @@ class RunController : public QObject {
     QTimer* m_timer = nullptr;
     TrainOptions m_options;
     QString m_keepDirectory;
+    QString m_runPath;  // where this run will be kept (its journal is PATH.journal), or empty
     std::shared_ptr<const Trace> m_trace;
     bool m_active = false;
     bool m_jobInFlight = false;

@@ -6,6 +6,7 @@
 #include "model/preset.h"
 #include "train/byte_size.h"
 #include "train/run_summary.h"
+#include "train/thread_policy.h"
 
 #include <nlohmann/json.hpp>
 
@@ -203,7 +204,11 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     }
     connect(m_capacity, &QLineEdit::textChanged, this, clear);
 
-    setOptions(TrainOptions{});
+    // Every core but one: the interface keeps a core to paint on while the run trains (see
+    // ThreadPolicy); 0, "all cores", stays a choice.
+    TrainOptions defaults;
+    defaults.threads = ThreadPolicy::interactiveThreads();
+    setOptions(defaults);
 }
 
 void RunPanel::retranslateUi() {

@@ -8,6 +8,7 @@
 #include "info_command.h"
 #include "predict_command.h"
 #include "record_command.h"
+#include "recover_command.h"
 #include "report_command.h"
 #include "sweep_command.h"
 #include "train_command.h"
@@ -30,7 +31,8 @@ struct CliApp::Commands {
           predict(app),
           sweep(app),
           compare(app),
-          devices(app) {}
+          devices(app),
+          recover(app) {}
 
     TrainCommand train;
     RecordCommand record;
@@ -42,6 +44,7 @@ struct CliApp::Commands {
     SweepCommand sweep;
     CompareCommand compare;
     DevicesCommand devices;
+    RecoverCommand recover;
 };
 
 CliApp::CliApp()
@@ -100,6 +103,9 @@ int CliApp::run() {
     }
     if (c.devices.selected()) {
         return c.devices.run();
+    }
+    if (c.recover.selected()) {
+        return c.recover.run();
     }
     return reportUsageError("no command given (try --help)");
 }

@@ -3,6 +3,7 @@
 #include "capture/recording_session.h"
 #include "cli_support.h"
 #include "io/run_file.h"
+#include "io/run_journal.h"
 #include "model/config_error.h"
 #include "run_console.h"
 #include "trace/trace_summary.h"
@@ -10,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <thread>
@@ -56,18 +58,37 @@ int RecordCommand::run() {
         RunConsole::stepPrinter(options.num_steps + options.warmup_steps, m_logInterval));
     InterruptForwarder interrupt([&session] { session.cancel(); });
     std::cout << "Recording " << (options.training() ? "training" : "forward-only runs") << "...\n";
-    session.start();
+    // Streamed to OUT.journal while it runs: `memscope-cli recover OUT` if this process dies.
+    session.setJournal(RunJournal::pathFor(m_out));
+    // MEMSCOPE_JOURNAL_LOG=1 prints each sync (tests compare it with what recover finds).
+    const bool log_journal = std::getenv("MEMSCOPE_JOURNAL_LOG") != nullptr;
+    int64_t synced = 0;
+    try {
+        session.start();
+    } catch (const std::exception& e) {
+        std::cerr << "memscope-cli: error: " << e.what() << "\n";
+        return 1;
+    }
     while (session.running()) {
         session.poll();  // keep the recorder's buffers small, as the GUI does
+        if (log_journal && session.journal() && session.journal()->eventsSynced() != synced) {
+            synced = session.journal()->eventsSynced();
+            std::cerr << "journal: " << synced << " events synced\n";
+        }
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     const RunSummary& summary = session.finish();
+    if (!session.journalError().empty()) {
+        std::cerr << "memscope-cli: warning: the journal was dropped: " << session.journalError()
+                  << "\n";
+    }
     Trace& trace = session.trace();
 
     std::cout << "\n" << summary.toText() << "\n";
     std::cout << TraceSummary::toText(trace, trace.summary, 5);
     try {
         RunFile::save(trace, m_out);
+        session.discardJournal();
     } catch (const std::exception& e) {
         std::cerr << "memscope-cli: error: " << e.what() << "\n";
         return 1;

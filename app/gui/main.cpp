@@ -32,6 +32,7 @@
 #include "timeline_page.h"
 #include "timeline_view.h"
 #include "trace/trace.h"
+#include "train/thread_policy.h"
 #include "translation_loader.h"
 
 namespace {
@@ -225,6 +226,8 @@ int render_window_screenshot(const QString& run_path, const memscope::RunRange& 
 }  // namespace
 
 int main(int argc, char** argv) {
+    // The OpenMP wait policy must be in the environment before libgomp starts: see ThreadPolicy.
+    memscope::ThreadPolicy::applyWaitPolicy(argv);
     prefer_offscreen_for_screenshots(argc, argv);
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral(MEMSCOPE_NAME));
@@ -394,6 +397,11 @@ int main(int argc, char** argv) {
 
     memscope::MainWindow window;
     window.show();
+    // Runs that died while recording left journals: offer them, never on a headless platform.
+    const QString platform = QGuiApplication::platformName();
+    if (platform != QLatin1String("offscreen") && platform != QLatin1String("minimal")) {
+        QTimer::singleShot(0, &window, &memscope::MainWindow::offerRecovery);
+    }
     if (parser.isSet(open_option) && window.openRun(parser.value(open_option), range) && detail) {
         memscope::TimelinePage* page = window.timelinePage();
         auto apply_detail = [page, d = *detail] {

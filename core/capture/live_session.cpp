@@ -11,6 +11,9 @@ LiveSession::LiveSession(const TrainOptions& options, Options session_options) {
     Recorder::Options recorder;
     recorder.record_shapes = session_options.record_shapes;
     m_session = std::make_unique<RecordingSession>(options, recorder);
+    if (!session_options.journal_path.empty()) {
+        m_session->setJournal(session_options.journal_path);
+    }
 }
 
 LiveSession::~LiveSession() = default;
@@ -36,6 +39,10 @@ std::shared_ptr<Trace> LiveSession::snapshot() {
     auto trace = std::make_shared<Trace>(m_session->trace());
     trace->finalize();
     return trace;
+}
+
+void LiveSession::discardJournal() {
+    m_session->discardJournal();
 }
 
 LiveSession::Result LiveSession::finish() {

@@ -19,6 +19,8 @@ class LiveSession {
   public:
     struct Options {
         bool record_shapes = false;  // op input shapes: FLOPs and the roofline (a little slower)
+        // Streams the run to this journal while it records (io/run_journal.h); "" for none.
+        std::string journal_path;
     };
     // How a run ended, with the trace of everything it recorded.
     struct Result {
@@ -48,6 +50,8 @@ class LiveSession {
     // Waits for the run to end and returns its complete trace. A run that failed keeps what it
     // recorded, with the reason in `error`.
     Result finish();
+    // Deletes the journal once the run file is written (after finish()).
+    void discardJournal();
 
   private:
     std::unique_ptr<RecordingSession> m_session;

@@ -1,5 +1,6 @@
 #include "capture/recording_session.h"
 
+#include "io/run_journal.h"
 #include "memscope_version.h"
 #include "trace/trace_summary.h"
 
@@ -26,8 +27,19 @@ std::string utcNow() {
 RecordingSession::RecordingSession(TrainOptions options, Recorder::Options recorder_options)
     : m_options(options),
       m_recorder(std::make_unique<Recorder>(recorder_options)),
+      m_maxEvents(recorder_options.max_events),
       m_trainer(std::move(options)) {
     m_trainer.setAllocationObserver(m_recorder.get());
+    // Steps reach the trace (and so the journal) as they finish, not only at the end.
+    m_trainer.setStepCallback([this](const StepMetrics& step) {
+        {
+            std::lock_guard<std::mutex> lock(m_stepsMutex);
+            m_pendingSteps.push_back(step);
+        }
+        if (m_stepCallback) {
+            m_stepCallback(step);
+        }
+    });
 }
 
 RecordingSession::~RecordingSession() {
@@ -38,7 +50,39 @@ RecordingSession::~RecordingSession() {
 }
 
 void RecordingSession::setStepCallback(std::function<void(const StepMetrics&)> callback) {
-    m_trainer.setStepCallback(std::move(callback));
+    m_stepCallback = std::move(callback);
+}
+
+void RecordingSession::setJournal(std::string path) {
+    m_journalPath = std::move(path);
+}
+
+void RecordingSession::discardJournal() {
+    if (m_journal) {
+        m_journal->remove();
+        m_journal.reset();
+    }
+}
+
+void RecordingSession::writeJournal(bool final) {
+    if (!m_journal) {
+        return;
+    }
+    try {
+        // The operator table is merged across threads under the recorder's lock: once a second.
+        const bool operators = final || m_journal->syncDue();
+        if (operators && !final) {
+            m_trace.operators = m_recorder->operatorStats();
+        }
+        m_journal->append(m_trace, operators);
+        if (final) {
+            m_journal->sync();
+        }
+    } catch (const std::exception& e) {
+        // A full disk must not end the run: it goes on, unprotected, and says so.
+        m_journalError = e.what();
+        m_journal.reset();
+    }
 }
 
 void RecordingSession::setMeasurePeakFlops(bool measure) {
@@ -51,6 +95,12 @@ void RecordingSession::start() {
     m_trace.meta.started_at = utcNow();
     m_trace.meta.config = m_options.toJson();
     m_trace.meta.capacity_bytes = m_options.device_memory_limit;
+    m_trace.meta.device = m_options.device;
+    m_trace.meta.threads = m_options.threads;
+    if (!m_journalPath.empty() && m_maxEvents == 0) {
+        m_journal = std::make_unique<RunJournal>(m_journalPath);
+        m_journal->append(m_trace);
+    }
     m_done = false;
     m_thread = std::thread([this] {
         try {
@@ -63,7 +113,14 @@ void RecordingSession::start() {
 }
 
 size_t RecordingSession::poll() {
-    return m_recorder->drainInto(m_trace);
+    const size_t drained = m_recorder->drainInto(m_trace);
+    {
+        std::lock_guard<std::mutex> lock(m_stepsMutex);
+        m_trace.steps.insert(m_trace.steps.end(), m_pendingSteps.begin(), m_pendingSteps.end());
+        m_pendingSteps.clear();
+    }
+    writeJournal(false);
+    return drained;
 }
 
 const RunSummary& RecordingSession::finish() {
@@ -89,6 +146,7 @@ const RunSummary& RecordingSession::finish() {
     auto summary = m_summary.toJson();
     summary.update(TraceSummary::compute(m_trace));
     m_trace.summary = summary;
+    writeJournal(true);
     return m_summary;
 }
 

@@ -5,7 +5,10 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
+#include <string>
 #include <thread>
+#include <vector>
 
 namespace memscope {
 
@@ -13,6 +16,12 @@ namespace memscope {
 // events into the trace with poll() as often as it likes (the GUI every ~50 ms, the CLI too) and
 // finish() joins the run and completes the trace (metadata, operators, steps, summary, categories).
 // A cancelled or out-of-memory run keeps everything recorded up to its end.
+// With a journal (setJournal), every poll also appends what it drained to the journal on disk
+// (io/run_journal.h), from the polling thread, so that a run killed before it writes its run
+// file can be recovered; the owner deletes the journal with discardJournal() once the run file
+// is written.
+class RunJournal;
+
 class RecordingSession {
   public:
     RecordingSession(TrainOptions options, Recorder::Options recorder_options = {});
@@ -21,6 +30,10 @@ class RecordingSession {
     // Called on the training thread after every step.
     void setStepCallback(std::function<void(const StepMetrics&)> callback);
     void setMeasurePeakFlops(bool measure);
+    // Streams the run to the journal at PATH (created by start(), which throws RunFileError when
+    // it cannot be). Ignored for bounded runs (Recorder::Options::max_events): they keep only the
+    // newest events by design, and a journal of all of them would grow without bound.
+    void setJournal(std::string path);
 
     // Validates the options (throws ConfigError) and starts the run.
     void start();
@@ -34,10 +47,19 @@ class RecordingSession {
     Trace& trace() { return m_trace; }
     const Trace& trace() const { return m_trace; }
     const Recorder& recorder() const { return *m_recorder; }
+    // The journal, or null (none asked for, bounded run, or dropped after a write error).
+    const RunJournal* journal() const { return m_journal.get(); }
+    // Why the journal was dropped during the run (the disk refused a write), or "".
+    const std::string& journalError() const { return m_journalError; }
+    // Deletes the journal: call once the run file is safely written.
+    void discardJournal();
 
   private:
+    void writeJournal(bool final);
+
     TrainOptions m_options;
     std::unique_ptr<Recorder> m_recorder;
+    int64_t m_maxEvents = 0;
     Trainer m_trainer;
     Trace m_trace;
     RunSummary m_summary;
@@ -45,6 +67,12 @@ class RecordingSession {
     std::atomic<bool> m_done{true};
     std::exception_ptr m_failure;
     bool m_finished = false;
+    std::function<void(const StepMetrics&)> m_stepCallback;
+    std::mutex m_stepsMutex;
+    std::vector<StepMetrics> m_pendingSteps;  // finished on the training thread, not yet polled
+    std::string m_journalPath;
+    std::unique_ptr<RunJournal> m_journal;
+    std::string m_journalError;
 };
 
 }  // namespace memscope

@@ -7,17 +7,27 @@
 //
 // --screenshot grabs the whole window half way through the run (after step N/2), to see the live
 // view as a user does.
+//
+// Then the same run (same options, threads and record-shapes setting) is recorded by
+// memscope-cli record, and the average step times are compared: GUI / CLI, target <= 1.10.
+// --threads N sets both (default: the GUI's default, ThreadPolicy::interactiveThreads()).
 
 #include "main_window.h"
 #include "run_controller.h"
 #include "run_panel.h"
 #include "timeline_page.h"
 #include "timeline_view.h"
+#include "train/thread_policy.h"
 #include "train/train_options.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QThread>
 #include <QTimer>
 
@@ -28,10 +38,12 @@
 #include <vector>
 
 int main(int argc, char** argv) {
+    memscope::ThreadPolicy::applyWaitPolicy(argv);  // as the executables do
     int64_t steps = 10;
     int poll_ms = 50;
     std::string preset = "workshop-default";
     QString screenshot;
+    int threads = memscope::ThreadPolicy::interactiveThreads();
     for (int i = 1; i < argc; ++i) {
         const bool has_value = i + 1 < argc;
         if (std::strcmp(argv[i], "--steps") == 0 && has_value) {
@@ -40,12 +52,14 @@ int main(int argc, char** argv) {
             poll_ms = std::atoi(argv[++i]);
         } else if (std::strcmp(argv[i], "--preset") == 0 && has_value) {
             preset = argv[++i];
+        } else if (std::strcmp(argv[i], "--threads") == 0 && has_value) {
+            threads = std::atoi(argv[++i]);
         } else if (std::strcmp(argv[i], "--screenshot") == 0 && has_value) {
             screenshot = QString::fromLocal8Bit(argv[++i]);
         } else {
             std::fprintf(stderr,
                          "usage: bench_gui_live [--steps N] [--poll-ms N] [--preset NAME] "
-                         "[--screenshot FILE.png]\n");
+                         "[--threads N] [--screenshot FILE.png]\n");
             return 2;
         }
     }
@@ -57,6 +71,7 @@ int main(int argc, char** argv) {
     window.show();
     memscope::TrainOptions options = memscope::TrainOptions::fromPreset(preset);
     options.num_steps = steps;
+    options.threads = threads;
     window.runPanel()->setOptions(options);
     window.runController()->setPollInterval(poll_ms);
 
@@ -92,6 +107,14 @@ int main(int argc, char** argv) {
                 }
             });
     }
+    // Step times as the GUI run reports them (warmup steps left out, as the CLI's average does).
+    std::vector<double> gui_steps;
+    QObject::connect(window.runController(), &memscope::RunController::stepFinished, &window,
+                     [&](qint64 step, qint64, double seconds) {
+                         if (step > options.warmup_steps) {
+                             gui_steps.push_back(seconds);
+                         }
+                     });
     QObject::connect(window.runController(), &memscope::RunController::finished, &app, [&] {
         finished_at = double(clock.nsecsElapsed()) / 1e6;
         QTimer::singleShot(1000, &app, &QCoreApplication::quit);
@@ -152,5 +175,50 @@ int main(int argc, char** argv) {
         }
         std::fclose(f);
     }
+
+    // The same run recorded by the CLI, after the GUI's, so that they never share the cores.
+    const bool shapes = window.runPanel()->recordShapes();
+    QTemporaryDir dir;
+    const QString json = dir.filePath(QStringLiteral("summary.json"));
+    QStringList args{QStringLiteral("record"),
+                     QStringLiteral("--preset"),
+                     QString::fromStdString(preset),
+                     QStringLiteral("--num-steps"),
+                     QString::number(steps),
+                     QStringLiteral("--warmup-steps"),
+                     QString::number(options.warmup_steps),
+                     QStringLiteral("--threads"),
+                     QString::number(threads),
+                     QStringLiteral("--out"),
+                     dir.filePath(QStringLiteral("run.memscope")),
+                     QStringLiteral("--summary-json"),
+                     json};
+    if (shapes) {
+        args << QStringLiteral("--record-shapes");
+    }
+    QProcess cli;
+    cli.start(QStringLiteral(MEMSCOPE_CLI_PATH), args);
+    cli.waitForFinished(-1);
+    QFile summary(json);
+    if (cli.exitCode() != 0 || !summary.open(QIODevice::ReadOnly)) {
+        std::fprintf(stderr, "bench_gui_live: memscope-cli record failed: %s\n",
+                     cli.readAllStandardError().constData());
+        return 1;
+    }
+    const double cli_step = QJsonDocument::fromJson(summary.readAll())
+                                .object()
+                                .value(QStringLiteral("avg_step_s"))
+                                .toDouble();
+    double gui_step = 0;
+    for (double s : gui_steps) {
+        gui_step += s / double(gui_steps.size());
+    }
+    std::printf("Step time, the same run (%d threads%s) in the GUI and in memscope-cli record\n",
+                threads, shapes ? ", record shapes" : "");
+    std::printf("  GUI live run             %8.4f s/step\n", gui_step);
+    std::printf("  CLI record               %8.4f s/step\n", cli_step);
+    std::printf("  GUI / CLI                %8.3f     (target <= 1.10: %s)\n",
+                cli_step > 0 ? gui_step / cli_step : 0.0,
+                cli_step > 0 && gui_step / cli_step <= 1.10 ? "met" : "MISSED");
     return 0;
 }

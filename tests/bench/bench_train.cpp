@@ -1,22 +1,78 @@
 // Prints Memscope's training step time at a preset (default workshop-default, 2 threads).
 // Compare with PyTorch on the same machine: scripts/bench_vs_pytorch.sh.
+//
+// --busy measures, in one run, the quiet step time and then the step time while a child process
+// keeps one core busy (`sh -c 'while :; do :; done'`, killed afterwards), round after round, and
+// prints both and the ratio busy / quiet (target <= 1.5 on the 2-core development machine). The
+// OpenMP wait policy is the executables' (ThreadPolicy) unless GOMP_SPINCOUNT or OMP_WAIT_POLICY
+// is set: `GOMP_SPINCOUNT=300000 bench_train --busy` times libgomp's own default.
 
+#include "train/thread_policy.h"
 #include "train/trainer.h"
 
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <algorithm>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace memscope;
 
+namespace {
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+// A process that keeps one core busy until killed (and dies with this one).
+pid_t startBusyLoop() {
+    const pid_t pid = fork();
+    if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        execl("/bin/sh", "sh", "-c", "while :; do :; done", static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    return pid;
+}
+
+void stopBusyLoop(pid_t pid) {
+    if (pid > 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, nullptr, 0);
+    }
+}
+
+const char* envOr(const char* name, const char* fallback) {
+    const char* v = std::getenv(name);
+    return v ? v : fallback;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+    memscope::ThreadPolicy::applyWaitPolicy(argv);  // as the executables do
     std::string preset = "workshop-default";
     int threads = 2, steps = 30, rounds = 3, warmup = 3;
-    for (int i = 1; i + 1 < argc; i += 2) {
+    bool busy = false;
+    for (int i = 1; i < argc; ++i) {
         const std::string key = argv[i];
-        const char* value = argv[i + 1];
+        if (key == "--busy") {
+            busy = true;
+            continue;
+        }
+        if (i + 1 >= argc) {
+            std::fprintf(stderr, "bench_train: %s needs a value\n", key.c_str());
+            return 2;
+        }
+        const char* value = argv[++i];
         if (key == "--preset")
             preset = value;
         else if (key == "--threads")
@@ -36,25 +92,46 @@ int main(int argc, char** argv) {
     options.threads = threads;
     options.num_steps = steps;
     options.warmup_steps = warmup;
-    std::vector<double> step_times;
-    std::printf("bench_train: %s, %d threads, %d timed steps (+%d warmup) per round\n",
-                preset.c_str(), threads, steps, warmup);
-    for (int r = 0; r < rounds; ++r) {
+    std::printf(
+        "bench_train: %s, %d threads, %d timed steps (+%d warmup) per round%s; "
+        "OMP_WAIT_POLICY=%s GOMP_SPINCOUNT=%s\n",
+        preset.c_str(), threads, steps, warmup, busy ? ", quiet then busy" : "",
+        envOr("OMP_WAIT_POLICY", "(unset)"), envOr("GOMP_SPINCOUNT", "(unset)"));
+    auto run = [&](int round, const char* label, bool measure_peak) -> double {
         Trainer trainer(options);
-        trainer.setMeasurePeakFlops(r == 0);
+        trainer.setMeasurePeakFlops(measure_peak);
         const auto s = trainer.run();
         if (!s.error.empty()) {
             std::fprintf(stderr, "bench_train: %s\n", s.error.c_str());
-            return 1;
+            std::exit(1);
         }
-        step_times.push_back(s.avgStep());
         std::printf(
-            "round %d: avg step %.4f s (fwd %.4f, bwd %.4f, opt %.4f), %.1f samples/s, "
+            "round %d%s: avg step %.4f s (fwd %.4f, bwd %.4f, opt %.4f), %.1f samples/s, "
             "peak %lld bytes\n",
-            r + 1, s.avgStep(), s.avgForward(), s.avgBackward(), s.avgOptimizer(),
+            round, label, s.avgStep(), s.avgForward(), s.avgBackward(), s.avgOptimizer(),
             s.samplesPerSecond(), static_cast<long long>(s.peak_allocated_bytes));
+        std::fflush(stdout);
+        return s.avgStep();
+    };
+    std::vector<double> quiet, loaded, ratios;
+    for (int r = 0; r < rounds; ++r) {
+        quiet.push_back(run(r + 1, busy ? " quiet" : "", r == 0));
+        if (busy) {
+            const pid_t loop = startBusyLoop();
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            loaded.push_back(run(r + 1, " busy ", false));
+            stopBusyLoop(loop);
+            ratios.push_back(loaded.back() / quiet.back());
+        }
     }
-    std::sort(step_times.begin(), step_times.end());
-    std::printf("median avg step: %.4f s\n", step_times[step_times.size() / 2]);
+    std::printf("median avg step: %.4f s\n", median(quiet));
+    if (busy) {
+        std::printf("busy machine (one core kept busy by another process):\n");
+        std::printf("  quiet   %.4f s/step (median of %d rounds)\n", median(quiet), rounds);
+        std::printf("  busy    %.4f s/step\n", median(loaded));
+        std::printf("  busy / quiet %.3f (median of per-round ratios %.3f; target <= 1.5: %s)\n",
+                    median(loaded) / median(quiet), median(ratios),
+                    median(ratios) <= 1.5 ? "met" : "MISSED");
+    }
     return 0;
 }

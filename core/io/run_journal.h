@@ -1,0 +1,105 @@
+#pragma once
+
+// The recording journal, RUN.memscope.journal: what a run recorded so far, on disk while it is
+// recorded, so that a crash, kill -9 or power loss loses at most the last second.
+//
+// Layout (journal version 1; all integers little-endian):
+//
+//   offset 0   8 bytes   magic "MSJOURNL"
+//   offset 8   uint32    journal version (1)
+//   offset 12  chunks, back to back, appended and never rewritten:
+//                4 bytes   chunk magic "MSJC"
+//                uint32    P: payload length in bytes
+//                uint32    CRC-32 (IEEE, as zlib's crc32) of the payload
+//                P bytes   the payload, a CBOR map (nlohmann::json::to_cbor)
+//
+// A chunk carries what the trace gained since the chunk before it. Every list says where it
+// continues ("..._first", the index of its first entry in the whole run), so a reader can check
+// that nothing is missing in between:
+//   "meta"          RunMetadata::toJson() (the first chunk, and again when it changes)
+//   "frame_first", "frames"   new StackTable frames, [[name, file, line, kind], ...]
+//   "node_first", "parents", "node_frames"   new stack nodes, uint32 byte arrays
+//   "event_first", "events"   new events: {column name: byte array}, the EventColumns members
+//                 as they lie in memory (see RunFile)
+//   "span_first", "spans"     new spans: {"begin_ns", "end_ns", "stack", "thread", "shapes"}
+//   "phase_first", "phases"   [[phase, step, begin_ns, end_ns], ...]; the last phase of the chunk
+//                 before is sent again, because it may have ended since
+//   "shape_first", "shapes"   new input-shape strings
+//   "step_first", "steps"     new StepMetrics::toJson()
+//   "operators"   [OperatorStat::toJson(), ...]: the whole table so far (replaces the last one)
+//
+// A reader (JournalRecovery) keeps every chunk whose checksum matches, in order, and stops at the
+// first that is torn or does not continue the one before. Data reaches the disk with fdatasync
+// at most once a second (RunJournal::kSyncInterval): the journal is written by the thread that
+// drains the recorder, never by the threads that allocate.
+
+#include "trace/trace.h"
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace memscope {
+
+class RunJournal {
+  public:
+    static constexpr char kMagic[9] = "MSJOURNL";
+    static constexpr char kChunkMagic[5] = "MSJC";
+    static constexpr uint32_t kVersion = 1;
+    static constexpr size_t kFileHeaderSize = 12;
+    static constexpr size_t kChunkHeaderSize = 12;
+    static constexpr std::chrono::milliseconds kSyncInterval{1000};
+
+    // RUN.journal: the journal that belongs to the run file RUN.
+    static std::string pathFor(const std::string& run_path);
+    static bool isJournalPath(const std::string& path);
+    // The run file a journal belongs to (the path without ".journal").
+    static std::string runPathFor(const std::string& journal_path);
+    // CRC-32 (IEEE 802.3, reflected, the one zlib and PNG use).
+    static uint32_t crc32(const void* data, size_t bytes);
+
+    // Creates (or truncates) PATH and writes the file header. Throws RunFileError naming PATH.
+    explicit RunJournal(std::string path);
+    ~RunJournal();  // closes the file and keeps it
+    RunJournal(const RunJournal&) = delete;
+    RunJournal& operator=(const RunJournal&) = delete;
+
+    // Appends a chunk with what `trace` gained since the last append (nothing when it gained
+    // nothing) and syncs when the last sync is kSyncInterval old. `operators` also writes the
+    // trace's operator table. Throws RunFileError when the disk refuses.
+    void append(const Trace& trace, bool operators = false);
+    // True when the next append will sync: the time to refresh what is cheap only once a second.
+    bool syncDue() const;
+    // Forces what was appended to the disk now.
+    void sync();
+    // Closes and deletes the journal: the run file is safely written.
+    void remove();
+
+    const std::string& path() const { return m_path; }
+    int64_t eventsWritten() const { return m_events; }
+    // Events known to be on the disk (written before the last sync).
+    int64_t eventsSynced() const { return m_eventsSynced; }
+    int64_t chunks() const { return m_chunks; }
+
+  private:
+    void writeAll(const void* data, size_t bytes);
+
+    std::string m_path;
+    int m_fd = -1;
+    std::chrono::steady_clock::time_point m_lastSync;
+    bool m_dirty = false;
+    int64_t m_chunks = 0;
+    size_t m_frames = 0;
+    size_t m_nodes = 0;
+    int64_t m_events = 0;
+    int64_t m_eventsSynced = 0;
+    size_t m_spans = 0;
+    size_t m_phases = 0;
+    int64_t m_phaseEnd = 0;
+    size_t m_shapes = 0;
+    size_t m_steps = 0;
+    nlohmann::json m_meta;
+};
+
+}  // namespace memscope

@@ -1,0 +1,150 @@
+// The recording journal: a run streamed to it and recovered gives the trace the finished run
+// has; torn, corrupt and foreign files are cut or refused with a message naming the file.
+
+#include "capture/recording_session.h"
+#include "io/journal_recovery.h"
+#include "io/run_file.h"
+#include "io/run_file_error.h"
+#include "io/run_journal.h"
+#include "tiny_options.h"
+
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+using namespace memscope;
+
+namespace {
+
+std::string readAll(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+void writeAll(const std::string& path, const std::string& data) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << data;
+}
+
+}  // namespace
+
+class TestRunJournal : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    std::string m_journal;
+    Trace m_finished;
+
+  private slots:
+    void initTestCase() {
+        QVERIFY(m_dir.isValid());
+        m_journal = m_dir.filePath("run.memscope.journal").toStdString();
+        auto options = tinyTrainOptions();
+        options.num_steps = 4;
+        RecordingSession session(options);
+        session.setJournal(m_journal);
+        session.start();
+        while (session.running()) {
+            session.poll();
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+        session.finish();
+        QVERIFY(session.journal() != nullptr);
+        QVERIFY(session.journal()->chunks() > 2);
+        QCOMPARE(session.journal()->eventsSynced(), int64_t(session.trace().events.count()));
+        m_finished = session.trace();
+        // Kept until the owner says the run file is written.
+        QVERIFY(QFile::exists(QString::fromStdString(m_journal)));
+    }
+
+    void pathsPairRunAndJournal() {
+        QVERIFY(RunJournal::pathFor("a/run.memscope") == "a/run.memscope.journal");
+        QVERIFY(RunJournal::runPathFor("a/run.memscope.journal") == "a/run.memscope");
+        QVERIFY(!RunJournal::isJournalPath("a/run.memscope"));
+        QCOMPARE(RunJournal::crc32("123456789", 9), uint32_t(0xCBF43926));  // the check value
+    }
+
+    void recoveredTraceIsTheFinishedOne() {
+        const auto r = JournalRecovery::recover(m_journal);
+        QCOMPARE(r.bytes_dropped, int64_t(0));
+        QVERIFY(r.dropped_reason.empty());
+        const Trace& t = r.trace;
+        QCOMPARE(t.events.count(), m_finished.events.count());
+        QVERIFY(t.events.time_ns == m_finished.events.time_ns);
+        QVERIFY(t.events.addr == m_finished.events.addr);
+        QVERIFY(t.events.size == m_finished.events.size);
+        QVERIFY(t.events.allocated == m_finished.events.allocated);
+        QVERIFY(t.events.stack == m_finished.events.stack);
+        QVERIFY(t.events.kind == m_finished.events.kind);
+        QVERIFY(t.events.phase == m_finished.events.phase);
+        QVERIFY(t.stacks.parents() == m_finished.stacks.parents());
+        QVERIFY(t.stacks.nodeFrames() == m_finished.stacks.nodeFrames());
+        QCOMPARE(t.stacks.frameCount(), m_finished.stacks.frameCount());
+        QCOMPARE(t.spans.size(), m_finished.spans.size());
+        QCOMPARE(t.phases.size(), m_finished.phases.size());
+        for (size_t i = 0; i < t.phases.size(); ++i) {
+            QCOMPARE(t.phases[i].end_ns, m_finished.phases[i].end_ns);
+        }
+        QCOMPARE(t.steps.size(), m_finished.steps.size());
+        QCOMPARE(r.steps, int64_t(m_finished.steps.size()));
+        QCOMPARE(t.operators.size(), m_finished.operators.size());
+        QCOMPARE(t.allocations().size(), m_finished.allocations().size());
+        QVERIFY(t.meta.config == m_finished.meta.config);
+        QVERIFY(t.summary.value("recovered", false));
+        // and it saves and loads as a run file
+        const std::string run = m_dir.filePath("recovered.memscope").toStdString();
+        RunFile::save(t, run);
+        QCOMPARE(RunFile::load(run).events.count(), m_finished.events.count());
+    }
+
+    void tornLastChunkIsDroppedAndSaid() {
+        const std::string data = readAll(m_journal);
+        const std::string torn = m_dir.filePath("torn.journal").toStdString();
+        writeAll(torn, data.substr(0, data.size() - 3));
+        const auto r = JournalRecovery::recover(torn);
+        QVERIFY(r.bytes_dropped > 0);
+        QVERIFY2(r.dropped_reason.find("cut short") != std::string::npos, r.dropped_reason.c_str());
+        QVERIFY(r.events <= int64_t(m_finished.events.count()));
+        QVERIFY2(r.describe().find("recovered ") == 0, r.describe().c_str());
+    }
+
+    void corruptChunkEndsTheRecoveryThere() {
+        std::string data = readAll(m_journal);
+        // Flip a byte in the middle of the file: the chunk holding it fails its checksum, and
+        // nothing after it is taken (it would not continue what was kept).
+        data[data.size() / 2] ^= 0x5A;
+        const std::string bad = m_dir.filePath("bad.journal").toStdString();
+        writeAll(bad, data);
+        const auto r = JournalRecovery::recover(bad);
+        QVERIFY2(!r.dropped_reason.empty(), r.dropped_reason.c_str());
+        QVERIFY(r.events < int64_t(m_finished.events.count()));
+        QVERIFY(r.bytes_dropped > 0);
+    }
+
+    void foreignFilesAreRefusedNamingThem() {
+        const std::string junk = m_dir.filePath("junk.journal").toStdString();
+        writeAll(junk, "definitely not a journal");
+        try {
+            JournalRecovery::recover(junk);
+            QFAIL("no error");
+        } catch (const RunFileError& e) {
+            QVERIFY(e.path() == junk);
+        }
+        const std::string empty = m_dir.filePath("empty.journal").toStdString();
+        writeAll(empty, readAll(m_journal).substr(0, RunJournal::kFileHeaderSize));
+        QVERIFY_THROWS_EXCEPTION(RunFileError, JournalRecovery::recover(empty));
+    }
+
+    void findsJournalsInADirectory() {
+        const auto found = JournalRecovery::findJournals(m_dir.path().toStdString());
+        QVERIFY(std::find(found.begin(), found.end(), m_journal) != found.end());
+        QVERIFY(JournalRecovery::findJournals(m_dir.filePath("nope").toStdString()).empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunJournal)
+#include "test_run_journal.moc"
