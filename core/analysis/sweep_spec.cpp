@@ -2,6 +2,7 @@
 
 #include "model/config_error.h"
 #include "model/preset.h"
+#include "model/printable_text.h"
 #include "train/byte_size.h"
 
 #include <yaml-cpp/yaml.h>
@@ -274,7 +275,7 @@ void SweepSpec::mergeYaml(const std::string& text, const std::string& source) {
         if (!entry.first.IsScalar()) {  // `? [a, b]: 1`: as<std::string>() would throw
             throw ConfigError(source, "field names must be plain words");
         }
-        const std::string key = entry.first.as<std::string>();
+        const std::string key = printableText(entry.first.as<std::string>());
         const YAML::Node& value = entry.second;
         const std::string field = source + ": " + key;
         // Lists may be YAML sequences or "4,8,16" strings: both become the CLI's list syntax.

@@ -1,6 +1,7 @@
 #include "predict/device_database.h"
 
 #include "model/config_error.h"
+#include "model/printable_text.h"
 #include "train/byte_size.h"
 
 #include <yaml-cpp/yaml.h>
@@ -50,7 +51,8 @@ int64_t bytes(const YAML::Node& node, const std::string& field) {
     }
     const auto parsed = parseByteSize(value);
     if (!parsed || *parsed < 0) {
-        throw ConfigError(field, "is not a size (e.g. 80GiB, 512MiB): '" + value + "'");
+        throw ConfigError(field,
+                          "is not a size (e.g. 80GiB, 512MiB): '" + printableText(value) + "'");
     }
     return *parsed;
 }
@@ -64,7 +66,7 @@ DeviceSpec readDevice(const YAML::Node& node, const std::string& where) {
         if (!entry.first.IsScalar()) {  // `? [a, b]: 1`: as<std::string>() would throw
             throw ConfigError(where, "field names must be plain words");
         }
-        const auto key = entry.first.as<std::string>();
+        const auto key = printableText(entry.first.as<std::string>());
         const auto field = where + "." + key;
         const auto& value = entry.second;
         if (key == "name") {

@@ -2,11 +2,13 @@
 
 #include "model/config_error.h"
 #include "model/preset.h"
+#include "model/printable_text.h"
 #include "predict/model_shapes.h"
 
 #include <yaml-cpp/yaml.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <functional>
@@ -32,7 +34,7 @@ void readSection(const YAML::Node& root, const std::string& section,
         if (!entry.first.IsScalar()) {  // `? [a, b]: 1`: as<std::string>() would throw
             throw ConfigError(section, "field names must be plain words");
         }
-        const auto key = entry.first.as<std::string>();
+        const auto key = printableText(entry.first.as<std::string>());
         const auto field = section + "." + key;
         const auto it = fields.find(key);
         if (it == fields.end()) {
@@ -96,7 +98,7 @@ PlanRequest PlanRequest::fromYaml(const std::string& yaml_text) {
         if (!entry.first.IsScalar()) {
             throw ConfigError("config", "section names must be plain words");
         }
-        const auto key = entry.first.as<std::string>();
+        const auto key = printableText(entry.first.as<std::string>());
         if (key != "model" && key != "hardware" && key != "cluster" && key != "distribution" &&
             key != "analysis") {
             throw ConfigError(key, "unknown section");
@@ -324,8 +326,9 @@ PlanRequest PlanRequest::fromYamlFile(const std::string& path) {
     try {
         return fromYaml(buffer.str());
     } catch (const ConfigError& e) {
+        const std::string what = e.what();
         throw ConfigError(path + ": " + e.option(),
-                          std::string(e.what()).substr(e.option().size() + 2));
+                          what.substr(std::min(what.size(), e.option().size() + 2)));
     }
 }
 
