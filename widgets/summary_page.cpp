@@ -212,7 +212,15 @@ void SummaryPage::setTrace(std::shared_ptr<const Trace> trace) {
     const auto trace_copy = m_trace;
     const bool measure = m_measure;
     QtConcurrent::run([trace_copy, measure] {
-        return std::make_shared<const Result>(compute(trace_copy, measure));
+        // A run the analysis cannot take (a malformed imported file, say) says why instead of
+        // computing forever: an exception would end the future without its continuation.
+        try {
+            return std::make_shared<const Result>(compute(trace_copy, measure));
+        } catch (const std::exception& e) {
+            Result failed;
+            failed.error = QString::fromUtf8(e.what());
+            return std::make_shared<const Result>(std::move(failed));
+        }
     }).then(this, [this, generation](std::shared_ptr<const Result> result) {
         if (generation == m_generation) {
             adopt(std::move(result));
@@ -230,13 +238,15 @@ void SummaryPage::adopt(std::shared_ptr<const Result> result) {
 void SummaryPage::showResult() {
     const QLocale locale;
     const Result* r = m_result.get();
-    if (!r) {
+    if (!r || !r->error.isEmpty()) {
         for (QLabel* label : std::as_const(m_values)) {
             label->clear();
         }
         m_roofline_table->setRowCount(0);
         m_roofline_note->clear();
-        m_status->setText(m_pending ? tr("Computing the summary...") : tr("No run open."));
+        m_status->setText(r           ? tr("Cannot summarize this run: %1").arg(r->error)
+                          : m_pending ? tr("Computing the summary...")
+                                      : tr("No run open."));
         updateChart();
         return;
     }

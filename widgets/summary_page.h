@@ -41,6 +41,7 @@ class SummaryPage : public QWidget {
         double peak_bytes_per_s = 0;
         QString peak_bandwidth_method;
         ReservedMemory reserved;  // the caching allocator's figures; none on a CPU
+        QString error;            // why the run could not be summarized; "" when it was
     };
 
     explicit SummaryPage(QWidget* parent = nullptr);

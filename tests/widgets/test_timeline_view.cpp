@@ -1112,7 +1112,7 @@ class TestTimelineView : public QObject {
         QVERIFY(!translator.translate("memscope::TimelinePage", "Draw the largest").isEmpty());
         QCOMPARE(translator.translate("memscope::TimelinePage", "Colour by"),
                  QStringLiteral("Färben nach"));
-        QCOMPARE(translator.translate("memscope::TimelineView", "Capacity %1"),
+        QCOMPARE(translator.translate("TimelineOverlayPainter", "Capacity %1"),
                  QStringLiteral("Kapazität %1"));
         QVERIFY(!translator
                      .translate("memscope::TimelineMinimap",
