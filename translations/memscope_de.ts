@@ -345,6 +345,14 @@
         <source>--screenshot needs VIEW=FILE with VIEW timeline, window or a tab name; not: %1</source>
         <translation>--screenshot braucht ANSICHT=DATEI mit ANSICHT timeline, window oder einem Reiternamen; nicht: %1</translation>
     </message>
+    <message>
+        <source>Open only part of the run: event indices A:B (1000000:2000000) or times with a unit (2.5s:4s, 300ms:, :1.5min).</source>
+        <translation>Nur einen Teil des Laufs öffnen: Ereignisindizes A:B (1000000:2000000) oder Zeiten mit Einheit (2.5s:4s, 300ms:, :1.5min).</translation>
+    </message>
+    <message>
+        <source>A:B</source>
+        <translation>A:B</translation>
+    </message>
 </context>
 <context>
     <name>memscope::AllocationListModel</name>
@@ -724,14 +732,6 @@
         <translation>%1 min %2 s</translation>
     </message>
     <message>
-        <source>, GPU available</source>
-        <translation>, GPU verfügbar</translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;%1 %2&lt;/h3&gt;&lt;p&gt;A memory profiler for Tiny LLaMA training: it records every tensor allocation and shows where the memory goes.&lt;/p&gt;&lt;p&gt;Qt %3&lt;br/&gt;LibTorch %4&lt;br/&gt;Device: %5&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;%1 %2&lt;/h3&gt;&lt;p&gt;Ein Speicherprofiler für das Training von Tiny LLaMA: Er zeichnet jede Tensor-Allokation auf und zeigt, wohin der Speicher geht.&lt;/p&gt;&lt;p&gt;Qt %3&lt;br/&gt;LibTorch %4&lt;br/&gt;Gerät: %5&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>Runs and snapshots (*.memscope *.pickle *.pkl);;Memscope runs (*.memscope);;PyTorch memory snapshots (*.pickle *.pkl);;All files (*)</source>
         <translation>Läufe und Snapshots (*.memscope *.pickle *.pkl);;Memscope-Läufe (*.memscope);;PyTorch-Speicher-Snapshots (*.pickle *.pkl);;Alle Dateien (*)</translation>
     </message>
@@ -970,6 +970,90 @@
     <message>
         <source>Se&amp;gments</source>
         <translation>Se&amp;gmente</translation>
+    </message>
+    <message>
+        <source>CUDA: %1</source>
+        <translation>CUDA: %1</translation>
+    </message>
+    <message>
+        <source>HIP: %1</source>
+        <translation>HIP: %1</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;%1 %2&lt;/h3&gt;&lt;p&gt;A memory profiler for Tiny LLaMA training: it records every tensor allocation and shows where the memory goes.&lt;/p&gt;&lt;p&gt;Qt %3&lt;br/&gt;LibTorch %4&lt;/p&gt;&lt;p&gt;Devices:&lt;br/&gt;%5&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;%1 %2&lt;/h3&gt;&lt;p&gt;Ein Speicherprofiler für das Training von Tiny LLaMA: Er zeichnet jede Tensor-Allokation auf und zeigt, wohin der Speicher geht.&lt;/p&gt;&lt;p&gt;Qt %3&lt;br/&gt;LibTorch %4&lt;/p&gt;&lt;p&gt;Geräte:&lt;br/&gt;%5&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Open Part of Run</source>
+        <translation>Teil eines Laufs öffnen</translation>
+    </message>
+    <message>
+        <source>Memscope runs (*.memscope);;All files (*)</source>
+        <translation>Memscope-Läufe (*.memscope);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Range to load: event indices (1000000:2000000) or times since the start with a unit (2.5s:4s, 300ms:, :1.5min).
+Allocations live at its start count as present from the start. Leave empty for the whole run.</source>
+        <translation>Zu ladender Bereich: Ereignisindizes (1000000:2000000) oder Zeiten seit dem Start mit Einheit (2.5s:4s, 300ms:, :1.5min).
+Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Leer lassen für den ganzen Lauf.</translation>
+    </message>
+    <message>
+        <source>Not a Range</source>
+        <translation>Kein Bereich</translation>
+    </message>
+    <message>
+        <source>Opening %1 cancelled.</source>
+        <translation>Öffnen von %1 abgebrochen.</translation>
+    </message>
+    <message>
+        <source>Opened %1 (%2): %3 events.</source>
+        <translation>%1 geöffnet (%2): %3 Ereignisse.</translation>
+    </message>
+    <message>
+        <source>Recover Unfinished Runs</source>
+        <translation>Unvollendete Läufe wiederherstellen</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) ended before they were saved (the app was closed or crashed). Recover what they recorded?</source>
+        <translation>
+            <numerusform>%n Lauf endete, bevor er gespeichert wurde (die Anwendung wurde geschlossen oder ist abgestürzt). Das Aufgezeichnete wiederherstellen?</numerusform>
+            <numerusform>%n Läufe endeten, bevor sie gespeichert wurden (die Anwendung wurde geschlossen oder ist abgestürzt). Das Aufgezeichnete wiederherstellen?</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Recover</source>
+        <translation>Wiederherstellen</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>Verwerfen</translation>
+    </message>
+    <message>
+        <source>Later</source>
+        <translation>Später</translation>
+    </message>
+    <message numerus="yes">
+        <source>Discarded %n unfinished run(s).</source>
+        <translation>
+            <numerusform>%n unvollendeter Lauf verworfen.</numerusform>
+            <numerusform>%n unvollendete Läufe verworfen.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Recovered %1: %2</source>
+        <translation>%1 wiederhergestellt: %2</translation>
+    </message>
+    <message>
+        <source>Could not recover %1: %2</source>
+        <translation>%1 konnte nicht wiederhergestellt werden: %2</translation>
+    </message>
+    <message>
+        <source>Open &amp;Part of Run...</source>
+        <translation>&amp;Teil eines Laufs öffnen...</translation>
+    </message>
+    <message>
+        <source>Open only an event or time range of a big .memscope run</source>
+        <translation>Nur einen Ereignis- oder Zeitbereich eines großen .memscope-Laufs öffnen</translation>
     </message>
 </context>
 <context>
@@ -1586,6 +1670,21 @@
     </message>
 </context>
 <context>
+    <name>memscope::RunLoadProgress</name>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Stop opening this run</source>
+        <translation>Öffnen dieses Laufs abbrechen</translation>
+    </message>
+    <message>
+        <source>Opening %p%</source>
+        <translation>Öffnen %p%</translation>
+    </message>
+</context>
+<context>
     <name>memscope::RunPanel</name>
     <message>
         <source>Model</source>
@@ -1868,10 +1967,6 @@
         <translation>CPU</translation>
     </message>
     <message>
-        <source>GPU (cuda)</source>
-        <translation>GPU (cuda)</translation>
-    </message>
-    <message>
         <source>Run (F5)</source>
         <translation>Ausführen (F5)</translation>
     </message>
@@ -1886,6 +1981,10 @@
     <message>
         <source>Stop the run; everything recorded so far is kept</source>
         <translation>Den Lauf anhalten; alles bisher Aufgezeichnete bleibt erhalten</translation>
+    </message>
+    <message>
+        <source>GPU %1: %2</source>
+        <translation>GPU %1: %2</translation>
     </message>
 </context>
 <context>
@@ -2397,6 +2496,10 @@
     <message>
         <source>Fragmentation at the OOM:</source>
         <translation>Fragmentierung bei erschöpftem Speicher:</translation>
+    </message>
+    <message>
+        <source>Cannot summarize this run: %1</source>
+        <translation>Dieser Lauf lässt sich nicht zusammenfassen: %1</translation>
     </message>
 </context>
 <context>

@@ -345,6 +345,14 @@
         <source>--screenshot: no view named %1; views: %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Open only part of the run: event indices A:B (1000000:2000000) or times with a unit (2.5s:4s, 300ms:, :1.5min).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A:B</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>memscope::AllocationListModel</name>
@@ -722,14 +730,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>, GPU available</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;%1 %2&lt;/h3&gt;&lt;p&gt;A memory profiler for Tiny LLaMA training: it records every tensor allocation and shows where the memory goes.&lt;/p&gt;&lt;p&gt;Qt %3&lt;br/&gt;LibTorch %4&lt;br/&gt;Device: %5&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Runs and snapshots (*.memscope *.pickle *.pkl);;Memscope runs (*.memscope);;PyTorch memory snapshots (*.pickle *.pkl);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -965,6 +965,89 @@
     </message>
     <message>
         <source>Se&amp;gments</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CUDA: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HIP: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;%1 %2&lt;/h3&gt;&lt;p&gt;A memory profiler for Tiny LLaMA training: it records every tensor allocation and shows where the memory goes.&lt;/p&gt;&lt;p&gt;Qt %3&lt;br/&gt;LibTorch %4&lt;/p&gt;&lt;p&gt;Devices:&lt;br/&gt;%5&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open Part of Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memscope runs (*.memscope);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Range to load: event indices (1000000:2000000) or times since the start with a unit (2.5s:4s, 300ms:, :1.5min).
+Allocations live at its start count as present from the start. Leave empty for the whole run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not a Range</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opening %1 cancelled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opened %1 (%2): %3 events.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recover Unfinished Runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) ended before they were saved (the app was closed or crashed). Recover what they recorded?</source>
+        <translation>
+            <numerusform>%n run ended before it was saved (the app was closed or crashed). Recover what it recorded?</numerusform>
+            <numerusform>%n runs ended before they were saved (the app was closed or crashed). Recover what they recorded?</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Recover</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Later</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Discarded %n unfinished run(s).</source>
+        <translation>
+            <numerusform>Discarded %n unfinished run.</numerusform>
+            <numerusform>Discarded %n unfinished runs.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Recovered %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not recover %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open &amp;Part of Run...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open only an event or time range of a big .memscope run</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1582,6 +1665,21 @@
     </message>
 </context>
 <context>
+    <name>memscope::RunLoadProgress</name>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop opening this run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opening %p%</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>memscope::RunPanel</name>
     <message>
         <source>Model</source>
@@ -1864,10 +1962,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>GPU (cuda)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Run (F5)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1881,6 +1975,10 @@
     </message>
     <message>
         <source>Stop the run; everything recorded so far is kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2392,6 +2490,10 @@
     </message>
     <message>
         <source>Fragmentation at the OOM:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot summarize this run: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
