@@ -17,7 +17,9 @@ build_dir=${MEMSCOPE_BUILD_DIR:-$root/build}
 
 packages=(
   # toolchain
-  g++ cmake ninja-build git python3
+  g++ cmake ninja-build git python3 pkg-config
+  # static analysis for scripts/sanitize.sh
+  cppcheck
   # Qt 6 (widgets, charts, SVG, tests, translations); Charts needs the OpenGL module's CMake files
   qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   libqt6opengl6-dev libgl-dev libvulkan-dev libxkbcommon-dev
