@@ -3,6 +3,7 @@
 #include "io/run_file_error.h"
 #include "io/run_journal.h"
 #include "trace/trace_summary.h"
+#include "train/step_metrics_json.h"
 
 #include <nlohmann/json.hpp>
 
@@ -76,20 +77,6 @@ struct Rebuild {
     std::vector<StepMetrics> steps;
     std::vector<OperatorStat> operators;
 };
-
-StepMetrics stepFromJson(const json& j) {
-    StepMetrics s;
-    s.step = j.value("step", int64_t(0));
-    s.warmup = j.value("warmup", false);
-    s.loss = j.value("loss", 0.0);
-    s.forward_s = j.value("forward_s", 0.0);
-    s.backward_s = j.value("backward_s", 0.0);
-    s.optimizer_s = j.value("optimizer_s", 0.0);
-    s.total_s = j.value("total_s", 0.0);
-    s.peak_allocated_bytes = j.value("peak_allocated_bytes", int64_t(0));
-    s.allocated_bytes_at_end = j.value("allocated_bytes_at_end", int64_t(0));
-    return s;
-}
 
 void applyChunk(const json& c, Rebuild& r) {
     if (!c.is_object()) {
@@ -237,7 +224,7 @@ void applyChunk(const json& c, Rebuild& r) {
             if (!s.is_object()) {
                 throw std::string("a step is not a map");
             }
-            steps.push_back(stepFromJson(s));
+            steps.push_back(stepMetricsFromJson(s));
         }
     }
 

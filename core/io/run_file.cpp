@@ -1,4 +1,5 @@
 #include "io/run_file.h"
+#include "train/step_metrics_json.h"
 
 #include <zstd.h>
 #include <nlohmann/json.hpp>
@@ -512,20 +513,6 @@ std::string stacksFromJson(const json& j, StackTable& stacks) {
     }
 }
 
-StepMetrics stepFromJson(const json& j) {
-    StepMetrics s;
-    s.step = j.value("step", int64_t(0));
-    s.warmup = j.value("warmup", false);
-    s.loss = j.value("loss", 0.0);
-    s.forward_s = j.value("forward_s", 0.0);
-    s.backward_s = j.value("backward_s", 0.0);
-    s.optimizer_s = j.value("optimizer_s", 0.0);
-    s.total_s = j.value("total_s", 0.0);
-    s.peak_allocated_bytes = j.value("peak_allocated_bytes", int64_t(0));
-    s.allocated_bytes_at_end = j.value("allocated_bytes_at_end", int64_t(0));
-    return s;
-}
-
 // Walks the CBOR header without building it, refusing absurd nesting (see kMaxHeaderDepth) and
 // keeping the parser's message when the bytes are not CBOR.
 class HeaderCheck : public nlohmann::json_sax<json> {
@@ -982,7 +969,7 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
     section("steps", [&](const json& j) {
         requireArray(j, "steps");
         for (const auto& s : j)
-            trace.steps.push_back(stepFromJson(s));
+            trace.steps.push_back(stepMetricsFromJson(s));
     });
     section("summary", [&](const json& j) { trace.summary = j; });
     section("shape_strings", [&](const json& j) {

@@ -1,4 +1,5 @@
 #include "train/step_metrics.h"
+#include "train/step_metrics_json.h"
 
 #include <nlohmann/json.hpp>
 
@@ -14,6 +15,20 @@ nlohmann::json StepMetrics::toJson() const {
             {"total_s", total_s},
             {"peak_allocated_bytes", peak_allocated_bytes},
             {"allocated_bytes_at_end", allocated_bytes_at_end}};
+}
+
+StepMetrics stepMetricsFromJson(const nlohmann::json& j) {
+    StepMetrics s;
+    s.step = j.value("step", int64_t(0));
+    s.warmup = j.value("warmup", false);
+    s.loss = j.value("loss", 0.0);
+    s.forward_s = j.value("forward_s", 0.0);
+    s.backward_s = j.value("backward_s", 0.0);
+    s.optimizer_s = j.value("optimizer_s", 0.0);
+    s.total_s = j.value("total_s", 0.0);
+    s.peak_allocated_bytes = j.value("peak_allocated_bytes", int64_t(0));
+    s.allocated_bytes_at_end = j.value("allocated_bytes_at_end", int64_t(0));
+    return s;
 }
 
 }  // namespace memscope
