@@ -25,6 +25,8 @@ packages=(
   libqt6opengl6-dev libgl-dev libvulkan-dev libxkbcommon-dev
   # LibTorch 1.13 (CPU) and a fast BLAS: without OpenBLAS fp32 matmuls run 27x slower here
   libtorch-dev libopenblas0-openmp
+  # Gloo headers for LibTorch's c10d ProcessGroupGloo (multi-process training)
+  libgloo-dev
   # other libraries
   nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libamdhip64-dev libzstd-dev
   # PyTorch from Python, for the side-by-side benchmark (scripts/bench_vs_pytorch.sh)

@@ -6,6 +6,7 @@
 #include "compare_page.h"
 #include "export_dialog.h"
 #include "io/journal_recovery.h"
+#include "io/run_directory.h"
 #include "io/run_file.h"
 #include "io/run_journal.h"
 #include "io/snapshot_importer.h"
@@ -193,8 +194,9 @@ void MainWindow::openRunDialog() {
         appSettings().value(QLatin1String(k_last_dir_key), QDir::currentPath()).toString();
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open Run"), dir,
-        tr("Runs and snapshots (*.memscope *.pickle *.pkl);;Memscope runs (*.memscope);;"
-           "PyTorch memory snapshots (*.pickle *.pkl);;All files (*)"));
+        tr("Runs and snapshots (*.memscope *.pickle *.pkl manifest.json);;Memscope runs "
+           "(*.memscope);;Multi-rank runs (manifest.json);;PyTorch memory snapshots (*.pickle "
+           "*.pkl);;All files (*)"));
     if (path.isEmpty()) {
         return;
     }
@@ -286,6 +288,9 @@ bool MainWindow::openRun(const QString& path, const RunRange& range) {
     if (m_loading) {
         return false;
     }
+    if (RunDirectory::isRunDirectory(QFile::encodeName(path).toStdString())) {
+        return openRunDirectory(path, -1, range);
+    }
     if (m_controller->isActive()) {
         reportError(tr("Run in Progress"), tr("Stop the current run before opening another one."));
         return false;
@@ -311,6 +316,7 @@ bool MainWindow::openRun(const QString& path, const RunRange& range) {
             tr("Memscope could not open %1.\n\n%2").arg(QDir::toNativeSeparators(path), error));
         return false;
     }
+    clearRanks();
     showTrace(trace, path);
     addRecentFile(path);
     if (range.isAll()) {
@@ -603,6 +609,7 @@ void MainWindow::createAnalysisTabs() {
         }
     });
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] { syncCurrentTab(); });
+    connect(m_timeline_page, &TimelinePage::rankChosen, this, [this](int rank) { showRank(rank); });
     connect(m_sweep_page, &SweepPage::runFileActivated, this,
             [this](const QString& path) { openRun(path); });
 }
@@ -646,6 +653,170 @@ void MainWindow::syncCurrentTab() {
     }
 }
 
+bool MainWindow::openRunDirectory(const QString& path, int rank, const RunRange& range) {
+    if (m_loading) {
+        return false;
+    }
+    if (m_controller->isActive()) {
+        reportError(tr("Run in Progress"), tr("Stop the current run before opening another one."));
+        return false;
+    }
+    const std::string where = QFile::encodeName(path).toStdString();
+    RunDirectory manifest;
+    try {
+        manifest = RunDirectory::load(where);
+    } catch (const std::exception& e) {
+        reportError(tr("Cannot Open Run"),
+                    tr("Memscope could not open %1.\n\n%2")
+                        .arg(QDir::toNativeSeparators(path), QString::fromLocal8Bit(e.what())));
+        return false;
+    }
+    const std::string dir = RunDirectory::directoryOf(where);
+    QVector<std::shared_ptr<const Trace>> traces;
+    QStringList paths;
+    QStringList problems;
+    m_loading = true;
+    updateActions();
+    QApplication::setOverrideCursor(Qt::BusyCursor);
+    bool cancelled = false;
+    for (int r = 0; r < manifest.world_size && !cancelled; ++r) {
+        const QString file =
+            QFile::decodeName(QByteArray::fromStdString(manifest.rankPath(dir, r)));
+        m_status_label->setText(tr("Opening rank %1 of %2...").arg(r).arg(manifest.world_size));
+        paths.append(file);
+        if (!QFileInfo::exists(file)) {
+            traces.append(nullptr);
+            problems.append(
+                tr("rank %1: %2 is missing").arg(r).arg(QDir::toNativeSeparators(file)));
+            continue;
+        }
+        QString error;
+        auto trace = loadTrace(file, error, range);
+        if (!trace && error.isEmpty()) {
+            cancelled = true;
+        } else if (!trace) {
+            problems.append(tr("rank %1: %2").arg(r).arg(error));
+        }
+        traces.append(trace);
+    }
+    QApplication::restoreOverrideCursor();
+    m_loading = false;
+    updateActions();
+    if (cancelled) {
+        updateStatus();
+        appendLog(tr("Opening %1 cancelled.").arg(QDir::toNativeSeparators(path)));
+        return false;
+    }
+    for (const QString& problem : problems) {
+        appendLog(problem);
+    }
+    const auto readable =
+        std::count_if(traces.begin(), traces.end(), [](const auto& t) { return t != nullptr; });
+    if (readable == 0) {
+        updateStatus();
+        reportError(tr("Cannot Open Run"),
+                    tr("Memscope could not read any rank of %1.\n\n%2")
+                        .arg(QDir::toNativeSeparators(path), problems.join(QLatin1Char('\n'))));
+        return false;
+    }
+    m_rank_traces = traces;
+    m_rank_paths = paths;
+    m_rank_dir = QFile::decodeName(QByteArray::fromStdString(dir));
+    if (rank < 0 || rank >= m_rank_traces.size() || !m_rank_traces[rank]) {
+        rank = int(std::find_if(m_rank_traces.begin(), m_rank_traces.end(),
+                                [](const auto& t) { return t != nullptr; }) -
+                   m_rank_traces.begin());
+    }
+    m_rank = -1;
+    showRank(rank);
+    addRecentFile(m_rank_dir);
+    appendLog(tr("Opened %1: %2 of %3 ranks, %4.")
+                  .arg(QDir::toNativeSeparators(m_rank_dir))
+                  .arg(readable)
+                  .arg(manifest.world_size)
+                  .arg(QString::fromStdString(manifest.parallel)));
+    return true;
+}
+
+void MainWindow::clearRanks() {
+    m_rank_traces.clear();
+    m_rank_paths.clear();
+    m_rank_dir.clear();
+    m_rank = -1;
+    m_timeline_page->setRanks({}, -1);
+    m_summary_page->setRanks({}, -1);
+    updateRankMenu();
+}
+
+bool MainWindow::showRank(int rank) {
+    if (rank < 0 || rank >= m_rank_traces.size() || !m_rank_traces[rank]) {
+        return false;
+    }
+    m_rank = rank;
+    QStringList labels;
+    QVector<SummaryPage::RankRow> rows;
+    const QLocale locale;
+    for (int r = 0; r < m_rank_traces.size(); ++r) {
+        SummaryPage::RankRow row;
+        row.rank = r;
+        if (m_rank_traces[r]) {
+            row = SummaryPage::rankRowOf(r, *m_rank_traces[r]);
+            labels.append(tr("%1 (peak %2)")
+                              .arg(r)
+                              .arg(locale.formattedDataSize(row.peak_bytes, 1,
+                                                            QLocale::DataSizeTraditionalFormat)));
+        } else {
+            row.missing = true;
+            labels.append(tr("%1 (no recording)").arg(r));
+        }
+        rows.append(row);
+    }
+    showTrace(m_rank_traces[rank], m_rank_paths.value(rank));
+    m_timeline_page->setRanks(labels, rank);
+    m_summary_page->setRanks(rows, rank);
+    setWindowTitle(QStringLiteral("%1 - %2 - %3")
+                       .arg(QFileInfo(m_rank_dir).fileName(), tr("rank %1").arg(rank),
+                            QStringLiteral(MEMSCOPE_NAME)));
+    updateRankMenu();
+    return true;
+}
+
+void MainWindow::updateRankMenu() {
+    if (!m_compare_rank_menu) {
+        return;
+    }
+    m_compare_rank_menu->clear();
+    for (int r = 0; r < m_rank_traces.size(); ++r) {
+        if (r == m_rank || !m_rank_traces[r]) {
+            continue;
+        }
+        QAction* action = m_compare_rank_menu->addAction(tr("Rank %1").arg(r));
+        connect(action, &QAction::triggered, this, [this, r] { compareWithRank(r); });
+    }
+    m_compare_rank_menu->menuAction()->setVisible(m_rank_traces.size() > 1);
+    m_compare_rank_menu->setEnabled(!m_compare_rank_menu->isEmpty());
+}
+
+bool MainWindow::compareWithRank(int rank) {
+    if (!m_trace || rank < 0 || rank >= m_rank_traces.size() || !m_rank_traces[rank] ||
+        rank == m_rank) {
+        return false;
+    }
+    compareTraces(m_rank_traces[rank], tr("rank %1").arg(rank));
+    return true;
+}
+
+void MainWindow::compareTraces(std::shared_ptr<const Trace> other, const QString& other_name) {
+    const QString this_name = m_rank >= 0            ? tr("rank %1").arg(m_rank)
+                              : m_run_path.isEmpty() ? tr("Unsaved run")
+                                                     : QFileInfo(m_run_path).fileName();
+    m_compare_page->setRuns(m_trace, std::move(other), this_name, other_name);
+    const int index = tabIndexOf(m_compare_page);
+    m_tabs->setTabVisible(index, true);
+    m_tabs->setCurrentIndex(index);
+    appendLog(tr("Comparing %1 with %2.").arg(this_name, other_name));
+}
+
 bool MainWindow::compareWith(const QString& path) {
     if (!m_trace) {
         return false;
@@ -667,13 +838,7 @@ bool MainWindow::compareWith(const QString& path) {
             tr("Memscope could not open %1.\n\n%2").arg(QDir::toNativeSeparators(path), error));
         return false;
     }
-    const QString this_name =
-        m_run_path.isEmpty() ? tr("Unsaved run") : QFileInfo(m_run_path).fileName();
-    m_compare_page->setRuns(m_trace, other, this_name, QFileInfo(path).fileName());
-    const int index = tabIndexOf(m_compare_page);
-    m_tabs->setTabVisible(index, true);
-    m_tabs->setCurrentIndex(index);
-    appendLog(tr("Comparing %1 with %2.").arg(this_name, QDir::toNativeSeparators(path)));
+    compareTraces(other, QFileInfo(path).fileName());
     return true;
 }
 
@@ -846,6 +1011,7 @@ void MainWindow::startRun() {
     m_run_panel->saveSettings();
     m_live_step = 0;
     m_live_total = options->num_steps + options->warmup_steps;
+    clearRanks();
     m_trace.reset();
     m_run_path.clear();
     m_timeline_page->setTrace(nullptr);
@@ -1071,6 +1237,9 @@ void MainWindow::createMenus() {
     m_recent_menu->setObjectName(QStringLiteral("menu_recent"));
     m_file_menu->addAction(m_save_action);
     m_file_menu->addAction(m_compare_action);
+    m_compare_rank_menu = m_file_menu->addMenu(QString());
+    m_compare_rank_menu->setObjectName(QStringLiteral("menu_compare_rank"));
+    m_compare_rank_menu->menuAction()->setVisible(false);
     m_file_menu->addSeparator();
     m_file_menu->addAction(m_export_action);
     m_file_menu->addSeparator();
@@ -1193,6 +1362,10 @@ void MainWindow::retranslateUi() {
     m_export_action->setStatusTip(tr("Save the current view as a PNG image or an SVG drawing"));
     m_clear_recent_action->setText(tr("Clear Recent Files"));
     m_compare_action->setText(tr("&Compare With Run..."));
+    if (m_compare_rank_menu) {
+        m_compare_rank_menu->setTitle(tr("Compare With &Rank"));
+        updateRankMenu();
+    }
     m_compare_action->setStatusTip(
         tr("Open a second run and compare it with this one side by side"));
     m_quit_action->setText(tr("&Quit"));

@@ -5,6 +5,7 @@
 #include <QHash>
 #include <QMainWindow>
 #include <QStringList>
+#include <QVector>
 
 #include <functional>
 #include <memory>
@@ -61,6 +62,18 @@ class MainWindow : public QMainWindow {
     bool compareWith(const QString& path);
     // Shows a trace that is already in memory (a finished run, a test's trace).
     void showTrace(std::shared_ptr<const Trace> trace, const QString& path);
+    // Opens a multi-rank run directory (io/run_directory.h: one .memscope per rank and
+    // manifest.json): loads every rank, shows `rank` (the first readable one when it is -1 or
+    // unreadable) with the rank selector on the timeline and the ranks side by side in the
+    // summary. Ranks whose file is missing (a killed rank) are listed as such. False (and a
+    // message naming the file) when the manifest or no rank can be read.
+    bool openRunDirectory(const QString& path, int rank = -1, const RunRange& range = RunRange());
+    // Shows another rank of the open run directory in every view; false when there is none.
+    bool showRank(int rank);
+    int rankCount() const { return int(m_rank_traces.size()); }
+    int currentRank() const { return m_rank; }
+    // Compares the shown rank with another rank of the same run in the Compare tab.
+    bool compareWithRank(int rank);
     // Writes the open run as a .memscope file; false (and a message box) on failure.
     bool saveRun(const QString& path);
     // Renders the current view (or the timeline, for "timeline") to PNG or SVG by the suffix.
@@ -205,6 +218,15 @@ class MainWindow : public QMainWindow {
     std::shared_ptr<const Trace> m_trace;
     QString m_run_path;
     bool m_loading = false;
+    // A run directory's ranks (nullptr where the rank's file is missing or unreadable).
+    QVector<std::shared_ptr<const Trace>> m_rank_traces;
+    QStringList m_rank_paths;
+    QString m_rank_dir;
+    int m_rank = -1;
+    QMenu* m_compare_rank_menu = nullptr;
+    void clearRanks();
+    void updateRankMenu();
+    void compareTraces(std::shared_ptr<const Trace> other, const QString& other_name);
     std::function<void(const QString&)> m_error_reporter;
     // Which run each analysis page shows (pages read a run when their tab is first shown).
     QHash<QWidget*, std::weak_ptr<const Trace>> m_page_traces;

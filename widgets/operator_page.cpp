@@ -135,6 +135,12 @@ void OperatorPage::adoptTable(std::shared_ptr<const OperatorTable> table) {
         device_time = device_time || row.device_ns > 0;
     }
     m_view->setColumnHidden(OperatorTableModel::DeviceTime, !device_time);
+    // So does the payload of collectives: only multi-rank runs have them.
+    bool sent = false;
+    for (const auto& row : m_model->table()->rows()) {
+        sent = sent || row.bytes_sent > 0;
+    }
+    m_view->setColumnHidden(OperatorTableModel::BytesSent, !sent);
     QHeaderView* header = m_view->header();
     header->resizeSections(QHeaderView::ResizeToContents);
     // Long module paths and shape lists would push the numbers off screen.

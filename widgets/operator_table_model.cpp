@@ -170,6 +170,8 @@ QVariant OperatorTableModel::display(const OperatorTable::Row& row, int64_t inde
         }
         case Flops:
             return row.flops > 0 ? flopsText(row.flops) : QString();
+        case BytesSent:
+            return row.bytes_sent > 0 ? bytesText(row.bytes_sent) : QString();
         default:
             return {};
     }
@@ -204,6 +206,8 @@ QVariant OperatorTableModel::sortValue(const OperatorTable::Row& row, int64_t in
                        : QString::fromStdString(m_trace->shape_strings[row.shapes[0].first]);
         case Flops:
             return row.flops;
+        case BytesSent:
+            return qint64(row.bytes_sent);
         default:
             return {};
     }
@@ -310,6 +314,8 @@ QVariant OperatorTableModel::headerData(int section, Qt::Orientation orientation
                 return tr("Input shapes");
             case Flops:
                 return tr("FLOPs");
+            case BytesSent:
+                return tr("Sent");
         }
     }
     if (role == Qt::ToolTipRole) {
@@ -331,6 +337,8 @@ QVariant OperatorTableModel::headerData(int section, Qt::Orientation orientation
                 return tr("Bytes of the allocations attributed to this row");
             case Flops:
                 return tr("Matmul FLOPs from the recorded input shapes (--record-shapes)");
+            case BytesSent:
+                return tr("Payload the c10d collectives handed to the other ranks");
             default:
                 break;
         }

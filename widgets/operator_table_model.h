@@ -32,6 +32,7 @@ class OperatorTableModel : public QAbstractItemModel {
         SelfAllocated,
         InputShapes,
         Flops,
+        BytesSent,
         ColumnCount
     };
     enum Role { SortRole = Qt::UserRole + 1, SearchTextRole, TableRowRole };

@@ -118,13 +118,25 @@ SummaryPage::SummaryPage(QWidget* parent) : QWidget(parent) {
     m_roofline_table->setMinimumHeight(260);
     roofline_layout->addWidget(m_roofline_table, 1);
 
+    m_rank_box = new QGroupBox(content);
+    m_rank_table = new QTableWidget(0, 7, m_rank_box);
+    m_rank_table->setObjectName(QStringLiteral("rank_table"));
+    m_rank_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_rank_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_rank_table->verticalHeader()->setVisible(false);
+    m_rank_table->setAlternatingRowColors(true);
+    auto* rank_layout = new QVBoxLayout(m_rank_box);
+    rank_layout->addWidget(m_rank_table);
+    m_rank_box->setVisible(false);
+
     auto* grid = new QGridLayout(content);
-    grid->addWidget(m_memory_box, 0, 0);
-    grid->addWidget(m_chart_box, 0, 1, 2, 1);
-    grid->addWidget(m_speed_box, 1, 0);
-    grid->addWidget(m_roofline_box, 2, 0, 1, 2);
+    grid->addWidget(m_rank_box, 0, 0, 1, 2);
+    grid->addWidget(m_memory_box, 1, 0);
+    grid->addWidget(m_chart_box, 1, 1, 2, 1);
+    grid->addWidget(m_speed_box, 2, 0);
+    grid->addWidget(m_roofline_box, 3, 0, 1, 2);
     grid->setColumnStretch(1, 1);
-    grid->setRowStretch(2, 1);
+    grid->setRowStretch(3, 1);
 
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(content);
@@ -196,6 +208,89 @@ SummaryPage::Result SummaryPage::compute(std::shared_ptr<const Trace> trace, boo
             tr("%1, now on this computer").arg(QString::fromStdString(bandwidth.method));
     }
     return r;
+}
+
+SummaryPage::RankRow SummaryPage::rankRowOf(int rank, const Trace& trace) {
+    RankRow row;
+    row.rank = rank;
+    row.events = qint64(trace.events.count());
+    double total_s = 0;
+    int timed = 0;
+    for (size_t i = 0; i < trace.steps.size(); ++i) {
+        const auto& s = trace.steps[i];
+        row.peak_bytes = std::max<qint64>(row.peak_bytes, s.peak_allocated_bytes);
+        if (i == 0) {
+            row.step1_peak_bytes = s.peak_allocated_bytes;
+        } else {
+            row.steady_peak_bytes = std::max<qint64>(row.steady_peak_bytes, s.peak_allocated_bytes);
+        }
+        if (!s.warmup) {
+            total_s += s.total_s;
+            ++timed;
+        }
+    }
+    row.avg_step_s = timed > 0 ? total_s / timed : 0;
+    const auto& summary = trace.summary;
+    if (summary.is_object()) {
+        if (auto it = summary.find("peak_allocated_bytes");
+            it != summary.end() && it->is_number_integer()) {
+            row.peak_bytes = std::max<qint64>(row.peak_bytes, it->get<int64_t>());
+        }
+        if (auto it = summary.find("communication_bytes");
+            it != summary.end() && it->is_number_integer()) {
+            row.communication_bytes = it->get<int64_t>();
+        }
+    }
+    return row;
+}
+
+void SummaryPage::setRanks(const QVector<RankRow>& ranks, int current) {
+    m_ranks = ranks;
+    m_current_rank = current;
+    m_rank_box->setVisible(!ranks.isEmpty());
+    fillRankTable();
+}
+
+void SummaryPage::fillRankTable() {
+    m_rank_table->setRowCount(int(m_ranks.size()));
+    const QLocale locale;
+    for (int i = 0; i < m_ranks.size(); ++i) {
+        const RankRow& r = m_ranks[i];
+        auto set = [&](int column, const QString& text, bool number = true) {
+            auto* item = new QTableWidgetItem(text);
+            if (number) {
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            }
+            if (r.rank == m_current_rank) {
+                QFont font = item->font();
+                font.setBold(true);
+                item->setFont(font);
+            }
+            m_rank_table->setItem(i, column, item);
+        };
+        set(0, r.rank == m_current_rank ? tr("%1 (shown)").arg(r.rank) : QString::number(r.rank),
+            false);
+        if (r.missing) {
+            set(1, tr("no recording"), false);
+            for (int c = 2; c < 7; ++c) {
+                set(c, QString());
+            }
+            continue;
+        }
+        set(1, locale.formattedDataSize(r.peak_bytes, 2, QLocale::DataSizeTraditionalFormat));
+        set(2, locale.formattedDataSize(r.step1_peak_bytes, 2, QLocale::DataSizeTraditionalFormat));
+        set(3,
+            locale.formattedDataSize(r.steady_peak_bytes, 2, QLocale::DataSizeTraditionalFormat));
+        set(4, tr("%1 s").arg(locale.toString(r.avg_step_s, 'f', 3)));
+        set(5,
+            locale.formattedDataSize(r.communication_bytes, 2, QLocale::DataSizeTraditionalFormat));
+        set(6, locale.toString(r.events));
+    }
+    m_rank_table->resizeColumnsToContents();
+    m_rank_table->setFixedHeight(m_rank_table->horizontalHeader()->height() +
+                                 m_rank_table->verticalHeader()->defaultSectionSize() *
+                                     int(std::max<qsizetype>(1, m_ranks.size())) +
+                                 4);
 }
 
 void SummaryPage::setTrace(std::shared_ptr<const Trace> trace) {
@@ -503,6 +598,11 @@ void SummaryPage::onRooflineSelection() {
 }
 
 void SummaryPage::retranslateUi() {
+    m_rank_box->setTitle(tr("Ranks"));
+    m_rank_table->setHorizontalHeaderLabels({tr("Rank"), tr("Peak allocated"), tr("Step 1 peak"),
+                                             tr("Steady peak"), tr("Avg step"),
+                                             tr("Collective payload"), tr("Events")});
+    fillRankTable();
     m_memory_box->setTitle(tr("Memory"));
     m_speed_box->setTitle(tr("Throughput"));
     m_chart_box->setTitle(tr("At the peak"));

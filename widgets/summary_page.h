@@ -44,8 +44,27 @@ class SummaryPage : public QWidget {
         QString error;            // why the run could not be summarized; "" when it was
     };
 
+    // One rank of a multi-process run, side by side with the others in the Ranks table.
+    struct RankRow {
+        int rank = 0;
+        bool missing = false;  // its file is gone or unreadable (e.g. the rank was killed)
+        qint64 peak_bytes = 0;
+        qint64 step1_peak_bytes = 0;
+        qint64 steady_peak_bytes = 0;
+        double avg_step_s = 0;
+        qint64 communication_bytes = 0;
+        qint64 events = 0;
+    };
+    // A rank's figures from its recording (the per-step peaks and times it stores).
+    static RankRow rankRowOf(int rank, const Trace& trace);
+
     explicit SummaryPage(QWidget* parent = nullptr);
     ~SummaryPage() override;
+
+    // The ranks of a multi-process run (empty: a single process; the table is hidden) and the
+    // one the other figures describe.
+    void setRanks(const QVector<RankRow>& ranks, int current);
+    QTableWidget* rankTable() const { return m_rank_table; }
 
     void setTrace(std::shared_ptr<const Trace> trace);
     // Measure the CPU's peak FLOP/s and bandwidth for the roofline (on by default; about half a
@@ -78,6 +97,7 @@ class SummaryPage : public QWidget {
     void showResult();
     void updateChart();
     void fillRooflineTable();
+    void fillRankTable();
     void setFigure(const QString& key, const QString& text, const QString& tool_tip = {});
     QLabel* addFigure(QGroupBox* box, const QString& key);
     void onRooflineSelection();
@@ -98,6 +118,10 @@ class SummaryPage : public QWidget {
     QMap<QString, QLabel*> m_names;
     QChartView* m_chart_view = nullptr;
     QTableWidget* m_roofline_table = nullptr;
+    QGroupBox* m_rank_box = nullptr;
+    QTableWidget* m_rank_table = nullptr;
+    QVector<RankRow> m_ranks;
+    int m_current_rank = -1;
     QLabel* m_roofline_note = nullptr;
 };
 

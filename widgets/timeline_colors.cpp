@@ -27,6 +27,7 @@ constexpr QRgb k_category_rgb[kCategoryCount] = {
     0x59A14F,  // Gradient
     0x76B7B2,  // AutogradDetail
     0x9D9D9D,  // Unknown
+    0x1F9E89,  // Communication
 };
 constexpr QRgb k_band_rgb = 0xC5CBD3;
 constexpr QRgb k_total_rgb = 0x2B2F36;
@@ -113,7 +114,7 @@ void TimelineColors::rebuild(const Trace* trace, const TimelineLayout* layout, S
     m_categoryPresent.fill(false);
     if (layout) {
         for (int64_t a = 0; a < layout->allocationCount(); ++a) {
-            m_categoryPresent[std::min(size_t(layout->categoryOf(a)), size_t(kCategoryCount - 1))] =
+            m_categoryPresent[categoryIndex(int(layout->categoryOf(a)))] =
                 true;
         }
     }
@@ -145,7 +146,7 @@ void TimelineColors::rebuild(const Trace* trace, const TimelineLayout* layout, S
                         : 0;
             }
             for (int64_t a = 0; a < count; ++a) {
-                const int c = std::clamp(int(layout->categoryOf(a)), 0, kCategoryCount - 1);
+                const int c = int(categoryIndex(int(layout->categoryOf(a))));
                 m_colorOf[size_t(a)] = uint16_t(group_of_category[c] * 4 + (a & 3));
             }
             break;
@@ -272,7 +273,7 @@ QVector<TimelineLegendEntry> TimelineColors::legend(const TimelineLayout* layout
 }
 
 QColor TimelineColors::categoryColor(int category) {
-    return QColor::fromRgb(k_category_rgb[std::clamp(category, 0, kCategoryCount - 1)]);
+    return QColor::fromRgb(k_category_rgb[categoryIndex(category)]);
 }
 
 QColor TimelineColors::phaseBackground(int phase) {

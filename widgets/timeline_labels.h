@@ -30,6 +30,8 @@ class TimelineLabels {
                 return tr("Gradient");
             case Category::AutogradDetail:
                 return tr("Autograd detail");
+            case Category::Communication:
+                return tr("Communication");
             case Category::Unknown:
                 break;
         }

@@ -42,6 +42,14 @@ TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent) {
 
     // View options: the combos' items carry the enum values; texts come in retranslateUi.
     auto* options = new QHBoxLayout;
+    m_rankLabel = new QLabel(top);
+    m_rankCombo = new QComboBox(top);
+    m_rankCombo->setObjectName(QStringLiteral("rank"));
+    m_rankCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_rankLabel->setVisible(false);
+    m_rankCombo->setVisible(false);
+    options->addWidget(m_rankLabel);
+    options->addWidget(m_rankCombo);
     m_colorLabel = new QLabel(top);
     m_colorCombo = new QComboBox(top);
     m_colorCombo->setObjectName(QStringLiteral("color_mode"));
@@ -132,6 +140,11 @@ TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent) {
     connect(m_axisCombo, qOverload<int>(&QComboBox::currentIndexChanged), this,
             [this](int i) { m_view->setTimeAxis(m_axisCombo->itemData(i).toBool()); });
     connect(m_reset, &QPushButton::clicked, m_view, &TimelineView::resetView);
+    connect(m_rankCombo, qOverload<int>(&QComboBox::activated), this, [this](int i) {
+        if (i >= 0) {
+            emit rankChosen(m_rankCombo->itemData(i).toInt());
+        }
+    });
     // The combos follow the view when code changes it.
     connect(m_view, &TimelineView::colorModeChanged, this, [this](TimelineView::ColorMode mode) {
         const QSignalBlocker block(m_colorCombo);
@@ -267,7 +280,20 @@ void TimelinePage::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
 }
 
+void TimelinePage::setRanks(const QStringList& labels, int current) {
+    const QSignalBlocker block(m_rankCombo);
+    m_rankCombo->clear();
+    for (int r = 0; r < labels.size(); ++r) {
+        m_rankCombo->addItem(labels[r], r);
+    }
+    m_rankCombo->setCurrentIndex(current);
+    m_rankLabel->setVisible(!labels.isEmpty());
+    m_rankCombo->setVisible(!labels.isEmpty());
+}
+
 void TimelinePage::retranslateUi() {
+    m_rankLabel->setText(tr("Rank"));
+    m_rankCombo->setToolTip(tr("The process (rank) of the multi-process run shown in every view"));
     m_countLabel->setText(tr("Draw the largest"));
     m_colorLabel->setText(tr("Colour by"));
     m_colorCombo->setItemText(0, tr("Category"));

@@ -45,6 +45,10 @@ class TimelinePage : public QWidget {
     // window, the detail and the pinned allocation in the stack pane.
     void setLiveTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<TimelineLayout> layout);
     bool isLayoutPending() const { return m_pending; }
+    // The ranks of a multi-process run (one label each, index = rank) and the one shown; the
+    // selector is hidden for an empty list (single-process runs).
+    void setRanks(const QStringList& labels, int current);
+    QComboBox* rankCombo() const { return m_rankCombo; }
 
     TimelineView* view() const { return m_view; }
     TimelineMinimap* minimap() const { return m_minimap; }
@@ -60,6 +64,8 @@ class TimelinePage : public QWidget {
 
   signals:
     void layoutReady();
+    // The user chose another rank in the selector.
+    void rankChosen(int rank);
 
   protected:
     void changeEvent(QEvent* event) override;
@@ -75,6 +81,8 @@ class TimelinePage : public QWidget {
     std::shared_ptr<const Trace> m_trace;
     TimelineView* m_view = nullptr;
     TimelineMinimap* m_minimap = nullptr;
+    QLabel* m_rankLabel = nullptr;
+    QComboBox* m_rankCombo = nullptr;
     QLabel* m_colorLabel = nullptr;
     QComboBox* m_colorCombo = nullptr;
     QLabel* m_plotLabel = nullptr;

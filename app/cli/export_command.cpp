@@ -4,6 +4,7 @@
 
 #include "cli_support.h"
 #include "io/chrome_trace_exporter.h"
+#include "io/run_directory.h"
 #include "io/run_file.h"
 #include "io/snapshot_exporter.h"
 #include "io/table_exporter.h"
@@ -29,12 +30,21 @@ std::string lowerSuffix(const std::string& path) {
     return s;
 }
 
+// "out.csv" -> "out.rank1.csv"
+std::string rankPath(const std::string& path, const std::string& suffix, int rank) {
+    return path.substr(0, path.size() - suffix.size()) + ".rank" + std::to_string(rank) + suffix;
+}
+
 }  // namespace
 
 ExportCommand::ExportCommand(CLI::App& parent) {
     m_app = parent.add_subcommand(
         "export", "Write a recorded run for other tools: memory_viz pickle, Chrome trace, tables");
-    m_app->add_option("run", m_path, "A .memscope run file")->required();
+    m_app->add_option("run", m_path, "A .memscope run file or a multi-rank run directory")
+        ->required();
+    m_app->add_option("--rank", m_rank,
+                      "In a multi-rank run: export this rank only (default: all ranks; a Chrome "
+                      "trace holds them as processes, other formats get one file per rank)");
     m_app->add_option("--range", m_range, kRangeOptionHelp);
     m_app
         ->add_option("--to,-o", m_to,
@@ -72,18 +82,87 @@ int ExportCommand::run() {
     if (!parseRangeOption(m_range, range, status)) {
         return status;
     }
+    std::string path = m_path;
+    if (RunDirectory::isRunDirectory(m_path)) {
+        RunDirectory run;
+        try {
+            run = RunDirectory::load(m_path);
+        } catch (const std::exception& e) {
+            std::cerr << "memscope-cli: error: " << e.what() << "\n";
+            return 1;
+        }
+        const std::string dir = RunDirectory::directoryOf(m_path);
+        if (m_rank >= run.world_size) {
+            return reportUsageError("--rank: " + std::to_string(m_rank) +
+                                    " is not a rank of this " + std::to_string(run.world_size) +
+                                    "-rank run");
+        }
+        if (m_rank < 0) {
+            return exportRanks(run, dir, suffix, kind);
+        }
+        path = run.rankPath(dir, m_rank);
+    } else if (m_rank >= 0) {
+        return reportUsageError("--rank: '" + m_path +
+                                "' is a single run, not a multi-rank run directory");
+    }
     Trace trace;
     try {
-        trace = loadRun(m_path, range);
+        trace = loadRun(path, range);
     } catch (const std::exception& e) {
         std::cerr << "memscope-cli: error: " << e.what() << "\n";
         return 1;
     }
+    return exportOne(trace, m_to, suffix, kind);
+}
+
+int ExportCommand::exportRanks(const RunDirectory& run, const std::string& dir,
+                               const std::string& suffix, TableExporter::Kind kind) {
+    std::vector<Trace> traces(size_t(run.world_size));
+    std::vector<const Trace*> present(size_t(run.world_size), nullptr);
+    for (int r = 0; r < run.world_size; ++r) {
+        try {
+            traces[size_t(r)] = RunFile::load(run.rankPath(dir, r));
+            if (traces[size_t(r)].allocationOfEvent().size() != traces[size_t(r)].events.count()) {
+                traces[size_t(r)].finalize();
+            }
+            present[size_t(r)] = &traces[size_t(r)];
+        } catch (const std::exception& e) {
+            std::cerr << "memscope-cli: warning: rank " << r << " left out: " << e.what() << "\n";
+        }
+    }
+    if (suffix == ".json") {
+        try {
+            ChromeTraceExporter::writeRanks(present, m_to, ChromeTraceExporter::Options());
+        } catch (const std::exception& e) {
+            std::cerr << "memscope-cli: error: " << e.what() << "\n";
+            return 1;
+        }
+        std::cout << "Wrote " << m_to << "\n";
+        return 0;
+    }
+    for (int r = 0; r < run.world_size; ++r) {
+        if (present[size_t(r)] != nullptr) {
+            const int status =
+                exportOne(traces[size_t(r)], rankPath(m_to, suffix, r), suffix, kind);
+            if (status != 0) {
+                return status;
+            }
+        }
+    }
+    return 0;
+}
+
+int ExportCommand::exportOne(const Trace& trace, const std::string& to, const std::string& suffix,
+                             TableExporter::Kind kind) {
+    const bool pickle = suffix == ".pickle" || suffix == ".pkl";
+    const bool chrome = suffix == ".json";
+    const bool csv = suffix == ".csv";
+    const bool markdown = suffix == ".md" || suffix == ".markdown";
     try {
         if (pickle) {
-            SnapshotExporter::write(trace, m_to, m_protocol);
+            SnapshotExporter::write(trace, to, m_protocol);
         } else if (chrome) {
-            ChromeTraceExporter::write(trace, m_to);
+            ChromeTraceExporter::write(trace, to);
         } else {
             const auto units = csv ? TableExporter::Units::Raw : TableExporter::Units::Readable;
             // A Markdown list of every allocation would be unreadably long; CSV keeps them all.
@@ -91,7 +170,7 @@ int ExportCommand::run() {
                 m_limit > 0 ? m_limit
                             : (markdown && kind == TableExporter::Kind::Allocations ? 100 : 0);
             const auto table = TableExporter::make(kind, trace, units, limit);
-            writeFileAtomically(m_to, [&](std::ostream& out) {
+            writeFileAtomically(to, [&](std::ostream& out) {
                 out << (csv ? TableExporter::toCsv(table) : TableExporter::toMarkdown(table));
             });
         }
@@ -99,7 +178,7 @@ int ExportCommand::run() {
         std::cerr << "memscope-cli: error: " << e.what() << "\n";
         return 1;
     }
-    std::cout << "Wrote " << m_to << "\n";
+    std::cout << "Wrote " << to << "\n";
     return 0;
 }
 

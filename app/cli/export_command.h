@@ -1,5 +1,9 @@
 #pragma once
 
+#include "io/run_directory.h"
+#include "io/table_exporter.h"
+#include "trace/trace.h"
+
 #include <CLI/App.hpp>
 
 #include <cstddef>
@@ -21,8 +25,14 @@ class ExportCommand {
     int run();
 
   private:
+    int exportOne(const Trace& trace, const std::string& to, const std::string& suffix,
+                  TableExporter::Kind kind);
+    int exportRanks(const RunDirectory& run, const std::string& dir, const std::string& suffix,
+                    TableExporter::Kind kind);
+
     CLI::App* m_app;
     std::string m_path;
+    int m_rank = -1;
     std::string m_range;  // --range A:B, "" for the whole run
     std::string m_to;
     int m_protocol = 4;

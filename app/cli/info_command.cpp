@@ -1,22 +1,95 @@
 #include "info_command.h"
 
 #include "cli_support.h"
+#include "io/run_directory.h"
 #include "io/run_file.h"
 #include "trace/reserved_memory.h"
 #include "trace/trace_summary.h"
 #include "train/run_summary.h"
 
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
 #include <iostream>
 
 namespace memscope::cli {
 
 InfoCommand::InfoCommand(CLI::App& parent) {
     m_app = parent.add_subcommand("info", "Summarise a recorded run");
-    m_app->add_option("run", m_path, "A .memscope run file")->required();
+    m_app->add_option("run", m_path, "A .memscope run file or a multi-rank run directory")
+        ->required();
+    m_app->add_option("--rank", m_rank, "In a multi-rank run: show this rank only");
     m_app->add_option("--range", m_range, kRangeOptionHelp);
     m_app->add_option("--top", m_top, "How many operators to list (default 10)");
     m_app->add_flag("--json", m_json, "Print the stored summary as JSON");
 }
+
+namespace {
+
+// The per-rank table of a run directory.
+int printRanks(const std::string& path, bool json_out) {
+    RunDirectory run;
+    try {
+        run = RunDirectory::load(path);
+    } catch (const std::exception& e) {
+        std::cerr << "memscope-cli: error: " << e.what() << "\n";
+        return 1;
+    }
+    const std::string dir = RunDirectory::directoryOf(path);
+    nlohmann::json ranks = nlohmann::json::array();
+    for (int r = 0; r < run.world_size; ++r) {
+        nlohmann::json row = {{"rank", r}, {"file", run.rank_files[size_t(r)]}};
+        try {
+            const Trace trace = RunFile::load(run.rankPath(dir, r));
+            row["summary"] = trace.summary;
+            row["events"] = trace.events.count();
+        } catch (const std::exception& e) {
+            row["error"] = e.what();
+        }
+        ranks.push_back(row);
+    }
+    if (json_out) {
+        std::cout << nlohmann::json{{"world_size", run.world_size},
+                                    {"parallel", run.parallel},
+                                    {"global_batch_size", run.global_batch_size},
+                                    {"ranks", ranks}}
+                         .dump(2)
+                  << "\n";
+        return 0;
+    }
+    std::cout << "Multi-rank run: " << run.parallel << " over " << run.world_size
+              << " ranks, global batch " << run.global_batch_size << " (" << dir << ")\n\n";
+    char line[256];
+    std::snprintf(line, sizeof line, "%-5s %-16s %14s %14s %10s %10s  %s\n", "rank", "file",
+                  "steady peak", "peak", "step (s)", "events", "status");
+    std::cout << line;
+    for (const auto& row : ranks) {
+        if (row.contains("error")) {
+            std::snprintf(line, sizeof line, "%-5d %-16s %14s %14s %10s %10s  %s\n",
+                          row["rank"].get<int>(), row["file"].get<std::string>().c_str(), "-", "-",
+                          "-", "-", "not readable (the rank did not save its file)");
+            std::cout << line;
+            continue;
+        }
+        const auto& s = row["summary"];
+        const std::string status = s.contains("error") && s["error"].is_string()
+                                       ? "stopped: " + s["error"].get<std::string>()
+                                   : s.value("cancelled", false) ? "cancelled"
+                                                                 : "finished";
+        std::snprintf(line, sizeof line, "%-5d %-16s %14s %14s %10.4f %10llu  %s\n",
+                      row["rank"].get<int>(), row["file"].get<std::string>().c_str(),
+                      formatBytes(s.value("steady_peak_allocated_bytes", int64_t(0))).c_str(),
+                      formatBytes(s.value("peak_allocated_bytes", int64_t(0))).c_str(),
+                      s.value("avg_step_s", 0.0),
+                      static_cast<unsigned long long>(row["events"].get<uint64_t>()),
+                      status.c_str());
+        std::cout << line;
+    }
+    std::cout << "\n`memscope-cli info " << path << " --rank N` shows one rank.\n";
+    return 0;
+}
+
+}  // namespace
 
 int InfoCommand::run() {
     RunRange range;
@@ -24,9 +97,31 @@ int InfoCommand::run() {
     if (!parseRangeOption(m_range, range, status)) {
         return status;
     }
+    std::string path = m_path;
+    if (RunDirectory::isRunDirectory(m_path)) {
+        if (m_rank < 0) {
+            return printRanks(m_path, m_json);
+        }
+        try {
+            const auto run = RunDirectory::load(m_path);
+            if (m_rank >= run.world_size) {
+                std::cerr << "memscope-cli: error: --rank: " << m_rank << " is not a rank of this "
+                          << run.world_size << "-rank run\n";
+                return 2;
+            }
+            path = run.rankPath(RunDirectory::directoryOf(m_path), m_rank);
+        } catch (const std::exception& e) {
+            std::cerr << "memscope-cli: error: " << e.what() << "\n";
+            return 1;
+        }
+    } else if (m_rank >= 0) {
+        std::cerr << "memscope-cli: error: --rank: '" << m_path
+                  << "' is a single run, not a multi-rank run directory\n";
+        return 2;
+    }
     Trace trace;
     try {
-        trace = loadRun(m_path, range);
+        trace = loadRun(path, range);
     } catch (const std::exception& e) {
         std::cerr << "memscope-cli: error: " << e.what() << "\n";
         return 1;

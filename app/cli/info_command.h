@@ -7,6 +7,7 @@
 namespace memscope::cli {
 
 // `memscope-cli info RUN.memscope`: the run's summary and its top operators by memory and time.
+// A multi-rank run directory (io/run_directory.h): a table of the ranks, or one rank with --rank.
 class InfoCommand {
   public:
     explicit InfoCommand(CLI::App& parent);
@@ -20,6 +21,7 @@ class InfoCommand {
     std::string m_range;  // --range A:B, "" for the whole run
     size_t m_top = 10;
     bool m_json = false;
+    int m_rank = -1;
 };
 
 }  // namespace memscope::cli

@@ -1,6 +1,7 @@
 // memscope-cli: the headless front end. No Qt: it builds wherever LibTorch does.
 
 #include "cli_app.h"
+#include "rank_launcher.h"
 #include "train/thread_policy.h"
 
 #include <cstring>
@@ -12,6 +13,8 @@ int main(int argc, char** argv) {
                      std::strcmp(argv[1], "sweep") == 0)) {
         memscope::ThreadPolicy::applyWaitPolicy(argv);
     }
+    // --nproc starts the ranks as copies of this command line.
+    memscope::cli::RankLauncher::setArguments(argc, argv);
     memscope::cli::CliApp cli;
     if (const auto status = cli.parse(argc, argv, std::cout, std::cerr)) {
         return *status;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "parallel_option_set.h"
 #include "train_option_set.h"
 
 #include <CLI/App.hpp>
@@ -21,6 +22,7 @@ class RecordCommand {
   private:
     CLI::App* m_app;
     TrainOptionSet m_options;
+    ParallelOptionSet m_parallel;
     std::string m_out = "run.memscope";
     std::string m_summaryJson;
     int64_t m_maxEvents = 0;

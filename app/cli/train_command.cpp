@@ -4,6 +4,7 @@
 #include "device/device_info.h"
 #include "model/config_error.h"
 #include "model/model_cost.h"
+#include "rank_launcher.h"
 #include "run_console.h"
 #include "train/trainer.h"
 
@@ -19,6 +20,7 @@ namespace memscope::cli {
 TrainCommand::TrainCommand(CLI::App& parent) {
     m_app = parent.add_subcommand("train", "Train Tiny LLaMA and print a performance summary");
     m_options.addTo(*m_app);
+    m_parallel.addTo(*m_app);
     m_app->add_option("--summary-json", m_summaryJson, "Write the run summary as JSON to FILE");
     m_app->add_option("--log-interval", m_logInterval, "Print every N-th step (default 1)")
         ->check(CLI::PositiveNumber);
@@ -27,30 +29,54 @@ TrainCommand::TrainCommand(CLI::App& parent) {
 int TrainCommand::run() {
     TrainOptions options;
     DeviceInfo device;
+    std::shared_ptr<DistributedContext> context;
     try {
         options = m_options.resolve();
+        const auto role = m_parallel.resolve(options);
         device = DeviceInfo::describe(options.device);
+        if (role == ParallelOptionSet::Role::Launcher) {
+            return RankLauncher::run(m_parallel.nproc(), m_parallel.masterPort(),
+                                     m_parallel.commTimeoutSeconds());
+        }
+        if (role == ParallelOptionSet::Role::Rank) {
+            context = m_parallel.connect();
+        }
     } catch (const ConfigError& e) {
         return reportUsageError(e.what());
     }
-    RunConsole::printBanner(options, device);
+    const bool lead = !context || context->rank() == 0;
+    if (lead) {
+        RunConsole::printBanner(options, device);
+    }
 
     Trainer trainer(options);
+    trainer.setDistributed(context, m_parallel.mode(), m_parallel.bucketBytes());
     InterruptForwarder interrupt([&trainer] { trainer.cancel(); });
     const auto total = options.num_steps + options.warmup_steps;
-    trainer.setStepCallback(RunConsole::stepPrinter(total, m_logInterval));
-    std::cout << "Starting " << (options.training() ? "training" : "forward-only runs") << "...\n";
+    if (lead) {
+        trainer.setStepCallback(RunConsole::stepPrinter(total, m_logInterval));
+        std::cout << "Starting " << (options.training() ? "training" : "forward-only runs")
+                  << "...\n";
+    }
     const RunSummary summary = trainer.run();
-    std::cout << "\n" << summary.toText();
+    nlohmann::json json = summary.toJson();
+    if (context && summary.error.empty() && !summary.cancelled) {
+        json = ParallelOptionSet::multiRankSummary(summary, *context);
+    }
+    if (lead) {
+        std::cout << "\n" << summary.toText();
+    } else if (!summary.error.empty()) {
+        std::cerr << "memscope-cli: error: rank " << summary.rank << ": " << summary.error << "\n";
+    }
 
-    if (!m_summaryJson.empty()) {
+    if (lead && !m_summaryJson.empty()) {
         std::ofstream out(m_summaryJson);
         if (!out) {
             std::cerr << "memscope-cli: error: --summary-json: cannot write '" << m_summaryJson
                       << "'\n";
             return 1;
         }
-        out << summary.toJson().dump(2) << "\n";
+        out << json.dump(2) << "\n";
     }
     if (summary.cancelled) {
         return 130;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "parallel_option_set.h"
 #include "train_option_set.h"
 
 #include <CLI/App.hpp>
@@ -9,7 +10,8 @@
 namespace memscope::cli {
 
 // `memscope-cli train`: a configuration banner, one line per step and the workshop-style
-// performance summary; --summary-json writes the summary as JSON.
+// performance summary; --summary-json writes the summary as JSON. With --nproc N (or inside a
+// torchrun/srun/mpirun job) every rank trains; rank 0 prints and writes the summary.
 class TrainCommand {
   public:
     explicit TrainCommand(CLI::App& parent);
@@ -21,6 +23,7 @@ class TrainCommand {
   private:
     CLI::App* m_app;
     TrainOptionSet m_options;
+    ParallelOptionSet m_parallel;
     std::string m_summaryJson;
     int64_t m_logInterval = 1;
 };

@@ -24,6 +24,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "io/run_directory.h"
 #include "io/run_file.h"
 #include "io/run_range.h"
 #include "io/snapshot_importer.h"
@@ -121,6 +122,10 @@ std::optional<QSize> parse_size(const QString& text) {
     return size;
 }
 
+bool is_run_directory(const QString& path) {
+    return memscope::RunDirectory::isRunDirectory(QFile::encodeName(path).toStdString());
+}
+
 // Loads RUN and writes the timeline as FILE; the exit status of the program.
 int render_timeline_screenshot(const QString& run_path, const memscope::RunRange& range,
                                const QString& image_path, const std::optional<DetailOption>& detail,
@@ -162,7 +167,7 @@ int render_timeline_screenshot(const QString& run_path, const memscope::RunRange
 
 // Opens RUN in the main window (offscreen, at `size`) and writes VIEW as FILE: "window" is the
 // whole window, any other name a tab of it (see MainWindow::viewNames()).
-int render_window_screenshot(const QString& run_path, const memscope::RunRange& range,
+int render_window_screenshot(const QString& run_path, const memscope::RunRange& range, int rank,
                              const QString& view, const QString& image_path,
                              const std::optional<DetailOption>& detail, const QSize& size,
                              double scale) {
@@ -176,7 +181,17 @@ int render_window_screenshot(const QString& run_path, const memscope::RunRange& 
     }
     window.resize(size);
     window.show();
-    if (!run_path.isEmpty() && !window.openRun(run_path, range)) {
+    if (!run_path.isEmpty() && is_run_directory(run_path)) {
+        if (!window.openRunDirectory(run_path, rank, range)) {
+            return 1;
+        }
+        if (rank >= 0 && window.currentRank() != rank) {
+            print_error(QCoreApplication::translate("main", "--rank: %1 has no readable rank %2")
+                            .arg(run_path)
+                            .arg(rank));
+            return k_usage_error;
+        }
+    } else if (!run_path.isEmpty() && !window.openRun(run_path, range)) {
         return 1;
     }
     memscope::TimelinePage* page = window.timelinePage();
@@ -289,6 +304,12 @@ int main(int argc, char** argv) {
             "window, or a tab such as operators, summary)."),
         QCoreApplication::translate("main", "view=file"));
     parser.addOption(screenshot_option);
+    const QCommandLineOption rank_option(
+        QStringLiteral("rank"),
+        QCoreApplication::translate(
+            "main", "With a multi-rank run directory: the rank to show (default: the first)."),
+        QCoreApplication::translate("main", "n"));
+    parser.addOption(rank_option);
     const QCommandLineOption detail_option(
         QStringLiteral("detail"),
         QCoreApplication::translate("main",
@@ -332,6 +353,22 @@ int main(int argc, char** argv) {
             range = memscope::RunRange::parse(parser.value(range_option).toStdString());
         } catch (const std::invalid_argument& e) {
             print_error(QStringLiteral("--range: %1").arg(QString::fromStdString(e.what())));
+            return k_usage_error;
+        }
+    }
+    int rank = -1;
+    if (parser.isSet(rank_option)) {
+        bool ok = false;
+        rank = parser.value(rank_option).toInt(&ok);
+        if (!ok || rank < 0) {
+            print_error(QCoreApplication::translate(
+                            "main", "--rank needs a rank number of at least 0, not: %1")
+                            .arg(parser.value(rank_option)));
+            return k_usage_error;
+        }
+        if (!parser.isSet(open_option) || !is_run_directory(parser.value(open_option))) {
+            print_error(QCoreApplication::translate(
+                "main", "--rank needs a multi-rank run directory: add --open DIR"));
             return k_usage_error;
         }
     }
@@ -387,12 +424,13 @@ int main(int argc, char** argv) {
                 "main", "--screenshot needs a run to draw: add --open RUN"));
             return k_usage_error;
         }
-        if (view == QLatin1String("timeline") && !file.endsWith(QLatin1String(".svg"))) {
+        if (view == QLatin1String("timeline") && !file.endsWith(QLatin1String(".svg")) &&
+            !is_run_directory(parser.value(open_option))) {
             return render_timeline_screenshot(parser.value(open_option), range, file, detail, size,
                                               scale);
         }
-        return render_window_screenshot(parser.value(open_option), range, view, file, detail, size,
-                                        scale);
+        return render_window_screenshot(parser.value(open_option), range, rank, view, file, detail,
+                                        size, scale);
     }
 
     memscope::MainWindow window;
@@ -402,7 +440,10 @@ int main(int argc, char** argv) {
     if (platform != QLatin1String("offscreen") && platform != QLatin1String("minimal")) {
         QTimer::singleShot(0, &window, &memscope::MainWindow::offerRecovery);
     }
-    if (parser.isSet(open_option) && window.openRun(parser.value(open_option), range) && detail) {
+    const bool opened = parser.isSet(open_option) &&
+                        (rank >= 0 ? window.openRunDirectory(parser.value(open_option), rank, range)
+                                   : window.openRun(parser.value(open_option), range));
+    if (opened && detail) {
         memscope::TimelinePage* page = window.timelinePage();
         auto apply_detail = [page, d = *detail] {
             if (d.percent) {

@@ -235,6 +235,7 @@ OperatorTable OperatorTable::build(const Trace& trace, Grouping grouping) {
             }
             Row& row = rows[static_cast<size_t>(it->second)];
             row.device_ns = o.device_ns;
+            row.bytes_sent = o.bytes_sent;
             if (trace.spans.empty()) {
                 row.calls = o.calls;
                 row.self_ns = o.self_ns;

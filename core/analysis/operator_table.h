@@ -45,6 +45,7 @@ class OperatorTable {
         int64_t self_bytes_allocated = 0;  // by the allocations attributed to this row
         int64_t self_net_bytes = 0;        // those minus the frees made in this row
         double flops = 0;                  // of this row's own calls (matmul-like ops)
+        int64_t bytes_sent = 0;            // c10d collectives: payload sent to the other ranks
         // Input shapes as Trace::shape_strings indices with their call counts, most calls first.
         std::vector<std::pair<uint32_t, int64_t>> shapes;
         std::vector<int64_t> allocations;  // Trace::allocations() indices attributed here

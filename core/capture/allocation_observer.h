@@ -31,6 +31,9 @@ class AllocationObserver {
                                c10::Device device) {
         (void)requested, (void)allocated, (void)capacity, (void)device;
     }
+    // A c10d collective handed `bytes` of payload to the other ranks; called on the training
+    // thread inside the collective's RecordFunction span (train/distributed_context.h).
+    virtual void onCollective(int64_t bytes) { (void)bytes; }
     // Called on the training thread when the run starts and ends (install per-thread hooks).
     virtual void onRunThreadStart() {}
     virtual void onRunThreadEnd() {}

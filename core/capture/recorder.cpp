@@ -309,6 +309,13 @@ void Recorder::onRole(const void* ptr, Category category, c10::Device device) {
          m_recordedTotal.load(std::memory_order_relaxed), 0, device);
 }
 
+void Recorder::onCollective(int64_t bytes) {
+    ThreadState& ts = threadState();
+    if (!ts.scopes.empty()) {
+        ts.stats[ts.scopes.back().stat].bytes_sent += bytes;
+    }
+}
+
 void Recorder::onOutOfMemory(int64_t requested, int64_t allocated, int64_t capacity,
                              c10::Device device) {
     ThreadState& ts = threadState();

@@ -39,6 +39,8 @@ class Recorder : public AllocationObserver {
                        int64_t allocator_reserved, c10::Device device) override;
     void onPhase(Phase phase, int64_t step) override;
     void onRole(const void* ptr, Category category, c10::Device device) override;
+    // Adds the payload to the innermost recorded scope: the collective's own span.
+    void onCollective(int64_t bytes) override;
     void onOutOfMemory(int64_t requested, int64_t allocated, int64_t capacity,
                        c10::Device device) override;
     void onRunThreadStart() override;

@@ -30,6 +30,11 @@ class RecordingSession {
     // Called on the training thread after every step.
     void setStepCallback(std::function<void(const StepMetrics&)> callback);
     void setMeasurePeakFlops(bool measure);
+    // One rank of a multi-process run: see Trainer::setDistributed.
+    void setDistributed(std::shared_ptr<DistributedContext> context, ParallelMode mode,
+                        int64_t bucket_bytes) {
+        m_trainer.setDistributed(std::move(context), mode, bucket_bytes);
+    }
     // Streams the run to the journal at PATH (created by start(), which throws RunFileError when
     // it cannot be). Ignored for bounded runs (Recorder::Options::max_events): they keep only the
     // newest events by design, and a journal of all of them would grow without bound.

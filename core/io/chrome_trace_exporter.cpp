@@ -172,16 +172,29 @@ class EventStream {
 
 class ChromeWriter {
   public:
-    ChromeWriter(const Trace& trace, std::ostream& out, const ChromeTraceExporter::Options& opt)
-        : m_trace(trace), m_ev(trace.events), m_out(out), m_opt(opt) {}
+    // pid: the process track; title_prefix goes before the process name ("rank 1: ").
+    ChromeWriter(const Trace& trace, EventStream& out, const ChromeTraceExporter::Options& opt,
+                 int pid = kPid, std::string title_prefix = {})
+        : m_trace(trace),
+          m_ev(trace.events),
+          m_out(out),
+          m_opt(opt),
+          m_pid(pid),
+          m_titlePrefix(std::move(title_prefix)) {}
 
     void write() {
         m_out.begin();
+        writeBody();
+        finish();
+    }
+    void writeBody() {
         writeMetadata();
         writePhases();
         writeSpans();
         writeCounters();
         writeOom();
+    }
+    void finish() {
         nlohmann::json other = {{"memscope_version", m_trace.meta.memscope_version},
                                 {"torch_version", m_trace.meta.torch_version},
                                 {"device", m_trace.meta.device},
@@ -192,12 +205,12 @@ class ChromeWriter {
 
   private:
     std::string common(const char* ph, int tid) const {
-        return std::string("\"ph\":\"") + ph + "\",\"pid\":" + std::to_string(kPid) +
+        return std::string("\"ph\":\"") + ph + "\",\"pid\":" + std::to_string(m_pid) +
                ",\"tid\":" + std::to_string(tid);
     }
 
     void writeMetadata() {
-        std::string title = "Memscope";
+        std::string title = m_titlePrefix + "Memscope";
         const auto& c = m_trace.meta.config;
         // The configuration comes from a run file: any field may hold any JSON type.
         auto field = [&c](const char* key, const char* missing = "") -> std::string {
@@ -455,8 +468,10 @@ class ChromeWriter {
 
     const Trace& m_trace;
     const EventColumns& m_ev;
-    EventStream m_out;
+    EventStream& m_out;
     ChromeTraceExporter::Options m_opt;
+    int m_pid;
+    std::string m_titlePrefix;
 };
 
 }  // namespace
@@ -465,10 +480,33 @@ void ChromeTraceExporter::write(const Trace& trace, std::ostream& out, const Opt
     if (trace.allocationOfEvent().size() != trace.events.count()) {
         Trace finalized = trace;  // categories need the pairing finalize() does
         finalized.finalize();
-        ChromeWriter(finalized, out, options).write();
+        write(finalized, out, options);
         return;
     }
-    ChromeWriter(trace, out, options).write();
+    EventStream stream(out);
+    ChromeWriter(trace, stream, options).write();
+}
+
+void ChromeTraceExporter::writeRanks(const std::vector<const Trace*>& ranks,
+                                     const std::string& path, const Options& options) {
+    writeFileAtomically(path, [&](std::ostream& out) {
+        EventStream stream(out);
+        stream.begin();
+        for (size_t r = 0; r < ranks.size(); ++r) {
+            if (ranks[r] == nullptr) {
+                continue;
+            }
+            ChromeWriter(*ranks[r], stream, options, int(r) + 1, "rank " + std::to_string(r) + ": ")
+                .writeBody();
+        }
+        for (const auto* t : ranks) {
+            if (t != nullptr) {
+                ChromeWriter(*t, stream, options).finish();
+                return;
+            }
+        }
+        stream.end("\"displayTimeUnit\":\"ms\"");
+    });
 }
 
 void ChromeTraceExporter::write(const Trace& trace, const std::string& path,

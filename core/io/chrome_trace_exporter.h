@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace memscope {
 
@@ -35,6 +36,10 @@ class ChromeTraceExporter {
         write(trace, path, Options());
     }
     static void write(const Trace& trace, std::ostream& out, const Options& options);
+    // A multi-rank run in one file: rank r on process track r + 1 ("rank r: Memscope ...");
+    // null entries (ranks without a file) are left out. Traces must be finalized.
+    static void writeRanks(const std::vector<const Trace*>& ranks, const std::string& path,
+                           const Options& options);
 };
 
 }  // namespace memscope

@@ -164,6 +164,13 @@ TableExporter::Table TableExporter::operators(const Trace& trace, Units units, s
                                {"self_net_bytes", "Self net", true},
                                {"largest_allocation_bytes", "Largest allocation", true},
                                {"flops", "FLOPs", true}});
+    // Collectives' payload: a column only for multi-rank runs, whose c10d ops have one.
+    const bool sent = std::any_of(trace.operators.begin(), trace.operators.end(),
+                                  [](const OperatorStat& o) { return o.bytes_sent > 0; });
+    if (sent) {
+        t.columns.push_back(units == Units::Raw ? "bytes_sent" : "Sent");
+        t.numeric.push_back(true);
+    }
     // Shares are of the profiled time: self times partition it (a module's self time is what
     // its child ops leave), as torch.profiler's "Self CPU %" does.
     double profiled_ns = 0;
@@ -196,6 +203,9 @@ TableExporter::Table TableExporter::operators(const Trace& trace, Units units, s
                           bytesCell(o->self_bytes_allocated, units),
                           bytesCell(o->self_net_bytes, units),
                           bytesCell(o->largest_allocation, units), flopsCell(o->flops, units)});
+        if (sent) {
+            t.rows.back().push_back(bytesCell(o->bytes_sent, units));
+        }
     }
     return t;
 }

@@ -57,9 +57,16 @@ torch::Tensor TinyLlamaImpl::forward(const torch::Tensor& tokens) {
                    .triu(1);
     }
     const bool building_graph = torch::GradMode::is_enabled();
-    for (auto& block : m_blocks) {
+    for (size_t i = 0; i < m_blocks.size(); ++i) {
+        auto& block = m_blocks[i];
+        if (m_blockObserver != nullptr) {
+            m_blockObserver->beforeBlock(i, x);
+        }
         x = (m_checkpoint && building_graph) ? BlockCheckpointFunction::run(*block, x, mask)
                                              : block->forward(x, mask);
+        if (m_blockObserver != nullptr) {
+            m_blockObserver->afterBlock(i, x);
+        }
         if (building_graph && x.requires_grad()) {
             // Lets a cancel request stop backward between blocks, not only forward.
             x.register_hook([](const torch::Tensor&) { CancellationToken::throwIfRequested(); });

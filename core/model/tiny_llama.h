@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/attention_kind.h"
+#include "model/block_observer.h"
 #include "model/linear.h"
 #include "model/rms_norm.h"
 #include "model/tiny_llama_config.h"
@@ -28,6 +29,9 @@ class TinyLlamaImpl : public torch::nn::Module {
     const TinyLlamaConfig& config() const { return m_config; }
     AttentionKind attention() const { return m_attention; }
     bool checkpointsBlocks() const { return m_checkpoint; }
+    size_t blockCount() const { return m_blocks.size(); }
+    // Told around every block's forward (nullptr: nobody); not owned.
+    void setBlockObserver(BlockObserver* observer) { m_blockObserver = observer; }
 
     static constexpr const char* kRootScope = "TinyLlama";
 
@@ -43,6 +47,7 @@ class TinyLlamaImpl : public torch::nn::Module {
     std::vector<TransformerBlock> m_blocks;
     RMSNorm m_norm{nullptr};
     Linear m_lmHead{nullptr};  // null when tied
+    BlockObserver* m_blockObserver = nullptr;
 };
 
 TORCH_MODULE(TinyLlama);

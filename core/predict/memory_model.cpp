@@ -30,6 +30,13 @@ struct Shape {
     int64_t chunk_area = 0;       // largest rows x keys block of the memory-efficient attention
     std::vector<int64_t> params;  // parameter sizes in registration order (the optimizer's)
     int64_t block_params = 0;
+    int64_t root_params = 0;  // embedding, final norm, untied head: ZeRO-3's root group
+    // Data parallel (ParallelEngine): ranks, ZeRO stage, bucket size in elements.
+    int64_t d = 1;
+    int zero = 0;
+    int64_t bucket = 0;
+    bool parallel() const { return d > 1; }
+    int64_t padded(int64_t n) const { return (n + d - 1) / d * d; }
 };
 
 // How a weight gradient leaves its MmBackward.
@@ -47,14 +54,51 @@ class StepWalk {
 
     void init() {
         tape.setPhase(Phase::Init);
-        tape.alloc(C::Parameters, 4 * total(s.params));
+        const int64_t P = total(s.params);
+        tape.alloc(C::Parameters, 4 * P);
+        m_optimized = s.params;
+        if (!s.parallel() || !s.training) {
+            return;
+        }
+        // ParallelEngine::attach
+        if (s.zero == 3) {
+            m_optimized.clear();
+            for (int64_t n : groups()) {
+                const int64_t pad = s.padded(n);
+                tape.alloc(C::Temporaries, 4 * pad);       // the gathered flat buffer
+                tape.free(C::Parameters, 4 * n);           // the parameters become views of it
+                tape.alloc(C::Parameters, 4 * pad / s.d);  // this rank's shard (a copy)
+                tape.alloc(C::Gradients, 4 * pad / s.d);   // its gradient shard
+                tape.free(C::Temporaries, 4 * pad);        // released until gathered
+                m_optimized.push_back(pad / s.d);
+            }
+            return;
+        }
+        if (s.zero >= 1) {
+            tape.alloc(C::Parameters, 4 * s.padded(P));  // the flat parameters
+            tape.free(C::Parameters, 4 * P);             // the old storages
+            m_optimized = {s.padded(P) / s.d};
+        }
+        if (s.zero <= 1) {
+            tape.alloc(C::Gradients, 4 * s.padded(P));  // the flat gradients, .grad views of it
+            m_gradsExist = true;
+        } else {
+            tape.alloc(C::Gradients, 4 * s.padded(P) / s.d);  // the gradient shard
+        }
     }
 
     StepPrediction step(bool grads_set_to_none) {
         tape.resetPeak();
         tape.setPhase(Phase::Other);
-        // SyntheticData: randint [B, S + 1], then contiguous inputs and labels
-        tape.alloc(C::Temporaries, 8 * s.B * (s.S + 1));
+        // SyntheticData: randint [B, S + 1], then contiguous inputs and labels; a rank draws the
+        // global batch and keeps a copy of its rows.
+        if (s.parallel()) {
+            tape.alloc(C::Temporaries, 8 * s.B * s.d * (s.S + 1));
+            tape.alloc(C::Temporaries, 8 * s.B * (s.S + 1));
+            tape.free(C::Temporaries, 8 * s.B * s.d * (s.S + 1));
+        } else {
+            tape.alloc(C::Temporaries, 8 * s.B * (s.S + 1));
+        }
         tape.alloc(C::Inputs, 16 * s.T);
         tape.free(C::Temporaries, 8 * s.B * (s.S + 1));
         if (s.training && grads_set_to_none && m_gradsExist) {
@@ -63,6 +107,9 @@ class StepWalk {
         }
 
         tape.setPhase(Phase::Forward);
+        if (zero3()) {
+            gather(groups()[0]);  // the root group, gathered until the end of the backward
+        }
         forward();
         StepPrediction result;
         result.end_of_forward = tape.live();
@@ -72,9 +119,26 @@ class StepWalk {
             tape.setPhase(Phase::Backward);
             backward();
             m_gradsExist = true;
+            if (s.parallel() && s.zero >= 2) {
+                // ParallelEngine::afterBackward: the rest reduced to their owners, then freed
+                // (ZeRO-3's blocks were reduced during the backward).
+                reduceToOwners(zero3() ? groups()[0] : total(s.params));
+                m_gradsExist = false;
+                if (zero3()) {
+                    tape.free(C::Temporaries, 4 * s.padded(groups()[0]));  // endStep: release
+                }
+            }
             tape.setPhase(Phase::Optimizer);
             optimizerStep();
             m_stateExists = true;
+            if (s.parallel() && (s.zero == 1 || s.zero == 2)) {
+                // all-gather of the updated shards into the flat parameters: Gloo gathers into
+                // a new flat output and copies it into place.
+                tape.spike(C::Temporaries, 4 * s.padded(total(s.params)));
+            }
+        }
+        if (s.parallel()) {
+            tape.spike(C::Temporaries, 8);  // the loss all-reduced in a double
         }
         tape.setPhase(Phase::Other);
         tape.free(C::LogitsLoss, 4);  // the loss scalar
@@ -113,16 +177,22 @@ class StepWalk {
             tape.free(C::Temporaries, 4 * s.S * s.S);
         }
         for (int64_t i = 0; i < s.L; ++i) {
+            if (zero3()) {
+                gather(s.block_params);
+            }
             if (!grad) {
                 blockForward(false, true);
+                releaseBlock();
                 tape.free(C::Temporaries, th());  // the previous x
             } else if (s.checkpoint) {
                 // BlockCheckpointFunction: the block runs without grad and outside the autocast
                 // cache; its input stays saved, its output is the next block's saved input.
                 blockForward(false, false);
+                releaseBlock();
                 tape.move(C::Temporaries, C::Activations, th());
             } else {
                 blockForward(true, true);
+                releaseBlock();
             }
         }
         headForward(grad, mask_component);
@@ -431,11 +501,25 @@ class StepWalk {
         rmsNormBackward(WeightGrad::Accumulate);
         tape.free(C::Activations, th());  // the last block's output
         for (int64_t i = 0; i < s.L; ++i) {
+            if (zero3()) {
+                // The hook on this block's output: the block after it (done) is reduced to its
+                // owners and released, this one gathered.
+                if (i > 0) {
+                    reduceToOwners(s.block_params);
+                    tape.free(C::Temporaries, 4 * s.padded(s.block_params));
+                }
+                gather(s.block_params);
+            }
             if (s.checkpoint) {
                 checkpointedBlockBackward();
             } else {
                 blockBackward(WeightGrad::Accumulate, true);
             }
+        }
+        if (zero3() && s.L > 0) {
+            // The hook on the first block's input: its backward is done.
+            reduceToOwners(s.block_params);
+            tape.free(C::Temporaries, 4 * s.padded(s.block_params));
         }
         if (s.mask && s.checkpoint) {
             tape.free(C::Activations, 4 * s.S * s.S);
@@ -572,7 +656,7 @@ class StepWalk {
     // ---------------------------------------------------------------- optimizer
 
     void optimizerStep() {
-        for (auto n : s.params) {
+        for (auto n : m_optimized) {
             if (s.adamw) {
                 if (!m_stateExists) {
                     tape.alloc(C::OptimizerState, 8 * n);  // exp_avg, exp_avg_sq
@@ -585,8 +669,43 @@ class StepWalk {
         }
     }
 
+    bool zero3() const { return s.parallel() && s.zero == 3 && s.training; }
+    // ZeRO-3's parameter groups: the root group, then one per block.
+    std::vector<int64_t> groups() const {
+        std::vector<int64_t> g{s.root_params};
+        g.insert(g.end(), size_t(s.L), s.block_params);
+        return g;
+    }
+    // ParallelEngine::gather: the group's flat storage comes back; Gloo's all-gather fills a
+    // new flat output first and copies it in.
+    void gather(int64_t n) {
+        tape.alloc(C::Temporaries, 4 * s.padded(n));
+        tape.spike(C::Temporaries, 4 * s.padded(n));
+    }
+    // ParallelEngine::reduceGradientsToOwners over a group of n elements: one zeroed bucket at
+    // a time gathers the gradients, is reduced and copied into the shard; then the group's
+    // gradients are freed.
+    void reduceToOwners(int64_t n) {
+        const int64_t pad = s.padded(n);
+        int64_t largest = 0;
+        for (int64_t a = 0; a < pad; a += s.bucket) {
+            largest = std::max(largest, std::min(s.bucket, pad - a));
+        }
+        tape.spike(C::Temporaries, 4 * largest);
+        tape.free(C::Gradients, 4 * n);
+    }
+
+    // ParallelEngine::afterBlock: ZeRO-3 frees the gathered block (its storage, which the views
+    // autograd saved share).
+    void releaseBlock() {
+        if (zero3()) {
+            tape.free(C::Temporaries, 4 * s.padded(s.block_params));
+        }
+    }
+
     const Shape& s;
     MemoryTape& tape;
+    std::vector<int64_t> m_optimized;  // the tensors the optimizer updates, in elements
     bool m_gradsExist = false;
     bool m_stateExists = false;
     int64_t m_returned = 0;
@@ -646,6 +765,7 @@ Shape makeShape(const TrainOptions& o, const MemoryModel::Semantics& semantics) 
         s.params.push_back(s.V * s.h);
     }
     s.block_params = ModelCost::parameters(c).per_layer;
+    s.root_params = s.V * s.h + s.h + (s.tied ? 0 : s.V * s.h);
     return s;
 }
 
@@ -656,12 +776,26 @@ MemoryPrediction MemoryModel::predict(const TrainOptions& options) {
 }
 
 MemoryPrediction MemoryModel::predict(const TrainOptions& options, const Semantics& semantics) {
+    return predict(options, semantics, DataParallel{});
+}
+
+MemoryPrediction MemoryModel::predict(const TrainOptions& options, const Semantics& semantics,
+                                      const DataParallel& parallel) {
+    if (parallel.ranks < 1) {
+        throw ConfigError("--nproc", "must be at least 1");
+    }
+    if (parallel.zero_stage < 0 || parallel.zero_stage > 3) {
+        throw ConfigError("--zero-stage", "must be 0, 1, 2 or 3");
+    }
     options.model.validate();
     options.model.validateSequence(options.seq_len);
     if (options.batch_size < 1) {
         throw ConfigError("--batch-size", "must be at least 1");
     }
-    const Shape shape = makeShape(options, semantics);
+    Shape shape = makeShape(options, semantics);
+    shape.d = parallel.ranks;
+    shape.zero = parallel.zero_stage;
+    shape.bucket = std::max<int64_t>(1, parallel.bucket_bytes / 4);
     MemoryTape tape;
     StepWalk walk(shape, tape);
     MemoryPrediction prediction;

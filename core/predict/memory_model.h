@@ -22,9 +22,21 @@ class MemoryModel {
         bool sdpa_is_flash = false;
     };
 
+    // Data-parallel training as core/train/parallel_engine.h runs it: one of `ranks` processes,
+    // DDP (zero_stage 0) or ZeRO 1-3, gradient buckets of bucket_bytes. options.batch_size is
+    // the rank's micro batch. The prediction is one rank's: sharded parameters, gradients and
+    // optimizer state, the flat buffers, the gathered blocks of ZeRO-3 and the buffers c10d's
+    // Gloo backend allocates (all-gather output, reduce buckets) as temporaries.
+    struct DataParallel {
+        int ranks = 1;
+        int zero_stage = 0;
+        int64_t bucket_bytes = int64_t(25) << 20;
+    };
     // Throws ConfigError naming the option for configurations that cannot be built.
     static MemoryPrediction predict(const TrainOptions& options);
     static MemoryPrediction predict(const TrainOptions& options, const Semantics& semantics);
+    static MemoryPrediction predict(const TrainOptions& options, const Semantics& semantics,
+                                    const DataParallel& parallel);
 };
 
 }  // namespace memscope

@@ -17,6 +17,7 @@ nlohmann::json PlanResult::toJson() const {
         {"memory", memory.toJson()},
         {"per_gpu_bytes", components},
         {"per_gpu_total_bytes", per_gpu_total},
+        {"per_gpu_steady_bytes", per_gpu_steady_total},
         {"capacity_bytes", capacity},
         {"usable_bytes", usable},
         {"fits", fits},

@@ -57,11 +57,15 @@ struct PlanResult {
 
     PlanRequest request;
     DeviceSpec device;
-    ParallelConfig parallel;   // resolved
-    int64_t micro_batch = 0;   // per GPU and pipeline micro-batch
-    MemoryPrediction memory;   // one GPU's micro-batch before sharding
+    ParallelConfig parallel;  // resolved
+    int64_t micro_batch = 0;  // per GPU and pipeline micro-batch
+    MemoryPrediction
+        memory;  // one GPU's micro-batch: data parallel replayed per rank, else unsharded
     ComponentBytes per_gpu{};  // sharded, with workspace and allocator overhead
     int64_t per_gpu_total = 0;
+    // The steady state alone (every step after the first): what a recorded run's steady peak
+    // per rank is compared with (bench_parallel_accuracy).
+    int64_t per_gpu_steady_total = 0;
     int64_t capacity = 0;
     int64_t usable = 0;
     bool fits = false;

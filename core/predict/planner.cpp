@@ -75,7 +75,16 @@ PlanResult Planner::evaluate(const PlanRequest& request) const {
     r.micro_batch = o.batch_size / group;
     TrainOptions local = o;
     local.batch_size = r.micro_batch;
-    r.memory = MemoryModel::predict(local, request.semantics);
+    // Pure data parallelism is replayed rank by rank as ParallelEngine runs it (flat buffers,
+    // shards, gathered blocks, communication buffers); other layouts shard the single-GPU
+    // replay's components below.
+    const bool replay_parallel = p.data > 1 && p.tensor == 1 && p.pipeline == 1 && o.training();
+    MemoryModel::DataParallel data_parallel;
+    if (replay_parallel) {
+        data_parallel.ranks = p.data;
+        data_parallel.zero_stage = p.zero_stage;
+    }
+    r.memory = MemoryModel::predict(local, request.semantics, data_parallel);
 
     // Sharding. The memory model's breakdown is for one GPU holding the whole model; tensor
     // parallelism splits weights and most activations, pipeline stages hold a slice of the
@@ -98,6 +107,7 @@ PlanResult Planner::evaluate(const PlanRequest& request) const {
             : 1.0;
     const double act_share = tensor_act * pipeline_act;
     const int d = p.data;
+    const int shard_d = replay_parallel ? 1 : d;  // the replay has sharded already
     auto shard = [&](const ComponentBytes& at) {
         ComponentBytes g{};
         auto set = [&](MemoryComponent m, double bytes) {
@@ -105,17 +115,17 @@ PlanResult Planner::evaluate(const PlanRequest& request) const {
         };
         auto of = [&](MemoryComponent m) { return double(at[static_cast<int>(m)]); };
         set(MemoryComponent::Parameters,
-            of(MemoryComponent::Parameters) * weight_share / (p.zero_stage >= 3 ? d : 1));
+            of(MemoryComponent::Parameters) * weight_share / (p.zero_stage >= 3 ? shard_d : 1));
         set(MemoryComponent::Gradients,
-            of(MemoryComponent::Gradients) * weight_share / (p.zero_stage >= 2 ? d : 1));
+            of(MemoryComponent::Gradients) * weight_share / (p.zero_stage >= 2 ? shard_d : 1));
         set(MemoryComponent::OptimizerState,
-            of(MemoryComponent::OptimizerState) * weight_share / (p.zero_stage >= 1 ? d : 1));
+            of(MemoryComponent::OptimizerState) * weight_share / (p.zero_stage >= 1 ? shard_d : 1));
         set(MemoryComponent::AutocastCache, of(MemoryComponent::AutocastCache) * weight_share);
         set(MemoryComponent::Inputs, of(MemoryComponent::Inputs));
         set(MemoryComponent::Activations, of(MemoryComponent::Activations) * act_share);
         set(MemoryComponent::LogitsLoss, of(MemoryComponent::LogitsLoss) / p.tensor);
         double temporaries = of(MemoryComponent::Temporaries) * tensor_act;
-        if (p.zero_stage >= 3 && d > 1) {
+        if (p.zero_stage >= 3 && shard_d > 1) {
             temporaries += 4.0 * double(counts.per_layer) / p.tensor;  // one gathered layer
         }
         set(MemoryComponent::Temporaries, temporaries);
@@ -129,6 +139,7 @@ PlanResult Planner::evaluate(const PlanRequest& request) const {
     const ComponentBytes candidates[] = {shard(r.memory.first_step.at_peak),
                                          shard(r.memory.steady_step.at_peak),
                                          shard(r.memory.steady_step.at_end_of_forward)};
+    r.per_gpu_steady_total = std::max(total(candidates[1]), total(candidates[2]));
     for (const auto& candidate : candidates) {
         if (total(candidate) > r.per_gpu_total) {
             r.per_gpu = candidate;
@@ -190,7 +201,15 @@ PlanResult Planner::evaluate(const PlanRequest& request) const {
     double dp_bytes = 0, tp_bytes = 0, pp_bytes = 0;
     if (o.training() && d > 1) {
         const double grads = 4.0 * total_params * weight_share;
-        dp_bytes = 2.0 * (d - 1) / d * grads * (p.zero_stage >= 3 ? 1.5 : 1.0);
+        // Ring algorithms, bytes each GPU sends: DDP all-reduces the gradients (2(d-1)/d x G);
+        // ZeRO-1 all-reduces them too and all-gathers the updated parameters ((d-1)/d x G
+        // more); ZeRO-2 reduce-scatters them instead ((d-1)/d) before that all-gather; ZeRO-3
+        // all-gathers each block's parameters twice (forward, backward) and reduce-scatters.
+        const double passes = p.zero_stage == 1   ? 3.0
+                              : p.zero_stage == 2 ? 2.0
+                              : p.zero_stage >= 3 ? 3.0
+                                                  : 2.0;
+        dp_bytes = passes * (d - 1) / d * grads;
     }
     if (p.tensor > 1) {
         const double passes =

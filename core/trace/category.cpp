@@ -20,6 +20,8 @@ std::string toString(Category category) {
             return "AUTOGRAD_DETAIL";
         case Category::Unknown:
             return "UNKNOWN";
+        case Category::Communication:
+            return "COMMUNICATION";
     }
     return "UNKNOWN";
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -17,9 +18,19 @@ enum class Category : uint8_t {
     Gradient = 5,
     AutogradDetail = 6,
     Unknown = 7,
+    // Buffers of collective communication: DDP/ZeRO gradient buckets, ZeRO-3's gathered
+    // parameters, reduce outputs. After Unknown so that run files written before it keep their
+    // numbers.
+    Communication = 8,
 };
 
-inline constexpr int kCategoryCount = 8;
+inline constexpr int kCategoryCount = 9;
+
+// A stored category number as an index into per-category arrays; numbers from a newer or damaged
+// file count as Unknown.
+inline size_t categoryIndex(int value) {
+    return value >= 0 && value < kCategoryCount ? size_t(value) : size_t(Category::Unknown);
+}
 
 std::string toString(Category category);  // "PARAMETER", "OPTIMIZER_STATE", ...
 std::optional<Category> parseCategory(const std::string& text);

@@ -179,7 +179,7 @@ void TimelineLayout::applyAction(int64_t action, CategoryBytes& bytes) const {
     if (m_endX[a] == m_beginX[a]) {
         return;  // never live
     }
-    const auto c = std::min(size_t(m_category[a]), size_t(kCategoryCount - 1));
+    const auto c = categoryIndex(int(m_category[a]));
     bytes[c] += (action & 1) ? -m_size[a] : m_size[a];
 }
 
@@ -194,7 +194,7 @@ void TimelineLayout::buildCategoryBlocks() {
     for (size_t r = 0; r < m_presentCount; ++r) {
         const auto a = size_t(m_stackOrder[r]);
         if (m_endX[a] > m_beginX[a]) {
-            bytes[std::min(size_t(m_category[a]), size_t(kCategoryCount - 1))] += m_size[a];
+            bytes[categoryIndex(int(m_category[a]))] += m_size[a];
         }
     }
     size_t action = 0;

@@ -82,7 +82,8 @@ nlohmann::json OperatorStat::toJson() const {
             {"self_bytes_allocated", self_bytes_allocated},
             {"self_net_bytes", self_net_bytes},
             {"largest_allocation", largest_allocation},
-            {"flops", flops}};
+            {"flops", flops},
+            {"bytes_sent", bytes_sent}};
 }
 
 OperatorStat OperatorStat::fromJson(const nlohmann::json& j) {
@@ -98,6 +99,7 @@ OperatorStat OperatorStat::fromJson(const nlohmann::json& j) {
     s.self_net_bytes = j.value("self_net_bytes", int64_t(0));
     s.largest_allocation = j.value("largest_allocation", int64_t(0));
     s.flops = j.value("flops", 0.0);
+    s.bytes_sent = j.value("bytes_sent", int64_t(0));
     return s;
 }
 

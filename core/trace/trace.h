@@ -125,6 +125,7 @@ struct OperatorStat {
     int64_t self_net_bytes = 0;      // allocated minus freed inside, children excluded
     int64_t largest_allocation = 0;  // children included
     double flops = 0;                // matmul-like ops, from input shapes
+    int64_t bytes_sent = 0;          // c10d collectives: payload handed to the other ranks
 
     nlohmann::json toJson() const;
     static OperatorStat fromJson(const nlohmann::json& j);

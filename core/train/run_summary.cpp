@@ -98,7 +98,7 @@ nlohmann::json RunSummary::toJson() const {
     for (const auto& s : steps) {
         step_list.push_back(s.toJson());
     }
-    return {
+    nlohmann::json json = {
         {"parameters", parameters},
         {"steps", timedSteps()},
         {"steps_run", static_cast<int64_t>(steps.size())},
@@ -129,6 +129,15 @@ nlohmann::json RunSummary::toJson() const {
         {"config", options.toJson()},
         {"step_metrics", step_list},
     };
+    if (world_size > 1) {
+        json["rank"] = rank;
+        json["world_size"] = world_size;
+        json["parallel"] = parallel;
+        json["global_batch_size"] = options.batch_size * world_size;
+        json["communication_bytes"] = communication_bytes;
+        json["communication_sent_bytes"] = communication_sent_bytes;
+    }
+    return json;
 }
 
 std::string RunSummary::toText() const {
@@ -141,6 +150,11 @@ std::string RunSummary::toText() const {
     }
     if (!error.empty()) {
         out << "Run stopped by an error after " << steps.size() << " steps: " << error << "\n";
+    }
+    if (world_size > 1) {
+        out << "Parallel: " << parallel << " over " << world_size << " ranks (this is rank " << rank
+            << "), global batch " << options.batch_size * world_size << " (" << options.batch_size
+            << " per rank)\n";
     }
     out << "Average time per step: " << fixed(avgStep(), 4) << " seconds\n";
     out << "Training speed: " << fixed(samplesPerSecond(), 1) << " samples/sec ("

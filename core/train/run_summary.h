@@ -28,6 +28,16 @@ struct RunSummary {
     std::string peak_flops_method;
     double wall_s = 0;  // whole run, initialisation included
 
+    // Multi-process runs: this rank, the world size and the strategy (train/parallel_mode.h);
+    // the global batch is options.batch_size x world_size.
+    int rank = 0;
+    int world_size = 1;
+    std::string parallel = "none";
+    int64_t communication_bytes = 0;  // payload handed to collectives by this rank
+    // What a ring algorithm sends from this rank for those collectives (DistributedContext::
+    // sentBytes): the figure the planner's communication volume predicts.
+    int64_t communication_sent_bytes = 0;
+
     int64_t peak_allocated_bytes = 0;  // over the whole run
     int64_t init_allocated_bytes = 0;  // after building the model and optimizer
 

@@ -5,6 +5,7 @@
 #include "model/tiny_llama.h"
 #include "torch_compat.h"
 #include "train/device_capacity.h"
+#include "train/parallel_engine.h"
 #include "train/peak_flops.h"
 #include "train/synthetic_data.h"
 
@@ -144,6 +145,13 @@ void Trainer::setAllocationObserver(AllocationObserver* observer) {
     m_observer = observer;
 }
 
+void Trainer::setDistributed(std::shared_ptr<DistributedContext> context, ParallelMode mode,
+                             int64_t bucket_bytes) {
+    m_context = std::move(context);
+    m_parallel = m_context ? mode : ParallelMode::None;
+    m_bucketBytes = bucket_bytes;
+}
+
 RunSummary Trainer::run() {
     m_options.validate();
     const auto device_info = DeviceInfo::describe(m_options.device);
@@ -166,6 +174,11 @@ RunSummary Trainer::run() {
     summary.device = device.str();
     summary.device_name = device_info.name;
     summary.torch_version = TORCH_VERSION;
+    if (m_context) {
+        summary.rank = m_context->rank();
+        summary.world_size = m_context->worldSize();
+        summary.parallel = toString(m_parallel);
+    }
     summary.parameters = ModelCost::parameters(m_options.model).total();
     summary.flops_per_step = ModelCost::stepFlops(
         m_options.model, m_options.batch_size, m_options.seq_len, m_options.training(),
@@ -201,17 +214,25 @@ RunSummary Trainer::run() {
                             m_options.checkpointing == Checkpointing::PerBlock);
             model->to(device);
             auto params = model->parameters();
+            std::unique_ptr<ParallelEngine> engine;
+            auto optimized = params;
+            if (m_context) {
+                engine = std::make_unique<ParallelEngine>(m_parallel, m_context, m_bucketBytes,
+                                                          m_observer);
+                m_context->setObserver(m_observer);
+                optimized = engine->attach(model);
+            }
             for (const auto& p : params) {
                 announce(m_observer, p, Category::Parameter);
             }
             std::unique_ptr<torch::optim::Optimizer> optimizer;
             if (m_options.training()) {
-                optimizer = makeOptimizer(m_options, params);
+                optimizer = makeOptimizer(m_options, optimized);
             } else {
                 model->eval();
             }
             SyntheticData data(m_options.model.vocab_size, m_options.batch_size, m_options.seq_len,
-                               m_options.seed, device);
+                               m_options.seed, device, summary.rank, summary.world_size);
             summary.init_allocated_bytes = hook->current();
             summary.peak_allocated_bytes = hook->peak();
 
@@ -229,7 +250,14 @@ RunSummary Trainer::run() {
                 announce(m_observer, inputs, Category::Input);
                 announce(m_observer, labels, Category::Input);
                 if (optimizer) {
-                    zeroGradients(params);
+                    if (engine) {
+                        engine->zeroGrad();
+                    } else {
+                        zeroGradients(params);
+                    }
+                }
+                if (engine) {
+                    engine->beforeForward();
                 }
 
                 phase(Phase::Forward, step);
@@ -252,21 +280,32 @@ RunSummary Trainer::run() {
                     t = Clock::now();
                     loss.backward();
                     sync();
-                    metrics.backward_s = secondsSince(t);
+                    // The gradients of this rank's batch, before any reduction frees them.
                     for (const auto& p : params) {
                         announce(m_observer, p.grad(), Category::Gradient);
                     }
+                    if (engine) {
+                        engine->afterBackward();
+                    }
+                    metrics.backward_s = secondsSince(t);
                     CancellationToken::throwIfRequested();
 
                     phase(Phase::Optimizer, step);
                     t = Clock::now();
                     optimizer->step();
+                    if (engine) {
+                        engine->afterOptimizerStep();
+                    }
                     sync();
                     metrics.optimizer_s = secondsSince(t);
                     announceOptimizerState(m_observer, *optimizer);
                 }
                 phase(Phase::Other, step);
-                metrics.loss = loss.item<double>();
+                if (engine) {
+                    engine->endStep();
+                }
+                metrics.loss =
+                    engine ? engine->globalLoss(loss.item<double>()) : loss.item<double>();
                 loss = torch::Tensor();
                 inputs = torch::Tensor();
                 labels = torch::Tensor();
@@ -297,6 +336,11 @@ RunSummary Trainer::run() {
         }
         at::autocast::clear_cache();
         summary.peak_allocated_bytes = std::max(summary.peak_allocated_bytes, hook->peak());
+        if (m_context) {
+            summary.communication_bytes = m_context->bytesMoved();
+            summary.communication_sent_bytes = m_context->sentBytes();
+            m_context->setObserver(nullptr);  // the recorder may be gone before the context
+        }
     }
     summary.wall_s = secondsSince(run_start);
 #ifdef __GLIBC__

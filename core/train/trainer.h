@@ -2,6 +2,8 @@
 
 #include "capture/allocation_hook.h"
 #include "model/cancellation.h"
+#include "train/distributed_context.h"
+#include "train/parallel_mode.h"
 #include "train/run_summary.h"
 #include "train/train_options.h"
 
@@ -23,6 +25,11 @@ class Trainer {
     void setAllocationObserver(AllocationObserver* observer);
     // Skip the GEMM calibration (MFU is then reported as 0); used by tests.
     void setMeasurePeakFlops(bool measure) { m_measurePeak = measure; }
+    // Makes this run one rank of a multi-process run (see ParallelEngine): options.batch_size is
+    // the rank's micro batch, the rank trains on its rows of the global batch, and the losses
+    // reported are those of the global batch.
+    void setDistributed(std::shared_ptr<DistributedContext> context, ParallelMode mode,
+                        int64_t bucket_bytes = 25 << 20);
 
     // Validates the options (throws ConfigError before anything runs), then runs. A cancelled run
     // or one stopped by an error returns the summary of the steps it completed.
@@ -35,6 +42,9 @@ class Trainer {
     AllocationObserver* m_observer = nullptr;
     bool m_measurePeak = true;
     CancellationToken m_cancel;
+    std::shared_ptr<DistributedContext> m_context;
+    ParallelMode m_parallel = ParallelMode::None;
+    int64_t m_bucketBytes = 25 << 20;
 };
 
 }  // namespace memscope

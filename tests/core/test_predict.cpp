@@ -156,6 +156,53 @@ class TestPredict : public QObject {
         QVERIFY(double(MemoryModel::predict(o).peak()) / kGiB > step);
     }
 
+    // Data parallel replayed rank by rank as ParallelEngine runs it: DDP adds the flat
+    // gradient buffer (padded to a multiple of the ranks), ZeRO-1 shards the optimizer state,
+    // ZeRO-2 the gradients too, ZeRO-3 the parameters per group (root and every block).
+    void dataParallelReplayShardsModelStates() {
+        auto o = tinyTrainOptions();
+        const auto single = MemoryModel::predict(o);
+        const int64_t P = single.parameters;
+        const int64_t pad = (P + 1) / 2 * 2;
+        const auto& c = o.model;
+        const int64_t root =
+            c.vocab_size * c.hidden_dim * (c.tie_embeddings ? 1 : 2) + c.hidden_dim;
+        const int64_t block = (P - root) / c.n_layers;
+        const int64_t zero3_shard = (root + 1) / 2 + c.n_layers * ((block + 1) / 2);
+        const int64_t expected[4][3] = {{4 * P, 4 * pad, 8 * P},
+                                        {4 * pad, 4 * pad, 8 * (pad / 2)},
+                                        {4 * pad, 4 * (pad / 2), 8 * (pad / 2)},
+                                        {4 * zero3_shard, 4 * zero3_shard, 8 * zero3_shard}};
+        int64_t peaks[4] = {};
+        for (int stage = 0; stage <= 3; ++stage) {
+            MemoryModel::DataParallel dp;
+            dp.ranks = 2;
+            dp.zero_stage = stage;
+            const auto p = MemoryModel::predict(o, {}, dp);
+            const auto& at = p.steady_step.at_end_of_forward;
+            QCOMPARE(at[int(MemoryComponent::Parameters)], expected[stage][0]);
+            QCOMPARE(at[int(MemoryComponent::Gradients)], expected[stage][1]);
+            QCOMPARE(at[int(MemoryComponent::OptimizerState)], expected[stage][2]);
+            // Activations do not depend on the sharding.
+            QCOMPARE(at[int(MemoryComponent::Activations)],
+                     single.steady_step.at_end_of_forward[int(MemoryComponent::Activations)]);
+            peaks[stage] = p.steady_step.peak;
+        }
+        // ZeRO-1 and ZeRO-3 need less than DDP. ZeRO-2's full gradients and reduce bucket
+        // exist together at the end of the backward, and ZeRO-3's gathered copies come on top
+        // of the activations, so on a model this small neither need be below the stage before.
+        QVERIFY(peaks[1] < peaks[0]);
+        QVERIFY(peaks[3] < peaks[0]);
+        // One rank is the single-process replay.
+        MemoryModel::DataParallel alone;
+        QCOMPARE(MemoryModel::predict(o, {}, alone).steady_step.peak, single.steady_step.peak);
+        MemoryModel::DataParallel bad;
+        bad.ranks = 2;
+        bad.zero_stage = 4;
+        QCOMPARE(rejectedOption([&] { MemoryModel::predict(o, {}, bad); }),
+                 QStringLiteral("--zero-stage"));
+    }
+
     void shardingOrdersPerGpuMemory() {
         Planner planner(devices());
         auto base = gpuRequest(7, 32, 2048);

@@ -1,4 +1,5 @@
 #include <QAction>
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
@@ -10,15 +11,19 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QStandardPaths>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QTranslator>
 #include <QtTest>
 
+#include "io/run_directory.h"
 #include "io/run_file.h"
 #include "main_window.h"
 #include "memscope_version.h"
 #include "run_load_progress.h"
+#include "summary_page.h"
+#include "timeline_page.h"
 #include "translation_loader.h"
 
 namespace {
@@ -41,6 +46,32 @@ void saveBigRun(const QString& path, size_t n) {
     memscope::RunFile::SaveOptions o;
     o.format_version = 1;
     memscope::RunFile::save(t, path.toStdString(), o);
+}
+
+// A rank's recording: `n` 4 KiB allocations, all live at the end, and two steps whose peaks are
+// those of the run.
+memscope::Trace rankTrace(int n) {
+    memscope::Trace t;
+    int64_t live = 0;
+    for (int i = 0; i < n; ++i) {
+        memscope::Event e;
+        e.time_ns = int64_t(i) * 1000;
+        e.addr = 0x10000 + uint64_t(i) * 0x1000;
+        e.kind = memscope::EventKind::Alloc;
+        e.size = 4096;
+        live += e.size;
+        e.allocated = live;
+        t.events.append(e);
+    }
+    for (int s = 1; s <= 2; ++s) {
+        memscope::StepMetrics m;
+        m.step = s;
+        m.total_s = 0.5;
+        m.peak_allocated_bytes = live / (3 - s);
+        t.steps.push_back(m);
+    }
+    t.finalize();
+    return t;
 }
 
 QMenu* find_menu(const memscope::MainWindow& window, const QString& object_name) {
@@ -172,6 +203,73 @@ class TestMainWindow : public QObject {
         QCOMPARE(about->text(), QStringLiteral("&Über Memscope"));
         QVERIFY(QCoreApplication::removeTranslator(&translator));
         QTRY_COMPARE(file_menu->title(), QStringLiteral("&File"));
+    }
+
+    void a_run_directory_opens_every_rank_with_a_selector() {
+        QTemporaryDir dir;
+        memscope::RunDirectory manifest;
+        manifest.world_size = 3;
+        manifest.parallel = "zero3";
+        manifest.global_batch_size = 6;
+        for (int r = 0; r < 3; ++r) {
+            manifest.rank_files.push_back(memscope::RunDirectory::rankFileName(r));
+        }
+        manifest.save(dir.path().toStdString());
+        // Rank 2 was killed before it saved: no file.
+        memscope::RunFile::save(rankTrace(10), manifest.rankPath(dir.path().toStdString(), 0));
+        memscope::RunFile::save(rankTrace(30), manifest.rankPath(dir.path().toStdString(), 1));
+
+        memscope::MainWindow window;
+        window.setErrorReporter([](const QString& message) { QFAIL(qPrintable(message)); });
+        QVERIFY(window.openRun(dir.path()));
+        QCOMPARE(window.rankCount(), 3);
+        QCOMPARE(window.currentRank(), 0);
+        QCOMPARE(window.currentTrace()->events.count(), size_t(10));
+        QComboBox* selector = window.timelinePage()->rankCombo();
+        QVERIFY(selector->isVisibleTo(window.timelinePage()));
+        QCOMPARE(selector->count(), 3);
+        QVERIFY(selector->itemText(2).contains(QStringLiteral("no recording")));
+        QVERIFY(window.logView()->toPlainText().contains(QStringLiteral("rank 2")));
+
+        // The summary lists the ranks side by side, rank 1's peak 3x rank 0's.
+        QTableWidget* ranks = window.summaryPage()->rankTable();
+        QCOMPARE(ranks->rowCount(), 3);
+        QCOMPARE(memscope::SummaryPage::rankRowOf(1, *window.currentTrace()).peak_bytes,
+                 qint64(10 * 4096));
+
+        // Choosing rank 1 in the selector shows it in every view.
+        selector->activated(1);
+        QCOMPARE(window.currentRank(), 1);
+        QCOMPARE(window.currentTrace()->events.count(), size_t(30));
+        QVERIFY(!window.showRank(2));  // no recording
+        QCOMPARE(window.currentRank(), 1);
+
+        // Ranks compare with each other.
+        QVERIFY(window.compareWithRank(0));
+        QVERIFY(window.tabs()->isTabVisible(window.tabs()->currentIndex()));
+        QVERIFY(!window.compareWithRank(1));  // itself
+
+        // Opening a single run afterwards hides the selector.
+        const QString single = dir.filePath(QStringLiteral("single.memscope"));
+        memscope::RunFile::save(rankTrace(5), single.toStdString());
+        QVERIFY(window.openRun(single));
+        QCOMPARE(window.rankCount(), 0);
+        QVERIFY(!selector->isVisibleTo(window.timelinePage()));
+    }
+
+    void a_broken_run_directory_is_named() {
+        QTemporaryDir dir;
+        QFile manifest(dir.filePath(QStringLiteral("manifest.json")));
+        QVERIFY(manifest.open(QIODevice::WriteOnly));
+        manifest.write("{\"format\": \"memscope-ranks\", \"version\": 1, \"world_size\": \"two\"}");
+        manifest.close();
+        memscope::MainWindow window;
+        QString reported;
+        window.setErrorReporter([&](const QString& message) { reported = message; });
+        QVERIFY(!window.openRun(dir.path()));
+        QVERIFY2(reported.contains(QStringLiteral("manifest.json")), qPrintable(reported));
+        QVERIFY2(reported.contains(QStringLiteral("world_size")), qPrintable(reported));
+        QCOMPARE(window.rankCount(), 0);
     }
 
     void window_geometry_survives_a_restart() {

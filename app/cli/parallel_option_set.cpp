@@ -1,0 +1,133 @@
+#include "parallel_option_set.h"
+
+#include "model/config_error.h"
+
+#include <torch/torch.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <thread>
+
+namespace memscope::cli {
+
+void ParallelOptionSet::addTo(CLI::App& app) {
+    app.add_option("--nproc", m_nproc,
+                   "Start N training processes (ranks) on this machine (default 1)");
+    app.add_option("--parallel", m_parallel,
+                   "Multi-process strategy: ddp, zero1, zero2, zero3 (default ddp)");
+    app.add_option("--master-port", m_masterPort,
+                   "Rendezvous port on 127.0.0.1 for --nproc (default: a free one)");
+    app.add_option("--bucket-mib", m_bucketMib,
+                   "Gradient bucket size for the collectives in MiB (default 25)");
+    app.add_option("--comm-timeout", m_commTimeout,
+                   "Seconds a rank waits for the others (rendezvous, collectives; default 30)");
+}
+
+ParallelOptionSet::Role ParallelOptionSet::resolve(TrainOptions& options) {
+    if (m_nproc < 1) {
+        throw ConfigError("--nproc", "must be at least 1, not " + std::to_string(m_nproc));
+    }
+    if (m_masterPort < 0 || m_masterPort > 65535) {
+        throw ConfigError("--master-port", std::to_string(m_masterPort) + " is not a port");
+    }
+    if (!(m_commTimeout > 0)) {
+        throw ConfigError("--comm-timeout", "must be positive");
+    }
+    if (!(m_bucketMib > 0)) {
+        throw ConfigError("--bucket-mib", "must be positive");
+    }
+    m_mode = ParallelMode::None;
+    if (!m_parallel.empty()) {
+        const auto mode = parseParallelMode(m_parallel);
+        if (!mode || *mode == ParallelMode::None) {
+            throw ConfigError("--parallel",
+                              "unknown strategy '" + m_parallel + "' (ddp, zero1, zero2, zero3)");
+        }
+        m_mode = *mode;
+    }
+    m_env = RankEnvironment::fromEnvironment();
+    if (m_env && m_nproc > 1 && m_nproc != m_env->world_size) {
+        throw ConfigError("--nproc", std::to_string(m_nproc) + " does not match WORLD_SIZE=" +
+                                         std::to_string(m_env->world_size) +
+                                         " of the job this process is in");
+    }
+    const int world = m_env ? m_env->world_size : m_nproc;
+    if (world == 1 && m_mode == ParallelMode::None) {
+        return Role::Single;
+    }
+    if (m_mode == ParallelMode::None) {
+        m_mode = ParallelMode::Ddp;
+    }
+    if (options.device != "cpu") {
+        throw ConfigError("--parallel",
+                          "runs on c10d's Gloo backend, which this LibTorch has "
+                          "for the CPU only: --device " +
+                              options.device + " is not supported");
+    }
+    if (!options.training() && m_mode != ParallelMode::Ddp) {
+        throw ConfigError("--parallel", toString(m_mode) +
+                                            " shards training state; it needs --profile-type "
+                                            "training");
+    }
+    if (options.threads == 0) {
+        int local_world = world;
+        if (const char* lws = std::getenv("LOCAL_WORLD_SIZE"); lws != nullptr && *lws != '\0') {
+            local_world = std::max(1, std::atoi(lws));
+        }
+        const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
+        options.threads = std::max(1, cores / local_world);
+    }
+    if (!m_env) {
+        if (m_nproc > 1) {
+            return Role::Launcher;
+        }
+        // One rank of its own (--parallel with --nproc 1): a world of one on a free port.
+        RankEnvironment alone;
+        alone.master_port = m_masterPort;
+        m_env = alone;
+    }
+    return Role::Rank;
+}
+
+std::shared_ptr<DistributedContext> ParallelOptionSet::connect() const {
+    // A lone rank with port 0 serves its store on a port the system picks.
+    return DistributedContext::connect(*m_env,
+                                       std::chrono::milliseconds(int64_t(m_commTimeout * 1000)));
+}
+
+nlohmann::json ParallelOptionSet::multiRankSummary(const RunSummary& summary,
+                                                   DistributedContext& context) {
+    nlohmann::json json = summary.toJson();
+    const int world = context.worldSize();
+    json["world_size"] = world;
+    json["parallel"] = summary.parallel;
+    json["global_batch_size"] = summary.options.batch_size * world;
+    constexpr int kFields = 5;
+    auto figures = torch::zeros({world * kFields}, torch::kDouble);
+    auto mine = figures.narrow(0, context.rank() * kFields, kFields);
+    mine[0] = double(summary.steadyPeakAllocated());
+    mine[1] = double(summary.peak_allocated_bytes);
+    mine[2] = summary.avgStep();
+    mine[3] = double(summary.communication_bytes);
+    mine[4] = double(summary.communication_sent_bytes);
+    try {
+        context.allreduceSum(figures);
+    } catch (const std::exception&) {
+        return json;  // a rank is gone: no table
+    }
+    auto ranks = nlohmann::json::array();
+    auto a = figures.accessor<double, 1>();
+    for (int r = 0; r < world; ++r) {
+        ranks.push_back({{"rank", r},
+                         {"steady_peak_allocated_bytes", int64_t(a[r * kFields])},
+                         {"peak_allocated_bytes", int64_t(a[r * kFields + 1])},
+                         {"avg_step_s", a[r * kFields + 2]},
+                         {"communication_bytes", int64_t(a[r * kFields + 3])},
+                         {"communication_sent_bytes", int64_t(a[r * kFields + 4])}});
+    }
+    json["ranks"] = ranks;
+    return json;
+}
+
+}  // namespace memscope::cli
