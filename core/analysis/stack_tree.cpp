@@ -68,7 +68,9 @@ StackTree::StackTree() {
 }
 
 std::string StackTree::frameText(const Frame& frame) {
-    if (frame.file.empty()) {
+    // Module paths, operators and autograd nodes name themselves; a recorded frame's source line
+    // would only keep two builds of the same model apart.
+    if (frame.file.empty() || frame.kind != FrameKind::Other) {
         return frame.name;
     }
     return frame.name + " (" + frame.file + ":" + std::to_string(frame.line) + ")";

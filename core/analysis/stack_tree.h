@@ -63,7 +63,8 @@ class StackTree {
 
     static StackTree build(const Trace& trace, const StackTreeOptions& options = {});
 
-    // "name", or "name (file:line)" for frames with a source location (imported Python frames).
+    // "name", or "name (file:line)" for other frames with a source location (imported Python
+    // frames: many are named "forward").
     static std::string frameText(const Frame& frame);
 
     StackTreeOptions::Direction direction() const { return m_direction; }

@@ -238,14 +238,19 @@ void TestStackTree::framesWithASourceLocation() {
     const uint32_t other = b.trace.stacks.internFrame({"a;b", "", 0, FrameKind::Other});
     const uint32_t s1 = b.trace.stacks.child(b.trace.stacks.child(0, outer), inner);
     const uint32_t s2 = b.trace.stacks.child(b.trace.stacks.child(0, outer), other);
+    // A recorded module frame's line stays out of its text.
+    const uint32_t module = b.trace.stacks.internFrame({"M.x", "m.cpp", 7, FrameKind::Module});
+    const uint32_t s3 = b.trace.stacks.child(0, module);
     b.alloc(1, 64, s1);
     b.alloc(2, 16, s2);
+    b.alloc(3, 8, s3);
     b.trace.finalize();
     const StackTree tree = StackTree::build(b.trace);
-    QCOMPARE(childNames(tree, 0), std::vector<std::string>{"forward (model.py:12)"});
+    QCOMPARE(childNames(tree, 0), (std::vector<std::string>{"forward (model.py:12)", "M.x"}));
     QCOMPARE(QString::fromStdString(tree.folded()),
              QStringLiteral("forward (model.py:12);forward (attn.py:40) 64\n"
-                            "forward (model.py:12);a,b 16\n"));
+                            "forward (model.py:12);a,b 16\n"
+                            "M.x 8\n"));
 }
 
 void TestStackTree::differenceOfTwoRuns() {
