@@ -267,10 +267,13 @@ void FlameGraphView::paintEvent(QPaintEvent*) {
         } else {
             label = QString::fromStdString(n.name);
         }
-        p.setPen(Qt::black);
         const QRectF text_rect = b.rect.adjusted(4, 0, -3, 0);
-        p.drawText(text_rect, Qt::AlignVCenter | Qt::AlignLeft,
-                   fm.elidedText(label, Qt::ElideRight, int(text_rect.width())));
+        const QString shown = fm.elidedText(label, Qt::ElideRight, int(text_rect.width()));
+        if (shown != label && shown.size() <= 4) {
+            continue;  // a letter or two and an ellipsis: the tooltip names it
+        }
+        p.setPen(Qt::black);
+        p.drawText(text_rect, Qt::AlignVCenter | Qt::AlignLeft, shown);
     }
 }
 
