@@ -12,6 +12,7 @@
 #include "stack_tree_model.h"
 #include "trace/trace.h"
 
+#include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QComboBox>
 #include <QMouseEvent>
@@ -53,6 +54,7 @@ class TestFlameGraph : public QObject {
     void pageShowsThePeakAndHighlightsAFrame();
     void pageFollowsTheSelectedTimeAndTheRange();
     void treeViewsSortByTheirColumns();
+    void modelsPassTheModelTester();
     void comparePageShowsTheStackDifference();
     void mainWindowHasTheTab();
 };
@@ -220,6 +222,39 @@ void TestFlameGraph::treeViewsSortByTheirColumns() {
     QCOMPARE(proxy->index(0, 0, addmm).data().toString(), QStringLiteral("aten::linear"));
     QCOMPARE(proxy->index(0, StackTreeModel::Peak, addmm).data(StackTreeModel::SortRole),
              QVariant(qint64(1000)));
+}
+
+void TestFlameGraph::modelsPassTheModelTester() {
+    AnalysisFixture f;
+    StackTreeModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSortFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    proxy.setSortRole(StackTreeModel::SortRole);
+    proxy.sort(StackTreeModel::Temporary, Qt::DescendingOrder);
+    QAbstractItemModelTester proxy_tester(&proxy,
+                                          QAbstractItemModelTester::FailureReportingMode::QtTest);
+    StackTreeOptions options;
+    model.setTree(std::make_shared<const StackTree>(StackTree::build(f.trace, options)));
+    QCOMPARE(model.rowCount(), 3);
+    const QModelIndex addmm = model.indexOfNode(childNamed(
+        *model.tree(), childNamed(*model.tree(), childNamed(*model.tree(), 0, "M"), "aten::linear"),
+        "aten::addmm"));
+    QCOMPARE(addmm.data().toString(), QStringLiteral("aten::addmm"));
+    QCOMPARE(addmm.parent().parent().data().toString(), QStringLiteral("M"));
+    QCOMPARE(model.nodeOf(addmm), addmm.data(StackTreeModel::NodeRole).toInt());
+    options.direction = StackTreeOptions::Direction::BottomUp;
+    model.setTree(std::make_shared<const StackTree>(StackTree::build(f.trace, options)));
+    QCOMPARE(model.rowCount(), 5);
+    model.setTree(nullptr);
+    QCOMPARE(model.rowCount(), 0);
+
+    StackDiffModel diff_model;
+    QAbstractItemModelTester diff_tester(&diff_model,
+                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
+    diff_model.setDiff(std::make_shared<const StackDiff>(StackDiff::compare(f.trace, f.trace)));
+    QCOMPARE(diff_model.rowCount(), 0);
+    diff_model.setDiff(nullptr);
 }
 
 void TestFlameGraph::comparePageShowsTheStackDifference() {
