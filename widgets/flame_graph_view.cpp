@@ -161,9 +161,13 @@ QColor FlameGraphView::fillOf(int node) const {
         if (n.bytes <= 0 || n.delta() == 0) {
             return QColor(0xdd, 0xdd, 0xdd);
         }
+        // Light to strong as more of the box is net change; light enough for black labels.
         const double share = std::min(1.0, std::abs(double(n.delta())) / double(n.bytes));
-        const int fade = int(std::lround(200 * (1.0 - 0.25 - 0.75 * share)));
-        return n.delta() > 0 ? QColor(230, fade, fade) : QColor(fade, fade + 20, 235);
+        if (n.delta() > 0) {
+            const int gb = int(std::lround(215 - 135 * share));
+            return QColor(238, gb, gb);
+        }
+        return QColor(int(std::lround(215 - 120 * share)), int(std::lround(225 - 95 * share)), 245);
     }
     if (m_colorBy == ColorBy::Category) {
         return TimelineColors::categoryColor(dominantCategory(n)).lighter(115);
