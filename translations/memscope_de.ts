@@ -353,6 +353,26 @@
         <source>A:B</source>
         <translation>A:B</translation>
     </message>
+    <message>
+        <source>The time a flame graph screenshot shows: a time with a unit (1.25s, 300ms) or an event index (default: the peak).</source>
+        <translation>Der Zeitpunkt, den ein Flame-Graph-Screenshot zeigt: eine Zeit mit Einheit (1.25s, 300ms) oder ein Ereignisindex (Standard: die Spitze).</translation>
+    </message>
+    <message>
+        <source>time|event</source>
+        <translation>zeit|ereignis</translation>
+    </message>
+    <message>
+        <source>Compare the opened run with this one (the Compare tab; --screenshot compare=FILE renders it).</source>
+        <translation>Den geöffneten Lauf mit diesem vergleichen (Tab Vergleich; --screenshot compare=DATEI zeichnet ihn).</translation>
+    </message>
+    <message>
+        <source>--at works with --screenshot flamegraph=FILE only</source>
+        <translation>--at wirkt nur mit --screenshot flamegraph=DATEI</translation>
+    </message>
+    <message>
+        <source>--compare needs a run to compare with: add --open RUN</source>
+        <translation>--compare braucht einen Lauf zum Vergleichen: --open LAUF angeben</translation>
+    </message>
 </context>
 <context>
     <name>memscope::AllocationListModel</name>
@@ -481,6 +501,26 @@
     <message>
         <source>Export CSV...</source>
         <translation>Als CSV exportieren...</translation>
+    </message>
+    <message>
+        <source>Difference flame graph</source>
+        <translation>Flame Graph der Differenz</translation>
+    </message>
+    <message>
+        <source>By stack at the peak</source>
+        <translation>Nach Stack an der Spitze</translation>
+    </message>
+    <message>
+        <source>Bytes alive at each run&apos;s peak by stack, B minus A: red frames grew, blue frames shrank; a frame is as wide as the bytes that changed below it.</source>
+        <translation>An der Spitze jedes Laufs belegte Bytes nach Stack, B minus A: rote Frames sind gewachsen, blaue geschrumpft; ein Frame ist so breit wie die Bytes, die sich darunter geändert haben.</translation>
+    </message>
+    <message>
+        <source>The two runs hold the same bytes by stack at their peaks.</source>
+        <translation>Beide Läufe belegen an ihren Spitzen dieselben Bytes je Stack.</translation>
+    </message>
+    <message>
+        <source>Compare two runs to see the difference.</source>
+        <translation>Zwei Läufe vergleichen, um die Differenz zu sehen.</translation>
     </message>
 </context>
 <context>
@@ -655,6 +695,98 @@
     <message>
         <source>%1 x %2 pixels</source>
         <translation>%1 x %2 Pixel</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::FlameGraphPage</name>
+    <message>
+        <source>No run.</source>
+        <translation>Kein Lauf.</translation>
+    </message>
+    <message>
+        <source>No allocation or free in this run or range.</source>
+        <translation>Keine Allokation oder Freigabe in diesem Lauf oder Bereich.</translation>
+    </message>
+    <message numerus="yes">
+        <source>At event %1 (%2 s): %3 alive in %n allocation(s)</source>
+        <translation>
+            <numerusform>Bei Ereignis %1 (%2 s): %3 belegt in %n Allokation</numerusform>
+            <numerusform>Bei Ereignis %1 (%2 s): %3 belegt in %n Allokationen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>range: events %1 to %2</source>
+        <translation>Bereich: Ereignisse %1 bis %2</translation>
+    </message>
+    <message>
+        <source>pin an allocation on the timeline to choose the time</source>
+        <translation>eine Allokation in der Zeitleiste anheften, um den Zeitpunkt zu wählen</translation>
+    </message>
+    <message>
+        <source>At the peak</source>
+        <translation>An der Spitze</translation>
+    </message>
+    <message>
+        <source>At the selected time</source>
+        <translation>Zum gewählten Zeitpunkt</translation>
+    </message>
+    <message>
+        <source>The time whose live allocations are shown: the peak of allocated memory, or the allocation pinned on the timeline</source>
+        <translation>Der Zeitpunkt, dessen lebende Allokationen gezeigt werden: die Spitze des allozierten Speichers oder die in der Zeitleiste angeheftete Allokation</translation>
+    </message>
+    <message>
+        <source>Colour by category</source>
+        <translation>Nach Kategorie färben</translation>
+    </message>
+    <message>
+        <source>Colour by module</source>
+        <translation>Nach Modul färben</translation>
+    </message>
+    <message>
+        <source>Top-down</source>
+        <translation>Top-down</translation>
+    </message>
+    <message>
+        <source>Bottom-up</source>
+        <translation>Bottom-up</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::FlameGraphView</name>
+    <message>
+        <source>All allocations</source>
+        <translation>Alle Allokationen</translation>
+    </message>
+    <message>
+        <source>A: %1&lt;br&gt;B: %2&lt;br&gt;Difference: %3</source>
+        <translation>A: %1&lt;br&gt;B: %2&lt;br&gt;Differenz: %3</translation>
+    </message>
+    <message>
+        <source>%1% of all changed bytes</source>
+        <translation>%1 % aller geänderten Bytes</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%2% of %3) in %n allocation(s)</source>
+        <translation>
+            <numerusform>%1 (%2 % von %3) in %n Allokation</numerusform>
+            <numerusform>%1 (%2 % von %3) in %n Allokationen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Mostly %1</source>
+        <translation>Überwiegend %1</translation>
+    </message>
+    <message>
+        <source>Nothing is allocated at this time.</source>
+        <translation>Zu diesem Zeitpunkt ist nichts alloziert.</translation>
+    </message>
+    <message>
+        <source>All stacks: A %1, B %2 (%3)</source>
+        <translation>Alle Stacks: A %1, B %2 (%3)</translation>
+    </message>
+    <message>
+        <source>All allocations: %1</source>
+        <translation>Alle Allokationen: %1</translation>
     </message>
 </context>
 <context>
@@ -1054,6 +1186,10 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     <message>
         <source>Open only an event or time range of a big .memscope run</source>
         <translation>Nur einen Ereignis- oder Zeitbereich eines großen .memscope-Laufs öffnen</translation>
+    </message>
+    <message>
+        <source>F&amp;lame Graph</source>
+        <translation>F&amp;lame Graph</translation>
     </message>
 </context>
 <context>
@@ -2094,6 +2230,25 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     </message>
 </context>
 <context>
+    <name>memscope::StackDiffModel</name>
+    <message>
+        <source>Stack</source>
+        <translation>Stack</translation>
+    </message>
+    <message>
+        <source>A at its peak</source>
+        <translation>A an seiner Spitze</translation>
+    </message>
+    <message>
+        <source>B at its peak</source>
+        <translation>B an seiner Spitze</translation>
+    </message>
+    <message>
+        <source>Difference</source>
+        <translation>Differenz</translation>
+    </message>
+</context>
+<context>
     <name>memscope::StackPane</name>
     <message>
         <source>%1 bytes (%2)</source>
@@ -2198,6 +2353,45 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     <message>
         <source>(never freed)</source>
         <translation>(nie freigegeben)</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::StackTreeModel</name>
+    <message>
+        <source>Bytes alive at the chosen time (by default the peak)</source>
+        <translation>Zum gewählten Zeitpunkt belegte Bytes (standardmäßig am Spitzenwert)</translation>
+    </message>
+    <message>
+        <source>Bytes of all allocations made (in the range, when one is set)</source>
+        <translation>Bytes aller vorgenommenen Allokationen (im Bereich, wenn einer gesetzt ist)</translation>
+    </message>
+    <message>
+        <source>Bytes of allocations freed right away: the next allocation or free after them is their own free (heaptrack&apos;s definition)</source>
+        <translation>Bytes sofort freigegebener Allokationen: die nächste Allokation oder Freigabe danach ist ihre eigene Freigabe (Definition von heaptrack)</translation>
+    </message>
+    <message>
+        <source>Allocations made (in the range, when one is set)</source>
+        <translation>Vorgenommene Allokationen (im Bereich, wenn einer gesetzt ist)</translation>
+    </message>
+    <message>
+        <source>Frame</source>
+        <translation>Frame</translation>
+    </message>
+    <message>
+        <source>Peak</source>
+        <translation>Spitze</translation>
+    </message>
+    <message>
+        <source>Allocated</source>
+        <translation>Alloziert</translation>
+    </message>
+    <message>
+        <source>Temporary</source>
+        <translation>Temporär</translation>
+    </message>
+    <message>
+        <source>Allocations</source>
+        <translation>Allokationen</translation>
     </message>
 </context>
 <context>

@@ -353,6 +353,26 @@
         <source>A:B</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The time a flame graph screenshot shows: a time with a unit (1.25s, 300ms) or an event index (default: the peak).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>time|event</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare the opened run with this one (the Compare tab; --screenshot compare=FILE renders it).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--at works with --screenshot flamegraph=FILE only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--compare needs a run to compare with: add --open RUN</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>memscope::AllocationListModel</name>
@@ -480,6 +500,26 @@
     </message>
     <message>
         <source>Export CSV...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Difference flame graph</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>By stack at the peak</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bytes alive at each run&apos;s peak by stack, B minus A: red frames grew, blue frames shrank; a frame is as wide as the bytes that changed below it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The two runs hold the same bytes by stack at their peaks.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare two runs to see the difference.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -654,6 +694,98 @@
     </message>
     <message>
         <source>%1 x %2 pixels</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::FlameGraphPage</name>
+    <message>
+        <source>No run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No allocation or free in this run or range.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>At event %1 (%2 s): %3 alive in %n allocation(s)</source>
+        <translation>
+            <numerusform>At event %1 (%2 s): %3 alive in %n allocation</numerusform>
+            <numerusform>At event %1 (%2 s): %3 alive in %n allocations</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>range: events %1 to %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pin an allocation on the timeline to choose the time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At the peak</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At the selected time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The time whose live allocations are shown: the peak of allocated memory, or the allocation pinned on the timeline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Colour by category</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Colour by module</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Top-down</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bottom-up</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::FlameGraphView</name>
+    <message>
+        <source>All allocations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A: %1&lt;br&gt;B: %2&lt;br&gt;Difference: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1% of all changed bytes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%2% of %3) in %n allocation(s)</source>
+        <translation>
+            <numerusform>%1 (%2% of %3) in %n allocation</numerusform>
+            <numerusform>%1 (%2% of %3) in %n allocations</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Mostly %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing is allocated at this time.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All stacks: A %1, B %2 (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All allocations: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1048,6 +1180,10 @@ Allocations live at its start count as present from the start. Leave empty for t
     </message>
     <message>
         <source>Open only an event or time range of a big .memscope run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>F&amp;lame Graph</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2089,6 +2225,25 @@ Allocations live at its start count as present from the start. Leave empty for t
     </message>
 </context>
 <context>
+    <name>memscope::StackDiffModel</name>
+    <message>
+        <source>Stack</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A at its peak</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B at its peak</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Difference</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>memscope::StackPane</name>
     <message>
         <source>%1 bytes (%2)</source>
@@ -2192,6 +2347,45 @@ Allocations live at its start count as present from the start. Leave empty for t
     </message>
     <message>
         <source>(never freed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::StackTreeModel</name>
+    <message>
+        <source>Bytes alive at the chosen time (by default the peak)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bytes of all allocations made (in the range, when one is set)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bytes of allocations freed right away: the next allocation or free after them is their own free (heaptrack&apos;s definition)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allocations made (in the range, when one is set)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Frame</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allocated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Temporary</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allocations</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

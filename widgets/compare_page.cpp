@@ -1,7 +1,11 @@
 #include "compare_page.h"
 
+#include "analysis/stack_diff.h"
+#include "byte_format.h"
 #include "comparison_model.h"
+#include "flame_graph_view.h"
 #include "io/atomic_file.h"
+#include "stack_diff_model.h"
 #include "timeline_view.h"
 #include "trace/timeline_layout.h"
 #include "trace/trace.h"
@@ -15,6 +19,7 @@
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -59,9 +64,43 @@ ComparePage::ComparePage(QWidget* parent) : QWidget(parent) {
     bl->addLayout(controls);
     bl->addWidget(m_table, 1);
 
+    m_stackModel = new StackDiffModel(this);
+    m_stackProxy = new QSortFilterProxyModel(this);
+    m_stackProxy->setSourceModel(m_stackModel);
+    m_stackProxy->setSortRole(StackDiffModel::SortRole);
+    m_stackTable = new QTableView(this);
+    m_stackTable->setModel(m_stackProxy);
+    m_stackTable->setSortingEnabled(true);
+    m_stackTable->sortByColumn(-1, Qt::AscendingOrder);  // by |difference| until a click
+    m_stackTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_stackTable->horizontalHeader()->setSectionResizeMode(StackDiffModel::Stack,
+                                                           QHeaderView::Stretch);
+    m_stackTable->verticalHeader()->hide();
+    m_stackTable->setWordWrap(false);
+    m_stackTable->setTextElideMode(Qt::ElideLeft);  // the innermost frames matter most
+
+    auto* flameBox = new QWidget(this);
+    auto* fl = new QVBoxLayout(flameBox);
+    fl->setContentsMargins(0, 0, 0, 0);
+    m_diffLegend = new QLabel(flameBox);
+    m_diffLegend->setWordWrap(true);
+    m_diffFlame = new FlameGraphView(flameBox);
+    fl->addWidget(m_diffLegend);
+    fl->addWidget(m_diffFlame, 1);
+
+    // Below the timelines: the summary table on the left, the per-stack difference on the right.
+    m_details = new QTabWidget(this);
+    m_details->addTab(flameBox, QString());
+    m_details->addTab(m_stackTable, QString());
+    auto* lower = new QSplitter(Qt::Horizontal, this);
+    lower->addWidget(tableBox);
+    lower->addWidget(m_details);
+    lower->setStretchFactor(0, 1);
+    lower->setStretchFactor(1, 1);
+
     m_splitter = new QSplitter(Qt::Vertical, this);
     m_splitter->addWidget(timelines);
-    m_splitter->addWidget(tableBox);
+    m_splitter->addWidget(lower);
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 2);
     auto* layout = new QVBoxLayout(this);
@@ -98,6 +137,8 @@ void ComparePage::setRuns(std::shared_ptr<const Trace> a, std::shared_ptr<const 
     m_alignment = StepAlignment();
     if (!m_a || !m_b) {
         m_model->setComparison(RunComparison());
+        m_stackModel->setDiff(nullptr);
+        m_diffFlame->setTree(nullptr);
         m_viewA->setTrace(nullptr);
         m_viewB->setTrace(nullptr);
         m_pending = false;
@@ -107,6 +148,10 @@ void ComparePage::setRuns(std::shared_ptr<const Trace> a, std::shared_ptr<const 
     m_model->setComparison(
         RunComparison::compare(*m_a, *m_b, m_nameA.toStdString(), m_nameB.toStdString()));
     m_table->resizeColumnsToContents();
+    auto diff = std::make_shared<const StackDiff>(StackDiff::compare(*m_a, *m_b));
+    m_stackModel->setDiff(diff);
+    m_diffFlame->setTree(std::shared_ptr<const StackTree>(diff, &diff->tree()),
+                         FlameGraphView::Mode::Difference);
     m_pending = true;
     m_viewA->setTrace(nullptr);
     m_viewB->setTrace(nullptr);
@@ -178,6 +223,14 @@ void ComparePage::retranslateUi() {
     m_sync->setText(tr("Synchronize the timelines (by step)"));
     m_sync->setToolTip(tr("Zooming or panning one timeline shows the same steps in the other"));
     m_exportButton->setText(tr("Export CSV..."));
+    m_details->setTabText(0, tr("Difference flame graph"));
+    m_details->setTabText(1, tr("By stack at the peak"));
+    m_diffLegend->setText(
+        tr("Bytes alive at each run's peak by stack, B minus A: red frames grew, blue frames "
+           "shrank; a frame is as wide as the bytes that changed below it."));
+    m_diffFlame->setPlaceholderText(m_a && m_b ? tr("The two runs hold the same bytes by stack "
+                                                    "at their peaks.")
+                                               : tr("Compare two runs to see the difference."));
 }
 
 }  // namespace memscope

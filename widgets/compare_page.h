@@ -12,10 +12,13 @@ class QPushButton;
 class QSortFilterProxyModel;
 class QSplitter;
 class QTableView;
+class QTabWidget;
 
 namespace memscope {
 
 class ComparisonModel;
+class FlameGraphView;
+class StackDiffModel;
 class TimelineLayout;
 class TimelineView;
 class Trace;
@@ -23,7 +26,9 @@ class Trace;
 // Two runs side by side: their active memory timelines stacked (A above B) with synchronized
 // visible ranges (zooming or panning one moves the other to the same steps: StepAlignment), and
 // the difference table (peaks, categories at the peak, modules, operators) below, sortable, with
-// CSV export. Layouts are computed off the GUI thread; layoutsReady() says when both are shown.
+// CSV export; beside it the per-stack difference of the bytes alive at each run's peak
+// (StackDiff) as a flame graph of the difference and as a table sorted by the difference. Layouts
+// are computed off the GUI thread; layoutsReady() says when both are shown.
 class ComparePage : public QWidget {
     Q_OBJECT
 
@@ -45,6 +50,10 @@ class ComparePage : public QWidget {
     QSortFilterProxyModel* proxyModel() const { return m_proxy; }
     QTableView* tableView() const { return m_table; }
     QCheckBox* syncCheckBox() const { return m_sync; }
+    StackDiffModel* stackDiffModel() const { return m_stackModel; }
+    QTableView* stackDiffView() const { return m_stackTable; }
+    FlameGraphView* differenceFlameGraph() const { return m_diffFlame; }
+    QTabWidget* detailTabs() const { return m_details; }
     const StepAlignment& alignment() const { return m_alignment; }
 
   signals:
@@ -72,6 +81,12 @@ class ComparePage : public QWidget {
     ComparisonModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;
     QTableView* m_table = nullptr;
+    QTabWidget* m_details = nullptr;
+    StackDiffModel* m_stackModel = nullptr;
+    QSortFilterProxyModel* m_stackProxy = nullptr;
+    QTableView* m_stackTable = nullptr;
+    FlameGraphView* m_diffFlame = nullptr;
+    QLabel* m_diffLegend = nullptr;
     StepAlignment m_alignment;
     QString m_lastError;
     bool m_pending = false;

@@ -5,6 +5,7 @@
 #include "byte_format.h"
 #include "compare_page.h"
 #include "export_dialog.h"
+#include "flame_graph_page.h"
 #include "io/journal_recovery.h"
 #include "io/run_directory.h"
 #include "io/run_file.h"
@@ -573,6 +574,8 @@ void MainWindow::createAnalysisTabs() {
     addTab(m_summary_page, QStringLiteral("summary"), true);
     m_segment_page = new SegmentPage(this);
     addTab(m_segment_page, QStringLiteral("segments"), true);
+    m_flame_graph_page = new FlameGraphPage(this);
+    addTab(m_flame_graph_page, QStringLiteral("flamegraph"), true);
     m_compare_page = new ComparePage(this);
     addTab(m_compare_page, QStringLiteral("compare"), false);
     m_tabs->setTabVisible(tabIndexOf(m_compare_page), false);  // until File > Compare With
@@ -587,6 +590,8 @@ void MainWindow::createAnalysisTabs() {
     connect(m_operator_page, &OperatorPage::allocationsHighlighted, view,
             &TimelineView::setHighlightedAllocations);
     connect(m_summary_page, &SummaryPage::allocationsHighlighted, view,
+            &TimelineView::setHighlightedAllocations);
+    connect(m_flame_graph_page, &FlameGraphPage::allocationsHighlighted, view,
             &TimelineView::setHighlightedAllocations);
     connect(m_allocations_page, &AllocationsPage::allocationSelected, this, [this](qint64 a) {
         m_timeline_page->view()->selectAllocation(a);
@@ -606,6 +611,9 @@ void MainWindow::createAnalysisTabs() {
             m_page_traces.value(m_segment_page).lock() == m_trace) {  // the pinned one's time
             const Allocation& pinned = m_trace->allocations()[size_t(a)];
             m_segment_page->showAtEvent(pinned.alloc_event >= 0 ? pinned.alloc_event : 0);
+        }
+        if (m_page_traces.value(m_flame_graph_page).lock() == m_trace) {
+            m_flame_graph_page->setSelectedAllocation(a);
         }
     });
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] { syncCurrentTab(); });
@@ -633,6 +641,8 @@ void MainWindow::syncCurrentTab() {
         m_summary_page->setTrace(m_trace);
     } else if (page == m_segment_page) {
         m_segment_page->setTrace(m_trace);
+    } else if (page == m_flame_graph_page) {
+        m_flame_graph_page->setTrace(m_trace);
     } else if (page == m_planner_page) {
         if (m_trace) {
             m_planner_page->setMeasuredTrace(m_trace);
@@ -646,6 +656,8 @@ void MainWindow::syncCurrentTab() {
         m_operator_page->showAllocation(selected);
     } else if (selected >= 0 && page == m_allocations_page) {
         m_allocations_page->showAllocation(selected);
+    } else if (page == m_flame_graph_page) {
+        m_flame_graph_page->setSelectedAllocation(selected);
     } else if (selected >= 0 && page == m_segment_page && m_trace &&
                size_t(selected) < m_trace->allocations().size()) {
         m_segment_page->showAtEvent(
@@ -1386,6 +1398,7 @@ void MainWindow::retranslateUi() {
     m_tabs->setTabText(tabIndexOf(m_allocations_page), tr("&Allocations"));
     m_tabs->setTabText(tabIndexOf(m_summary_page), tr("S&ummary"));
     m_tabs->setTabText(tabIndexOf(m_segment_page), tr("Se&gments"));
+    m_tabs->setTabText(tabIndexOf(m_flame_graph_page), tr("F&lame Graph"));
     m_tabs->setTabText(tabIndexOf(m_compare_page), tr("&Compare"));
     m_tabs->setTabText(tabIndexOf(m_sweep_page), tr("S&weeps"));
     m_tabs->setTabText(tabIndexOf(m_planner_page), tr("&Planner"));

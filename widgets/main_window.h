@@ -23,6 +23,7 @@ namespace memscope {
 
 class AllocationsPage;
 class ComparePage;
+class FlameGraphPage;
 class OperatorPage;
 class PlannerPage;
 class RunController;
@@ -97,6 +98,7 @@ class MainWindow : public QMainWindow {
     AllocationsPage* allocationsPage() const { return m_allocations_page; }
     SummaryPage* summaryPage() const { return m_summary_page; }
     SegmentPage* segmentPage() const { return m_segment_page; }
+    FlameGraphPage* flameGraphPage() const { return m_flame_graph_page; }
     ComparePage* comparePage() const { return m_compare_page; }
     SweepPage* sweepPage() const { return m_sweep_page; }
     PlannerPage* plannerPage() const { return m_planner_page; }
@@ -207,6 +209,7 @@ class MainWindow : public QMainWindow {
     AllocationsPage* m_allocations_page = nullptr;
     SummaryPage* m_summary_page = nullptr;
     SegmentPage* m_segment_page = nullptr;
+    FlameGraphPage* m_flame_graph_page = nullptr;
     ComparePage* m_compare_page = nullptr;
     SweepPage* m_sweep_page = nullptr;
     PlannerPage* m_planner_page = nullptr;

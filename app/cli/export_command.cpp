@@ -1,5 +1,7 @@
 #include "export_command.h"
 
+#include "analysis/event_at.h"
+#include "analysis/stack_tree.h"
 #include "io/atomic_file.h"
 
 #include "cli_support.h"
@@ -46,11 +48,15 @@ ExportCommand::ExportCommand(CLI::App& parent) {
                       "In a multi-rank run: export this rank only (default: all ranks; a Chrome "
                       "trace holds them as processes, other formats get one file per rank)");
     m_app->add_option("--range", m_range, kRangeOptionHelp);
-    m_app
-        ->add_option("--to,-o", m_to,
-                     "Output file; its suffix picks the format: .pickle (memory_viz snapshot), "
-                     ".json (Chrome trace), .csv or .md (table)")
-        ->required();
+    m_app->add_option("--to,-o", m_to,
+                      "Output file; its suffix picks the format: .pickle (memory_viz snapshot), "
+                      ".json (Chrome trace), .csv or .md (table)");
+    m_app->add_option("--flamegraph", m_flamegraph,
+                      "Write the bytes alive at the peak (or --at) by stack as folded stacks "
+                      "(flamegraph.pl, speedscope)");
+    m_app->add_option("--at", m_at,
+                      "With --flamegraph: an event index (5000) or a time (1.25s) instead of "
+                      "the peak");
     m_app->add_option("--protocol", m_protocol, "Pickle protocol, 2 or 4 (default 4)");
     m_app->add_option("--table", m_table,
                       "Table for .csv/.md: operators, allocations or summary (default operators)");
@@ -59,6 +65,15 @@ ExportCommand::ExportCommand(CLI::App& parent) {
 }
 
 int ExportCommand::run() {
+    if (m_to.empty() == m_flamegraph.empty()) {
+        return reportUsageError("export needs either --to FILE or --flamegraph FILE");
+    }
+    if (!m_at.empty() && m_flamegraph.empty()) {
+        return reportUsageError("--at works with --flamegraph only");
+    }
+    if (!m_flamegraph.empty()) {
+        return writeFlameGraph();
+    }
     const std::string suffix = lowerSuffix(m_to);
     const bool pickle = suffix == ".pickle" || suffix == ".pkl";
     const bool chrome = suffix == ".json";
@@ -179,6 +194,47 @@ int ExportCommand::exportOne(const Trace& trace, const std::string& to, const st
         return 1;
     }
     std::cout << "Wrote " << to << "\n";
+    return 0;
+}
+
+int ExportCommand::writeFlameGraph() {
+    EventAt at;
+    if (!m_at.empty()) {
+        try {
+            at = EventAt::parse(m_at);
+        } catch (const std::invalid_argument& e) {
+            return reportUsageError(std::string("--at: ") + e.what());
+        }
+    }
+    RunRange range;
+    int status = 0;
+    if (!parseRangeOption(m_range, range, status)) {
+        return status;
+    }
+    Trace trace;
+    try {
+        trace = loadRun(m_path, range);
+    } catch (const std::exception& e) {
+        std::cerr << "memscope-cli: error: " << e.what() << "\n";
+        return 1;
+    }
+    StackTreeOptions options;
+    if (!m_at.empty()) {
+        try {
+            options.at_event = at.resolve(trace);
+        } catch (const std::invalid_argument& e) {
+            return reportUsageError("--at " + m_at + ": " + e.what());
+        }
+    }
+    const StackTree tree = StackTree::build(trace, options);
+    try {
+        writeFileAtomically(m_flamegraph, [&](std::ostream& out) { out << tree.folded(); });
+    } catch (const std::exception& e) {
+        std::cerr << "memscope-cli: error: " << e.what() << "\n";
+        return 1;
+    }
+    std::cout << "Wrote " << m_flamegraph << " (" << tree.root().bytes << " bytes alive at event "
+              << tree.atEvent() << ")\n";
     return 0;
 }
 

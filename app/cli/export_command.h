@@ -16,6 +16,8 @@ namespace memscope::cli {
 //   .pickle / .pkl  PyTorch memory snapshot for pytorch.org/memory_viz (--protocol 2|4)
 //   .json           Chrome trace for Perfetto / chrome://tracing
 //   .csv / .md      a table (--table operators|allocations|summary)
+// or, with --flamegraph FILE, the bytes alive at the peak (or --at) by stack as folded stacks
+// ("frame;frame;frame bytes" lines) for flamegraph.pl and speedscope.
 class ExportCommand {
   public:
     explicit ExportCommand(CLI::App& parent);
@@ -29,12 +31,15 @@ class ExportCommand {
                   TableExporter::Kind kind);
     int exportRanks(const RunDirectory& run, const std::string& dir, const std::string& suffix,
                     TableExporter::Kind kind);
+    int writeFlameGraph();
 
     CLI::App* m_app;
     std::string m_path;
     int m_rank = -1;
     std::string m_range;  // --range A:B, "" for the whole run
     std::string m_to;
+    std::string m_flamegraph;
+    std::string m_at;
     int m_protocol = 4;
     std::string m_table = "operators";
     size_t m_limit = 0;

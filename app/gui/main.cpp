@@ -1,8 +1,10 @@
 // memscope: the desktop GUI. Options: --lang CODE picks the interface language (default: the
 // system's), --quit-after-ms N quits after N ms (smoke tests), --open RUN opens a run file, and
 // --screenshot VIEW=FILE renders a view of the opened run to a PNG without showing a window
-// (offscreen unless QT_QPA_PLATFORM says otherwise), with --detail N|P% and --size WxH, then
-// exits: 0 when written, 1 when the run cannot be read or the image written, 2 for bad options.
+// (offscreen unless QT_QPA_PLATFORM says otherwise), with --detail N|P%, --size WxH and, for the
+// flame graph, --at TIME|EVENT (the time shown; the peak by default); --compare RUN2 opens the
+// Compare tab with a second run (screenshot view "compare"). Then exits: 0 when written, 1
+// when the run cannot be read or the image written, 2 for bad options.
 
 #include <QApplication>
 #include <QCommandLineOption>
@@ -17,6 +19,7 @@
 #include <QStringList>
 #include <QTimer>
 #include <QTranslator>
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -24,6 +27,9 @@
 #include <optional>
 #include <stdexcept>
 
+#include "analysis/event_at.h"
+#include "compare_page.h"
+#include "flame_graph_page.h"
 #include "io/run_directory.h"
 #include "io/run_file.h"
 #include "io/run_range.h"
@@ -170,7 +176,8 @@ int render_timeline_screenshot(const QString& run_path, const memscope::RunRange
 int render_window_screenshot(const QString& run_path, const memscope::RunRange& range, int rank,
                              const QString& view, const QString& image_path,
                              const std::optional<DetailOption>& detail, const QSize& size,
-                             double scale) {
+                             double scale, const std::optional<memscope::EventAt>& at,
+                             const QString& at_text, const QString& compare_path) {
     memscope::MainWindow window;
     window.setErrorReporter([](const QString& message) { print_error(message); });
     if (view != QLatin1String("window") && !window.viewNames(true).contains(view)) {
@@ -194,10 +201,14 @@ int render_window_screenshot(const QString& run_path, const memscope::RunRange& 
     } else if (!run_path.isEmpty() && !window.openRun(run_path, range)) {
         return 1;
     }
+    if (!compare_path.isEmpty() && !window.compareWith(compare_path)) {
+        return 1;
+    }
     memscope::TimelinePage* page = window.timelinePage();
     QElapsedTimer waited;
     waited.start();
-    while (page->isLayoutPending() && waited.elapsed() < 120000) {
+    while ((page->isLayoutPending() || window.comparePage()->isLayoutPending()) &&
+           waited.elapsed() < 120000) {
         QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
     }
     if (detail) {
@@ -211,6 +222,19 @@ int render_window_screenshot(const QString& run_path, const memscope::RunRange& 
         print_error(QCoreApplication::translate("main", "--screenshot: no view named %1; views: %2")
                         .arg(view, window.viewNames().join(QStringLiteral(", "))));
         return k_usage_error;
+    }
+    if (at) {
+        memscope::FlameGraphPage* flame = window.flameGraphPage();
+        try {
+            if (!flame->trace()) {
+                throw std::invalid_argument("there is no run");
+            }
+            flame->showAtEvent(at->resolve(*flame->trace()));
+        } catch (const std::invalid_argument& e) {
+            print_error(
+                QStringLiteral("--at %1: %2").arg(at_text, QString::fromStdString(e.what())));
+            return k_usage_error;
+        }
     }
     // Let pages that compute off the GUI thread finish and repaint.
     waited.restart();
@@ -327,6 +351,22 @@ int main(int argc, char** argv) {
         QCoreApplication::translate("main", "Pixels per point of a PNG screenshot, 1 to 4."),
         QCoreApplication::translate("main", "factor"));
     parser.addOption(scale_option);
+    const QCommandLineOption at_option(
+        QStringLiteral("at"),
+        QCoreApplication::translate(
+            "main",
+            "The time a flame graph screenshot shows: a time with a unit (1.25s, 300ms) or an "
+            "event index (default: the peak)."),
+        QCoreApplication::translate("main", "time|event"));
+    parser.addOption(at_option);
+    const QCommandLineOption compare_option(
+        QStringLiteral("compare"),
+        QCoreApplication::translate(
+            "main",
+            "Compare the opened run with this one (the Compare tab; --screenshot "
+            "compare=FILE renders it)."),
+        QCoreApplication::translate("main", "run"));
+    parser.addOption(compare_option);
     parser.process(app);
 
     if (!known_language) {
@@ -406,6 +446,27 @@ int main(int argc, char** argv) {
             return k_usage_error;
         }
     }
+    std::optional<memscope::EventAt> at;
+    if (parser.isSet(at_option)) {
+        try {
+            at = memscope::EventAt::parse(parser.value(at_option).toStdString());
+        } catch (const std::invalid_argument& e) {
+            print_error(QStringLiteral("--at: %1").arg(QString::fromStdString(e.what())));
+            return k_usage_error;
+        }
+        const QString spec = parser.value(screenshot_option);
+        if (!spec.startsWith(QLatin1String("flamegraph="))) {
+            print_error(QCoreApplication::translate(
+                "main", "--at works with --screenshot flamegraph=FILE only"));
+            return k_usage_error;
+        }
+    }
+    if (parser.isSet(compare_option) && !parser.isSet(open_option)) {
+        print_error(QCoreApplication::translate("main",
+                                                "--compare needs a run to compare with: "
+                                                "add --open RUN"));
+        return k_usage_error;
+    }
     if (parser.isSet(screenshot_option)) {
         const QString spec = parser.value(screenshot_option);
         const qsizetype eq = spec.indexOf(QLatin1Char('='));
@@ -430,7 +491,8 @@ int main(int argc, char** argv) {
                                               scale);
         }
         return render_window_screenshot(parser.value(open_option), range, rank, view, file, detail,
-                                        size, scale);
+                                        size, scale, at, parser.value(at_option),
+                                        parser.value(compare_option));
     }
 
     memscope::MainWindow window;
@@ -443,6 +505,9 @@ int main(int argc, char** argv) {
     const bool opened = parser.isSet(open_option) &&
                         (rank >= 0 ? window.openRunDirectory(parser.value(open_option), rank, range)
                                    : window.openRun(parser.value(open_option), range));
+    if (opened && parser.isSet(compare_option)) {
+        window.compareWith(parser.value(compare_option));
+    }
     if (opened && detail) {
         memscope::TimelinePage* page = window.timelinePage();
         auto apply_detail = [page, d = *detail] {

@@ -138,6 +138,34 @@ class TestCliExports : public QObject {
         QVERIFY(to_stdout.out.startsWith("# Memscope report"));
     }
 
+    void exportsFoldedStacks() {
+        const QString path = m_dir.filePath("peak.folded");
+        const auto r = cli({"export", m_run, "--flamegraph", path});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        const QStringList lines =
+            QString::fromUtf8(readAll(path)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QVERIFY(lines.size() > 3);
+        static const QRegularExpression line_pattern(
+            QStringLiteral("^[^ ;][^;]*(;[^;]+)* (\\d+)$"));
+        qint64 total = 0;
+        bool nested = false;
+        for (const QString& line : lines) {
+            const auto m = line_pattern.match(line);
+            QVERIFY2(m.hasMatch(), qPrintable(line));
+            total += m.captured(2).toLongLong();
+            nested = nested || line.contains(QLatin1Char(';'));
+        }
+        QVERIFY(nested);  // module > operator stacks
+        // The message names the total and the event; the lines add up to it.
+        QVERIFY2(r.out.contains(QStringLiteral("(%1 bytes alive at event").arg(total)),
+                 qPrintable(r.out));
+
+        const QString early = m_dir.filePath("early.folded");
+        const auto e = cli({"export", m_run, "--flamegraph", early, "--at", "3"});
+        QVERIFY2(e.exit_code == 0, qPrintable(e.err));
+        QVERIFY2(e.out.contains(QStringLiteral("alive at event 3)")), qPrintable(e.out));
+    }
+
     void badRequestsFailWithOneLine_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<int>("status");
@@ -158,6 +186,16 @@ class TestCliExports : public QObject {
         QTest::newRow("report nothing") << QStringList{"report"} << 2 << "runs";
         QTest::newRow("bad range")
             << QStringList{"export", "RUN", "--to", "a.json", "--range", "5:x"} << 2 << "--range";
+        QTest::newRow("flamegraph bad --at")
+            << QStringList{"export", "RUN", "--flamegraph", "f.txt", "--at", "1.5x"} << 2 << "--at";
+        QTest::newRow("flamegraph --at past the end")
+            << QStringList{"export", "RUN", "--flamegraph", "f.txt", "--at", "999999999"} << 2
+            << "--at";
+        QTest::newRow("flamegraph --at after the run")
+            << QStringList{"export", "RUN", "--flamegraph", "f.txt", "--at", "100min"} << 2
+            << "--at";
+        QTest::newRow("--at without --flamegraph")
+            << QStringList{"export", "RUN", "--to", "a.json", "--at", "5"} << 2 << "--at";
         QTest::newRow("info empty range")
             << QStringList{"info", "RUN", "--range", "2s:1s"} << 2 << "--range";
         QTest::newRow("report bad range")

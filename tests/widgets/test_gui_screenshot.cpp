@@ -86,6 +86,41 @@ class TestGuiScreenshot : public QObject {
         }
     }
 
+    void screenshot_of_the_flame_graph() {
+        const QString png = m_dir.filePath(QStringLiteral("flame.png"));
+        for (const QStringList& extra :
+             {QStringList(), QStringList{"--at", "5"}, QStringList{"--at", "1ms"}}) {
+            QFile::remove(png);
+            const Result r =
+                gui(QStringList{"--open", m_run, "--screenshot", "flamegraph=" + png} + extra);
+            QVERIFY2(r.exit_code == 0, qPrintable(r.output));
+            QImage image(png);
+            QVERIFY(!image.isNull());
+            QSet<QRgb> colours;
+            for (int y = 0; y < image.height(); y += 5) {
+                for (int x = 0; x < image.width(); x += 5) {
+                    colours.insert(image.pixel(x, y));
+                }
+            }
+            QVERIFY2(colours.size() > 8, qPrintable(QString::number(colours.size())));
+        }
+        // A time after the run's end or an event it does not have: exit 2 naming --at.
+        for (const QString& at : {QStringLiteral("100min"), QStringLiteral("999999999")}) {
+            const Result r =
+                gui({"--open", m_run, "--screenshot", "flamegraph=" + png, "--at", at});
+            QCOMPARE(r.exit_code, 2);
+            QVERIFY2(r.output.contains(QLatin1String("--at")), qPrintable(r.output));
+        }
+    }
+
+    void screenshot_of_a_comparison() {
+        const QString png = m_dir.filePath(QStringLiteral("compare.png"));
+        const Result r =
+            gui({"--open", m_run, "--compare", m_run, "--screenshot", "compare=" + png});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.output));
+        QVERIFY(!QImage(png).isNull());
+    }
+
     void bad_options_exit_2_naming_the_option_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("named");
@@ -104,6 +139,14 @@ class TestGuiScreenshot : public QObject {
                                                  "--open",       "r",
                                                  "--size",       "big"}
                                   << "--size";
+        QTest::newRow("bad at") << QStringList{"--screenshot", "flamegraph=x.png",
+                                               "--open",       "r",
+                                               "--at",         "soon"}
+                                << "--at";
+        QTest::newRow("compare without a run")
+            << QStringList{"--screenshot", "compare=x.png", "--compare", "r"} << "--compare";
+        QTest::newRow("at without a flame graph")
+            << QStringList{"--screenshot", "timeline=x.png", "--open", "r", "--at", "5"} << "--at";
     }
 
     void bad_options_exit_2_naming_the_option() {

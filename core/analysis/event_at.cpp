@@ -1,0 +1,69 @@
+#include "analysis/event_at.h"
+
+#include "trace/trace.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <regex>
+#include <stdexcept>
+
+namespace memscope {
+
+EventAt EventAt::parse(const std::string& text) {
+    static const std::regex pattern(R"(^\s*(\d+(?:\.\d+)?)\s*(ns|us|ms|s|min)?\s*$)");
+    std::smatch match;
+    const auto bad = [&text] {
+        return std::invalid_argument("'" + text +
+                                     "' is not an event index (5000) or a time with a unit "
+                                     "(1.25s, 300ms)");
+    };
+    if (!std::regex_match(text, match, pattern)) {
+        throw bad();
+    }
+    EventAt at;
+    const std::string number = match[1].str();
+    const std::string unit = match[2].str();
+    if (unit.empty()) {
+        if (number.find('.') != std::string::npos || number.size() > 18) {
+            throw bad();
+        }
+        at.value = std::stoll(number);
+        return at;
+    }
+    const double scale = unit == "ns"   ? 1.0
+                         : unit == "us" ? 1e3
+                         : unit == "ms" ? 1e6
+                         : unit == "s"  ? 1e9
+                                        : 60e9;
+    const double ns = std::stod(number) * scale;
+    if (ns > 9.2e18) {
+        throw bad();
+    }
+    at.is_time = true;
+    at.value = int64_t(ns);
+    return at;
+}
+
+int64_t EventAt::resolve(const Trace& trace) const {
+    const auto count = int64_t(trace.events.count());
+    if (count == 0) {
+        throw std::invalid_argument("the run has no events");
+    }
+    if (!is_time) {
+        if (value >= count) {
+            throw std::invalid_argument("the run has events 0 to " + std::to_string(count - 1) +
+                                        " only");
+        }
+        return value;
+    }
+    const auto& times = trace.events.time_ns;
+    if (value > times.back()) {
+        char buffer[64];
+        std::snprintf(buffer, sizeof buffer, "%.3f s", double(times.back()) * 1e-9);
+        throw std::invalid_argument(std::string("the run ends at ") + buffer);
+    }
+    const auto it = std::upper_bound(times.begin(), times.end(), value);
+    return std::max<int64_t>(0, int64_t(it - times.begin()) - 1);
+}
+
+}  // namespace memscope

@@ -1,0 +1,25 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace memscope {
+
+class Trace;
+
+// A point of a run named on the command line (`--at`): an event index ("5000") or a time since
+// the run started with a unit ("1.25s", "300ms"; units ns, us, ms, s, min).
+class EventAt {
+  public:
+    bool is_time = false;
+    int64_t value = 0;  // an event index, or ns
+
+    // Throws std::invalid_argument with a message naming the text when it is neither.
+    static EventAt parse(const std::string& text);
+    // The event index in `trace`: the index itself, or the last event at or before the time.
+    // Throws std::invalid_argument when the run has no such event ("the run has events 0 to
+    // 99 only", "the run ends at 3.200 s").
+    int64_t resolve(const Trace& trace) const;
+};
+
+}  // namespace memscope

@@ -1,0 +1,254 @@
+#include "flame_graph_page.h"
+
+#include "analysis/stack_tree.h"
+#include "byte_format.h"
+#include "flame_graph_view.h"
+#include "stack_tree_model.h"
+#include "trace/trace.h"
+
+#include <QComboBox>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLocale>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cstdint>
+
+namespace memscope {
+
+namespace {
+
+QTreeView* makeTreeView(QWidget* parent, QSortFilterProxyModel* proxy) {
+    auto* view = new QTreeView(parent);
+    view->setModel(proxy);
+    view->setSortingEnabled(true);
+    view->sortByColumn(StackTreeModel::Peak, Qt::DescendingOrder);
+    view->setUniformRowHeights(true);
+    view->setAlternatingRowColors(true);
+    view->header()->setStretchLastSection(false);
+    view->header()->setSectionResizeMode(StackTreeModel::Frame, QHeaderView::Stretch);
+    for (int c = StackTreeModel::Peak; c < StackTreeModel::ColumnCount; ++c) {
+        view->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    }
+    return view;
+}
+
+}  // namespace
+
+FlameGraphPage::FlameGraphPage(QWidget* parent) : QWidget(parent) {
+    m_time = new QComboBox(this);
+    m_time->addItem(QString());
+    m_time->addItem(QString());
+    m_colorBy = new QComboBox(this);
+    m_colorBy->addItem(QString());
+    m_colorBy->addItem(QString());
+    m_info = new QLabel(this);
+    m_info->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_flame = new FlameGraphView(this);
+
+    m_topDownModel = new StackTreeModel(this);
+    m_topDownProxy = new QSortFilterProxyModel(this);
+    m_topDownProxy->setSourceModel(m_topDownModel);
+    m_topDownProxy->setSortRole(StackTreeModel::SortRole);
+    m_bottomUpModel = new StackTreeModel(this);
+    m_bottomUpProxy = new QSortFilterProxyModel(this);
+    m_bottomUpProxy->setSourceModel(m_bottomUpModel);
+    m_bottomUpProxy->setSortRole(StackTreeModel::SortRole);
+    m_topDownView = makeTreeView(this, m_topDownProxy);
+    m_bottomUpView = makeTreeView(this, m_bottomUpProxy);
+    m_trees = new QTabWidget(this);
+    m_trees->addTab(m_topDownView, QString());
+    m_trees->addTab(m_bottomUpView, QString());
+
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(m_time);
+    controls->addWidget(m_colorBy);
+    controls->addWidget(m_info, 1);
+    m_splitter = new QSplitter(Qt::Vertical, this);
+    m_splitter->addWidget(m_flame);
+    m_splitter->addWidget(m_trees);
+    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(1, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(controls);
+    layout->addWidget(m_splitter, 1);
+
+    connect(m_time, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
+    connect(m_colorBy, &QComboBox::currentIndexChanged, this, [this](int index) {
+        m_flame->setColorBy(index == 1 ? FlameGraphView::ColorBy::Module
+                                       : FlameGraphView::ColorBy::Category);
+    });
+    connect(m_flame, &FlameGraphView::frameClicked, this,
+            [this](int node) { highlightNode(m_topDown.get(), node); });
+    auto follow_row = [this](QTreeView* view, QSortFilterProxyModel* proxy, StackTreeModel* model) {
+        connect(view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+                [this, proxy, model](const QModelIndex& current) {
+                    if (current.isValid()) {
+                        highlightNode(model->tree(), model->nodeOf(proxy->mapToSource(current)));
+                    }
+                });
+    };
+    follow_row(m_topDownView, m_topDownProxy, m_topDownModel);
+    follow_row(m_bottomUpView, m_bottomUpProxy, m_bottomUpModel);
+    retranslateUi();
+}
+
+FlameGraphPage::~FlameGraphPage() = default;
+
+void FlameGraphPage::setTrace(std::shared_ptr<const Trace> trace) {
+    m_trace = std::move(trace);
+    m_selectedEvent = -1;
+    m_first = 0;
+    m_last = -1;
+    rebuild();
+}
+
+void FlameGraphPage::showAtEvent(int64_t event) {
+    m_selectedEvent = event;
+    if (timeChoice() == TimeChoice::Selected) {
+        rebuild();
+    } else {
+        setTimeChoice(TimeChoice::Selected);  // rebuilds
+    }
+}
+
+void FlameGraphPage::setTimeChoice(TimeChoice choice) {
+    m_time->setCurrentIndex(choice == TimeChoice::Selected ? 1 : 0);
+}
+
+FlameGraphPage::TimeChoice FlameGraphPage::timeChoice() const {
+    return m_time->currentIndex() == 1 ? TimeChoice::Selected : TimeChoice::Peak;
+}
+
+int64_t FlameGraphPage::atEvent() const {
+    return m_topDown ? m_topDown->atEvent() : -1;
+}
+
+void FlameGraphPage::setEventRange(qint64 first, qint64 last) {
+    if (last < 0 || last <= first) {
+        first = 0;
+        last = -1;
+    }
+    first = std::max<qint64>(0, first);
+    if (first == m_first && last == m_last) {
+        return;
+    }
+    m_first = first;
+    m_last = last;
+    rebuild();
+}
+
+void FlameGraphPage::setSelectedAllocation(qint64 allocation) {
+    int64_t event = -1;
+    if (m_trace && allocation >= 0 && size_t(allocation) < m_trace->allocations().size()) {
+        event = std::max<int64_t>(0, m_trace->allocations()[size_t(allocation)].alloc_event);
+    }
+    if (event == m_selectedEvent) {
+        return;
+    }
+    m_selectedEvent = event;
+    if (timeChoice() == TimeChoice::Selected) {
+        rebuild();
+    }
+}
+
+void FlameGraphPage::rebuild() {
+    if (!m_trace) {
+        m_topDown.reset();
+        m_bottomUp.reset();
+        m_flame->setTree(nullptr);
+        m_topDownModel->setTree(nullptr);
+        m_bottomUpModel->setTree(nullptr);
+        updateInfo();
+        return;
+    }
+    StackTreeOptions options;
+    options.first_event = m_first;
+    options.last_event = m_last;
+    if (timeChoice() == TimeChoice::Selected && m_selectedEvent >= 0) {
+        options.at_event = m_selectedEvent;
+    }
+    options.direction = StackTreeOptions::Direction::TopDown;
+    m_topDown = std::make_shared<const StackTree>(StackTree::build(*m_trace, options));
+    options.direction = StackTreeOptions::Direction::BottomUp;
+    m_bottomUp = std::make_shared<const StackTree>(StackTree::build(*m_trace, options));
+    m_flame->setTree(m_topDown);
+    m_topDownModel->setTree(m_topDown);
+    m_bottomUpModel->setTree(m_bottomUp);
+    m_topDownView->expandToDepth(0);
+    updateInfo();
+}
+
+void FlameGraphPage::highlightNode(const StackTree* tree, int node) {
+    if (!m_trace || !tree) {
+        return;
+    }
+    // The root (or a click that zoomed out to it) clears the highlight.
+    QVector<qint64> out;
+    if (node > 0) {
+        for (int64_t a : tree->allocationsAt(*m_trace, node)) {
+            out.push_back(a);
+        }
+    }
+    emit allocationsHighlighted(out);
+}
+
+void FlameGraphPage::updateInfo() {
+    if (!m_trace || !m_topDown) {
+        m_info->setText(tr("No run."));
+        return;
+    }
+    const int64_t at = m_topDown->atEvent();
+    if (at < 0) {
+        m_info->setText(tr("No allocation or free in this run or range."));
+        m_flame->setPlaceholderText(tr("No allocation or free in this run or range."));
+        return;
+    }
+    const double seconds = double(m_trace->events.time_ns[size_t(at)]) * 1e-9;
+    QString text = tr("At event %1 (%2 s): %3 alive in %n allocation(s)", nullptr,
+                      int(std::min<int64_t>(m_topDown->root().alive_count, INT32_MAX)))
+                       .arg(QLocale().toString(qint64(at)))
+                       .arg(QLocale().toString(seconds, 'f', 3))
+                       .arg(humanBytes(m_topDown->root().bytes));
+    if (m_last >= 0) {
+        text += QStringLiteral("; ") + tr("range: events %1 to %2")
+                                           .arg(QLocale().toString(qint64(m_topDown->firstEvent())),
+                                                QLocale().toString(qint64(m_topDown->lastEvent())));
+    }
+    if (timeChoice() == TimeChoice::Selected && m_selectedEvent < 0) {
+        text += QStringLiteral("; ") + tr("pin an allocation on the timeline to choose the time");
+    }
+    m_info->setText(text);
+    m_flame->setPlaceholderText(QString());
+}
+
+void FlameGraphPage::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange) {
+        retranslateUi();
+    }
+    QWidget::changeEvent(event);
+}
+
+void FlameGraphPage::retranslateUi() {
+    m_time->setItemText(0, tr("At the peak"));
+    m_time->setItemText(1, tr("At the selected time"));
+    m_time->setToolTip(
+        tr("The time whose live allocations are shown: the peak of allocated "
+           "memory, or the allocation pinned on the timeline"));
+    m_colorBy->setItemText(0, tr("Colour by category"));
+    m_colorBy->setItemText(1, tr("Colour by module"));
+    m_trees->setTabText(0, tr("Top-down"));
+    m_trees->setTabText(1, tr("Bottom-up"));
+    m_flame->setToolTip(QString());
+    updateInfo();
+}
+
+}  // namespace memscope
