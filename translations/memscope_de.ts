@@ -2,6 +2,25 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de" sourcelanguage="en">
 <context>
+    <name>TimelineAnnotationPainter</name>
+    <message>
+        <source>Steps</source>
+        <translation>Schritte</translation>
+    </message>
+    <message>
+        <source>Phases</source>
+        <translation>Phasen</translation>
+    </message>
+    <message>
+        <source>Recomputation</source>
+        <translation>Neuberechnung</translation>
+    </message>
+    <message>
+        <source>Annotations</source>
+        <translation>Annotationen</translation>
+    </message>
+</context>
+<context>
     <name>TimelineColors</name>
     <message>
         <source>initialisation (no module)</source>
@@ -353,6 +372,34 @@
         <source>A:B</source>
         <translation>A:B</translation>
     </message>
+    <message>
+        <source>--filter: %1 holds no events of this run</source>
+        <translation>--filter: %1 enthält keine Ereignisse dieses Laufs</translation>
+    </message>
+    <message>
+        <source>Filter every view to the allocations alive in a range of the opened run: event indices A:B, or times with a unit (0.5s:1.2s).</source>
+        <translation>Alle Ansichten auf die Allokationen filtern, die in einem Bereich des geöffneten Laufs leben: Ereignisindizes A:B oder Zeiten mit Einheit (0.5s:1.2s).</translation>
+    </message>
+    <message>
+        <source>range</source>
+        <translation>Bereich</translation>
+    </message>
+    <message>
+        <source>How --filter selects allocations: alive (alive in the range, the default) or made (allocated in it).</source>
+        <translation>Wie --filter Allokationen wählt: alive (im Bereich lebendig, Vorgabe) oder made (darin angelegt).</translation>
+    </message>
+    <message>
+        <source>alive|made</source>
+        <translation>alive|made</translation>
+    </message>
+    <message>
+        <source>Show steps, phases, recomputations and imported annotations on the timeline.</source>
+        <translation>Schritte, Phasen, Neuberechnungen und importierte Annotationen auf der Zeitleiste zeigen.</translation>
+    </message>
+    <message>
+        <source>--filter-mode needs alive or made, not: %1</source>
+        <translation>--filter-mode braucht alive oder made, nicht: %1</translation>
+    </message>
 </context>
 <context>
     <name>memscope::AllocationListModel</name>
@@ -655,6 +702,60 @@
     <message>
         <source>%1 x %2 pixels</source>
         <translation>%1 x %2 Pixel</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::FilterChip</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 µs</source>
+        <translation>%1 µs</translation>
+    </message>
+    <message>
+        <source>Filtered to events %1–%2</source>
+        <translation>Gefiltert auf Ereignisse %1–%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n allocation(s)</source>
+        <translation>
+            <numerusform>%n Allokation</numerusform>
+            <numerusform>%n Allokationen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Chosen by Ctrl+drag on the timeline</source>
+        <translation>Mit Strg+Ziehen auf der Zeitleiste gewählt</translation>
+    </message>
+    <message>
+        <source>Chosen by Ctrl+drag on the overview</source>
+        <translation>Mit Strg+Ziehen in der Übersicht gewählt</translation>
+    </message>
+    <message>
+        <source>Given with --filter on the command line</source>
+        <translation>Mit --filter auf der Kommandozeile angegeben</translation>
+    </message>
+    <message>
+        <source>alive in the range</source>
+        <translation>im Bereich lebendig</translation>
+    </message>
+    <message>
+        <source>made in the range</source>
+        <translation>im Bereich angelegt</translation>
+    </message>
+    <message>
+        <source>Which allocations the views show: those alive at some event of the range, or those allocated in it</source>
+        <translation>Welche Allokationen die Ansichten zeigen: die bei einem Ereignis des Bereichs lebendigen oder die darin angelegten</translation>
+    </message>
+    <message>
+        <source>Clear the filter</source>
+        <translation>Filter aufheben</translation>
     </message>
 </context>
 <context>
@@ -1055,6 +1156,38 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <source>Open only an event or time range of a big .memscope run</source>
         <translation>Nur einen Ereignis- oder Zeitbereich eines großen .memscope-Laufs öffnen</translation>
     </message>
+    <message>
+        <source>&amp;Find...</source>
+        <translation>&amp;Suchen...</translation>
+    </message>
+    <message>
+        <source>Search allocations by address, operator, module, category or stack frame</source>
+        <translation>Allokationen nach Adresse, Operator, Modul, Kategorie oder Stack-Frame suchen</translation>
+    </message>
+    <message>
+        <source>Find &amp;Next</source>
+        <translation>&amp;Weitersuchen</translation>
+    </message>
+    <message>
+        <source>Find &amp;Previous</source>
+        <translation>&amp;Rückwärts suchen</translation>
+    </message>
+    <message>
+        <source>&amp;Annotations</source>
+        <translation>&amp;Annotationen</translation>
+    </message>
+    <message>
+        <source>Show steps, phases, recomputations and imported annotations on the timeline</source>
+        <translation>Schritte, Phasen, Neuberechnungen und importierte Annotationen auf der Zeitleiste zeigen</translation>
+    </message>
+    <message>
+        <source>&amp;Clear Range Filter</source>
+        <translation>Bereichsfilter &amp;aufheben</translation>
+    </message>
+    <message>
+        <source>Show every allocation again (Ctrl+drag on the timeline sets a range filter)</source>
+        <translation>Wieder alle Allokationen zeigen (Strg+Ziehen auf der Zeitleiste setzt einen Bereichsfilter)</translation>
+    </message>
 </context>
 <context>
     <name>memscope::MemoryEventsModel</name>
@@ -1203,6 +1336,18 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     <message>
         <source>Save the rows shown as CSV (raw bytes, nanoseconds and FLOPs)</source>
         <translation>Die angezeigten Zeilen als CSV speichern (Bytes, Nanosekunden und FLOPs als Rohwerte)</translation>
+    </message>
+    <message>
+        <source>Range filter: only rows with allocations %1 events %2–%3; memory columns count those allocations, calls and times are the whole run&apos;s.</source>
+        <translation>Bereichsfilter: nur Zeilen mit Allokationen, %1 Ereignissen %2–%3; die Speicherspalten zählen nur diese Allokationen, Aufrufe und Zeiten gelten für den ganzen Lauf.</translation>
+    </message>
+    <message>
+        <source>alive in</source>
+        <translation>lebendig in den</translation>
+    </message>
+    <message>
+        <source>made in</source>
+        <translation>angelegt in den</translation>
     </message>
 </context>
 <context>
@@ -1988,6 +2133,40 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     </message>
 </context>
 <context>
+    <name>memscope::SearchBar</name>
+    <message>
+        <source>No matches</source>
+        <translation>Keine Treffer</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n match(es)</source>
+        <translation>
+            <numerusform>%n Treffer</numerusform>
+            <numerusform>%n Treffer</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 von %2</translation>
+    </message>
+    <message>
+        <source>Search address, operator, module, category, frame</source>
+        <translation>Adresse, Operator, Modul, Kategorie, Frame suchen</translation>
+    </message>
+    <message>
+        <source>Find allocations by address (hex, with or without 0x), operator, module, category or any stack frame text (Ctrl+F)</source>
+        <translation>Allokationen nach Adresse (hex, mit oder ohne 0x), Operator, Modul, Kategorie oder beliebigem Text eines Stack-Frames suchen (Strg+F)</translation>
+    </message>
+    <message>
+        <source>Previous match (Shift+F3)</source>
+        <translation>Vorheriger Treffer (Umschalt+F3)</translation>
+    </message>
+    <message>
+        <source>Next match (F3)</source>
+        <translation>Nächster Treffer (F3)</translation>
+    </message>
+</context>
+<context>
     <name>memscope::SegmentPage</name>
     <message>
         <source>reserved %1, allocated %2, fragmentation %3</source>
@@ -2501,6 +2680,46 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <source>Cannot summarize this run: %1</source>
         <translation>Dieser Lauf lässt sich nicht zusammenfassen: %1</translation>
     </message>
+    <message>
+        <source>Filtered range</source>
+        <translation>Gefilterter Bereich</translation>
+    </message>
+    <message>
+        <source>Events</source>
+        <translation>Ereignisse</translation>
+    </message>
+    <message>
+        <source>Allocations alive in it</source>
+        <translation>Darin lebendige Allokationen</translation>
+    </message>
+    <message>
+        <source>Allocations made in it</source>
+        <translation>Darin angelegte Allokationen</translation>
+    </message>
+    <message>
+        <source>Their bytes</source>
+        <translation>Ihre Bytes</translation>
+    </message>
+    <message>
+        <source>Highest live total in it</source>
+        <translation>Höchste lebendige Summe darin</translation>
+    </message>
+    <message>
+        <source>Their bytes by category</source>
+        <translation>Ihre Bytes nach Kategorie</translation>
+    </message>
+    <message>
+        <source>%1–%2 (%3 s – %4 s)</source>
+        <translation>%1–%2 (%3 s – %4 s)</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>%1 at event %2</source>
+        <translation>%1 bei Ereignis %2</translation>
+    </message>
 </context>
 <context>
     <name>memscope::SweepPage</name>
@@ -2968,6 +3187,14 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     <message>
         <source>Show the whole run (double-click the timeline does the same)</source>
         <translation>Den ganzen Lauf zeigen (ein Doppelklick in die Zeitleiste tut dasselbe)</translation>
+    </message>
+    <message>
+        <source>Annotations</source>
+        <translation>Annotationen</translation>
+    </message>
+    <message>
+        <source>Show steps, phases, checkpoint recomputations and imported annotations as labelled bands</source>
+        <translation>Schritte, Phasen, Checkpoint-Neuberechnungen und importierte Annotationen als beschriftete Bänder zeigen</translation>
     </message>
 </context>
 <context>

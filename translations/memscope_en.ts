@@ -2,6 +2,25 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name>TimelineAnnotationPainter</name>
+    <message>
+        <source>Steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Phases</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recomputation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Annotations</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>TimelineColors</name>
     <message>
         <source>initialisation (no module)</source>
@@ -353,6 +372,34 @@
         <source>A:B</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>--filter: %1 holds no events of this run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filter every view to the allocations alive in a range of the opened run: event indices A:B, or times with a unit (0.5s:1.2s).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>range</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How --filter selects allocations: alive (alive in the range, the default) or made (allocated in it).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>alive|made</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show steps, phases, recomputations and imported annotations on the timeline.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--filter-mode needs alive or made, not: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>memscope::AllocationListModel</name>
@@ -654,6 +701,60 @@
     </message>
     <message>
         <source>%1 x %2 pixels</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::FilterChip</name>
+    <message>
+        <source>%1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 µs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filtered to events %1–%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n allocation(s)</source>
+        <translation>
+            <numerusform>%n allocation</numerusform>
+            <numerusform>%n allocations</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Chosen by Ctrl+drag on the timeline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chosen by Ctrl+drag on the overview</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Given with --filter on the command line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>alive in the range</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>made in the range</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Which allocations the views show: those alive at some event of the range, or those allocated in it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clear the filter</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1050,6 +1151,38 @@ Allocations live at its start count as present from the start. Leave empty for t
         <source>Open only an event or time range of a big .memscope run</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&amp;Find...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search allocations by address, operator, module, category or stack frame</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Find &amp;Next</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Find &amp;Previous</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Annotations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show steps, phases, recomputations and imported annotations on the timeline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Clear Range Filter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show every allocation again (Ctrl+drag on the timeline sets a range filter)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>memscope::MemoryEventsModel</name>
@@ -1197,6 +1330,18 @@ Allocations live at its start count as present from the start. Leave empty for t
     </message>
     <message>
         <source>Save the rows shown as CSV (raw bytes, nanoseconds and FLOPs)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Range filter: only rows with allocations %1 events %2–%3; memory columns count those allocations, calls and times are the whole run&apos;s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>alive in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>made in</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1983,6 +2128,40 @@ Allocations live at its start count as present from the start. Leave empty for t
     </message>
 </context>
 <context>
+    <name>memscope::SearchBar</name>
+    <message>
+        <source>No matches</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n match(es)</source>
+        <translation>
+            <numerusform>%n match</numerusform>
+            <numerusform>%n matches</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search address, operator, module, category, frame</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Find allocations by address (hex, with or without 0x), operator, module, category or any stack frame text (Ctrl+F)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Previous match (Shift+F3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next match (F3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>memscope::SegmentPage</name>
     <message>
         <source>reserved %1, allocated %2, fragmentation %3</source>
@@ -2496,6 +2675,46 @@ Allocations live at its start count as present from the start. Leave empty for t
         <source>Cannot summarize this run: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Filtered range</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Events</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allocations alive in it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allocations made in it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Their bytes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Highest live total in it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Their bytes by category</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1–%2 (%3 s – %4 s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 at event %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>memscope::SweepPage</name>
@@ -2962,6 +3181,14 @@ Allocations live at its start count as present from the start. Leave empty for t
     </message>
     <message>
         <source>Show the whole run (double-click the timeline does the same)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Annotations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show steps, phases, checkpoint recomputations and imported annotations as labelled bands</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1,7 +1,8 @@
 // memscope: the desktop GUI. Options: --lang CODE picks the interface language (default: the
 // system's), --quit-after-ms N quits after N ms (smoke tests), --open RUN opens a run file, and
 // --screenshot VIEW=FILE renders a view of the opened run to a PNG without showing a window
-// (offscreen unless QT_QPA_PLATFORM says otherwise), with --detail N|P% and --size WxH, then
+// (offscreen unless QT_QPA_PLATFORM says otherwise), with --detail N|P% and --size WxH, a range
+// filter (--filter A:B, --filter-mode alive|made) and annotation bands (--annotations), then
 // exits: 0 when written, 1 when the run cannot be read or the image written, 2 for bad options.
 
 #include <QApplication>
@@ -24,11 +25,13 @@
 #include <optional>
 #include <stdexcept>
 
+#include "analysis/range_filter.h"
 #include "io/run_file.h"
 #include "io/run_range.h"
 #include "io/snapshot_importer.h"
 #include "main_window.h"
 #include "memscope_version.h"
+#include "run_view_state.h"
 #include "timeline_page.h"
 #include "timeline_view.h"
 #include "trace/trace.h"
@@ -121,10 +124,34 @@ std::optional<QSize> parse_size(const QString& text) {
     return size;
 }
 
+// What --filter, --filter-mode and --annotations ask the views to show.
+struct ViewOptions {
+    std::optional<memscope::RunRange> filter;
+    memscope::RangeFilter::Mode mode = memscope::RangeFilter::Mode::AliveIn;
+    bool annotations = false;
+};
+
+// Sets the range filter of --filter on `state` (whose run is `trace`); false with a message when
+// it selects no events.
+bool apply_filter(memscope::RunViewState& state, const memscope::Trace& trace,
+                  const ViewOptions& options) {
+    if (!options.filter) {
+        return true;
+    }
+    const auto filter = memscope::RangeFilter::fromRunRange(trace, *options.filter, options.mode);
+    if (filter.empty()) {
+        print_error(QCoreApplication::translate("main", "--filter: %1 holds no events of this run")
+                        .arg(QString::fromStdString(options.filter->describe())));
+        return false;
+    }
+    state.setFilter(filter, memscope::RunViewState::FilterOrigin::CommandLine);
+    return true;
+}
+
 // Loads RUN and writes the timeline as FILE; the exit status of the program.
 int render_timeline_screenshot(const QString& run_path, const memscope::RunRange& range,
                                const QString& image_path, const std::optional<DetailOption>& detail,
-                               const QSize& size, double scale) {
+                               const QSize& size, double scale, const ViewOptions& options) {
     std::shared_ptr<const memscope::Trace> trace;
     try {
         const std::string file = QFile::encodeName(run_path).toStdString();
@@ -144,7 +171,14 @@ int render_timeline_screenshot(const QString& run_path, const memscope::RunRange
     }
     memscope::TimelineView view;
     view.resize(size);
+    memscope::RunViewState state;
+    state.setTrace(trace);
     view.setTrace(trace);
+    view.setViewState(&state);
+    if (!apply_filter(state, *trace, options)) {
+        return k_usage_error;
+    }
+    view.setAnnotationsVisible(options.annotations);
     if (detail) {
         if (detail->percent) {
             view.setDetailPercent(detail->value);
@@ -165,7 +199,7 @@ int render_timeline_screenshot(const QString& run_path, const memscope::RunRange
 int render_window_screenshot(const QString& run_path, const memscope::RunRange& range,
                              const QString& view, const QString& image_path,
                              const std::optional<DetailOption>& detail, const QSize& size,
-                             double scale) {
+                             double scale, const ViewOptions& options) {
     memscope::MainWindow window;
     window.setErrorReporter([](const QString& message) { print_error(message); });
     if (view != QLatin1String("window") && !window.viewNames(true).contains(view)) {
@@ -192,6 +226,11 @@ int render_window_screenshot(const QString& run_path, const memscope::RunRange& 
             page->view()->setDetail(int64_t(detail->value));
         }
     }
+    if (window.currentTrace() &&
+        !apply_filter(*window.viewState(), *window.currentTrace(), options)) {
+        return k_usage_error;
+    }
+    window.annotationsAction()->setChecked(options.annotations);
     if (view != QLatin1String("window") && !window.selectView(view)) {
         print_error(QCoreApplication::translate("main", "--screenshot: no view named %1; views: %2")
                         .arg(view, window.viewNames().join(QStringLiteral(", "))));
@@ -306,6 +345,29 @@ int main(int argc, char** argv) {
         QCoreApplication::translate("main", "Pixels per point of a PNG screenshot, 1 to 4."),
         QCoreApplication::translate("main", "factor"));
     parser.addOption(scale_option);
+    const QCommandLineOption filter_option(
+        QStringLiteral("filter"),
+        QCoreApplication::translate(
+            "main",
+            "Filter every view to the allocations alive in a range of the opened run: event "
+            "indices A:B, or times with a unit (0.5s:1.2s)."),
+        QCoreApplication::translate("main", "range"));
+    parser.addOption(filter_option);
+    const QCommandLineOption filter_mode_option(
+        QStringLiteral("filter-mode"),
+        QCoreApplication::translate(
+            "main",
+            "How --filter selects allocations: alive (alive in the range, the default) "
+            "or made (allocated in it)."),
+        QCoreApplication::translate("main", "alive|made"));
+    parser.addOption(filter_mode_option);
+    const QCommandLineOption annotations_option(
+        QStringLiteral("annotations"),
+        QCoreApplication::translate(
+            "main",
+            "Show steps, phases, recomputations and imported annotations on the "
+            "timeline."));
+    parser.addOption(annotations_option);
     parser.process(app);
 
     if (!known_language) {
@@ -332,6 +394,30 @@ int main(int argc, char** argv) {
             range = memscope::RunRange::parse(parser.value(range_option).toStdString());
         } catch (const std::invalid_argument& e) {
             print_error(QStringLiteral("--range: %1").arg(QString::fromStdString(e.what())));
+            return k_usage_error;
+        }
+    }
+    ViewOptions view_options;
+    view_options.annotations = parser.isSet(annotations_option);
+    if (parser.isSet(filter_option)) {
+        try {
+            view_options.filter =
+                memscope::RunRange::parse(parser.value(filter_option).toStdString());
+        } catch (const std::invalid_argument& e) {
+            print_error(QStringLiteral("--filter: %1").arg(QString::fromStdString(e.what())));
+            return k_usage_error;
+        }
+    }
+    if (parser.isSet(filter_mode_option)) {
+        const QString mode = parser.value(filter_mode_option);
+        if (mode == QLatin1String("alive")) {
+            view_options.mode = memscope::RangeFilter::Mode::AliveIn;
+        } else if (mode == QLatin1String("made")) {
+            view_options.mode = memscope::RangeFilter::Mode::MadeIn;
+        } else {
+            print_error(
+                QCoreApplication::translate("main", "--filter-mode needs alive or made, not: %1")
+                    .arg(mode));
             return k_usage_error;
         }
     }
@@ -389,10 +475,10 @@ int main(int argc, char** argv) {
         }
         if (view == QLatin1String("timeline") && !file.endsWith(QLatin1String(".svg"))) {
             return render_timeline_screenshot(parser.value(open_option), range, file, detail, size,
-                                              scale);
+                                              scale, view_options);
         }
         return render_window_screenshot(parser.value(open_option), range, view, file, detail, size,
-                                        scale);
+                                        scale, view_options);
     }
 
     memscope::MainWindow window;
@@ -402,7 +488,13 @@ int main(int argc, char** argv) {
     if (platform != QLatin1String("offscreen") && platform != QLatin1String("minimal")) {
         QTimer::singleShot(0, &window, &memscope::MainWindow::offerRecovery);
     }
-    if (parser.isSet(open_option) && window.openRun(parser.value(open_option), range) && detail) {
+    window.annotationsAction()->setChecked(view_options.annotations);
+    const bool opened =
+        parser.isSet(open_option) && window.openRun(parser.value(open_option), range);
+    if (opened && window.currentTrace()) {
+        apply_filter(*window.viewState(), *window.currentTrace(), view_options);
+    }
+    if (opened && detail) {
         memscope::TimelinePage* page = window.timelinePage();
         auto apply_detail = [page, d = *detail] {
             if (d.percent) {
