@@ -44,19 +44,28 @@ void TimelineAnnotationPainter::paintAnnotations(
     QPainter& painter, const std::vector<TraceAnnotation>& regions) const {
     const TimelineMapping& m = m_ctx.m;
     const QRectF plot(m.left, m.top, m.width, m.height);
-    // One lane per kind present, the first kind lowest.
-    std::array<int, 4> lane{-1, -1, -1, -1};
+    // Lanes from the bottom up: per kind present (in kind order), as many as its regions
+    // overlap (nested record_function scopes): each region goes into the kind's first lane
+    // free at its begin, the regions in begin order (fromTrace sorts them so).
+    std::vector<int> lane_of(regions.size(), 0);
     int lanes = 0;
-    for (const TraceAnnotation& r : regions) {
-        int& l = lane[size_t(r.kind)];
-        if (l < 0) {
-            l = 0;
+    for (int kind = 0; kind < 4; ++kind) {
+        std::vector<int64_t> lane_end;  // per lane of this kind: where its last region ends
+        for (size_t i = 0; i < regions.size(); ++i) {
+            if (int(regions[i].kind) != kind) {
+                continue;
+            }
+            size_t l = 0;
+            while (l < lane_end.size() && lane_end[l] > regions[i].begin_ns) {
+                ++l;
+            }
+            if (l == lane_end.size()) {
+                lane_end.push_back(0);
+            }
+            lane_end[l] = regions[i].end_ns;
+            lane_of[i] = lanes + int(l);
         }
-    }
-    for (int& l : lane) {
-        if (l >= 0) {
-            l = lanes++;
-        }
+        lanes += int(lane_end.size());
     }
     if (lanes == 0) {
         return;
@@ -68,9 +77,9 @@ void TimelineAnnotationPainter::paintAnnotations(
     painter.setFont(font);
     const QFontMetricsF fm(font);
     std::array<size_t, 4> count{};
-    for (const TraceAnnotation& r : regions) {
-        const size_t k = size_t(r.kind);
-        const size_t index = count[k]++;
+    for (size_t i = 0; i < regions.size(); ++i) {
+        const TraceAnnotation& r = regions[i];
+        const size_t index = count[size_t(r.kind)]++;
         double px0 = m_ctx.timeToPixel(r.begin_ns);
         double px1 = m_ctx.timeToPixel(r.end_ns);
         if (px1 < plot.left() || px0 > plot.right()) {
@@ -81,7 +90,10 @@ void TimelineAnnotationPainter::paintAnnotations(
         if (px1 - px0 < 1) {
             px1 = px0 + 1;  // a region narrower than a pixel still shows as a tick
         }
-        const double bottom = plot.bottom() - kLane * lane[k];
+        if (lane_of[i] >= kMaxLanes) {
+            continue;  // deeper nesting than a few lanes would cover the data
+        }
+        const double bottom = plot.bottom() - kLane * lane_of[i];
         const QRectF band(QPointF(px0, bottom - kLane + 1), QPointF(px1, bottom));
         const QColor colour = kindColor(r.kind, index);
         QColor fill = colour;

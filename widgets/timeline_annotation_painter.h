@@ -13,8 +13,9 @@ class QPainter;
 namespace memscope {
 
 // Regions of the run on the timeline: annotations (steps, phases, checkpoint recomputations,
-// imported user annotations) as labelled bands in lanes along the bottom of the plot, one lane
-// per kind that has any, and the range filter: everything outside its x range washed grey, with
+// imported user annotations) as labelled bands in lanes along the bottom of the plot, per kind
+// that has any as many lanes as its regions nest (overlapping regions stack), and the range
+// filter: everything outside its x range washed grey, with
 // its edges marked. Also the band of a Ctrl+drag that is choosing a filter range.
 class TimelineAnnotationPainter {
     Q_DECLARE_TR_FUNCTIONS(TimelineAnnotationPainter)
@@ -24,6 +25,8 @@ class TimelineAnnotationPainter {
 
     // Height of one lane of bands, in pixels.
     static constexpr double kLane = 15;
+    // Lanes drawn at most (regions nested deeper are left out).
+    static constexpr int kMaxLanes = 8;
 
     void paintAnnotations(QPainter& painter, const std::vector<TraceAnnotation>& regions) const;
     // Washes the plot outside [x0, x1) (layout x's).
