@@ -1338,16 +1338,20 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>Die angezeigten Zeilen als CSV speichern (Bytes, Nanosekunden und FLOPs als Rohwerte)</translation>
     </message>
     <message>
-        <source>Range filter: only rows with allocations %1 events %2–%3; memory columns count those allocations, calls and times are the whole run&apos;s.</source>
-        <translation>Bereichsfilter: nur Zeilen mit Allokationen, %1 Ereignissen %2–%3; die Speicherspalten zählen nur diese Allokationen, Aufrufe und Zeiten gelten für den ganzen Lauf.</translation>
-    </message>
-    <message>
         <source>alive in</source>
         <translation>lebendig in den</translation>
     </message>
     <message>
         <source>made in</source>
         <translation>angelegt in den</translation>
+    </message>
+    <message>
+        <source>of %1</source>
+        <translation>von %1</translation>
+    </message>
+    <message>
+        <source>Range filter: only rows with allocations %1 events %2–%3; memory columns count those allocations, calls and times are the whole run&apos;s</source>
+        <translation>Bereichsfilter: nur Zeilen mit Allokationen, %1 Ereignissen %2–%3; die Speicherspalten zählen nur diese Allokationen, Aufrufe und Zeiten gelten für den ganzen Lauf</translation>
     </message>
 </context>
 <context>

@@ -1333,15 +1333,19 @@ Allocations live at its start count as present from the start. Leave empty for t
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Range filter: only rows with allocations %1 events %2–%3; memory columns count those allocations, calls and times are the whole run&apos;s.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>alive in</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>made in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Range filter: only rows with allocations %1 events %2–%3; memory columns count those allocations, calls and times are the whole run&apos;s</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

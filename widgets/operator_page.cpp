@@ -316,11 +316,12 @@ void OperatorPage::updateStatus() {
     } else {
         const bool spans = !m_trace->spans.empty();
         const bool shapes = m_trace->shape_strings.size() > 1;
-        QString text = tr("%n row(s)", nullptr, int(table->rows().size()));
+        QString text = tr("%n row(s)", nullptr, int(m_model->shownRowCount()));
         if (const auto& filter = m_model->rangeFilter()) {
-            text += QStringLiteral(". ") +
+            text += QStringLiteral(" ") + tr("of %1").arg(table->rows().size()) +
+                    QStringLiteral(". ") +
                     tr("Range filter: only rows with allocations %1 events %2–%3; memory "
-                       "columns count those allocations, calls and times are the whole run's.")
+                       "columns count those allocations, calls and times are the whole run's")
                         .arg(filter->mode == RangeFilter::Mode::AliveIn ? tr("alive in")
                                                                         : tr("made in"),
                              QLocale().toString(qint64(filter->first)),

@@ -115,8 +115,10 @@ void OperatorTableModel::rebuildFilter() {
         }
     }
     std::vector<uint8_t> keep(rows, 0);
+    m_filterShown = 0;
     for (size_t r = 0; r < rows; ++r) {
         keep[r] = inside_count[r] > 0 ? 1 : 0;
+        m_filterShown += keep[r];
     }
     for (size_t r = 0; r < rows; ++r) {
         for (int64_t child : m_table->rows()[r].children) {
@@ -155,6 +157,13 @@ const std::vector<int64_t>& OperatorTableModel::childrenOf(int64_t row) const {
         return row < 0 ? m_filterTop : m_filterChildren[size_t(row)];
     }
     return row < 0 ? m_table->topLevel() : m_table->row(row).children;
+}
+
+int64_t OperatorTableModel::shownRowCount() const {
+    if (!m_table) {
+        return 0;
+    }
+    return m_filter ? m_filterShown : int64_t(m_table->rows().size());
 }
 
 std::vector<int64_t> OperatorTableModel::allocationsInside(int64_t row) const {

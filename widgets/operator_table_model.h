@@ -52,6 +52,8 @@ class OperatorTableModel : public QAbstractItemModel {
     // range's end. Calls and times stay the whole run's. std::nullopt shows every row again.
     void setRangeFilter(const std::optional<RangeFilter>& filter);
     const std::optional<RangeFilter>& rangeFilter() const { return m_filter; }
+    // Table rows shown: all of them, or those the filter keeps.
+    int64_t shownRowCount() const;
     // Allocations made inside a row (children included) that pass the filter, ascending.
     std::vector<int64_t> allocationsInside(int64_t row) const;
 
@@ -93,6 +95,7 @@ class OperatorTableModel : public QAbstractItemModel {
     std::vector<int64_t> m_filterLive;
     std::vector<std::vector<int64_t>> m_filterChildren;
     std::vector<int64_t> m_filterTop;
+    int64_t m_filterShown = 0;
 };
 
 }  // namespace memscope
