@@ -318,6 +318,7 @@ void SummaryPage::showResult() {
                           : m_pending ? tr("Computing the summary...")
                                       : tr("No run open."));
         updateChart();
+        followFilter();  // its figures do not wait for the summary
         return;
     }
     const RunStatistics& s = r->statistics;
@@ -573,6 +574,7 @@ void SummaryPage::onRooflineSelection() {
 }
 
 void SummaryPage::retranslateUi() {
+    followFilter();
     m_memory_box->setTitle(tr("Memory"));
     m_speed_box->setTitle(tr("Throughput"));
     m_chart_box->setTitle(tr("At the peak"));
