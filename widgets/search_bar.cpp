@@ -26,7 +26,7 @@ SearchBar::SearchBar(RunViewState* state, QWidget* parent) : QWidget(parent), m_
     m_edit = new QLineEdit(this);
     m_edit->setObjectName(QStringLiteral("search_edit"));
     m_edit->setClearButtonEnabled(true);
-    m_edit->setMinimumWidth(180);
+    m_edit->setMinimumWidth(120);
     m_count = new QLabel(this);
     m_count->setObjectName(QStringLiteral("search_count"));
     m_prev = new QToolButton(this);

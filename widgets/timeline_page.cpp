@@ -71,15 +71,19 @@ TimelinePage::TimelinePage(RunViewState* state, QWidget* parent)
                                                       m_plotCombo, m_axisLabel, m_axisCombo}) {
         options->addWidget(w);
     }
+    options->addStretch(1);
+    options->addWidget(m_reset);
+    top_layout->addLayout(options);
+    // A second row, so that the window keeps its narrowest width: annotations and search.
+    auto* find = new QHBoxLayout;
     m_annotations = new QToolButton(top);
     m_annotations->setObjectName(QStringLiteral("annotations_toggle"));
     m_annotations->setCheckable(true);
-    options->addWidget(m_annotations);
-    options->addStretch(1);
+    find->addWidget(m_annotations);
+    find->addStretch(1);
     m_search = new SearchBar(m_state, top);
-    options->addWidget(m_search, 2);
-    options->addWidget(m_reset);
-    top_layout->addLayout(options);
+    find->addWidget(m_search, 2);
+    top_layout->addLayout(find);
 
     m_view = new TimelineView(top);
     top_layout->addWidget(m_view, 1);

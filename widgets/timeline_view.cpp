@@ -39,7 +39,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
     setObjectName(QStringLiteral("timeline_view"));
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus);
-    setMinimumSize(320, 200);
+    setMinimumSize(320, 170);  // 170: room for the search row without a taller window
     setAttribute(Qt::WA_OpaquePaintEvent);
 }
 
