@@ -22,11 +22,34 @@ void AllocationListModel::setTrace(std::shared_ptr<const Trace> trace) {
     m_rowOf.clear();
     m_attribution.reset();
     if (m_trace) {
-        const auto& allocations = m_trace->allocations();
         m_attribution = std::make_unique<StackAttribution>(m_trace->stacks);
-        m_order.resize(allocations.size());
-        for (size_t i = 0; i < m_order.size(); ++i) {
-            m_order[i] = int64_t(i);
+    }
+    rebuildRows();
+    endResetModel();
+}
+
+void AllocationListModel::setRangeFilter(const std::optional<RangeFilter>& filter) {
+    if (filter == m_filter) {
+        return;
+    }
+    beginResetModel();
+    m_filter = filter;
+    rebuildRows();
+    endResetModel();
+}
+
+void AllocationListModel::rebuildRows() {
+    m_order.clear();
+    m_rowOf.clear();
+    if (m_trace) {
+        const auto& allocations = m_trace->allocations();
+        if (m_filter) {
+            m_order = m_filter->allocations(*m_trace);
+        } else {
+            m_order.resize(allocations.size());
+            for (size_t i = 0; i < m_order.size(); ++i) {
+                m_order[i] = int64_t(i);
+            }
         }
         std::stable_sort(m_order.begin(), m_order.end(), [&allocations](int64_t a, int64_t b) {
             return allocations[size_t(a)].size > allocations[size_t(b)].size;
@@ -36,7 +59,6 @@ void AllocationListModel::setTrace(std::shared_ptr<const Trace> trace) {
             m_rowOf[size_t(m_order[r])] = int(r);
         }
     }
-    endResetModel();
 }
 
 int AllocationListModel::rowOfAllocation(int64_t allocation) const {

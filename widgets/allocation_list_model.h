@@ -1,9 +1,12 @@
 #pragma once
 
+#include "analysis/range_filter.h"
+
 #include <QAbstractTableModel>
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace memscope {
@@ -38,6 +41,9 @@ class AllocationListModel : public QAbstractTableModel {
     ~AllocationListModel() override;
 
     void setTrace(std::shared_ptr<const Trace> trace);
+    // Lists only the allocations the filter selects (std::nullopt: all of them).
+    void setRangeFilter(const std::optional<RangeFilter>& filter);
+    const std::optional<RangeFilter>& rangeFilter() const { return m_filter; }
     // The row showing an allocation, or -1.
     int rowOfAllocation(int64_t allocation) const;
     int64_t allocationAt(int row) const;
@@ -50,9 +56,11 @@ class AllocationListModel : public QAbstractTableModel {
 
   private:
     QVariant value(int64_t allocation, int column, bool display) const;
+    void rebuildRows();
 
     std::shared_ptr<const Trace> m_trace;
     std::unique_ptr<StackAttribution> m_attribution;
+    std::optional<RangeFilter> m_filter;
     std::vector<int64_t> m_order;  // row -> allocation
     std::vector<int> m_rowOf;      // allocation -> row
 };

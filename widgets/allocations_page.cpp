@@ -1,5 +1,7 @@
 #include "allocations_page.h"
 
+#include "run_view_state.h"
+
 #include "allocation_list_model.h"
 #include "memory_events_model.h"
 #include "operator_filter_proxy.h"
@@ -86,8 +88,37 @@ void AllocationsPage::setTrace(std::shared_ptr<const Trace> trace) {
     m_trace = std::move(trace);
     m_allocations->setTrace(m_trace);
     m_events->setTrace(m_trace);
+    followFilter();
     for (QTreeView* view : {m_allocation_view, m_events_view}) {
         view->header()->resizeSections(QHeaderView::ResizeToContents);
+    }
+    retranslateUi();
+}
+
+void AllocationsPage::setViewState(RunViewState* state) {
+    if (m_state) {
+        disconnect(m_state, nullptr, this, nullptr);
+    }
+    m_state = state;
+    if (m_state) {
+        connect(m_state, &RunViewState::filterChanged, this, &AllocationsPage::followFilter);
+        connect(m_state, &RunViewState::selectedAllocationChanged, this, [this](qint64 a) {
+            if (a >= 0 && m_trace && m_trace == m_state->trace()) {
+                showAllocation(a);
+            }
+        });
+    }
+    followFilter();
+}
+
+void AllocationsPage::followFilter() {
+    const bool same_run = m_state && m_trace && m_trace == m_state->trace();
+    const auto filter = same_run ? m_state->filter() : std::nullopt;
+    m_allocations->setRangeFilter(filter);
+    if (filter) {
+        m_events->setEventRange(filter->first, filter->last);
+    } else {
+        m_events->clearEventRange();
     }
     retranslateUi();
 }

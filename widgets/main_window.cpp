@@ -5,6 +5,7 @@
 #include "byte_format.h"
 #include "compare_page.h"
 #include "export_dialog.h"
+#include "filter_chip.h"
 #include "flame_graph_page.h"
 #include "io/journal_recovery.h"
 #include "io/run_directory.h"
@@ -16,6 +17,8 @@
 #include "run_controller.h"
 #include "run_load_progress.h"
 #include "run_panel.h"
+#include "run_view_state.h"
+#include "search_bar.h"
 #include "segment_page.h"
 #include "summary_page.h"
 #include "sweep_page.h"
@@ -69,6 +72,7 @@
 #include <QStatusBar>
 #include <QSvgGenerator>
 #include <QTabWidget>
+#include <QToolButton>
 #include <QUrl>
 #include <QVBoxLayout>
 #include <QWidget>
@@ -153,6 +157,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                               outcome.saveError);
             });
 
+    m_state = new RunViewState(this);
     createActions();
     createMenus();
     createCentralWidget();
@@ -584,30 +589,25 @@ void MainWindow::createAnalysisTabs() {
     m_planner_page = new PlannerPage(this);
     addTab(m_planner_page, QStringLiteral("planner"), false);
 
-    // Selections travel between the views and the timeline: an operator, module or roofline
-    // row highlights its allocations there; a pinned allocation selects its rows here.
-    TimelineView* view = m_timeline_page->view();
-    connect(m_operator_page, &OperatorPage::allocationsHighlighted, view,
-            &TimelineView::setHighlightedAllocations);
-    connect(m_summary_page, &SummaryPage::allocationsHighlighted, view,
-            &TimelineView::setHighlightedAllocations);
-    connect(m_flame_graph_page, &FlameGraphPage::allocationsHighlighted, view,
-            &TimelineView::setHighlightedAllocations);
+    // The pages follow the shared view state (selection, highlights, range filter) rather than
+    // each other: an operator, module or roofline row highlights its allocations on the
+    // timeline through it, a pinned allocation selects its rows in the pages through it.
+    m_operator_page->setViewState(m_state);
+    m_allocations_page->setViewState(m_state);
+    m_summary_page->setViewState(m_state);
+    // The flame graph's frames highlight through the state too, and the range filter
+    // restricts its trees.
+    connect(m_flame_graph_page, &FlameGraphPage::allocationsHighlighted, m_state,
+            &RunViewState::setHighlightedAllocations);
+    connect(m_state, &RunViewState::filterRangeChanged, m_flame_graph_page,
+            &FlameGraphPage::setEventRange);
     connect(m_allocations_page, &AllocationsPage::allocationSelected, this, [this](qint64 a) {
-        m_timeline_page->view()->selectAllocation(a);
+        m_state->setSelectedAllocation(a);
         m_tabs->setCurrentWidget(m_timeline_stack);
     });
-    connect(view, &TimelineView::allocationSelected, this, [this](int a) {
-        if (a < 0) {
-            return;
-        }
-        if (m_page_traces.value(m_operator_page).lock() == m_trace) {
-            m_operator_page->showAllocation(a);
-        }
-        if (m_page_traces.value(m_allocations_page).lock() == m_trace) {
-            m_allocations_page->showAllocation(a);
-        }
-        if (m_trace && size_t(a) < m_trace->allocations().size() &&
+    // Left to wire here: the segment page takes an event, not an allocation.
+    connect(m_state, &RunViewState::selectedAllocationChanged, this, [this](qint64 a) {
+        if (a >= 0 && m_trace && size_t(a) < m_trace->allocations().size() &&
             m_page_traces.value(m_segment_page).lock() == m_trace) {  // the pinned one's time
             const Allocation& pinned = m_trace->allocations()[size_t(a)];
             m_segment_page->showAtEvent(pinned.alloc_event >= 0 ? pinned.alloc_event : 0);
@@ -643,6 +643,9 @@ void MainWindow::syncCurrentTab() {
         m_segment_page->setTrace(m_trace);
     } else if (page == m_flame_graph_page) {
         m_flame_graph_page->setTrace(m_trace);
+        if (m_state->hasFilter() && m_state->trace() == m_trace) {  // setTrace cleared it
+            m_flame_graph_page->setEventRange(m_state->filter()->first, m_state->filter()->last);
+        }
     } else if (page == m_planner_page) {
         if (m_trace) {
             m_planner_page->setMeasuredTrace(m_trace);
@@ -651,7 +654,7 @@ void MainWindow::syncCurrentTab() {
         return;
     }
     m_page_traces.insert(page, m_trace);
-    const int64_t selected = m_timeline_page->view()->selectedAllocation();
+    const int64_t selected = m_state->selectedAllocation();
     if (selected >= 0 && page == m_operator_page) {
         m_operator_page->showAllocation(selected);
     } else if (selected >= 0 && page == m_allocations_page) {
@@ -1157,6 +1160,9 @@ void MainWindow::updateActions() {
     m_save_action->setEnabled(!active && m_trace != nullptr);
     m_compare_action->setEnabled(!active && !m_loading && m_trace != nullptr);
     m_export_action->setEnabled(!m_loading);
+    m_find_action->setEnabled(m_trace != nullptr);
+    m_find_next_action->setEnabled(m_trace != nullptr);
+    m_find_previous_action->setEnabled(m_trace != nullptr);
     m_run_panel->setRunning(active);
 }
 
@@ -1229,6 +1235,29 @@ void MainWindow::createActions() {
     m_stop_action->setShortcutContext(Qt::WindowShortcut);
     connect(m_stop_action, &QAction::triggered, this, &MainWindow::stopRun);
 
+    m_find_action = new QAction(this);
+    m_find_action->setObjectName(QStringLiteral("action_find"));
+    m_find_action->setShortcut(QKeySequence::Find);
+    connect(m_find_action, &QAction::triggered, this, [this] {
+        if (!m_trace) {
+            return;
+        }
+        m_tabs->setCurrentWidget(m_timeline_stack);
+        m_timeline_page->searchBar()->focusSearch();
+    });
+    m_find_next_action = new QAction(this);
+    m_find_next_action->setObjectName(QStringLiteral("action_find_next"));
+    m_find_next_action->setShortcut(QKeySequence(Qt::Key_F3));
+    m_find_previous_action = new QAction(this);
+    m_find_previous_action->setObjectName(QStringLiteral("action_find_previous"));
+    m_find_previous_action->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F3));
+    m_annotations_action = new QAction(this);
+    m_annotations_action->setObjectName(QStringLiteral("action_annotations"));
+    m_annotations_action->setCheckable(true);
+    m_clear_filter_action = new QAction(this);
+    m_clear_filter_action->setObjectName(QStringLiteral("action_clear_filter"));
+    connect(m_clear_filter_action, &QAction::triggered, m_state, &RunViewState::clearFilter);
+
     m_about_action = new QAction(this);
     m_about_action->setObjectName(QStringLiteral("action_about"));
     m_about_action->setMenuRole(QAction::AboutRole);
@@ -1264,6 +1293,13 @@ void MainWindow::createMenus() {
 
     m_view_menu = menuBar()->addMenu(QString());
     m_view_menu->setObjectName(QStringLiteral("menu_view"));
+    m_view_menu->addAction(m_find_action);
+    m_view_menu->addAction(m_find_next_action);
+    m_view_menu->addAction(m_find_previous_action);
+    m_view_menu->addSeparator();
+    m_view_menu->addAction(m_annotations_action);
+    m_view_menu->addAction(m_clear_filter_action);
+    m_view_menu->addSeparator();
 
     m_help_menu = menuBar()->addMenu(QString());
     m_help_menu->setObjectName(QStringLiteral("menu_help"));
@@ -1293,7 +1329,15 @@ void MainWindow::createCentralWidget() {
     layout->addWidget(m_placeholder_detail);
     layout->addStretch();
 
-    m_timeline_page = new TimelinePage(this);
+    m_timeline_page = new TimelinePage(m_state, this);
+    connect(m_find_next_action, &QAction::triggered, m_timeline_page->searchBar(),
+            &SearchBar::next);
+    connect(m_find_previous_action, &QAction::triggered, m_timeline_page->searchBar(),
+            &SearchBar::previous);
+    // The View menu's entry and the timeline's toggle button are one setting.
+    QToolButton* annotations = m_timeline_page->annotationsButton();
+    connect(m_annotations_action, &QAction::toggled, annotations, &QToolButton::setChecked);
+    connect(annotations, &QToolButton::toggled, m_annotations_action, &QAction::setChecked);
     m_timeline_stack = new QStackedWidget(this);
     m_timeline_stack->setObjectName(QStringLiteral("central_stack"));
     m_timeline_stack->addWidget(m_placeholder);
@@ -1303,7 +1347,16 @@ void MainWindow::createCentralWidget() {
     m_tabs->setObjectName(QStringLiteral("view_tabs"));
     m_tabs->setDocumentMode(true);
     m_tabs->addTab(m_timeline_stack, QString());
-    setCentralWidget(m_tabs);
+    // The range filter's chip sits above the tabs: it applies to all of them.
+    auto* central = new QWidget(this);
+    auto* central_layout = new QVBoxLayout(central);
+    central_layout->setContentsMargins(0, 0, 0, 0);
+    central_layout->setSpacing(0);
+    m_filter_chip = new FilterChip(m_state, central);
+    m_filter_chip->setVisible(false);
+    central_layout->addWidget(m_filter_chip);
+    central_layout->addWidget(m_tabs, 1);
+    setCentralWidget(central);
     createAnalysisTabs();
 }
 
@@ -1362,6 +1415,17 @@ void MainWindow::retranslateUi() {
     m_recent_menu->setTitle(tr("Open &Recent"));
     m_run_menu->setTitle(tr("&Run"));
     m_view_menu->setTitle(tr("&View"));
+    m_find_action->setText(tr("&Find..."));
+    m_find_action->setStatusTip(
+        tr("Search allocations by address, operator, module, category or stack frame"));
+    m_find_next_action->setText(tr("Find &Next"));
+    m_find_previous_action->setText(tr("Find &Previous"));
+    m_annotations_action->setText(tr("&Annotations"));
+    m_annotations_action->setStatusTip(
+        tr("Show steps, phases, recomputations and imported annotations on the timeline"));
+    m_clear_filter_action->setText(tr("&Clear Range Filter"));
+    m_clear_filter_action->setStatusTip(
+        tr("Show every allocation again (Ctrl+drag on the timeline sets a range filter)"));
     m_help_menu->setTitle(tr("&Help"));
     m_open_action->setText(tr("&Open Run..."));
     m_open_action->setStatusTip(tr("Open a recorded .memscope run or a PyTorch memory snapshot"));

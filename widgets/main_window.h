@@ -22,6 +22,8 @@ class QTabWidget;
 namespace memscope {
 
 class AllocationsPage;
+class FilterChip;
+class RunViewState;
 class ComparePage;
 class FlameGraphPage;
 class OperatorPage;
@@ -93,6 +95,16 @@ class MainWindow : public QMainWindow {
     QString currentRunPath() const { return m_run_path; }
     std::shared_ptr<const Trace> currentTrace() const { return m_trace; }
     TimelinePage* timelinePage() const { return m_timeline_page; }
+    // What the user looks at in the open run, shared by the timeline, the minimap and the
+    // operator, allocation and summary pages (they follow it; MainWindow does not wire them to
+    // each other). Its filterRangeChanged(first, last) is for range-taking views.
+    RunViewState* viewState() const { return m_state; }
+    // The bar above the tabs showing the active range filter.
+    FilterChip* filterChip() const { return m_filter_chip; }
+    QAction* findAction() const { return m_find_action; }
+    QAction* findNextAction() const { return m_find_next_action; }
+    QAction* findPreviousAction() const { return m_find_previous_action; }
+    QAction* annotationsAction() const { return m_annotations_action; }
     RunPanel* runPanel() const { return m_run_panel; }
     OperatorPage* operatorPage() const { return m_operator_page; }
     AllocationsPage* allocationsPage() const { return m_allocations_page; }
@@ -191,6 +203,13 @@ class MainWindow : public QMainWindow {
     QAction* m_quit_action = nullptr;
     QAction* m_run_action = nullptr;
     QAction* m_stop_action = nullptr;
+    QAction* m_find_action = nullptr;
+    QAction* m_find_next_action = nullptr;
+    QAction* m_find_previous_action = nullptr;
+    QAction* m_annotations_action = nullptr;
+    QAction* m_clear_filter_action = nullptr;
+    RunViewState* m_state = nullptr;
+    FilterChip* m_filter_chip = nullptr;
     QAction* m_about_action = nullptr;
     QAction* m_about_qt_action = nullptr;
     QLabel* m_placeholder_title = nullptr;

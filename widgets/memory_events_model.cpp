@@ -22,15 +22,37 @@ void MemoryEventsModel::setTrace(std::shared_ptr<const Trace> trace) {
     m_attribution.reset();
     if (m_trace) {
         m_attribution = std::make_unique<StackAttribution>(m_trace->stacks);
+    }
+    rebuildRows();
+    endResetModel();
+}
+
+void MemoryEventsModel::setEventRange(int64_t first, int64_t last) {
+    if (first == m_first && last == m_last) {
+        return;
+    }
+    beginResetModel();
+    m_first = first;
+    m_last = last;
+    rebuildRows();
+    endResetModel();
+}
+
+void MemoryEventsModel::rebuildRows() {
+    m_events.clear();
+    if (m_trace) {
         const auto& kinds = m_trace->events.kind;
-        for (size_t i = 0; i < kinds.size(); ++i) {
+        const size_t begin = m_last >= 0 ? size_t(std::max<int64_t>(0, m_first)) : 0;
+        const size_t end = m_last >= 0
+                               ? std::min(kinds.size(), size_t(std::max<int64_t>(0, m_last)))
+                               : kinds.size();
+        for (size_t i = begin; i < end; ++i) {
             const auto kind = static_cast<EventKind>(kinds[i]);
             if (kind == EventKind::Alloc || kind == EventKind::Free) {
                 m_events.push_back(int64_t(i));
             }
         }
     }
-    endResetModel();
 }
 
 std::vector<int> MemoryEventsModel::rowsOfAllocation(int64_t allocation) const {

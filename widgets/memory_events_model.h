@@ -40,6 +40,9 @@ class MemoryEventsModel : public QAbstractTableModel {
     ~MemoryEventsModel() override;
 
     void setTrace(std::shared_ptr<const Trace> trace);
+    // Lists only the events in [first, last) (a negative last: all events).
+    void setEventRange(int64_t first, int64_t last);
+    void clearEventRange() { setEventRange(0, -1); }
     // The rows of an allocation's alloc and free events (none, one or two), ascending.
     std::vector<int> rowsOfAllocation(int64_t allocation) const;
     int64_t eventAt(int row) const;
@@ -55,6 +58,9 @@ class MemoryEventsModel : public QAbstractTableModel {
 
     std::shared_ptr<const Trace> m_trace;
     std::unique_ptr<StackAttribution> m_attribution;
+    void rebuildRows();
+    int64_t m_first = 0;
+    int64_t m_last = -1;            // -1: no range
     std::vector<int64_t> m_events;  // row -> event index (alloc and free events)
 };
 

@@ -1,5 +1,7 @@
 #include "operator_page.h"
 
+#include "run_view_state.h"
+
 #include "io/atomic_file.h"
 #include "io/table_exporter.h"
 #include "operator_filter_proxy.h"
@@ -85,7 +87,38 @@ OperatorPage::~OperatorPage() = default;
 
 void OperatorPage::setTrace(std::shared_ptr<const Trace> trace) {
     m_trace = std::move(trace);
+    followFilter();
     rebuild();
+}
+
+void OperatorPage::setViewState(RunViewState* state) {
+    if (m_state) {
+        disconnect(m_state, nullptr, this, nullptr);
+        disconnect(this, nullptr, m_state, nullptr);
+    }
+    m_state = state;
+    if (!m_state) {
+        followFilter();
+        return;
+    }
+    connect(m_state, &RunViewState::filterChanged, this, &OperatorPage::followFilter);
+    connect(this, &OperatorPage::allocationsHighlighted, m_state,
+            &RunViewState::setHighlightedAllocations);
+    connect(m_state, &RunViewState::selectedAllocationChanged, this, [this](qint64 a) {
+        if (a >= 0 && m_trace && m_trace == m_state->trace()) {
+            showAllocation(a);
+        }
+    });
+    followFilter();
+}
+
+void OperatorPage::followFilter() {
+    const bool same_run = m_state && m_trace && m_trace == m_state->trace();
+    m_model->setRangeFilter(same_run ? m_state->filter() : std::nullopt);
+    if (m_grouping == OperatorTable::Grouping::ByModule) {
+        m_view->expandToDepth(1);
+    }
+    updateStatus();
 }
 
 void OperatorPage::setGrouping(OperatorTable::Grouping grouping) {
@@ -165,7 +198,7 @@ void OperatorPage::onSelectionChanged() {
     QVector<qint64> allocations;
     if (!rows.isEmpty() && m_model->table()) {
         const int64_t row = m_model->tableRow(m_proxy->mapToSource(rows.first()));
-        for (int64_t a : m_model->table()->allocationsInside(row)) {
+        for (int64_t a : m_model->allocationsInside(row)) {
             allocations.push_back(a);
         }
     }
@@ -185,6 +218,11 @@ void OperatorPage::showAllocation(qint64 allocation) {
     if (!index.isValid()) {  // filtered out by the search: show everything again
         m_search->clear();
         index = m_proxy->mapFromSource(m_model->indexOfTableRow(row));
+    }
+    if (!index.isValid()) {  // outside the range filter
+        m_view->selectionModel()->clearSelection();
+        m_showing = false;
+        return;
     }
     m_view->scrollTo(index);  // expands its parents
     m_view->selectionModel()->setCurrentIndex(
@@ -284,7 +322,17 @@ void OperatorPage::updateStatus() {
     } else {
         const bool spans = !m_trace->spans.empty();
         const bool shapes = m_trace->shape_strings.size() > 1;
-        QString text = tr("%n row(s)", nullptr, int(table->rows().size()));
+        QString text = tr("%n row(s)", nullptr, int(m_model->shownRowCount()));
+        if (const auto& filter = m_model->rangeFilter()) {
+            text += QStringLiteral(" ") + tr("of %1").arg(table->rows().size()) +
+                    QStringLiteral(". ") +
+                    tr("Range filter: only rows with allocations %1 events %2–%3; memory "
+                       "columns count those allocations, calls and times are the whole run's")
+                        .arg(filter->mode == RangeFilter::Mode::AliveIn ? tr("alive in")
+                                                                        : tr("made in"),
+                             QLocale().toString(qint64(filter->first)),
+                             QLocale().toString(qint64(filter->last - 1)));
+        }
         text +=
             QStringLiteral(". ") +
             tr("Times are wall time on the recording thread; %1 inside recorded scopes.")

@@ -24,6 +24,8 @@ class Trace;
 // box over names and input shapes, and CSV export of what is shown. Selecting a row emits the
 // allocations made inside it (for the timeline to highlight); showAllocation() selects the row
 // an allocation is attributed to. Large traces are aggregated off the GUI thread.
+class RunViewState;
+
 class OperatorPage : public QWidget {
     Q_OBJECT
 
@@ -35,6 +37,10 @@ class OperatorPage : public QWidget {
     ~OperatorPage() override;
 
     void setTrace(std::shared_ptr<const Trace> trace);
+    // Follows a shared view state: its range filter (while this page shows the state's run)
+    // limits the table to the rows with allocations the filter selects, a selected row's
+    // allocations become its highlights, and its pinned allocation selects that allocation's row.
+    void setViewState(RunViewState* state);
     void setGrouping(OperatorTable::Grouping grouping);
     OperatorTable::Grouping grouping() const { return m_grouping; }
     bool isBuilding() const { return m_pending; }
@@ -66,9 +72,11 @@ class OperatorPage : public QWidget {
     void onSelectionChanged();
     void exportClicked();
     void updateStatus();
+    void followFilter();
     void retranslateUi();
 
     std::shared_ptr<const Trace> m_trace;
+    RunViewState* m_state = nullptr;
     OperatorTable::Grouping m_grouping = OperatorTable::Grouping::ByOperator;
     OperatorTableModel* m_model = nullptr;
     OperatorFilterProxy* m_proxy = nullptr;

@@ -5,6 +5,8 @@
 
 #include <QLocale>
 
+#include <algorithm>
+
 namespace memscope {
 
 namespace {
@@ -35,23 +37,158 @@ void OperatorTableModel::setTable(std::shared_ptr<const Trace> trace,
     beginResetModel();
     m_trace = trace && table ? std::move(trace) : nullptr;
     m_table = m_trace ? std::move(table) : nullptr;
-    m_position.clear();
-    if (m_table) {
-        m_position.assign(m_table->rows().size(), 0);
-        for (size_t i = 0; i < m_table->topLevel().size(); ++i) {
-            m_position[size_t(m_table->topLevel()[i])] = int(i);
-        }
-        for (const auto& row : m_table->rows()) {
-            for (size_t i = 0; i < row.children.size(); ++i) {
-                m_position[size_t(row.children[i])] = int(i);
-            }
-        }
-    }
+    rebuildFilter();
+    rebuildPositions();
     endResetModel();
 }
 
+void OperatorTableModel::setRangeFilter(const std::optional<RangeFilter>& filter) {
+    if (filter == m_filter) {
+        return;
+    }
+    beginResetModel();
+    m_filter = filter;
+    rebuildFilter();
+    rebuildPositions();
+    endResetModel();
+}
+
+void OperatorTableModel::rebuildFilter() {
+    m_pass.clear();
+    m_filterInside.clear();
+    m_filterSelf.clear();
+    m_filterLive.clear();
+    m_filterChildren.clear();
+    m_filterTop.clear();
+    if (!m_table || !m_filter) {
+        return;
+    }
+    const auto& allocations = m_trace->allocations();
+    m_pass = m_filter->mask(*m_trace);
+    const size_t rows = m_table->rows().size();
+    m_filterInside.assign(rows, 0);
+    m_filterSelf.assign(rows, 0);
+    m_filterLive.assign(rows, 0);
+    m_filterChildren.resize(rows);
+    std::vector<int64_t> self_count(rows, 0);
+    for (size_t r = 0; r < rows; ++r) {
+        for (int64_t a : m_table->rows()[r].allocations) {
+            if (m_pass[size_t(a)]) {
+                const Allocation& alloc = allocations[size_t(a)];
+                ++self_count[r];
+                m_filterSelf[r] += alloc.size;
+                if (alloc.free_event < 0 || alloc.free_event >= m_filter->last) {
+                    m_filterLive[r] += alloc.size;
+                }
+            }
+        }
+    }
+    // Inside a row: by operator, the table's own lists (nested operators' allocations); in the
+    // module tree, the row's and its children's, summed bottom-up (O(rows), not O(rows x
+    // allocations inside) as collecting each row's list would be).
+    std::vector<int64_t> inside_count(rows, 0);
+    if (m_table->grouping() == OperatorTable::Grouping::ByOperator) {
+        for (size_t r = 0; r < rows; ++r) {
+            for (int64_t a : m_table->allocationsInside(int64_t(r))) {
+                if (m_pass[size_t(a)]) {
+                    m_filterInside[r] += allocations[size_t(a)].size;
+                    ++inside_count[r];
+                }
+            }
+        }
+    } else {
+        // Post-order without recursion: parents before children in `order`, then reversed.
+        std::vector<int64_t> order(m_table->topLevel().begin(), m_table->topLevel().end());
+        for (size_t i = 0; i < order.size(); ++i) {
+            const auto& children = m_table->row(order[i]).children;
+            order.insert(order.end(), children.begin(), children.end());
+        }
+        for (auto it = order.rbegin(); it != order.rend(); ++it) {
+            const size_t r = size_t(*it);
+            m_filterInside[r] += m_filterSelf[r];
+            inside_count[r] += self_count[r];
+            const int64_t parent = m_table->rows()[r].parent;
+            if (parent >= 0) {
+                m_filterInside[size_t(parent)] += m_filterInside[r];
+                inside_count[size_t(parent)] += inside_count[r];
+            }
+        }
+    }
+    std::vector<uint8_t> keep(rows, 0);
+    m_filterShown = 0;
+    for (size_t r = 0; r < rows; ++r) {
+        keep[r] = inside_count[r] > 0 ? 1 : 0;
+        m_filterShown += keep[r];
+    }
+    for (size_t r = 0; r < rows; ++r) {
+        for (int64_t child : m_table->rows()[r].children) {
+            if (keep[size_t(child)]) {
+                m_filterChildren[r].push_back(child);
+            }
+        }
+    }
+    for (int64_t top : m_table->topLevel()) {
+        if (keep[size_t(top)]) {
+            m_filterTop.push_back(top);
+        }
+    }
+}
+
+void OperatorTableModel::rebuildPositions() {
+    m_position.clear();
+    if (!m_table) {
+        return;
+    }
+    m_position.assign(m_table->rows().size(), -1);
+    const auto& top = childrenOf(-1);
+    for (size_t i = 0; i < top.size(); ++i) {
+        m_position[size_t(top[i])] = int(i);
+    }
+    for (size_t r = 0; r < m_table->rows().size(); ++r) {
+        const auto& children = childrenOf(int64_t(r));
+        for (size_t i = 0; i < children.size(); ++i) {
+            m_position[size_t(children[i])] = int(i);
+        }
+    }
+}
+
 const std::vector<int64_t>& OperatorTableModel::childrenOf(int64_t row) const {
+    if (m_filter) {
+        return row < 0 ? m_filterTop : m_filterChildren[size_t(row)];
+    }
     return row < 0 ? m_table->topLevel() : m_table->row(row).children;
+}
+
+int64_t OperatorTableModel::shownRowCount() const {
+    if (!m_table) {
+        return 0;
+    }
+    return m_filter ? m_filterShown : int64_t(m_table->rows().size());
+}
+
+std::vector<int64_t> OperatorTableModel::allocationsInside(int64_t row) const {
+    if (!m_table || row < 0 || row >= int64_t(m_table->rows().size())) {
+        return {};
+    }
+    std::vector<int64_t> inside = m_table->allocationsInside(row);
+    if (m_filter) {
+        inside.erase(std::remove_if(inside.begin(), inside.end(),
+                                    [this](int64_t a) { return !m_pass[size_t(a)]; }),
+                     inside.end());
+    }
+    return inside;
+}
+
+int64_t OperatorTableModel::bytesAllocated(const OperatorTable::Row& row, int64_t index) const {
+    return m_filter ? m_filterInside[size_t(index)] : row.bytes_allocated;
+}
+
+int64_t OperatorTableModel::selfBytesAllocated(const OperatorTable::Row& row, int64_t index) const {
+    return m_filter ? m_filterSelf[size_t(index)] : row.self_bytes_allocated;
+}
+
+int64_t OperatorTableModel::selfNetBytes(const OperatorTable::Row& row, int64_t index) const {
+    return m_filter ? m_filterLive[size_t(index)] : row.self_net_bytes;
 }
 
 int64_t OperatorTableModel::tableRow(const QModelIndex& index) const {
@@ -62,7 +199,8 @@ int64_t OperatorTableModel::tableRow(const QModelIndex& index) const {
 }
 
 QModelIndex OperatorTableModel::indexOfTableRow(int64_t row, int column) const {
-    if (!m_table || row < 0 || row >= static_cast<int64_t>(m_table->rows().size())) {
+    if (!m_table || row < 0 || row >= static_cast<int64_t>(m_table->rows().size()) ||
+        m_position[size_t(row)] < 0) {
         return {};
     }
     return createIndex(m_position[size_t(row)], column, quintptr(row));
@@ -153,11 +291,11 @@ QVariant OperatorTableModel::display(const OperatorTable::Row& row, int64_t inde
         case DeviceTime:
             return row.device_ns > 0 ? ms(row.device_ns) : QString();
         case CpuMemory:
-            return bytesText(row.bytes_allocated);
+            return bytesText(bytesAllocated(row, index));
         case SelfCpuMemory:
-            return bytesText(row.self_net_bytes);
+            return bytesText(selfNetBytes(row, index));
         case SelfAllocated:
-            return bytesText(row.self_bytes_allocated);
+            return bytesText(selfBytesAllocated(row, index));
         case InputShapes: {
             if (row.shapes.empty()) {
                 return QString();
@@ -195,11 +333,11 @@ QVariant OperatorTableModel::sortValue(const OperatorTable::Row& row, int64_t in
         case DeviceTime:
             return qint64(row.device_ns);
         case CpuMemory:
-            return qint64(row.bytes_allocated);
+            return qint64(bytesAllocated(row, index));
         case SelfCpuMemory:
-            return qint64(row.self_net_bytes);
+            return qint64(selfNetBytes(row, index));
         case SelfAllocated:
-            return qint64(row.self_bytes_allocated);
+            return qint64(selfBytesAllocated(row, index));
         case InputShapes:
             return row.shapes.empty()
                        ? QString()
@@ -225,13 +363,14 @@ QVariant OperatorTableModel::toolTip(const OperatorTable::Row& row, int64_t inde
         case CpuMemory:
             return tr("%1 allocated inside, nested calls included (%n allocation(s))", nullptr,
                       int(m_table->allocationsInside(index).size()))
-                .arg(exact(row.bytes_allocated));
+                .arg(exact(bytesAllocated(row, index)));
         case SelfCpuMemory:
-            return tr("%1 allocated minus freed in this row itself").arg(exact(row.self_net_bytes));
+            return tr("%1 allocated minus freed in this row itself")
+                .arg(exact(selfNetBytes(row, index)));
         case SelfAllocated:
             return tr("%1 in the %n allocation(s) attributed to this row", nullptr,
                       int(row.allocations.size()))
-                .arg(exact(row.self_bytes_allocated));
+                .arg(exact(selfBytesAllocated(row, index)));
         case InputShapes: {
             QStringList lines;
             for (size_t i = 0; i < row.shapes.size() && i < 12; ++i) {

@@ -1,10 +1,12 @@
 #pragma once
 
 #include "analysis/operator_table.h"
+#include "analysis/range_filter.h"
 
 #include <QAbstractItemModel>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace memscope {
@@ -45,6 +47,17 @@ class OperatorTableModel : public QAbstractItemModel {
     const OperatorTable* table() const { return m_table.get(); }
     const Trace* trace() const { return m_trace.get(); }
 
+    // Shows only the rows with an allocation the filter selects (made inside them, children
+    // included), their memory columns counting those allocations only: CPU Mem and Self
+    // Allocated the bytes they allocated, Self CPU Mem the bytes of those still live at the
+    // range's end. Calls and times stay the whole run's. std::nullopt shows every row again.
+    void setRangeFilter(const std::optional<RangeFilter>& filter);
+    const std::optional<RangeFilter>& rangeFilter() const { return m_filter; }
+    // Table rows shown: all of them, or those the filter keeps.
+    int64_t shownRowCount() const;
+    // Allocations made inside a row (children included) that pass the filter, ascending.
+    std::vector<int64_t> allocationsInside(int64_t row) const;
+
     // The OperatorTable row of an index, or -1.
     int64_t tableRow(const QModelIndex& index) const;
     QModelIndex indexOfTableRow(int64_t row, int column = 0) const;
@@ -65,10 +78,25 @@ class OperatorTableModel : public QAbstractItemModel {
     QVariant sortValue(const OperatorTable::Row& row, int64_t index, int column) const;
     QVariant toolTip(const OperatorTable::Row& row, int64_t index, int column) const;
     const std::vector<int64_t>& childrenOf(int64_t row) const;
+    void rebuildFilter();
+    void rebuildPositions();
+    int64_t bytesAllocated(const OperatorTable::Row& row, int64_t index) const;
+    int64_t selfBytesAllocated(const OperatorTable::Row& row, int64_t index) const;
+    int64_t selfNetBytes(const OperatorTable::Row& row, int64_t index) const;
 
     std::shared_ptr<const Trace> m_trace;
     std::shared_ptr<const OperatorTable> m_table;
     std::vector<int> m_position;  // per table row: its row number under its parent
+    // The range filter: which allocations pass, and per table row the bytes the filter counts
+    // and the children (and top-level rows) it keeps.
+    std::optional<RangeFilter> m_filter;
+    std::vector<uint8_t> m_pass;
+    std::vector<int64_t> m_filterInside;
+    std::vector<int64_t> m_filterSelf;
+    std::vector<int64_t> m_filterLive;
+    std::vector<std::vector<int64_t>> m_filterChildren;
+    std::vector<int64_t> m_filterTop;
+    int64_t m_filterShown = 0;
 };
 
 }  // namespace memscope

@@ -1,5 +1,8 @@
 #include "summary_page.h"
 
+#include "run_view_state.h"
+#include "timeline_labels.h"
+
 #include "timeline_view.h"
 #include "trace/trace.h"
 #include "train/peak_bandwidth.h"
@@ -65,6 +68,8 @@ const char* const kMemoryKeys[] = {"peak",          "step1_peak",         "stead
                                    "average",       "peak_to_average",    "forward_peak",
                                    "backward_peak", "optimizer_peak",     "peak_at",
                                    "reserved_peak", "fragmentation_peak", "fragmentation_oom"};
+const char* const kFilterKeys[] = {"filter_range", "filter_allocations", "filter_bytes",
+                                   "filter_peak", "filter_categories"};
 const char* const kSpeedKeys[] = {"samples_per_s", "tokens_per_s", "tflops", "mfu"};
 const char* const kRooflineKeys[] = {"step_flops", "step_bytes",       "step_intensity",
                                      "step_class", "step_flops_per_s", "step_bandwidth",
@@ -74,6 +79,13 @@ const char* const kRooflineKeys[] = {"step_flops", "step_bytes",       "step_int
 
 SummaryPage::SummaryPage(QWidget* parent) : QWidget(parent) {
     auto* content = new QWidget;
+    m_filter_box = new QGroupBox(content);
+    m_filter_box->setObjectName(QStringLiteral("filter_box"));
+    m_filter_box->setLayout(new QFormLayout);
+    for (const char* key : kFilterKeys) {
+        addFigure(m_filter_box, QLatin1String(key))->setWordWrap(true);
+    }
+    m_filter_box->setVisible(false);
     m_memory_box = new QGroupBox(content);
     m_memory_box->setLayout(new QFormLayout);
     for (const char* key : kMemoryKeys) {
@@ -131,12 +143,13 @@ SummaryPage::SummaryPage(QWidget* parent) : QWidget(parent) {
 
     auto* grid = new QGridLayout(content);
     grid->addWidget(m_rank_box, 0, 0, 1, 2);
-    grid->addWidget(m_memory_box, 1, 0);
-    grid->addWidget(m_chart_box, 1, 1, 2, 1);
-    grid->addWidget(m_speed_box, 2, 0);
-    grid->addWidget(m_roofline_box, 3, 0, 1, 2);
+    grid->addWidget(m_filter_box, 1, 0, 1, 2);
+    grid->addWidget(m_memory_box, 2, 0);
+    grid->addWidget(m_chart_box, 2, 1, 2, 1);
+    grid->addWidget(m_speed_box, 3, 0);
+    grid->addWidget(m_roofline_box, 4, 0, 1, 2);
     grid->setColumnStretch(1, 1);
-    grid->setRowStretch(3, 1);
+    grid->setRowStretch(4, 1);
 
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(content);
@@ -293,8 +306,65 @@ void SummaryPage::fillRankTable() {
                                  4);
 }
 
+void SummaryPage::setViewState(RunViewState* state) {
+    if (m_state) {
+        disconnect(m_state, nullptr, this, nullptr);
+        disconnect(this, nullptr, m_state, nullptr);
+    }
+    m_state = state;
+    if (m_state) {
+        connect(m_state, &RunViewState::filterChanged, this, &SummaryPage::followFilter);
+        connect(this, &SummaryPage::allocationsHighlighted, m_state,
+                &RunViewState::setHighlightedAllocations);
+    }
+    followFilter();
+}
+
+void SummaryPage::followFilter() {
+    const bool same_run = m_state && m_trace && m_trace == m_state->trace();
+    const auto& filter = m_state ? m_state->filter() : std::optional<RangeFilter>();
+    if (!same_run || !filter) {
+        m_filter_box->setVisible(false);
+        return;
+    }
+    const RangeFilter::Summary sum = filter->summarize(*m_trace);
+    const QLocale locale;
+    m_filter_box->setVisible(true);
+    m_filter_box->setTitle(tr("Filtered range"));
+    m_names.value(QStringLiteral("filter_range"))->setText(tr("Events"));
+    m_names.value(QStringLiteral("filter_allocations"))
+        ->setText(filter->mode == RangeFilter::Mode::AliveIn ? tr("Allocations alive in it")
+                                                             : tr("Allocations made in it"));
+    m_names.value(QStringLiteral("filter_bytes"))->setText(tr("Their bytes"));
+    m_names.value(QStringLiteral("filter_peak"))->setText(tr("Highest live total in it"));
+    m_names.value(QStringLiteral("filter_categories"))->setText(tr("Their bytes by category"));
+    setFigure(QStringLiteral("filter_range"),
+              tr("%1–%2 (%3 s – %4 s)")
+                  .arg(locale.toString(qint64(filter->first)),
+                       locale.toString(qint64(std::max(filter->first, filter->last - 1))),
+                       locale.toString(double(sum.begin_ns) / 1e9, 'f', 3),
+                       locale.toString(double(sum.end_ns) / 1e9, 'f', 3)));
+    setFigure(QStringLiteral("filter_allocations"), locale.toString(qint64(sum.allocations)));
+    setFigure(QStringLiteral("filter_bytes"), QString::fromStdString(formatBytes(sum.bytes)));
+    setFigure(QStringLiteral("filter_peak"),
+              sum.peak_event < 0 ? tr("none")
+                                 : tr("%1 at event %2")
+                                       .arg(QString::fromStdString(formatBytes(sum.peak_bytes)),
+                                            locale.toString(qint64(sum.peak_event))));
+    QStringList parts;
+    for (int c = 0; c < kCategoryCount; ++c) {
+        if (sum.bytes_by_category[size_t(c)] > 0) {
+            parts << QStringLiteral("%1 %2").arg(
+                TimelineLabels::categoryName(c),
+                QString::fromStdString(formatBytes(sum.bytes_by_category[size_t(c)])));
+        }
+    }
+    setFigure(QStringLiteral("filter_categories"), parts.join(QStringLiteral(", ")));
+}
+
 void SummaryPage::setTrace(std::shared_ptr<const Trace> trace) {
     m_trace = std::move(trace);
+    followFilter();
     const uint64_t generation = ++m_generation;
     m_result.reset();
     if (!m_trace) {
@@ -343,6 +413,7 @@ void SummaryPage::showResult() {
                           : m_pending ? tr("Computing the summary...")
                                       : tr("No run open."));
         updateChart();
+        followFilter();  // its figures do not wait for the summary
         return;
     }
     const RunStatistics& s = r->statistics;
@@ -603,6 +674,7 @@ void SummaryPage::retranslateUi() {
                                              tr("Steady peak"), tr("Avg step"),
                                              tr("Collective payload"), tr("Events")});
     fillRankTable();
+    followFilter();
     m_memory_box->setTitle(tr("Memory"));
     m_speed_box->setTitle(tr("Throughput"));
     m_chart_box->setTitle(tr("At the peak"));

@@ -19,6 +19,7 @@ class QTableWidget;
 
 namespace memscope {
 
+class RunViewState;
 class Trace;
 
 // The summary tab: the run's memory figures (peak in step 1 and steady state, average,
@@ -67,6 +68,12 @@ class SummaryPage : public QWidget {
     QTableWidget* rankTable() const { return m_rank_table; }
 
     void setTrace(std::shared_ptr<const Trace> trace);
+    // Follows a shared view state: while it has a range filter (and this page shows its run),
+    // a "Filtered range" box at the top gives the range's events and times, the allocations it
+    // selects and their bytes by category, and the highest live total in the range
+    // (RangeFilter::summarize); figure keys "filter_range", "filter_allocations",
+    // "filter_bytes", "filter_peak", "filter_categories".
+    void setViewState(RunViewState* state);
     // Measure the CPU's peak FLOP/s and bandwidth for the roofline (on by default; about half a
     // second the first time in a process). Off: only figures stored in the run are used.
     void setMeasurePeaks(bool measure) { m_measure = measure; }
@@ -102,6 +109,7 @@ class SummaryPage : public QWidget {
     QLabel* addFigure(QGroupBox* box, const QString& key);
     void onRooflineSelection();
     void retranslateUi();
+    void followFilter();
 
     std::shared_ptr<const Trace> m_trace;
     std::shared_ptr<const Result> m_result;
@@ -110,6 +118,8 @@ class SummaryPage : public QWidget {
     uint64_t m_generation = 0;
 
     QLabel* m_status = nullptr;
+    RunViewState* m_state = nullptr;
+    QGroupBox* m_filter_box = nullptr;
     QGroupBox* m_memory_box = nullptr;
     QGroupBox* m_speed_box = nullptr;
     QGroupBox* m_roofline_box = nullptr;

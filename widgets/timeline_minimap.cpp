@@ -1,5 +1,7 @@
 #include "timeline_minimap.h"
 
+#include "run_view_state.h"
+
 #include "trace/timeline_layout.h"
 
 #include <QMouseEvent>
@@ -39,6 +41,7 @@ QSize TimelineMinimap::minimumSizeHint() const {
 void TimelineMinimap::setTimelineLayout(std::shared_ptr<const TimelineLayout> layout) {
     m_layout = std::move(layout);
     rebuildColumns();
+    followFilter();
     update();
 }
 
@@ -161,6 +164,15 @@ void TimelineMinimap::paintEvent(QPaintEvent*) {
         painter.drawRect(QRectF(brush.left(), mid - grip_h / 2, 3, grip_h));
         painter.drawRect(QRectF(brush.right() - 3, mid - grip_h / 2, 3, grip_h));
     }
+    if (m_layout && (m_filterX1 > m_filterX0 || m_selecting)) {
+        // The filter's range (or the one being chosen): orange edges over a light band.
+        const TimelineMapping m = mapping();
+        const double a = m_selecting ? std::min(m_pressPx, m_selectPx) : m.xToPixel(m_filterX0);
+        const double b = m_selecting ? std::max(m_pressPx, m_selectPx) : m.xToPixel(m_filterX1);
+        painter.setPen(QPen(QColor(200, 110, 0), 1.5));
+        painter.setBrush(QColor(230, 140, 20, 45));
+        painter.drawRect(QRectF(QPointF(a, 1), QPointF(std::max(b, a + 1), height() - 1)));
+    }
     painter.setPen(QColor(0, 0, 0, 70));
     painter.setBrush(Qt::NoBrush);
     painter.drawRect(QRectF(rect()).adjusted(0.5, 0.5, -0.5, -0.5));
@@ -206,12 +218,56 @@ void TimelineMinimap::moveWindow(double x0, double x1, double dx) {
     requestWindow(m.fromAxis(from), m.fromAxis(from + s));
 }
 
+void TimelineMinimap::setViewState(RunViewState* state) {
+    if (m_state) {
+        disconnect(m_state, nullptr, this, nullptr);
+        disconnect(this, nullptr, m_state, nullptr);
+    }
+    m_state = state;
+    if (!m_state) {
+        setFilterX(0, 0);
+        return;
+    }
+    connect(m_state, &RunViewState::visibleRangeChanged, this, &TimelineMinimap::setWindow);
+    connect(this, &TimelineMinimap::windowChanged, m_state, &RunViewState::setVisibleRange);
+    connect(m_state, &RunViewState::filterChanged, this, &TimelineMinimap::followFilter);
+    followFilter();
+}
+
+void TimelineMinimap::followFilter() {
+    std::optional<RangeFilter> f;
+    if (m_state) {
+        f = m_state->filter();
+    }
+    if (f && m_layout) {
+        setFilterX(RunViewState::xOfEvent(*m_layout, f->first),
+                   RunViewState::xOfEvent(*m_layout, f->last));
+    } else {
+        setFilterX(0, 0);
+    }
+}
+
+void TimelineMinimap::setFilterX(double x0, double x1) {
+    if (x0 == m_filterX0 && x1 == m_filterX1) {
+        return;
+    }
+    m_filterX0 = x0;
+    m_filterX1 = x1;
+    update();
+}
+
 void TimelineMinimap::mousePressEvent(QMouseEvent* event) {
     if (event->button() != Qt::LeftButton || !m_layout) {
         QWidget::mousePressEvent(event);
         return;
     }
     const double px = event->position().x();
+    if (event->modifiers() & Qt::ControlModifier) {
+        m_selecting = true;
+        m_pressPx = m_selectPx = px;
+        update();
+        return;
+    }
     m_grip = gripAt(px);
     if (m_grip == Grip::None) {
         // Centre the window where pressed, then drag it from there.
@@ -226,6 +282,11 @@ void TimelineMinimap::mousePressEvent(QMouseEvent* event) {
 
 void TimelineMinimap::mouseMoveEvent(QMouseEvent* event) {
     const double px = event->position().x();
+    if (m_selecting) {
+        m_selectPx = px;
+        update();
+        return;
+    }
     if (m_grip == Grip::None || !(event->buttons() & Qt::LeftButton)) {
         const Grip hover = gripAt(px);
         setCursor(hover == Grip::Left || hover == Grip::Right ? Qt::SizeHorCursor
@@ -247,6 +308,22 @@ void TimelineMinimap::mouseMoveEvent(QMouseEvent* event) {
 }
 
 void TimelineMinimap::mouseReleaseEvent(QMouseEvent* event) {
+    if (m_selecting && event->button() == Qt::LeftButton) {
+        m_selecting = false;
+        update();
+        const TimelineMapping m = mapping();
+        const double lo = std::min(m_pressPx, m_selectPx);
+        const double hi = std::max(m_pressPx, m_selectPx);
+        if (hi - lo >= 3 && m_layout) {
+            const double x0 = std::max(0.0, m.pixelToX(lo));
+            const double x1 = std::min(axisEnd(), m.pixelToX(hi));
+            emit rangeSelected(x0, x1);
+            if (m_state) {
+                m_state->setFilterFromX(*m_layout, x0, x1, RunViewState::FilterOrigin::Minimap);
+            }
+        }
+        return;
+    }
     if (event->button() == Qt::LeftButton) {
         m_grip = Grip::None;
     }

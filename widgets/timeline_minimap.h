@@ -10,6 +10,7 @@
 
 namespace memscope {
 
+class RunViewState;
 class TimelineLayout;
 
 // An overview of the whole run under the timeline: the total live memory (per pixel column its
@@ -42,12 +43,20 @@ class TimelineMinimap : public QWidget {
     const std::vector<int64_t>& columnMaxima() const { return m_columns; }
     const std::vector<int64_t>& columnMinima() const { return m_minima; }
 
+    // Follows a shared view state (nullptr: none): the brush is its window, moving the brush
+    // moves it, Ctrl+drag sets its range filter, and the filter's range is marked.
+    void setViewState(RunViewState* state);
+    // The filter range marked, in x's (x1 <= x0: none).
+    void setFilterX(double x0, double x1);
+
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
   signals:
     // The user moved or resized the brush.
     void windowChanged(double x0, double x1);
+    // Ctrl+drag chose the x's [x0, x1).
+    void rangeSelected(double x0, double x1);
 
   protected:
     void paintEvent(QPaintEvent* event) override;
@@ -61,6 +70,7 @@ class TimelineMinimap : public QWidget {
     enum class Grip { None, Move, Left, Right };
     Grip gripAt(double px) const;
     void rebuildColumns();
+    void followFilter();
     void requestWindow(double x0, double x1);
     // Moves the window [x0, x1] by dx minimap pixels, keeping its span (in time on a time axis).
     void moveWindow(double x0, double x1, double dx);
@@ -73,6 +83,11 @@ class TimelineMinimap : public QWidget {
     double m_x0 = 0;
     double m_x1 = 1;
     Grip m_grip = Grip::None;
+    RunViewState* m_state = nullptr;
+    bool m_selecting = false;  // Ctrl+drag in progress, from m_pressPx to m_selectPx
+    double m_selectPx = 0;
+    double m_filterX0 = 0;
+    double m_filterX1 = 0;
     double m_pressPx = 0;
     double m_pressX0 = 0;
     double m_pressX1 = 1;

@@ -1,5 +1,7 @@
 #include "timeline_page.h"
 
+#include "run_view_state.h"
+#include "search_bar.h"
 #include "stack_pane.h"
 #include "timeline_minimap.h"
 #include "timeline_view.h"
@@ -19,6 +21,7 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTimer>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -27,7 +30,10 @@
 
 namespace memscope {
 
-TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent) {
+TimelinePage::TimelinePage(QWidget* parent) : TimelinePage(nullptr, parent) {}
+
+TimelinePage::TimelinePage(RunViewState* state, QWidget* parent)
+    : QWidget(parent), m_state(state ? state : new RunViewState(this)) {
     setObjectName(QStringLiteral("timeline_page"));
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(4, 4, 4, 4);
@@ -76,6 +82,16 @@ TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent) {
     options->addStretch(1);
     options->addWidget(m_reset);
     top_layout->addLayout(options);
+    // A second row, so that the window keeps its narrowest width: annotations and search.
+    auto* find = new QHBoxLayout;
+    m_annotations = new QToolButton(top);
+    m_annotations->setObjectName(QStringLiteral("annotations_toggle"));
+    m_annotations->setCheckable(true);
+    find->addWidget(m_annotations);
+    find->addStretch(1);
+    m_search = new SearchBar(m_state, top);
+    find->addWidget(m_search, 2);
+    top_layout->addLayout(find);
 
     m_view = new TimelineView(top);
     top_layout->addWidget(m_view, 1);
@@ -159,9 +175,11 @@ TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent) {
         m_axisCombo->setCurrentIndex(m_axisCombo->findData(on));
         m_minimap->setTimeAxis(on);
     });
-    // Minimap and view show the same window.
-    connect(m_view, &TimelineView::visibleRangeChanged, m_minimap, &TimelineMinimap::setWindow);
-    connect(m_minimap, &TimelineMinimap::windowChanged, m_view, &TimelineView::setVisibleRange);
+    // Minimap and view follow the shared state (the same window, selection, highlights and
+    // range filter), not each other.
+    m_view->setViewState(m_state);
+    m_minimap->setViewState(m_state);
+    connect(m_annotations, &QToolButton::toggled, m_view, &TimelineView::setAnnotationsVisible);
 
     retranslateUi();
     syncDetailControls();
@@ -174,6 +192,7 @@ void TimelinePage::setLiveTrace(std::shared_ptr<const Trace> trace,
     const bool continues = m_live && trace && m_trace && m_view->timelineLayout() &&
                            trace->events.count() >= m_trace->events.count() &&
                            trace->meta.started_at == m_trace->meta.started_at;
+    m_state->setTrace(trace, continues);
     ++m_generation;  // a layout still computing for an earlier setTrace is dropped
     m_wantedDetail = -1;
     m_live = trace != nullptr;
@@ -202,6 +221,7 @@ void TimelinePage::setLiveTrace(std::shared_ptr<const Trace> trace,
 
 void TimelinePage::setTrace(std::shared_ptr<const Trace> trace) {
     m_trace = std::move(trace);
+    m_state->setTrace(m_trace);
     m_live = false;
     ++m_generation;
     m_stackPane->setTrace(m_trace);  // the layout follows when it is ready
@@ -309,6 +329,10 @@ void TimelinePage::retranslateUi() {
     m_axisCombo->setItemText(0, tr("Events"));
     m_axisCombo->setItemText(1, tr("Wall time"));
     m_axisCombo->setToolTip(tr("Space the timeline by allocation and free events or by wall time"));
+    m_annotations->setText(tr("Annotations"));
+    m_annotations->setToolTip(
+        tr("Show steps, phases, checkpoint recomputations and imported "
+           "annotations as labelled bands"));
     m_reset->setText(tr("Reset view"));
     m_reset->setToolTip(tr("Show the whole run (double-click the timeline does the same)"));
     m_slider->setToolTip(

@@ -13,16 +13,20 @@ class QSlider;
 class QSpinBox;
 class QSplitter;
 class QTimer;
+class QToolButton;
 
 namespace memscope {
 
+class RunViewState;
+class SearchBar;
 class StackPane;
 class TimelineLayout;
 class TimelineMinimap;
 class TimelineView;
 class Trace;
 
-// The timeline tab: a row of view options (colour by, plot mode, x axis, reset), the active
+// The timeline tab: a row of view options (colour by, plot mode, x axis, annotations, search,
+// reset), the active
 // memory timeline with a minimap of the whole run under it, its detail controls (a slider and an
 // absolute count, like memory_viz, plus a percentage) and the stack pane of the pinned
 // allocation, in a splitter. Large traces are laid out off the GUI thread; layoutReady() says
@@ -34,7 +38,10 @@ class TimelinePage : public QWidget {
     // Traces with more events than this are laid out on a worker thread.
     static constexpr size_t kAsyncEvents = 200000;
 
+    // With its own view state, or following `state` (MainWindow's, shared with the other
+    // pages): the view, the minimap and the search bar follow it, and setTrace gives it the run.
     explicit TimelinePage(QWidget* parent = nullptr);
+    TimelinePage(RunViewState* state, QWidget* parent);
     ~TimelinePage() override;
 
     void setTrace(std::shared_ptr<const Trace> trace);
@@ -51,6 +58,10 @@ class TimelinePage : public QWidget {
     QComboBox* rankCombo() const { return m_rankCombo; }
 
     TimelineView* view() const { return m_view; }
+    RunViewState* viewState() const { return m_state; }
+    SearchBar* searchBar() const { return m_search; }
+    // The "Annotations" toggle (checkable) next to the view options.
+    QToolButton* annotationsButton() const { return m_annotations; }
     TimelineMinimap* minimap() const { return m_minimap; }
     QComboBox* colorModeCombo() const { return m_colorCombo; }
     QComboBox* plotModeCombo() const { return m_plotCombo; }
@@ -79,6 +90,9 @@ class TimelinePage : public QWidget {
     void requestDetail(int64_t n);
 
     std::shared_ptr<const Trace> m_trace;
+    RunViewState* m_state = nullptr;
+    SearchBar* m_search = nullptr;
+    QToolButton* m_annotations = nullptr;
     TimelineView* m_view = nullptr;
     TimelineMinimap* m_minimap = nullptr;
     QLabel* m_rankLabel = nullptr;

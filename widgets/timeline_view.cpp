@@ -1,6 +1,8 @@
 #include "timeline_view.h"
 
+#include "run_view_state.h"
 #include "timeline_allocation_painter.h"
+#include "timeline_annotation_painter.h"
 #include "timeline_category_painter.h"
 #include "timeline_envelope_painter.h"
 #include "timeline_frame_painter.h"
@@ -37,7 +39,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
     setObjectName(QStringLiteral("timeline_view"));
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus);
-    setMinimumSize(320, 200);
+    setMinimumSize(320, 170);  // 170: room for the search row without a taller window
     setAttribute(Qt::WA_OpaquePaintEvent);
 }
 
@@ -120,6 +122,7 @@ void TimelineView::updateTrace(std::shared_ptr<const Trace> trace,
 
 void TimelineView::rebuildDerived() {
     m_ooms.clear();
+    m_annotationsOf = nullptr;  // recomputed from the new trace when next drawn
     if (m_layout && m_trace) {
         const auto& events = m_trace->events;
         for (size_t i = 0; i < events.count(); ++i) {
@@ -328,6 +331,85 @@ void TimelineView::selectAllocation(int64_t index) {
     emit allocationSelected(int(index));
 }
 
+void TimelineView::setViewState(RunViewState* state) {
+    if (m_state) {
+        disconnect(m_state, nullptr, this, nullptr);
+        disconnect(this, nullptr, m_state, nullptr);
+    }
+    m_state = state;
+    if (!m_state) {
+        setRangeFilter(std::nullopt);
+        return;
+    }
+    connect(m_state, &RunViewState::visibleRangeChanged, this, &TimelineView::setVisibleRange);
+    connect(this, &TimelineView::visibleRangeChanged, m_state, &RunViewState::setVisibleRange);
+    connect(m_state, &RunViewState::selectedAllocationChanged, this, [this](qint64 a) {
+        if (a != m_selected) {
+            selectAllocation(a);
+        }
+    });
+    connect(this, &TimelineView::allocationSelected, m_state,
+            [this](int a) { m_state->setSelectedAllocation(a); });
+    connect(m_state, &RunViewState::highlightedAllocationsChanged, this,
+            &TimelineView::setHighlightedAllocations);
+    connect(m_state, &RunViewState::filterChanged, this, &TimelineView::setRangeFilter);
+    connect(m_state, &RunViewState::revealRequested, this,
+            [this](qint64 a) { revealAllocation(a); });
+    setRangeFilter(m_state->filter());
+    setHighlightedAllocations(m_state->highlightedAllocations());
+    m_state->setVisibleRange(m_x0, m_x1);
+}
+
+void TimelineView::setRangeFilter(const std::optional<RangeFilter>& filter) {
+    if (filter == m_filter) {
+        return;
+    }
+    m_filter = filter;
+    invalidateChart();
+}
+
+std::pair<int64_t, int64_t> TimelineView::eventRangeOfX(double x0, double x1) const {
+    if (!m_layout || !m_trace) {
+        return {0, 0};
+    }
+    return RunViewState::eventRangeOfX(*m_layout, int64_t(m_trace->events.count()), x0, x1);
+}
+
+double TimelineView::xOfEvent(int64_t event) const {
+    return m_layout ? RunViewState::xOfEvent(*m_layout, event) : 0;
+}
+
+void TimelineView::revealAllocation(int64_t a) {
+    if (!m_layout || a < 0 || a >= m_layout->allocationCount()) {
+        return;
+    }
+    const double begin = double(m_layout->beginX(a));
+    const double end = double(m_layout->endX(a));
+    if (begin < m_x1 && end > m_x0) {
+        return;  // already in view
+    }
+    const double span = m_x1 - m_x0;
+    const double centre = (begin + std::min(end, begin + span / 2)) / 2;
+    setVisibleRange(centre - span / 2, centre + span / 2);
+}
+
+const std::vector<TraceAnnotation>& TimelineView::annotations() const {
+    if (m_annotationsOf != m_trace.get()) {
+        m_annotations =
+            m_trace ? TraceAnnotations::fromTrace(*m_trace) : std::vector<TraceAnnotation>();
+        m_annotationsOf = m_trace.get();
+    }
+    return m_annotations;
+}
+
+void TimelineView::setAnnotationsVisible(bool on) {
+    if (on == m_annotationsVisible) {
+        return;
+    }
+    m_annotationsVisible = on;
+    invalidateChart();
+}
+
 QString TimelineView::categoryName(int category) {
     return TimelineLabels::categoryName(category);
 }
@@ -424,7 +506,9 @@ void TimelineView::paintOverlays(QPainter& painter, const TimelineMapping& m) {
     } else if (m_hoverPx >= 0) {
         TimelineOverlayPainter(context).paintHoverLine(painter, m_hoverPx);
     }
-    if (m_banding) {
+    if (m_banding && m_filtering) {
+        TimelineAnnotationPainter(context).paintFilterBand(painter, m_bandFrom, m_bandTo);
+    } else if (m_banding) {
         TimelineOverlayPainter(context).paintRubberBand(painter, m_bandFrom, m_bandTo);
     }
 }
@@ -486,6 +570,13 @@ void TimelineView::paintAll(QPainter& painter, const QRectF& area, bool overlays
     envelope.paintTotalLine(painter);
     steps.paintStepLines(painter);
     m_reservedLine.paint(painter, m);
+    const TimelineAnnotationPainter regions(context);
+    if (m_filter) {
+        regions.paintFilter(painter, xOfEvent(m_filter->first), xOfEvent(m_filter->last));
+    }
+    if (m_annotationsVisible) {
+        regions.paintAnnotations(painter, annotations());
+    }
     marks.paintCapacityAndOom(painter);
     if (overlays) {
         paintOverlays(painter, m);
@@ -555,6 +646,16 @@ void TimelineView::wheelEvent(QWheelEvent* event) {
 }
 
 void TimelineView::mousePressEvent(QMouseEvent* event) {
+    if (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ControlModifier) &&
+        m_layout) {
+        // Ctrl+drag: a range of events for the range filter.
+        m_banding = true;
+        m_filtering = true;
+        m_bandFrom = m_bandTo = event->position().x();
+        update();
+        return;
+    }
+    m_filtering = false;
     const bool band =
         event->button() == Qt::RightButton ||
         (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier));
@@ -606,6 +707,18 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
         const TimelineMapping m = mapping();
         const double lo = std::clamp(std::min(m_bandFrom, m_bandTo), m.left, m.left + m.width);
         const double hi = std::clamp(std::max(m_bandFrom, m_bandTo), m.left, m.left + m.width);
+        if (m_filtering) {
+            m_filtering = false;
+            if (hi - lo >= 3 && m_layout->xCount() > 0) {
+                const auto [first, last] = eventRangeOfX(m.pixelToX(lo), m.pixelToX(hi));
+                emit rangeSelected(first, last);
+                if (m_state) {
+                    m_state->setFilterFromX(*m_layout, m.pixelToX(lo), m.pixelToX(hi),
+                                            RunViewState::FilterOrigin::Timeline);
+                }
+            }
+            return;
+        }
         if (hi - lo >= 3) {  // a click is no band
             double x0 = m.pixelToX(lo);
             double x1 = m.pixelToX(hi);

@@ -4,6 +4,8 @@
 #include "timeline_colors.h"
 #include "timeline_paint_context.h"
 
+#include "analysis/range_filter.h"
+#include "analysis/trace_annotations.h"
 #include "trace/timeline_mapping.h"
 
 #include <QColor>
@@ -14,12 +16,14 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QPainter;
 
 namespace memscope {
 
+class RunViewState;
 class TimelineLayout;
 class Trace;
 
@@ -153,6 +157,28 @@ class TimelineView : public QWidget {
     // top, reaches, so every label on an axis has the same unit.
     static QString byteTickLabel(double bytes, double top);
 
+    // Follows a shared view state (nullptr: none): the window, the pinned allocation, the
+    // highlights and the range filter (shaded outside its range) come from it, and what the user
+    // does here goes to it. Ctrl+drag selects a range of events and sets it as the state's
+    // filter (rangeSelected is emitted either way).
+    void setViewState(RunViewState* state);
+    RunViewState* viewState() const { return m_state; }
+    // The range filter drawn: the chart is shaded outside [first, last) (std::nullopt: none).
+    void setRangeFilter(const std::optional<RangeFilter>& filter);
+    // The event range [first, last) the alloc/free x's [x0, x1) cover.
+    std::pair<int64_t, int64_t> eventRangeOfX(double x0, double x1) const;
+    // The x where event `event` falls (first x whose event is at or after it).
+    double xOfEvent(int64_t event) const;
+    // Moves the window (keeping its span) so that allocation a is in view; pins nothing.
+    void revealAllocation(int64_t a);
+
+    // The run's named regions (TraceAnnotations::fromTrace, computed when first needed after
+    // the trace changes), drawn as labelled bands along the bottom of the plot when visible
+    // (TimelineAnnotationPainter). Off by default.
+    const std::vector<TraceAnnotation>& annotations() const;
+    void setAnnotationsVisible(bool on);
+    bool annotationsVisible() const { return m_annotationsVisible; }
+
   public slots:
     void resetView();
 
@@ -163,6 +189,8 @@ class TimelineView : public QWidget {
     void colorModeChanged(memscope::TimelineView::ColorMode mode);
     void plotModeChanged(memscope::TimelineView::PlotMode mode);
     void timeAxisChanged(bool on);
+    // Ctrl+drag selected the events [first, last).
+    void rangeSelected(qint64 first, qint64 last);
 
   protected:
     void paintEvent(QPaintEvent* event) override;
@@ -204,8 +232,15 @@ class TimelineView : public QWidget {
     double m_chartX0 = -1;
     double m_chartX1 = -1;
     bool m_lastPaintCached = false;
-    // Rubber band zoom in progress: from and to, in widget pixels.
+    // Rubber band zoom in progress: from and to, in widget pixels; m_filtering: a Ctrl+drag
+    // range for the filter instead of a zoom.
     bool m_banding = false;
+    bool m_filtering = false;
+    RunViewState* m_state = nullptr;
+    std::optional<RangeFilter> m_filter;
+    mutable std::vector<TraceAnnotation> m_annotations;
+    mutable const Trace* m_annotationsOf = nullptr;
+    bool m_annotationsVisible = false;
     double m_bandFrom = 0;
     double m_bandTo = 0;
     double m_hoverPx = -1;  // the category plot's hover line

@@ -1,10 +1,12 @@
 // memscope: the desktop GUI. Options: --lang CODE picks the interface language (default: the
 // system's), --quit-after-ms N quits after N ms (smoke tests), --open RUN opens a run file, and
 // --screenshot VIEW=FILE renders a view of the opened run to a PNG without showing a window
-// (offscreen unless QT_QPA_PLATFORM says otherwise), with --detail N|P%, --size WxH and, for the
+// (offscreen unless QT_QPA_PLATFORM says otherwise), with --detail N|P%, --size WxH, a range
+// filter (--filter A:B, --filter-mode alive|made), annotation bands (--annotations) and, for the
 // flame graph, --at TIME|EVENT (the time shown; the peak by default); --compare RUN2 opens the
-// Compare tab with a second run (screenshot view "compare"). Then exits: 0 when written, 1
-// when the run cannot be read or the image written, 2 for bad options.
+// Compare tab with a second run (screenshot view "compare"); --rank N picks the rank of a
+// multi-rank run directory. Then exits: 0 when written, 1 when the run cannot be read or the
+// image written, 2 for bad options.
 
 #include <QApplication>
 #include <QCommandLineOption>
@@ -28,6 +30,7 @@
 #include <stdexcept>
 
 #include "analysis/event_at.h"
+#include "analysis/range_filter.h"
 #include "compare_page.h"
 #include "flame_graph_page.h"
 #include "io/run_directory.h"
@@ -36,6 +39,7 @@
 #include "io/snapshot_importer.h"
 #include "main_window.h"
 #include "memscope_version.h"
+#include "run_view_state.h"
 #include "timeline_page.h"
 #include "timeline_view.h"
 #include "trace/trace.h"
@@ -132,10 +136,34 @@ bool is_run_directory(const QString& path) {
     return memscope::RunDirectory::isRunDirectory(QFile::encodeName(path).toStdString());
 }
 
+// What --filter, --filter-mode and --annotations ask the views to show.
+struct ViewOptions {
+    std::optional<memscope::RunRange> filter;
+    memscope::RangeFilter::Mode mode = memscope::RangeFilter::Mode::AliveIn;
+    bool annotations = false;
+};
+
+// Sets the range filter of --filter on `state` (whose run is `trace`); false with a message when
+// it selects no events.
+bool apply_filter(memscope::RunViewState& state, const memscope::Trace& trace,
+                  const ViewOptions& options) {
+    if (!options.filter) {
+        return true;
+    }
+    const auto filter = memscope::RangeFilter::fromRunRange(trace, *options.filter, options.mode);
+    if (filter.empty()) {
+        print_error(QCoreApplication::translate("main", "--filter: %1 holds no events of this run")
+                        .arg(QString::fromStdString(options.filter->describe())));
+        return false;
+    }
+    state.setFilter(filter, memscope::RunViewState::FilterOrigin::CommandLine);
+    return true;
+}
+
 // Loads RUN and writes the timeline as FILE; the exit status of the program.
 int render_timeline_screenshot(const QString& run_path, const memscope::RunRange& range,
                                const QString& image_path, const std::optional<DetailOption>& detail,
-                               const QSize& size, double scale) {
+                               const QSize& size, double scale, const ViewOptions& options) {
     std::shared_ptr<const memscope::Trace> trace;
     try {
         const std::string file = QFile::encodeName(run_path).toStdString();
@@ -155,7 +183,14 @@ int render_timeline_screenshot(const QString& run_path, const memscope::RunRange
     }
     memscope::TimelineView view;
     view.resize(size);
+    memscope::RunViewState state;
+    state.setTrace(trace);
     view.setTrace(trace);
+    view.setViewState(&state);
+    if (!apply_filter(state, *trace, options)) {
+        return k_usage_error;
+    }
+    view.setAnnotationsVisible(options.annotations);
     if (detail) {
         if (detail->percent) {
             view.setDetailPercent(detail->value);
@@ -177,7 +212,8 @@ int render_window_screenshot(const QString& run_path, const memscope::RunRange& 
                              const QString& view, const QString& image_path,
                              const std::optional<DetailOption>& detail, const QSize& size,
                              double scale, const std::optional<memscope::EventAt>& at,
-                             const QString& at_text, const QString& compare_path) {
+                             const QString& at_text, const QString& compare_path,
+                             const ViewOptions& options) {
     memscope::MainWindow window;
     window.setErrorReporter([](const QString& message) { print_error(message); });
     if (view != QLatin1String("window") && !window.viewNames(true).contains(view)) {
@@ -218,6 +254,11 @@ int render_window_screenshot(const QString& run_path, const memscope::RunRange& 
             page->view()->setDetail(int64_t(detail->value));
         }
     }
+    if (window.currentTrace() &&
+        !apply_filter(*window.viewState(), *window.currentTrace(), options)) {
+        return k_usage_error;
+    }
+    window.annotationsAction()->setChecked(options.annotations);
     if (view != QLatin1String("window") && !window.selectView(view)) {
         print_error(QCoreApplication::translate("main", "--screenshot: no view named %1; views: %2")
                         .arg(view, window.viewNames().join(QStringLiteral(", "))));
@@ -367,6 +408,29 @@ int main(int argc, char** argv) {
             "compare=FILE renders it)."),
         QCoreApplication::translate("main", "run"));
     parser.addOption(compare_option);
+    const QCommandLineOption filter_option(
+        QStringLiteral("filter"),
+        QCoreApplication::translate(
+            "main",
+            "Filter every view to the allocations alive in a range of the opened run: event "
+            "indices A:B, or times with a unit (0.5s:1.2s)."),
+        QCoreApplication::translate("main", "range"));
+    parser.addOption(filter_option);
+    const QCommandLineOption filter_mode_option(
+        QStringLiteral("filter-mode"),
+        QCoreApplication::translate(
+            "main",
+            "How --filter selects allocations: alive (alive in the range, the default) "
+            "or made (allocated in it)."),
+        QCoreApplication::translate("main", "alive|made"));
+    parser.addOption(filter_mode_option);
+    const QCommandLineOption annotations_option(
+        QStringLiteral("annotations"),
+        QCoreApplication::translate(
+            "main",
+            "Show steps, phases, recomputations and imported annotations on the "
+            "timeline."));
+    parser.addOption(annotations_option);
     parser.process(app);
 
     if (!known_language) {
@@ -409,6 +473,30 @@ int main(int argc, char** argv) {
         if (!parser.isSet(open_option) || !is_run_directory(parser.value(open_option))) {
             print_error(QCoreApplication::translate(
                 "main", "--rank needs a multi-rank run directory: add --open DIR"));
+            return k_usage_error;
+        }
+    }
+    ViewOptions view_options;
+    view_options.annotations = parser.isSet(annotations_option);
+    if (parser.isSet(filter_option)) {
+        try {
+            view_options.filter =
+                memscope::RunRange::parse(parser.value(filter_option).toStdString());
+        } catch (const std::invalid_argument& e) {
+            print_error(QStringLiteral("--filter: %1").arg(QString::fromStdString(e.what())));
+            return k_usage_error;
+        }
+    }
+    if (parser.isSet(filter_mode_option)) {
+        const QString mode = parser.value(filter_mode_option);
+        if (mode == QLatin1String("alive")) {
+            view_options.mode = memscope::RangeFilter::Mode::AliveIn;
+        } else if (mode == QLatin1String("made")) {
+            view_options.mode = memscope::RangeFilter::Mode::MadeIn;
+        } else {
+            print_error(
+                QCoreApplication::translate("main", "--filter-mode needs alive or made, not: %1")
+                    .arg(mode));
             return k_usage_error;
         }
     }
@@ -488,11 +576,11 @@ int main(int argc, char** argv) {
         if (view == QLatin1String("timeline") && !file.endsWith(QLatin1String(".svg")) &&
             !is_run_directory(parser.value(open_option))) {
             return render_timeline_screenshot(parser.value(open_option), range, file, detail, size,
-                                              scale);
+                                              scale, view_options);
         }
         return render_window_screenshot(parser.value(open_option), range, rank, view, file, detail,
                                         size, scale, at, parser.value(at_option),
-                                        parser.value(compare_option));
+                                        parser.value(compare_option), view_options);
     }
 
     memscope::MainWindow window;
@@ -502,11 +590,15 @@ int main(int argc, char** argv) {
     if (platform != QLatin1String("offscreen") && platform != QLatin1String("minimal")) {
         QTimer::singleShot(0, &window, &memscope::MainWindow::offerRecovery);
     }
+    window.annotationsAction()->setChecked(view_options.annotations);
     const bool opened = parser.isSet(open_option) &&
                         (rank >= 0 ? window.openRunDirectory(parser.value(open_option), rank, range)
                                    : window.openRun(parser.value(open_option), range));
     if (opened && parser.isSet(compare_option)) {
         window.compareWith(parser.value(compare_option));
+    }
+    if (opened && window.currentTrace()) {
+        apply_filter(*window.viewState(), *window.currentTrace(), view_options);
     }
     if (opened && detail) {
         memscope::TimelinePage* page = window.timelinePage();

@@ -1,5 +1,7 @@
 #include "io/snapshot_importer.h"
 
+#include "analysis/trace_annotations.h"
+
 #include "io/pickle_error.h"
 #include "io/pickle_reader.h"
 #include "memscope_version.h"
@@ -997,6 +999,60 @@ int64_t Builder::emitInitialBlocks(EventColumns& out, const PickleValue& snapsho
     return allocated;
 }
 
+// PyTorch's user annotations (2.5+): the snapshot's top-level "external_annotations" list of
+// {"stage": "START" | "END", "name", "device", "time_us"} dicts, recorded when a
+// record_function scope opens and closes while memory history is on. Each START is paired with
+// the next END of the same name and device (nested scopes of one name close innermost first);
+// a START never closed lasts to `end_ns`. Times are relative to the trace's first entry, so
+// without trace times there is nothing to place them by. At most 1,000,000 regions.
+nlohmann::json externalAnnotations(const PickleValue& list, int device, bool has_time,
+                                   int64_t first_time_us, int64_t end_ns) {
+    nlohmann::json out = nlohmann::json::array();
+    if (!list.isSequence() || !has_time) {
+        return out;
+    }
+    std::map<std::string, std::vector<int64_t>> open;  // name -> begin times, innermost last
+    const size_t limit = 1000000;
+    for (const PickleValue& item : list.items()) {
+        if (!item.isDict() || out.size() >= limit) {
+            continue;
+        }
+        const PickleValue* stage = item.find("stage");
+        const PickleValue* name = item.find("name");
+        const PickleValue* time = item.find("time_us");
+        const PickleValue* dev = item.find("device");
+        if (!stage || !stage->isString() || !name || !name->isString() || !time) {
+            continue;
+        }
+        const auto time_us = time->toInt64();
+        if (!time_us || (dev && dev->toInt64() && *dev->toInt64() != device)) {
+            continue;
+        }
+        const int64_t ns = std::max<int64_t>(0, saturatingMicrosToNanos(first_time_us, *time_us));
+        if (stage->text() == "START") {
+            open[name->text()].push_back(ns);
+        } else if (stage->text() == "END") {
+            auto it = open.find(name->text());
+            if (it == open.end() || it->second.empty()) {
+                continue;  // an END without its START (recording began inside the scope)
+            }
+            out.push_back({{"name", name->text()},
+                           {"begin_ns", it->second.back()},
+                           {"end_ns", std::max(ns, it->second.back())}});
+            it->second.pop_back();
+        }
+    }
+    for (const auto& [name, begins] : open) {
+        for (const int64_t begin : begins) {
+            if (out.size() < limit) {
+                out.push_back(
+                    {{"name", name}, {"begin_ns", begin}, {"end_ns", std::max(begin, end_ns)}});
+            }
+        }
+    }
+    return out;
+}
+
 Trace Builder::build(const PickleValue& snapshot, int device) {
     m_device = device;
     m_trace.meta.memscope_version = MEMSCOPE_VERSION;
@@ -1037,6 +1093,15 @@ Trace Builder::build(const PickleValue& snapshot, int device) {
             snapshot.isDict() ? snapshot.find("allocator_settings") : nullptr) {
         int64_t budget = 10000;
         m_trace.summary["allocator_settings"] = toJson(*settings, budget);
+    }
+    if (const PickleValue* annotations =
+            snapshot.isDict() ? snapshot.find("external_annotations") : nullptr) {
+        nlohmann::json regions =
+            externalAnnotations(*annotations, device, trace.has_time, trace.first_time_us,
+                                out.time_ns.empty() ? 0 : out.time_ns.back());
+        if (!regions.empty()) {
+            m_trace.summary[TraceAnnotations::kSummaryKey] = std::move(regions);
+        }
     }
     if (trace.has_time) {
         m_trace.meta.started_at = isoTimeFromMicros(trace.first_time_us);

@@ -2,8 +2,10 @@
 // input), and SnapshotImporter on snapshots that Python's own pickle module writes at test time
 // (tests/fixtures/make_snapshots.py, protocols 2 to 5; skipped when python3 is missing).
 
+#include "analysis/trace_annotations.h"
 #include "io/pickle_error.h"
 #include "io/pickle_reader.h"
+#include "io/pickle_writer.h"
 #include "io/run_file.h"
 #include "io/snapshot_importer.h"
 #include "trace/timeline_layout.h"
@@ -12,6 +14,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <fstream>
 #include <limits>
 #include <string>
 #include <vector>
@@ -888,6 +891,105 @@ class TestPickleImport : public QObject {
 
         PickleValue odd = e({{"device_traces", i(7)}, {"segments", s("x")}});
         QCOMPARE(SnapshotImporter::fromValue(odd).events.count(), size_t(0));
+    }
+
+    // PyTorch 2.5+'s external_annotations (record_function scopes while memory history was
+    // recorded), written with PickleWriter as PyTorch lays them out: START/END pairs by name,
+    // nested, one never closed, one END without START, one on another device; time_us on the
+    // same clock as the trace entries.
+    void importsExternalAnnotations() {
+        const std::string path = m_dir.filePath("annotated.pickle").toStdString();
+        {
+            std::ofstream out(path, std::ios::binary);
+            PickleWriter w(out, 4);
+            auto key = [&w](const char* k) { w.string(k); };
+            w.beginDict();
+            key("segments");
+            w.beginList();
+            w.endList();
+            key("device_traces");
+            w.beginList();
+            w.beginList();
+            const int64_t times[] = {1000, 1010, 1020, 1030};
+            const uint64_t addrs[] = {0x100, 0x200, 0x100, 0x200};
+            const char* actions[] = {"alloc", "alloc", "free_completed", "free_completed"};
+            for (int i = 0; i < 4; ++i) {
+                w.beginDict();
+                key("action");
+                w.string(actions[i]);
+                key("addr");
+                w.unsignedInteger(addrs[i]);
+                key("size");
+                w.integer(512);
+                key("stream");
+                w.integer(0);
+                key("time_us");
+                w.integer(times[i]);
+                key("frames");
+                w.beginList();
+                w.endList();
+                w.endDict();
+            }
+            w.endList();
+            w.endList();
+            key("external_annotations");
+            w.beginList();
+            auto annotation = [&](const char* stage, const char* name, int64_t device,
+                                  int64_t time_us) {
+                w.beginDict();
+                key("stage");
+                w.string(stage);
+                key("name");
+                w.string(name);
+                key("device");
+                w.integer(device);
+                key("time_us");
+                w.integer(time_us);
+                w.endDict();
+            };
+            annotation("END", "begun before", 0, 1001);
+            annotation("START", "## forward ##", 0, 1002);
+            annotation("START", "block", 0, 1003);
+            annotation("START", "block", 0, 1004);
+            annotation("END", "block", 0, 1005);
+            annotation("END", "block", 0, 1008);
+            annotation("START", "other device", 1, 1009);
+            annotation("END", "## forward ##", 0, 1015);
+            annotation("START", "## backward ##", 0, 1025);
+            w.endList();
+            w.endDict();
+            w.finish();
+        }
+        const Trace t = SnapshotImporter::import(path, 0);
+        std::vector<TraceAnnotation> user;
+        for (const TraceAnnotation& a : TraceAnnotations::fromTrace(t)) {
+            if (a.kind == TraceAnnotation::Kind::User) {
+                user.push_back(a);
+            }
+        }
+        // Sorted by begin: forward [2, 15) us, the outer block [3, 8), the inner [4, 5), and
+        // backward from 25 us to the last event (30 us); the END without START and the other
+        // device's are left out.
+        QCOMPARE(user.size(), size_t(4));
+        QCOMPARE(user[0].name, std::string("## forward ##"));
+        QCOMPARE(user[0].begin_ns, int64_t(2000));
+        QCOMPARE(user[0].end_ns, int64_t(15000));
+        QCOMPARE(user[1].name, std::string("block"));
+        QCOMPARE(user[1].begin_ns, int64_t(3000));
+        QCOMPARE(user[1].end_ns, int64_t(8000));
+        QCOMPARE(user[2].begin_ns, int64_t(4000));
+        QCOMPARE(user[2].end_ns, int64_t(5000));
+        QCOMPARE(user[3].name, std::string("## backward ##"));
+        QCOMPARE(user[3].begin_ns, int64_t(25000));
+        QCOMPARE(user[3].end_ns, int64_t(30000));
+        // The Python-made v2 fixture (pickled by Python's own pickle module) has one pair.
+        if (m_skipReason.isEmpty()) {
+            const auto v2 = TraceAnnotations::fromTrace(SnapshotImporter::import(fixture("v2", 2)));
+            QCOMPARE(v2.size(), size_t(1));
+            QCOMPARE(v2[0].name, std::string("forward"));
+            QCOMPARE(v2[0].begin_ns, int64_t(1000));
+            QCOMPARE(v2[0].end_ns, int64_t(70000));
+        }
     }
 
     void notASnapshot() {

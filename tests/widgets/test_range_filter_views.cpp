@@ -1,0 +1,322 @@
+// The shared view state and what follows it: the operator table model and page, the allocation
+// lists and the summary page under a range filter (fewer rows, then all of them again once it is
+// cleared), the filter chip, Ctrl+drag on the timeline and the minimap, the search bar, and
+// annotations on the timeline. Offscreen, on the hand-made analysis fixture.
+
+#include "allocation_list_model.h"
+#include "allocations_page.h"
+#include "filter_chip.h"
+#include "memory_events_model.h"
+#include "operator_filter_proxy.h"
+#include "operator_page.h"
+#include "operator_table_model.h"
+#include "run_view_state.h"
+#include "search_bar.h"
+#include "summary_page.h"
+#include "timeline_annotation_painter.h"
+#include "timeline_minimap.h"
+#include "timeline_page.h"
+#include "timeline_view.h"
+#include "trace/timeline_layout.h"
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QToolButton>
+#include <QTreeView>
+#include <QtTest>
+
+#include "../core/analysis_fixtures.h"
+
+using namespace memscope;
+
+namespace {
+
+using Grouping = OperatorTable::Grouping;
+
+std::shared_ptr<const Trace> fixtureTrace() {
+    AnalysisFixture f;
+    return std::make_shared<const Trace>(f.trace);
+}
+
+// Every row of a tree model, depth first.
+int allRows(const QAbstractItemModel& model, const QModelIndex& parent = {}) {
+    int n = 0;
+    for (int r = 0; r < model.rowCount(parent); ++r) {
+        n += 1 + allRows(model, model.index(r, 0, parent));
+    }
+    return n;
+}
+
+// The table rows shown, by full name.
+QStringList shownNames(const OperatorTableModel& model, const QModelIndex& parent = {}) {
+    QStringList names;
+    for (int r = 0; r < model.rowCount(parent); ++r) {
+        const QModelIndex index = model.index(r, 0, parent);
+        names << model.fullName(model.tableRow(index));
+        names << shownNames(model, index);
+    }
+    return names;
+}
+
+}  // namespace
+
+class TestRangeFilterViews : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void operatorModelShowsFewerRowsThenAllAgain_data() {
+        QTest::addColumn<int>("grouping");
+        QTest::newRow("by operator") << int(Grouping::ByOperator);
+        QTest::newRow("module tree") << int(Grouping::ByModule);
+    }
+    void operatorModelShowsFewerRowsThenAllAgain() {
+        QFETCH(int, grouping);
+        const auto trace = fixtureTrace();
+        OperatorTableModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setTable(trace, std::make_shared<const OperatorTable>(
+                                  OperatorTable::build(*trace, Grouping(grouping))));
+        const int all = allRows(model);
+        const QStringList all_names = shownNames(model);
+        QVERIFY(all > 2);
+        // Made in events [5, 7): only a3 (400 B in aten::mm, in backward).
+        model.setRangeFilter(RangeFilter(5, 7, RangeFilter::Mode::MadeIn));
+        const int filtered = allRows(model);
+        QVERIFY2(filtered < all, qPrintable(QStringLiteral("%1 of %2").arg(filtered).arg(all)));
+        const QStringList names = shownNames(model);
+        QVERIFY2(names.contains(QStringLiteral("aten::mm")), qPrintable(names.join(", ")));
+        QVERIFY2(!names.contains(QStringLiteral("aten::addmm")), qPrintable(names.join(", ")));
+        // The memory columns count a3 only.
+        const QModelIndex mm = model.indexOfTableRow(
+            model.table()->rowOfAllocation(AnalysisFixture().allocation(0xa3)),
+            OperatorTableModel::CpuMemory);
+        QVERIFY(mm.isValid());
+        QCOMPARE(mm.data(OperatorTableModel::SortRole).toLongLong(), qint64(400));
+        // Every row shown holds an allocation the filter selects, and those are all a3.
+        for (int r = 0; r < model.rowCount(); ++r) {
+            const auto inside = model.allocationsInside(model.tableRow(model.index(r, 0)));
+            QCOMPARE(inside, std::vector<int64_t>{AnalysisFixture().allocation(0xa3)});
+        }
+        // A range no allocation is alive in shows no rows... there is none in the fixture (a0
+        // lives to the end), so alive in [3, 4) keeps a0 (addmm) and a2 (outside), not a1.
+        model.setRangeFilter(RangeFilter(3, 4));
+        const QStringList alive = shownNames(model);
+        QVERIFY2(alive.contains(QStringLiteral("aten::addmm")), qPrintable(alive.join(", ")));
+        QVERIFY2(!alive.contains(QStringLiteral("aten::mm")), qPrintable(alive.join(", ")));
+        // Cleared: every row again, the whole run's figures.
+        model.setRangeFilter(std::nullopt);
+        QCOMPARE(allRows(model), all);
+        QCOMPARE(shownNames(model), all_names);
+        // The filter stays across a new table of the same run (a grouping change).
+        model.setRangeFilter(RangeFilter(5, 7, RangeFilter::Mode::MadeIn));
+        model.setTable(trace, std::make_shared<const OperatorTable>(
+                                  OperatorTable::build(*trace, Grouping(grouping))));
+        QCOMPARE(allRows(model), filtered);
+    }
+
+    void pagesFollowTheState() {
+        const auto trace = fixtureTrace();
+        RunViewState state;
+        state.setTrace(trace);
+        OperatorPage operators;
+        operators.setViewState(&state);
+        operators.setTrace(trace);
+        AllocationsPage allocations;
+        allocations.setViewState(&state);
+        allocations.setTrace(trace);
+        SummaryPage summary;
+        summary.setMeasurePeaks(false);
+        summary.setViewState(&state);
+        summary.setTrace(trace);
+        FilterChip chip(&state);
+        QSignalSpy ranges(&state, &RunViewState::filterRangeChanged);
+
+        const int operator_rows = operators.proxy()->rowCount();
+        const int allocation_rows = allocations.allocationModel()->rowCount();
+        const int event_rows = allocations.eventsModel()->rowCount();
+        QCOMPARE(allocation_rows, 5);
+        QVERIFY(chip.isHidden());
+
+        state.setFilter(RangeFilter(5, 7, RangeFilter::Mode::MadeIn),
+                        RunViewState::FilterOrigin::Timeline);
+        QCOMPARE(ranges.count(), 1);
+        QCOMPARE(ranges.last().at(0).toLongLong(), qint64(5));
+        QCOMPARE(ranges.last().at(1).toLongLong(), qint64(7));
+        QVERIFY(operators.proxy()->rowCount() < operator_rows);
+        QCOMPARE(allocations.allocationModel()->rowCount(), 1);
+        QCOMPARE(allocations.eventsModel()->rowCount(), 2);  // a3's alloc and free
+        QVERIFY(!chip.isHidden());
+        QVERIFY2(chip.text().startsWith(QStringLiteral("Filtered to events 5–6")),
+                 qPrintable(chip.text()));
+        QVERIFY2(chip.text().contains(QStringLiteral("1 allocation")), qPrintable(chip.text()));
+        QCOMPARE(summary.figureText(QStringLiteral("filter_allocations")), QStringLiteral("1"));
+        // The chip's mode box switches to "alive in" on the same range: a0, a2, a4 and a3.
+        chip.modeCombo()->setCurrentIndex(0);
+        emit chip.modeCombo()->activated(0);
+        QCOMPARE(state.filter()->mode, RangeFilter::Mode::AliveIn);
+        QCOMPARE(allocations.allocationModel()->rowCount(), 4);
+        QCOMPARE(summary.figureText(QStringLiteral("filter_allocations")), QStringLiteral("4"));
+
+        // The chip's button clears it: everything again.
+        chip.clearButton()->click();
+        QVERIFY(!state.hasFilter());
+        QCOMPARE(ranges.last().at(0).toLongLong(), qint64(0));
+        QCOMPARE(ranges.last().at(1).toLongLong(), qint64(trace->events.count()));
+        QCOMPARE(operators.proxy()->rowCount(), operator_rows);
+        QCOMPARE(allocations.allocationModel()->rowCount(), allocation_rows);
+        QCOMPARE(allocations.eventsModel()->rowCount(), event_rows);
+        QVERIFY(chip.isHidden());
+
+        // A pinned allocation selects its row in the pages.
+        state.setSelectedAllocation(AnalysisFixture().allocation(0xa3));
+        const auto selected = operators.view()->selectionModel()->selectedRows();
+        QCOMPARE(selected.size(), 1);
+        QCOMPARE(selected.first().data().toString(), QStringLiteral("aten::mm"));
+
+        // Another run clears the filter, the selection and the highlights.
+        state.setFilter(RangeFilter(0, 3));
+        state.setHighlightedAllocations({1, 2});
+        state.setTrace(fixtureTrace());
+        QVERIFY(!state.hasFilter());
+        QCOMPARE(state.selectedAllocation(), qint64(-1));
+        QVERIFY(state.highlightedAllocations().isEmpty());
+    }
+
+    void ctrlDragOnTheTimelineSetsTheFilter() {
+        const auto trace = fixtureTrace();
+        TimelinePage page;
+        page.resize(900, 600);
+        page.setTrace(trace);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        TimelineView* view = page.view();
+        RunViewState* state = page.viewState();
+        QCOMPARE(state->trace(), trace);
+        const TimelineMapping m = view->mapping();
+        // Drag with Ctrl from x = 1.5 to x = 3.5: the states after alloc/free events 1..3.
+        const int y = int(m.top + m.height / 2);
+        const QPoint from(int(m.xToPixel(1.5)), y);
+        const QPoint to(int(m.xToPixel(3.5)), y);
+        QTest::mousePress(view, Qt::LeftButton, Qt::ControlModifier, from);
+        QMouseEvent move(QEvent::MouseMove, QPointF(to), view->mapToGlobal(QPointF(to)),
+                         Qt::NoButton, Qt::LeftButton, Qt::ControlModifier);
+        QCoreApplication::sendEvent(view, &move);
+        QTest::mouseRelease(view, Qt::LeftButton, Qt::ControlModifier, to);
+        QVERIFY(state->hasFilter());
+        QCOMPARE(state->filterOrigin(), RunViewState::FilterOrigin::Timeline);
+        const auto expected = RunViewState::eventRangeOfX(
+            *view->timelineLayout(), int64_t(trace->events.count()),
+            view->mapping().pixelToX(from.x()), view->mapping().pixelToX(to.x()));
+        QCOMPARE(state->filter()->first, expected.first);
+        QCOMPARE(state->filter()->last, expected.second);
+        QCOMPARE(state->filter()->first, int64_t(1));
+        QCOMPARE(state->filter()->last, int64_t(4));
+        // The window did not zoom (a Ctrl+drag is not a rubber band).
+        QCOMPARE(view->visibleX0(), 0.0);
+        // The minimap follows the state, and Ctrl+drag there sets the filter too.
+        TimelineMinimap* minimap = page.minimap();
+        QCOMPARE(minimap->windowX1(), view->visibleX1());
+        state->setVisibleRange(1, 3);
+        QCOMPARE(view->visibleX0(), 1.0);
+        QCOMPARE(minimap->windowX0(), 1.0);
+        const TimelineMapping mm = minimap->mapping();
+        const int my = minimap->height() / 2;
+        const QPoint mfrom(int(mm.xToPixel(4.2)), my);
+        const QPoint mto(int(mm.xToPixel(6.8)), my);
+        QTest::mousePress(minimap, Qt::LeftButton, Qt::ControlModifier, mfrom);
+        QMouseEvent mmove(QEvent::MouseMove, QPointF(mto), minimap->mapToGlobal(QPointF(mto)),
+                          Qt::NoButton, Qt::LeftButton, Qt::ControlModifier);
+        QCoreApplication::sendEvent(minimap, &mmove);
+        QTest::mouseRelease(minimap, Qt::LeftButton, Qt::ControlModifier, mto);
+        QCOMPARE(state->filterOrigin(), RunViewState::FilterOrigin::Minimap);
+        QCOMPARE(state->filter()->first, view->timelineLayout()->eventAt(4));
+        QCOMPARE(view->visibleX0(), 1.0);  // the window stays
+        // The view shades outside the filter; clearing repaints it without.
+        const QImage filtered = view->renderImage(QSize(800, 400));
+        state->clearFilter();
+        QVERIFY(view->renderImage(QSize(800, 400)) != filtered);
+    }
+
+    void searchFindsAndWalksMatches() {
+        const auto trace = fixtureTrace();
+        TimelinePage page;
+        page.resize(900, 600);
+        page.setTrace(trace);
+        SearchBar* bar = page.searchBar();
+        RunViewState* state = page.viewState();
+        bar->edit()->setText(QStringLiteral("aten::"));
+        bar->search();
+        QCOMPARE(bar->matches().size(), size_t(3));  // a0 (addmm), a1 (linear), a3 (mm)
+        QCOMPARE(state->highlightedAllocations().size(), 3);
+        QCOMPARE(page.view()->highlightedAllocations().size(), 3);
+        QVERIFY2(bar->countLabel()->text().startsWith(QStringLiteral("3 match")),
+                 qPrintable(bar->countLabel()->text()));
+        bar->next();
+        QCOMPARE(state->selectedAllocation(), bar->matches()[0]);
+        QCOMPARE(page.view()->selectedAllocation(), bar->matches()[0]);
+        QCOMPARE(bar->countLabel()->text(), QStringLiteral("1 of 3"));
+        bar->previous();
+        QCOMPARE(state->selectedAllocation(), bar->matches()[2]);
+        bar->next();
+        QCOMPARE(state->selectedAllocation(), bar->matches()[0]);
+        // Within a filter only the filtered allocations match: made in [5, 7) is a3.
+        state->setFilter(RangeFilter(5, 7, RangeFilter::Mode::MadeIn));
+        bar->search();
+        QCOMPARE(bar->matches(), std::vector<int64_t>{AnalysisFixture().allocation(0xa3)});
+        // A frame above the allocation's own (an autograd node).
+        state->clearFilter();
+        bar->edit()->setText(QStringLiteral("MmBackward"));
+        bar->search();
+        QCOMPARE(bar->matches(), std::vector<int64_t>{AnalysisFixture().allocation(0xa3)});
+        bar->edit()->setText(QStringLiteral("nothing like this"));
+        bar->search();
+        QCOMPARE(bar->countLabel()->text(), QStringLiteral("No matches"));
+        QVERIFY(state->highlightedAllocations().isEmpty());
+    }
+
+    void annotationsToggleOnTheTimeline() {
+        const auto trace = fixtureTrace();
+        TimelinePage page;
+        page.resize(900, 600);
+        page.setTrace(trace);
+        TimelineView* view = page.view();
+        // The fixture's phases: forward and backward of step 1 (init is no annotation).
+        const auto& regions = view->annotations();
+        QCOMPARE(int(std::count_if(regions.begin(), regions.end(),
+                                   [](const TraceAnnotation& a) {
+                                       return a.kind == TraceAnnotation::Kind::Phase;
+                                   })),
+                 2);
+        QCOMPARE(int(std::count_if(regions.begin(), regions.end(),
+                                   [](const TraceAnnotation& a) {
+                                       return a.kind == TraceAnnotation::Kind::Step;
+                                   })),
+                 1);
+        QVERIFY(!view->annotationsVisible());
+        const QImage off = view->renderImage(QSize(800, 400));
+        page.annotationsButton()->click();
+        QVERIFY(view->annotationsVisible());
+        const QImage on = view->renderImage(QSize(800, 400));
+        QVERIFY(on != off);
+        // The bands lie along the bottom of the plot: the rows above them are unchanged.
+        const QRectF plot = view->plotRect(QRectF(0, 0, 800, 400));
+        const int band_top = int(plot.bottom() - 2 * TimelineAnnotationPainter::kLane);
+        bool same_above = true;
+        for (int y = int(plot.top()) + 2; y < band_top - 2 && same_above; ++y) {
+            for (int x = int(plot.left()) + 2; x < int(plot.right()) - 2; ++x) {
+                if (on.pixel(x, y) != off.pixel(x, y)) {
+                    same_above = false;
+                    break;
+                }
+            }
+        }
+        QVERIFY(same_above);
+    }
+};
+
+QTEST_MAIN(TestRangeFilterViews)
+#include "test_range_filter_views.moc"

@@ -1,0 +1,149 @@
+#include "run_view_state.h"
+
+#include "trace/timeline_layout.h"
+#include "trace/trace.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace memscope {
+
+RunViewState::RunViewState(QObject* parent) : QObject(parent) {
+    qRegisterMetaType<std::optional<memscope::RangeFilter>>();
+}
+
+RunViewState::~RunViewState() = default;
+
+void RunViewState::setTrace(std::shared_ptr<const Trace> trace, bool continuation) {
+    if (trace == m_trace) {
+        return;
+    }
+    continuation = continuation && m_trace && trace;
+    m_trace = std::move(trace);
+    m_filteredValid = false;
+    emit traceChanged();
+    if (continuation) {
+        return;
+    }
+    setSelectedAllocation(-1);
+    setHighlightedAllocations({});
+    clearFilter();
+}
+
+const std::vector<int64_t>& RunViewState::filteredAllocations() const {
+    if (!m_filteredValid) {
+        m_filtered = m_filter && m_trace ? m_filter->allocations(*m_trace) : std::vector<int64_t>();
+        m_filteredValid = true;
+    }
+    return m_filtered;
+}
+
+std::pair<int64_t, int64_t> RunViewState::eventRangeOfX(const TimelineLayout& layout,
+                                                        int64_t event_count, double x0, double x1) {
+    const int64_t n = layout.xCount();
+    if (n == 0) {
+        return {0, 0};
+    }
+    const int64_t first_x = std::clamp<int64_t>(int64_t(std::floor(x0)), 0, n - 1);
+    const int64_t last_x = std::clamp<int64_t>(int64_t(std::ceil(x1)), first_x + 1, n);
+    const int64_t first = layout.eventAt(first_x);
+    const int64_t last =
+        last_x >= n ? std::max(event_count, layout.eventAt(n - 1) + 1) : layout.eventAt(last_x);
+    return {first, std::max(first + 1, last)};
+}
+
+double RunViewState::xOfEvent(const TimelineLayout& layout, int64_t event) {
+    int64_t lo = 0;
+    int64_t hi = layout.xCount();
+    while (lo < hi) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        if (layout.eventAt(mid) < event) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return double(lo);
+}
+
+void RunViewState::setFilterFromX(const TimelineLayout& layout, double x0, double x1,
+                                  FilterOrigin origin) {
+    const int64_t events = m_trace ? int64_t(m_trace->events.count()) : 0;
+    const auto [first, last] = eventRangeOfX(layout, events, x0, x1);
+    setFilter(RangeFilter(first, last, m_filter ? m_filter->mode : RangeFilter::Mode::AliveIn),
+              origin);
+}
+
+void RunViewState::setVisibleRange(double x0, double x1) {
+    if (x0 == m_x0 && x1 == m_x1) {
+        return;
+    }
+    m_x0 = x0;
+    m_x1 = x1;
+    emit visibleRangeChanged(x0, x1);
+}
+
+void RunViewState::setSelectedAllocation(qint64 allocation) {
+    if (allocation == m_selected) {
+        return;
+    }
+    m_selected = allocation;
+    emit selectedAllocationChanged(allocation);
+}
+
+void RunViewState::setHighlightedAllocations(const QVector<qint64>& allocations) {
+    if (allocations == m_highlighted) {
+        return;
+    }
+    m_highlighted = allocations;
+    emit highlightedAllocationsChanged(m_highlighted);
+}
+
+void RunViewState::setFilter(const RangeFilter& filter, FilterOrigin origin) {
+    RangeFilter f = filter;
+    if (m_trace) {
+        const auto count = static_cast<int64_t>(m_trace->events.count());
+        f.first = std::clamp<int64_t>(f.first, 0, count);
+        f.last = std::clamp<int64_t>(f.last, 0, count);
+    }
+    if (f.empty()) {
+        clearFilter();
+        return;
+    }
+    if (m_filter == f && m_origin == origin) {
+        return;
+    }
+    m_filter = f;
+    m_origin = origin;
+    m_filteredValid = false;
+    emitFilter();
+}
+
+void RunViewState::setFilterMode(RangeFilter::Mode mode) {
+    if (!m_filter || m_filter->mode == mode) {
+        return;
+    }
+    m_filter->mode = mode;
+    m_filteredValid = false;
+    emitFilter();
+}
+
+void RunViewState::clearFilter() {
+    if (!m_filter) {
+        return;
+    }
+    m_filter.reset();
+    m_filteredValid = false;
+    emitFilter();
+}
+
+void RunViewState::emitFilter() {
+    emit filterChanged(m_filter);
+    if (m_filter) {
+        emit filterRangeChanged(m_filter->first, m_filter->last);
+    } else {
+        emit filterRangeChanged(0, m_trace ? qint64(m_trace->events.count()) : 0);
+    }
+}
+
+}  // namespace memscope
