@@ -42,8 +42,7 @@ int zeroStage(const std::string& parallel) {
 
 // The workload of one rank as the trainer runs it; the planner takes the global batch.
 TrainOptions workload(const std::string& model, int steps) {
-    TrainOptions o;
-    o.applyPreset("workshop-default");
+    TrainOptions o = TrainOptions::fromPreset("workshop-default");
     if (model == "wide") {
         o.preset = "custom";
         o.model.hidden_dim = 512;
