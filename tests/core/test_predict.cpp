@@ -9,6 +9,7 @@
 #include "predict/plan_report.h"
 #include "predict/planner.h"
 #include "tiny_options.h"
+#include "train/peak_flops.h"
 #include "train/trainer.h"
 
 #include <nlohmann/json.hpp>
@@ -157,7 +158,7 @@ class TestPredict : public QObject {
     }
 
     void shardingOrdersPerGpuMemory() {
-        Planner planner(devices());
+        Planner planner(devices(), &PeakFlops::measureCpu);
         auto base = gpuRequest(7, 32, 2048);
         base.parallel.gpus = 8;
         base.parallel.strategy = ParallelStrategy::DataParallel;
@@ -199,7 +200,7 @@ class TestPredict : public QObject {
     }
 
     void maximumBatchIsTheLargestThatFits() {
-        Planner planner(devices());
+        Planner planner(devices(), &PeakFlops::measureCpu);
         auto request = gpuRequest(1.3, 8, 2048);
         const auto best = planner.maxBatch(request);
         QVERIFY(best >= 1);
@@ -220,7 +221,7 @@ class TestPredict : public QObject {
     }
 
     void recommendationsAreRecomputed() {
-        Planner planner(devices());
+        Planner planner(devices(), &PeakFlops::measureCpu);
         auto request = gpuRequest(13, 32, 4096);
         request.bottlenecks = true;
         const auto result = planner.plan(request);
@@ -280,7 +281,7 @@ class TestPredict : public QObject {
     }
 
     void impossibleConfigurationsNameTheField() {
-        Planner planner(devices());
+        Planner planner(devices(), &PeakFlops::measureCpu);
         auto request = gpuRequest(7, 30, 2048);
         request.parallel.gpus = 4;
         request.parallel.strategy = ParallelStrategy::DataParallel;
@@ -291,6 +292,23 @@ class TestPredict : public QObject {
         QCOMPARE(rejectedOption([&] { planner.evaluate(request); }), QString("--strategy"));
         request.device = "Abacus 9000";
         QCOMPARE(rejectedOption([&] { planner.evaluate(request); }), QString("--gpu-type"));
+    }
+
+    // The CPU has no peak in the database: the planner asks the measurement it was given
+    // (memscope-cli and the GUI give PeakFlops::measureCpu), and without one says so.
+    void cpuPeakComesFromTheGivenMeasurement() {
+        auto request = gpuRequest(0.1, 1, 128);
+        request.device = "CPU";
+        int asked_threads = 0;
+        Planner planner(devices(), [&](Dtype dtype, int threads) {
+            asked_threads = threads;
+            return dtype == Dtype::Float32 ? 123e9 : 0.0;
+        });
+        const auto result = planner.evaluate(request);
+        QCOMPARE(result.time.peak_flops, 123e9);
+        QCOMPARE(asked_threads, request.workload.resolvedThreads());
+        Planner without(devices(), {});
+        QCOMPARE(rejectedOption([&] { without.evaluate(request); }), QString("--gpu-type"));
     }
 
     void deviceDatabaseErrorsNameTheField() {
