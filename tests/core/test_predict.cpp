@@ -300,12 +300,15 @@ class TestPredict : public QObject {
         auto request = gpuRequest(0.1, 1, 128);
         request.device = "CPU";
         int asked_threads = 0;
+        Dtype asked_dtype = Dtype::Float32;
         Planner planner(devices(), [&](Dtype dtype, int threads) {
+            asked_dtype = dtype;
             asked_threads = threads;
-            return dtype == Dtype::Float32 ? 123e9 : 0.0;
+            return 123e9;
         });
         const auto result = planner.evaluate(request);
         QCOMPARE(result.time.peak_flops, 123e9);
+        QVERIFY(asked_dtype == request.workload.dtype);
         QCOMPARE(asked_threads, request.workload.resolvedThreads());
         Planner without(devices(), {});
         QCOMPARE(rejectedOption([&] { without.evaluate(request); }), QString("--gpu-type"));
