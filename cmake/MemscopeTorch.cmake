@@ -4,13 +4,16 @@ find_package(Torch REQUIRED)
 
 # TorchConfig.cmake sets TORCH_CXX_FLAGS (e.g. the libstdc++ ABI define) that consumers must
 # use; official packages attach some of them to the imported target, Debian's does not.
-add_library(memscope_torch INTERFACE)
-target_link_libraries(memscope_torch INTERFACE ${TORCH_LIBRARIES})
-target_include_directories(memscope_torch SYSTEM INTERFACE ${TORCH_INCLUDE_DIRS})
+# memscope_torch_abi carries only those flags: code without LibTorch (memscope_base) that shares
+# std::string and containers with code that has it must be compiled with the same ABI.
+add_library(memscope_torch_abi INTERFACE)
 if(TORCH_CXX_FLAGS)
   separate_arguments(_memscope_torch_flags UNIX_COMMAND "${TORCH_CXX_FLAGS}")
-  target_compile_options(memscope_torch INTERFACE ${_memscope_torch_flags})
+  target_compile_options(memscope_torch_abi INTERFACE ${_memscope_torch_flags})
 endif()
+add_library(memscope_torch INTERFACE)
+target_link_libraries(memscope_torch INTERFACE ${TORCH_LIBRARIES} memscope_torch_abi)
+target_include_directories(memscope_torch SYSTEM INTERFACE ${TORCH_INCLUDE_DIRS})
 message(STATUS "Memscope: LibTorch ${Torch_VERSION} from ${Torch_DIR}")
 
 # The C++ standard follows the LibTorch found: recent LibTorch 2.x headers need C++20, Debian's

@@ -6,6 +6,7 @@
 #include "predict/planner.h"
 #include "trace/trace.h"
 #include "trace/trace_summary.h"
+#include "train/peak_flops.h"
 #include "train/run_summary.h"
 
 #include <nlohmann/json.hpp>
@@ -152,7 +153,8 @@ PlannerPage::PlannerPage(QWidget* parent) : QWidget(parent) {
     buildUi();
     retranslate();
     try {
-        m_planner = std::make_unique<Planner>(DeviceDatabase::loadDefault());
+        m_planner =
+            std::make_unique<Planner>(DeviceDatabase::loadDefault(), &PeakFlops::measureCpu);
         for (const auto& device : m_planner->database().devices()) {
             m_device->addItem(QString::fromStdString(device.name));
         }

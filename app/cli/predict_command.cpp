@@ -7,6 +7,7 @@
 #include "predict/model_shapes.h"
 #include "predict/plan_report.h"
 #include "predict/planner.h"
+#include "train/peak_flops.h"
 
 #include <CLI/Validators.hpp>
 #include <nlohmann/json.hpp>
@@ -193,7 +194,7 @@ int PredictCommand::run() {
         if (m_trainTokens) {
             request.train_tokens = *m_trainTokens;
         }
-        Planner planner(DeviceDatabase::loadDefault(m_deviceDb));
+        Planner planner(DeviceDatabase::loadDefault(m_deviceDb), &PeakFlops::measureCpu);
         if (!m_calibrate.empty()) {
             Trace trace;
             try {

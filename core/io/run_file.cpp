@@ -203,7 +203,9 @@ Encoding encodingFor(const std::string& column, bool varints) {
 }
 
 inline uint64_t zigzag(int64_t v) {
-    return (uint64_t(v) << 1) ^ uint64_t(v >> 63);
+    // The sign as a mask without shifting a signed value (implementation-defined before C++20).
+    const uint64_t u = uint64_t(v);
+    return (u << 1) ^ (uint64_t(0) - (u >> 63));
 }
 inline int64_t unzigzag(uint64_t v) {
     return int64_t(v >> 1) ^ -int64_t(v & 1);

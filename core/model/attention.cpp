@@ -1,5 +1,6 @@
 #include "model/attention.h"
 
+#include "model/attention_chunk.h"
 #include "model/chunked_attention_function.h"
 #include "model/module_scope.h"
 #include "torch_compat.h"
@@ -7,6 +8,9 @@
 #include <cmath>
 
 namespace memscope {
+
+static_assert(AttentionImpl::kChunkSize == kAttentionChunkSize,
+              "the memory model (model/attention_chunk.h) predicts the chunks computed here");
 
 AttentionImpl::AttentionImpl(const std::string& scope_name, const TinyLlamaConfig& config,
                              AttentionKind kind)

@@ -1,6 +1,6 @@
 #include "predict/memory_model.h"
 
-#include "model/attention.h"
+#include "model/attention_chunk.h"
 #include "model/config_error.h"
 #include "model/model_cost.h"
 #include "predict/memory_tape.h"
@@ -374,7 +374,7 @@ class StepWalk {
         tape.alloc(k, s.e * s.T * s.h);      // out
         tape.alloc(k, 4 * s.B * s.H * s.S);  // lse
         const int64_t area = s.B * s.H * s.chunk_area;
-        const int64_t rows = std::min<int64_t>(AttentionImpl::kChunkSize, s.S);
+        const int64_t rows = std::min<int64_t>(kAttentionChunkSize, s.S);
         const int64_t expand = s.nrep > 1 ? s.e * s.B * s.H * s.S * s.hd : 0;
         const int64_t pv = (s.mixed ? 2 * area : 0) + expand + s.e * s.B * s.H * rows * s.hd;
         tape.spike(C::Temporaries, std::max(8 * area, 4 * area + pv));
@@ -640,7 +640,7 @@ class StepWalk {
         tape.free(C::Temporaries, q32 + (s.mixed ? 2 * q32 : 0));
         tape.alloc(C::Temporaries, q32 + 2 * kv32);  // dq, dk, dv
         const int64_t area = s.B * s.H * s.chunk_area;
-        const int64_t rows = std::min<int64_t>(AttentionImpl::kChunkSize, s.S);
+        const int64_t rows = std::min<int64_t>(kAttentionChunkSize, s.S);
         const int64_t keys = 4 * s.B * s.H * s.S * s.hd;
         const int64_t go = s.mixed ? 4 * s.B * s.H * rows * s.hd : 0;
         tape.spike(C::Temporaries, go + 8 * area + keys + keys / s.nrep * (s.mixed ? 2 : 1));
@@ -736,7 +736,7 @@ Shape makeShape(const TrainOptions& o, const MemoryModel::Semantics& semantics) 
     s.checkpoint = o.checkpointing == Checkpointing::PerBlock;
     s.training = o.training();
     s.adamw = o.optimizer == OptimizerKind::AdamW;
-    const int64_t chunk = std::min<int64_t>(AttentionImpl::kChunkSize, s.S);
+    const int64_t chunk = std::min<int64_t>(kAttentionChunkSize, s.S);
     for (int64_t begin = 0; begin < s.S; begin += chunk) {
         const int64_t rows = std::min(chunk, s.S - begin);
         s.chunk_area = std::max(s.chunk_area, rows * (begin + rows));

@@ -2,7 +2,6 @@
 
 #include "model/config_error.h"
 #include "model/model_cost.h"
-#include "train/peak_flops.h"
 #include "train/run_summary.h"
 
 #include <algorithm>
@@ -32,7 +31,8 @@ int64_t ceilDiv(int64_t a, int64_t b) {
 
 }  // namespace
 
-Planner::Planner(DeviceDatabase database) : m_database(std::move(database)) {}
+Planner::Planner(DeviceDatabase database, CpuPeakMeasure measure_cpu_peak)
+    : m_database(std::move(database)), m_measureCpuPeak(std::move(measure_cpu_peak)) {}
 
 const DeviceSpec& Planner::device(const std::string& name) const {
     const auto* spec = m_database.find(name);
@@ -170,9 +170,13 @@ PlanResult Planner::evaluate(const PlanRequest& request) const {
             throw ConfigError("--dtype",
                               "fp16 autocast needs a GPU; on " + r.device.name + " use bf16");
         }
+        if (!m_measureCpuPeak) {
+            throw ConfigError("--gpu-type", "the device database has no " + toString(o.dtype) +
+                                                " peak for " + r.device.name +
+                                                " and this planner cannot measure one");
+        }
         try {
-            t.peak_flops = PeakFlops::measure(c10::Device(c10::kCPU), o.dtype, o.resolvedThreads())
-                               .flops_per_s;
+            t.peak_flops = m_measureCpuPeak(o.dtype, o.resolvedThreads());
         } catch (const std::exception& e) {
             throw ConfigError("--dtype", "cannot measure the " + toString(o.dtype) + " peak of " +
                                              r.device.name + ": " + e.what());

@@ -2,6 +2,9 @@
 
 #include "predict/device_database.h"
 #include "predict/plan_result.h"
+#include "train/train_options.h"
+
+#include <functional>
 
 namespace memscope {
 
@@ -11,7 +14,12 @@ namespace memscope {
 // and, when asked, the largest batch that fits. Throws ConfigError naming the field.
 class Planner {
   public:
-    explicit Planner(DeviceDatabase database);
+    // A CPU's peak FLOP/s in a dtype with a number of threads. The planner asks for it only for
+    // a CPU the database has no figure for. Measuring needs LibTorch (PeakFlops::measureCpu),
+    // which memscope_base, where the planner lives, does not link: the caller passes it in.
+    using CpuPeakMeasure = std::function<double(Dtype dtype, int threads)>;
+
+    Planner(DeviceDatabase database, CpuPeakMeasure measure_cpu_peak);
 
     PlanResult plan(const PlanRequest& request) const;
     // Memory, fit and time only (what plan() compares its variants with).
@@ -25,6 +33,7 @@ class Planner {
 
   private:
     DeviceDatabase m_database;
+    CpuPeakMeasure m_measureCpuPeak;
 };
 
 }  // namespace memscope

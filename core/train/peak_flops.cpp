@@ -71,4 +71,8 @@ PeakFlops PeakFlops::measure(const c10::Device& device, Dtype dtype, int threads
     return peak;
 }
 
+double PeakFlops::measureCpu(Dtype dtype, int threads) {
+    return measure(c10::Device(c10::kCPU), dtype, threads).flops_per_s;
+}
+
 }  // namespace memscope

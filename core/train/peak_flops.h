@@ -17,6 +17,8 @@ struct PeakFlops {
 
     // Cached per (device, dtype, threads) for the life of the process (about 0.3 s the first time).
     static PeakFlops measure(const c10::Device& device, Dtype dtype, int threads);
+    // measure() on the CPU, in FLOP/s (what Planner asks for).
+    static double measureCpu(Dtype dtype, int threads);
 };
 
 }  // namespace memscope

@@ -721,7 +721,10 @@ class FuzzPickleReader : public QObject {
                 qInfo("%8lld  %s", static_cast<long long>(count), reason.c_str());
             }
         }
-        QVERIFY2(seconds < 45.0, qPrintable(QString("took %1 s").arg(seconds)));
+        // A hang bound per input, not a speed figure for the whole run (which is 2x slower under
+        // ASan and depends on what else the machine runs).
+        QVERIFY2(stats.slowestMs < fuzz::kSlowestInputMs,
+                 qPrintable(QString("slowest input took %1 ms").arg(stats.slowestMs)));
         QVERIFY(stats.parsed > iterations / 4);  // the importer is exercised, not only the reader
     }
 };

@@ -243,7 +243,10 @@ class FuzzYamlReaders : public QObject {
         m_planPath = m_dir.filePath("plan.yaml").toStdString();
         m_devicesSeed = readText(MEMSCOPE_SOURCE_DIR "/resources/devices.yaml");
         QVERIFY(m_devicesSeed.size() > 1000);
-        m_planner = std::make_unique<Planner>(DeviceDatabase::parse(m_devicesSeed, "devices"));
+        // A fixed CPU peak instead of PeakFlops::measureCpu: the fuzzer tests the readers and the
+        // planner's arithmetic, not this machine, and stays without LibTorch (memscope_base).
+        m_planner = std::make_unique<Planner>(DeviceDatabase::parse(m_devicesSeed, "devices"),
+                                              [](Dtype, int threads) { return 5e10 * threads; });
     }
 
     // The seeds are read whole: the mutations start from inputs that reach every field.

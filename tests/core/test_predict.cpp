@@ -9,6 +9,7 @@
 #include "predict/plan_report.h"
 #include "predict/planner.h"
 #include "tiny_options.h"
+#include "train/peak_flops.h"
 #include "train/trainer.h"
 
 #include <nlohmann/json.hpp>
@@ -204,7 +205,7 @@ class TestPredict : public QObject {
     }
 
     void shardingOrdersPerGpuMemory() {
-        Planner planner(devices());
+        Planner planner(devices(), &PeakFlops::measureCpu);
         auto base = gpuRequest(7, 32, 2048);
         base.parallel.gpus = 8;
         base.parallel.strategy = ParallelStrategy::DataParallel;
@@ -246,7 +247,7 @@ class TestPredict : public QObject {
     }
 
     void maximumBatchIsTheLargestThatFits() {
-        Planner planner(devices());
+        Planner planner(devices(), &PeakFlops::measureCpu);
         auto request = gpuRequest(1.3, 8, 2048);
         const auto best = planner.maxBatch(request);
         QVERIFY(best >= 1);
@@ -267,7 +268,7 @@ class TestPredict : public QObject {
     }
 
     void recommendationsAreRecomputed() {
-        Planner planner(devices());
+        Planner planner(devices(), &PeakFlops::measureCpu);
         auto request = gpuRequest(13, 32, 4096);
         request.bottlenecks = true;
         const auto result = planner.plan(request);
@@ -327,7 +328,7 @@ class TestPredict : public QObject {
     }
 
     void impossibleConfigurationsNameTheField() {
-        Planner planner(devices());
+        Planner planner(devices(), &PeakFlops::measureCpu);
         auto request = gpuRequest(7, 30, 2048);
         request.parallel.gpus = 4;
         request.parallel.strategy = ParallelStrategy::DataParallel;
@@ -338,6 +339,26 @@ class TestPredict : public QObject {
         QCOMPARE(rejectedOption([&] { planner.evaluate(request); }), QString("--strategy"));
         request.device = "Abacus 9000";
         QCOMPARE(rejectedOption([&] { planner.evaluate(request); }), QString("--gpu-type"));
+    }
+
+    // The CPU has no peak in the database: the planner asks the measurement it was given
+    // (memscope-cli and the GUI give PeakFlops::measureCpu), and without one says so.
+    void cpuPeakComesFromTheGivenMeasurement() {
+        auto request = gpuRequest(0.1, 1, 128);
+        request.device = "CPU";
+        int asked_threads = 0;
+        Dtype asked_dtype = Dtype::Float32;
+        Planner planner(devices(), [&](Dtype dtype, int threads) {
+            asked_dtype = dtype;
+            asked_threads = threads;
+            return 123e9;
+        });
+        const auto result = planner.evaluate(request);
+        QCOMPARE(result.time.peak_flops, 123e9);
+        QVERIFY(asked_dtype == request.workload.dtype);
+        QCOMPARE(asked_threads, request.workload.resolvedThreads());
+        Planner without(devices(), {});
+        QCOMPARE(rejectedOption([&] { without.evaluate(request); }), QString("--gpu-type"));
     }
 
     void deviceDatabaseErrorsNameTheField() {
