@@ -74,6 +74,7 @@ std::vector<std::string> modelArguments(const TrainOptions& o) {
 }
 
 int runCli(const std::vector<std::string>& args) {
+    std::fflush(stdout);  // or the child's freopen writes the buffered table a second time
     const pid_t pid = fork();
     if (pid == 0) {
         std::vector<char*> argv;
