@@ -1,6 +1,24 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="de" sourcelanguage="en">
+<context>
+    <name>TimelineAnnotationPainter</name>
+    <message>
+        <source>Steps</source>
+        <translation>Schritte</translation>
+    </message>
+    <message>
+        <source>Phases</source>
+        <translation>Phasen</translation>
+    </message>
+    <message>
+        <source>Recomputation</source>
+        <translation>Neuberechnung</translation>
+    </message>
+    <message>
+        <source>Annotations</source>
+        <translation>Annotationen</translation>
+    </message>
+</context>
 <context>
     <name>TimelineColors</name>
     <message>
@@ -129,6 +147,10 @@
         <source>other</source>
         <translation>sonstiges</translation>
     </message>
+    <message>
+        <source>Communication</source>
+        <translation>Kommunikation</translation>
+    </message>
 </context>
 <context>
     <name>TimelineOverlayPainter</name>
@@ -246,7 +268,7 @@
         <translation>Speicherprofiler für das Training von Tiny LLaMA.</translation>
     </message>
     <message>
-        <source>Interface language, e.g. en or de (default: the system&apos;s).</source>
+        <source>Interface language, e.g. en or de (default: the system's).</source>
         <translation>Sprache der Oberfläche, z. B. en oder de (Vorgabe: die des Systems).</translation>
     </message>
     <message>
@@ -372,6 +394,54 @@
     <message>
         <source>--compare needs a run to compare with: add --open RUN</source>
         <translation>--compare braucht einen Lauf zum Vergleichen: --open LAUF angeben</translation>
+    </message>
+    <message>
+        <source>--filter: %1 holds no events of this run</source>
+        <translation>--filter: %1 enthält keine Ereignisse dieses Laufs</translation>
+    </message>
+    <message>
+        <source>--rank: %1 has no readable rank %2</source>
+        <translation>--rank: %1 hat keinen lesbaren Rang %2</translation>
+    </message>
+    <message>
+        <source>With a multi-rank run directory: the rank to show (default: the first).</source>
+        <translation>Bei einem Mehrrang-Laufverzeichnis: der anzuzeigende Rang (Vorgabe: der erste).</translation>
+    </message>
+    <message>
+        <source>n</source>
+        <translation>n</translation>
+    </message>
+    <message>
+        <source>Filter every view to the allocations alive in a range of the opened run: event indices A:B, or times with a unit (0.5s:1.2s).</source>
+        <translation>Alle Ansichten auf die Allokationen filtern, die in einem Bereich des geöffneten Laufs leben: Ereignisindizes A:B oder Zeiten mit Einheit (0.5s:1.2s).</translation>
+    </message>
+    <message>
+        <source>range</source>
+        <translation>Bereich</translation>
+    </message>
+    <message>
+        <source>How --filter selects allocations: alive (alive in the range, the default) or made (allocated in it).</source>
+        <translation>Wie --filter Allokationen wählt: alive (im Bereich lebendig, Vorgabe) oder made (darin angelegt).</translation>
+    </message>
+    <message>
+        <source>alive|made</source>
+        <translation>alive|made</translation>
+    </message>
+    <message>
+        <source>Show steps, phases, recomputations and imported annotations on the timeline.</source>
+        <translation>Schritte, Phasen, Neuberechnungen und importierte Annotationen auf der Zeitleiste zeigen.</translation>
+    </message>
+    <message>
+        <source>--rank needs a rank number of at least 0, not: %1</source>
+        <translation>--rank braucht eine Rangnummer ab 0, nicht: %1</translation>
+    </message>
+    <message>
+        <source>--rank needs a multi-rank run directory: add --open DIR</source>
+        <translation>--rank braucht ein Mehrrang-Laufverzeichnis: --open VERZ angeben</translation>
+    </message>
+    <message>
+        <source>--filter-mode needs alive or made, not: %1</source>
+        <translation>--filter-mode braucht alive oder made, nicht: %1</translation>
     </message>
 </context>
 <context>
@@ -511,7 +581,7 @@
         <translation>Nach Stack an der Spitze</translation>
     </message>
     <message>
-        <source>Bytes alive at each run&apos;s peak by stack, B minus A: red frames grew, blue frames shrank; a frame is as wide as the bytes that changed below it.</source>
+        <source>Bytes alive at each run's peak by stack, B minus A: red frames grew, blue frames shrank; a frame is as wide as the bytes that changed below it.</source>
         <translation>An der Spitze jedes Laufs belegte Bytes nach Stack, B minus A: rote Frames sind gewachsen, blaue geschrumpft; ein Frame ist so breit wie die Bytes, die sich darunter geändert haben.</translation>
     </message>
     <message>
@@ -698,6 +768,60 @@
     </message>
 </context>
 <context>
+    <name>memscope::FilterChip</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 µs</source>
+        <translation>%1 µs</translation>
+    </message>
+    <message>
+        <source>Filtered to events %1–%2</source>
+        <translation>Gefiltert auf Ereignisse %1–%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n allocation(s)</source>
+        <translation>
+            <numerusform>%n Allokation</numerusform>
+            <numerusform>%n Allokationen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Chosen by Ctrl+drag on the timeline</source>
+        <translation>Mit Strg+Ziehen auf der Zeitleiste gewählt</translation>
+    </message>
+    <message>
+        <source>Chosen by Ctrl+drag on the overview</source>
+        <translation>Mit Strg+Ziehen in der Übersicht gewählt</translation>
+    </message>
+    <message>
+        <source>Given with --filter on the command line</source>
+        <translation>Mit --filter auf der Kommandozeile angegeben</translation>
+    </message>
+    <message>
+        <source>alive in the range</source>
+        <translation>im Bereich lebendig</translation>
+    </message>
+    <message>
+        <source>made in the range</source>
+        <translation>im Bereich angelegt</translation>
+    </message>
+    <message>
+        <source>Which allocations the views show: those alive at some event of the range, or those allocated in it</source>
+        <translation>Welche Allokationen die Ansichten zeigen: die bei einem Ereignis des Bereichs lebendigen oder die darin angelegten</translation>
+    </message>
+    <message>
+        <source>Clear the filter</source>
+        <translation>Filter aufheben</translation>
+    </message>
+</context>
+<context>
     <name>memscope::FlameGraphPage</name>
     <message>
         <source>No run.</source>
@@ -862,10 +986,6 @@
     <message>
         <source>%1 min %2 s</source>
         <translation>%1 min %2 s</translation>
-    </message>
-    <message>
-        <source>Runs and snapshots (*.memscope *.pickle *.pkl);;Memscope runs (*.memscope);;PyTorch memory snapshots (*.pickle *.pkl);;All files (*)</source>
-        <translation>Läufe und Snapshots (*.memscope *.pickle *.pkl);;Memscope-Läufe (*.memscope);;PyTorch-Speicher-Snapshots (*.pickle *.pkl);;Alle Dateien (*)</translation>
     </message>
     <message>
         <source>unknown error</source>
@@ -1044,7 +1164,7 @@
         <translation>Einen zweiten Lauf öffnen und nebeneinander mit diesem vergleichen</translation>
     </message>
     <message>
-        <source>Train with the run panel&apos;s settings and record every allocation</source>
+        <source>Train with the run panel's settings and record every allocation</source>
         <translation>Mit den Einstellungen des Lauf-Bereichs trainieren und jede Allokation aufzeichnen</translation>
     </message>
     <message>
@@ -1190,6 +1310,86 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     <message>
         <source>F&amp;lame Graph</source>
         <translation>F&amp;lame Graph</translation>
+    </message>
+    <message>
+        <source>Runs and snapshots (*.memscope *.pickle *.pkl manifest.json);;Memscope runs (*.memscope);;Multi-rank runs (manifest.json);;PyTorch memory snapshots (*.pickle *.pkl);;All files (*)</source>
+        <translation>Läufe und Snapshots (*.memscope *.pickle *.pkl manifest.json);;Memscope-Läufe (*.memscope);;Mehrrang-Läufe (manifest.json);;PyTorch-Speicher-Snapshots (*.pickle *.pkl);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Opening rank %1 of %2...</source>
+        <translation>Öffne Rang %1 von %2 …</translation>
+    </message>
+    <message>
+        <source>rank %1: %2 is missing</source>
+        <translation>Rang %1: %2 fehlt</translation>
+    </message>
+    <message>
+        <source>rank %1: %2</source>
+        <translation>Rang %1: %2</translation>
+    </message>
+    <message>
+        <source>Memscope could not read any rank of %1.
+
+%2</source>
+        <translation>Memscope konnte keinen Rang von %1 lesen.
+
+%2</translation>
+    </message>
+    <message>
+        <source>Opened %1: %2 of %3 ranks, %4.</source>
+        <translation>%1 geöffnet: %2 von %3 Rängen, %4.</translation>
+    </message>
+    <message>
+        <source>%1 (peak %2)</source>
+        <translation>%1 (Spitze %2)</translation>
+    </message>
+    <message>
+        <source>%1 (no recording)</source>
+        <translation>%1 (keine Aufzeichnung)</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>Rang %1</translation>
+    </message>
+    <message>
+        <source>Rank %1</source>
+        <translation>Rang %1</translation>
+    </message>
+    <message>
+        <source>&amp;Find...</source>
+        <translation>&amp;Suchen...</translation>
+    </message>
+    <message>
+        <source>Search allocations by address, operator, module, category or stack frame</source>
+        <translation>Allokationen nach Adresse, Operator, Modul, Kategorie oder Stack-Frame suchen</translation>
+    </message>
+    <message>
+        <source>Find &amp;Next</source>
+        <translation>&amp;Weitersuchen</translation>
+    </message>
+    <message>
+        <source>Find &amp;Previous</source>
+        <translation>&amp;Rückwärts suchen</translation>
+    </message>
+    <message>
+        <source>&amp;Annotations</source>
+        <translation>&amp;Annotationen</translation>
+    </message>
+    <message>
+        <source>Show steps, phases, recomputations and imported annotations on the timeline</source>
+        <translation>Schritte, Phasen, Neuberechnungen und importierte Annotationen auf der Zeitleiste zeigen</translation>
+    </message>
+    <message>
+        <source>&amp;Clear Range Filter</source>
+        <translation>Bereichsfilter &amp;aufheben</translation>
+    </message>
+    <message>
+        <source>Show every allocation again (Ctrl+drag on the timeline sets a range filter)</source>
+        <translation>Wieder alle Allokationen zeigen (Strg+Ziehen auf der Zeitleiste setzt einen Bereichsfilter)</translation>
+    </message>
+    <message>
+        <source>Compare With &amp;Rank</source>
+        <translation>Mit &amp;Rang vergleichen</translation>
     </message>
 </context>
 <context>
@@ -1339,6 +1539,22 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     <message>
         <source>Save the rows shown as CSV (raw bytes, nanoseconds and FLOPs)</source>
         <translation>Die angezeigten Zeilen als CSV speichern (Bytes, Nanosekunden und FLOPs als Rohwerte)</translation>
+    </message>
+    <message>
+        <source>of %1</source>
+        <translation>von %1</translation>
+    </message>
+    <message>
+        <source>Range filter: only rows with allocations %1 events %2–%3; memory columns count those allocations, calls and times are the whole run's</source>
+        <translation>Bereichsfilter: nur Zeilen mit Allokationen, %1 Ereignissen %2–%3; die Speicherspalten zählen nur diese Allokationen, Aufrufe und Zeiten gelten für den ganzen Lauf</translation>
+    </message>
+    <message>
+        <source>alive in</source>
+        <translation>lebendig in den</translation>
+    </message>
+    <message>
+        <source>made in</source>
+        <translation>angelegt in den</translation>
     </message>
 </context>
 <context>
@@ -1490,6 +1706,14 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     <message>
         <source>Matmul FLOPs from the recorded input shapes (--record-shapes)</source>
         <translation>Matmul-FLOPs aus den aufgezeichneten Eingabeformen (--record-shapes)</translation>
+    </message>
+    <message>
+        <source>Sent</source>
+        <translation>Gesendet</translation>
+    </message>
+    <message>
+        <source>Payload the c10d collectives handed to the other ranks</source>
+        <translation>Nutzlast, die die c10d-Kollektive an die anderen Ränge übergaben</translation>
     </message>
 </context>
 <context>
@@ -1707,12 +1931,12 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>&lt;b&gt;Keine Vorhersage möglich:&lt;/b&gt; %1</translation>
     </message>
     <message>
-        <source>&lt;b style=&apos;color:#2e7d32&apos;&gt;Fits&lt;/b&gt; on %1: %2 of %3 usable, %4 headroom</source>
-        <translation>&lt;b style=&apos;color:#2e7d32&apos;&gt;Passt&lt;/b&gt; auf %1: %2 von %3 nutzbar, %4 Reserve</translation>
+        <source>&lt;b style='color:#2e7d32'&gt;Fits&lt;/b&gt; on %1: %2 of %3 usable, %4 headroom</source>
+        <translation>&lt;b style='color:#2e7d32'&gt;Passt&lt;/b&gt; auf %1: %2 von %3 nutzbar, %4 Reserve</translation>
     </message>
     <message>
-        <source>&lt;b style=&apos;color:#c62828&apos;&gt;Exceeds capacity&lt;/b&gt; of %1: %2 needed, %3 usable, %4 over</source>
-        <translation>&lt;b style=&apos;color:#c62828&apos;&gt;Übersteigt die Kapazität&lt;/b&gt; von %1: %2 nötig, %3 nutzbar, %4 zu viel</translation>
+        <source>&lt;b style='color:#c62828'&gt;Exceeds capacity&lt;/b&gt; of %1: %2 needed, %3 usable, %4 over</source>
+        <translation>&lt;b style='color:#c62828'&gt;Übersteigt die Kapazität&lt;/b&gt; von %1: %2 nötig, %3 nutzbar, %4 zu viel</translation>
     </message>
     <message>
         <source>Predicted peak per GPU: %1 (%2 bytes); step 1: %3, steady: %4</source>
@@ -1999,7 +2223,7 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>&amp;Checkpointing:</translation>
     </message>
     <message>
-        <source>Recompute each block&apos;s activations in backward instead of keeping them (--checkpointing)</source>
+        <source>Recompute each block's activations in backward instead of keeping them (--checkpointing)</source>
         <translation>Die Aktivierungen jedes Blocks im Rückwärtsdurchlauf neu berechnen, statt sie zu behalten (--checkpointing)</translation>
     </message>
     <message>
@@ -2039,7 +2263,7 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>Aufzeichnung:</translation>
     </message>
     <message>
-        <source>Also record each operator&apos;s input shapes: FLOPs, arithmetic intensity and the roofline in the summary (--record-shapes; slightly slower)</source>
+        <source>Also record each operator's input shapes: FLOPs, arithmetic intensity and the roofline in the summary (--record-shapes; slightly slower)</source>
         <translation>Auch die Eingabeformen jedes Operators aufzeichnen: FLOPs, arithmetische Intensität und das Roofline-Modell in der Zusammenfassung (--record-shapes; etwas langsamer)</translation>
     </message>
     <message>
@@ -2124,6 +2348,40 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     </message>
 </context>
 <context>
+    <name>memscope::SearchBar</name>
+    <message>
+        <source>No matches</source>
+        <translation>Keine Treffer</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n match(es)</source>
+        <translation>
+            <numerusform>%n Treffer</numerusform>
+            <numerusform>%n Treffer</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 von %2</translation>
+    </message>
+    <message>
+        <source>Search address, operator, module, category, frame</source>
+        <translation>Adresse, Operator, Modul, Kategorie, Frame suchen</translation>
+    </message>
+    <message>
+        <source>Find allocations by address (hex, with or without 0x), operator, module, category or any stack frame text (Ctrl+F)</source>
+        <translation>Allokationen nach Adresse (hex, mit oder ohne 0x), Operator, Modul, Kategorie oder beliebigem Text eines Stack-Frames suchen (Strg+F)</translation>
+    </message>
+    <message>
+        <source>Previous match (Shift+F3)</source>
+        <translation>Vorheriger Treffer (Umschalt+F3)</translation>
+    </message>
+    <message>
+        <source>Next match (F3)</source>
+        <translation>Nächster Treffer (F3)</translation>
+    </message>
+</context>
+<context>
     <name>memscope::SegmentPage</name>
     <message>
         <source>reserved %1, allocated %2, fragmentation %3</source>
@@ -2198,7 +2456,7 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>Dieser Lauf hat keinen Caching-Allocator (CPU): Der CPU-Allocator reserviert nichts über das hinaus, was er ausgibt, daher gibt es keine Segmente.</translation>
     </message>
     <message>
-        <source>This run has reserved totals but no segments: segment events come from the caching allocator&apos;s trace tracker (LibTorch 2.x) or from an imported snapshot. The timeline shows the reserved line.</source>
+        <source>This run has reserved totals but no segments: segment events come from the caching allocator's trace tracker (LibTorch 2.x) or from an imported snapshot. The timeline shows the reserved line.</source>
         <translation>Dieser Lauf hat reservierte Summen, aber keine Segmente: Segment-Ereignisse kommen vom Trace-Tracker des Caching-Allocators (LibTorch 2.x) oder aus einem importierten Snapshot. Die Zeitleiste zeigt die Linie „Reserviert“.</translation>
     </message>
 </context>
@@ -2366,7 +2624,7 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>Bytes aller vorgenommenen Allokationen (im Bereich, wenn einer gesetzt ist)</translation>
     </message>
     <message>
-        <source>Bytes of allocations freed right away: the next allocation or free after them is their own free (heaptrack&apos;s definition)</source>
+        <source>Bytes of allocations freed right away: the next allocation or free after them is their own free (heaptrack's definition)</source>
         <translation>Bytes sofort freigegebener Allokationen: die nächste Allokation oder Freigabe danach ist ihre eigene Freigabe (Definition von heaptrack)</translation>
     </message>
     <message>
@@ -2473,11 +2731,11 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>%1/s</translation>
     </message>
     <message>
-        <source>Bytes moved are an estimate: inputs from the recorded shapes at the run&apos;s element size (%1; under autocast matmuls read 2 bytes, other ops 4), outputs from the bytes each call allocated. FLOPs count matmul-like ops only. Classification: below %2 FLOP/byte memory-bound, %2 to %3 mixed, above %3 compute-bound.</source>
+        <source>Bytes moved are an estimate: inputs from the recorded shapes at the run's element size (%1; under autocast matmuls read 2 bytes, other ops 4), outputs from the bytes each call allocated. FLOPs count matmul-like ops only. Classification: below %2 FLOP/byte memory-bound, %2 to %3 mixed, above %3 compute-bound.</source>
         <translation>Bewegte Bytes sind eine Schätzung: Eingaben aus den aufgezeichneten Formen mit der Elementgröße des Laufs (%1; unter Autocast lesen Matmuls 2 Bytes, andere Ops 4), Ausgaben aus den Bytes, die jeder Aufruf alloziert hat. FLOPs zählen nur Matmul-artige Ops. Einordnung: unter %2 FLOP/Byte speichergebunden, %2 bis %3 gemischt, über %3 rechengebunden.</translation>
     </message>
     <message numerus="yes">
-        <source>Per step: averages over %n step(s); the step&apos;s rates are against its wall time.</source>
+        <source>Per step: averages over %n step(s); the step's rates are against its wall time.</source>
         <translation>
             <numerusform>Pro Schritt: Mittel über %n Schritt; die Raten des Schritts beziehen sich auf seine Wanduhrzeit.</numerusform>
             <numerusform>Pro Schritt: Mittel über %n Schritte; die Raten des Schritts beziehen sich auf seine Wanduhrzeit.</numerusform>
@@ -2695,6 +2953,86 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <source>Cannot summarize this run: %1</source>
         <translation>Dieser Lauf lässt sich nicht zusammenfassen: %1</translation>
     </message>
+    <message>
+        <source>%1 (shown)</source>
+        <translation>%1 (angezeigt)</translation>
+    </message>
+    <message>
+        <source>no recording</source>
+        <translation>keine Aufzeichnung</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>Filtered range</source>
+        <translation>Gefilterter Bereich</translation>
+    </message>
+    <message>
+        <source>Events</source>
+        <translation>Ereignisse</translation>
+    </message>
+    <message>
+        <source>Allocations alive in it</source>
+        <translation>Darin lebendige Allokationen</translation>
+    </message>
+    <message>
+        <source>Allocations made in it</source>
+        <translation>Darin angelegte Allokationen</translation>
+    </message>
+    <message>
+        <source>Their bytes</source>
+        <translation>Ihre Bytes</translation>
+    </message>
+    <message>
+        <source>Highest live total in it</source>
+        <translation>Höchste lebendige Summe darin</translation>
+    </message>
+    <message>
+        <source>Their bytes by category</source>
+        <translation>Ihre Bytes nach Kategorie</translation>
+    </message>
+    <message>
+        <source>%1–%2 (%3 s – %4 s)</source>
+        <translation>%1–%2 (%3 s – %4 s)</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>%1 at event %2</source>
+        <translation>%1 bei Ereignis %2</translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation>Ränge</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rang</translation>
+    </message>
+    <message>
+        <source>Peak allocated</source>
+        <translation>Spitze belegt</translation>
+    </message>
+    <message>
+        <source>Step 1 peak</source>
+        <translation>Spitze Schritt 1</translation>
+    </message>
+    <message>
+        <source>Steady peak</source>
+        <translation>Spitze im Dauerbetrieb</translation>
+    </message>
+    <message>
+        <source>Avg step</source>
+        <translation>Mittl. Schritt</translation>
+    </message>
+    <message>
+        <source>Collective payload</source>
+        <translation>Nutzlast der Kollektive</translation>
+    </message>
 </context>
 <context>
     <name>memscope::SweepPage</name>
@@ -2767,7 +3105,7 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>Profiltypen</translation>
     </message>
     <message>
-        <source>Capacity: &apos;%1&apos; is not a size (try 512MiB or 2GiB)</source>
+        <source>Capacity: '%1' is not a size (try 512MiB or 2GiB)</source>
         <translation>Kapazität: „%1“ ist keine Größe (z. B. 512MiB oder 2GiB)</translation>
     </message>
     <message>
@@ -2982,11 +3320,11 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>Ausgabeverzeichnis:</translation>
     </message>
     <message>
-        <source>Comma-separated, e.g. 4,8,16 (empty: the preset&apos;s)</source>
+        <source>Comma-separated, e.g. 4,8,16 (empty: the preset's)</source>
         <translation>Durch Kommas getrennt, z. B. 4,8,16 (leer: die des Presets)</translation>
     </message>
     <message>
-        <source>Comma-separated, e.g. 64,128,256,512 (empty: the preset&apos;s)</source>
+        <source>Comma-separated, e.g. 64,128,256,512 (empty: the preset's)</source>
         <translation>Durch Kommas getrennt, z. B. 64,128,256,512 (leer: die des Presets)</translation>
     </message>
     <message>
@@ -3026,7 +3364,7 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>Jede Kombination</translation>
     </message>
     <message>
-        <source>One dimension at a time: batch sizes at the preset&apos;s sequence length and sequence lengths at its batch size</source>
+        <source>One dimension at a time: batch sizes at the preset's sequence length and sequence lengths at its batch size</source>
         <translation>Eine Dimension nach der anderen: Batchgrößen bei der Sequenzlänge des Presets und Sequenzlängen bei seiner Batchgröße</translation>
     </message>
     <message>
@@ -3162,6 +3500,22 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     <message>
         <source>Show the whole run (double-click the timeline does the same)</source>
         <translation>Den ganzen Lauf zeigen (ein Doppelklick in die Zeitleiste tut dasselbe)</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rang</translation>
+    </message>
+    <message>
+        <source>The process (rank) of the multi-process run shown in every view</source>
+        <translation>Der Prozess (Rang) des Mehrprozesslaufs, den jede Ansicht zeigt</translation>
+    </message>
+    <message>
+        <source>Annotations</source>
+        <translation>Annotationen</translation>
+    </message>
+    <message>
+        <source>Show steps, phases, checkpoint recomputations and imported annotations as labelled bands</source>
+        <translation>Schritte, Phasen, Checkpoint-Neuberechnungen und importierte Annotationen als beschriftete Bänder zeigen</translation>
     </message>
 </context>
 <context>

@@ -770,16 +770,12 @@ bool MainWindow::showRank(int rank) {
     m_rank = rank;
     QStringList labels;
     QVector<SummaryPage::RankRow> rows;
-    const QLocale locale;
     for (int r = 0; r < m_rank_traces.size(); ++r) {
         SummaryPage::RankRow row;
         row.rank = r;
         if (m_rank_traces[r]) {
             row = SummaryPage::rankRowOf(r, *m_rank_traces[r]);
-            labels.append(tr("%1 (peak %2)")
-                              .arg(r)
-                              .arg(locale.formattedDataSize(row.peak_bytes, 1,
-                                                            QLocale::DataSizeTraditionalFormat)));
+            labels.append(tr("%1 (peak %2)").arg(r).arg(humanBytes(row.peak_bytes)));
         } else {
             row.missing = true;
             labels.append(tr("%1 (no recording)").arg(r));

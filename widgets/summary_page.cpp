@@ -1,5 +1,7 @@
 #include "summary_page.h"
 
+#include "byte_format.h"
+
 #include "run_view_state.h"
 #include "timeline_labels.h"
 
@@ -290,13 +292,11 @@ void SummaryPage::fillRankTable() {
             }
             continue;
         }
-        set(1, locale.formattedDataSize(r.peak_bytes, 2, QLocale::DataSizeTraditionalFormat));
-        set(2, locale.formattedDataSize(r.step1_peak_bytes, 2, QLocale::DataSizeTraditionalFormat));
-        set(3,
-            locale.formattedDataSize(r.steady_peak_bytes, 2, QLocale::DataSizeTraditionalFormat));
+        set(1, humanBytes(r.peak_bytes));
+        set(2, humanBytes(r.step1_peak_bytes));
+        set(3, humanBytes(r.steady_peak_bytes));
         set(4, tr("%1 s").arg(locale.toString(r.avg_step_s, 'f', 3)));
-        set(5,
-            locale.formattedDataSize(r.communication_bytes, 2, QLocale::DataSizeTraditionalFormat));
+        set(5, humanBytes(r.communication_bytes));
         set(6, locale.toString(r.events));
     }
     m_rank_table->resizeColumnsToContents();
