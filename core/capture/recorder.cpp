@@ -602,6 +602,7 @@ std::vector<OperatorStat> Recorder::operatorStats() const {
             m.self_net_bytes += s.self_net_bytes;
             m.largest_allocation = std::max(m.largest_allocation, s.largest_allocation);
             m.flops += s.flops;
+            m.bytes_sent += s.bytes_sent;
         }
     }
     std::vector<OperatorStat> out;

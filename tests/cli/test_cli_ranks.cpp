@@ -266,6 +266,42 @@ class TestCliRanks : public QObject {
         QVERIFY2(info.exit_code == 0, qPrintable(info.err));
     }
 
+    // A recorded DDP run: the c10d ops are rows of the operator table whose Sent column holds
+    // the payload handed to the collectives, and the buffers of ZeRO-3 are COMMUNICATION.
+    void collectivesAreRecordedWithTheirPayload() {
+        QTemporaryDir dir;
+        const auto out = dir.filePath("run");
+        auto r = cli(QStringList{"record", "--nproc", "2", "--parallel", "ddp", "--num-steps", "2",
+                                 "--batch-size", "2", "--out", out} +
+                     kTiny);
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        const auto csv = dir.filePath("ops.csv");
+        r = cli({"export", out + "/rank1.memscope", "--to", csv});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const auto lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+        const auto header = lines.value(0).split(',');
+        const int sent = int(header.indexOf("bytes_sent"));
+        QVERIFY2(sent > 0, qPrintable(lines.value(0)));
+        qint64 allreduce = -1;
+        for (const auto& line : lines) {
+            if (line.startsWith("c10d::allreduce,")) {
+                allreduce = line.split(',').value(sent).toLongLong();
+            }
+        }
+        // Every parameter's fp32 gradient is all-reduced once a step (plus 8 bytes of loss).
+        QVERIFY2(allreduce > 0, qPrintable(lines.join('\n')));
+        auto info = cli({"info", out, "--rank", "1"});
+        QVERIFY2(info.exit_code == 0, qPrintable(info.err));
+        r = cli(QStringList{"record", "--nproc", "2", "--parallel", "zero3", "--num-steps", "2",
+                            "--batch-size", "2", "--out", dir.filePath("z3")} +
+                kTiny);
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        info = cli({"info", dir.filePath("z3"), "--rank", "0"});
+        QVERIFY2(info.out.contains("COMMUNICATION"), qPrintable(info.out));
+    }
+
     // Ctrl+C reaches every rank; each stops and saves its recording.
     void interruptStopsAllRanksAndKeepsRecordings() {
         QTemporaryDir dir;
