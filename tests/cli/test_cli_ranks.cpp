@@ -280,7 +280,10 @@ class TestCliRanks : public QObject {
         QVERIFY2(r.exit_code == 0, qPrintable(r.err));
         QFile f(csv);
         QVERIFY(f.open(QIODevice::ReadOnly));
-        const auto lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+        QStringList lines;  // CSV rows end in CRLF (RFC 4180)
+        for (const auto& line : QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts)) {
+            lines.append(line.trimmed());
+        }
         const auto header = lines.value(0).split(',');
         const int sent = int(header.indexOf("bytes_sent"));
         QVERIFY2(sent > 0, qPrintable(lines.value(0)));
