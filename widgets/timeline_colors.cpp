@@ -114,8 +114,7 @@ void TimelineColors::rebuild(const Trace* trace, const TimelineLayout* layout, S
     m_categoryPresent.fill(false);
     if (layout) {
         for (int64_t a = 0; a < layout->allocationCount(); ++a) {
-            m_categoryPresent[categoryIndex(int(layout->categoryOf(a)))] =
-                true;
+            m_categoryPresent[categoryIndex(int(layout->categoryOf(a)))] = true;
         }
     }
     m_colorOf.clear();
