@@ -229,22 +229,13 @@ SummaryPage::RankRow SummaryPage::rankRowOf(int rank, const Trace& trace) {
     RankRow row;
     row.rank = rank;
     row.events = qint64(trace.events.count());
-    double total_s = 0;
-    int timed = 0;
-    for (size_t i = 0; i < trace.steps.size(); ++i) {
-        const auto& s = trace.steps[i];
-        row.peak_bytes = std::max<qint64>(row.peak_bytes, s.peak_allocated_bytes);
-        if (i == 0) {
-            row.step1_peak_bytes = s.peak_allocated_bytes;
-        } else {
-            row.steady_peak_bytes = std::max<qint64>(row.steady_peak_bytes, s.peak_allocated_bytes);
-        }
-        if (!s.warmup) {
-            total_s += s.total_s;
-            ++timed;
-        }
-    }
-    row.avg_step_s = timed > 0 ? total_s / timed : 0;
+    // The per-step figures as the run's own summary computes them.
+    RunSummary steps;
+    steps.steps = trace.steps;
+    row.step1_peak_bytes = steps.step1PeakAllocated();
+    row.steady_peak_bytes = steps.steadyPeakAllocated();
+    row.peak_bytes = std::max(row.step1_peak_bytes, row.steady_peak_bytes);
+    row.avg_step_s = steps.avgStep();
     const auto& summary = trace.summary;
     if (summary.is_object()) {
         if (auto it = summary.find("peak_allocated_bytes");
