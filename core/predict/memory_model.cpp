@@ -686,12 +686,8 @@ class StepWalk {
     // a time gathers the gradients, is reduced and copied into the shard; then the group's
     // gradients are freed.
     void reduceToOwners(int64_t n) {
-        const int64_t pad = s.padded(n);
-        int64_t largest = 0;
-        for (int64_t a = 0; a < pad; a += s.bucket) {
-            largest = std::max(largest, std::min(s.bucket, pad - a));
-        }
-        tape.spike(C::Temporaries, 4 * largest);
+        // Buckets are full-size but for the last: the first is the largest.
+        tape.spike(C::Temporaries, 4 * std::min(s.bucket, s.padded(n)));
         tape.free(C::Gradients, 4 * n);
     }
 
