@@ -9,6 +9,7 @@
 
 #include <QDateTime>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFuture>
 #include <QLocale>
@@ -25,6 +26,8 @@ struct Snapshot {
     std::shared_ptr<const Trace> trace;
     std::shared_ptr<TimelineLayout> layout;
     RunController::Outcome outcome;
+    double workerMs = 0;
+    bool incremental = false;
 };
 
 }  // namespace
@@ -171,6 +174,8 @@ void RunController::launchSnapshot(bool final) {
     LiveSession* recording = m_session->recording.get();
     const QString path = final ? m_runPath : QString();
     m_session->job = QtConcurrent::run([recording, final, path]() -> Snapshot {
+        QElapsedTimer clock;
+        clock.start();
         Snapshot s;
         std::shared_ptr<Trace> trace;
         if (final) {
@@ -199,6 +204,7 @@ void RunController::launchSnapshot(bool final) {
         }
         s.layout = std::make_shared<TimelineLayout>(*trace);
         s.trace = std::move(trace);
+        s.workerMs = double(clock.nsecsElapsed()) / 1e6;
         return s;
     });
     m_session->job.then(this, [this, final](Snapshot s) {
@@ -206,7 +212,13 @@ void RunController::launchSnapshot(bool final) {
         m_trace = s.trace;
         ++m_snapshots;
         if (!final) {
+            QElapsedTimer clock;
+            clock.start();
             emit snapshotReady(s.trace, s.layout);
+            m_lastRefresh.workerMs = s.workerMs;
+            m_lastRefresh.guiMs = double(clock.nsecsElapsed()) / 1e6;
+            m_lastRefresh.events = s.trace ? int64_t(s.trace->events.count()) : 0;
+            m_lastRefresh.incremental = s.incremental;
             return;
         }
         m_active = false;

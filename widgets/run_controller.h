@@ -64,6 +64,18 @@ class RunController : public QObject {
     // Snapshots emitted so far in this run (tests and the stall benchmark read it).
     int64_t snapshotCount() const { return m_snapshots; }
 
+    // What a live refresh cost: milliseconds on the worker (draining the new events and bringing
+    // the snapshot and its layout up to date) and on the GUI thread (everything connected to
+    // snapshotReady), and the events it showed.
+    struct RefreshStats {
+        double workerMs = 0;
+        double guiMs = 0;
+        int64_t events = 0;
+        bool incremental = false;  // extended the previous state (false: built from scratch)
+    };
+    // The last live refresh (updated after snapshotReady's slots have returned).
+    const RefreshStats& lastRefresh() const { return m_lastRefresh; }
+
   signals:
     void started();
     // A newer state of the run, laid out. Emitted on the GUI thread.
@@ -94,6 +106,7 @@ class RunController : public QObject {
     bool m_jobInFlight = false;
     bool m_finishing = false;
     int64_t m_snapshots = 0;
+    RefreshStats m_lastRefresh;
     int64_t m_stepsDone = 0;
     int64_t m_peak = 0;
     double m_stepSeconds = 0;  // sum over finished steps

@@ -53,20 +53,24 @@ void Categorizer::categorize(const EventColumns& ev, const std::vector<int64_t>&
         }
     }
     for (size_t k = 0; k < allocations.size(); ++k) {
-        auto& a = allocations[k];
-        if (role_of_allocation.size() > k && role_of_allocation[k] >= 0) {
-            a.category = static_cast<Category>(role_of_allocation[k]);
-            continue;
-        }
-        bool alive_at_backward = false;
-        if (a.alloc_event >= 0 && static_cast<Phase>(ev.phase[a.alloc_event]) == Phase::Forward) {
-            const auto step = static_cast<size_t>(std::max(0, ev.step[a.alloc_event]));
-            if (step < backward_start.size() && backward_start[step] > a.alloc_event) {
-                alive_at_backward = a.free_event < 0 || a.free_event > backward_start[step];
-            }
-        }
-        a.category = byTiming(ev, a, alive_at_backward);
+        const int64_t role = role_of_allocation.size() > k ? role_of_allocation[k] : -1;
+        allocations[k].category = categoryOf(ev, allocations[k], role, backward_start);
     }
+}
+
+Category Categorizer::categoryOf(const EventColumns& ev, const Allocation& a, int64_t role,
+                                 const std::vector<int64_t>& backward_start) {
+    if (role >= 0) {
+        return static_cast<Category>(role);
+    }
+    bool alive_at_backward = false;
+    if (a.alloc_event >= 0 && static_cast<Phase>(ev.phase[a.alloc_event]) == Phase::Forward) {
+        const auto step = static_cast<size_t>(std::max(0, ev.step[a.alloc_event]));
+        if (step < backward_start.size() && backward_start[step] > a.alloc_event) {
+            alive_at_backward = a.free_event < 0 || a.free_event > backward_start[step];
+        }
+    }
+    return byTiming(ev, a, alive_at_backward);
 }
 
 }  // namespace memscope

@@ -183,6 +183,10 @@ class Trace {
     int64_t peakEvent() const;
 
   private:
+    // Pairs and categorises appended events in place during a live run
+    // (trace/live_trace_builder.h).
+    friend class LiveTraceBuilder;
+
     void pairSegments();
 
     std::vector<Allocation> m_allocations;

@@ -4,19 +4,28 @@
 // snapshots were shown and the longest timeline paint. Target (issue 5): no stall over 50 ms.
 //
 //   bench_gui_live [--steps N] [--poll-ms N] [--preset NAME] [--screenshot FILE.png]
+//                  [--no-cli]
 //
 // --screenshot grabs the whole window half way through the run (after step N/2), to see the live
 // view as a user does.
 //
+// Refresh cost (issue 11): every live refresh's time on the worker (draining the new events and
+// bringing the snapshot and its layout up to date) and on the GUI thread (everything connected
+// to snapshotReady), with the longest event-loop stall, in three segments of the run: 5-15%,
+// 45-55% and 90-100% of its steps ("10%", "50%", "100%"). Target: refresh cost flat within 2x
+// from 10% to 100% of a run of at least 2M events, no stall over 50 ms.
+//
 // Then the same run (same options, threads and record-shapes setting) is recorded by
-// memscope-cli record, and the average step times are compared: GUI / CLI, target <= 1.10.
-// --threads N sets both (default: the GUI's default, ThreadPolicy::interactiveThreads()).
+// memscope-cli record, and the average step times are compared: GUI / CLI, target <= 1.10
+// (--no-cli skips it). --threads N sets both (default: the GUI's default,
+// ThreadPolicy::interactiveThreads()).
 
 #include "main_window.h"
 #include "run_controller.h"
 #include "run_panel.h"
 #include "timeline_page.h"
 #include "timeline_view.h"
+#include "trace/trace.h"
 #include "train/thread_policy.h"
 #include "train/train_options.h"
 
@@ -32,6 +41,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -44,6 +54,7 @@ int main(int argc, char** argv) {
     std::string preset = "workshop-default";
     QString screenshot;
     int threads = memscope::ThreadPolicy::interactiveThreads();
+    bool run_cli = true;
     for (int i = 1; i < argc; ++i) {
         const bool has_value = i + 1 < argc;
         if (std::strcmp(argv[i], "--steps") == 0 && has_value) {
@@ -56,10 +67,12 @@ int main(int argc, char** argv) {
             threads = std::atoi(argv[++i]);
         } else if (std::strcmp(argv[i], "--screenshot") == 0 && has_value) {
             screenshot = QString::fromLocal8Bit(argv[++i]);
+        } else if (std::strcmp(argv[i], "--no-cli") == 0) {
+            run_cli = false;
         } else {
             std::fprintf(stderr,
                          "usage: bench_gui_live [--steps N] [--poll-ms N] [--preset NAME] "
-                         "[--threads N] [--screenshot FILE.png]\n");
+                         "[--threads N] [--screenshot FILE.png] [--no-cli]\n");
             return 2;
         }
     }
@@ -82,6 +95,7 @@ int main(int argc, char** argv) {
     QElapsedTimer clock;
     double last = 0;
     double max_paint = 0;
+    std::vector<double> paints;  // the last timeline paint's time, at the end of each gap
     QTimer heartbeat;
     heartbeat.setInterval(1);
     QObject::connect(&heartbeat, &QTimer::timeout, [&] {
@@ -89,8 +103,9 @@ int main(int argc, char** argv) {
         gaps.push_back(now - last);
         gap_ends.push_back(now);
         last = now;
-        max_paint =
-            std::max(max_paint, window.timelinePage()->view()->lastPaintStats().milliseconds);
+        const double paint = window.timelinePage()->view()->lastPaintStats().milliseconds;
+        max_paint = std::max(max_paint, paint);
+        paints.push_back(paint);
     });
     if (!screenshot.isEmpty()) {
         QObject::connect(
@@ -107,6 +122,29 @@ int main(int argc, char** argv) {
                 }
             });
     }
+    // Every live refresh: when it arrived, and what it cost (read once snapshotReady's slots
+    // have returned: a queued connection runs after them).
+    struct Refresh {
+        double at_ms;
+        memscope::RunController::RefreshStats stats;
+    };
+    std::vector<Refresh> refreshes;
+    QObject::connect(
+        window.runController(), &memscope::RunController::snapshotReady, &window,
+        [&] {
+            refreshes.push_back(
+                {double(clock.nsecsElapsed()) / 1e6, window.runController()->lastRefresh()});
+        },
+        Qt::QueuedConnection);
+    // When each step finished, ms since the start (steps counted with the warmup ones).
+    std::vector<double> step_done_ms;
+    int64_t total_steps = 0;
+    QObject::connect(window.runController(), &memscope::RunController::stepFinished, &window,
+                     [&](qint64 step, qint64 total) {
+                         total_steps = total;
+                         step_done_ms.resize(size_t(std::max<qint64>(step, 0)),
+                                             double(clock.nsecsElapsed()) / 1e6);
+                     });
     // Step times as the GUI run reports them (warmup steps left out, as the CLI's average does).
     std::vector<double> gui_steps;
     QObject::connect(window.runController(), &memscope::RunController::stepFinished, &window,
@@ -164,6 +202,60 @@ int main(int argc, char** argv) {
     std::printf("    once the run finished  %8.2f ms   (final trace shown, run kept)\n",
                 worst_after);
     std::printf("  longest timeline paint   %8.2f ms\n", max_paint);
+    const auto last_trace = window.runController()->currentTrace();
+    std::printf("  events recorded          %8lld\n",
+                static_cast<long long>(last_trace ? last_trace->events.count() : 0));
+
+    // Refresh cost and stalls in three segments of the run, by steps done.
+    std::printf("Live refresh cost, by segment of the run\n");
+    std::printf("  %-8s %9s %5s %5s %9s %9s %9s %9s %9s %9s\n", "segment", "events", "n", "incr",
+                "worker", "worker", "GUI", "GUI", "paint", "longest");
+    std::printf("  %-8s %9s %5s %5s %9s %9s %9s %9s %9s %9s\n", "", "", "", "", "mean ms", "max ms",
+                "mean ms", "max ms", "max ms", "stall ms");
+    auto time_at_fraction = [&](double f) {
+        if (f <= 0 || step_done_ms.empty()) {
+            return 0.0;
+        }
+        const auto step = size_t(std::ceil(f * double(total_steps)));
+        if (f >= 1 || step > step_done_ms.size()) {
+            return finished_at >= 0 ? finished_at : 1e300;
+        }
+        return step_done_ms[std::max<size_t>(step, 1) - 1];
+    };
+    const struct {
+        const char* name;
+        double from;
+        double to;
+    } segments[] = {{"10%", 0.05, 0.15}, {"50%", 0.45, 0.55}, {"100%", 0.90, 1.0}};
+    for (const auto& seg : segments) {
+        const double t0 = time_at_fraction(seg.from);
+        const double t1 = time_at_fraction(seg.to);
+        double worker_sum = 0, worker_max = 0, gui_sum = 0, gui_max = 0, stall = 0, paint = 0;
+        int64_t n = 0, incremental = 0, events = 0;
+        for (const Refresh& r : refreshes) {
+            if (r.at_ms < t0 || r.at_ms >= t1) {
+                continue;
+            }
+            ++n;
+            incremental += r.stats.incremental;
+            worker_sum += r.stats.workerMs;
+            worker_max = std::max(worker_max, r.stats.workerMs);
+            gui_sum += r.stats.guiMs;
+            gui_max = std::max(gui_max, r.stats.guiMs);
+            events = std::max(events, r.stats.events);
+        }
+        for (size_t i = 0; i < gaps.size(); ++i) {
+            if (gap_ends[i] >= t0 && gap_ends[i] < t1) {
+                stall = std::max(stall, gaps[i]);
+                paint = std::max(paint, paints[i]);
+            }
+        }
+        const double div = n > 0 ? double(n) : 1.0;
+        std::printf("  %-8s %9lld %5lld %5lld %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f\n", seg.name,
+                    static_cast<long long>(events), static_cast<long long>(n),
+                    static_cast<long long>(incremental), worker_sum / div, worker_max,
+                    gui_sum / div, gui_max, paint, stall);
+    }
     // Stalls on a busy machine are the scheduler's, not the GUI's: say how busy it was.
     if (FILE* f = std::fopen("/proc/loadavg", "r")) {
         double load = 0;
@@ -176,6 +268,9 @@ int main(int argc, char** argv) {
         std::fclose(f);
     }
 
+    if (!run_cli) {
+        return 0;
+    }
     // The same run recorded by the CLI, after the GUI's, so that they never share the cores.
     const bool shapes = window.runPanel()->recordShapes();
     QTemporaryDir dir;
