@@ -28,6 +28,8 @@ struct Snapshot {
     RunController::Outcome outcome;
     double workerMs = 0;
     bool incremental = false;
+    double traceMs = 0;
+    double layoutMs = 0;
 };
 
 }  // namespace
@@ -173,7 +175,8 @@ void RunController::launchSnapshot(bool final) {
     }
     LiveSession* recording = m_session->recording.get();
     const QString path = final ? m_runPath : QString();
-    m_session->job = QtConcurrent::run([recording, final, path]() -> Snapshot {
+    const bool incremental = m_incremental;
+    m_session->job = QtConcurrent::run([recording, final, path, incremental]() -> Snapshot {
         QElapsedTimer clock;
         clock.start();
         Snapshot s;
@@ -199,6 +202,17 @@ void RunController::launchSnapshot(bool final) {
                             .arg(QDir::toNativeSeparators(path), QString::fromLocal8Bit(e.what()));
                 }
             }
+        } else if (incremental) {
+            // The snapshot and layout of the refresh before last, extended by what was
+            // recorded since (core/trace/live_trace_mirror.h).
+            LiveSession::LiveSnapshot live = recording->liveSnapshot();
+            s.layout = std::move(live.layout);
+            s.trace = std::move(live.trace);
+            s.incremental = live.incremental;
+            s.traceMs = live.traceMs;
+            s.layoutMs = live.layoutMs;
+            s.workerMs = double(clock.nsecsElapsed()) / 1e6;
+            return s;
         } else {
             trace = recording->snapshot();
         }
@@ -219,6 +233,8 @@ void RunController::launchSnapshot(bool final) {
             m_lastRefresh.guiMs = double(clock.nsecsElapsed()) / 1e6;
             m_lastRefresh.events = s.trace ? int64_t(s.trace->events.count()) : 0;
             m_lastRefresh.incremental = s.incremental;
+            m_lastRefresh.traceMs = s.traceMs;
+            m_lastRefresh.layoutMs = s.layoutMs;
             return;
         }
         m_active = false;

@@ -17,11 +17,14 @@ class Trace;
 
 // Runs a recorded training run for the GUI. The trainer works on its own thread (a LiveSession,
 // which keeps LibTorch's headers out of the widgets); every pollInterval the controller hands the
-// new events to a worker job that copies the growing trace, finalizes the copy and lays it out, and
-// emits snapshotReady() with the result on the GUI thread. At most one job is in flight, so a slow
-// layout lowers the refresh rate instead of queueing work; the GUI thread itself never touches the
-// events, which keeps its event loop free while training runs. A stopped, failed or out-of-memory
-// run ends like a finished one: finished() carries the complete trace of everything recorded.
+// new events to a worker job that appends them to the snapshot of the refresh before last and
+// extends its layout (LiveSession::liveSnapshot: the cost is what was recorded since, not the
+// run), and emits snapshotReady() with the result on the GUI thread; each snapshot extends the one
+// shown before it (events only appended). At most one job is in flight, so a slow refresh lowers
+// the refresh rate instead of queueing work; the GUI thread itself never touches the events, which
+// keeps its event loop free while training runs. A stopped, failed or out-of-memory run ends like
+// a finished one: finished() carries the complete trace of everything recorded, finalized and laid
+// out from scratch.
 class RunController : public QObject {
     Q_OBJECT
 
@@ -72,9 +75,18 @@ class RunController : public QObject {
         double guiMs = 0;
         int64_t events = 0;
         bool incremental = false;  // extended the previous state (false: built from scratch)
+        // Of workerMs, incremental refreshes only: appending the new events to the trace copy
+        // and pairing them, and extending the layout (the rest drains the recorder).
+        double traceMs = 0;
+        double layoutMs = 0;
     };
     // The last live refresh (updated after snapshotReady's slots have returned).
     const RefreshStats& lastRefresh() const { return m_lastRefresh; }
+    // Live refreshes extend the snapshot and layout of the one before last (the default), or
+    // copy, finalize and lay out the whole trace every time (false: the way before issue 11,
+    // kept for comparison, bench_gui_live --full-refresh). Takes effect at the next start().
+    void setIncrementalRefresh(bool on) { m_incremental = on; }
+    bool incrementalRefresh() const { return m_incremental; }
 
   signals:
     void started();
@@ -107,6 +119,7 @@ class RunController : public QObject {
     bool m_finishing = false;
     int64_t m_snapshots = 0;
     RefreshStats m_lastRefresh;
+    bool m_incremental = true;
     int64_t m_stepsDone = 0;
     int64_t m_peak = 0;
     double m_stepSeconds = 0;  // sum over finished steps

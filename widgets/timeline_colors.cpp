@@ -112,114 +112,56 @@ int TimelineColors::addGroup(const QString& name, const QColor& base) {
 void TimelineColors::rebuild(const Trace* trace, const TimelineLayout* layout, Scheme scheme) {
     m_scheme = scheme;
     m_categoryPresent.fill(false);
-    if (layout) {
-        for (int64_t a = 0; a < layout->allocationCount(); ++a) {
-            m_categoryPresent[categoryIndex(int(layout->categoryOf(a)))] = true;
-        }
-    }
+    m_categoryCount.fill(0);
+    m_categoryOf.clear();
     m_colorOf.clear();
     m_palette.clear();
     m_groupOf.clear();
     m_groups.clear();
+    m_groupOfCategory.fill(0);
+    m_groupOfPhase.fill(0);
+    m_groupOfStack.clear();
+    m_groupOfName.clear();
+    m_otherGroup = -1;
+    const int64_t count = layout ? layout->allocationCount() : 0;
+    m_categoryOf.resize(size_t(count));
+    for (int64_t a = 0; a < count; ++a) {
+        const auto c = categoryIndex(int(layout->categoryOf(a)));
+        m_categoryOf[size_t(a)] = uint8_t(c);
+        ++m_categoryCount[c];
+    }
+    for (size_t c = 0; c < size_t(kCategoryCount); ++c) {
+        m_categoryPresent[c] = m_categoryCount[c] > 0;
+    }
     if (!layout) {
         return;
     }
-    const int64_t count = layout->allocationCount();
     m_colorOf.resize(size_t(count));
-    const std::vector<Allocation>* allocations = trace ? &trace->allocations() : nullptr;
-    auto phaseOf = [&](int64_t a) {
-        if (!allocations || size_t(a) >= allocations->size()) {
-            return int(Phase::Other);
-        }
-        const int64_t e = (*allocations)[size_t(a)].alloc_event;
-        return e >= 0 ? std::clamp(int(trace->events.phase[size_t(e)]), 0, kPhaseCount - 1)
-                      : int(Phase::Init);
-    };
     switch (scheme) {
-        case Scheme::Category: {
-            int group_of_category[kCategoryCount];
+        case Scheme::Category:
             for (int c = 0; c < kCategoryCount; ++c) {
-                group_of_category[c] =
+                m_groupOfCategory[size_t(c)] =
                     m_categoryPresent[size_t(c)]
                         ? addGroup(TimelineLabels::categoryName(c), categoryColor(c))
                         : 0;
             }
-            for (int64_t a = 0; a < count; ++a) {
-                const int c = int(categoryIndex(int(layout->categoryOf(a))));
-                m_colorOf[size_t(a)] = uint16_t(group_of_category[c] * 4 + (a & 3));
-            }
             break;
-        }
         case Scheme::Phase: {
-            int group_of_phase[kPhaseCount];
             std::array<bool, kPhaseCount> present{};
             for (int64_t a = 0; a < count; ++a) {
-                present[size_t(phaseOf(a))] = true;
+                present[size_t(phaseOf(trace, a))] = true;
             }
             for (int p = 0; p < kPhaseCount; ++p) {
-                group_of_phase[p] = present[size_t(p)]
-                                        ? addGroup(TimelineLabels::phaseName(p),
-                                                   QColor::fromRgb(k_phase_fill_rgb[p]))
-                                        : 0;
-            }
-            for (int64_t a = 0; a < count; ++a) {
-                m_colorOf[size_t(a)] = uint16_t(group_of_phase[phaseOf(a)] * 4 + (a & 3));
+                m_groupOfPhase[size_t(p)] = present[size_t(p)]
+                                                ? addGroup(TimelineLabels::phaseName(p),
+                                                           QColor::fromRgb(k_phase_fill_rgb[p]))
+                                                : -1;
             }
             break;
         }
-        case Scheme::Module: {
-            // Per stack node its group, so each distinct stack is walked once.
-            std::unordered_map<uint32_t, int> group_of_stack;
-            std::map<std::string, int> group_of_name;
-            int other = -1;
-            for (int64_t a = 0; a < count; ++a) {
-                const Allocation* alloc = allocations ? &(*allocations)[size_t(a)] : nullptr;
-                const int64_t e =
-                    alloc ? (alloc->alloc_event >= 0 ? alloc->alloc_event : alloc->free_event) : -1;
-                const uint32_t stack = e >= 0 ? trace->events.stack[size_t(e)] : StackTable::kEmpty;
-                const int phase = phaseOf(a);
-                const bool optimizer = phase == int(Phase::Optimizer);
-                const bool init_without_module =
-                    stack == StackTable::kEmpty && phase == int(Phase::Init);
-                // The optimizer's allocations have no module of their own; neither have the
-                // parameters made before any module ran.
-                const uint32_t key = optimizer             ? 0xFFFFFFFEu
-                                     : init_without_module ? 0xFFFFFFFDu
-                                                           : stack;
-                auto it = group_of_stack.find(key);
-                if (it == group_of_stack.end()) {
-                    std::string name =
-                        optimizer ? std::string("optimizer")
-                                  : moduleGroup(TraceSummary::moduleOf(trace->stacks, stack));
-                    const bool init_group = name.empty() && phase == int(Phase::Init);
-                    if (init_group) {
-                        name = std::string(1, '\x01');  // its own group, named below
-                    }
-                    int group = 0;
-                    auto named = group_of_name.find(name);
-                    if (named != group_of_name.end()) {
-                        group = named->second;
-                    } else if (m_groups.size() + 1 < k_module_colors) {
-                        const QString label = init_group     ? tr("initialisation (no module)")
-                                              : name.empty() ? tr("(no module)")
-                                                             : QString::fromStdString(name);
-                        group = addGroup(label, QColor::fromRgb(k_module_rgb[m_groups.size()]));
-                        group_of_name.emplace(name, group);
-                    } else {
-                        if (other < 0) {
-                            other = addGroup(tr("other modules"),
-                                             QColor::fromRgb(k_module_rgb[k_module_colors - 1]));
-                        }
-                        group = other;
-                        group_of_name.emplace(name, group);
-                    }
-                    it = group_of_stack.emplace(key, group).first;
-                }
-                m_colorOf[size_t(a)] = uint16_t(it->second * 4 + (a & 3));
-            }
-            break;
-        }
-        case Scheme::Allocation: {
+        case Scheme::Module:
+            break;  // groups as their first allocation comes, below
+        case Scheme::Allocation:
             // One group (narrow ones merge whatever their hue), hues spread by the golden
             // ratio so that neighbours in the stack differ.
             m_groups.push_back(
@@ -229,16 +171,136 @@ void TimelineColors::rebuild(const Trace* trace, const TimelineLayout* layout, S
                 m_palette.push_back(QColor::fromHsvF(hue, k % 2 ? 0.45 : 0.6, k % 3 ? 0.88 : 0.78));
                 m_groupOf.push_back(0);
             }
-            for (int64_t a = 0; a < count; ++a) {
-                m_colorOf[size_t(a)] = uint16_t(a % k_allocation_hues);
-            }
             break;
-        }
+    }
+    for (int64_t a = 0; a < count; ++a) {
+        colorAllocation(trace, a);
     }
     if (m_palette.empty()) {  // no allocations: keep index 0 valid
         addGroup(TimelineLabels::categoryName(int(Category::Unknown)),
                  categoryColor(int(Category::Unknown)));
     }
+}
+
+bool TimelineColors::extend(const Trace* trace, const TimelineLayout* layout) {
+    const int64_t old_count = int64_t(m_colorOf.size());
+    const int64_t first = layout ? layout->firstNewAllocation() : 0;
+    const int64_t count = layout ? layout->allocationCount() : 0;
+    if (!trace || !layout || first <= 0 || first > old_count || count < old_count) {
+        rebuild(trace, layout, m_scheme);
+        return false;
+    }
+    // Which categories are present, counted again for the allocations that may have changed:
+    // the groups (and the legend) stay only while that set stays.
+    auto counts = m_categoryCount;
+    auto recount = [&](int64_t a) {
+        if (a < old_count) {
+            --counts[m_categoryOf[size_t(a)]];
+        }
+        ++counts[categoryIndex(int(layout->categoryOf(a)))];
+    };
+    for (const int32_t a : layout->revisitedAllocations()) {
+        recount(a);
+    }
+    for (int64_t a = first; a < count; ++a) {
+        recount(a);
+    }
+    bool same = true;
+    for (size_t c = 0; c < size_t(kCategoryCount); ++c) {
+        same = same && (counts[c] > 0) == m_categoryPresent[c];
+    }
+    if (m_scheme == Scheme::Phase) {
+        for (int64_t a = std::max(first, old_count); a < count && same; ++a) {
+            same = m_groupOfPhase[size_t(phaseOf(trace, a))] >= 0;
+        }
+    }
+    if (!same) {
+        rebuild(trace, layout, m_scheme);
+        return false;
+    }
+    m_categoryCount = counts;
+    m_categoryOf.resize(size_t(count));
+    m_colorOf.resize(size_t(count));
+    auto recolor = [&](int64_t a) {
+        m_categoryOf[size_t(a)] = uint8_t(categoryIndex(int(layout->categoryOf(a))));
+        colorAllocation(trace, a);
+    };
+    for (const int32_t a : layout->revisitedAllocations()) {
+        recolor(a);
+    }
+    for (int64_t a = first; a < count; ++a) {
+        recolor(a);
+    }
+    return true;
+}
+
+int TimelineColors::phaseOf(const Trace* trace, int64_t a) const {
+    const std::vector<Allocation>* allocations = trace ? &trace->allocations() : nullptr;
+    if (!allocations || size_t(a) >= allocations->size()) {
+        return int(Phase::Other);
+    }
+    const int64_t e = (*allocations)[size_t(a)].alloc_event;
+    return e >= 0 ? std::clamp(int(trace->events.phase[size_t(e)]), 0, kPhaseCount - 1)
+                  : int(Phase::Init);
+}
+
+void TimelineColors::colorAllocation(const Trace* trace, int64_t a) {
+    uint16_t& color = m_colorOf[size_t(a)];
+    switch (m_scheme) {
+        case Scheme::Category:
+            color = uint16_t(m_groupOfCategory[m_categoryOf[size_t(a)]] * 4 + (a & 3));
+            return;
+        case Scheme::Phase:
+            color = uint16_t(m_groupOfPhase[size_t(phaseOf(trace, a))] * 4 + (a & 3));
+            return;
+        case Scheme::Allocation:
+            color = uint16_t(a % k_allocation_hues);
+            return;
+        case Scheme::Module:
+            break;
+    }
+    // Module: per stack node its group, so each distinct stack is walked once.
+    const std::vector<Allocation>* allocations = trace ? &trace->allocations() : nullptr;
+    const Allocation* alloc =
+        allocations && size_t(a) < allocations->size() ? &(*allocations)[size_t(a)] : nullptr;
+    const int64_t e =
+        alloc ? (alloc->alloc_event >= 0 ? alloc->alloc_event : alloc->free_event) : -1;
+    const uint32_t stack = e >= 0 ? trace->events.stack[size_t(e)] : StackTable::kEmpty;
+    const int phase = phaseOf(trace, a);
+    const bool optimizer = phase == int(Phase::Optimizer);
+    const bool init_without_module = stack == StackTable::kEmpty && phase == int(Phase::Init);
+    // The optimizer's allocations have no module of their own; neither have the parameters
+    // made before any module ran.
+    const uint32_t key = optimizer ? 0xFFFFFFFEu : init_without_module ? 0xFFFFFFFDu : stack;
+    auto it = m_groupOfStack.find(key);
+    if (it == m_groupOfStack.end()) {
+        std::string name = optimizer ? std::string("optimizer")
+                                     : moduleGroup(TraceSummary::moduleOf(trace->stacks, stack));
+        const bool init_group = name.empty() && phase == int(Phase::Init);
+        if (init_group) {
+            name = std::string(1, '\x01');  // its own group, named below
+        }
+        int group = 0;
+        auto named = m_groupOfName.find(name);
+        if (named != m_groupOfName.end()) {
+            group = named->second;
+        } else if (m_groups.size() + 1 < k_module_colors) {
+            const QString label = init_group     ? tr("initialisation (no module)")
+                                  : name.empty() ? tr("(no module)")
+                                                 : QString::fromStdString(name);
+            group = addGroup(label, QColor::fromRgb(k_module_rgb[m_groups.size()]));
+            m_groupOfName.emplace(name, group);
+        } else {
+            if (m_otherGroup < 0) {
+                m_otherGroup = addGroup(tr("other modules"),
+                                        QColor::fromRgb(k_module_rgb[k_module_colors - 1]));
+            }
+            group = m_otherGroup;
+            m_groupOfName.emplace(name, group);
+        }
+        it = m_groupOfStack.emplace(key, group).first;
+    }
+    color = uint16_t(it->second * 4 + (a & 3));
 }
 
 QColor TimelineColors::allocationColor(int64_t a) const {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "capture/phase.h"
 #include "trace/category.h"
 
 #include <QColor>
@@ -9,6 +10,9 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace memscope {
@@ -37,6 +41,11 @@ class TimelineColors {
 
     // Recomputes everything for a trace and its layout (nullptr: none) in `scheme`.
     void rebuild(const Trace* trace, const TimelineLayout* layout, Scheme scheme);
+    // The same for a live run's next snapshot, whose layout was extended
+    // (TimelineLayout::extend) from the state these colours were computed for or one before it:
+    // colours only the allocations the extension added or revisited, unless the groups change
+    // (a category appears or goes, a new phase): then it rebuilds. Returns false when it did.
+    bool extend(const Trace* trace, const TimelineLayout* layout);
 
     // Whether any allocation of the run has category c.
     bool categoryPresent(int c) const {
@@ -73,9 +82,19 @@ class TimelineColors {
 
   private:
     int addGroup(const QString& name, const QColor& base);
+    int phaseOf(const Trace* trace, int64_t a) const;
+    // m_colorOf[a] in the scheme, from the groups made so far (module groups as they come).
+    void colorAllocation(const Trace* trace, int64_t a);
 
     Scheme m_scheme = Scheme::Category;
     std::array<bool, kCategoryCount> m_categoryPresent{};
+    std::array<int64_t, kCategoryCount> m_categoryCount{};
+    std::vector<uint8_t> m_categoryOf;  // category index per allocation, as last coloured
+    std::array<int, kCategoryCount> m_groupOfCategory{};
+    std::array<int, kPhaseCount> m_groupOfPhase{};  // -1: the phase has no group
+    std::unordered_map<uint32_t, int> m_groupOfStack;
+    std::map<std::string, int> m_groupOfName;
+    int m_otherGroup = -1;
     std::vector<uint16_t> m_colorOf;
     std::vector<QColor> m_palette;
     std::vector<uint16_t> m_groupOf;

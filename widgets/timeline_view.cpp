@@ -81,12 +81,17 @@ void TimelineView::updateTrace(std::shared_ptr<const Trace> trace,
     const double span = m_x1 - m_x0;
     const bool showed_all = m_x0 <= 0 && m_x1 >= old_end;
     const bool following = m_x1 >= old_end;
-    if (m_userDetail) {
+    if (m_userDetail && layout->detail() != old_detail) {
         layout->setDetail(old_detail);
     }
+    const size_t old_events = m_trace->events.count();
     m_trace = std::move(trace);
     m_layout = std::move(layout);
-    rebuildDerived();
+    if (m_layout->firstNewAllocation() > 0) {
+        extendDerived(old_events);  // an extended layout: only what the new events touched
+    } else {
+        rebuildDerived();
+    }
     const int64_t count = m_layout->allocationCount();
     if (m_selected >= count) {
         m_selected = -1;
@@ -122,10 +127,26 @@ void TimelineView::updateTrace(std::shared_ptr<const Trace> trace,
 
 void TimelineView::rebuildDerived() {
     m_ooms.clear();
+    addOomMarks(0);
+    m_reservedLine.setTrace(m_trace.get(), m_layout.get());
+    rebuildColors();
     m_annotationsOf = nullptr;  // recomputed from the new trace when next drawn
+    invalidateChart();
+}
+
+void TimelineView::extendDerived(size_t old_events) {
+    // Only what the new events add: the earlier ones and their places on the x axis stay.
+    addOomMarks(old_events);
+    m_reservedLine.setTrace(m_trace.get(), m_layout.get());
+    m_colors.extend(m_trace.get(), m_layout.get());
+    m_annotationsOf = nullptr;
+    invalidateChart();
+}
+
+void TimelineView::addOomMarks(size_t first_event) {
     if (m_layout && m_trace) {
         const auto& events = m_trace->events;
-        for (size_t i = 0; i < events.count(); ++i) {
+        for (size_t i = first_event; i < events.count(); ++i) {
             if (static_cast<EventKind>(events.kind[i]) != EventKind::Oom) {
                 continue;
             }
@@ -143,9 +164,6 @@ void TimelineView::rebuildDerived() {
             m_ooms.push_back({lo, std::abs(events.size[i]), events.allocated[i]});
         }
     }
-    m_reservedLine.setTrace(m_trace.get(), m_layout.get());
-    rebuildColors();
-    invalidateChart();
 }
 
 void TimelineView::rebuildColors() {

@@ -206,6 +206,10 @@ class TimelineView : public QWidget {
   private:
     // Caches derived from the trace and layout (OOM events, colours), after either changes.
     void rebuildDerived();
+    // The same for a live run's next snapshot (events [0, old_events) unchanged, the layout
+    // extended): only the new events and the allocations the extension touched.
+    void extendDerived(size_t old_events);
+    void addOomMarks(size_t first_event);
     void rebuildColors();
     // Something the chart shows changed: the cached chart image is stale.
     void invalidateChart();

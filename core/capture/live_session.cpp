@@ -1,6 +1,8 @@
 #include "capture/live_session.h"
 
 #include "capture/recording_session.h"
+#include "trace/live_trace_mirror.h"
+#include "trace/timeline_layout.h"
 #include "trace/trace.h"
 
 #include <exception>
@@ -39,6 +41,15 @@ std::shared_ptr<Trace> LiveSession::snapshot() {
     auto trace = std::make_shared<Trace>(m_session->trace());
     trace->finalize();
     return trace;
+}
+
+LiveSession::LiveSnapshot LiveSession::liveSnapshot() {
+    m_session->poll();
+    if (!m_mirror) {
+        m_mirror = std::make_unique<LiveTraceMirror>();
+    }
+    const LiveTraceMirror::Snapshot s = m_mirror->update(m_session->trace());
+    return {s.trace, s.layout, s.incremental, s.traceMs, s.layoutMs};
 }
 
 void LiveSession::discardJournal() {

@@ -9,7 +9,9 @@
 
 namespace memscope {
 
+class LiveTraceMirror;
 class RecordingSession;
+class TimelineLayout;
 class Trace;
 
 // A recorded run for a front end that must not include LibTorch's headers (the GUI: Qt's
@@ -45,8 +47,21 @@ class LiveSession {
     void cancel();
 
     // Drains what was recorded so far and returns a finalized copy of the whole trace. Not
-    // thread-safe with itself or finish(): one caller at a time.
+    // thread-safe with itself, liveSnapshot() or finish(): one caller at a time.
     std::shared_ptr<Trace> snapshot();
+    // What was recorded so far, finalized and laid out (the layout at its default detail).
+    struct LiveSnapshot {
+        std::shared_ptr<const Trace> trace;
+        std::shared_ptr<TimelineLayout> layout;
+        bool incremental = false;  // extended an earlier copy (false: built from scratch)
+        double traceMs = 0;        // of which bringing the trace copy up to date
+        double layoutMs = 0;       // and its layout
+    };
+    // Drains what was recorded so far and brings one of two alternating copies of the trace and
+    // its layout up to date (trace/live_trace_mirror.h): the cost is what was recorded since the
+    // copy's last turn, not the whole run. The caller must have dropped the snapshot before last
+    // (else that copy is rebuilt from scratch). Same threading rule as snapshot().
+    LiveSnapshot liveSnapshot();
     // Waits for the run to end and returns its complete trace. A run that failed keeps what it
     // recorded, with the reason in `error`.
     Result finish();
@@ -55,6 +70,7 @@ class LiveSession {
 
   private:
     std::unique_ptr<RecordingSession> m_session;
+    std::unique_ptr<LiveTraceMirror> m_mirror;
 };
 
 }  // namespace memscope

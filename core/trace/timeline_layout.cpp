@@ -13,6 +13,52 @@ namespace {
 // costs X / 16 values instead of 2 X.
 constexpr int64_t kBlock = 32;
 
+// Allocation order for the detail: size descending, then lower index first.
+struct BySize {
+    const std::vector<int64_t>* size;
+    bool operator()(int32_t l, int32_t r) const {
+        const int64_t sl = (*size)[size_t(l)];
+        const int64_t sr = (*size)[size_t(r)];
+        return sl != sr ? sl > sr : l < r;
+    }
+};
+
+// Recomputes the leaves of an implicit block tree for blocks [first, end) of `values` and their
+// ancestors (`better` picks the kept value, `none` fills empty leaves).
+template <typename Better>
+void updateBlockTree(const std::vector<int64_t>& values, std::vector<int64_t>& tree, size_t leaves,
+                     size_t first, size_t end, Better better) {
+    const size_t blocks = (values.size() + size_t(kBlock) - 1) / size_t(kBlock);
+    end = std::min(end, blocks);
+    if (first >= end) {
+        return;
+    }
+    for (size_t b = first; b < end; ++b) {
+        const size_t from = b * size_t(kBlock);
+        const size_t to = std::min(values.size(), from + size_t(kBlock));
+        int64_t best = values[from];
+        for (size_t x = from + 1; x < to; ++x) {
+            best = better(best, values[x]);
+        }
+        tree[leaves + b] = best;
+    }
+    for (size_t l = (leaves + first) / 2, r = (leaves + end - 1) / 2; l >= 1; l /= 2, r /= 2) {
+        for (size_t i = l; i <= r; ++i) {
+            tree[i] = better(tree[2 * i], tree[2 * i + 1]);
+        }
+        if (l == 1) {
+            break;
+        }
+    }
+}
+
+int64_t maxOf(int64_t l, int64_t r) {
+    return std::max(l, r);
+}
+int64_t minOf(int64_t l, int64_t r) {
+    return std::min(l, r);
+}
+
 }  // namespace
 
 TimelineLayout::TimelineLayout(const Trace& trace, int64_t detail) {
@@ -114,11 +160,7 @@ TimelineLayout::TimelineLayout(const Trace& trace, int64_t detail) {
 
     m_bySize.resize(count);
     std::iota(m_bySize.begin(), m_bySize.end(), 0);
-    std::sort(m_bySize.begin(), m_bySize.end(), [this](int32_t l, int32_t r) {
-        const int64_t sl = m_size[size_t(l)];
-        const int64_t sr = m_size[size_t(r)];
-        return sl != sr ? sl > sr : l < r;
-    });
+    std::sort(m_bySize.begin(), m_bySize.end(), BySize{&m_size});
 
     // Total live bytes per x from a difference array: +size where an allocation starts, -size
     // where it ends.
@@ -170,6 +212,13 @@ TimelineLayout::TimelineLayout(const Trace& trace, int64_t detail) {
         }
     }
 
+    m_eventCount = static_cast<int64_t>(events.count());
+    for (size_t a = 0; a < count; ++a) {
+        if (allocations[a].free_event < 0) {
+            m_open.push_back(static_cast<int32_t>(a));
+        }
+    }
+
     buildCategoryBlocks();
     setDetail(detail);
 }
@@ -183,22 +232,36 @@ void TimelineLayout::applyAction(int64_t action, CategoryBytes& bytes) const {
     bytes[c] += (action & 1) ? -m_size[a] : m_size[a];
 }
 
-void TimelineLayout::buildCategoryBlocks() {
+void TimelineLayout::buildCategoryBlocks(size_t from) {
     const int64_t x_count = xCount();
     const auto blocks = size_t((x_count + kCategoryBlock - 1) / kCategoryBlock);
-    m_categoryBlockStart.assign(blocks * kCategoryCount, 0);
-    m_categoryBlockMax.assign(blocks * kCategoryCount, 0);
-    m_categoryBlockAction.assign(blocks, 0);
+    if (const size_t old_blocks = m_categoryBlockAction.size(); from >= old_blocks) {
+        from = old_blocks > 0 ? old_blocks - 1 : 0;  // the last stored block's state is valid
+    }
+    m_categoryBlockStart.resize(blocks * kCategoryCount, 0);
+    m_categoryBlockMax.resize(blocks * kCategoryCount, 0);
+    m_categoryBlockAction.resize(blocks, 0);
+    std::fill(m_categoryBlockMax.begin() + std::ptrdiff_t(std::min(from, blocks) * kCategoryCount),
+              m_categoryBlockMax.end(), 0);
     CategoryBytes bytes{};
-    // Allocations present from the start are live before the first action; they have none.
-    for (size_t r = 0; r < m_presentCount; ++r) {
-        const auto a = size_t(m_stackOrder[r]);
-        if (m_endX[a] > m_beginX[a]) {
-            bytes[categoryIndex(int(m_category[a]))] += m_size[a];
+    size_t action = 0;
+    if (from > 0 && from < blocks) {
+        // Resume from the block's stored state: nothing before it changed.
+        std::copy_n(m_categoryBlockStart.begin() + std::ptrdiff_t(from * kCategoryCount),
+                    kCategoryCount, bytes.begin());
+        action = size_t(m_categoryBlockAction[from]);
+    } else {
+        from = 0;
+        std::fill(m_categoryBlockMax.begin(), m_categoryBlockMax.end(), 0);
+        // Allocations present from the start are live before the first action; they have none.
+        for (size_t r = 0; r < m_presentCount; ++r) {
+            const auto a = size_t(m_stackOrder[r]);
+            if (m_endX[a] > m_beginX[a]) {
+                bytes[categoryIndex(int(m_category[a]))] += m_size[a];
+            }
         }
     }
-    size_t action = 0;
-    for (int64_t x = 0; x < x_count; ++x) {
+    for (int64_t x = int64_t(from) * kCategoryBlock; x < x_count; ++x) {
         const auto b = size_t(x / kCategoryBlock);
         if (x % kCategoryBlock == 0) {
             std::copy(bytes.begin(), bytes.end(),
@@ -378,8 +441,10 @@ int64_t TimelineLayout::detailForPercent(double percent) const {
 }
 
 void TimelineLayout::setDetail(int64_t n) {
+    m_requestedDetail = n;
     n = std::clamp<int64_t>(n, 0, allocationCount());
     m_detail = n;
+    ensureBySize(n);
 
     // Which allocations are drawn, then their drawn indices in stack order. Buffers are reused
     // from the previous detail: at a million allocations, fresh pages cost more than the work.
@@ -421,21 +486,35 @@ void TimelineLayout::setDetail(int64_t n) {
     }
     // Block minima of the drawn top, as the max tree over totals (the band's lower envelope
     // per pixel column).
-    {
-        const size_t blocks = (x_count + size_t(kBlock) - 1) / size_t(kBlock);
-        m_blockMinDrawnTop.assign(2 * m_blockLeaves, std::numeric_limits<int64_t>::max());
-        for (size_t b = 0; b < blocks; ++b) {
-            const size_t from = b * size_t(kBlock);
-            const size_t to = std::min(x_count, from + size_t(kBlock));
-            m_blockMinDrawnTop[m_blockLeaves + b] = *std::min_element(
-                m_drawnTop.begin() + std::ptrdiff_t(from), m_drawnTop.begin() + std::ptrdiff_t(to));
-        }
-        for (size_t i = m_blockLeaves - 1; i >= 1; --i) {
-            m_blockMinDrawnTop[i] =
-                std::min(m_blockMinDrawnTop[2 * i], m_blockMinDrawnTop[2 * i + 1]);
+    m_blockMinDrawnTop.assign(2 * m_blockLeaves, std::numeric_limits<int64_t>::max());
+    updateDrawnTopTree(0, m_blockLeaves);
+
+    // The drawn allocations' actions, in order: all the sweep below needs.
+    m_drawnActions.clear();
+    for (const int64_t action : m_actions) {
+        if (m_drawnIndex[size_t(action >> 1)] >= 0) {
+            m_drawnActions.push_back(action);
         }
     }
+    sweepPoints(drawn_present);
+}
 
+void TimelineLayout::updateDrawnTopTree(size_t first_block, size_t end_block) {
+    updateBlockTree(m_drawnTop, m_blockMinDrawnTop, m_blockLeaves, first_block, end_block, minOf);
+}
+
+void TimelineLayout::ensureBySize(int64_t n) {
+    if (m_bySizeComplete || int64_t(m_bySize.size()) >= n) {
+        return;
+    }
+    m_bySize.resize(m_size.size());
+    std::iota(m_bySize.begin(), m_bySize.end(), 0);
+    std::sort(m_bySize.begin(), m_bySize.end(), BySize{&m_size});
+    m_bySizeComplete = true;
+}
+
+void TimelineLayout::sweepPoints(size_t drawn_present) {
+    const size_t drawn = m_drawn.size();
     // The sweep, run twice: once counting each drawn allocation's points, once writing them
     // straight into their place in the flat array (no per-allocation vectors, no sort).
     // `m_live` holds the live drawn allocations in stack order (drawn index order), so it stays
@@ -470,7 +549,7 @@ void TimelineLayout::setDetail(int64_t n) {
                 leave(e);
             }
         }
-        for (const int64_t action : m_actions) {
+        for (const int64_t action : m_drawnActions) {
             const auto a = size_t(action >> 1);
             const int32_t d = m_drawnIndex[a];
             if (d < 0) {
@@ -511,6 +590,306 @@ void TimelineLayout::setDetail(int64_t n) {
     }
     m_points.resize(size_t(m_pointStart[drawn]));
     sweep(Pass::Write);
+}
+
+void TimelineLayout::updateTotalTrees(size_t first_block) {
+    const size_t blocks = (m_total.size() + size_t(kBlock) - 1) / size_t(kBlock);
+    if (blocks > m_blockLeaves) {
+        buildTotalTrees();  // the leaves doubled: once per doubling of the axis
+        return;
+    }
+    updateBlockTree(m_total, m_blockMax, m_blockLeaves, first_block, blocks, maxOf);
+    updateBlockTree(m_total, m_blockMin, m_blockLeaves, first_block, blocks, minOf);
+}
+
+void TimelineLayout::extend(const Trace& trace) {
+    const auto& allocations = trace.allocations();
+    const auto& events = trace.events;
+    const auto& allocation_of_event = trace.allocationOfEvent();
+    if (allocation_of_event.size() != events.count()) {
+        throw std::logic_error("TimelineLayout needs a finalized Trace (call Trace::finalize())");
+    }
+    auto before_trace = [&](size_t i) {
+        return static_cast<EventKind>(events.kind[i]) == EventKind::Alloc && events.step[i] < 0;
+    };
+    const size_t old_count = m_size.size();
+    const size_t count = allocations.size();
+    const int64_t old_x = xCount();
+    // In place only while nothing is present from the start (their stack order depends on when
+    // they are freed) and the trace only grew.
+    bool in_place = m_presentCount == 0 && count >= old_count &&
+                    events.count() >= size_t(m_eventCount) &&
+                    count <= size_t(std::numeric_limits<int32_t>::max());
+    for (size_t a = old_count; in_place && a < count; ++a) {
+        const int64_t e = allocations[a].alloc_event;
+        in_place = e >= 0 && !before_trace(size_t(e));
+    }
+    if (!in_place) {
+        *this = TimelineLayout(trace, m_requestedDetail);
+        return;
+    }
+
+    // Per allocation: the new ones, and those live at the old end (their end is open again).
+    m_size.resize(count);
+    m_category.resize(count);
+    m_beginX.resize(count, 0);
+    m_endX.resize(count, -1);
+    for (size_t a = old_count; a < count; ++a) {
+        m_size[a] = std::max<int64_t>(0, allocations[a].size);
+        m_category[a] = allocations[a].category;
+        m_stackOrder.push_back(static_cast<int32_t>(a));
+    }
+    m_revisited.swap(m_open);
+    m_open.clear();
+    for (const int32_t a : m_revisited) {
+        m_endX[size_t(a)] = -1;
+    }
+
+    // The x axis over the new events.
+    int64_t latest = m_timeOfX.empty() ? std::numeric_limits<int64_t>::min() : m_timeOfX.back();
+    for (size_t i = size_t(m_eventCount); i < events.count(); ++i) {
+        const auto kind = static_cast<EventKind>(events.kind[i]);
+        if ((kind != EventKind::Alloc && kind != EventKind::Free) || before_trace(i)) {
+            continue;
+        }
+        const auto x = static_cast<int64_t>(m_eventOfX.size());
+        m_eventOfX.push_back(static_cast<int64_t>(i));
+        latest = std::max(latest, events.time_ns[i]);
+        m_timeOfX.push_back(latest);
+        const int64_t a = allocation_of_event[i];
+        if (a < 0) {
+            continue;
+        }
+        if (kind == EventKind::Alloc) {
+            m_beginX[static_cast<size_t>(a)] = x;
+        } else {
+            m_endX[static_cast<size_t>(a)] = x;
+        }
+    }
+    const int64_t x_count = xCount();
+    auto settle_end = [&](size_t a) {
+        const int64_t free_event = allocations[a].free_event;
+        if (free_event < 0) {
+            m_endX[a] = x_count;
+            m_open.push_back(static_cast<int32_t>(a));
+        } else if (m_endX[a] < 0) {
+            const auto it = std::lower_bound(m_eventOfX.begin(), m_eventOfX.end(), free_event);
+            m_endX[a] = it - m_eventOfX.begin();
+        }
+        m_endX[a] = std::max(m_endX[a], m_beginX[a]);
+    };
+    // Category bytes change from the first x of an allocation whose category changed.
+    int64_t changed_from = old_x;
+    for (const int32_t a : m_revisited) {
+        settle_end(size_t(a));
+        const Category c = allocations[size_t(a)].category;
+        if (c != m_category[size_t(a)]) {
+            m_category[size_t(a)] = c;
+            changed_from = std::min(changed_from, m_beginX[size_t(a)]);
+        }
+    }
+    for (size_t a = old_count; a < count; ++a) {
+        settle_end(a);
+    }
+
+    // Totals over the new x from the ends and starts in them.
+    std::vector<int64_t> diff(size_t(x_count - old_x) + 1, 0);
+    auto add = [&](int64_t x, int64_t bytes) {
+        if (x >= old_x && x < x_count) {
+            diff[size_t(x - old_x)] += bytes;
+        }
+    };
+    for (const int32_t a : m_revisited) {
+        add(m_endX[size_t(a)], -m_size[size_t(a)]);
+    }
+    for (size_t a = old_count; a < count; ++a) {
+        add(m_beginX[a], m_size[a]);
+        add(m_endX[a], -m_size[a]);
+    }
+    m_total.resize(size_t(x_count));
+    int64_t running = old_x > 0 ? m_total[size_t(old_x - 1)] : 0;
+    for (int64_t x = old_x; x < x_count; ++x) {
+        running += diff[size_t(x - old_x)];
+        m_total[size_t(x)] = running;
+        if (m_peakX < 0 || running > m_total[size_t(m_peakX)]) {
+            m_peakX = x;
+        }
+    }
+    const size_t old_leaves = m_blockLeaves;
+    updateTotalTrees(size_t(old_x / kBlock));
+
+    // Actions at the new x, ordered as the constructor's counting sort orders them.
+    const size_t first_action = m_actions.size();
+    {
+        std::vector<int64_t> start(size_t(x_count - old_x) + 1, 0);
+        size_t added = 0;
+        for (const int32_t a : m_revisited) {
+            if (m_endX[size_t(a)] < x_count) {
+                ++start[size_t(m_endX[size_t(a)] - old_x)], ++added;
+            }
+        }
+        for (size_t a = old_count; a < count; ++a) {
+            ++start[size_t(m_beginX[a] - old_x)], ++added;
+            if (m_endX[a] < x_count) {
+                ++start[size_t(m_endX[a] - old_x)], ++added;
+            }
+        }
+        int64_t offset = int64_t(first_action);
+        for (auto& slot : start) {
+            const int64_t n = slot;
+            slot = offset;
+            offset += n;
+        }
+        m_actions.resize(first_action + added);
+        for (const int32_t a : m_revisited) {
+            if (m_endX[size_t(a)] < x_count) {
+                m_actions[size_t(start[size_t(m_endX[size_t(a)] - old_x)]++)] = int64_t(a) << 1 | 1;
+            }
+        }
+        for (size_t a = old_count; a < count; ++a) {
+            if (m_endX[a] < x_count) {
+                m_actions[size_t(start[size_t(m_endX[a] - old_x)]++)] = int64_t(a) << 1 | 1;
+            }
+        }
+        for (size_t a = old_count; a < count; ++a) {
+            m_actions[size_t(start[size_t(m_beginX[a] - old_x)]++)] = int64_t(a) << 1;
+        }
+    }
+    buildCategoryBlocks(size_t(changed_from / kCategoryBlock));
+
+    // Detail: the top n by size of old and new together lies in the old top n and the new ones.
+    const auto n = size_t(std::clamp<int64_t>(m_requestedDetail, 0, int64_t(count)));
+    if (!m_bySizeComplete && m_bySize.size() < n) {
+        ensureBySize(int64_t(n));
+    } else {
+        std::vector<int32_t> added(count - old_count);
+        std::iota(added.begin(), added.end(), int32_t(old_count));
+        std::sort(added.begin(), added.end(), BySize{&m_size});
+        const size_t old_top = std::min(m_bySize.size(), n);
+        std::vector<int32_t> merged;
+        merged.reserve(old_top + added.size());
+        std::merge(m_bySize.begin(), m_bySize.begin() + std::ptrdiff_t(old_top), added.begin(),
+                   added.end(), std::back_inserter(merged), BySize{&m_size});
+        m_bySizeComplete = m_bySizeComplete && old_top == m_bySize.size();
+        if (merged.size() > n) {
+            merged.resize(n);
+            m_bySizeComplete = false;
+        }
+        m_bySize.swap(merged);
+    }
+    m_detail = int64_t(n);
+    // Kept, added and pushed out of the detail.
+    constexpr int32_t kKept = -3;
+    constexpr int32_t kAdded = -2;
+    m_drawnIndex.resize(count, -1);
+    for (size_t k = 0; k < n; ++k) {
+        int32_t& index = m_drawnIndex[size_t(m_bySize[k])];
+        index = index >= 0 ? kKept : kAdded;
+    }
+    std::vector<int32_t> drawn;
+    std::vector<int32_t> evicted;
+    drawn.reserve(n);
+    for (const int32_t a : m_drawn) {
+        if (m_drawnIndex[size_t(a)] == kKept) {
+            drawn.push_back(a);
+        } else {
+            evicted.push_back(a);
+            m_drawnIndex[size_t(a)] = -1;
+        }
+    }
+    std::vector<int32_t> added;
+    for (size_t k = 0; k < n; ++k) {
+        if (m_drawnIndex[size_t(m_bySize[k])] == kAdded) {
+            added.push_back(m_bySize[k]);
+        }
+    }
+    std::sort(added.begin(), added.end());
+    const bool added_old = !added.empty() && size_t(added.front()) < old_count;
+    {
+        // Stack order is index order here (nothing present from the start).
+        std::vector<int32_t> merged;
+        merged.reserve(n);
+        std::merge(drawn.begin(), drawn.end(), added.begin(), added.end(),
+                   std::back_inserter(merged));
+        m_drawn.swap(merged);
+    }
+    m_drawnBegin.resize(m_drawn.size());
+    m_drawnEnd.resize(m_drawn.size());
+    for (size_t d = 0; d < m_drawn.size(); ++d) {
+        const auto a = size_t(m_drawn[d]);
+        m_drawnIndex[a] = int32_t(d);
+        m_drawnBegin[d] = m_beginX[a];
+        m_drawnEnd[d] = m_endX[a];
+    }
+
+    // The drawn top: before the old end only the allocations that left or joined the detail
+    // change it (over their own x); from the old end on it is summed afresh.
+    m_drawnTop.resize(size_t(x_count));
+    const bool whole_tree = m_blockLeaves != old_leaves;
+    if (whole_tree) {
+        m_blockMinDrawnTop.assign(2 * m_blockLeaves, std::numeric_limits<int64_t>::max());
+    }
+    auto shift = [&](int32_t a, int64_t sign) {
+        const int64_t from = m_beginX[size_t(a)];
+        const int64_t to = std::min(m_endX[size_t(a)], old_x);
+        if (from >= to) {
+            return;
+        }
+        const int64_t bytes = sign * m_size[size_t(a)];
+        for (int64_t x = from; x < to; ++x) {
+            m_drawnTop[size_t(x)] += bytes;
+        }
+        if (!whole_tree) {
+            updateDrawnTopTree(size_t(from / kBlock), size_t((to - 1) / kBlock) + 1);
+        }
+    };
+    for (const int32_t a : evicted) {
+        shift(a, -1);
+    }
+    for (const int32_t a : added) {
+        shift(a, +1);
+    }
+    std::fill(diff.begin(), diff.end(), 0);
+    for (size_t d = 0; d < m_drawn.size(); ++d) {
+        add(m_drawnBegin[d], m_size[size_t(m_drawn[d])]);
+        add(m_drawnEnd[d], -m_size[size_t(m_drawn[d])]);
+    }
+    // Drawn allocations begun before the old end and live at it: in the top at old_x - 1.
+    running = old_x > 0 ? m_drawnTop[size_t(old_x - 1)] : 0;
+    for (int64_t x = old_x; x < x_count; ++x) {
+        running += diff[size_t(x - old_x)];
+        m_drawnTop[size_t(x)] = running;
+    }
+    if (whole_tree) {
+        updateDrawnTopTree(0, m_blockLeaves);
+    } else {
+        updateDrawnTopTree(size_t(old_x / kBlock), m_blockLeaves);
+    }
+
+    // The drawn actions: the old ones still drawn, then the drawn ones among the new.
+    if (added_old) {
+        m_drawnActions.clear();  // an older allocation joined the detail: filter them all
+        for (const int64_t action : m_actions) {
+            if (m_drawnIndex[size_t(action >> 1)] >= 0) {
+                m_drawnActions.push_back(action);
+            }
+        }
+    } else {
+        m_drawnActions.erase(std::remove_if(m_drawnActions.begin(), m_drawnActions.end(),
+                                            [this](int64_t action) {
+                                                return m_drawnIndex[size_t(action >> 1)] < 0;
+                                            }),
+                             m_drawnActions.end());
+        for (size_t k = first_action; k < m_actions.size(); ++k) {
+            if (m_drawnIndex[size_t(m_actions[k] >> 1)] >= 0) {
+                m_drawnActions.push_back(m_actions[k]);
+            }
+        }
+    }
+    sweepPoints(0);
+
+    m_eventCount = static_cast<int64_t>(events.count());
+    m_firstNew = static_cast<int64_t>(old_count);
 }
 
 int64_t TimelineLayout::bottomAt(int64_t a, int64_t x) const {

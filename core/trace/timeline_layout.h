@@ -62,6 +62,25 @@ class TimelineLayout {
 
     explicit TimelineLayout(const Trace& trace, int64_t detail = kDefaultDetail);
 
+    // --- live runs
+    // Brings the layout up to `trace`, the trace it was computed from with events appended and
+    // finalized again (a live run: trace/live_trace_builder.h), so that it equals
+    // TimelineLayout(trace, detail) for the detail last asked for (setDetail or the
+    // constructor). Costs what the new events add, not what the trace holds: the new x and the
+    // allocations they make or end, the allocations still live (their end and category may have
+    // changed), the detail's n drawn allocations and their points, the x range of any drawn
+    // allocation that the new ones push out of the detail, and the category blocks from the
+    // first allocation whose category changed. A trace it cannot extend in place (allocations
+    // present from the start, events dropped) is laid out again from scratch.
+    void extend(const Trace& trace);
+    // Events of the trace the layout was last computed or extended from.
+    int64_t eventCount() const { return m_eventCount; }
+    // After extend: the first allocation it added, and the older ones it looked at again (those
+    // live at the end before: their end and category may have changed). Views update what they
+    // derive per allocation for these only. After a layout from scratch: 0 (all new) and none.
+    int64_t firstNewAllocation() const { return m_firstNew; }
+    const std::vector<int32_t>& revisitedAllocations() const { return m_revisited; }
+
     // --- x axis
     int64_t xCount() const { return static_cast<int64_t>(m_eventOfX.size()); }
     // Event index (into Trace::events) of the x-th alloc/free event.
@@ -145,13 +164,24 @@ class TimelineLayout {
     std::vector<int64_t> drawnIn(int64_t x0, int64_t x1) const;
 
   private:
+    // The per-allocation and per-x parts from the trace's allocations [first, count) and events
+    // [m_eventCount, count) (all of them from a fresh layout).
     void buildTotalTrees();
+    // Recomputes tree leaves for blocks from `first_block` on and their parents (growing the
+    // trees when the blocks outgrow the leaves).
+    void updateTotalTrees(size_t first_block);
+    void updateDrawnTopTree(size_t first_block, size_t end_block);
+    // Bottom-edge points of the drawn allocations, from m_drawnActions.
+    void sweepPoints(size_t drawn_present);
+    // The exact top n of m_bySize (sorting all allocations when it holds fewer).
+    void ensureBySize(int64_t n);
     // Best of values[x] over [x0, x1) by `better` (max or min), with `tree` the implicit binary
     // tree over blocks of kBlock values built the same way. The range must not be empty.
     template <typename Better>
     int64_t rangeQuery(const std::vector<int64_t>& values, const std::vector<int64_t>& tree,
                        int64_t x0, int64_t x1, Better better) const;
-    void buildCategoryBlocks();
+    // Category blocks from block `from` to the end (from its stored start bytes and action).
+    void buildCategoryBlocks(size_t from = 0);
     // The x of an action (a << 1 | is_free), and applying it to per-category bytes.
     int64_t actionX(int64_t action) const {
         const auto a = size_t(action >> 1);
@@ -168,8 +198,17 @@ class TimelineLayout {
     std::vector<int64_t> m_beginX;
     std::vector<int64_t> m_endX;
     std::vector<int32_t> m_stackOrder;  // allocation indices, bottom of the stack first
-    std::vector<int32_t> m_bySize;      // allocation indices, largest first
-    size_t m_presentCount = 0;          // m_stackOrder starts with those present from the start
+    // Allocation indices, largest first: all of them, or (m_bySizeComplete false, after extend)
+    // only the top ones the detail needs.
+    std::vector<int32_t> m_bySize;
+    bool m_bySizeComplete = true;
+    // Allocations live at the end of the axis (never freed so far), index order: extend revisits
+    // them.
+    std::vector<int32_t> m_open;
+    int64_t m_eventCount = 0;
+    int64_t m_firstNew = 0;
+    std::vector<int32_t> m_revisited;
+    size_t m_presentCount = 0;  // m_stackOrder starts with those present from the start
     // Per x.
     std::vector<int64_t> m_eventOfX;
     std::vector<int64_t> m_timeOfX;  // running maximum, so binary search is valid
@@ -189,6 +228,9 @@ class TimelineLayout {
 
     // Detail-dependent.
     int64_t m_detail = 0;
+    int64_t m_requestedDetail = 0;  // what setDetail was asked for, before clamping
+    // Actions of the drawn allocations, in m_actions order.
+    std::vector<int64_t> m_drawnActions;
     std::vector<int32_t> m_drawn;       // allocation per drawn index, stack order
     std::vector<int32_t> m_drawnIndex;  // drawn index per allocation, or -1
     std::vector<int64_t> m_drawnBegin;  // per drawn index, for cache-friendly scans

@@ -4,7 +4,10 @@
 // snapshots were shown and the longest timeline paint. Target (issue 5): no stall over 50 ms.
 //
 //   bench_gui_live [--steps N] [--poll-ms N] [--preset NAME] [--screenshot FILE.png]
-//                  [--no-cli]
+//                  [--batch-size N] [--seq-len N] [--full-refresh] [--no-cli]
+//
+// --batch-size and --seq-len shrink the preset's batch (events per step stay: they follow the
+// model's modules and ops, not its sizes), so a run reaches millions of events sooner.
 //
 // --screenshot grabs the whole window half way through the run (after step N/2), to see the live
 // view as a user does.
@@ -13,7 +16,8 @@
 // bringing the snapshot and its layout up to date) and on the GUI thread (everything connected
 // to snapshotReady), with the longest event-loop stall, in three segments of the run: 5-15%,
 // 45-55% and 90-100% of its steps ("10%", "50%", "100%"). Target: refresh cost flat within 2x
-// from 10% to 100% of a run of at least 2M events, no stall over 50 ms.
+// from 10% to 100% of a run of at least 2M events, no stall over 50 ms. --full-refresh makes
+// every refresh copy, finalize and lay out the whole trace (the way before issue 11).
 //
 // Then the same run (same options, threads and record-shapes setting) is recorded by
 // memscope-cli record, and the average step times are compared: GUI / CLI, target <= 1.10
@@ -54,7 +58,10 @@ int main(int argc, char** argv) {
     std::string preset = "workshop-default";
     QString screenshot;
     int threads = memscope::ThreadPolicy::interactiveThreads();
+    bool full_refresh = false;
     bool run_cli = true;
+    int64_t batch_size = 0;  // 0: the preset's
+    int64_t seq_len = 0;
     for (int i = 1; i < argc; ++i) {
         const bool has_value = i + 1 < argc;
         if (std::strcmp(argv[i], "--steps") == 0 && has_value) {
@@ -67,12 +74,19 @@ int main(int argc, char** argv) {
             threads = std::atoi(argv[++i]);
         } else if (std::strcmp(argv[i], "--screenshot") == 0 && has_value) {
             screenshot = QString::fromLocal8Bit(argv[++i]);
+        } else if (std::strcmp(argv[i], "--full-refresh") == 0) {
+            full_refresh = true;
+        } else if (std::strcmp(argv[i], "--batch-size") == 0 && has_value) {
+            batch_size = std::atoll(argv[++i]);
+        } else if (std::strcmp(argv[i], "--seq-len") == 0 && has_value) {
+            seq_len = std::atoll(argv[++i]);
         } else if (std::strcmp(argv[i], "--no-cli") == 0) {
             run_cli = false;
         } else {
             std::fprintf(stderr,
                          "usage: bench_gui_live [--steps N] [--poll-ms N] [--preset NAME] "
-                         "[--threads N] [--screenshot FILE.png] [--no-cli]\n");
+                         "[--threads N] [--batch-size N] [--seq-len N] [--screenshot FILE.png] "
+                         "[--full-refresh] [--no-cli]\n");
             return 2;
         }
     }
@@ -85,8 +99,15 @@ int main(int argc, char** argv) {
     memscope::TrainOptions options = memscope::TrainOptions::fromPreset(preset);
     options.num_steps = steps;
     options.threads = threads;
+    if (batch_size > 0) {
+        options.batch_size = batch_size;
+    }
+    if (seq_len > 0) {
+        options.seq_len = seq_len;
+    }
     window.runPanel()->setOptions(options);
     window.runController()->setPollInterval(poll_ms);
+    window.runController()->setIncrementalRefresh(!full_refresh);
 
     // The event loop's heartbeat: every gap between two ticks of a 1 ms timer.
     std::vector<double> gaps;
@@ -177,8 +198,11 @@ int main(int argc, char** argv) {
     const double p99 = sorted[size_t(double(sorted.size() - 1) * 0.99)];
     const double median = sorted[sorted.size() / 2];
     const memscope::TimelineView* view = window.timelinePage()->view();
-    std::printf("GUI during a live %s run of %lld steps (poll every %d ms, window 1920x1080)\n",
-                preset.c_str(), static_cast<long long>(steps), poll_ms);
+    std::printf(
+        "GUI during a live %s run of %lld steps, batch %lld, sequence %lld (poll every %d "
+        "ms, window 1920x1080)\n",
+        preset.c_str(), static_cast<long long>(steps), static_cast<long long>(options.batch_size),
+        static_cast<long long>(options.seq_len), poll_ms);
     std::printf("  run wall time            %8.2f s\n", seconds);
     std::printf("  live snapshots shown     %8lld\n",
                 static_cast<long long>(window.runController()->snapshotCount()));
@@ -207,11 +231,15 @@ int main(int argc, char** argv) {
                 static_cast<long long>(last_trace ? last_trace->events.count() : 0));
 
     // Refresh cost and stalls in three segments of the run, by steps done.
-    std::printf("Live refresh cost, by segment of the run\n");
-    std::printf("  %-8s %9s %5s %5s %9s %9s %9s %9s %9s %9s\n", "segment", "events", "n", "incr",
-                "worker", "worker", "GUI", "GUI", "paint", "longest");
-    std::printf("  %-8s %9s %5s %5s %9s %9s %9s %9s %9s %9s\n", "", "", "", "", "mean ms", "max ms",
-                "mean ms", "max ms", "max ms", "stall ms");
+    std::printf("Live refresh cost (%s), by segment of the run\n",
+                full_refresh ? "full: copy, finalize, lay out everything"
+                             : "incremental: extend the snapshot and its layout");
+    std::printf("  %-6s %8s %4s %4s %7s %8s %8s %8s %8s %8s %8s %8s %8s\n", "seg", "events", "n",
+                "incr", "new ev", "worker", "worker", "trace", "layout", "GUI", "GUI", "paint",
+                "longest");
+    std::printf("  %-6s %8s %4s %4s %7s %8s %8s %8s %8s %8s %8s %8s %8s\n", "", "", "", "", "/refr",
+                "mean ms", "max ms", "mean ms", "mean ms", "mean ms", "max ms", "max ms",
+                "stall ms");
     auto time_at_fraction = [&](double f) {
         if (f <= 0 || step_done_ms.empty()) {
             return 0.0;
@@ -231,14 +259,19 @@ int main(int argc, char** argv) {
         const double t0 = time_at_fraction(seg.from);
         const double t1 = time_at_fraction(seg.to);
         double worker_sum = 0, worker_max = 0, gui_sum = 0, gui_max = 0, stall = 0, paint = 0;
-        int64_t n = 0, incremental = 0, events = 0;
-        for (const Refresh& r : refreshes) {
+        double trace_sum = 0, layout_sum = 0;
+        int64_t n = 0, incremental = 0, events = 0, added = 0;
+        for (size_t k = 0; k < refreshes.size(); ++k) {
+            const Refresh& r = refreshes[k];
             if (r.at_ms < t0 || r.at_ms >= t1) {
                 continue;
             }
+            added += k > 0 ? r.stats.events - refreshes[k - 1].stats.events : r.stats.events;
             ++n;
             incremental += r.stats.incremental;
             worker_sum += r.stats.workerMs;
+            trace_sum += r.stats.traceMs;
+            layout_sum += r.stats.layoutMs;
             worker_max = std::max(worker_max, r.stats.workerMs);
             gui_sum += r.stats.guiMs;
             gui_max = std::max(gui_max, r.stats.guiMs);
@@ -251,10 +284,12 @@ int main(int argc, char** argv) {
             }
         }
         const double div = n > 0 ? double(n) : 1.0;
-        std::printf("  %-8s %9lld %5lld %5lld %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f\n", seg.name,
-                    static_cast<long long>(events), static_cast<long long>(n),
-                    static_cast<long long>(incremental), worker_sum / div, worker_max,
-                    gui_sum / div, gui_max, paint, stall);
+        std::printf(
+            "  %-6s %8lld %4lld %4lld %7.0f %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f "
+            "%8.2f\n",
+            seg.name, static_cast<long long>(events), static_cast<long long>(n),
+            static_cast<long long>(incremental), double(added) / div, worker_sum / div, worker_max,
+            trace_sum / div, layout_sum / div, gui_sum / div, gui_max, paint, stall);
     }
     // Stalls on a busy machine are the scheduler's, not the GUI's: say how busy it was.
     if (FILE* f = std::fopen("/proc/loadavg", "r")) {
@@ -284,6 +319,10 @@ int main(int argc, char** argv) {
                      QString::number(options.warmup_steps),
                      QStringLiteral("--threads"),
                      QString::number(threads),
+                     QStringLiteral("--batch-size"),
+                     QString::number(options.batch_size),
+                     QStringLiteral("--seq-len"),
+                     QString::number(options.seq_len),
                      QStringLiteral("--out"),
                      dir.filePath(QStringLiteral("run.memscope")),
                      QStringLiteral("--summary-json"),

@@ -4,6 +4,7 @@
 
 #include "capture/live_session.h"
 #include "tiny_options.h"
+#include "trace/timeline_layout.h"
 #include "trace/trace.h"
 
 #include <QtTest/QtTest>
@@ -11,6 +12,7 @@
 #include <atomic>
 #include <chrono>
 #include <thread>
+#include <vector>
 
 using namespace memscope;
 
@@ -44,6 +46,61 @@ class TestLiveSession : public QObject {
         QVERIFY(result.trace->events.count() >= last);
         QVERIFY(result.trace->events.count() > 0);
         QVERIFY(result.peak_bytes > 0);
+    }
+
+    // The incremental snapshots (liveSnapshot) are consistent prefixes of the run: each one's
+    // events are the first events of the finished trace, finalized and laid out as that prefix
+    // finalized and laid out at once would be, and a snapshot still held is never written again.
+    void liveSnapshotsAreConsistentPrefixes() {
+        TrainOptions o = tinyTrainOptions();
+        o.num_steps = 5;
+        LiveSession session(o, {});
+        session.start();
+        std::vector<LiveSession::LiveSnapshot> kept;  // every third one stays held
+        size_t last = 0;
+        int taken = 0;
+        while (session.running() || taken == 0) {
+            LiveSession::LiveSnapshot s = session.liveSnapshot();
+            QVERIFY(s.trace && s.layout);
+            QVERIFY(s.trace->events.count() >= last);
+            QCOMPARE(s.layout->eventCount(), int64_t(s.trace->events.count()));
+            last = s.trace->events.count();
+            if (++taken % 3 == 0) {
+                kept.push_back(std::move(s));
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(3));
+        }
+        const LiveSession::Result result = session.finish();
+        QVERIFY2(result.error.empty(), result.error.c_str());
+        const Trace& final_trace = *result.trace;
+        QVERIFY(!kept.empty());
+        for (const auto& s : kept) {
+            const Trace& snapshot = *s.trace;
+            const size_t n = snapshot.events.count();
+            QVERIFY(n <= final_trace.events.count());
+            Trace prefix;
+            for (size_t i = 0; i < n; ++i) {
+                const Event a = snapshot.events.at(i);
+                const Event b = final_trace.events.at(i);
+                QCOMPARE(a.time_ns, b.time_ns);
+                QCOMPARE(a.addr, b.addr);
+                QCOMPARE(a.size, b.size);
+                QCOMPARE(int(a.kind), int(b.kind));
+                prefix.events.append(b);
+            }
+            prefix.finalize();
+            QCOMPARE(snapshot.allocations().size(), prefix.allocations().size());
+            for (size_t a = 0; a < prefix.allocations().size(); ++a) {
+                QCOMPARE(snapshot.allocations()[a].free_event, prefix.allocations()[a].free_event);
+                QCOMPARE(int(snapshot.allocations()[a].category),
+                         int(prefix.allocations()[a].category));
+            }
+            const TimelineLayout at_once(prefix);
+            QCOMPARE(s.layout->xCount(), at_once.xCount());
+            QCOMPARE(s.layout->total(), at_once.total());
+            QCOMPARE(s.layout->drawnTop(), at_once.drawnTop());
+            QCOMPARE(s.layout->pointCount(), at_once.pointCount());
+        }
     }
 
     // A cancel from another thread ends the run early and keeps what it recorded.

@@ -1,0 +1,189 @@
+#include "trace/live_trace_builder.h"
+
+#include "trace/categorizer.h"
+
+#include <algorithm>
+
+namespace memscope {
+namespace {
+
+uint64_t addressKey(int16_t device, uint64_t addr) {
+    return addr ^ (uint64_t(uint16_t(device)) << 48);  // as Trace::finalize keys them
+}
+
+template <typename T>
+void appendTail(std::vector<T>& to, const std::vector<T>& from) {
+    if (from.size() > to.size()) {
+        to.insert(to.end(), from.begin() + std::ptrdiff_t(to.size()), from.end());
+    }
+}
+
+}  // namespace
+
+bool LiveTraceBuilder::update(Trace& copy, const Trace& source) {
+    const bool continues =
+        source.events.count() >= m_events && source.meta.dropped_events == m_dropped &&
+        source.spans.size() >= copy.spans.size() && source.phases.size() >= copy.phases.size() &&
+        source.steps.size() >= copy.steps.size() &&
+        source.segment_tags.size() >= copy.segment_tags.size() &&
+        source.shape_strings.size() >= copy.shape_strings.size() &&
+        source.stacks.frameCount() >= copy.stacks.frameCount() &&
+        source.stacks.nodeCount() >= copy.stacks.nodeCount();
+    if (!continues) {
+        *this = LiveTraceBuilder();
+        copy = Trace();
+    }
+    m_dropped = source.meta.dropped_events;
+
+    // The small parts whole, the growing ones by their new tail.
+    copy.meta = source.meta;
+    copy.operators = source.operators;
+    copy.summary = source.summary;
+    appendTail(copy.shape_strings, source.shape_strings);
+    for (size_t f = copy.stacks.frameCount(); f < source.stacks.frameCount(); ++f) {
+        copy.stacks.internFrame(source.stacks.frame(uint32_t(f)));
+    }
+    for (size_t n = copy.stacks.nodeCount(); n < source.stacks.nodeCount(); ++n) {
+        copy.stacks.child(source.stacks.parent(uint32_t(n)), source.stacks.frameOf(uint32_t(n)));
+    }
+    appendTail(copy.spans, source.spans);
+    if (!copy.phases.empty()) {
+        copy.phases.back() = source.phases[copy.phases.size() - 1];  // it may have closed since
+    }
+    appendTail(copy.phases, source.phases);
+    appendTail(copy.steps, source.steps);
+    appendTail(copy.segment_tags, source.segment_tags);
+
+    auto& to = copy.events;
+    const auto& from = source.events;
+    appendTail(to.time_ns, from.time_ns);
+    appendTail(to.addr, from.addr);
+    appendTail(to.size, from.size);
+    appendTail(to.allocated, from.allocated);
+    appendTail(to.reserved, from.reserved);
+    appendTail(to.stack, from.stack);
+    appendTail(to.step, from.step);
+    appendTail(to.kind, from.kind);
+    appendTail(to.phase, from.phase);
+    appendTail(to.thread, from.thread);
+    appendTail(to.device, from.device);
+    pairNew(copy);
+    return continues;
+}
+
+void LiveTraceBuilder::pairNew(Trace& trace) {
+    const auto& events = trace.events;
+    const size_t first = m_events;
+    const size_t count = events.count();
+    auto& allocations = trace.m_allocations;
+    auto& allocation_of_event = trace.m_allocationOfEvent;
+    allocation_of_event.resize(count, -1);
+
+    // The allocations live before these events: their free, name and category may change.
+    std::vector<size_t> revisit;
+    revisit.reserve(m_open.size());
+    for (const auto& [key, a] : m_open) {
+        revisit.push_back(a);
+    }
+    const size_t first_new = allocations.size();
+    for (; m_tagsSeen < trace.segment_tags.size(); ++m_tagsSeen) {
+        m_tags[trace.segment_tags[m_tagsSeen].event] = m_tagsSeen;
+    }
+
+    bool segments_changed = false;
+    for (size_t i = first; i < count; ++i) {
+        const auto kind = static_cast<EventKind>(events.kind[i]);
+        if (static_cast<Phase>(events.phase[i]) == Phase::Backward) {
+            const auto step = static_cast<size_t>(std::max(0, events.step[i]));
+            if (m_backwardStart.size() <= step) {
+                m_backwardStart.resize(step + 1, -1);
+            }
+            if (m_backwardStart[step] < 0) {
+                m_backwardStart[step] = static_cast<int64_t>(i);
+            }
+        }
+        const uint64_t key = addressKey(events.device[i], events.addr[i]);
+        if (kind == EventKind::Alloc) {
+            if (auto it = m_open.find(key); it != m_open.end()) {
+                // A second alloc at a live address: the old one's free was not recorded.
+                allocations[it->second].free_event = static_cast<int64_t>(i);
+            }
+            Allocation a;
+            a.addr = events.addr[i];
+            a.size = events.size[i];
+            a.alloc_event = static_cast<int64_t>(i);
+            a.device = events.device[i];
+            m_open[key] = allocations.size();
+            allocation_of_event[i] = static_cast<int64_t>(allocations.size());
+            allocations.push_back(a);
+            m_role.push_back(-1);
+        } else if (kind == EventKind::Free) {
+            if (auto it = m_open.find(key); it != m_open.end()) {
+                allocations[it->second].free_event = static_cast<int64_t>(i);
+                allocation_of_event[i] = static_cast<int64_t>(it->second);
+                m_open.erase(it);
+            } else {
+                Allocation a;  // freed, never seen allocated: present from the start
+                a.addr = events.addr[i];
+                a.size = -events.size[i];
+                a.free_event = static_cast<int64_t>(i);
+                a.device = events.device[i];
+                allocation_of_event[i] = static_cast<int64_t>(allocations.size());
+                allocations.push_back(a);
+                m_role.push_back(-1);
+            }
+        } else if (kind == EventKind::Role) {
+            if (auto it = m_open.find(key);
+                it != m_open.end() && events.size[i] >= 0 && events.size[i] < kCategoryCount) {
+                m_role[it->second] = events.size[i];
+            }
+        } else if (kind == EventKind::SegmentAlloc) {
+            segments_changed = true;
+            if (auto it = m_openSegments.find(key); it != m_openSegments.end()) {
+                m_reserved[it->second].release_event = static_cast<int64_t>(i);
+            }
+            Segment s;
+            s.addr = events.addr[i];
+            s.size = events.size[i];
+            s.reserve_event = static_cast<int64_t>(i);
+            s.device = events.device[i];
+            if (auto t = m_tags.find(static_cast<int64_t>(i)); t != m_tags.end()) {
+                s.stream = trace.segment_tags[t->second].stream;
+                s.pool = trace.segment_tags[t->second].pool;
+            }
+            m_openSegments[key] = m_reserved.size();
+            m_reserved.push_back(std::move(s));
+        } else if (kind == EventKind::SegmentFree) {
+            segments_changed = true;
+            if (auto it = m_openSegments.find(key); it != m_openSegments.end()) {
+                m_reserved[it->second].release_event = static_cast<int64_t>(i);
+                m_openSegments.erase(it);
+            } else {
+                Segment s;
+                s.addr = events.addr[i];
+                s.size = -events.size[i];
+                s.release_event = static_cast<int64_t>(i);
+                s.device = events.device[i];
+                m_fromStart.push_back(std::move(s));
+            }
+        }
+    }
+
+    // Categories: Categorizer::categorize's rules, for the allocations these events can change.
+    for (const size_t a : revisit) {
+        allocations[a].category =
+            Categorizer::categoryOf(events, allocations[a], m_role[a], m_backwardStart);
+    }
+    for (size_t a = first_new; a < allocations.size(); ++a) {
+        allocations[a].category =
+            Categorizer::categoryOf(events, allocations[a], m_role[a], m_backwardStart);
+    }
+    if (segments_changed) {
+        auto& segments = trace.m_segments;
+        segments = m_fromStart;
+        segments.insert(segments.end(), m_reserved.begin(), m_reserved.end());
+    }
+    m_events = count;
+}
+
+}  // namespace memscope

@@ -1,0 +1,45 @@
+#pragma once
+
+#include "trace/trace.h"
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace memscope {
+
+// Keeps a copy of a growing trace (a live run's recording trace) finalized as it grows: update()
+// appends what the source gained since the last call (events, spans, phases, steps, stack nodes,
+// segment tags; the small parts, metadata and operators, are copied whole) and then pairs and
+// categorises only the new events, revisiting the allocations still live before them (their
+// free, Role name and category can change; a freed allocation's category is final). The copy
+// then equals the source copied and finalized (Trace::finalize) at that moment, for a cost of
+// what the source gained plus the allocations live, not of the whole trace.
+//
+// The pairing state (live allocations and segments by device and address, Role names, where each
+// step's backward pass began) is what Trace::finalize keeps on its stack, kept between calls.
+class LiveTraceBuilder {
+  public:
+    // Brings `copy`, which only this builder writes (start from an empty Trace), up to `source`,
+    // which must only have grown since the last call. When it did not (a bounded run dropped its
+    // oldest events), the copy is rebuilt from the whole source and false is returned.
+    bool update(Trace& copy, const Trace& source);
+    // Events of the copy paired so far.
+    size_t eventCount() const { return m_events; }
+
+  private:
+    void pairNew(Trace& trace);
+
+    size_t m_events = 0;
+    int64_t m_dropped = 0;
+    std::unordered_map<uint64_t, size_t> m_open;  // (device, addr) -> live allocation
+    std::vector<int64_t> m_role;                  // per allocation: Role category code, or -1
+    std::vector<int64_t> m_backwardStart;         // per step: its first backward event, or -1
+    std::unordered_map<uint64_t, size_t> m_openSegments;  // (device, addr) -> m_reserved index
+    std::vector<Segment> m_reserved;                      // segments seen reserved, in order
+    std::vector<Segment> m_fromStart;            // freed, never seen reserved (they go first)
+    std::unordered_map<int64_t, size_t> m_tags;  // SegmentAlloc event -> segment_tags index
+    size_t m_tagsSeen = 0;
+};
+
+}  // namespace memscope

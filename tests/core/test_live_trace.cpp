@@ -1,0 +1,405 @@
+// Live runs without copying the run for every refresh (issue 11): a trace copy kept finalized as
+// events are appended (LiveTraceBuilder) must equal the same events finalized at once, a layout
+// extended by the new events (TimelineLayout::extend) must equal the layout computed at once,
+// and the snapshots LiveTraceMirror hands out must be consistent prefixes of the growing trace
+// that no later update touches. Random traces, several split points each.
+
+#include "trace/live_trace_builder.h"
+#include "trace/live_trace_mirror.h"
+#include "trace/timeline_layout.h"
+#include "trace/trace.h"
+
+#include <QtTest/QtTest>
+
+#include <random>
+#include <vector>
+
+using namespace memscope;
+
+namespace {
+
+// A random trace of `n` events in steps of forward, backward and optimizer phases: allocs and
+// frees over a small address pool (so re-allocs at a live address happen), Role names, OOM marks,
+// and, when `gpu`, caching-allocator segments with tags. `present` adds frees never seen
+// allocated and allocs before the trace began (present from the start).
+Trace randomTrace(std::mt19937& rng, size_t n, bool gpu, bool present) {
+    Trace t;
+    std::uniform_int_distribution<int> pick(0, 99);
+    std::vector<int64_t> live(48, 0);  // size per address slot, 0 = free
+    std::vector<int64_t> segments(8, 0);
+    int64_t allocated = 0;
+    int64_t time = 0;
+    int32_t step = 0;
+    Phase phase = Phase::Init;
+    for (size_t i = 0; i < n; ++i) {
+        if (pick(rng) < 4) {  // the next phase
+            if (phase == Phase::Init || phase == Phase::Optimizer) {
+                phase = Phase::Forward;
+                ++step;
+            } else if (phase == Phase::Forward) {
+                phase = Phase::Backward;
+            } else {
+                phase = Phase::Optimizer;
+            }
+        }
+        Event e;
+        time += 10 - (pick(rng) < 5 ? 15 : 0);  // threads' buffers interleave a little
+        e.time_ns = time;
+        e.step = step;
+        e.phase = phase;
+        e.device = gpu && pick(rng) < 30 ? 1 : (gpu ? 0 : -1);
+        e.stack = uint32_t(pick(rng) % 3);
+        const int r = pick(rng);
+        const auto slot = size_t(pick(rng) % int(live.size()));
+        e.addr = 0x1000 + slot * 0x100;
+        if (r < 45) {
+            e.kind = EventKind::Alloc;
+            e.size = 1 + (pick(rng) < 10 ? 4096 * (1 + pick(rng) % 8) : pick(rng) * 8);
+            if (present && pick(rng) < 5) {
+                e.step = -1;  // live before the trace began
+            }
+            live[slot] = e.size;  // a live slot's old allocation ends here (free not recorded)
+        } else if (r < 88) {
+            e.kind = EventKind::Free;
+            if (live[slot] == 0 && !(present && pick(rng) < 10)) {
+                continue;
+            }
+            e.size = -(live[slot] > 0 ? live[slot] : 64);
+            live[slot] = 0;
+        } else if (r < 94) {
+            e.kind = EventKind::Role;
+            e.size = pick(rng) % (kCategoryCount + 1);  // sometimes out of range
+        } else if (r < 96) {
+            e.kind = EventKind::Oom;
+            e.size = 1 << 20;
+        } else if (gpu) {
+            const auto s = size_t(pick(rng) % int(segments.size()));
+            e.addr = 0x100000 + s * 0x10000;
+            if (segments[s] == 0 || pick(rng) < 20) {
+                e.kind = EventKind::SegmentAlloc;
+                e.size = 1 << 16;
+                segments[s] = e.size;
+                if (pick(rng) < 50) {
+                    t.segment_tags.push_back(
+                        {int64_t(t.events.count()), int64_t(pick(rng) % 3), "large"});
+                }
+            } else {
+                e.kind = EventKind::SegmentFree;
+                e.size = -segments[s];
+                segments[s] = 0;
+            }
+        } else {
+            continue;
+        }
+        if (e.kind == EventKind::Alloc || e.kind == EventKind::Free) {
+            allocated += e.size;
+            e.allocated = allocated;
+        }
+        t.events.append(e);
+    }
+    return t;
+}
+
+// The first n events of `t` (and the segment tags among them), not finalized.
+Trace prefixOf(const Trace& t, size_t n) {
+    Trace p;
+    p.meta = t.meta;
+    for (size_t i = 0; i < n; ++i) {
+        p.events.append(t.events.at(i));
+    }
+    for (const SegmentTag& tag : t.segment_tags) {
+        if (tag.event < int64_t(n)) {
+            p.segment_tags.push_back(tag);
+        }
+    }
+    return p;
+}
+
+// Split points: a few random ones, then the end.
+std::vector<size_t> splits(std::mt19937& rng, size_t n, int count) {
+    std::vector<size_t> out;
+    std::uniform_int_distribution<size_t> at(0, n);
+    for (int k = 0; k < count; ++k) {
+        out.push_back(at(rng));
+    }
+    out.push_back(n);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+bool sameAllocation(const Allocation& a, const Allocation& b) {
+    return a.addr == b.addr && a.size == b.size && a.alloc_event == b.alloc_event &&
+           a.free_event == b.free_event && a.category == b.category && a.device == b.device;
+}
+
+bool sameSegment(const Segment& a, const Segment& b) {
+    return a.addr == b.addr && a.size == b.size && a.reserve_event == b.reserve_event &&
+           a.release_event == b.release_event && a.device == b.device && a.stream == b.stream &&
+           a.pool == b.pool;
+}
+
+// The finalized parts of two traces of the same events; "" when equal.
+QString traceDifference(const Trace& got, const Trace& want) {
+    if (got.events.count() != want.events.count()) {
+        return QStringLiteral("event counts %1 vs %2")
+            .arg(got.events.count())
+            .arg(want.events.count());
+    }
+    for (size_t i = 0; i < want.events.count(); ++i) {
+        const Event a = got.events.at(i);
+        const Event b = want.events.at(i);
+        if (a.time_ns != b.time_ns || a.addr != b.addr || a.size != b.size || a.kind != b.kind ||
+            a.step != b.step || a.phase != b.phase || a.device != b.device) {
+            return QStringLiteral("event %1 differs").arg(i);
+        }
+    }
+    if (got.allocationOfEvent() != want.allocationOfEvent()) {
+        return QStringLiteral("allocationOfEvent differs");
+    }
+    if (got.allocations().size() != want.allocations().size()) {
+        return QStringLiteral("allocation counts %1 vs %2")
+            .arg(got.allocations().size())
+            .arg(want.allocations().size());
+    }
+    for (size_t a = 0; a < want.allocations().size(); ++a) {
+        if (!sameAllocation(got.allocations()[a], want.allocations()[a])) {
+            return QStringLiteral("allocation %1 differs (category %2 vs %3)")
+                .arg(a)
+                .arg(int(got.allocations()[a].category))
+                .arg(int(want.allocations()[a].category));
+        }
+    }
+    if (got.segments().size() != want.segments().size()) {
+        return QStringLiteral("segment counts differ");
+    }
+    for (size_t s = 0; s < want.segments().size(); ++s) {
+        if (!sameSegment(got.segments()[s], want.segments()[s])) {
+            return QStringLiteral("segment %1 differs").arg(s);
+        }
+    }
+    return {};
+}
+
+// Two layouts through everything they answer; "" when equal.
+QString layoutDifference(const TimelineLayout& got, const TimelineLayout& want, std::mt19937& rng) {
+    auto fail = [](const char* what, int64_t at) {
+        return QStringLiteral("%1 differs at %2").arg(QLatin1String(what)).arg(at);
+    };
+    if (got.xCount() != want.xCount()) {
+        return fail("xCount", got.xCount());
+    }
+    if (got.allocationCount() != want.allocationCount()) {
+        return fail("allocationCount", got.allocationCount());
+    }
+    const int64_t xs = want.xCount();
+    for (int64_t x = 0; x < xs; ++x) {
+        if (got.eventAt(x) != want.eventAt(x) || got.timeAt(x) != want.timeAt(x)) {
+            return fail("x axis", x);
+        }
+        if (got.totalAt(x) != want.totalAt(x)) {
+            return fail("total", x);
+        }
+        if (got.drawnTopAt(x) != want.drawnTopAt(x)) {
+            return fail("drawn top", x);
+        }
+        if (got.categoryBytesAt(x) != want.categoryBytesAt(x)) {
+            return fail("category bytes", x);
+        }
+    }
+    if (got.endTime() != want.endTime() || got.peakX() != want.peakX() ||
+        got.peakBytes() != want.peakBytes()) {
+        return fail("end time or peak", got.peakX());
+    }
+    for (int64_t a = 0; a < want.allocationCount(); ++a) {
+        if (got.beginX(a) != want.beginX(a) || got.endX(a) != want.endX(a) ||
+            got.sizeOf(a) != want.sizeOf(a) || got.categoryOf(a) != want.categoryOf(a) ||
+            got.drawnIndexOf(a) != want.drawnIndexOf(a)) {
+            return fail("allocation", a);
+        }
+    }
+    if (got.detail() != want.detail() || got.drawnCount() != want.drawnCount() ||
+        got.pointCount() != want.pointCount() || got.summarizedCount() != want.summarizedCount()) {
+        return fail("detail", got.detail());
+    }
+    for (int64_t d = 0; d < want.drawnCount(); ++d) {
+        if (got.drawnAllocation(d) != want.drawnAllocation(d) || got.points(d) != want.points(d)) {
+            return fail("drawn allocation", d);
+        }
+    }
+    std::uniform_int_distribution<int64_t> at(-2, xs + 2);
+    for (int k = 0; k < 300; ++k) {
+        int64_t x0 = at(rng);
+        int64_t x1 = at(rng);
+        if (x0 > x1) {
+            std::swap(x0, x1);
+        }
+        if (got.maxTotal(x0, x1) != want.maxTotal(x0, x1) ||
+            got.minTotal(x0, x1) != want.minTotal(x0, x1) ||
+            got.minDrawnTop(x0, x1) != want.minDrawnTop(x0, x1) ||
+            got.categoryStackMax(x0, x1) != want.categoryStackMax(x0, x1) ||
+            got.drawnIn(x0, x1) != want.drawnIn(x0, x1)) {
+            return fail("range query from", x0);
+        }
+    }
+    return {};
+}
+
+}  // namespace
+
+class TestLiveTrace : public QObject {
+    Q_OBJECT
+
+  private slots:
+    // Appending in several pieces and finalizing only the new events gives what finalizing the
+    // whole prefix at once gives, at every split point.
+    void builderEqualsFinalizeAtOnce() {
+        std::mt19937 rng(11);
+        for (int round = 0; round < 60; ++round) {
+            const bool gpu = round % 2 == 1;
+            const Trace full = randomTrace(rng, 200 + size_t(round) * 40, gpu, round % 5 == 4);
+            Trace copy;
+            LiveTraceBuilder builder;
+            for (const size_t n : splits(rng, full.events.count(), 4)) {
+                const Trace source = prefixOf(full, n);
+                QVERIFY(builder.update(copy, source));
+                Trace want = source;
+                want.finalize();
+                const QString diff = traceDifference(copy, want);
+                QVERIFY2(
+                    diff.isEmpty(),
+                    qPrintable(
+                        QStringLiteral("round %1, %2 events: %3").arg(round).arg(n).arg(diff)));
+            }
+        }
+    }
+
+    // A layout extended at each split point equals the layout computed at once on the same
+    // trace, for details that push older allocations out as larger ones come (small n), that
+    // hold everything, and the default.
+    void extendedLayoutEqualsLayoutAtOnce() {
+        std::mt19937 rng(1101);
+        int extended = 0;
+        for (int round = 0; round < 90; ++round) {
+            const int64_t details[] = {0, 1, 3, 12, 40, TimelineLayout::kDefaultDetail};
+            const int64_t detail = details[round % 6];
+            const bool present = round % 7 == 6;  // present from the start: laid out again
+            const Trace full = randomTrace(rng, 150 + size_t(round) * 30, round % 3 == 0, present);
+            Trace copy;
+            LiveTraceBuilder builder;
+            std::unique_ptr<TimelineLayout> layout;
+            for (const size_t n : splits(rng, full.events.count(), 5)) {
+                builder.update(copy, prefixOf(full, n));
+                if (!layout) {
+                    layout = std::make_unique<TimelineLayout>(copy, detail);
+                } else {
+                    const int64_t before = layout->allocationCount();
+                    layout->extend(copy);
+                    if (layout->firstNewAllocation() == before && before > 0) {
+                        ++extended;
+                    }
+                }
+                Trace at_once = prefixOf(full, n);
+                at_once.finalize();
+                const TimelineLayout want(at_once, detail);
+                const QString diff = layoutDifference(*layout, want, rng);
+                QVERIFY2(diff.isEmpty(), qPrintable(QStringLiteral("round %1 (detail %2), %3 "
+                                                                   "events: %4")
+                                                        .arg(round)
+                                                        .arg(detail)
+                                                        .arg(n)
+                                                        .arg(diff)));
+            }
+        }
+        QVERIFY(extended > 100);  // the in-place path ran, not only the fallback
+    }
+
+    // A detail the user set survives extension: the layout keeps drawing that many.
+    void extendKeepsTheDetailAskedFor() {
+        std::mt19937 rng(7);
+        const Trace full = randomTrace(rng, 3000, false, false);
+        Trace copy;
+        LiveTraceBuilder builder;
+        builder.update(copy, prefixOf(full, 1000));
+        TimelineLayout layout(copy);
+        layout.setDetail(25);
+        builder.update(copy, prefixOf(full, 3000));
+        layout.extend(copy);
+        QCOMPARE(layout.detail(), int64_t(25));
+        Trace at_once = prefixOf(full, 3000);
+        at_once.finalize();
+        TimelineLayout want(at_once, 25);
+        QCOMPARE(layoutDifference(layout, want, rng), QString());
+        // A larger detail than the extension kept sorted sorts again and still agrees.
+        layout.setDetail(400);
+        want.setDetail(400);
+        QCOMPARE(layoutDifference(layout, want, rng), QString());
+    }
+
+    // The mirror's snapshots: each is a finalized prefix of the growing source equal to that
+    // prefix finalized at once, later snapshots extend earlier ones, and a snapshot a reader
+    // still holds is never written again (the mirror builds a new copy instead).
+    void mirrorSnapshotsAreConsistentPrefixes() {
+        std::mt19937 rng(2024);
+        const Trace full = randomTrace(rng, 6000, true, false);
+        LiveTraceMirror mirror;
+        Trace source;
+        std::shared_ptr<const Trace> held;
+        size_t held_events = 0;
+        Event held_last;
+        int incremental = 0;
+        size_t last = 0;
+        for (const size_t n : splits(rng, full.events.count(), 12)) {
+            // The recording trace grows by appending, as RecordingSession::poll does.
+            for (size_t i = source.events.count(); i < n; ++i) {
+                source.events.append(full.events.at(i));
+            }
+            source.segment_tags.clear();
+            for (const SegmentTag& tag : full.segment_tags) {
+                if (tag.event < int64_t(n)) {
+                    source.segment_tags.push_back(tag);
+                }
+            }
+            const LiveTraceMirror::Snapshot s = mirror.update(source);
+            incremental += s.incremental;
+            QCOMPARE(s.trace->events.count(), n);
+            QVERIFY(n >= last);
+            last = n;
+            Trace want = prefixOf(full, n);
+            want.finalize();
+            QCOMPARE(traceDifference(*s.trace, want), QString());
+            QCOMPARE(layoutDifference(*s.layout, TimelineLayout(want), rng), QString());
+            if (!held && n > 500) {
+                held = s.trace;  // a reader that keeps this snapshot
+                held_events = n;
+                held_last = held->events.at(n - 1);
+            }
+        }
+        QVERIFY(held);
+        QCOMPARE(held->events.count(), held_events);
+        const Event now = held->events.at(held_events - 1);
+        QCOMPARE(now.time_ns, held_last.time_ns);
+        QCOMPARE(now.addr, held_last.addr);
+        Trace want = prefixOf(full, held_events);
+        want.finalize();
+        QCOMPARE(traceDifference(*held, want), QString());
+        QVERIFY(incremental >= 8);
+    }
+
+    // A source that did not only grow (a bounded run dropped events) is copied again whole.
+    void builderStartsAgainWhenTheSourceShrank() {
+        std::mt19937 rng(5);
+        const Trace full = randomTrace(rng, 800, false, false);
+        Trace copy;
+        LiveTraceBuilder builder;
+        QVERIFY(builder.update(copy, prefixOf(full, 600)));
+        Trace shorter = prefixOf(full, 300);
+        shorter.meta.dropped_events = 300;
+        QVERIFY(!builder.update(copy, shorter));
+        Trace want = shorter;
+        want.finalize();
+        QCOMPARE(traceDifference(copy, want), QString());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLiveTrace)
+#include "test_live_trace.moc"

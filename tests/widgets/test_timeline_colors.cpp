@@ -1,0 +1,148 @@
+// The timeline's colours for a live run (issue 11): TimelineColors::extend, fed the layouts a
+// LiveTraceMirror extends in turn, must give every allocation the palette index, and the legend
+// the groups, that a rebuild from scratch gives, in every colour scheme, at every refresh.
+
+#include "timeline_colors.h"
+#include "trace/live_trace_mirror.h"
+#include "trace/timeline_layout.h"
+#include "trace/trace.h"
+
+#include <QtTest>
+
+#include <random>
+
+using namespace memscope;
+
+namespace {
+
+// Steps of forward, backward and optimizer phases with allocs, frees and Role names over a small
+// address pool, under a few stack nodes (module colours).
+Trace randomTrace(std::mt19937& rng, size_t n) {
+    Trace t;
+    Frame module;
+    module.kind = FrameKind::Module;
+    module.name = "TinyLlama.blocks.0.attention";
+    const uint32_t block0 = t.stacks.child(0, t.stacks.internFrame(module));
+    module.name = "TinyLlama.blocks.1.mlp";
+    const uint32_t block1 = t.stacks.child(0, t.stacks.internFrame(module));
+    const uint32_t stacks[] = {0, block0, block1};
+    std::uniform_int_distribution<int> pick(0, 99);
+    std::vector<int64_t> live(32, 0);
+    int32_t step = 0;
+    Phase phase = Phase::Init;
+    int64_t allocated = 0;
+    for (size_t i = 0; i < n; ++i) {
+        if (pick(rng) < 5) {
+            phase = phase == Phase::Forward    ? Phase::Backward
+                    : phase == Phase::Backward ? Phase::Optimizer
+                                               : Phase::Forward;
+            step += phase == Phase::Forward;
+        }
+        Event e;
+        e.time_ns = int64_t(i) * 10;
+        e.step = step;
+        e.phase = phase;
+        e.stack = stacks[pick(rng) % 3];
+        const auto slot = size_t(pick(rng) % int(live.size()));
+        e.addr = 0x1000 + slot * 0x100;
+        const int r = pick(rng);
+        if (r < 50) {
+            e.kind = EventKind::Alloc;
+            e.size = 8 + pick(rng) * 16;
+            live[slot] = e.size;
+        } else if (r < 92) {
+            if (live[slot] == 0) {
+                continue;
+            }
+            e.kind = EventKind::Free;
+            e.size = -live[slot];
+            live[slot] = 0;
+        } else {
+            e.kind = EventKind::Role;
+            e.size = pick(rng) % kCategoryCount;
+        }
+        allocated += e.kind == EventKind::Role ? 0 : e.size;
+        e.allocated = allocated;
+        t.events.append(e);
+    }
+    return t;
+}
+
+QString colorsDifference(const TimelineColors& got, const TimelineColors& want, int64_t count) {
+    for (int c = 0; c < kCategoryCount; ++c) {
+        if (got.categoryPresent(c) != want.categoryPresent(c)) {
+            return QStringLiteral("category %1 presence").arg(c);
+        }
+    }
+    if (got.groups().size() != want.groups().size()) {
+        return QStringLiteral("%1 groups, want %2")
+            .arg(got.groups().size())
+            .arg(want.groups().size());
+    }
+    for (int g = 0; g < want.groups().size(); ++g) {
+        if (got.groups()[g].name != want.groups()[g].name ||
+            got.groups()[g].color != want.groups()[g].color) {
+            return QStringLiteral("group %1 (%2 vs %3)")
+                .arg(g)
+                .arg(got.groups()[g].name, want.groups()[g].name);
+        }
+    }
+    for (int64_t a = 0; a < count; ++a) {
+        if (got.paletteIndexOf(a) != want.paletteIndexOf(a)) {
+            return QStringLiteral("allocation %1: palette %2, want %3")
+                .arg(a)
+                .arg(got.paletteIndexOf(a))
+                .arg(want.paletteIndexOf(a));
+        }
+    }
+    return {};
+}
+
+}  // namespace
+
+class TestTimelineColors : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void extendEqualsRebuild() {
+        using Scheme = TimelineColors::Scheme;
+        std::mt19937 rng(42);
+        int extended = 0;
+        for (int round = 0; round < 24; ++round) {
+            const auto scheme = Scheme(round % 4);
+            const Trace full = randomTrace(rng, 400 + size_t(round) * 50);
+            LiveTraceMirror mirror;
+            Trace source;
+            TimelineColors colors;
+            bool first = true;
+            std::uniform_int_distribution<size_t> grow(1, 120);
+            while (source.events.count() < full.events.count()) {
+                const size_t n = std::min(full.events.count(), source.events.count() + grow(rng));
+                source.stacks = full.stacks;
+                for (size_t i = source.events.count(); i < n; ++i) {
+                    source.events.append(full.events.at(i));
+                }
+                const LiveTraceMirror::Snapshot s = mirror.update(source);
+                if (first) {
+                    colors.rebuild(s.trace.get(), s.layout.get(), scheme);
+                    first = false;
+                } else {
+                    extended += colors.extend(s.trace.get(), s.layout.get());
+                }
+                TimelineColors want;
+                want.rebuild(s.trace.get(), s.layout.get(), scheme);
+                const QString diff = colorsDifference(colors, want, s.layout->allocationCount());
+                QVERIFY2(diff.isEmpty(), qPrintable(QStringLiteral("round %1, scheme %2, %3 "
+                                                                   "events: %4")
+                                                        .arg(round)
+                                                        .arg(int(scheme))
+                                                        .arg(n)
+                                                        .arg(diff)));
+            }
+        }
+        QVERIFY(extended > 100);  // most refreshes took the incremental path
+    }
+};
+
+QTEST_MAIN(TestTimelineColors)
+#include "test_timeline_colors.moc"
