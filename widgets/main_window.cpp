@@ -832,11 +832,32 @@ bool MainWindow::compareWith(const QString& path) {
     if (!m_trace) {
         return false;
     }
+    // A run directory (another strategy, say) compares by its rank of the same number as the
+    // rank shown here (rank 0 when it has fewer ranks).
+    QString file = path;
+    QString name = QFileInfo(path).fileName();
+    const std::string where = QFile::encodeName(path).toStdString();
+    if (RunDirectory::isRunDirectory(where)) {
+        try {
+            const RunDirectory manifest = RunDirectory::load(where);
+            const int rank = m_rank >= 0 && m_rank < manifest.world_size ? m_rank : 0;
+            const std::string dir = RunDirectory::directoryOf(where);
+            file = QFile::decodeName(QByteArray::fromStdString(manifest.rankPath(dir, rank)));
+            name = tr("%1 rank %2")
+                       .arg(QFileInfo(QFile::decodeName(QByteArray::fromStdString(dir))).fileName())
+                       .arg(rank);
+        } catch (const std::exception& e) {
+            reportError(tr("Cannot Open Run"),
+                        tr("Memscope could not open %1.\n\n%2")
+                            .arg(QDir::toNativeSeparators(path), QString::fromLocal8Bit(e.what())));
+            return false;
+        }
+    }
     QApplication::setOverrideCursor(Qt::BusyCursor);
     m_loading = true;
     updateActions();
     QString error;
-    std::shared_ptr<const Trace> other = loadTrace(path, error);
+    std::shared_ptr<const Trace> other = loadTrace(file, error);
     m_loading = false;
     updateActions();
     QApplication::restoreOverrideCursor();
@@ -846,10 +867,10 @@ bool MainWindow::compareWith(const QString& path) {
     if (!other) {
         reportError(
             tr("Cannot Open Run"),
-            tr("Memscope could not open %1.\n\n%2").arg(QDir::toNativeSeparators(path), error));
+            tr("Memscope could not open %1.\n\n%2").arg(QDir::toNativeSeparators(file), error));
         return false;
     }
-    compareTraces(other, QFileInfo(path).fileName());
+    compareTraces(other, name);
     return true;
 }
 
@@ -861,7 +882,9 @@ void MainWindow::compareWithDialog() {
         appSettings().value(QLatin1String(k_last_dir_key), QDir::currentPath()).toString();
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Compare With Run"), dir,
-        tr("Runs and snapshots (*.memscope *.pickle *.pkl);;All files (*)"));
+        tr("Runs and snapshots (*.memscope *.pickle *.pkl manifest.json);;Memscope runs "
+           "(*.memscope);;Multi-rank runs (manifest.json);;PyTorch memory snapshots (*.pickle "
+           "*.pkl);;All files (*)"));
     if (!path.isEmpty()) {
         compareWith(path);
     }
