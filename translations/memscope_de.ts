@@ -19,6 +19,10 @@
         <source>Annotations</source>
         <translation>Annotationen</translation>
     </message>
+    <message>
+        <source>%1 – %2 (%3)</source>
+        <translation>%1 – %2 (%3)</translation>
+    </message>
 </context>
 <context>
     <name>TimelineColors</name>

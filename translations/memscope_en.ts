@@ -19,6 +19,10 @@
         <source>Annotations</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 – %2 (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>TimelineColors</name>
