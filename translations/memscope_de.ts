@@ -1391,6 +1391,30 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <source>Compare With &amp;Rank</source>
         <translation>Mit &amp;Rang vergleichen</translation>
     </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>Fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>The run failed: %1</source>
+        <translation>Der Lauf ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>The run was stopped; every rank kept what it recorded.</source>
+        <translation>Der Lauf wurde angehalten; jeder Rang hat behalten, was er aufgezeichnet hat.</translation>
+    </message>
+    <message>
+        <source>The run finished.</source>
+        <translation>Der Lauf ist abgeschlossen.</translation>
+    </message>
+    <message>
+        <source>No rank recorded anything into %1.</source>
+        <translation>Kein Rang hat etwas nach %1 aufgezeichnet.</translation>
+    </message>
+    <message>
+        <source>Recording %1 on %2 processes (%3)</source>
+        <translation>Zeichne %1 auf %2 Prozessen auf (%3)</translation>
+    </message>
 </context>
 <context>
     <name>memscope::MemoryEventsModel</name>
@@ -1972,6 +1996,65 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     </message>
 </context>
 <context>
+    <name>memscope::RankRunController</name>
+    <message>
+        <source>A run is already going.</source>
+        <translation>Ein Lauf ist bereits in Arbeit.</translation>
+    </message>
+    <message>
+        <source>A run of several processes needs memscope-cli, which is not at %1.</source>
+        <translation>Ein Lauf mehrerer Prozesse braucht memscope-cli, das nicht unter %1 liegt.</translation>
+    </message>
+    <message>
+        <source>Cannot create the folder %1 for the ranks' files.</source>
+        <translation>Der Ordner %1 für die Dateien der Ränge kann nicht angelegt werden.</translation>
+    </message>
+    <message>
+        <source>memscope-cli crashed.</source>
+        <translation>memscope-cli ist abgestürzt.</translation>
+    </message>
+    <message>
+        <source>Cannot start %1: %2</source>
+        <translation>%1 kann nicht gestartet werden: %2</translation>
+    </message>
+    <message>
+        <source>Run started on %1 processes (%2) into %3: memscope-cli %4</source>
+        <translation>Lauf auf %1 Prozessen (%2) nach %3 gestartet: memscope-cli %4</translation>
+    </message>
+    <message>
+        <source>Stopping every rank at its next module boundary...</source>
+        <translation>Hält jeden Rang an seiner nächsten Modulgrenze an...</translation>
+    </message>
+    <message>
+        <source>%1 (step %2/%3, peak %4)</source>
+        <translation>%1 (Schritt %2/%3, Spitze %4)</translation>
+    </message>
+    <message>
+        <source>%1 (starting)</source>
+        <translation>%1 (startet)</translation>
+    </message>
+    <message>
+        <source>Cannot follow a rank live: %1</source>
+        <translation>Ein Rang kann nicht live verfolgt werden: %1</translation>
+    </message>
+    <message>
+        <source>rank %1: %2</source>
+        <translation>Rang %1: %2</translation>
+    </message>
+    <message>
+        <source>memscope-cli exited with status %1.</source>
+        <translation>memscope-cli wurde mit Status %1 beendet.</translation>
+    </message>
+    <message>
+        <source>Rebuilt from its journal: %1</source>
+        <translation>Aus seinem Journal wiederhergestellt: %1</translation>
+    </message>
+    <message>
+        <source>Could not rebuild from its journal: %1</source>
+        <translation>Konnte nicht aus seinem Journal wiederhergestellt werden: %1</translation>
+    </message>
+</context>
+<context>
     <name>memscope::ReservedLinePainter</name>
     <message>
         <source>Reserved (caching allocator)</source>
@@ -2345,6 +2428,82 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     <message>
         <source>GPU %1: %2</source>
         <translation>GPU %1: %2</translation>
+    </message>
+    <message>
+        <source>Processes</source>
+        <translation>Prozesse</translation>
+    </message>
+    <message>
+        <source>Processes:</source>
+        <translation>Prozesse:</translation>
+    </message>
+    <message>
+        <source>Train on this many processes (ranks) of memscope-cli on c10d, each recorded; 1 trains in the application itself (--nproc)</source>
+        <translation>Mit so vielen Prozessen (Rängen) von memscope-cli auf c10d trainieren, jeder aufgezeichnet; 1 trainiert in der Anwendung selbst (--nproc)</translation>
+    </message>
+    <message>
+        <source>Strategy:</source>
+        <translation>Strategie:</translation>
+    </message>
+    <message>
+        <source>How the ranks share the training: data parallel or ZeRO stage 1 to 3 (--parallel)</source>
+        <translation>Wie sich die Ränge das Training teilen: Datenparallelität oder ZeRO-Stufe 1 bis 3 (--parallel)</translation>
+    </message>
+    <message>
+        <source>Bucket size:</source>
+        <translation>Bucket-Größe:</translation>
+    </message>
+    <message>
+        <source>Gradient bucket size of the collectives (--bucket-mib)</source>
+        <translation>Größe der Gradienten-Buckets der Kollektive (--bucket-mib)</translation>
+    </message>
+    <message>
+        <source> MiB</source>
+        <translation> MiB</translation>
+    </message>
+    <message>
+        <source>Output folder:</source>
+        <translation>Ausgabeordner:</translation>
+    </message>
+    <message>
+        <source>The run directory the ranks record into (one file per rank and manifest.json); empty: a new folder beside the kept runs (--out)</source>
+        <translation>Das Laufverzeichnis, in das die Ränge aufzeichnen (eine Datei je Rang und manifest.json); leer: ein neuer Ordner neben den aufbewahrten Läufen (--out)</translation>
+    </message>
+    <message>
+        <source>new folder beside the kept runs</source>
+        <translation>neuer Ordner neben den aufbewahrten Läufen</translation>
+    </message>
+    <message>
+        <source>DDP (gradients all-reduced)</source>
+        <translation>DDP (Gradienten per All-Reduce)</translation>
+    </message>
+    <message>
+        <source>ZeRO-1 (optimizer state sharded)</source>
+        <translation>ZeRO-1 (Optimiererzustand verteilt)</translation>
+    </message>
+    <message>
+        <source>ZeRO-2 (optimizer state and gradients sharded)</source>
+        <translation>ZeRO-2 (Optimiererzustand und Gradienten verteilt)</translation>
+    </message>
+    <message>
+        <source>ZeRO-3 (parameters sharded too)</source>
+        <translation>ZeRO-3 (auch die Parameter verteilt)</translation>
+    </message>
+    <message>
+        <source>Several processes train on c10d's Gloo backend, which this LibTorch has for the CPU only: choose the CPU device or 1 process (--device %1 with --nproc %2).</source>
+        <translation>Mehrere Prozesse trainieren auf dem Gloo-Backend von c10d, das diese LibTorch nur für die CPU hat: wählen Sie das Gerät CPU oder 1 Prozess (--device %1 mit --nproc %2).</translation>
+    </message>
+    <message>
+        <source>%1 shards training state: it needs the Training profile, or choose DDP (--parallel %2 with --profile-type forward).</source>
+        <translation>%1 verteilt den Trainingszustand: das braucht das Profil Training, oder wählen Sie DDP (--parallel %2 mit --profile-type forward).</translation>
+    </message>
+    <message>
+        <source>%1 is a file; a run of several processes writes a folder there (--out).</source>
+        <translation>%1 ist eine Datei; ein Lauf mehrerer Prozesse schreibt dort einen Ordner (--out).</translation>
+    </message>
+    <message>
+        <source>%1 is not empty; choose a new or empty folder for the ranks' files (--out).</source>
+        <translation>%1 ist nicht leer; wählen Sie einen neuen oder leeren Ordner für die Dateien der Ränge (--out).</translation>
     </message>
 </context>
 <context>
