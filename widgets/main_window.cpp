@@ -36,6 +36,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
@@ -68,6 +69,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -167,9 +169,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             [this](qint64 done, qint64 total, double left, qint64 peak) {
                 onStep(done, total, 0, left, peak, QString());
             });
-    connect(
-        m_rank_controller, &RankRunController::ranksChanged, this,
-        [this](const QStringList& labels, int shown) { m_timeline_page->setRanks(labels, shown); });
+    connect(m_rank_controller, &RankRunController::ranksChanged, this,
+            [this](const QStringList& labels, int shown) {
+                // Each step renames the ranks: in place, so that an open selector stays open.
+                QComboBox* combo = m_timeline_page->rankCombo();
+                if (combo->count() == labels.size() && combo->isVisible()) {
+                    for (int r = 0; r < labels.size(); ++r) {
+                        combo->setItemText(r, labels[r]);
+                    }
+                    const QSignalBlocker block(combo);
+                    combo->setCurrentIndex(shown);
+                    return;
+                }
+                m_timeline_page->setRanks(labels, shown);
+            });
     connect(m_rank_controller, &RankRunController::finished, this,
             [this](const RankRunController::Outcome& o) {
                 onRankRunFinished(o.directory, o.cancelled, o.error, o.rankFiles);
