@@ -14,6 +14,7 @@
 #include "io/snapshot_importer.h"
 #include "operator_page.h"
 #include "planner_page.h"
+#include "rank_run_controller.h"
 #include "run_controller.h"
 #include "run_load_progress.h"
 #include "run_panel.h"
@@ -35,6 +36,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
@@ -67,6 +69,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -155,6 +158,34 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                 onRunFinished(std::move(trace), std::move(layout), outcome.cancelled,
                               outcome.outOfMemory, outcome.error, outcome.savedPath,
                               outcome.saveError);
+            });
+    m_rank_controller = new RankRunController(this);
+    m_rank_controller->setKeepDirectory(
+        QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) +
+        QStringLiteral("/runs"));
+    connect(m_rank_controller, &RankRunController::snapshotReady, this, &MainWindow::onSnapshot);
+    connect(m_rank_controller, &RankRunController::logMessage, this, &MainWindow::appendLog);
+    connect(m_rank_controller, &RankRunController::progress, this,
+            [this](qint64 done, qint64 total, double left, qint64 peak) {
+                onStep(done, total, 0, left, peak, QString());
+            });
+    connect(m_rank_controller, &RankRunController::ranksChanged, this,
+            [this](const QStringList& labels, int shown) {
+                // Each step renames the ranks: in place, so that an open selector stays open.
+                QComboBox* combo = m_timeline_page->rankCombo();
+                if (combo->count() == labels.size() && combo->isVisible()) {
+                    for (int r = 0; r < labels.size(); ++r) {
+                        combo->setItemText(r, labels[r]);
+                    }
+                    const QSignalBlocker block(combo);
+                    combo->setCurrentIndex(shown);
+                    return;
+                }
+                m_timeline_page->setRanks(labels, shown);
+            });
+    connect(m_rank_controller, &RankRunController::finished, this,
+            [this](const RankRunController::Outcome& o) {
+                onRankRunFinished(o.directory, o.cancelled, o.error, o.rankFiles);
             });
 
     m_state = new RunViewState(this);
@@ -297,7 +328,7 @@ bool MainWindow::openRun(const QString& path, const RunRange& range) {
     if (RunDirectory::isRunDirectory(QFile::encodeName(path).toStdString())) {
         return openRunDirectory(path, -1, range);
     }
-    if (m_controller->isActive()) {
+    if (runActive()) {
         reportError(tr("Run in Progress"), tr("Stop the current run before opening another one."));
         return false;
     }
@@ -475,7 +506,7 @@ void MainWindow::recoverJournals(const QStringList& journals) {
         for (const QString& run : r.runs) {
             addRecentFile(run);
         }
-        if (!r.runs.isEmpty() && !m_controller->isActive() && !m_loading) {
+        if (!r.runs.isEmpty() && !runActive() && !m_loading) {
             openRun(r.runs.last());
         }
     });
@@ -617,7 +648,15 @@ void MainWindow::createAnalysisTabs() {
         }
     });
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] { syncCurrentTab(); });
-    connect(m_timeline_page, &TimelinePage::rankChosen, this, [this](int rank) { showRank(rank); });
+    connect(m_timeline_page, &TimelinePage::rankChosen, this, [this](int rank) {
+        if (m_rank_controller->isActive()) {
+            // A live run: the chosen rank's snapshot follows at the next poll.
+            m_timeline_page->setLiveTrace(nullptr, nullptr);
+            m_rank_controller->showRank(rank);
+            return;
+        }
+        showRank(rank);
+    });
     connect(m_sweep_page, &SweepPage::runFileActivated, this,
             [this](const QString& path) { openRun(path); });
 }
@@ -672,7 +711,7 @@ bool MainWindow::openRunDirectory(const QString& path, int rank, const RunRange&
     if (m_loading) {
         return false;
     }
-    if (m_controller->isActive()) {
+    if (runActive()) {
         reportError(tr("Run in Progress"), tr("Stop the current run before opening another one."));
         return false;
     }
@@ -832,11 +871,32 @@ bool MainWindow::compareWith(const QString& path) {
     if (!m_trace) {
         return false;
     }
+    // A run directory (another strategy, say) compares by its rank of the same number as the
+    // rank shown here (rank 0 when it has fewer ranks).
+    QString file = path;
+    QString name = QFileInfo(path).fileName();
+    const std::string where = QFile::encodeName(path).toStdString();
+    if (RunDirectory::isRunDirectory(where)) {
+        try {
+            const RunDirectory manifest = RunDirectory::load(where);
+            const int rank = m_rank >= 0 && m_rank < manifest.world_size ? m_rank : 0;
+            const std::string dir = RunDirectory::directoryOf(where);
+            file = QFile::decodeName(QByteArray::fromStdString(manifest.rankPath(dir, rank)));
+            name = tr("%1 rank %2")
+                       .arg(QFileInfo(QFile::decodeName(QByteArray::fromStdString(dir))).fileName())
+                       .arg(rank);
+        } catch (const std::exception& e) {
+            reportError(tr("Cannot Open Run"),
+                        tr("Memscope could not open %1.\n\n%2")
+                            .arg(QDir::toNativeSeparators(path), QString::fromLocal8Bit(e.what())));
+            return false;
+        }
+    }
     QApplication::setOverrideCursor(Qt::BusyCursor);
     m_loading = true;
     updateActions();
     QString error;
-    std::shared_ptr<const Trace> other = loadTrace(path, error);
+    std::shared_ptr<const Trace> other = loadTrace(file, error);
     m_loading = false;
     updateActions();
     QApplication::restoreOverrideCursor();
@@ -846,10 +906,10 @@ bool MainWindow::compareWith(const QString& path) {
     if (!other) {
         reportError(
             tr("Cannot Open Run"),
-            tr("Memscope could not open %1.\n\n%2").arg(QDir::toNativeSeparators(path), error));
+            tr("Memscope could not open %1.\n\n%2").arg(QDir::toNativeSeparators(file), error));
         return false;
     }
-    compareTraces(other, QFileInfo(path).fileName());
+    compareTraces(other, name);
     return true;
 }
 
@@ -861,7 +921,9 @@ void MainWindow::compareWithDialog() {
         appSettings().value(QLatin1String(k_last_dir_key), QDir::currentPath()).toString();
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Compare With Run"), dir,
-        tr("Runs and snapshots (*.memscope *.pickle *.pkl);;All files (*)"));
+        tr("Runs and snapshots (*.memscope *.pickle *.pkl manifest.json);;Memscope runs "
+           "(*.memscope);;Multi-rank runs (manifest.json);;PyTorch memory snapshots (*.pickle "
+           "*.pkl);;All files (*)"));
     if (!path.isEmpty()) {
         compareWith(path);
     }
@@ -1004,13 +1066,17 @@ void MainWindow::exportViewDialog() {
 // --- runs
 
 void MainWindow::startRun() {
-    if (m_controller->isActive() || m_loading) {
+    if (runActive() || m_loading) {
         return;
     }
     const auto options = m_run_panel->validatedOptions();
     if (!options) {
         m_run_dock->show();
         m_run_dock->raise();
+        return;
+    }
+    if (m_run_panel->processes() > 1) {
+        startRankRun(*options);
         return;
     }
     QString error;
@@ -1020,8 +1086,12 @@ void MainWindow::startRun() {
         return;
     }
     m_run_panel->saveSettings();
+    showLiveRunStarting(options->num_steps + options->warmup_steps);
+}
+
+void MainWindow::showLiveRunStarting(qint64 total) {
     m_live_step = 0;
-    m_live_total = options->num_steps + options->warmup_steps;
+    m_live_total = total;
     clearRanks();
     m_trace.reset();
     m_run_path.clear();
@@ -1042,6 +1112,63 @@ void MainWindow::startRun() {
 
 void MainWindow::stopRun() {
     m_controller->stop();
+    m_rank_controller->stop();
+}
+
+bool MainWindow::runActive() const {
+    return m_controller->isActive() || m_rank_controller->isActive();
+}
+
+// --- multi-process runs
+
+void MainWindow::startRankRun(const TrainOptions& options) {
+    RankRunController::Request request;
+    request.options = options;
+    request.recordShapes = m_run_panel->recordShapes();
+    request.processes = m_run_panel->processes();
+    request.parallel = m_run_panel->parallel();
+    request.bucketMib = m_run_panel->bucketMib();
+    request.directory = m_run_panel->outputDirectory();
+    QString error;
+    if (!m_rank_controller->start(request, &error)) {
+        m_run_panel->showProblem(error);
+        reportError(tr("Cannot Start Run"), error);
+        return;
+    }
+    m_run_panel->saveSettings();
+    showLiveRunStarting(options.num_steps + options.warmup_steps);
+    m_timeline_page->setRanks(m_rank_controller->rankLabels(), m_rank_controller->shownRank());
+}
+
+void MainWindow::onRankRunFinished(const QString& directory, bool cancelled, const QString& error,
+                                   int rank_files) {
+    m_progress->hide();
+    m_eta_label->clear();
+    if (!error.isEmpty()) {
+        m_step_label->setText(tr("Failed: %1").arg(error.section(QLatin1Char('\n'), 0, 0)));
+        appendLog(tr("The run failed: %1").arg(error));
+        m_run_panel->showProblem(error);
+    } else if (cancelled) {
+        m_step_label->setText(tr("Stopped after step %1 of %2").arg(m_live_step).arg(m_live_total));
+        appendLog(tr("The run was stopped; every rank kept what it recorded."));
+    } else {
+        m_step_label->setText(tr("Finished %1 steps").arg(m_live_total));
+        appendLog(tr("The run finished."));
+    }
+    updateActions();
+    if (rank_files == 0) {
+        m_timeline_page->setRanks({}, -1);
+        appendLog(
+            tr("No rank recorded anything into %1.").arg(QDir::toNativeSeparators(directory)));
+        updateStatus();
+        return;
+    }
+    // What the ranks saved, opened as File > Open opens a run directory.
+    const QString step_text = m_step_label->text();
+    openRunDirectory(directory, m_rank_controller->shownRank());
+    m_step_label->setText(step_text);
+    setRunTabsVisible(true);
+    updateStatus();
 }
 
 void MainWindow::onSnapshot(std::shared_ptr<const Trace> trace,
@@ -1056,6 +1183,7 @@ void MainWindow::onSnapshot(std::shared_ptr<const Trace> trace,
 
 void MainWindow::onStep(qint64 step, qint64 total, double, double left, qint64 peak,
                         const QString& line) {
+    // (A multi-process run's lines come from memscope-cli's output: `line` is empty.)
     m_live_step = step;
     m_live_total = total;
     m_progress->setRange(0, int(total));
@@ -1064,7 +1192,9 @@ void MainWindow::onStep(qint64 step, qint64 total, double, double left, qint64 p
     m_eta_label->setText(step < total ? tr("about %1 left").arg(humanDuration(left))
                                       : tr("finishing"));
     m_peak_label->setText(tr("Peak %1").arg(humanBytes(peak)));
-    appendLog(line);
+    if (!line.isEmpty()) {
+        appendLog(line);
+    }
 }
 
 void MainWindow::onRunFinished(std::shared_ptr<const Trace> trace,
@@ -1127,6 +1257,14 @@ void MainWindow::setRunTabsVisible(bool visible) {
 }
 
 void MainWindow::updateStatus() {
+    if (m_rank_controller->isActive()) {
+        m_status_label->setText(
+            tr("Recording %1 on %2 processes (%3)")
+                .arg(QString::fromStdString(m_rank_controller->request().options.preset))
+                .arg(m_rank_controller->worldSize())
+                .arg(m_rank_controller->request().parallel));
+        return;
+    }
     if (m_controller->isActive()) {
         m_status_label->setText(
             tr("Recording %1").arg(QString::fromStdString(m_controller->options().preset)));
@@ -1147,7 +1285,7 @@ void MainWindow::updateStatus() {
 }
 
 void MainWindow::updateActions() {
-    const bool active = m_controller->isActive();
+    const bool active = runActive();
     m_run_action->setEnabled(!active && !m_loading);
     m_stop_action->setEnabled(active);
     m_open_action->setEnabled(!active && !m_loading);
@@ -1177,6 +1315,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
         // The controller's destructor stops the run and waits for it.
         m_controller->stop();
     }
+    m_rank_controller->stop();  // every rank saves; the destructor waits for them
     m_run_panel->saveSettings();
     saveWindowState();
     QMainWindow::closeEvent(event);

@@ -28,6 +28,7 @@ class ComparePage;
 class FlameGraphPage;
 class OperatorPage;
 class PlannerPage;
+class RankRunController;
 class RunController;
 class SegmentPage;
 class RunLoadProgress;
@@ -37,6 +38,7 @@ class RunPanel;
 class TimelineLayout;
 class TimelinePage;
 class Trace;
+struct TrainOptions;
 
 // The application's top-level window. The run panel (a dock) defines a training run, Run (F5)
 // records it on a worker thread while the timeline grows live, Stop (Esc) ends it keeping what was
@@ -115,6 +117,8 @@ class MainWindow : public QMainWindow {
     SweepPage* sweepPage() const { return m_sweep_page; }
     PlannerPage* plannerPage() const { return m_planner_page; }
     RunController* runController() const { return m_controller; }
+    // Runs of several processes (the run panel's Processes > 1): memscope-cli's ranks.
+    RankRunController* rankRunController() const { return m_rank_controller; }
     QTabWidget* tabs() const { return m_tabs; }
     QPlainTextEdit* logView() const { return m_log; }
     QStringList recentFiles() const;
@@ -175,6 +179,13 @@ class MainWindow : public QMainWindow {
                        bool cancelled, bool out_of_memory, const QString& error,
                        const QString& saved_path, const QString& save_error);
     QWidget* currentExportWidget() const;
+    // A single-process or a multi-process run is going.
+    bool runActive() const;
+    // The timeline, status bar and title for a live run of `total` steps.
+    void showLiveRunStarting(qint64 total);
+    void startRankRun(const TrainOptions& options);
+    void onRankRunFinished(const QString& directory, bool cancelled, const QString& error,
+                           int rank_files);
     // Reads a run or snapshot; large files on a worker while the event loop keeps going. nullptr
     // with the reason in `error` when it cannot be read.
     // Empty error and nullptr: the user cancelled.
@@ -237,6 +248,7 @@ class MainWindow : public QMainWindow {
     RunPanel* m_run_panel = nullptr;
     QPlainTextEdit* m_log = nullptr;
     RunController* m_controller = nullptr;
+    RankRunController* m_rank_controller = nullptr;
     std::shared_ptr<const Trace> m_trace;
     QString m_run_path;
     bool m_loading = false;

@@ -1,11 +1,11 @@
 #include "planner_page.h"
 
+#include "analysis/run_statistics.h"
 #include "device/device_discovery.h"
 #include "model/config_error.h"
 #include "model/preset.h"
 #include "predict/planner.h"
 #include "trace/trace.h"
-#include "trace/trace_summary.h"
 #include "train/peak_flops.h"
 #include "train/run_summary.h"
 
@@ -107,21 +107,23 @@ QString groupName(int group) {
     }
 }
 
-// The recorder's category names (trace/category.h) for each group.
-std::vector<const char*> categoriesOf(int group) {
+// The recorder's categories (trace/category.h) in each group. Collective buffers (multi-rank
+// runs) live for a collective, as temporaries do.
+std::vector<Category> categoriesOf(int group) {
     switch (group) {
         case Params:
-            return {"PARAMETER"};
+            return {Category::Parameter};
         case Grads:
-            return {"GRADIENT"};
+            return {Category::Gradient};
         case Optimizer:
-            return {"OPTIMIZER_STATE"};
+            return {Category::OptimizerState};
         case Inputs:
-            return {"INPUT"};
+            return {Category::Input};
         case Activations:
-            return {"ACTIVATION"};
+            return {Category::Activation};
         case Temporaries:
-            return {"TEMPORARY", "AUTOGRAD_DETAIL", "UNKNOWN"};
+            return {Category::Temporary, Category::AutogradDetail, Category::Unknown,
+                    Category::Communication};
         default:
             return {};
     }
@@ -451,7 +453,7 @@ PlanRequest PlannerPage::requestFromForm() const {
     }
     r.parallel.zero_stage = m_zero->value();
     if (m_trace) {
-        const double mfu = m_trace->summary.value("mfu", 0.0);
+        const double mfu = m_measuredMfu;
         if (mfu > 0 && m_trace->meta.device == "cpu" && r.device == "CPU") {
             r.mfu = mfu;
             r.mfu_source = "calibrated from the open run";
@@ -602,15 +604,15 @@ void PlannerPage::setMeasuredTrace(std::shared_ptr<const Trace> trace) {
     m_trace = std::move(trace);
     m_measuredPeak.reset();
     m_measuredGroups.clear();
+    m_measuredMfu = 0;
     if (m_trace) {
-        const auto summary = TraceSummary::compute(*m_trace, 0);
-        m_measuredPeak = summary.value("peak_allocated_bytes_recorded", int64_t(0));
-        const auto& categories =
-            summary.value("bytes_by_category_at_peak", nlohmann::json::object());
+        const RunStatistics measured = RunStatistics::fromTrace(*m_trace);
+        m_measuredPeak = measured.recorded_peak_bytes;
+        m_measuredMfu = measured.mfu;
         m_measuredGroups.assign(GroupCount, 0);
         for (int g = 0; g < GroupCount; ++g) {
-            for (const char* name : categoriesOf(g)) {
-                m_measuredGroups[size_t(g)] += categories.value(name, int64_t(0));
+            for (const Category category : categoriesOf(g)) {
+                m_measuredGroups[size_t(g)] += measured.bytes_by_category_at_peak[size_t(category)];
             }
         }
         if (!m_trace->meta.config.is_null() && !m_trace->meta.config.empty()) {

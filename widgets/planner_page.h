@@ -82,6 +82,7 @@ class PlannerPage : public QWidget {
     std::shared_ptr<const Trace> m_trace;
     std::optional<qint64> m_measuredPeak;
     std::vector<qint64> m_measuredGroups;  // per chart group, at the measured peak
+    double m_measuredMfu = 0;              // the open run's MFU (0..1), 0 when it has none
     bool m_filling = false;
 
     QFormLayout* m_modelForm = nullptr;

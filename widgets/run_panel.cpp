@@ -12,8 +12,10 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QEvent>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -35,6 +37,8 @@ namespace {
 
 constexpr auto k_options_key = "run_panel/options";
 constexpr auto k_shapes_key = "run_panel/record_shapes";
+constexpr auto k_parallel_key = "run_panel/parallel";
+constexpr auto k_bucket_key = "run_panel/bucket_mib";
 
 QSpinBox* spin(QWidget* parent, const char* name, int lo, int hi) {
     auto* box = new QSpinBox(parent);
@@ -160,6 +164,26 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     }
     layout->addWidget(m_deviceGroup);
 
+    // Processes: several ranks of memscope-cli on c10d (the CLI's --nproc and --parallel).
+    m_processGroup = new QGroupBox(this);
+    m_processForm = new QFormLayout(m_processGroup);
+    m_processes = spin(m_processGroup, "nproc", 1, std::max(1, QThread::idealThreadCount()));
+    m_processes->setValue(1);
+    m_parallel = combo(m_processGroup, "parallel");
+    m_bucket = new QDoubleSpinBox(m_processGroup);
+    m_bucket->setObjectName(QStringLiteral("bucket_mib"));
+    m_bucket->setDecimals(2);
+    m_bucket->setRange(0.01, 4096);
+    m_bucket->setValue(25);
+    m_output = new QLineEdit(m_processGroup);
+    m_output->setObjectName(QStringLiteral("out"));
+    m_output->setClearButtonEnabled(true);
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{m_processes, m_parallel, m_bucket, m_output}) {
+        m_processForm->addRow(new QLabel(m_processGroup), w);
+    }
+    layout->addWidget(m_processGroup);
+
     auto* buttons = new QHBoxLayout;
     m_run = new QPushButton(this);
     m_run->setObjectName(QStringLiteral("run_button"));
@@ -203,6 +227,9 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
         connect(box, &QComboBox::currentIndexChanged, this, clear);
     }
     connect(m_capacity, &QLineEdit::textChanged, this, clear);
+    connect(m_output, &QLineEdit::textChanged, this, clear);
+    connect(m_bucket, &QDoubleSpinBox::valueChanged, this, clear);
+    connect(m_processes, &QSpinBox::valueChanged, this, [this] { updateDependentFields(); });
 
     // Every core but one: the interface keeps a core to paint on while the run trains (see
     // ThreadPolicy); 0, "all cores", stays a choice.
@@ -273,6 +300,21 @@ void RunPanel::retranslateUi() {
              "roofline in the summary (--record-shapes; slightly slower)"));
     m_recordShapes->setText(tr("Record input shapes"));
 
+    m_processGroup->setTitle(tr("Processes"));
+    label(m_processForm, m_processes, tr("Processes:"),
+          tr("Train on this many processes (ranks) of memscope-cli on c10d, each recorded; 1 "
+             "trains in the application itself (--nproc)"));
+    label(m_processForm, m_parallel, tr("Strategy:"),
+          tr("How the ranks share the training: data parallel or ZeRO stage 1 to 3 "
+             "(--parallel)"));
+    label(m_processForm, m_bucket, tr("Bucket size:"),
+          tr("Gradient bucket size of the collectives (--bucket-mib)"));
+    m_bucket->setSuffix(tr(" MiB"));
+    label(m_processForm, m_output, tr("Output folder:"),
+          tr("The run directory the ranks record into (one file per rank and manifest.json); "
+             "empty: a new folder beside the kept runs (--out)"));
+    m_output->setPlaceholderText(tr("new folder beside the kept runs"));
+
     // Items keep their data (the CLI spelling) and change only their text.
     const auto fill = [](QComboBox* box, const QList<QPair<QString, QString>>& items) {
         const QString current = dataOf(box);
@@ -296,6 +338,11 @@ void RunPanel::retranslateUi() {
                        {QStringLiteral("memory-efficient"), tr("Memory-efficient (chunked)")}});
     fill(m_checkpointing,
          {{QStringLiteral("none"), tr("None")}, {QStringLiteral("per-block"), tr("Per block")}});
+    fill(m_parallel,
+         {{QStringLiteral("ddp"), tr("DDP (gradients all-reduced)")},
+          {QStringLiteral("zero1"), tr("ZeRO-1 (optimizer state sharded)")},
+          {QStringLiteral("zero2"), tr("ZeRO-2 (optimizer state and gradients sharded)")},
+          {QStringLiteral("zero3"), tr("ZeRO-3 (parameters sharded too)")}});
     // What exists: the CPU always, then each GPU LibTorch can use, by --device spelling.
     QList<QPair<QString, QString>> devices{{QStringLiteral("cpu"), tr("CPU")}};
     for (const auto& d : DeviceDiscovery::shared().devices()) {
@@ -414,6 +461,11 @@ TrainOptions RunPanel::options() const {
 std::optional<TrainOptions> RunPanel::validatedOptions() {
     try {
         TrainOptions o = options();
+        QString option, message;
+        if (!checkProcesses(o, &option, &message)) {
+            showError(option, message);
+            return std::nullopt;
+        }
         m_error->hide();
         return o;
     } catch (const ConfigError& e) {
@@ -452,12 +504,94 @@ void RunPanel::updateDependentFields() {
     const bool training = dataOf(m_profile) != QLatin1String("forward");
     m_optimizer->setEnabled(training);
     m_lr->setEnabled(training);
+    const bool ranks = m_processes->value() > 1;
+    m_parallel->setEnabled(ranks);
+    m_bucket->setEnabled(ranks);
+    m_output->setEnabled(ranks);
+}
+
+bool RunPanel::checkProcesses(const TrainOptions& o, QString* option, QString* message) const {
+    if (processes() <= 1) {
+        return true;
+    }
+    const QString strategy = m_parallel->currentText();
+    if (o.device != "cpu") {
+        *option = QStringLiteral("--device");
+        *message = tr("Several processes train on c10d's Gloo backend, which this LibTorch has "
+                      "for the CPU only: choose the CPU device or 1 process (--device %1 with "
+                      "--nproc %2).")
+                       .arg(QString::fromStdString(o.device))
+                       .arg(processes());
+        return false;
+    }
+    if (!o.training() && parallel() != QLatin1String("ddp")) {
+        *option = QStringLiteral("--parallel");
+        *message = tr("%1 shards training state: it needs the Training profile, or choose DDP "
+                      "(--parallel %2 with --profile-type forward).")
+                       .arg(strategy, parallel());
+        return false;
+    }
+    const QString out = outputDirectory();
+    if (!out.isEmpty()) {
+        const QFileInfo info(out);
+        if (info.exists() && !info.isDir()) {
+            *option = QStringLiteral("--out");
+            *message = tr("%1 is a file; a run of several processes writes a folder there (--out).")
+                           .arg(QDir::toNativeSeparators(out));
+            return false;
+        }
+        if (info.isDir() && !QDir(out).isEmpty()) {
+            *option = QStringLiteral("--out");
+            *message = tr("%1 is not empty; choose a new or empty folder for the ranks' files "
+                          "(--out).")
+                           .arg(QDir::toNativeSeparators(out));
+            return false;
+        }
+    }
+    return true;
+}
+
+int RunPanel::processes() const {
+    return m_processes->value();
+}
+
+void RunPanel::setProcesses(int processes) {
+    m_processes->setValue(processes);
+}
+
+QString RunPanel::parallel() const {
+    return dataOf(m_parallel);
+}
+
+void RunPanel::setParallel(const QString& strategy) {
+    selectData(m_parallel, strategy);
+}
+
+double RunPanel::bucketMib() const {
+    return m_bucket->value();
+}
+
+void RunPanel::setBucketMib(double mib) {
+    m_bucket->setValue(mib);
+}
+
+QString RunPanel::outputDirectory() const {
+    return m_output->text().trimmed();
+}
+
+void RunPanel::setOutputDirectory(const QString& dir) {
+    m_output->setText(dir);
+}
+
+void RunPanel::showProblem(const QString& message) {
+    showError(QString(), message);
 }
 
 void RunPanel::setRunning(bool running) {
     m_run->setEnabled(!running);
     m_stop->setEnabled(running);
-    for (QGroupBox* group : {m_modelGroup, m_runGroup, m_numericsGroup, m_deviceGroup}) {
+    for (QGroupBox* group :
+         {m_modelGroup, m_runGroup, m_numericsGroup, m_deviceGroup, m_processGroup}) {
         group->setEnabled(!running);
     }
 }
@@ -473,6 +607,9 @@ void RunPanel::setRecordShapes(bool on) {
 void RunPanel::saveSettings() const {
     QSettings settings = appSettings();
     settings.setValue(QLatin1String(k_shapes_key), recordShapes());
+    // The process count is not kept: every session starts with a run in the application.
+    settings.setValue(QLatin1String(k_parallel_key), parallel());
+    settings.setValue(QLatin1String(k_bucket_key), bucketMib());
     try {
         settings.setValue(QLatin1String(k_options_key),
                           QString::fromStdString(options().toJson().dump()));
@@ -484,6 +621,8 @@ void RunPanel::saveSettings() const {
 void RunPanel::restoreSettings() {
     const QSettings settings = appSettings();
     m_recordShapes->setChecked(settings.value(QLatin1String(k_shapes_key), true).toBool());
+    setParallel(settings.value(QLatin1String(k_parallel_key), QStringLiteral("ddp")).toString());
+    setBucketMib(settings.value(QLatin1String(k_bucket_key), 25.0).toDouble());
     const QString text = settings.value(QLatin1String(k_options_key)).toString();
     if (text.isEmpty()) {
         return;

@@ -19,10 +19,10 @@ class QSpinBox;
 namespace memscope {
 
 // The form that defines a training run: every TrainOptions field, grouped like the CLI's help
-// (preset and model shape; batch, sequence and steps; numerics; device), with Run and Stop
-// buttons. Picking a preset fills the model shape, batch and sequence; editing a field afterwards
-// keeps the preset's name so the run still says where it started. options() validates the whole
-// form and names the offending field, the same ConfigError text the CLI prints.
+// (preset and model shape; batch, sequence and steps; numerics; device; processes), with Run and
+// Stop buttons. Picking a preset fills the model shape, batch and sequence; editing a field
+// afterwards keeps the preset's name so the run still says where it started. options() validates
+// the whole form and names the offending field, the same ConfigError text the CLI prints.
 class RunPanel : public QWidget {
     Q_OBJECT
 
@@ -39,6 +39,20 @@ class RunPanel : public QWidget {
     void setRecordShapes(bool on);
     // Fills the model shape, batch and sequence length from a preset.
     void applyPreset(const QString& name);
+
+    // The multi-process settings, the CLI's --nproc, --parallel, --bucket-mib and --out: with
+    // more than one process the run trains on that many ranks of memscope-cli (validatedOptions
+    // checks the combination). An empty output folder: a new one beside the kept runs.
+    int processes() const;
+    void setProcesses(int processes);
+    QString parallel() const;  // "ddp", "zero1", "zero2" or "zero3"
+    void setParallel(const QString& strategy);
+    double bucketMib() const;
+    void setBucketMib(double mib);
+    QString outputDirectory() const;
+    void setOutputDirectory(const QString& dir);
+    // Shows `message` in the error line (a run that could not start or failed at once).
+    void showProblem(const QString& message);
 
     // Run and Stop are the main window's actions (F5, Esc): the buttons mirror them.
     void setRunning(bool running);
@@ -63,15 +77,20 @@ class RunPanel : public QWidget {
     // Shows `message` under the buttons and points at the field for `option` (a CLI name).
     void showError(const QString& option, const QString& message);
     QWidget* fieldForOption(const QString& option) const;
+    // The multi-process checks the CLI makes (ParallelOptionSet), with the GUI's words: false
+    // with the option and the message when `o` cannot run on processes().
+    bool checkProcesses(const TrainOptions& o, QString* option, QString* message) const;
 
     QGroupBox* m_modelGroup = nullptr;
     QGroupBox* m_runGroup = nullptr;
     QGroupBox* m_numericsGroup = nullptr;
     QGroupBox* m_deviceGroup = nullptr;
+    QGroupBox* m_processGroup = nullptr;
     QFormLayout* m_modelForm = nullptr;
     QFormLayout* m_runForm = nullptr;
     QFormLayout* m_numericsForm = nullptr;
     QFormLayout* m_deviceForm = nullptr;
+    QFormLayout* m_processForm = nullptr;
 
     QComboBox* m_preset = nullptr;
     QSpinBox* m_hidden = nullptr;
@@ -100,6 +119,11 @@ class RunPanel : public QWidget {
     QSpinBox* m_threads = nullptr;
     QLineEdit* m_capacity = nullptr;
     QCheckBox* m_recordShapes = nullptr;
+
+    QSpinBox* m_processes = nullptr;
+    QComboBox* m_parallel = nullptr;
+    QDoubleSpinBox* m_bucket = nullptr;
+    QLineEdit* m_output = nullptr;
 
     QPushButton* m_run = nullptr;
     QPushButton* m_stop = nullptr;

@@ -229,24 +229,13 @@ SummaryPage::RankRow SummaryPage::rankRowOf(int rank, const Trace& trace) {
     RankRow row;
     row.rank = rank;
     row.events = qint64(trace.events.count());
-    // The per-step figures as the run's own summary computes them.
-    RunSummary steps;
-    steps.steps = trace.steps;
-    row.step1_peak_bytes = steps.step1PeakAllocated();
-    row.steady_peak_bytes = steps.steadyPeakAllocated();
-    row.peak_bytes = std::max(row.step1_peak_bytes, row.steady_peak_bytes);
-    row.avg_step_s = steps.avgStep();
-    const auto& summary = trace.summary;
-    if (summary.is_object()) {
-        if (auto it = summary.find("peak_allocated_bytes");
-            it != summary.end() && it->is_number_integer()) {
-            row.peak_bytes = std::max<qint64>(row.peak_bytes, it->get<int64_t>());
-        }
-        if (auto it = summary.find("communication_bytes");
-            it != summary.end() && it->is_number_integer()) {
-            row.communication_bytes = it->get<int64_t>();
-        }
-    }
+    // What the run stored (its summary and steps); the events are not read.
+    const RunStatistics stored = RunStatistics::fromStored(trace);
+    row.step1_peak_bytes = stored.step1_peak_bytes;
+    row.steady_peak_bytes = stored.steady_peak_bytes;
+    row.peak_bytes = stored.peak_bytes;
+    row.avg_step_s = stored.avg_step_s;
+    row.communication_bytes = stored.communication_bytes;
     return row;
 }
 

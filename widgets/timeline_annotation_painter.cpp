@@ -76,6 +76,53 @@ void TimelineAnnotationPainter::paintAnnotations(
     font.setPointSizeF(std::max(6.0, font.pointSizeF() * 0.85));
     painter.setFont(font);
     const QFontMetricsF fm(font);
+    auto drawBand = [&](double px0, double px1, int lane, const QColor& colour,
+                        const QString& label, bool crowd) {
+        const double bottom = plot.bottom() - kLane * lane;
+        const QRectF band(QPointF(px0, bottom - kLane + 1), QPointF(px1, bottom));
+        QColor fill = colour;
+        fill.setAlpha(crowd ? 90 : 150);
+        painter.fillRect(band, fill);
+        painter.setPen(QPen(colour.darker(140), 0));
+        painter.drawLine(band.topLeft(), band.bottomLeft());
+        if (crowd) {
+            painter.drawLine(band.topRight(), band.bottomRight());
+        }
+        if (band.width() > fm.averageCharWidth() * 3) {
+            painter.setPen(crowd ? colour.darker(200) : QColor(Qt::white));
+            painter.drawText(band.adjusted(2, 0, -1, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                             fm.elidedText(label, Qt::ElideRight, band.width() - 3));
+        }
+    };
+    // Regions narrower than kMinBand pixels that follow each other in a lane (hundreds of steps
+    // in a wide window) are drawn as one lighter band, "first – last", instead of a stripe per
+    // region that would hide the data and read as noise.
+    struct Crowd {
+        double px0 = 0, px1 = -1;
+        int count = 0;
+        size_t first = 0, last = 0;
+    };
+    std::vector<Crowd> crowds(size_t(std::min(lanes, kMaxLanes)));
+    auto flush = [&](int lane) {
+        Crowd& c = crowds[size_t(lane)];
+        if (c.count == 0) {
+            return;
+        }
+        const TraceAnnotation& first = regions[c.first];
+        const QColor colour = kindColor(first.kind, 0);
+        if (c.count == 1) {
+            drawBand(c.px0, std::max(c.px1, c.px0 + 1), lane, colour,
+                     QString::fromStdString(first.name), false);
+        } else {
+            drawBand(c.px0, c.px1, lane, colour,
+                     tr("%1 – %2 (%3)")
+                         .arg(QString::fromStdString(first.name),
+                              QString::fromStdString(regions[c.last].name))
+                         .arg(c.count),
+                     true);
+        }
+        c = Crowd();
+    };
     std::array<size_t, 4> count{};
     for (size_t i = 0; i < regions.size(); ++i) {
         const TraceAnnotation& r = regions[i];
@@ -87,26 +134,29 @@ void TimelineAnnotationPainter::paintAnnotations(
         }
         px0 = std::max(px0, plot.left());
         px1 = std::min(px1, plot.right());
-        if (px1 - px0 < 1) {
-            px1 = px0 + 1;  // a region narrower than a pixel still shows as a tick
-        }
-        if (lane_of[i] >= kMaxLanes) {
+        const int lane = lane_of[i];
+        if (lane >= kMaxLanes) {
             continue;  // deeper nesting than a few lanes would cover the data
         }
-        const double bottom = plot.bottom() - kLane * lane_of[i];
-        const QRectF band(QPointF(px0, bottom - kLane + 1), QPointF(px1, bottom));
-        const QColor colour = kindColor(r.kind, index);
-        QColor fill = colour;
-        fill.setAlpha(150);
-        painter.fillRect(band, fill);
-        painter.setPen(QPen(colour.darker(140), 0));
-        painter.drawLine(band.topLeft(), band.bottomLeft());
-        const QString name = QString::fromStdString(r.name);
-        if (band.width() > fm.averageCharWidth() * 3) {
-            painter.setPen(Qt::white);
-            painter.drawText(band.adjusted(2, 0, -1, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                             fm.elidedText(name, Qt::ElideRight, band.width() - 3));
+        Crowd& c = crowds[size_t(lane)];
+        if (px1 - px0 < kMinBand) {
+            if (c.count > 0 && px0 > c.px1 + kMinBand) {
+                flush(lane);  // a gap: the crowd ended
+            }
+            if (c.count == 0) {
+                c.px0 = px0;
+                c.first = i;
+            }
+            c.px1 = std::max(c.px1, px1);
+            c.last = i;
+            ++c.count;
+            continue;
         }
+        flush(lane);
+        drawBand(px0, px1, lane, kindColor(r.kind, index), QString::fromStdString(r.name), false);
+    }
+    for (int lane = 0; lane < int(crowds.size()); ++lane) {
+        flush(lane);
     }
     painter.restore();
 }

@@ -27,6 +27,8 @@ class TimelineAnnotationPainter {
     static constexpr double kLane = 15;
     // Lanes drawn at most (regions nested deeper are left out).
     static constexpr int kMaxLanes = 8;
+    // Regions narrower than this many pixels, one after another in a lane, merge into one band.
+    static constexpr double kMinBand = 4;
 
     void paintAnnotations(QPainter& painter, const std::vector<TraceAnnotation>& regions) const;
     // Washes the plot outside [x0, x1) (layout x's).

@@ -5,6 +5,7 @@
 #include "timeline_colors.h"
 
 #include "trace/trace.h"
+#include "train/train_options.h"
 
 #include <nlohmann/json.hpp>
 
@@ -15,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 
 namespace memscope {
@@ -169,13 +171,21 @@ QString TimelineFramePainter::runSubtitle() const {
         return {};
     }
     QStringList parts;
+    std::optional<TrainOptions> options;
     const auto& c = m_ctx.trace->meta.config;
     if (c.is_object() && c.contains("preset")) {
-        parts << QString::fromStdString(c.value("preset", std::string()));
-        parts << tr("batch %1").arg(c.value("batch_size", 0));
-        parts << tr("sequence %1").arg(c.value("seq_len", 0));
-        parts << QString::fromStdString(c.value("dtype", std::string()));
-        parts << QString::fromStdString(c.value("profile_type", std::string()));
+        try {
+            options = TrainOptions::fromJson(c);
+        } catch (const std::exception&) {
+            // a damaged configuration: the subtitle falls back to the source
+        }
+    }
+    if (options) {
+        parts << QString::fromStdString(options->preset);
+        parts << tr("batch %1").arg(options->batch_size);
+        parts << tr("sequence %1").arg(options->seq_len);
+        parts << QString::fromStdString(toString(options->dtype));
+        parts << QString::fromStdString(toString(options->profile));
     } else if (!m_ctx.trace->meta.source.empty()) {
         parts << QString::fromStdString(m_ctx.trace->meta.source);
     }

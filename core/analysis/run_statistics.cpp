@@ -1,16 +1,16 @@
 #include "analysis/run_statistics.h"
 
 #include "trace/trace_summary.h"
+#include "train/run_summary.h"
+
+#include <algorithm>
 
 namespace memscope {
 
-RunStatistics RunStatistics::fromTrace(const Trace& trace) {
-    nlohmann::json s = TraceSummary::compute(trace, 0);
-    if (trace.summary.is_object()) {
-        for (const auto& [k, v] : trace.summary.items()) {
-            s[k] = v;
-        }
-    }
+namespace {
+
+// Reads the figures of a summary (events' and stored, merged).
+RunStatistics fromSummary(const nlohmann::json& s) {
     auto bytes = [&s](const char* key, int64_t fallback) {
         const auto it = s.find(key);
         return it != s.end() && it->is_number() && it->get<int64_t>() > 0 ? it->get<int64_t>()
@@ -51,6 +51,34 @@ RunStatistics RunStatistics::fromTrace(const Trace& trace) {
     r.mfu = number("mfu");
     r.peak_tflops_per_s = number("peak_tflops_per_s");
     r.peak_tflops_method = s.value("peak_tflops_method", std::string());
+    r.recorded_peak_bytes = recorded;
+    r.communication_bytes = bytes("communication_bytes", 0);
+    return r;
+}
+
+}  // namespace
+
+RunStatistics RunStatistics::fromTrace(const Trace& trace) {
+    nlohmann::json s = TraceSummary::compute(trace, 0);
+    if (trace.summary.is_object()) {
+        for (const auto& [k, v] : trace.summary.items()) {
+            s[k] = v;
+        }
+    }
+    return fromSummary(s);
+}
+
+RunStatistics RunStatistics::fromStored(const Trace& trace) {
+    RunStatistics r =
+        fromSummary(trace.summary.is_object() ? trace.summary : nlohmann::json::object());
+    RunSummary steps;
+    steps.steps = trace.steps;
+    r.step1_peak_bytes = std::max(r.step1_peak_bytes, steps.step1PeakAllocated());
+    r.steady_peak_bytes = std::max(r.steady_peak_bytes, steps.steadyPeakAllocated());
+    r.peak_bytes = std::max({r.peak_bytes, r.step1_peak_bytes, r.steady_peak_bytes});
+    if (r.avg_step_s <= 0) {
+        r.avg_step_s = steps.avgStep();
+    }
     return r;
 }
 

@@ -208,12 +208,18 @@ PlanResult Planner::evaluate(const PlanRequest& request) const {
         // Ring algorithms, bytes each GPU sends: DDP all-reduces the gradients (2(d-1)/d x G);
         // ZeRO-1 all-reduces them too and all-gathers the updated parameters ((d-1)/d x G
         // more); ZeRO-2 reduce-scatters them instead ((d-1)/d) before that all-gather; ZeRO-3
-        // all-gathers each block's parameters twice (forward, backward) and reduce-scatters.
+        // all-gathers each block's parameters twice (forward, backward) and reduce-scatters;
+        // the parameters outside the blocks (embedding, final norm, head) are gathered once,
+        // before the forward, and stay until the step ends (as FSDP's root unit).
         const double passes = p.zero_stage == 1   ? 3.0
                               : p.zero_stage == 2 ? 2.0
                               : p.zero_stage >= 3 ? 3.0
                                                   : 2.0;
         dp_bytes = passes * (d - 1) / d * grads;
+        if (p.zero_stage >= 3) {
+            const double outside = double(counts.total() - counts.layers) / total_params;
+            dp_bytes -= double(d - 1) / d * grads * outside;
+        }
     }
     if (p.tensor > 1) {
         const double passes =

@@ -103,6 +103,7 @@ nlohmann::json RunSummary::toJson() const {
         {"steps", timedSteps()},
         {"steps_run", static_cast<int64_t>(steps.size())},
         {"threads", threads},
+        {"fewest_threads", fewest_threads},
         {"device", device},
         {"device_name", device_name},
         {"torch_version", torch_version},
@@ -167,6 +168,10 @@ std::string RunSummary::toText() const {
     if (options.training()) {
         out << "Avg time per backward: " << fixed(avgBackward(), 4) << " seconds\n";
         out << "Avg time per optimizer: " << fixed(avgOptimizer(), 4) << " seconds\n";
+    }
+    if (fewest_threads > 0 && fewest_threads < threads) {
+        out << "Threads: " << threads << ", down to " << fewest_threads
+            << " while other processes kept cores busy\n";
     }
     out << "Model FLOPs per step: " << fixed(flops_per_step.model() / 1e9, 2) << " GFLOP\n";
     out << "Achieved: " << fixed(modelFlopsPerSecond() / 1e12, 4) << " TFLOP/s, MFU "

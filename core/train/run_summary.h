@@ -21,6 +21,9 @@ struct RunSummary {
     bool out_of_memory = false;  // the run stopped on an (emulated or real) out-of-memory error
     std::string error;           // empty when the run finished or was cancelled
     int threads = 0;
+    // The fewest threads a step ran with: below `threads` when other processes kept cores busy
+    // and the trainer gave them back (ThreadGovernor); 0 when the count was not adapted.
+    int fewest_threads = 0;
     std::string device;
     std::string device_name;
     std::string torch_version;

@@ -1,4 +1,5 @@
 #include "train/trainer.h"
+#include "train/thread_governor.h"
 
 #include "device/device_info.h"
 #include "model/model_cost.h"
@@ -237,8 +238,22 @@ RunSummary Trainer::run() {
             summary.peak_allocated_bytes = hook->peak();
 
             const int64_t total_steps = m_options.warmup_steps + m_options.num_steps;
+            // Threads left at "all cores" follow the cores other processes leave free
+            // (ThreadGovernor); a count the user chose stays as it is.
+            std::optional<ThreadGovernor> governor;
+            if (m_options.threads == 0 && !gpu) {
+                governor.emplace(threads, threads);
+            }
             for (int64_t step = 1; step <= total_steps; ++step) {
                 CancellationToken::throwIfRequested();
+                if (governor) {
+                    const int previous = governor->threads();
+                    const int next = governor->update(ThreadGovernor::readCpuSample());
+                    if (next != previous) {
+                        at::set_num_threads(next);
+                    }
+                    summary.fewest_threads = governor->fewestThreads();
+                }
                 StepMetrics metrics;
                 metrics.step = step;
                 metrics.warmup = step <= m_options.warmup_steps;

@@ -1,4 +1,5 @@
-// Prints Memscope's training step time at a preset (default workshop-default, 2 threads).
+// Prints Memscope's training step time at a preset (default workshop-default with the CLI's
+// default threads: all cores, fewer while other processes keep cores busy; --threads N fixes N).
 // Compare with PyTorch on the same machine: scripts/bench_vs_pytorch.sh.
 //
 // --busy measures, in one run, the quiet step time and then the step time while a child process
@@ -60,7 +61,7 @@ const char* envOr(const char* name, const char* fallback) {
 int main(int argc, char** argv) {
     memscope::ThreadPolicy::applyWaitPolicy(argv);  // as the executables do
     std::string preset = "workshop-default";
-    int threads = 2, steps = 30, rounds = 3, warmup = 3;
+    int threads = 0, steps = 30, rounds = 3, warmup = 3;
     bool busy = false;
     for (int i = 1; i < argc; ++i) {
         const std::string key = argv[i];
@@ -92,10 +93,13 @@ int main(int argc, char** argv) {
     options.threads = threads;
     options.num_steps = steps;
     options.warmup_steps = warmup;
+    const std::string thread_text =
+        threads > 0 ? std::to_string(threads)
+                    : "default (up to " + std::to_string(options.resolvedThreads()) + ", adaptive)";
     std::printf(
-        "bench_train: %s, %d threads, %d timed steps (+%d warmup) per round%s; "
+        "bench_train: %s, %s threads, %d timed steps (+%d warmup) per round%s; "
         "OMP_WAIT_POLICY=%s GOMP_SPINCOUNT=%s\n",
-        preset.c_str(), threads, steps, warmup, busy ? ", quiet then busy" : "",
+        preset.c_str(), thread_text.c_str(), steps, warmup, busy ? ", quiet then busy" : "",
         envOr("OMP_WAIT_POLICY", "(unset)"), envOr("GOMP_SPINCOUNT", "(unset)"));
     auto run = [&](int round, const char* label, bool measure_peak) -> double {
         Trainer trainer(options);
@@ -107,9 +111,10 @@ int main(int argc, char** argv) {
         }
         std::printf(
             "round %d%s: avg step %.4f s (fwd %.4f, bwd %.4f, opt %.4f), %.1f samples/s, "
-            "peak %lld bytes\n",
+            "peak %lld bytes, threads %d (fewest %d)\n",
             round, label, s.avgStep(), s.avgForward(), s.avgBackward(), s.avgOptimizer(),
-            s.samplesPerSecond(), static_cast<long long>(s.peak_allocated_bytes));
+            s.samplesPerSecond(), static_cast<long long>(s.peak_allocated_bytes), s.threads,
+            s.fewest_threads > 0 ? s.fewest_threads : s.threads);
         std::fflush(stdout);
         return s.avgStep();
     };

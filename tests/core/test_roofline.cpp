@@ -228,6 +228,26 @@ class TestRoofline : public QObject {
         QVERIFY(!b.has_timing);
         QCOMPARE(b.peak_bytes, trace.events.allocated[size_t(trace.peakEvent())]);
         QCOMPARE(b.step1_peak_bytes, s.step1_peak_bytes);
+
+        // What the run stored only (the Ranks table reads this for every rank): the same
+        // peaks and timing, without a pass over the events.
+        const auto stored = RunStatistics::fromStored(trace);
+        QCOMPARE(stored.peak_bytes, s.peak_bytes);
+        QCOMPARE(stored.step1_peak_bytes, s.step1_peak_bytes);
+        QCOMPARE(stored.steady_peak_bytes, s.steady_peak_bytes);
+        QCOMPARE(stored.avg_step_s, s.avg_step_s);
+        QCOMPARE(stored.communication_bytes, int64_t(0));  // one process: no collectives
+        QCOMPARE(s.recorded_peak_bytes, trace.events.allocated[size_t(trace.peakEvent())]);
+        Trace ranked = trace;
+        ranked.summary["communication_bytes"] = int64_t(123456);
+        QCOMPARE(RunStatistics::fromStored(ranked).communication_bytes, int64_t(123456));
+        // Steps alone (a summary lost with a killed run): the peaks and the step time from them.
+        Trace steps_only = trace;
+        steps_only.summary = nlohmann::json::object();
+        const auto from_steps = RunStatistics::fromStored(steps_only);
+        QCOMPARE(from_steps.step1_peak_bytes, s.step1_peak_bytes);
+        QCOMPARE(from_steps.steady_peak_bytes, s.steady_peak_bytes);
+        QVERIFY(from_steps.avg_step_s > 0);
     }
 };
 

@@ -2,6 +2,7 @@
 // has; torn, corrupt and foreign files are cut or refused with a message naming the file.
 
 #include "capture/recording_session.h"
+#include "io/journal_reader.h"
 #include "io/journal_recovery.h"
 #include "io/run_file.h"
 #include "io/run_file_error.h"
@@ -27,6 +28,11 @@ std::string readAll(const std::string& path) {
 
 void writeAll(const std::string& path, const std::string& data) {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << data;
+}
+
+void appendAll(const std::string& path, const std::string& data) {
+    std::ofstream out(path, std::ios::binary | std::ios::app);
     out << data;
 }
 
@@ -123,6 +129,96 @@ class TestRunJournal : public QObject {
         QVERIFY2(!r.dropped_reason.empty(), r.dropped_reason.c_str());
         QVERIFY(r.events < int64_t(m_finished.events.count()));
         QVERIFY(r.bytes_dropped > 0);
+    }
+
+    // A journal read while it grows: each poll takes the chunks complete by then, waits for the
+    // one cut short, and never reads a byte twice.
+    void readerFollowsAGrowingJournal() {
+        const std::string data = readAll(m_journal);
+        const std::string growing = m_dir.filePath("growing.journal").toStdString();
+        JournalReader reader(growing);
+        QCOMPARE(reader.poll(), int64_t(0));  // not there yet
+        QVERIFY(!reader.hasRun());
+        // Pieces that cut through the file header, chunk headers and payloads.
+        const std::vector<size_t> cuts{5,
+                                       RunJournal::kFileHeaderSize + 7,
+                                       data.size() / 3,
+                                       data.size() / 2 + 1,
+                                       data.size() - 2,
+                                       data.size()};
+        size_t written = 0;
+        int64_t events = 0;
+        int64_t chunks = 0;
+        int64_t chunks_before_last = -1;
+        for (const size_t cut : cuts) {
+            appendAll(growing, data.substr(written, cut - written));
+            written = cut;
+            chunks += reader.poll();
+            QCOMPARE(reader.bytesRead(), int64_t(cut));
+            QCOMPARE(reader.chunks(), chunks);
+            QVERIFY(!reader.failed());
+            QVERIFY(reader.eventCount() >= events);
+            events = reader.eventCount();
+            if (cut == data.size() / 3) {
+                QVERIFY(reader.hasRun());
+                QVERIFY(events > 0);
+                // What was read so far shows as a trace, and the reader goes on after it.
+                const Trace partial = reader.trace();
+                QCOMPARE(int64_t(partial.events.count()), events);
+                QVERIFY(partial.meta.config == m_finished.meta.config);
+                // Bytes already read are never read again: spoil the file's start in place.
+                std::fstream f(growing, std::ios::binary | std::ios::in | std::ios::out);
+                f.seekp(0);
+                f.write("XXXXXXXXXXXXXXXX", 16);
+            }
+            if (cut == data.size() - 2) {
+                QVERIFY2(reader.stopReason().find("cut short") != std::string::npos,
+                         reader.stopReason().c_str());
+                QVERIFY(events <= int64_t(m_finished.events.count()));
+                chunks_before_last = reader.chunks();
+            }
+        }
+        QCOMPARE(reader.chunks(), chunks_before_last + 1);  // the last one, once it was whole
+        QVERIFY2(reader.stopReason().empty(), reader.stopReason().c_str());
+        QCOMPARE(reader.bytesKept(), int64_t(data.size()));
+        QCOMPARE(reader.poll(), int64_t(0));
+        QCOMPARE(reader.steps().size(), m_finished.steps.size());
+        QCOMPARE(reader.peakAllocated(), *std::max_element(m_finished.events.allocated.begin(),
+                                                           m_finished.events.allocated.end()));
+        const Trace t = reader.trace();
+        QCOMPARE(t.events.count(), m_finished.events.count());
+        QVERIFY(t.events.allocated == m_finished.events.allocated);
+        QVERIFY(t.events.stack == m_finished.events.stack);
+        QVERIFY(t.stacks.parents() == m_finished.stacks.parents());
+        QCOMPARE(t.spans.size(), m_finished.spans.size());
+        QCOMPARE(t.allocations().size(), m_finished.allocations().size());
+        const Trace taken = reader.takeTrace();
+        QCOMPARE(taken.events.count(), m_finished.events.count());
+        QCOMPARE(reader.eventCount(), int64_t(0));
+    }
+
+    void readerStopsForGoodAtACorruptChunk() {
+        std::string data = readAll(m_journal);
+        data[data.size() / 2] ^= 0x5A;
+        const std::string bad = m_dir.filePath("bad-growing.journal").toStdString();
+        writeAll(bad, data.substr(0, data.size() / 4));
+        JournalReader reader(bad);
+        QVERIFY(reader.poll() > 0);
+        QVERIFY(!reader.failed());
+        appendAll(bad, data.substr(data.size() / 4));
+        reader.poll();
+        QVERIFY(reader.failed());
+        QVERIFY(!reader.stopReason().empty());
+        const int64_t events = reader.eventCount();
+        QVERIFY(events < int64_t(m_finished.events.count()));
+        appendAll(bad, data.substr(0, 100));
+        QCOMPARE(reader.poll(), int64_t(0));
+        QCOMPARE(reader.eventCount(), events);
+
+        const std::string junk = m_dir.filePath("junk-growing.journal").toStdString();
+        writeAll(junk, "MSJ0");
+        JournalReader foreign(junk);
+        QVERIFY_THROWS_EXCEPTION(RunFileError, foreign.poll());
     }
 
     void foreignFilesAreRefusedNamingThem() {

@@ -249,6 +249,21 @@ class TestMainWindow : public QObject {
         QVERIFY(window.tabs()->isTabVisible(window.tabs()->currentIndex()));
         QVERIFY(!window.compareWithRank(1));  // itself
 
+        // Another strategy's run directory compares by the rank of the same number.
+        QDir(dir.path()).mkdir(QStringLiteral("ddp-run"));
+        const std::string other_dir = dir.filePath(QStringLiteral("ddp-run")).toStdString();
+        memscope::RunDirectory other = manifest;
+        other.world_size = 2;
+        other.parallel = "ddp";
+        other.rank_files.resize(2);
+        other.save(other_dir);
+        memscope::RunFile::save(rankTrace(7), other.rankPath(other_dir, 0));
+        memscope::RunFile::save(rankTrace(9), other.rankPath(other_dir, 1));
+        QVERIFY(window.compareWith(dir.filePath(QStringLiteral("ddp-run"))));
+        QVERIFY2(window.logView()->toPlainText().contains(QStringLiteral("ddp-run rank 1")),
+                 qPrintable(window.logView()->toPlainText()));
+        QVERIFY(window.compareWith(dir.filePath(QStringLiteral("ddp-run/manifest.json"))));
+
         // Opening a single run afterwards hides the selector.
         const QString single = dir.filePath(QStringLiteral("single.memscope"));
         memscope::RunFile::save(rankTrace(5), single.toStdString());

@@ -316,6 +316,46 @@ class TestRangeFilterViews : public QObject {
         }
         QVERIFY(same_above);
     }
+
+    // Hundreds of steps in one window: one band per lane ("step 1 – step 300 (300)"), not a
+    // stripe per step that reads as noise.
+    void crowdedAnnotationsMergeIntoOneBand() {
+        AnalysisFixture f;
+        Trace trace = f.trace;
+        const int64_t t0 = trace.events.time_ns.front();
+        const int64_t t1 = trace.events.time_ns.back();
+        trace.phases.clear();
+        const int steps = 300;
+        for (int s = 0; s < steps; ++s) {
+            const int64_t a = t0 + (t1 - t0) * s / steps;
+            const int64_t b = t0 + (t1 - t0) * (s + 1) / steps;
+            trace.phases.push_back({Phase::Forward, s + 1, a, (a + b) / 2});
+            trace.phases.push_back({Phase::Backward, s + 1, (a + b) / 2, b});
+        }
+        TimelinePage page;
+        page.resize(900, 600);
+        page.setTrace(std::make_shared<const Trace>(trace));
+        TimelineView* view = page.view();
+        view->setTimeAxis(true);  // the steps evenly over the width
+        page.annotationsButton()->click();
+        QVERIFY(view->annotationsVisible());
+        const QImage image = view->renderImage(QSize(800, 400));
+        const QRectF plot = view->plotRect(QRectF(0, 0, 800, 400));
+        // Colour changes across the plot in the middle row of the bottom lane (steps), less
+        // those in a row just above the lanes: the step lines and the data cross both rows.
+        auto changesAt = [&](int y) {
+            int changes = 0;
+            for (int x = int(plot.left()) + 3; x < int(plot.right()) - 3; ++x) {
+                changes += image.pixel(x, y) != image.pixel(x + 1, y) ? 1 : 0;
+            }
+            return changes;
+        };
+        const int lane = changesAt(int(plot.bottom() - TimelineAnnotationPainter::kLane / 2));
+        const int above = changesAt(int(plot.bottom() - 2 * TimelineAnnotationPainter::kLane - 4));
+        // A stripe per step would add about 2 x 300 changes; one band adds its label's glyphs.
+        QVERIFY2(lane - above < 150,
+                 qPrintable(QStringLiteral("%1 in the lane, %2 above").arg(lane).arg(above)));
+    }
 };
 
 QTEST_MAIN(TestRangeFilterViews)

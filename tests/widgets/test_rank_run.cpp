@@ -1,0 +1,286 @@
+// Multi-process runs from the run panel: the Processes and Strategy fields and their checks,
+// the memscope-cli command line they make, and real 2-rank runs of a tiny model (memscope-cli
+// built beside this test) followed live, stopped, failed, and opened as a run directory.
+
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "../core/tiny_options.h"
+#include "io/run_directory.h"
+#include "io/run_file.h"
+#include "main_window.h"
+#include "rank_run_controller.h"
+#include "run_controller.h"
+#include "run_panel.h"
+#include "timeline_page.h"
+#include "trace/trace.h"
+
+using memscope::MainWindow;
+using memscope::RankRunController;
+using memscope::RunPanel;
+
+namespace {
+
+memscope::TrainOptions tiny(int64_t steps) {
+    memscope::TrainOptions o = tinyTrainOptions();
+    o.num_steps = steps;
+    return o;
+}
+
+bool waitForEnd(MainWindow& window, int timeout_ms) {
+    QElapsedTimer timer;
+    timer.start();
+    while (window.rankRunController()->isActive() && timer.elapsed() < timeout_ms) {
+        QTest::qWait(20);
+    }
+    return !window.rankRunController()->isActive();
+}
+
+// A window set up for a 2-rank run of the tiny model into `dir`.
+void prepare(MainWindow& window, const memscope::TrainOptions& options, const QString& strategy,
+             const QString& dir) {
+    window.rankRunController()->setCliPath(QStringLiteral(MEMSCOPE_CLI_PATH));
+    window.rankRunController()->setPollInterval(20);
+    window.runPanel()->setOptions(options);
+    window.runPanel()->setRecordShapes(false);
+    window.runPanel()->setProcesses(2);
+    window.runPanel()->setParallel(strategy);
+    window.runPanel()->setOutputDirectory(dir);
+}
+
+QStringList journalsIn(const QString& dir) {
+    return QDir(dir).entryList({QStringLiteral("*.journal")}, QDir::Files);
+}
+
+}  // namespace
+
+class TestRankRun : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+  private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(m_dir.isValid());
+    }
+
+    void strategy_follows_the_process_count() {
+        RunPanel panel;
+        QCOMPARE(panel.processes(), 1);  // as today: a run in the application
+        auto* strategy = panel.findChild<QComboBox*>(QStringLiteral("parallel"));
+        auto* bucket = panel.findChild<QDoubleSpinBox*>(QStringLiteral("bucket_mib"));
+        QVERIFY(strategy && bucket);
+        QVERIFY(!strategy->isEnabled());
+        QCOMPARE(strategy->count(), 4);
+        QVERIFY(panel.findChild<QSpinBox*>(QStringLiteral("nproc"))->maximum() >= 1);
+        panel.setProcesses(2);
+        QVERIFY(strategy->isEnabled());
+        QVERIFY(bucket->isEnabled());
+        panel.setParallel(QStringLiteral("zero3"));
+        QCOMPARE(panel.parallel(), QStringLiteral("zero3"));
+        panel.setBucketMib(4);
+        QCOMPARE(panel.bucketMib(), 4.0);
+    }
+
+    void invalid_combinations_are_refused_naming_the_option() {
+        RunPanel panel;
+        memscope::TrainOptions o = tiny(3);
+        o.profile = memscope::ProfileType::Forward;
+        panel.setOptions(o);
+        panel.setParallel(QStringLiteral("zero2"));
+        // One process: the strategy does not apply, the forward run goes as today.
+        QVERIFY(panel.validatedOptions());
+        panel.setProcesses(2);
+        QVERIFY(!panel.validatedOptions());
+        QVERIFY(!panel.errorLabel()->isHidden());
+        QVERIFY2(panel.errorLabel()->text().contains(QLatin1String("--parallel zero2")),
+                 qPrintable(panel.errorLabel()->text()));
+        QVERIFY(
+            panel.findChild<QComboBox*>(QStringLiteral("parallel"))->property("invalid").toBool());
+        panel.setParallel(QStringLiteral("ddp"));  // DDP runs forward passes
+        QVERIFY(panel.validatedOptions());
+
+        panel.setOptions(tiny(3));
+        QFile file(m_dir.filePath(QStringLiteral("a-file")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.close();
+        panel.setOutputDirectory(file.fileName());
+        QVERIFY(!panel.validatedOptions());
+        QVERIFY2(panel.errorLabel()->text().contains(QLatin1String("--out")),
+                 qPrintable(panel.errorLabel()->text()));
+        panel.setOutputDirectory(m_dir.path());  // holds a-file
+        QVERIFY(!panel.validatedOptions());
+        QVERIFY(panel.errorLabel()->text().contains(QLatin1String("not empty")));
+        panel.setOutputDirectory(m_dir.filePath(QStringLiteral("new-run")));
+        QVERIFY(panel.validatedOptions());
+    }
+
+    void cli_arguments_carry_the_panel() {
+        RankRunController::Request request;
+        request.options = tiny(5);
+        request.options.warmup_steps = 1;
+        request.options.dtype = memscope::Dtype::BFloat16;
+        request.options.device_memory_limit = 64 << 20;
+        request.processes = 3;
+        request.parallel = QStringLiteral("zero3");
+        request.bucketMib = 2.5;
+        request.recordShapes = true;
+        const QStringList args = RankRunController::cliArguments(request, QStringLiteral("/d"));
+        const auto value = [&args](const char* option) {
+            const int i = args.indexOf(QLatin1String(option));
+            return i >= 0 ? args.value(i + 1) : QString();
+        };
+        QCOMPARE(args.first(), QStringLiteral("record"));
+        QCOMPARE(value("--nproc"), QStringLiteral("3"));
+        QCOMPARE(value("--parallel"), QStringLiteral("zero3"));
+        QCOMPARE(value("--bucket-mib"), QStringLiteral("2.5"));
+        QCOMPARE(value("--out"), QStringLiteral("/d"));
+        QCOMPARE(value("--hidden-dim"), QStringLiteral("32"));
+        QCOMPARE(value("--num-kv-heads"), QStringLiteral("2"));
+        QCOMPARE(value("--num-steps"), QStringLiteral("5"));
+        QCOMPARE(value("--warmup-steps"), QStringLiteral("1"));
+        QCOMPARE(value("--dtype"), QStringLiteral("bf16"));
+        QCOMPARE(value("--threads"), QStringLiteral("1"));
+        QCOMPARE(value("--device-memory-limit"), QString::number(64 << 20));
+        QVERIFY(args.contains(QStringLiteral("--record-shapes")));
+        QVERIFY(!args.contains(QStringLiteral("--preset")));  // "custom" is not a preset
+    }
+
+    void missing_cli_is_said() {
+        MainWindow window;
+        QStringList errors;
+        window.setErrorReporter([&errors](const QString& e) { errors << e; });
+        prepare(window, tiny(2), QStringLiteral("ddp"), m_dir.filePath(QStringLiteral("none")));
+        window.rankRunController()->setCliPath(m_dir.filePath(QStringLiteral("no-such-cli")));
+        window.startRun();
+        QVERIFY(!window.rankRunController()->isActive());
+        QCOMPARE(errors.size(), 1);
+        QVERIFY2(errors.first().contains(QLatin1String("memscope-cli")),
+                 qPrintable(errors.first()));
+        QVERIFY(window.runPanel()->errorLabel()->text().contains(QLatin1String("memscope-cli")));
+    }
+
+    // Run (F5) with 2 processes: every rank live in the selector, then the run directory opened.
+    void two_rank_ddp_run_opens_its_run_directory() {
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        const QString dir = m_dir.filePath(QStringLiteral("ddp"));
+        prepare(window, tiny(40), QStringLiteral("ddp"), dir);
+        RankRunController* controller = window.rankRunController();
+        QSignalSpy finished(controller, &RankRunController::finished);
+        int most_ranks_live = 0;
+        int64_t snapshots = 0;
+        connect(controller, &RankRunController::snapshotReady, this, [&] {
+            ++snapshots;
+            most_ranks_live =
+                std::max(most_ranks_live, window.timelinePage()->rankCombo()->count());
+        });
+        window.findChild<QAction*>(QStringLiteral("action_run"))->trigger();
+        QVERIFY(controller->isActive());
+        QVERIFY(!window.runController()->isActive());  // not the in-process run
+        QVERIFY(!window.runPanel()->runButton()->isEnabled());
+        QVERIFY(window.timelinePage()->rankCombo()->isVisibleTo(&window));
+        QCOMPARE(window.timelinePage()->rankCombo()->count(), 2);
+        QVERIFY(waitForEnd(window, 180000));
+        QCOMPARE(finished.count(), 1);
+        const auto outcome = finished.first().first().value<RankRunController::Outcome>();
+        QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
+        QCOMPARE(outcome.exitCode, 0);
+        QVERIFY2(snapshots > 0, "no rank was shown live");
+        QCOMPARE(most_ranks_live, 2);
+
+        // The finished run directory, opened as --open DIR opens it.
+        QVERIFY(memscope::RunDirectory::isRunDirectory(dir.toStdString()));
+        QVERIFY(QFile::exists(dir + QStringLiteral("/rank0.memscope")));
+        QVERIFY(QFile::exists(dir + QStringLiteral("/rank1.memscope")));
+        QVERIFY(journalsIn(dir).isEmpty());
+        QCOMPARE(window.rankCount(), 2);
+        QCOMPARE(window.timelinePage()->rankCombo()->count(), 2);
+        QVERIFY(window.currentTrace());
+        QCOMPARE(int64_t(window.currentTrace()->steps.size()), int64_t(40));
+        QCOMPARE(window.recentFiles().value(0), QFileInfo(dir).absoluteFilePath());
+        QVERIFY(window.showRank(1));
+        QCOMPARE(window.currentRank(), 1);
+        QCOMPARE(window.findChild<QLabel*>(QStringLiteral("status_step"))->text(),
+                 QStringLiteral("Finished 40 steps"));
+        const QString log = window.logView()->toPlainText();
+        QVERIFY2(log.contains(QLatin1String("Step 40/40")), qPrintable(log));  // the CLI's lines
+        QVERIFY(window.runPanel()->runButton()->isEnabled());
+    }
+
+    // Stop (Esc) reaches every rank through the CLI's Ctrl+C path; each keeps its recording.
+    void stop_keeps_every_rank_recording() {
+        MainWindow window;
+        window.show();
+        const QString dir = m_dir.filePath(QStringLiteral("stopped"));
+        prepare(window, tiny(100000), QStringLiteral("zero2"), dir);
+        RankRunController* controller = window.rankRunController();
+        window.startRun();
+        QVERIFY(controller->isActive());
+        QTRY_VERIFY_WITH_TIMEOUT(controller->stepsDone(0) >= 2 && controller->stepsDone(1) >= 2,
+                                 120000);
+        // The rank selector counts each rank's steps as its journal says.
+        QVERIFY2(window.timelinePage()->rankCombo()->itemText(1).contains(QLatin1String("step")),
+                 qPrintable(window.timelinePage()->rankCombo()->itemText(1)));
+        auto* stop = window.findChild<QAction*>(QStringLiteral("action_stop"));
+        QVERIFY(stop->isEnabled());
+        stop->trigger();
+        QVERIFY(waitForEnd(window, 120000));
+        QVERIFY(QFile::exists(dir + QStringLiteral("/rank0.memscope")));
+        QVERIFY(QFile::exists(dir + QStringLiteral("/rank1.memscope")));
+        QCOMPARE(window.rankCount(), 2);
+        for (int r = 0; r < 2; ++r) {
+            QVERIFY(window.showRank(r));
+            QVERIFY(window.currentTrace()->steps.size() >= 2);
+        }
+        QVERIFY2(window.findChild<QLabel*>(QStringLiteral("status_step"))
+                     ->text()
+                     .startsWith(QLatin1String("Stopped after step")),
+                 qPrintable(window.findChild<QLabel*>(QStringLiteral("status_step"))->text()));
+        QVERIFY(window.logView()->toPlainText().contains(QLatin1String("every rank kept")));
+    }
+
+    // Ranks that fail (here: out of memory under an emulated capacity) are named with the
+    // CLI's message, and what they recorded is opened.
+    void failed_ranks_show_the_cli_message_and_keep_their_recordings() {
+        MainWindow window;
+        window.show();
+        const QString dir = m_dir.filePath(QStringLiteral("failed"));
+        memscope::TrainOptions o = tiny(5);
+        o.device_memory_limit = 300 * 1024;  // less than the first step needs
+        prepare(window, o, QStringLiteral("ddp"), dir);
+        QSignalSpy finished(window.rankRunController(), &RankRunController::finished);
+        window.startRun();
+        QVERIFY(waitForEnd(window, 120000));
+        QCOMPARE(finished.count(), 1);
+        const auto outcome = finished.first().first().value<RankRunController::Outcome>();
+        QVERIFY(outcome.exitCode != 0);
+        QVERIFY2(outcome.error.contains(QLatin1String("rank")), qPrintable(outcome.error));
+        QVERIFY2(window.runPanel()->errorLabel()->text().contains(QLatin1String("memscope-cli")),
+                 qPrintable(window.runPanel()->errorLabel()->text()));
+        QVERIFY(window.findChild<QLabel*>(QStringLiteral("status_step"))
+                    ->text()
+                    .startsWith(QLatin1String("Failed: ")));
+        QVERIFY(outcome.rankFiles > 0);
+        QVERIFY(window.rankCount() == 2);
+        QVERIFY(window.currentTrace());
+        QVERIFY(window.currentTrace()->events.count() > 0);
+    }
+};
+
+QTEST_MAIN(TestRankRun)
+#include "test_rank_run.moc"

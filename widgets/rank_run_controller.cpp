@@ -1,0 +1,475 @@
+#include "rank_run_controller.h"
+
+#include "byte_format.h"
+
+#include "io/journal_reader.h"
+#include "io/journal_recovery.h"
+#include "io/run_directory.h"
+#include "io/run_file.h"
+#include "io/run_journal.h"
+#include "model/preset.h"
+#include "trace/timeline_layout.h"
+#include "trace/trace.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QFuture>
+#include <QProcessEnvironment>
+#include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <signal.h>
+
+#include <algorithm>
+#include <exception>
+
+namespace memscope {
+namespace {
+
+// What one poll of the journals found.
+struct PollResult {
+    QVector<int64_t> steps;
+    QVector<double> stepSeconds;
+    QVector<int64_t> peaks;
+    QVector<bool> started;
+    QStringList problems;  // journals that cannot be read, with the reason
+    std::shared_ptr<const Trace> trace;
+    std::shared_ptr<TimelineLayout> layout;
+    int rank = -1;  // whose trace it is
+    // The final job's findings.
+    int rankFiles = 0;
+    QStringList recovered;
+    QStringList recoveryProblems;
+};
+
+std::string rankPath(const QString& dir, int rank) {
+    return QFile::encodeName(
+               QDir(dir).filePath(QString::fromStdString(RunDirectory::rankFileName(rank))))
+        .toStdString();
+}
+
+}  // namespace
+
+struct RankRunController::Job {
+    QFuture<PollResult> future;
+    bool inFlight = false;  // until its result was handled on the GUI thread
+};
+
+RankRunController::RankRunController(QObject* parent)
+    : QObject(parent), m_cliPath(defaultCliPath()) {
+    m_timer = new QTimer(this);
+    m_timer->setInterval(100);
+    connect(m_timer, &QTimer::timeout, this, &RankRunController::poll);
+    m_job = std::make_unique<Job>();
+}
+
+RankRunController::~RankRunController() {
+    m_timer->stop();
+    if (m_process && m_process->state() != QProcess::NotRunning) {
+        // As Stop: every rank saves what it recorded. A launcher that does not end in time is
+        // killed; its ranks got the signal already and finish on their own.
+        disconnect(m_process, nullptr, this, nullptr);
+        ::kill(pid_t(m_process->processId()), SIGINT);
+        if (!m_process->waitForFinished(60000)) {
+            m_process->kill();
+            m_process->waitForFinished(5000);
+        }
+    }
+    if (m_job->future.isValid()) {
+        m_job->future.waitForFinished();
+    }
+}
+
+QString RankRunController::defaultCliPath() {
+    return QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("memscope-cli"));
+}
+
+void RankRunController::setPollInterval(int ms) {
+    m_timer->setInterval(std::max(1, ms));
+}
+
+int RankRunController::pollInterval() const {
+    return m_timer->interval();
+}
+
+QStringList RankRunController::cliArguments(const Request& request, const QString& directory) {
+    const TrainOptions& o = request.options;
+    QStringList args{QStringLiteral("record")};
+    const auto add = [&args](const char* option, const QString& value) {
+        args << QLatin1String(option) << value;
+    };
+    // Every field is given, so the preset only names where the run started.
+    if (Preset::find(o.preset)) {
+        add("--preset", QString::fromStdString(o.preset));
+    }
+    add("--hidden-dim", QString::number(o.model.hidden_dim));
+    add("--num-layers", QString::number(o.model.n_layers));
+    add("--num-heads", QString::number(o.model.n_heads));
+    add("--num-kv-heads", QString::number(o.model.n_kv_heads));
+    add("--intermediate-dim", QString::number(o.model.intermediate_dim));
+    add("--vocab-size", QString::number(o.model.vocab_size));
+    add("--max-seq-len", QString::number(o.model.max_seq_len));
+    args << (o.model.tie_embeddings ? QStringLiteral("--tie-embeddings")
+                                    : QStringLiteral("--no-tie-embeddings"));
+    add("--batch-size", QString::number(o.batch_size));
+    add("--seq-len", QString::number(o.seq_len));
+    add("--num-steps", QString::number(o.num_steps));
+    add("--warmup-steps", QString::number(o.warmup_steps));
+    add("--profile-type", QString::fromStdString(toString(o.profile)));
+    add("--optimizer", QString::fromStdString(toString(o.optimizer)));
+    add("--learning-rate", QString::number(o.learning_rate, 'g', 17));
+    add("--seed", QString::number(o.seed));
+    add("--dtype", QString::fromStdString(toString(o.dtype)));
+    add("--attention", QString::fromStdString(toString(o.attention)));
+    add("--checkpointing", QString::fromStdString(toString(o.checkpointing)));
+    add("--device", QString::fromStdString(o.device));
+    if (o.threads > 0) {  // else the CLI's default: the cores divided among the ranks
+        add("--threads", QString::number(o.threads));
+    }
+    if (o.device_memory_limit > 0) {
+        add("--device-memory-limit", QString::number(o.device_memory_limit));
+    }
+    if (request.recordShapes) {
+        args << QStringLiteral("--record-shapes");
+    }
+    add("--nproc", QString::number(request.processes));
+    add("--parallel", request.parallel);
+    add("--bucket-mib", QString::number(request.bucketMib, 'g', 17));
+    add("--out", directory);
+    return args;
+}
+
+bool RankRunController::start(const Request& request, QString* error) {
+    const auto fail = [error](const QString& message) {
+        if (error) {
+            *error = message;
+        }
+        return false;
+    };
+    if (m_active) {
+        return fail(tr("A run is already going."));
+    }
+    if (!QFileInfo(m_cliPath).isExecutable()) {
+        return fail(tr("A run of several processes needs memscope-cli, which is not at %1.")
+                        .arg(QDir::toNativeSeparators(m_cliPath)));
+    }
+    QString dir = request.directory;
+    if (dir.isEmpty()) {
+        dir = QDir(m_keepDirectory)
+                  .filePath(QStringLiteral("run-%1").arg(QDateTime::currentDateTime().toString(
+                      QStringLiteral("yyyyMMdd-HHmmss-zzz"))));
+    }
+    dir = QFileInfo(dir).absoluteFilePath();
+    if (!QDir().mkpath(dir)) {
+        return fail(tr("Cannot create the folder %1 for the ranks' files.")
+                        .arg(QDir::toNativeSeparators(dir)));
+    }
+
+    m_request = request;
+    m_directory = dir;
+    m_readers.clear();
+    m_status = QVector<RankStatus>(request.processes);
+    for (int r = 0; r < request.processes; ++r) {
+        m_readers.push_back(std::make_unique<JournalReader>(RunJournal::pathFor(rankPath(dir, r))));
+    }
+    m_reported.clear();
+    m_errors.clear();
+    m_stdoutRest.clear();
+    m_stderrRest.clear();
+    m_shown = 0;
+    m_shownChanged = true;
+    m_processDone = false;
+    m_cancelled = false;
+    m_exitCode = 0;
+    m_snapshots = 0;
+
+    delete m_process;
+    m_process = new QProcess(this);
+    // The ranks are the CLI's; a GUI started inside a torchrun or srun job must not make them
+    // join that job.
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const char* name :
+         {"RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT",
+          "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID", "OMPI_COMM_WORLD_RANK",
+          "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK"}) {
+        env.remove(QLatin1String(name));
+    }
+    m_process->setProcessEnvironment(env);
+    connect(m_process, &QProcess::readyReadStandardOutput, this,
+            [this] { readOutput(QProcess::StandardOutput); });
+    connect(m_process, &QProcess::readyReadStandardError, this,
+            [this] { readOutput(QProcess::StandardError); });
+    connect(m_process, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
+        readOutput(QProcess::StandardOutput);
+        readOutput(QProcess::StandardError);
+        m_exitCode = status == QProcess::CrashExit ? -1 : code;
+        if (status == QProcess::CrashExit) {
+            m_errors << tr("memscope-cli crashed.");
+        }
+        m_processDone = true;
+    });
+    connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
+        if (e == QProcess::FailedToStart) {
+            m_errors << tr("Cannot start %1: %2")
+                            .arg(QDir::toNativeSeparators(m_cliPath), m_process->errorString());
+            m_exitCode = -1;
+            m_processDone = true;
+        }
+    });
+    const QStringList args = cliArguments(request, dir);
+    m_process->start(m_cliPath, args);
+    m_active = true;
+    m_timer->start();
+    emit started();
+    emit logMessage(
+        tr("Run started on %1 processes (%2) into %3: memscope-cli %4")
+            .arg(request.processes)
+            .arg(request.parallel, QDir::toNativeSeparators(dir), args.join(QLatin1Char(' '))));
+    emit ranksChanged(rankLabels(), m_shown);
+    return true;
+}
+
+void RankRunController::stop() {
+    if (!m_active || m_processDone || !m_process) {
+        return;
+    }
+    const qint64 pid = m_process->processId();
+    if (pid > 0 && !m_cancelled) {
+        m_cancelled = true;
+        // The CLI's Ctrl+C: the launcher passes it on to every rank.
+        ::kill(pid_t(pid), SIGINT);
+        emit logMessage(tr("Stopping every rank at its next module boundary..."));
+    }
+}
+
+void RankRunController::showRank(int rank) {
+    if (rank < 0 || rank >= m_status.size() || rank == m_shown) {
+        return;
+    }
+    m_shown = rank;
+    m_shownChanged = true;
+    emit ranksChanged(rankLabels(), m_shown);
+}
+
+qint64 RankRunController::stepsDone(int rank) const {
+    return rank >= 0 && rank < m_status.size() ? m_status[rank].steps : 0;
+}
+
+QStringList RankRunController::rankLabels() const {
+    const qint64 total = m_request.options.num_steps + m_request.options.warmup_steps;
+    QStringList labels;
+    for (int r = 0; r < m_status.size(); ++r) {
+        const RankStatus& s = m_status[r];
+        labels << (s.started ? tr("%1 (step %2/%3, peak %4)")
+                                   .arg(r)
+                                   .arg(s.steps)
+                                   .arg(total)
+                                   .arg(humanBytes(s.peak))
+                             : tr("%1 (starting)").arg(r));
+    }
+    return labels;
+}
+
+void RankRunController::readOutput(QProcess::ProcessChannel channel) {
+    if (!m_process) {
+        return;
+    }
+    const bool err = channel == QProcess::StandardError;
+    QString& rest = err ? m_stderrRest : m_stdoutRest;
+    rest += QString::fromLocal8Bit(err ? m_process->readAllStandardError()
+                                       : m_process->readAllStandardOutput());
+    if (m_processDone || m_process->state() == QProcess::NotRunning) {
+        if (!rest.isEmpty() && !rest.endsWith(QLatin1Char('\n'))) {
+            rest += QLatin1Char('\n');
+        }
+    }
+    qsizetype end;
+    while ((end = rest.indexOf(QLatin1Char('\n'))) >= 0) {
+        const QString line = rest.left(end).trimmed();
+        rest.remove(0, end + 1);
+        if (line.isEmpty()) {
+            continue;
+        }
+        if (err && line.contains(QLatin1String("error:"))) {
+            m_errors << line;
+        }
+        emit logMessage(line);
+    }
+}
+
+void RankRunController::poll() {
+    if (!m_active || m_job->inFlight) {
+        return;
+    }
+    if (m_processDone) {
+        launchFinish();
+    } else {
+        launchPoll();
+    }
+}
+
+void RankRunController::launchPoll() {
+    std::vector<JournalReader*> readers;
+    for (auto& r : m_readers) {
+        readers.push_back(r.get());
+    }
+    const int shown = m_shown;
+    const bool force = m_shownChanged;
+    m_shownChanged = false;
+    m_job->inFlight = true;
+    m_job->future = QtConcurrent::run([readers, shown, force]() -> PollResult {
+        PollResult p;
+        for (size_t r = 0; r < readers.size(); ++r) {
+            JournalReader* reader = readers[r];
+            int64_t taken = 0;
+            try {
+                taken = reader->poll();
+            } catch (const std::exception& e) {
+                p.problems << QString::fromLocal8Bit(e.what());
+            }
+            if (reader->failed()) {
+                p.problems << QStringLiteral("%1: %2").arg(
+                    QString::fromStdString(reader->path()),
+                    QString::fromStdString(reader->stopReason()));
+            }
+            double seconds = 0;
+            for (const auto& s : reader->steps()) {
+                seconds += s.total_s;
+            }
+            p.steps << int64_t(reader->steps().size());
+            p.stepSeconds << seconds;
+            p.peaks << reader->peakAllocated();
+            p.started << reader->hasRun();
+            if (int(r) == shown && reader->hasRun() && (taken > 0 || force)) {
+                try {
+                    auto trace = std::make_shared<Trace>(reader->trace());
+                    p.layout = std::make_shared<TimelineLayout>(*trace);
+                    p.trace = std::move(trace);
+                    p.rank = shown;
+                } catch (const std::exception& e) {
+                    p.problems << QString::fromLocal8Bit(e.what());
+                }
+            }
+        }
+        return p;
+    });
+    m_job->future.then(this, [this](PollResult p) {
+        m_job->inFlight = false;
+        QVector<RankStatus> status(p.steps.size());
+        for (int r = 0; r < status.size(); ++r) {
+            status[r].steps = p.steps[r];
+            status[r].stepSeconds = p.stepSeconds[r];
+            status[r].peak = p.peaks[r];
+            status[r].started = p.started[r];
+        }
+        applyStatus(status, p.problems);
+        if (p.trace && p.rank == m_shown) {
+            ++m_snapshots;
+            emit snapshotReady(p.trace, p.layout);
+        } else if (p.trace) {
+            m_shownChanged = true;  // the user chose another rank meanwhile
+        }
+    });
+}
+
+void RankRunController::applyStatus(const QVector<RankStatus>& status,
+                                    const QStringList& problems) {
+    for (const QString& problem : problems) {
+        if (!m_reported.contains(problem)) {
+            m_reported << problem;
+            emit logMessage(tr("Cannot follow a rank live: %1").arg(problem));
+        }
+    }
+    bool changed = false;
+    for (int r = 0; r < status.size() && r < m_status.size(); ++r) {
+        const RankStatus& s = status[r];
+        RankStatus& mine = m_status[r];
+        // A rank's journal is removed once its run file is written: keep what was seen.
+        if (s.steps < mine.steps || (!s.started && mine.started)) {
+            continue;
+        }
+        if (s.steps != mine.steps || s.peak != mine.peak || s.started != mine.started) {
+            mine = s;
+            changed = true;
+        }
+    }
+    if (!changed) {
+        return;
+    }
+    emit ranksChanged(rankLabels(), m_shown);
+    const qint64 total = m_request.options.num_steps + m_request.options.warmup_steps;
+    qint64 done = total;
+    qint64 peak = 0;
+    double per_step = 0;
+    for (const RankStatus& s : m_status) {
+        done = std::min(done, s.steps);
+        peak = std::max(peak, s.peak);
+        if (s.steps > 0) {
+            per_step = std::max(per_step, s.stepSeconds / double(s.steps));
+        }
+    }
+    emit progress(done, total, per_step * double(total - done), peak);
+}
+
+void RankRunController::launchFinish() {
+    m_timer->stop();
+    const QString dir = m_directory;
+    const int world = m_request.processes;
+    m_readers.clear();  // the journals are read once more, whole, where a rank left one
+    m_job->inFlight = true;
+    m_job->future = QtConcurrent::run([dir, world]() -> PollResult {
+        PollResult p;
+        for (int r = 0; r < world; ++r) {
+            const std::string run = rankPath(dir, r);
+            const std::string journal = RunJournal::pathFor(run);
+            if (QFile::exists(QFile::decodeName(QByteArray::fromStdString(run)))) {
+                ++p.rankFiles;
+                continue;
+            }
+            if (!QFile::exists(QFile::decodeName(QByteArray::fromStdString(journal)))) {
+                continue;
+            }
+            // The rank died before it saved: its file is rebuilt from what it journaled.
+            try {
+                JournalRecovery::Result result = JournalRecovery::recover(journal);
+                RunFile::save(result.trace, run);
+                QFile::remove(QFile::decodeName(QByteArray::fromStdString(journal)));
+                ++p.rankFiles;
+                p.recovered
+                    << tr("rank %1: %2").arg(r).arg(QString::fromStdString(result.describe()));
+            } catch (const std::exception& e) {
+                p.recoveryProblems
+                    << tr("rank %1: %2").arg(r).arg(QString::fromLocal8Bit(e.what()));
+            }
+        }
+        return p;
+    });
+    m_job->future.then(this, [this](PollResult p) {
+        m_job->inFlight = false;
+        Outcome outcome;
+        outcome.directory = m_directory;
+        outcome.exitCode = m_exitCode;
+        outcome.cancelled = m_cancelled || m_exitCode == 130;
+        outcome.rankFiles = p.rankFiles;
+        outcome.recoveredRanks = p.recovered;
+        outcome.recoveryProblems = p.recoveryProblems;
+        if (m_exitCode != 0 && m_exitCode != 130) {
+            outcome.error = m_errors.isEmpty()
+                                ? tr("memscope-cli exited with status %1.").arg(m_exitCode)
+                                : m_errors.join(QLatin1Char('\n'));
+        }
+        for (const QString& line : p.recovered) {
+            emit logMessage(tr("Rebuilt from its journal: %1").arg(line));
+        }
+        for (const QString& line : p.recoveryProblems) {
+            emit logMessage(tr("Could not rebuild from its journal: %1").arg(line));
+        }
+        m_active = false;
+        emit finished(outcome);
+    });
+}
+
+}  // namespace memscope
