@@ -7,7 +7,7 @@
 // every call must be there under its own name when the name was valid UTF-8, and an invalid one
 // must show U+FFFD where its bad bytes were.
 //
-//   MEMSCOPE_FUZZ_ITERATIONS=N  (default 3000 traces)    MEMSCOPE_FUZZ_SEED=S
+//   --iterations N  (default 3000 traces)    --seed S    (mutation_fuzzer.h lists the rest)
 
 #include "heap_meter.h"
 #include "io/chrome_trace_exporter.h"
@@ -221,7 +221,7 @@ std::string exercise(const Case& c, double& slowestMs, int64_t& worstPeak) {
     } catch (const std::exception& e) {
         return std::string("write threw: ") + e.what();
     }
-    slowestMs = std::max(slowestMs, watch.ms());
+    slowestMs = std::max(slowestMs, watch.cpuMs());
     worstPeak = std::max(worstPeak, fuzz::heapPeak() - base);
     json doc;
     try {
@@ -295,13 +295,15 @@ class FuzzChromeTraceNames : public QObject {
     }
 
     void randomNames() {
-        const auto settings = fuzz::Settings::fromEnvironment(3000, 20260301);
+        const auto settings = fuzz::Settings::get(3000, 20260301);
         fuzz::Mutator mutator(settings.seed, {});
         double slowestMs = 0;
         int64_t worstPeak = 0;
         int64_t spans = 0;
         const fuzz::Stopwatch watch;
+        fuzz::Progress progress("chrome trace names", settings);
         for (int64_t it = 0; it < settings.iterations; ++it) {
+            progress.tick(it);
             const Case c = makeCase(mutator);
             spans += int64_t(c.spanNames.size());
             const std::string problem = exercise(c, slowestMs, worstPeak);
@@ -319,5 +321,5 @@ class FuzzChromeTraceNames : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(FuzzChromeTraceNames)
+MEMSCOPE_FUZZ_MAIN(FuzzChromeTraceNames)
 #include "fuzz_chrome_trace_names.moc"

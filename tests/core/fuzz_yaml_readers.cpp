@@ -7,7 +7,8 @@
 // What parses is used the way the CLI would: a sweep's points (small grids), a plan evaluated
 // against the database, a database's lookups.
 //
-//   MEMSCOPE_FUZZ_ITERATIONS=N  (default 4000 per reader)    MEMSCOPE_FUZZ_SEED=S
+//   --iterations N  (default 4000 per reader)    --seed S    (mutation_fuzzer.h)
+//   One reader: fuzz_yaml_readers sweepSpec|planRequest|deviceDatabase --iterations N
 
 #include "analysis/sweep_spec.h"
 #include "heap_meter.h"
@@ -208,7 +209,7 @@ std::string exercise(const std::string& input, const std::string& file,
     } catch (const std::exception& e) {
         problem = std::string("unexpected exception: ") + typeid(e).name() + ": " + e.what();
     }
-    const double ms = watch.ms();
+    const double ms = watch.cpuMs();
     stats.slowestMs = std::max(stats.slowestMs, ms);
     const int64_t peak = fuzz::heapPeak() - base;
     stats.worstPeak = std::max(stats.worstPeak, peak);
@@ -369,12 +370,14 @@ class FuzzYamlReaders : public QObject {
 
     void fuzzReader(const char* name, const std::string& seedText, uint64_t defaultSeed,
                     Reader reader) {
-        const auto settings = fuzz::Settings::fromEnvironment(4000, defaultSeed);
+        const auto settings = fuzz::Settings::get(4000, defaultSeed);
         fuzz::Mutator mutator(settings.seed, kInteresting, kDictionary);
         const Bytes seed(seedText.begin(), seedText.end());
         Stats stats;
         const fuzz::Stopwatch watch;
+        fuzz::Progress progress(name, settings);
         for (int64_t it = 0; it < settings.iterations; ++it) {
+            progress.tick(it);
             const Bytes b = mutator.mutated(seed, {}, 4);
             const std::string text(b.begin(), b.end());
             const std::string problem = (this->*reader)(text, stats);
@@ -408,5 +411,5 @@ class FuzzYamlReaders : public QObject {
     std::unique_ptr<Planner> m_planner;
 };
 
-QTEST_GUILESS_MAIN(FuzzYamlReaders)
+MEMSCOPE_FUZZ_MAIN(FuzzYamlReaders)
 #include "fuzz_yaml_readers.moc"
