@@ -88,7 +88,10 @@ one() {
   fi
   # Executions done: all of them, or as far as the last progress line got.
   done=$iterations
+  # (a failure names its iteration, counted from 0, else the last progress line).
   [ "$result" = passed ] ||
+    done=$(grep -m1 -oE 'iteration [0-9]+ \(seed' "$log" | awk '{print $2}')
+  [ "$result" = passed ] || [ -n "$done" ] ||
     done=$(grep -oE '^[^:]+: [0-9]+ / [0-9]+ executions' "$log" | tail -1 | awk '{print $(NF-3)}')
   awk -v r="$r" -v n="${done:-0}" -v s="$start" -v e="$end" -v res="$result" 'BEGIN {
     printf "%-20s %9d executions %8.0f s %8.1f per s  %s\n", r, n, e - s, n / (e - s), res }' |

@@ -293,6 +293,44 @@ class FuzzYamlReaders : public QObject {
               stats.slowestMs, double(stats.worstPeak) / (1 << 20));
     }
 
+    // Found by a 1M-execution campaign (sweep spec, seed 20260201, iteration 141942): a value
+    // quoted into an error message with a NUL in it cut what() short before it said what was
+    // wrong. Every reader quotes values with control bytes made printable.
+    void controlBytesInQuotedValues() {
+        const std::string nul(1, '\0');
+        const std::string found =
+            "# a sweep\nbatch_sizes: \"1," + nul +
+            "2]\nseq_lens: 16,32\npresets: [study\rtiny]\ndtypes: [fp32, bf16]\n"
+            "attention: [eager]\ncheckpointing: [off, on]\nprofmle_types: [training, "
+            "fo\xf2ward]\nsteps: 1\ncap\xff"
+            "city: 64MiB\nmode: axes\n";
+        // Each input is refused by the reader it is written for, with the whole message.
+        const std::vector<std::pair<Reader, std::string>> inputs = {
+            {&FuzzYamlReaders::sweep, found},
+            {&FuzzYamlReaders::sweep, "batch_sizes: \"x\\0y\"\n"},
+            {&FuzzYamlReaders::sweep, "mode: \"grid\\0\"\n"},
+            {&FuzzYamlReaders::sweep, "capacity: \"1\\0\"\n"},  // was read as 1 byte
+            {&FuzzYamlReaders::sweep, "capacity: \"1\\0GiB\"\n"},
+            {&FuzzYamlReaders::sweep, "dtypes: [\"fp\\0\"]\n"},
+            {&FuzzYamlReaders::plan, "model: {type: \"a\\0b\"}\n"},
+            {&FuzzYamlReaders::plan, "model: {framework: \"a\\0b\"}\n"},
+            {&FuzzYamlReaders::plan, "model: {preset: \"a\\0b\"}\n"},
+            {&FuzzYamlReaders::plan, "model: {size_billions: \"7\\0\"}\n"},
+            {&FuzzYamlReaders::plan, "model: {batch_size: \"3\\0\"}\n"},
+            {&FuzzYamlReaders::database,
+             "interconnects: [{name: a, bandwidth_gbs: 1}]\ndevices: [{name: d, kind: gpu, "
+             "memory: 1GiB, interconnect: \"b\\0c\"}]\n"}};
+        for (const auto& [reader, input] : inputs) {
+            Stats stats;
+            const std::string problem = (this->*reader)(input, stats);
+            QVERIFY2(problem.empty(), (problem + "\ninput: " + fuzz::escaped(input)).c_str());
+            QVERIFY2(stats.refused == 1, ("not refused: " + fuzz::escaped(input)).c_str());
+            for (const std::string& other : runAll(input, stats)) {
+                QVERIFY2(other.empty(), (other + "\ninput: " + fuzz::escaped(input)).c_str());
+            }
+        }
+    }
+
     void sweepSpec() { fuzzReader("sweep spec", kSweepSeed, 20260201, &FuzzYamlReaders::sweep); }
     void planRequest() { fuzzReader("plan request", kPlanSeed, 20260202, &FuzzYamlReaders::plan); }
     void deviceDatabase() {
