@@ -34,7 +34,7 @@ std::vector<T> parseEach(const std::string& field, const std::string& text, Pars
     for (const auto& item : SweepSpec::splitList(text)) {
         const auto value = parse(item);
         if (!value) {
-            throw ConfigError(field, "'" + item + "' is not one of " + expected);
+            throw ConfigError(field, "'" + printableText(item) + "' is not one of " + expected);
         }
         if (std::find(out.begin(), out.end(), *value) == out.end()) {
             out.push_back(*value);
@@ -315,7 +315,8 @@ void SweepSpec::mergeYaml(const std::string& text, const std::string& source) {
         } else if (key == "capacity" || key == "device_memory_limit") {
             const auto bytes = parseByteSize(list);
             if (!bytes || *bytes <= 0) {
-                throw ConfigError(field, "'" + list + "' is not a size (try 512MiB or 2GiB)");
+                throw ConfigError(
+                    field, "'" + printableText(list) + "' is not a size (try 512MiB or 2GiB)");
             }
             capacity_bytes = *bytes;
         } else if (key == "mode") {
@@ -324,7 +325,7 @@ void SweepSpec::mergeYaml(const std::string& text, const std::string& source) {
             } else if (list == "axes") {
                 mode = Mode::Axes;
             } else {
-                throw ConfigError(field, "'" + list + "' is not one of grid, axes");
+                throw ConfigError(field, "'" + printableText(list) + "' is not one of grid, axes");
             }
         } else {
             throw ConfigError(field,

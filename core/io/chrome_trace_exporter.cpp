@@ -133,10 +133,11 @@ const char* categoryOf(FrameKind kind) {
     return "other";
 }
 
-// Buffered writer of comma-separated trace events.
+// Buffered writer of comma-separated trace events: written out at 1 MiB, but grown to that only
+// by traces that big (a small export allocates what it writes).
 class EventStream {
   public:
-    explicit EventStream(std::ostream& out) : m_out(out) { m_buf.reserve(1 << 20); }
+    explicit EventStream(std::ostream& out) : m_out(out) { m_buf.reserve(16 << 10); }
 
     void begin() { m_buf += "{\"traceEvents\":[\n"; }
     void event(const std::string& body) {

@@ -70,14 +70,17 @@ struct Entry {
     bool has(EntryFlag f) const { return (flags & f) != 0; }
 };
 
-// The entries of one device in chunks: growing never copies what is there, so a 10M-entry
-// trace never needs twice its size while it is read.
+// The entries of one device in chunks: growing never copies more than the first chunk, so a
+// 10M-entry trace never needs twice its size while it is read. The first chunk grows as a vector
+// does, so a small snapshot does not take a whole chunk (768 KiB) per device.
 class EntryList {
   public:
     void push(const Entry& e) {
         if (m_chunks.empty() || m_chunks.back().size() == kChunk) {
             m_chunks.emplace_back();
-            m_chunks.back().reserve(kChunk);
+            if (m_chunks.size() > 1) {
+                m_chunks.back().reserve(kChunk);
+            }
         }
         m_chunks.back().push_back(e);
         ++m_count;

@@ -156,8 +156,9 @@ DeviceDatabase DeviceDatabase::parse(const std::string& yaml_text, const std::st
         if (!device.interconnect.empty()) {
             const double gbs = db.interconnectBandwidth(device.interconnect);
             if (gbs < 0) {
-                throw ConfigError(field + ".interconnect",
-                                  "unknown interconnect '" + device.interconnect + "'");
+                throw ConfigError(
+                    field + ".interconnect",
+                    "unknown interconnect '" + printableText(device.interconnect) + "'");
             }
             device.interconnect_gbs = gbs;
         }

@@ -55,7 +55,8 @@ double number(const YAML::Node& node, const std::string& field) {
     try {
         return node.as<double>();
     } catch (const YAML::Exception&) {
-        throw ConfigError(field, "must be a number, not '" + text(node, field) + "'");
+        throw ConfigError(field,
+                          "must be a number, not '" + printableText(text(node, field)) + "'");
     }
 }
 
@@ -64,7 +65,8 @@ int64_t integer(const YAML::Node& node, const std::string& field, int64_t minimu
     try {
         value = node.as<int64_t>();
     } catch (const YAML::Exception&) {
-        throw ConfigError(field, "must be an integer, not '" + text(node, field) + "'");
+        throw ConfigError(field,
+                          "must be an integer, not '" + printableText(text(node, field)) + "'");
     }
     if (value < minimum) {
         throw ConfigError(field, "must be at least " + std::to_string(minimum));
@@ -115,90 +117,91 @@ PlanRequest PlanRequest::fromYaml(const std::string& yaml_text) {
     std::map<std::string, int64_t> shape;
     std::optional<bool> tied;
     bool dtype_given = false;
-    readSection(root, "model",
-                {{"type",
-                  [](const YAML::Node& n, const std::string& f) {
-                      const auto t = text(n, f);
-                      if (t != "transformer" && t != "transformer_decoder" && t != "llama") {
-                          throw ConfigError(
-                              f, "only transformer decoders are modelled, not '" + t + "'");
-                      }
-                  }},
-                 {"framework",
-                  [](const YAML::Node& n, const std::string& f) {
-                      const auto t = text(n, f);
-                      if (t != "pytorch" && t != "libtorch") {
-                          throw ConfigError(f, "pytorch or libtorch, not '" + t + "'");
-                      }
-                  }},
-                 {"size_billions",
-                  [&](const YAML::Node& n, const std::string& f) {
-                      billions = number(n, f);
-                      if (!(*billions > 0)) {
-                          throw ConfigError(f, "must be positive");
-                      }
-                  }},
-                 {"preset",
-                  [&](const YAML::Node& n, const std::string& f) {
-                      preset = text(n, f);
-                      if (Preset::find(*preset) == nullptr) {
-                          throw ConfigError(f, "unknown preset '" + *preset + "'");
-                      }
-                  }},
-                 {"hidden_dim", [&](auto& n, auto& f) { shape["hidden"] = integer(n, f); }},
-                 {"num_layers", [&](auto& n, auto& f) { shape["layers"] = integer(n, f); }},
-                 {"num_heads", [&](auto& n, auto& f) { shape["heads"] = integer(n, f); }},
-                 {"num_kv_heads", [&](auto& n, auto& f) { shape["kv"] = integer(n, f); }},
-                 {"intermediate_dim", [&](auto& n, auto& f) { shape["ffn"] = integer(n, f); }},
-                 {"vocab_size", [&](auto& n, auto& f) { shape["vocab"] = integer(n, f); }},
-                 {"tie_embeddings", [&](auto& n, auto& f) { tied = flag(n, f); }},
-                 {"batch_size", [&](auto& n, auto& f) { shape["batch"] = integer(n, f); }},
-                 {"sequence_length", [&](auto& n, auto& f) { shape["seq"] = integer(n, f); }},
-                 {"precision",
-                  [&](const YAML::Node& n, const std::string& f) {
-                      const auto d = parseDtype(text(n, f));
-                      if (!d) {
-                          throw ConfigError(f, "fp32, bf16 or fp16");
-                      }
-                      o.dtype = *d;
-                      dtype_given = true;
-                  }},
-                 {"attention",
-                  [&](const YAML::Node& n, const std::string& f) {
-                      auto t = text(n, f);
-                      if (t == "flash" || t == "flash_attention") {
-                          t = "sdpa";
-                          r.semantics.sdpa_is_flash = true;
-                      }
-                      const auto a = parseAttentionKind(t);
-                      if (!a) {
-                          throw ConfigError(f, "eager, fused, sdpa, memory-efficient or flash");
-                      }
-                      o.attention = *a;
-                  }},
-                 {"checkpointing",
-                  [&](const YAML::Node& n, const std::string& f) {
-                      const auto c = parseCheckpointing(text(n, f));
-                      if (!c) {
-                          throw ConfigError(f, "none or per-block");
-                      }
-                      o.checkpointing = *c;
-                  }},
-                 {"profile",
-                  [&](const YAML::Node& n, const std::string& f) {
-                      const auto p = parseProfileType(text(n, f));
-                      if (!p) {
-                          throw ConfigError(f, "training or forward");
-                      }
-                      o.profile = *p;
-                  }},
-                 {"optimizer", [&](const YAML::Node& n, const std::string& f) {
-                      const auto p = parseOptimizerKind(text(n, f));
-                      if (!p) {
-                          throw ConfigError(f, "adamw or sgd");
-                      }
-                      o.optimizer = *p;
-                  }}});
+    readSection(
+        root, "model",
+        {{"type",
+          [](const YAML::Node& n, const std::string& f) {
+              const auto t = text(n, f);
+              if (t != "transformer" && t != "transformer_decoder" && t != "llama") {
+                  throw ConfigError(
+                      f, "only transformer decoders are modelled, not '" + printableText(t) + "'");
+              }
+          }},
+         {"framework",
+          [](const YAML::Node& n, const std::string& f) {
+              const auto t = text(n, f);
+              if (t != "pytorch" && t != "libtorch") {
+                  throw ConfigError(f, "pytorch or libtorch, not '" + printableText(t) + "'");
+              }
+          }},
+         {"size_billions",
+          [&](const YAML::Node& n, const std::string& f) {
+              billions = number(n, f);
+              if (!(*billions > 0)) {
+                  throw ConfigError(f, "must be positive");
+              }
+          }},
+         {"preset",
+          [&](const YAML::Node& n, const std::string& f) {
+              preset = text(n, f);
+              if (Preset::find(*preset) == nullptr) {
+                  throw ConfigError(f, "unknown preset '" + printableText(*preset) + "'");
+              }
+          }},
+         {"hidden_dim", [&](auto& n, auto& f) { shape["hidden"] = integer(n, f); }},
+         {"num_layers", [&](auto& n, auto& f) { shape["layers"] = integer(n, f); }},
+         {"num_heads", [&](auto& n, auto& f) { shape["heads"] = integer(n, f); }},
+         {"num_kv_heads", [&](auto& n, auto& f) { shape["kv"] = integer(n, f); }},
+         {"intermediate_dim", [&](auto& n, auto& f) { shape["ffn"] = integer(n, f); }},
+         {"vocab_size", [&](auto& n, auto& f) { shape["vocab"] = integer(n, f); }},
+         {"tie_embeddings", [&](auto& n, auto& f) { tied = flag(n, f); }},
+         {"batch_size", [&](auto& n, auto& f) { shape["batch"] = integer(n, f); }},
+         {"sequence_length", [&](auto& n, auto& f) { shape["seq"] = integer(n, f); }},
+         {"precision",
+          [&](const YAML::Node& n, const std::string& f) {
+              const auto d = parseDtype(text(n, f));
+              if (!d) {
+                  throw ConfigError(f, "fp32, bf16 or fp16");
+              }
+              o.dtype = *d;
+              dtype_given = true;
+          }},
+         {"attention",
+          [&](const YAML::Node& n, const std::string& f) {
+              auto t = text(n, f);
+              if (t == "flash" || t == "flash_attention") {
+                  t = "sdpa";
+                  r.semantics.sdpa_is_flash = true;
+              }
+              const auto a = parseAttentionKind(t);
+              if (!a) {
+                  throw ConfigError(f, "eager, fused, sdpa, memory-efficient or flash");
+              }
+              o.attention = *a;
+          }},
+         {"checkpointing",
+          [&](const YAML::Node& n, const std::string& f) {
+              const auto c = parseCheckpointing(text(n, f));
+              if (!c) {
+                  throw ConfigError(f, "none or per-block");
+              }
+              o.checkpointing = *c;
+          }},
+         {"profile",
+          [&](const YAML::Node& n, const std::string& f) {
+              const auto p = parseProfileType(text(n, f));
+              if (!p) {
+                  throw ConfigError(f, "training or forward");
+              }
+              o.profile = *p;
+          }},
+         {"optimizer", [&](const YAML::Node& n, const std::string& f) {
+              const auto p = parseOptimizerKind(text(n, f));
+              if (!p) {
+                  throw ConfigError(f, "adamw or sgd");
+              }
+              o.optimizer = *p;
+          }}});
     if (billions && preset) {
         throw ConfigError("model.size_billions", "give either size_billions or preset");
     }

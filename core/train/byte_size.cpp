@@ -13,10 +13,11 @@ std::optional<int64_t> parseByteSize(const std::string& text) {
     if (end == begin || !std::isfinite(value) || value < 0) {
         return std::nullopt;
     }
+    // To the string's end, not the first NUL: "1\0GiB" is not a size (found by fuzzing).
     std::string unit;
-    for (const char* p = end; *p != '\0'; ++p) {
-        if (*p != ' ') {
-            unit += static_cast<char>(std::tolower(static_cast<unsigned char>(*p)));
+    for (size_t i = static_cast<size_t>(end - begin); i < text.size(); ++i) {
+        if (text[i] != ' ') {
+            unit += static_cast<char>(std::tolower(static_cast<unsigned char>(text[i])));
         }
     }
     double scale = 0;

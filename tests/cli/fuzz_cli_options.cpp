@@ -6,7 +6,7 @@
 // "memscope-cli: error: ..." that names the option or argument in question). No crash, no hang,
 // no other exception, memory proportional to the arguments.
 //
-//   MEMSCOPE_FUZZ_ITERATIONS=N  (default 5000)    MEMSCOPE_FUZZ_SEED=S
+//   --iterations N  (default 5000)    --seed S    (tests/core/mutation_fuzzer.h)
 
 #include "cli_app.h"
 #include "heap_meter.h"
@@ -166,7 +166,7 @@ std::string exercise(const std::vector<std::string>& args, const std::vector<std
     } catch (const std::exception& e) {
         return std::string("parse threw: ") + typeid(e).name() + ": " + e.what();
     }
-    slowestMs = std::max(slowestMs, watch.ms());
+    slowestMs = std::max(slowestMs, watch.cpuMs());
     const int64_t peak = fuzz::heapPeak() - base;
     worstPeak = std::max(worstPeak, peak);
     if (peak > int64_t(bytes) * 1024 + (8 << 20)) {
@@ -243,7 +243,7 @@ class FuzzCliOptions : public QObject {
     }
 
     void randomArgumentVectors() {
-        const auto settings = fuzz::Settings::fromEnvironment(5000, 20260401);
+        const auto settings = fuzz::Settings::get(5000, 20260401);
         fuzz::Mutator m(settings.seed, {'-', '=', ',', '.', ':', '0', '9', 0x00, 0x80, 0xff});
         Vocabulary v;
         {
@@ -257,7 +257,9 @@ class FuzzCliOptions : public QObject {
         int64_t worstPeak = 0;
         std::map<std::string, int64_t> outcomes;
         const fuzz::Stopwatch watch;
+        fuzz::Progress progress("cli options", settings);
         for (int64_t it = 0; it < settings.iterations; ++it) {
+            progress.tick(it);
             std::vector<std::string> args;
             if (m.chance(90)) {
                 args.push_back(m.pickFrom(v.commands));
@@ -318,5 +320,5 @@ class FuzzCliOptions : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(FuzzCliOptions)
+MEMSCOPE_FUZZ_MAIN(FuzzCliOptions)
 #include "fuzz_cli_options.moc"

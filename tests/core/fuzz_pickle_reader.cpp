@@ -7,7 +7,7 @@
 // single allocation and the peak of live heap bytes during a parse are tracked through a
 // replaced global operator new (heap_meter.h). The mutations are mutation_fuzzer.h's.
 //
-//   MEMSCOPE_FUZZ_ITERATIONS=N  (default 20000)    MEMSCOPE_FUZZ_SEED=S  (default 20240501)
+//   --iterations N  (default 20000)    --seed S  (default 20240501)    (mutation_fuzzer.h)
 
 #include "io/pickle_error.h"
 #include "io/pickle_reader.h"
@@ -523,7 +523,7 @@ struct Stats {
 std::string exercise(const Bytes& input, Stats& stats) {
     const int64_t base = fuzz::heapLive();
     fuzz::resetHeapPeak();
-    const auto start = std::chrono::steady_clock::now();
+    const fuzz::Stopwatch watch;
     std::string problem;
     try {
         PickleReader reader("fuzz.pickle");
@@ -551,8 +551,7 @@ std::string exercise(const Bytes& input, Stats& stats) {
     } catch (const std::exception& e) {
         problem = std::string("unexpected exception: ") + e.what();
     }
-    const double ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    const double ms = watch.cpuMs();
     stats.slowestMs = std::max(stats.slowestMs, ms);
     const int64_t peak = fuzz::heapPeak() - base;
     stats.worstPeak = std::max(stats.worstPeak, peak);
@@ -644,12 +643,11 @@ class FuzzPickleReader : public QObject {
 
         Stats stats;
         for (size_t i = 0; i < inputs.size(); ++i) {
-            const auto start = std::chrono::steady_clock::now();
+            const fuzz::Stopwatch watch;
             const std::string problem = exercise(inputs[i], stats);
-            const double s =
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            const double s = watch.cpuMs() / 1000.0;
             QVERIFY2(problem.empty(), problem.c_str());
-            QVERIFY2(s < 5.0, qPrintable(QString("input %1 took %2 s").arg(i).arg(s)));
+            QVERIFY2(s < 5.0, qPrintable(QString("input %1 took %2 s of CPU").arg(i).arg(s)));
         }
         qInfo("adversarial: %lld parsed, %lld refused, slowest %.1f ms, peak heap %.1f MiB",
               static_cast<long long>(stats.parsed), static_cast<long long>(stats.pickleErrors),
@@ -657,7 +655,7 @@ class FuzzPickleReader : public QObject {
     }
 
     void mutations() {
-        const auto settings = fuzz::Settings::fromEnvironment(20000, 20240501);
+        const auto settings = fuzz::Settings::get(20000, 20240501);
         const int64_t iterations = settings.iterations;
         const uint64_t seed = settings.seed;
 
@@ -680,7 +678,9 @@ class FuzzPickleReader : public QObject {
 
         Stats stats;
         const auto start = std::chrono::steady_clock::now();
+        fuzz::Progress progress("pickle reader", settings);
         for (int64_t it = 0; it < iterations; ++it) {
+            progress.tick(it);
             // Half the time a fixed seed, half a random well-formed snapshot; byte-level
             // mutations on top (none, sometimes, for the random ones: they test the importer).
             Seed random_seed;
@@ -729,5 +729,5 @@ class FuzzPickleReader : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(FuzzPickleReader)
+MEMSCOPE_FUZZ_MAIN(FuzzPickleReader)
 #include "fuzz_pickle_reader.moc"

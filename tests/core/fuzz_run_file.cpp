@@ -4,7 +4,7 @@
 // the file and saying what is wrong; nothing may crash, hang, throw anything else, or hold more
 // heap than the file could justify.
 //
-//   MEMSCOPE_FUZZ_ITERATIONS=N  (default 5000)    MEMSCOPE_FUZZ_SEED=S  (default 20260101)
+//   --iterations N  (default 5000)    --seed S  (default 20260101)    (mutation_fuzzer.h)
 
 #include "heap_meter.h"
 #include "io/run_file.h"
@@ -141,7 +141,7 @@ std::string exercise(const std::string& path, const Bytes& input, Stats& stats) 
     } catch (const std::exception& e) {
         problem = std::string("unexpected exception: ") + e.what();
     }
-    const double ms = watch.ms();
+    const double ms = watch.cpuMs();
     stats.slowestMs = std::max(stats.slowestMs, ms);
     const int64_t peak = fuzz::heapPeak() - base;
     stats.worstPeak = std::max(stats.worstPeak, peak);
@@ -192,7 +192,7 @@ class FuzzRunFile : public QObject {
     }
 
     void mutations() {
-        const auto settings = fuzz::Settings::fromEnvironment(5000, 20260101);
+        const auto settings = fuzz::Settings::get(5000, 20260101);
         // Offsets of the preamble's version and header length (format 1); in another format
         // they are just two more places to corrupt.
         const std::vector<size_t> lengthFields = {8, 12};
@@ -202,7 +202,9 @@ class FuzzRunFile : public QObject {
                                0xa0, 0xbb, 0xf4, 0xf6, 0xfb, 0xff, 0x28, 0xb5, 0x2f, 0xfd});
         Stats stats;
         const fuzz::Stopwatch watch;
+        fuzz::Progress progress("run file", settings);
         for (int64_t it = 0; it < settings.iterations; ++it) {
+            progress.tick(it);
             const Bytes b = mutator.mutated(m_seed, lengthFields);
             const std::string problem = exercise(m_path, b, stats);
             if (!problem.empty()) {
@@ -234,5 +236,5 @@ class FuzzRunFile : public QObject {
     Bytes m_seed;
 };
 
-QTEST_GUILESS_MAIN(FuzzRunFile)
+MEMSCOPE_FUZZ_MAIN(FuzzRunFile)
 #include "fuzz_run_file.moc"

@@ -5,15 +5,27 @@
 // libFuzzer. A fixed seed makes every run the same sequence of inputs, so a failure names the
 // iteration and the seed that reproduce it.
 //
-//   MEMSCOPE_FUZZ_ITERATIONS=N   executions per fuzzer (each has its own default, a few seconds)
-//   MEMSCOPE_FUZZ_SEED=S         another sequence
-//   MEMSCOPE_FUZZ_VERBOSE=1      histograms of what refused the inputs
+// Each fuzzer's main is MEMSCOPE_FUZZ_MAIN, which takes these options before Qt Test sees the
+// rest of the command line (test function names, -o, -v2, ...):
+//
+//   --iterations N   executions per fuzzed reader (each has its own default, a few seconds)
+//   --seed S         another sequence
+//   --progress SEC   a line on stderr every SEC seconds: executions so far, their rate
+//   --verbose        histograms of what refused the inputs
+//
+// or, where a command line cannot be changed (CTest), the environment: MEMSCOPE_FUZZ_ITERATIONS,
+// MEMSCOPE_FUZZ_SEED, MEMSCOPE_FUZZ_PROGRESS, MEMSCOPE_FUZZ_VERBOSE=1. The options win.
+
+#include <time.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -22,18 +34,107 @@ namespace memscope::fuzz {
 
 using Bytes = std::vector<uint8_t>;
 
+// What the command line gave (takeArguments); unset fields fall back to the environment.
+struct Overrides {
+    int64_t iterations = -1;
+    bool hasSeed = false;
+    uint64_t seed = 0;
+    double progressSeconds = -1;
+    bool verbose = false;
+};
+
+inline Overrides& overrides() {
+    static Overrides o;
+    return o;
+}
+
+// A whole decimal number in [min, max]: true and `out` set, or false.
+inline bool parseInteger(const char* text, uint64_t min, uint64_t max, uint64_t& out) {
+    if (text == nullptr || *text < '0' || *text > '9') {
+        return false;
+    }
+    errno = 0;
+    char* end = nullptr;
+    const unsigned long long v = std::strtoull(text, &end, 10);
+    if (errno != 0 || *end != '\0' || v < min || v > max) {
+        return false;
+    }
+    out = v;
+    return true;
+}
+
+// Takes --iterations, --seed, --progress and --verbose (also as --name=value) out of argv,
+// leaving the rest for Qt Test. A bad value ends the program: exit status 2, one line.
+inline void takeArguments(int& argc, char** argv) {
+    const char* program = argc > 0 ? argv[0] : "fuzzer";
+    auto fail = [program](const std::string& option, const char* value, const char* expected) {
+        std::fprintf(stderr, "%s: error: %s: expected %s, got '%s'\n", program, option.c_str(),
+                     expected, value ? value : "(nothing)");
+        std::exit(2);
+    };
+    int kept = argc > 0 ? 1 : 0;
+    for (int i = kept; i < argc; ++i) {
+        std::string name = argv[i];
+        const char* value = nullptr;
+        const size_t eq = name.find('=');
+        if (name.rfind("--", 0) == 0 && eq != std::string::npos) {
+            value = argv[i] + eq + 1;
+            name.resize(eq);
+        }
+        const bool takesValue = name == "--iterations" || name == "--seed" || name == "--progress";
+        if (name == "--verbose" && value == nullptr) {
+            overrides().verbose = true;
+            continue;
+        }
+        if (!takesValue) {
+            argv[kept++] = argv[i];
+            continue;
+        }
+        if (value == nullptr) {
+            value = i + 1 < argc ? argv[++i] : nullptr;
+        }
+        uint64_t v = 0;
+        if (name == "--iterations") {
+            if (!parseInteger(value, 1, uint64_t(INT64_MAX), v)) {
+                fail(name, value, "a whole number of executions, at least 1");
+            }
+            overrides().iterations = int64_t(v);
+        } else if (name == "--seed") {
+            if (!parseInteger(value, 0, UINT64_MAX, v)) {
+                fail(name, value, "a whole number from 0 to 2^64-1");
+            }
+            overrides().hasSeed = true;
+            overrides().seed = v;
+        } else {
+            if (!parseInteger(value, 1, 86400, v)) {
+                fail(name, value, "seconds between progress lines, 1 to 86400");
+            }
+            overrides().progressSeconds = double(v);
+        }
+    }
+    argc = kept;
+    argv[kept] = nullptr;  // argv[argc] is always there
+}
+
 struct Settings {
     int64_t iterations = 0;
     uint64_t seed = 0;
     bool verbose = false;
+    double progressSeconds = 0;  // 0: no progress lines
 
-    static Settings fromEnvironment(int64_t default_iterations, uint64_t default_seed) {
+    // The command line's options, else the environment's, else the fuzzer's defaults.
+    static Settings get(int64_t default_iterations, uint64_t default_seed) {
         Settings s;
+        const Overrides& o = overrides();
         const char* n = std::getenv("MEMSCOPE_FUZZ_ITERATIONS");
         const char* seed = std::getenv("MEMSCOPE_FUZZ_SEED");
-        s.iterations = n ? std::atoll(n) : default_iterations;
-        s.seed = seed ? std::strtoull(seed, nullptr, 10) : default_seed;
-        s.verbose = std::getenv("MEMSCOPE_FUZZ_VERBOSE") != nullptr;
+        const char* progress = std::getenv("MEMSCOPE_FUZZ_PROGRESS");
+        s.iterations = o.iterations >= 0 ? o.iterations : n ? std::atoll(n) : default_iterations;
+        s.seed = o.hasSeed ? o.seed : seed ? std::strtoull(seed, nullptr, 10) : default_seed;
+        s.verbose = o.verbose || std::getenv("MEMSCOPE_FUZZ_VERBOSE") != nullptr;
+        s.progressSeconds = o.progressSeconds >= 0 ? o.progressSeconds
+                            : progress             ? std::atof(progress)
+                                                   : 0;
         return s;
     }
 };
@@ -184,6 +285,9 @@ inline std::string escaped(const std::string& s) {
     return out;
 }
 
+// Wall time since construction, and the CPU time the process spent in it (all threads). The
+// hang bound is on CPU time: a fuzzer run at nice 19 beside compilers can wait seconds for a
+// core without doing anything wrong.
 class Stopwatch {
   public:
     double ms() const {
@@ -191,13 +295,60 @@ class Stopwatch {
             .count();
     }
     double seconds() const { return ms() / 1000.0; }
+    double cpuMs() const { return processCpuMs() - m_cpuStart; }
+
+    static double processCpuMs() {
+        timespec t{};
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+        return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
+    }
 
   private:
     std::chrono::steady_clock::time_point m_start = std::chrono::steady_clock::now();
+    double m_cpuStart = processCpuMs();
 };
 
-// No input may take longer than this (a hang, not a speed figure: sanitizer builds on a busy
-// 2-core machine are 10x slower than a quiet Release build, and the bound still catches loops).
+// Progress lines for long campaigns (--progress SEC): executions so far, wall and CPU seconds,
+// executions per wall second. Checks the clock every 256 executions.
+class Progress {
+  public:
+    Progress(const char* what, const Settings& settings)
+        : m_what(what), m_every(settings.progressSeconds), m_total(settings.iterations) {}
+
+    void tick(int64_t done) {
+        if (m_every <= 0 || (done & 255) != 0) {
+            return;
+        }
+        const double s = m_watch.seconds();
+        if (s - m_last < m_every) {
+            return;
+        }
+        m_last = s;
+        std::fprintf(stderr, "%s: %lld / %lld executions, %.0f s (%.0f s CPU), %.0f per s\n",
+                     m_what, static_cast<long long>(done), static_cast<long long>(m_total), s,
+                     m_watch.cpuMs() / 1000.0, double(done) / s);
+    }
+
+  private:
+    const char* m_what;
+    double m_every;
+    int64_t m_total;
+    Stopwatch m_watch;
+    double m_last = 0;
+};
+
+// No input may take longer than this much CPU time (a hang, not a speed figure: sanitizer
+// builds are 10x slower than a quiet Release build, and the bound still catches loops).
 constexpr double kSlowestInputMs = 5000.0;
 
 }  // namespace memscope::fuzz
+
+// main() for a fuzzer: QTEST_GUILESS_MAIN with the options above taken out of argv first.
+#define MEMSCOPE_FUZZ_MAIN(TestObject)             \
+    int main(int argc, char** argv) {              \
+        memscope::fuzz::takeArguments(argc, argv); \
+        QCoreApplication app(argc, argv);          \
+        TestObject tc;                             \
+        QTEST_SET_MAIN_SOURCE_PATH                 \
+        return QTest::qExec(&tc, argc, argv);      \
+    }
