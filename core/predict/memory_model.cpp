@@ -1,4 +1,5 @@
 #include "predict/memory_model.h"
+#include "train/size_limits.h"
 
 #include "model/attention_chunk.h"
 #include "model/config_error.h"
@@ -788,6 +789,7 @@ MemoryPrediction MemoryModel::predict(const TrainOptions& options, const Semanti
     if (options.batch_size < 1) {
         throw ConfigError("--batch-size", "must be at least 1");
     }
+    SizeLimits::check(options);
     Shape shape = makeShape(options, semantics);
     shape.d = parallel.ranks;
     shape.zero = parallel.zero_stage;

@@ -1,4 +1,5 @@
 #include "predict/planner.h"
+#include "train/size_limits.h"
 
 #include "model/config_error.h"
 #include "model/model_cost.h"
@@ -54,6 +55,7 @@ PlanResult Planner::evaluate(const PlanRequest& request) const {
     const auto& o = request.workload;
     const auto& p = r.parallel;
     const auto& c = o.model;
+    SizeLimits::check(o);
     if (p.tensor > 1 && (c.n_heads % p.tensor != 0 || c.n_kv_heads % p.tensor != 0)) {
         throw ConfigError("--strategy", "tensor parallel degree " + std::to_string(p.tensor) +
                                             " must divide the query heads (" +

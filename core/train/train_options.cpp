@@ -2,6 +2,7 @@
 
 #include "model/config_error.h"
 #include "model/preset.h"
+#include "train/size_limits.h"
 
 #include <nlohmann/json.hpp>
 
@@ -121,6 +122,7 @@ void TrainOptions::validate() const {
     if (cpu && dtype == Dtype::Float16) {
         throw ConfigError("--dtype", "fp16 autocast needs a CUDA or ROCm device; on CPU use bf16");
     }
+    SizeLimits::check(*this);
 }
 
 int TrainOptions::resolvedThreads() const {

@@ -17,6 +17,7 @@
 #include <QtTest/QtTest>
 
 #include <cmath>
+#include <limits>
 
 using namespace memscope;
 
@@ -339,6 +340,27 @@ class TestPredict : public QObject {
         QCOMPARE(rejectedOption([&] { planner.evaluate(request); }), QString("--strategy"));
         request.device = "Abacus 9000";
         QCOMPARE(rejectedOption([&] { planner.evaluate(request); }), QString("--gpu-type"));
+    }
+
+    // Sizes whose tensors could not exist are refused before any byte count overflows (the plan
+    // request fuzzer found a batch of 2^63 - 1 overflowing the planner's shapes under UBSan).
+    void sizesBeyondAnyDeviceAreRefused() {
+        Planner planner(devices(), &PeakFlops::measureCpu);
+        auto request = gpuRequest(7, 8, 2048);
+        request.workload.batch_size = std::numeric_limits<int64_t>::max();
+        QCOMPARE(rejectedOption([&] { planner.evaluate(request); }), QString("--batch-size"));
+        QCOMPARE(rejectedOption([&] { request.workload.validate(); }), QString("--batch-size"));
+        request.workload.batch_size = 8;
+        request.workload.model.intermediate_dim = int64_t(1) << 55;
+        QCOMPARE(rejectedOption([&] { planner.evaluate(request); }), QString("--intermediate-dim"));
+        request.workload.model.intermediate_dim = 4096;
+        request.workload.model.hidden_dim = int64_t(1) << 40;
+        request.workload.model.n_heads = 1;
+        request.workload.model.n_kv_heads = 1;
+        QCOMPARE(rejectedOption([&] { MemoryModel::predict(request.workload, {}, {}); }),
+                 QString("--hidden-dim"));
+        // A real large model is not refused.
+        QVERIFY(rejectedOption([&] { planner.evaluate(gpuRequest(70, 8, 4096)); }).isEmpty());
     }
 
     // The CPU has no peak in the database: the planner asks the measurement it was given
