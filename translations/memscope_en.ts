@@ -1391,27 +1391,27 @@ Allocations live at its start count as present from the start. Leave empty for t
     </message>
     <message>
         <source>Failed: %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>The run failed: %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>The run was stopped; every rank kept what it recorded.</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>The run finished.</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>No rank recorded anything into %1.</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Recording %1 on %2 processes (%3)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1997,59 +1997,59 @@ Allocations live at its start count as present from the start. Leave empty for t
     <name>memscope::RankRunController</name>
     <message>
         <source>A run is already going.</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>A run of several processes needs memscope-cli, which is not at %1.</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Cannot create the folder %1 for the ranks' files.</source>
-        <translation type="unfinished" />
+        <source>Cannot create the folder %1 for the ranks&apos; files.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>memscope-cli crashed.</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Cannot start %1: %2</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Run started on %1 processes (%2) into %3: memscope-cli %4</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Stopping every rank at its next module boundary...</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>%1 (step %2/%3, peak %4)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>%1 (starting)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Cannot follow a rank live: %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>rank %1: %2</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>memscope-cli exited with status %1.</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Rebuilt from its journal: %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Could not rebuild from its journal: %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2429,79 +2429,79 @@ Allocations live at its start count as present from the start. Leave empty for t
     </message>
     <message>
         <source>Processes</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Processes:</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Train on this many processes (ranks) of memscope-cli on c10d, each recorded; 1 trains in the application itself (--nproc)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Strategy:</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>How the ranks share the training: data parallel or ZeRO stage 1 to 3 (--parallel)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Bucket size:</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Gradient bucket size of the collectives (--bucket-mib)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source> MiB</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Output folder:</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>The run directory the ranks record into (one file per rank and manifest.json); empty: a new folder beside the kept runs (--out)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>new folder beside the kept runs</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>DDP (gradients all-reduced)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>ZeRO-1 (optimizer state sharded)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>ZeRO-2 (optimizer state and gradients sharded)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>ZeRO-3 (parameters sharded too)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Several processes train on c10d's Gloo backend, which this LibTorch has for the CPU only: choose the CPU device or 1 process (--device %1 with --nproc %2).</source>
-        <translation type="unfinished" />
+        <source>Several processes train on c10d&apos;s Gloo backend, which this LibTorch has for the CPU only: choose the CPU device or 1 process (--device %1 with --nproc %2).</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>%1 shards training state: it needs the Training profile, or choose DDP (--parallel %2 with --profile-type forward).</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>%1 is a file; a run of several processes writes a folder there (--out).</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 is not empty; choose a new or empty folder for the ranks' files (--out).</source>
-        <translation type="unfinished" />
+        <source>%1 is not empty; choose a new or empty folder for the ranks&apos; files (--out).</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
