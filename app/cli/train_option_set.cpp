@@ -28,7 +28,8 @@ void TrainOptionSet::addTo(CLI::App& app) {
     app.add_option("--warmup-steps", m_warmup, "Untimed steps run first (default 0)");
     app.add_option("--learning-rate", m_lr, "Optimizer learning rate (default 1e-4)");
     app.add_option("--seed", m_seed, "Random seed for weights and data (default 42)");
-    app.add_option("--threads", m_threads, "CPU threads (default: all cores, fewer while other processes keep cores busy)");
+    app.add_option("--threads", m_threads,
+                   "CPU threads (default: all cores, fewer while other processes keep cores busy)");
     app.add_option("--dtype", m_dtype, "fp32, or bf16 / fp16 autocast")
         ->check(CLI::IsMember({"fp32", "float32", "bf16", "bfloat16", "fp16", "float16"}));
     app.add_flag("--use-amp,--use-mixed-precision", m_mixedPrecision, "Same as --dtype bf16");
