@@ -59,6 +59,41 @@ int64_t minOf(int64_t l, int64_t r) {
     return std::min(l, r);
 }
 
+// An alloc event marked as made before the trace began (step < 0: an imported snapshot's blocks
+// that were live when recording started): its block is present from the start and takes no x.
+bool beforeTrace(const EventColumns& events, size_t i) {
+    return static_cast<EventKind>(events.kind[i]) == EventKind::Alloc && events.step[i] < 0;
+}
+
+// Appends the x axis of events [from, end): one x per alloc and free event (allocs made before
+// the trace take none), its time, and each allocation's begin and end x. Threads' buffers can
+// interleave slightly out of time order; a running maximum keeps the times sorted for
+// xAtTime's binary search.
+void appendXAxis(const EventColumns& events, const std::vector<int64_t>& allocation_of_event,
+                 size_t from, std::vector<int64_t>& event_of_x, std::vector<int64_t>& time_of_x,
+                 std::vector<int64_t>& begin_x, std::vector<int64_t>& end_x) {
+    int64_t latest = time_of_x.empty() ? std::numeric_limits<int64_t>::min() : time_of_x.back();
+    for (size_t i = from; i < events.count(); ++i) {
+        const auto kind = static_cast<EventKind>(events.kind[i]);
+        if ((kind != EventKind::Alloc && kind != EventKind::Free) || beforeTrace(events, i)) {
+            continue;
+        }
+        const auto x = static_cast<int64_t>(event_of_x.size());
+        event_of_x.push_back(static_cast<int64_t>(i));
+        latest = std::max(latest, events.time_ns[i]);
+        time_of_x.push_back(latest);
+        const int64_t a = allocation_of_event[i];
+        if (a < 0) {
+            continue;
+        }
+        if (kind == EventKind::Alloc) {
+            begin_x[static_cast<size_t>(a)] = x;
+        } else {
+            end_x[static_cast<size_t>(a)] = x;
+        }
+    }
+}
+
 }  // namespace
 
 TimelineLayout::TimelineLayout(const Trace& trace, int64_t detail) {
@@ -84,9 +119,7 @@ TimelineLayout::TimelineLayout(const Trace& trace, int64_t detail) {
     // Present from the start: freed without a recorded alloc, or allocated by an event marked
     // as before the trace began (step < 0: an imported snapshot's blocks that were live when
     // recording started). Those allocs take no x: the blocks are there at x = 0.
-    auto before_trace = [&](size_t i) {
-        return static_cast<EventKind>(events.kind[i]) == EventKind::Alloc && events.step[i] < 0;
-    };
+    auto before_trace = [&](size_t i) { return beforeTrace(events, i); };
     std::vector<uint8_t> present_from_start(count, 0);
     for (size_t a = 0; a < count; ++a) {
         const int64_t e = allocations[a].alloc_event;
@@ -101,28 +134,7 @@ TimelineLayout::TimelineLayout(const Trace& trace, int64_t detail) {
     }
     m_eventOfX.reserve(alloc_free);
     m_timeOfX.reserve(alloc_free);
-    int64_t latest = std::numeric_limits<int64_t>::min();
-    for (size_t i = 0; i < events.count(); ++i) {
-        const auto kind = static_cast<EventKind>(events.kind[i]);
-        if ((kind != EventKind::Alloc && kind != EventKind::Free) || before_trace(i)) {
-            continue;
-        }
-        const auto x = static_cast<int64_t>(m_eventOfX.size());
-        m_eventOfX.push_back(static_cast<int64_t>(i));
-        // Threads' buffers can interleave slightly out of time order; a running maximum keeps
-        // the column sorted for xAtTime's binary search.
-        latest = std::max(latest, events.time_ns[i]);
-        m_timeOfX.push_back(latest);
-        const int64_t a = allocation_of_event[i];
-        if (a < 0) {
-            continue;
-        }
-        if (kind == EventKind::Alloc) {
-            m_beginX[static_cast<size_t>(a)] = x;
-        } else {
-            m_endX[static_cast<size_t>(a)] = x;
-        }
-    }
+    appendXAxis(events, allocation_of_event, 0, m_eventOfX, m_timeOfX, m_beginX, m_endX);
     const int64_t x_count = xCount();
     for (size_t a = 0; a < count; ++a) {
         const int64_t free_event = allocations[a].free_event;
@@ -609,9 +621,7 @@ void TimelineLayout::extend(const Trace& trace) {
     if (allocation_of_event.size() != events.count()) {
         throw std::logic_error("TimelineLayout needs a finalized Trace (call Trace::finalize())");
     }
-    auto before_trace = [&](size_t i) {
-        return static_cast<EventKind>(events.kind[i]) == EventKind::Alloc && events.step[i] < 0;
-    };
+    auto before_trace = [&](size_t i) { return beforeTrace(events, i); };
     const size_t old_count = m_size.size();
     const size_t count = allocations.size();
     const int64_t old_x = xCount();
@@ -646,26 +656,8 @@ void TimelineLayout::extend(const Trace& trace) {
     }
 
     // The x axis over the new events.
-    int64_t latest = m_timeOfX.empty() ? std::numeric_limits<int64_t>::min() : m_timeOfX.back();
-    for (size_t i = size_t(m_eventCount); i < events.count(); ++i) {
-        const auto kind = static_cast<EventKind>(events.kind[i]);
-        if ((kind != EventKind::Alloc && kind != EventKind::Free) || before_trace(i)) {
-            continue;
-        }
-        const auto x = static_cast<int64_t>(m_eventOfX.size());
-        m_eventOfX.push_back(static_cast<int64_t>(i));
-        latest = std::max(latest, events.time_ns[i]);
-        m_timeOfX.push_back(latest);
-        const int64_t a = allocation_of_event[i];
-        if (a < 0) {
-            continue;
-        }
-        if (kind == EventKind::Alloc) {
-            m_beginX[static_cast<size_t>(a)] = x;
-        } else {
-            m_endX[static_cast<size_t>(a)] = x;
-        }
-    }
+    appendXAxis(events, allocation_of_event, size_t(m_eventCount), m_eventOfX, m_timeOfX, m_beginX,
+                m_endX);
     const int64_t x_count = xCount();
     auto settle_end = [&](size_t a) {
         const int64_t free_event = allocations[a].free_event;
