@@ -1,7 +1,7 @@
 #include "allocation_list_model.h"
 
+#include "run_indexes.h"
 #include "timeline_view.h"
-#include "trace/stack_attribution.h"
 #include "trace/trace.h"
 #include "train/run_summary.h"
 
@@ -15,14 +15,17 @@ AllocationListModel::AllocationListModel(QObject* parent) : QAbstractTableModel(
 
 AllocationListModel::~AllocationListModel() = default;
 
-void AllocationListModel::setTrace(std::shared_ptr<const Trace> trace) {
+void AllocationListModel::setTrace(std::shared_ptr<const Trace> trace,
+                                   std::shared_ptr<const RunIndexes> indexes) {
     beginResetModel();
     m_trace = std::move(trace);
     m_order.clear();
     m_rowOf.clear();
-    m_attribution.reset();
+    m_indexes.reset();
     if (m_trace) {
-        m_attribution = std::make_unique<StackAttribution>(m_trace->stacks);
+        m_indexes = indexes && indexes->sharedTrace() == m_trace
+                        ? std::move(indexes)
+                        : std::make_shared<const RunIndexes>(m_trace);
     }
     rebuildRows();
     endResetModel();
@@ -107,9 +110,9 @@ QVariant AllocationListModel::value(int64_t allocation, int column, bool display
         case Step:
             return e >= 0 ? QVariant(int(events.step[size_t(e)])) : QVariant();
         case Module:
-            return QString::fromStdString(m_attribution->moduleOf(stack));
+            return QString::fromStdString(m_indexes->attribution().moduleOf(stack));
         case Operator:
-            return QString::fromStdString(m_attribution->operatorOf(stack));
+            return QString::fromStdString(m_indexes->attribution().operatorOf(stack));
         case AllocatedAt:
             if (a.alloc_event < 0) {
                 return display ? QVariant(tr("before recording")) : QVariant(qint64(-1));

@@ -11,7 +11,7 @@
 
 namespace memscope {
 
-class StackAttribution;
+class RunIndexes;
 class Trace;
 
 // Every allocation of a trace, largest first: size, category, phase, step, module, operator,
@@ -40,7 +40,10 @@ class AllocationListModel : public QAbstractTableModel {
     explicit AllocationListModel(QObject* parent = nullptr);
     ~AllocationListModel() override;
 
-    void setTrace(std::shared_ptr<const Trace> trace);
+    // Module and operator names come from `indexes` when they are the trace's (the run
+    // document's, shared with the other views), else from indexes built here.
+    void setTrace(std::shared_ptr<const Trace> trace,
+                  std::shared_ptr<const RunIndexes> indexes = nullptr);
     // Lists only the allocations the filter selects (std::nullopt: all of them).
     void setRangeFilter(const std::optional<RangeFilter>& filter);
     const std::optional<RangeFilter>& rangeFilter() const { return m_filter; }
@@ -59,7 +62,7 @@ class AllocationListModel : public QAbstractTableModel {
     void rebuildRows();
 
     std::shared_ptr<const Trace> m_trace;
-    std::unique_ptr<StackAttribution> m_attribution;
+    std::shared_ptr<const RunIndexes> m_indexes;
     std::optional<RangeFilter> m_filter;
     std::vector<int64_t> m_order;  // row -> allocation
     std::vector<int> m_rowOf;      // allocation -> row

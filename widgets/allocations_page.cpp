@@ -1,6 +1,6 @@
 #include "allocations_page.h"
 
-#include "run_view_state.h"
+#include "run_document.h"
 
 #include "allocation_list_model.h"
 #include "memory_events_model.h"
@@ -82,12 +82,19 @@ AllocationsPage::AllocationsPage(QWidget* parent) : QWidget(parent) {
     retranslateUi();
 }
 
+AllocationsPage::AllocationsPage(RunDocument* document, QWidget* parent) : AllocationsPage(parent) {
+    setViewState(document);
+}
+
 AllocationsPage::~AllocationsPage() = default;
 
 void AllocationsPage::setTrace(std::shared_ptr<const Trace> trace) {
     m_trace = std::move(trace);
-    m_allocations->setTrace(m_trace);
-    m_events->setTrace(m_trace);
+    // The document's indexes when this is its run: module and operator computed once per run.
+    const auto indexes =
+        m_state && m_trace && m_state->trace() == m_trace ? m_state->indexes() : nullptr;
+    m_allocations->setTrace(m_trace, indexes);
+    m_events->setTrace(m_trace, indexes);
     followFilter();
     for (QTreeView* view : {m_allocation_view, m_events_view}) {
         view->header()->resizeSections(QHeaderView::ResizeToContents);
@@ -95,14 +102,14 @@ void AllocationsPage::setTrace(std::shared_ptr<const Trace> trace) {
     retranslateUi();
 }
 
-void AllocationsPage::setViewState(RunViewState* state) {
+void AllocationsPage::setViewState(RunDocument* state) {
     if (m_state) {
         disconnect(m_state, nullptr, this, nullptr);
     }
     m_state = state;
     if (m_state) {
-        connect(m_state, &RunViewState::filterChanged, this, &AllocationsPage::followFilter);
-        connect(m_state, &RunViewState::selectedAllocationChanged, this, [this](qint64 a) {
+        connect(m_state, &RunDocument::filterChanged, this, &AllocationsPage::followFilter);
+        connect(m_state, &RunDocument::selectedAllocationChanged, this, [this](qint64 a) {
             if (a >= 0 && m_trace && m_trace == m_state->trace()) {
                 showAllocation(a);
             }

@@ -16,7 +16,7 @@ namespace memscope {
 class AllocationListModel;
 class MemoryEventsModel;
 class OperatorFilterProxy;
-class RunViewState;
+class RunDocument;
 class Trace;
 
 // The allocations tab: every allocation largest first, and every alloc/free event in time
@@ -28,13 +28,15 @@ class AllocationsPage : public QWidget {
 
   public:
     explicit AllocationsPage(QWidget* parent = nullptr);
+    // Following `document` (setViewState).
+    AllocationsPage(RunDocument* document, QWidget* parent);
     ~AllocationsPage() override;
 
     void setTrace(std::shared_ptr<const Trace> trace);
     // Follows a shared view state: with a range filter (while this page shows the state's run)
     // the allocation list holds the allocations it selects and the event list the events in
     // its range; the state's pinned allocation is selected here.
-    void setViewState(RunViewState* state);
+    void setViewState(RunDocument* state);
 
     AllocationListModel* allocationModel() const { return m_allocations; }
     MemoryEventsModel* eventsModel() const { return m_events; }
@@ -62,7 +64,7 @@ class AllocationsPage : public QWidget {
     void followFilter();
 
     std::shared_ptr<const Trace> m_trace;
-    RunViewState* m_state = nullptr;
+    RunDocument* m_state = nullptr;
     AllocationListModel* m_allocations = nullptr;
     MemoryEventsModel* m_events = nullptr;
     OperatorFilterProxy* m_allocation_proxy = nullptr;

@@ -1,6 +1,6 @@
 #include "filter_chip.h"
 
-#include "run_view_state.h"
+#include "run_document.h"
 
 #include "trace/trace.h"
 
@@ -13,7 +13,7 @@
 
 namespace memscope {
 
-FilterChip::FilterChip(RunViewState* state, QWidget* parent) : QFrame(parent), m_state(state) {
+FilterChip::FilterChip(RunDocument* state, QWidget* parent) : QFrame(parent), m_state(state) {
     setObjectName(QStringLiteral("filter_chip"));
     setFrameShape(QFrame::StyledPanel);
     setAutoFillBackground(true);
@@ -35,11 +35,11 @@ FilterChip::FilterChip(RunViewState* state, QWidget* parent) : QFrame(parent), m
     layout->addWidget(m_label, 1);
     layout->addWidget(m_mode);
     layout->addWidget(m_clear);
-    connect(m_clear, &QToolButton::clicked, m_state, &RunViewState::clearFilter);
+    connect(m_clear, &QToolButton::clicked, m_state, &RunDocument::clearFilter);
     connect(m_mode, qOverload<int>(&QComboBox::activated), this, [this](int index) {
         m_state->setFilterMode(RangeFilter::Mode(m_mode->itemData(index).toInt()));
     });
-    connect(m_state, &RunViewState::filterChanged, this, &FilterChip::follow);
+    connect(m_state, &RunDocument::filterChanged, this, &FilterChip::follow);
     retranslateUi();
 }
 
@@ -82,11 +82,11 @@ void FilterChip::follow() {
             tr("%n allocation(s)", nullptr, int(m_state->filteredAllocations().size()));
     m_label->setText(text);
     m_mode->setCurrentIndex(m_mode->findData(int(filter->mode)));
-    m_label->setToolTip(m_state->filterOrigin() == RunViewState::FilterOrigin::Timeline
+    m_label->setToolTip(m_state->filterOrigin() == RunDocument::FilterOrigin::Timeline
                             ? tr("Chosen by Ctrl+drag on the timeline")
-                        : m_state->filterOrigin() == RunViewState::FilterOrigin::Minimap
+                        : m_state->filterOrigin() == RunDocument::FilterOrigin::Minimap
                             ? tr("Chosen by Ctrl+drag on the overview")
-                        : m_state->filterOrigin() == RunViewState::FilterOrigin::CommandLine
+                        : m_state->filterOrigin() == RunDocument::FilterOrigin::CommandLine
                             ? tr("Given with --filter on the command line")
                             : QString());
 }

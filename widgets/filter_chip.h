@@ -8,16 +8,16 @@ class QToolButton;
 
 namespace memscope {
 
-class RunViewState;
+class RunDocument;
 
-// The bar above the tabs that shows the active range filter of a RunViewState: "Filtered to
+// The bar above the tabs that shows the active range filter of a RunDocument: "Filtered to
 // events 1,204–5,880 (0.82 s–1.95 s): 312 allocations", how the range selects (alive in / made
 // in), and a button that clears it. Hidden while there is no filter.
 class FilterChip : public QFrame {
     Q_OBJECT
 
   public:
-    explicit FilterChip(RunViewState* state, QWidget* parent = nullptr);
+    explicit FilterChip(RunDocument* state, QWidget* parent = nullptr);
     ~FilterChip() override;
 
     QString text() const;
@@ -33,7 +33,7 @@ class FilterChip : public QFrame {
     void follow();
     void retranslateUi();
 
-    RunViewState* m_state = nullptr;
+    RunDocument* m_state = nullptr;
     QLabel* m_label = nullptr;
     QComboBox* m_mode = nullptr;
     QToolButton* m_clear = nullptr;

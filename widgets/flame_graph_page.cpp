@@ -3,6 +3,7 @@
 #include "analysis/stack_tree.h"
 #include "byte_format.h"
 #include "flame_graph_view.h"
+#include "run_document.h"
 #include "stack_tree_model.h"
 #include "trace/trace.h"
 
@@ -101,13 +102,55 @@ FlameGraphPage::FlameGraphPage(QWidget* parent) : QWidget(parent) {
     retranslateUi();
 }
 
+FlameGraphPage::FlameGraphPage(RunDocument* document, QWidget* parent) : FlameGraphPage(parent) {
+    setViewState(document);
+}
+
 FlameGraphPage::~FlameGraphPage() = default;
+
+void FlameGraphPage::setViewState(RunDocument* document) {
+    if (m_state) {
+        disconnect(m_state, nullptr, this, nullptr);
+        disconnect(this, nullptr, m_state, nullptr);
+    }
+    m_state = document;
+    if (!m_state) {
+        return;
+    }
+    connect(this, &FlameGraphPage::allocationsHighlighted, m_state,
+            &RunDocument::setHighlightedAllocations);
+    connect(m_state, &RunDocument::filterRangeChanged, this, [this](qint64 first, qint64 last) {
+        if (showsDocumentRun()) {
+            setEventRange(first, last);
+        }
+    });
+    connect(m_state, &RunDocument::selectedAllocationChanged, this, [this](qint64 a) {
+        if (showsDocumentRun()) {
+            setSelectedAllocation(a);
+        }
+    });
+}
+
+bool FlameGraphPage::showsDocumentRun() const {
+    return m_state && m_trace && m_state->trace() == m_trace;
+}
 
 void FlameGraphPage::setTrace(std::shared_ptr<const Trace> trace) {
     m_trace = std::move(trace);
     m_selectedEvent = -1;
     m_first = 0;
     m_last = -1;
+    if (showsDocumentRun()) {  // one rebuild with the document's range and time
+        const auto& filter = m_state->filter();
+        if (filter && filter->last > filter->first) {
+            m_first = std::max<int64_t>(0, filter->first);
+            m_last = filter->last;
+        }
+        const int64_t a = m_state->selectedAllocation();
+        if (a >= 0 && size_t(a) < m_trace->allocations().size()) {
+            m_selectedEvent = std::max<int64_t>(0, m_trace->allocations()[size_t(a)].alloc_event);
+        }
+    }
     rebuild();
 }
 

@@ -16,6 +16,7 @@ class QTreeView;
 namespace memscope {
 
 class FlameGraphView;
+class RunDocument;
 class StackTree;
 class StackTreeModel;
 class Trace;
@@ -25,7 +26,8 @@ class Trace;
 // top-down and bottom-up trees (peak, allocated and temporary bytes, allocations; sortable).
 // Clicking a frame, or choosing a tree row, emits the allocations alive under it for the
 // timeline to highlight. setEventRange() restricts everything to allocations alive in (or made
-// in) an event range: the range filter drives it.
+// in) an event range. Following a run document, the highlights go to it and its range filter
+// and pinned allocation drive the range and "the selected time" while the page shows its run.
 class FlameGraphPage : public QWidget {
     Q_OBJECT
 
@@ -33,10 +35,16 @@ class FlameGraphPage : public QWidget {
     enum class TimeChoice { Peak, Selected };
 
     explicit FlameGraphPage(QWidget* parent = nullptr);
+    // Following `document` (setViewState).
+    FlameGraphPage(RunDocument* document, QWidget* parent);
     ~FlameGraphPage() override;
 
+    // A run; the document's filter and pinned allocation apply at once when it is the
+    // document's run.
     void setTrace(std::shared_ptr<const Trace> trace);
     const Trace* trace() const { return m_trace.get(); }
+    // Follows a run document (nullptr: none).
+    void setViewState(RunDocument* document);
     // Shows the bytes alive just after event `event` (as "at the selected time").
     void showAtEvent(int64_t event);
     void setTimeChoice(TimeChoice choice);
@@ -69,11 +77,14 @@ class FlameGraphPage : public QWidget {
     void changeEvent(QEvent* event) override;
 
   private:
+    // Whether the page shows the document's run.
+    bool showsDocumentRun() const;
     void rebuild();
     void highlightNode(const StackTree* tree, int node);
     void updateInfo();
     void retranslateUi();
 
+    RunDocument* m_state = nullptr;
     std::shared_ptr<const Trace> m_trace;
     std::shared_ptr<const StackTree> m_topDown;
     std::shared_ptr<const StackTree> m_bottomUp;

@@ -16,9 +16,9 @@
 #include "planner_page.h"
 #include "rank_run_controller.h"
 #include "run_controller.h"
+#include "run_document.h"
 #include "run_load_progress.h"
 #include "run_panel.h"
-#include "run_view_state.h"
 #include "search_bar.h"
 #include "segment_page.h"
 #include "summary_page.h"
@@ -177,8 +177,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                     for (int r = 0; r < labels.size(); ++r) {
                         combo->setItemText(r, labels[r]);
                     }
-                    const QSignalBlocker block(combo);
-                    combo->setCurrentIndex(shown);
+                    m_state->setRank(shown);  // the selector follows the document
                     return;
                 }
                 m_timeline_page->setRanks(labels, shown);
@@ -188,7 +187,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                 onRankRunFinished(o.directory, o.cancelled, o.error, o.rankFiles);
             });
 
-    m_state = new RunViewState(this);
+    m_state = new RunDocument(this);
     createActions();
     createMenus();
     createCentralWidget();
@@ -602,15 +601,19 @@ QWidget* MainWindow::pageAt(int index) const {
 }
 
 void MainWindow::createAnalysisTabs() {
-    m_operator_page = new OperatorPage(this);
+    // The pages follow the run document (selection, highlights, range filter, indexes) rather
+    // than each other: an operator, module, roofline or flame graph row highlights its
+    // allocations on the timeline through it, a pinned allocation selects its rows in the
+    // pages, the flame graph's time and the segment page's event through it.
+    m_operator_page = new OperatorPage(m_state, this);
     addTab(m_operator_page, QStringLiteral("operators"), true);
-    m_allocations_page = new AllocationsPage(this);
+    m_allocations_page = new AllocationsPage(m_state, this);
     addTab(m_allocations_page, QStringLiteral("allocations"), true);
-    m_summary_page = new SummaryPage(this);
+    m_summary_page = new SummaryPage(m_state, this);
     addTab(m_summary_page, QStringLiteral("summary"), true);
-    m_segment_page = new SegmentPage(this);
+    m_segment_page = new SegmentPage(m_state, this);
     addTab(m_segment_page, QStringLiteral("segments"), true);
-    m_flame_graph_page = new FlameGraphPage(this);
+    m_flame_graph_page = new FlameGraphPage(m_state, this);
     addTab(m_flame_graph_page, QStringLiteral("flamegraph"), true);
     m_compare_page = new ComparePage(this);
     addTab(m_compare_page, QStringLiteral("compare"), false);
@@ -620,42 +623,29 @@ void MainWindow::createAnalysisTabs() {
     m_planner_page = new PlannerPage(this);
     addTab(m_planner_page, QStringLiteral("planner"), false);
 
-    // The pages follow the shared view state (selection, highlights, range filter) rather than
-    // each other: an operator, module or roofline row highlights its allocations on the
-    // timeline through it, a pinned allocation selects its rows in the pages through it.
-    m_operator_page->setViewState(m_state);
-    m_allocations_page->setViewState(m_state);
-    m_summary_page->setViewState(m_state);
-    // The flame graph's frames highlight through the state too, and the range filter
-    // restricts its trees.
-    connect(m_flame_graph_page, &FlameGraphPage::allocationsHighlighted, m_state,
-            &RunViewState::setHighlightedAllocations);
-    connect(m_state, &RunViewState::filterRangeChanged, m_flame_graph_page,
-            &FlameGraphPage::setEventRange);
+    // A pick in the allocation list pins it (the page sets the document) and shows the
+    // timeline: switching tabs is the window's business.
     connect(m_allocations_page, &AllocationsPage::allocationSelected, this, [this](qint64 a) {
         m_state->setSelectedAllocation(a);
         m_tabs->setCurrentWidget(m_timeline_stack);
     });
-    // Left to wire here: the segment page takes an event, not an allocation.
-    connect(m_state, &RunViewState::selectedAllocationChanged, this, [this](qint64 a) {
-        if (a >= 0 && m_trace && size_t(a) < m_trace->allocations().size() &&
-            m_page_traces.value(m_segment_page).lock() == m_trace) {  // the pinned one's time
-            const Allocation& pinned = m_trace->allocations()[size_t(a)];
-            m_segment_page->showAtEvent(pinned.alloc_event >= 0 ? pinned.alloc_event : 0);
-        }
-        if (m_page_traces.value(m_flame_graph_page).lock() == m_trace) {
-            m_flame_graph_page->setSelectedAllocation(a);
-        }
-    });
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] { syncCurrentTab(); });
-    connect(m_timeline_page, &TimelinePage::rankChosen, this, [this](int rank) {
-        if (m_rank_controller->isActive()) {
-            // A live run: the chosen rank's snapshot follows at the next poll.
-            m_timeline_page->setLiveTrace(nullptr, nullptr);
-            m_rank_controller->showRank(rank);
+    // The rank selector sets the document's rank; loading that rank's trace is the window's.
+    connect(m_state, &RunDocument::rankChanged, this, [this](int rank) {
+        if (rank < 0) {
             return;
         }
-        showRank(rank);
+        if (m_rank_controller->isActive()) {
+            if (rank != m_rank_controller->shownRank()) {
+                // A live run: the chosen rank's snapshot follows at the next poll.
+                m_timeline_page->setLiveTrace(nullptr, nullptr);
+                m_rank_controller->showRank(rank);
+            }
+            return;
+        }
+        if (rank != m_rank && !showRank(rank)) {
+            m_state->setRank(m_rank);  // no recording of that rank: the selector goes back
+        }
     });
     connect(m_sweep_page, &SweepPage::runFileActivated, this,
             [this](const QString& path) { openRun(path); });
@@ -681,10 +671,7 @@ void MainWindow::syncCurrentTab() {
     } else if (page == m_segment_page) {
         m_segment_page->setTrace(m_trace);
     } else if (page == m_flame_graph_page) {
-        m_flame_graph_page->setTrace(m_trace);
-        if (m_state->hasFilter() && m_state->trace() == m_trace) {  // setTrace cleared it
-            m_flame_graph_page->setEventRange(m_state->filter()->first, m_state->filter()->last);
-        }
+        m_flame_graph_page->setTrace(m_trace);  // with the document's filter and pinned time
     } else if (page == m_planner_page) {
         if (m_trace) {
             m_planner_page->setMeasuredTrace(m_trace);
@@ -698,12 +685,6 @@ void MainWindow::syncCurrentTab() {
         m_operator_page->showAllocation(selected);
     } else if (selected >= 0 && page == m_allocations_page) {
         m_allocations_page->showAllocation(selected);
-    } else if (page == m_flame_graph_page) {
-        m_flame_graph_page->setSelectedAllocation(selected);
-    } else if (selected >= 0 && page == m_segment_page && m_trace &&
-               size_t(selected) < m_trace->allocations().size()) {
-        m_segment_page->showAtEvent(
-            std::max<int64_t>(0, m_trace->allocations()[size_t(selected)].alloc_event));
     }
 }
 
@@ -1391,7 +1372,7 @@ void MainWindow::createActions() {
     m_annotations_action->setCheckable(true);
     m_clear_filter_action = new QAction(this);
     m_clear_filter_action->setObjectName(QStringLiteral("action_clear_filter"));
-    connect(m_clear_filter_action, &QAction::triggered, m_state, &RunViewState::clearFilter);
+    connect(m_clear_filter_action, &QAction::triggered, m_state, &RunDocument::clearFilter);
 
     m_about_action = new QAction(this);
     m_about_action->setObjectName(QStringLiteral("action_about"));

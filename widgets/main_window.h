@@ -23,7 +23,7 @@ namespace memscope {
 
 class AllocationsPage;
 class FilterChip;
-class RunViewState;
+class RunDocument;
 class ComparePage;
 class FlameGraphPage;
 class OperatorPage;
@@ -100,7 +100,7 @@ class MainWindow : public QMainWindow {
     // What the user looks at in the open run, shared by the timeline, the minimap and the
     // operator, allocation and summary pages (they follow it; MainWindow does not wire them to
     // each other). Its filterRangeChanged(first, last) is for range-taking views.
-    RunViewState* viewState() const { return m_state; }
+    RunDocument* viewState() const { return m_state; }
     // The bar above the tabs showing the active range filter.
     FilterChip* filterChip() const { return m_filter_chip; }
     QAction* findAction() const { return m_find_action; }
@@ -219,7 +219,7 @@ class MainWindow : public QMainWindow {
     QAction* m_find_previous_action = nullptr;
     QAction* m_annotations_action = nullptr;
     QAction* m_clear_filter_action = nullptr;
-    RunViewState* m_state = nullptr;
+    RunDocument* m_state = nullptr;
     FilterChip* m_filter_chip = nullptr;
     QAction* m_about_action = nullptr;
     QAction* m_about_qt_action = nullptr;

@@ -1,7 +1,7 @@
 #include "memory_events_model.h"
 
+#include "run_indexes.h"
 #include "timeline_view.h"
-#include "trace/stack_attribution.h"
 #include "trace/trace.h"
 #include "train/run_summary.h"
 
@@ -15,13 +15,16 @@ MemoryEventsModel::MemoryEventsModel(QObject* parent) : QAbstractTableModel(pare
 
 MemoryEventsModel::~MemoryEventsModel() = default;
 
-void MemoryEventsModel::setTrace(std::shared_ptr<const Trace> trace) {
+void MemoryEventsModel::setTrace(std::shared_ptr<const Trace> trace,
+                                 std::shared_ptr<const RunIndexes> indexes) {
     beginResetModel();
     m_trace = std::move(trace);
     m_events.clear();
-    m_attribution.reset();
+    m_indexes.reset();
     if (m_trace) {
-        m_attribution = std::make_unique<StackAttribution>(m_trace->stacks);
+        m_indexes = indexes && indexes->sharedTrace() == m_trace
+                        ? std::move(indexes)
+                        : std::make_shared<const RunIndexes>(m_trace);
     }
     rebuildRows();
     endResetModel();
@@ -106,9 +109,9 @@ QVariant MemoryEventsModel::value(int64_t event, int column, bool display) const
         case Allocated:
             return bytes(events.allocated[i]);
         case Operator:
-            return QString::fromStdString(m_attribution->operatorOf(events.stack[i]));
+            return QString::fromStdString(m_indexes->attribution().operatorOf(events.stack[i]));
         case Module:
-            return QString::fromStdString(m_attribution->moduleOf(events.stack[i]));
+            return QString::fromStdString(m_indexes->attribution().moduleOf(events.stack[i]));
         case Phase:
             return TimelineView::phaseName(events.phase[i]);
         case Step:

@@ -8,7 +8,7 @@
 
 namespace memscope {
 
-class StackAttribution;
+class RunIndexes;
 class Trace;
 
 // One row per alloc and free event, in time order: when, which (alloc / free), the size
@@ -39,7 +39,10 @@ class MemoryEventsModel : public QAbstractTableModel {
     explicit MemoryEventsModel(QObject* parent = nullptr);
     ~MemoryEventsModel() override;
 
-    void setTrace(std::shared_ptr<const Trace> trace);
+    // Module and operator names come from `indexes` when they are the trace's (the run
+    // document's, shared with the other views), else from indexes built here.
+    void setTrace(std::shared_ptr<const Trace> trace,
+                  std::shared_ptr<const RunIndexes> indexes = nullptr);
     // Lists only the events in [first, last) (a negative last: all events).
     void setEventRange(int64_t first, int64_t last);
     void clearEventRange() { setEventRange(0, -1); }
@@ -57,7 +60,7 @@ class MemoryEventsModel : public QAbstractTableModel {
     QVariant value(int64_t event, int column, bool display) const;
 
     std::shared_ptr<const Trace> m_trace;
-    std::unique_ptr<StackAttribution> m_attribution;
+    std::shared_ptr<const RunIndexes> m_indexes;
     void rebuildRows();
     int64_t m_first = 0;
     int64_t m_last = -1;            // -1: no range

@@ -1,6 +1,6 @@
 #include "operator_page.h"
 
-#include "run_view_state.h"
+#include "run_document.h"
 
 #include "io/atomic_file.h"
 #include "io/table_exporter.h"
@@ -83,6 +83,10 @@ OperatorPage::OperatorPage(QWidget* parent) : QWidget(parent) {
     updateStatus();
 }
 
+OperatorPage::OperatorPage(RunDocument* document, QWidget* parent) : OperatorPage(parent) {
+    setViewState(document);
+}
+
 OperatorPage::~OperatorPage() = default;
 
 void OperatorPage::setTrace(std::shared_ptr<const Trace> trace) {
@@ -91,7 +95,7 @@ void OperatorPage::setTrace(std::shared_ptr<const Trace> trace) {
     rebuild();
 }
 
-void OperatorPage::setViewState(RunViewState* state) {
+void OperatorPage::setViewState(RunDocument* state) {
     if (m_state) {
         disconnect(m_state, nullptr, this, nullptr);
         disconnect(this, nullptr, m_state, nullptr);
@@ -101,10 +105,10 @@ void OperatorPage::setViewState(RunViewState* state) {
         followFilter();
         return;
     }
-    connect(m_state, &RunViewState::filterChanged, this, &OperatorPage::followFilter);
+    connect(m_state, &RunDocument::filterChanged, this, &OperatorPage::followFilter);
     connect(this, &OperatorPage::allocationsHighlighted, m_state,
-            &RunViewState::setHighlightedAllocations);
-    connect(m_state, &RunViewState::selectedAllocationChanged, this, [this](qint64 a) {
+            &RunDocument::setHighlightedAllocations);
+    connect(m_state, &RunDocument::selectedAllocationChanged, this, [this](qint64 a) {
         if (a >= 0 && m_trace && m_trace == m_state->trace()) {
             showAllocation(a);
         }

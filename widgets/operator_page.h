@@ -24,7 +24,7 @@ class Trace;
 // box over names and input shapes, and CSV export of what is shown. Selecting a row emits the
 // allocations made inside it (for the timeline to highlight); showAllocation() selects the row
 // an allocation is attributed to. Large traces are aggregated off the GUI thread.
-class RunViewState;
+class RunDocument;
 
 class OperatorPage : public QWidget {
     Q_OBJECT
@@ -34,13 +34,15 @@ class OperatorPage : public QWidget {
     static constexpr size_t kAsyncEvents = 200000;
 
     explicit OperatorPage(QWidget* parent = nullptr);
+    // Following `document` (setViewState).
+    OperatorPage(RunDocument* document, QWidget* parent);
     ~OperatorPage() override;
 
     void setTrace(std::shared_ptr<const Trace> trace);
     // Follows a shared view state: its range filter (while this page shows the state's run)
     // limits the table to the rows with allocations the filter selects, a selected row's
     // allocations become its highlights, and its pinned allocation selects that allocation's row.
-    void setViewState(RunViewState* state);
+    void setViewState(RunDocument* state);
     void setGrouping(OperatorTable::Grouping grouping);
     OperatorTable::Grouping grouping() const { return m_grouping; }
     bool isBuilding() const { return m_pending; }
@@ -76,7 +78,7 @@ class OperatorPage : public QWidget {
     void retranslateUi();
 
     std::shared_ptr<const Trace> m_trace;
-    RunViewState* m_state = nullptr;
+    RunDocument* m_state = nullptr;
     OperatorTable::Grouping m_grouping = OperatorTable::Grouping::ByOperator;
     OperatorTableModel* m_model = nullptr;
     OperatorFilterProxy* m_proxy = nullptr;

@@ -1,6 +1,6 @@
 #include "search_bar.h"
 
-#include "run_view_state.h"
+#include "run_document.h"
 
 #include "analysis/trace_search.h"
 #include "trace/trace.h"
@@ -19,7 +19,7 @@
 
 namespace memscope {
 
-SearchBar::SearchBar(RunViewState* state, QWidget* parent) : QWidget(parent), m_state(state) {
+SearchBar::SearchBar(RunDocument* state, QWidget* parent) : QWidget(parent), m_state(state) {
     setObjectName(QStringLiteral("search_bar"));
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -57,8 +57,8 @@ SearchBar::SearchBar(RunViewState* state, QWidget* parent) : QWidget(parent), m_
     connect(m_prev, &QToolButton::clicked, this, &SearchBar::previous);
     connect(m_next, &QToolButton::clicked, this, &SearchBar::next);
     // A new run or filter changes what matches.
-    connect(m_state, &RunViewState::traceChanged, m_timer, qOverload<>(&QTimer::start));
-    connect(m_state, &RunViewState::filterChanged, m_timer, qOverload<>(&QTimer::start));
+    connect(m_state, &RunDocument::traceChanged, m_timer, qOverload<>(&QTimer::start));
+    connect(m_state, &RunDocument::filterChanged, m_timer, qOverload<>(&QTimer::start));
     retranslateUi();
 }
 

@@ -12,9 +12,9 @@ class QToolButton;
 
 namespace memscope {
 
-class RunViewState;
+class RunDocument;
 
-// Finds allocations of the run in a RunViewState by address, operator, module, category or any
+// Finds allocations of the run in a RunDocument by address, operator, module, category or any
 // stack frame text (TraceSearch), as memory_viz's search does: the matches (within the range
 // filter, when one is active) are highlighted on the timeline, the bar counts them, and
 // next / previous (F3 / Shift+F3, the arrow buttons, Return / Shift+Return) pin the next match
@@ -23,7 +23,7 @@ class SearchBar : public QWidget {
     Q_OBJECT
 
   public:
-    explicit SearchBar(RunViewState* state, QWidget* parent = nullptr);
+    explicit SearchBar(RunDocument* state, QWidget* parent = nullptr);
     ~SearchBar() override;
 
     QLineEdit* edit() const { return m_edit; }
@@ -48,7 +48,7 @@ class SearchBar : public QWidget {
     void updateCount();
     void retranslateUi();
 
-    RunViewState* m_state = nullptr;
+    RunDocument* m_state = nullptr;
     QLineEdit* m_edit = nullptr;
     QLabel* m_count = nullptr;
     QToolButton* m_prev = nullptr;

@@ -1,6 +1,8 @@
 #include "segment_page.h"
 
 #include "byte_format.h"
+#include "run_document.h"
+#include "run_indexes.h"
 #include "segment_view.h"
 #include "timeline_view.h"
 #include "trace/reserved_memory.h"
@@ -86,14 +88,42 @@ SegmentPage::SegmentPage(QWidget* parent) : QWidget(parent) {
     setTrace(nullptr);
 }
 
+SegmentPage::SegmentPage(RunDocument* document, QWidget* parent) : SegmentPage(parent) {
+    setViewState(document);
+}
+
 SegmentPage::~SegmentPage() = default;
+
+void SegmentPage::setViewState(RunDocument* document) {
+    if (m_state) {
+        disconnect(m_state, nullptr, this, nullptr);
+    }
+    m_state = document;
+    if (m_state) {
+        connect(m_state, &RunDocument::selectedAllocationChanged, this, &SegmentPage::showPinned);
+    }
+}
+
+void SegmentPage::showPinned() {
+    if (!m_state || !m_trace || m_state->trace() != m_trace) {
+        return;
+    }
+    const int64_t a = m_state->selectedAllocation();
+    if (a >= 0 && size_t(a) < m_trace->allocations().size()) {
+        showAtEvent(std::max<int64_t>(0, m_trace->allocations()[size_t(a)].alloc_event));
+    }
+}
 
 void SegmentPage::setTrace(std::shared_ptr<const Trace> trace) {
     m_trace = std::move(trace);
     m_event = -1;
     m_peakEvent = m_trace ? m_trace->peakEvent() : -1;
     m_oomEvent = -1;
-    if (m_trace) {
+    const bool document_run = m_state && m_trace && m_state->trace() == m_trace;
+    if (document_run) {  // found once per trace
+        const auto& ooms = m_state->indexes()->oomEvents();
+        m_oomEvent = ooms.empty() ? -1 : ooms.front();
+    } else if (m_trace) {
         const auto& ev = m_trace->events;
         for (size_t i = 0; i < ev.count() && m_oomEvent < 0; ++i) {
             if (static_cast<EventKind>(ev.kind[i]) == EventKind::Oom) {
@@ -118,6 +148,7 @@ void SegmentPage::setTrace(std::shared_ptr<const Trace> trace) {
     } else {
         m_view->setState(nullptr, SegmentState());
     }
+    showPinned();
 }
 
 void SegmentPage::showAtEvent(int64_t event) {

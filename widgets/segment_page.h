@@ -12,14 +12,16 @@ class QSpinBox;
 
 namespace memscope {
 
+class RunDocument;
 class SegmentView;
 class Trace;
 
 // The Segments tab: the caching allocator's reserved segments and their blocks at a chosen
 // event (SegmentView), under a header with the reserved peak and the fragmentation (reserved -
 // allocated, largest free block) at the allocated peak and at the out-of-memory point. The event
-// is chosen with a slider and a spin box, the Peak and OOM buttons, or from the timeline
-// (showEvent: MainWindow passes the pinned allocation's event); it starts at the peak. A run
+// is chosen with a slider and a spin box, the Peak and OOM buttons, or from the timeline (the
+// run document's pinned allocation's event, while the page shows the document's run); it
+// starts at the peak. A run
 // without segments shows a message saying why instead (no caching allocator on a CPU; reserved
 // totals only).
 class SegmentPage : public QWidget {
@@ -27,8 +29,13 @@ class SegmentPage : public QWidget {
 
   public:
     explicit SegmentPage(QWidget* parent = nullptr);
+    // Following `document` (setViewState).
+    SegmentPage(RunDocument* document, QWidget* parent);
     ~SegmentPage() override;
 
+    // Follows a run document (nullptr: none): its pinned allocation picks the event, and its
+    // indexes give the OOM event, while the page shows its run.
+    void setViewState(RunDocument* document);
     void setTrace(std::shared_ptr<const Trace> trace);
     // Shows the segments just after this event (clamped to the trace).
     void showAtEvent(int64_t event);
@@ -46,9 +53,12 @@ class SegmentPage : public QWidget {
 
   private:
     void retranslateUi();
+    // Shows the event of the document's pinned allocation, if any.
+    void showPinned();
     void updateHeader();
     void updateState();
 
+    RunDocument* m_state = nullptr;
     std::shared_ptr<const Trace> m_trace;
     int64_t m_event = -1;
     int64_t m_peakEvent = -1;

@@ -1,5 +1,6 @@
 #include "stack_pane.h"
 
+#include "run_document.h"
 #include "timeline_view.h"
 #include "trace/timeline_layout.h"
 #include "trace/trace.h"
@@ -78,6 +79,30 @@ StackPane::StackPane(QWidget* parent) : QWidget(parent) {
 }
 
 StackPane::~StackPane() = default;
+
+StackPane::StackPane(RunDocument* document, QWidget* parent) : StackPane(parent) {
+    setViewState(document);
+}
+
+void StackPane::setViewState(RunDocument* document) {
+    if (m_state) {
+        disconnect(m_state, nullptr, this, nullptr);
+    }
+    m_state = document;
+    if (!m_state) {
+        return;
+    }
+    // A new trace or layout (a live snapshot) shows the pinned allocation again: it may have
+    // been freed since.
+    auto follow = [this] {
+        setTrace(m_state->trace(), m_state->layout());
+        showAllocation(m_state->selectedAllocation());
+    };
+    connect(m_state, &RunDocument::traceChanged, this, follow);
+    connect(m_state, &RunDocument::layoutChanged, this, follow);
+    connect(m_state, &RunDocument::selectedAllocationChanged, this, &StackPane::showAllocation);
+    follow();
+}
 
 void StackPane::setTrace(std::shared_ptr<const Trace> trace,
                          std::shared_ptr<const TimelineLayout> layout) {

@@ -10,6 +10,7 @@ class QTreeWidgetItem;
 
 namespace memscope {
 
+class RunDocument;
 class TimelineLayout;
 class Trace;
 
@@ -21,7 +22,12 @@ class StackPane : public QWidget {
 
   public:
     explicit StackPane(QWidget* parent = nullptr);
+    // Following `document` (setViewState).
+    StackPane(RunDocument* document, QWidget* parent);
     ~StackPane() override;
+
+    // Follows a run document (nullptr: none): its trace and layout, and its pinned allocation.
+    void setViewState(RunDocument* document);
 
     // The layout, when there is one, numbers events like the timeline's x axis (alloc/free
     // events only); without it they are numbered as in the trace.
@@ -44,6 +50,7 @@ class StackPane : public QWidget {
     void addStack(QTreeWidgetItem* parent, uint32_t node);
     void copyToClipboard() const;
 
+    RunDocument* m_state = nullptr;
     std::shared_ptr<const Trace> m_trace;
     std::shared_ptr<const TimelineLayout> m_layout;
     int64_t m_allocation = -1;

@@ -2,7 +2,7 @@
 
 #include "byte_format.h"
 
-#include "run_view_state.h"
+#include "run_document.h"
 #include "timeline_labels.h"
 
 #include "timeline_view.h"
@@ -168,6 +168,10 @@ SummaryPage::SummaryPage(QWidget* parent) : QWidget(parent) {
     retranslateUi();
 }
 
+SummaryPage::SummaryPage(RunDocument* document, QWidget* parent) : SummaryPage(parent) {
+    setViewState(document);
+}
+
 SummaryPage::~SummaryPage() = default;
 
 QLabel* SummaryPage::addFigure(QGroupBox* box, const QString& key) {
@@ -286,16 +290,16 @@ void SummaryPage::fillRankTable() {
                                  4);
 }
 
-void SummaryPage::setViewState(RunViewState* state) {
+void SummaryPage::setViewState(RunDocument* state) {
     if (m_state) {
         disconnect(m_state, nullptr, this, nullptr);
         disconnect(this, nullptr, m_state, nullptr);
     }
     m_state = state;
     if (m_state) {
-        connect(m_state, &RunViewState::filterChanged, this, &SummaryPage::followFilter);
+        connect(m_state, &RunDocument::filterChanged, this, &SummaryPage::followFilter);
         connect(this, &SummaryPage::allocationsHighlighted, m_state,
-                &RunViewState::setHighlightedAllocations);
+                &RunDocument::setHighlightedAllocations);
     }
     followFilter();
 }

@@ -19,7 +19,7 @@ class QTableWidget;
 
 namespace memscope {
 
-class RunViewState;
+class RunDocument;
 class Trace;
 
 // The summary tab: the run's memory figures (peak in step 1 and steady state, average,
@@ -60,6 +60,8 @@ class SummaryPage : public QWidget {
     static RankRow rankRowOf(int rank, const Trace& trace);
 
     explicit SummaryPage(QWidget* parent = nullptr);
+    // Following `document` (setViewState).
+    SummaryPage(RunDocument* document, QWidget* parent);
     ~SummaryPage() override;
 
     // The ranks of a multi-process run (empty: a single process; the table is hidden) and the
@@ -73,7 +75,7 @@ class SummaryPage : public QWidget {
     // selects and their bytes by category, and the highest live total in the range
     // (RangeFilter::summarize); figure keys "filter_range", "filter_allocations",
     // "filter_bytes", "filter_peak", "filter_categories".
-    void setViewState(RunViewState* state);
+    void setViewState(RunDocument* state);
     // Measure the CPU's peak FLOP/s and bandwidth for the roofline (on by default; about half a
     // second the first time in a process). Off: only figures stored in the run are used.
     void setMeasurePeaks(bool measure) { m_measure = measure; }
@@ -118,7 +120,7 @@ class SummaryPage : public QWidget {
     uint64_t m_generation = 0;
 
     QLabel* m_status = nullptr;
-    RunViewState* m_state = nullptr;
+    RunDocument* m_state = nullptr;
     QGroupBox* m_filter_box = nullptr;
     QGroupBox* m_memory_box = nullptr;
     QGroupBox* m_speed_box = nullptr;

@@ -2,6 +2,8 @@
 
 #include "timeline_labels.h"
 
+#include "run_indexes.h"
+
 #include "trace/timeline_layout.h"
 #include "trace/trace.h"
 #include "trace/trace_summary.h"
@@ -109,7 +111,10 @@ int TimelineColors::addGroup(const QString& name, const QColor& base) {
     return int(group);
 }
 
-void TimelineColors::rebuild(const Trace* trace, const TimelineLayout* layout, Scheme scheme) {
+void TimelineColors::rebuild(const Trace* trace, const TimelineLayout* layout, Scheme scheme,
+                             const RunIndexes* indexes) {
+    const StackAttribution* attribution =
+        indexes && &indexes->trace() == trace ? &indexes->attribution() : nullptr;
     m_scheme = scheme;
     m_categoryPresent.fill(false);
     m_categoryCount.fill(0);
@@ -174,7 +179,7 @@ void TimelineColors::rebuild(const Trace* trace, const TimelineLayout* layout, S
             break;
     }
     for (int64_t a = 0; a < count; ++a) {
-        colorAllocation(trace, a);
+        colorAllocation(trace, a, attribution);
     }
     if (m_palette.empty()) {  // no allocations: keep index 0 valid
         addGroup(TimelineLabels::categoryName(int(Category::Unknown)),
@@ -244,7 +249,8 @@ int TimelineColors::phaseOf(const Trace* trace, int64_t a) const {
                   : int(Phase::Init);
 }
 
-void TimelineColors::colorAllocation(const Trace* trace, int64_t a) {
+void TimelineColors::colorAllocation(const Trace* trace, int64_t a,
+                                     const StackAttribution* attribution) {
     uint16_t& color = m_colorOf[size_t(a)];
     switch (m_scheme) {
         case Scheme::Category:
@@ -275,7 +281,9 @@ void TimelineColors::colorAllocation(const Trace* trace, int64_t a) {
     auto it = m_groupOfStack.find(key);
     if (it == m_groupOfStack.end()) {
         std::string name = optimizer ? std::string("optimizer")
-                                     : moduleGroup(TraceSummary::moduleOf(trace->stacks, stack));
+                           : attribution
+                               ? moduleGroup(attribution->moduleOf(stack))
+                               : moduleGroup(TraceSummary::moduleOf(trace->stacks, stack));
         const bool init_group = name.empty() && phase == int(Phase::Init);
         if (init_group) {
             name = std::string(1, '\x01');  // its own group, named below

@@ -17,6 +17,8 @@
 
 namespace memscope {
 
+class RunIndexes;
+class StackAttribution;
 class TimelineLayout;
 class Trace;
 
@@ -39,8 +41,11 @@ class TimelineColors {
     // In TimelineView::ColorMode's order.
     enum class Scheme { Allocation, Category, Module, Phase };
 
-    // Recomputes everything for a trace and its layout (nullptr: none) in `scheme`.
-    void rebuild(const Trace* trace, const TimelineLayout* layout, Scheme scheme);
+    // Recomputes everything for a trace and its layout (nullptr: none) in `scheme`. The module
+    // scheme names allocations from `indexes` when they are the trace's (RunDocument's, built
+    // once per trace), else by walking each distinct stack.
+    void rebuild(const Trace* trace, const TimelineLayout* layout, Scheme scheme,
+                 const RunIndexes* indexes = nullptr);
     // The same for a live run's next snapshot, whose layout was extended
     // (TimelineLayout::extend) from the state these colours were computed for or one before it:
     // colours only the allocations the extension added or revisited, unless the groups change
@@ -84,7 +89,8 @@ class TimelineColors {
     int addGroup(const QString& name, const QColor& base);
     int phaseOf(const Trace* trace, int64_t a) const;
     // m_colorOf[a] in the scheme, from the groups made so far (module groups as they come).
-    void colorAllocation(const Trace* trace, int64_t a);
+    void colorAllocation(const Trace* trace, int64_t a,
+                         const StackAttribution* attribution = nullptr);
 
     Scheme m_scheme = Scheme::Category;
     std::array<bool, kCategoryCount> m_categoryPresent{};

@@ -1,6 +1,6 @@
 #include "timeline_minimap.h"
 
-#include "run_view_state.h"
+#include "run_document.h"
 
 #include "trace/timeline_layout.h"
 
@@ -26,6 +26,10 @@ TimelineMinimap::TimelineMinimap(QWidget* parent) : QWidget(parent) {
     setMouseTracking(true);
     setAttribute(Qt::WA_OpaquePaintEvent);
     setToolTip(tr("Overview of the whole run: drag the brush to pan, drag its edges to zoom"));
+}
+
+TimelineMinimap::TimelineMinimap(RunDocument* document, QWidget* parent) : TimelineMinimap(parent) {
+    setViewState(document);
 }
 
 TimelineMinimap::~TimelineMinimap() = default;
@@ -218,7 +222,7 @@ void TimelineMinimap::moveWindow(double x0, double x1, double dx) {
     requestWindow(m.fromAxis(from), m.fromAxis(from + s));
 }
 
-void TimelineMinimap::setViewState(RunViewState* state) {
+void TimelineMinimap::setViewState(RunDocument* state) {
     if (m_state) {
         disconnect(m_state, nullptr, this, nullptr);
         disconnect(this, nullptr, m_state, nullptr);
@@ -228,9 +232,20 @@ void TimelineMinimap::setViewState(RunViewState* state) {
         setFilterX(0, 0);
         return;
     }
-    connect(m_state, &RunViewState::visibleRangeChanged, this, &TimelineMinimap::setWindow);
-    connect(this, &TimelineMinimap::windowChanged, m_state, &RunViewState::setVisibleRange);
-    connect(m_state, &RunViewState::filterChanged, this, &TimelineMinimap::followFilter);
+    connect(m_state, &RunDocument::visibleRangeChanged, this, &TimelineMinimap::setWindow);
+    connect(this, &TimelineMinimap::windowChanged, m_state, &RunDocument::setVisibleRange);
+    connect(m_state, &RunDocument::filterChanged, this, &TimelineMinimap::followFilter);
+    connect(m_state, &RunDocument::timeAxisChanged, this, &TimelineMinimap::setTimeAxis);
+    // The document's layout, and the window over it.
+    connect(m_state, &RunDocument::layoutChanged, this, [this] {
+        setTimelineLayout(m_state->layout());
+        setWindow(m_state->visibleX0(), m_state->visibleX1());
+    });
+    setTimeAxis(m_state->timeAxis());
+    if (m_state->layout()) {
+        setTimelineLayout(m_state->layout());
+        setWindow(m_state->visibleX0(), m_state->visibleX1());
+    }
     followFilter();
 }
 
@@ -240,8 +255,8 @@ void TimelineMinimap::followFilter() {
         f = m_state->filter();
     }
     if (f && m_layout) {
-        setFilterX(RunViewState::xOfEvent(*m_layout, f->first),
-                   RunViewState::xOfEvent(*m_layout, f->last));
+        setFilterX(RunDocument::xOfEvent(*m_layout, f->first),
+                   RunDocument::xOfEvent(*m_layout, f->last));
     } else {
         setFilterX(0, 0);
     }
@@ -319,7 +334,7 @@ void TimelineMinimap::mouseReleaseEvent(QMouseEvent* event) {
             const double x1 = std::min(axisEnd(), m.pixelToX(hi));
             emit rangeSelected(x0, x1);
             if (m_state) {
-                m_state->setFilterFromX(*m_layout, x0, x1, RunViewState::FilterOrigin::Minimap);
+                m_state->setFilterFromX(*m_layout, x0, x1, RunDocument::FilterOrigin::Minimap);
             }
         }
         return;

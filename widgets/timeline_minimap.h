@@ -10,7 +10,7 @@
 
 namespace memscope {
 
-class RunViewState;
+class RunDocument;
 class TimelineLayout;
 
 // An overview of the whole run under the timeline: the total live memory (per pixel column its
@@ -24,6 +24,8 @@ class TimelineMinimap : public QWidget {
 
   public:
     explicit TimelineMinimap(QWidget* parent = nullptr);
+    // Following `document` (setViewState).
+    TimelineMinimap(RunDocument* document, QWidget* parent);
     ~TimelineMinimap() override;
 
     // The layout of the run shown (nullptr clears); the brush keeps its window.
@@ -43,9 +45,10 @@ class TimelineMinimap : public QWidget {
     const std::vector<int64_t>& columnMaxima() const { return m_columns; }
     const std::vector<int64_t>& columnMinima() const { return m_minima; }
 
-    // Follows a shared view state (nullptr: none): the brush is its window, moving the brush
-    // moves it, Ctrl+drag sets its range filter, and the filter's range is marked.
-    void setViewState(RunViewState* state);
+    // Follows a run document (nullptr: none): its layout and x axis are drawn, the brush is its
+    // window, moving the brush moves it, Ctrl+drag sets its range filter, and the filter's range
+    // is marked.
+    void setViewState(RunDocument* state);
     // The filter range marked, in x's (x1 <= x0: none).
     void setFilterX(double x0, double x1);
 
@@ -83,7 +86,7 @@ class TimelineMinimap : public QWidget {
     double m_x0 = 0;
     double m_x1 = 1;
     Grip m_grip = Grip::None;
-    RunViewState* m_state = nullptr;
+    RunDocument* m_state = nullptr;
     bool m_selecting = false;  // Ctrl+drag in progress, from m_pressPx to m_selectPx
     double m_selectPx = 0;
     double m_filterX0 = 0;

@@ -1,6 +1,6 @@
 #include "timeline_page.h"
 
-#include "run_view_state.h"
+#include "run_document.h"
 #include "search_bar.h"
 #include "stack_pane.h"
 #include "timeline_minimap.h"
@@ -32,8 +32,8 @@ namespace memscope {
 
 TimelinePage::TimelinePage(QWidget* parent) : TimelinePage(nullptr, parent) {}
 
-TimelinePage::TimelinePage(RunViewState* state, QWidget* parent)
-    : QWidget(parent), m_state(state ? state : new RunViewState(this)) {
+TimelinePage::TimelinePage(RunDocument* state, QWidget* parent)
+    : QWidget(parent), m_state(state ? state : new RunDocument(this)) {
     setObjectName(QStringLiteral("timeline_page"));
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(4, 4, 4, 4);
@@ -93,9 +93,11 @@ TimelinePage::TimelinePage(RunViewState* state, QWidget* parent)
     find->addWidget(m_search, 2);
     top_layout->addLayout(find);
 
-    m_view = new TimelineView(top);
+    // The view, the minimap and the stack pane follow the document (the same trace, layout,
+    // window, x axis, selection, highlights and range filter), not each other.
+    m_view = new TimelineView(m_state, top);
     top_layout->addWidget(m_view, 1);
-    m_minimap = new TimelineMinimap(top);
+    m_minimap = new TimelineMinimap(m_state, top);
     top_layout->addWidget(m_minimap);
 
     auto* controls = new QHBoxLayout;
@@ -123,7 +125,7 @@ TimelinePage::TimelinePage(RunViewState* state, QWidget* parent)
     controls->addWidget(m_percent);
     top_layout->addLayout(controls);
 
-    m_stackPane = new StackPane(m_splitter);
+    m_stackPane = new StackPane(m_state, m_splitter);
     m_splitter->addWidget(top);
     m_splitter->addWidget(m_stackPane);
     m_splitter->setStretchFactor(0, 3);
@@ -146,7 +148,6 @@ TimelinePage::TimelinePage(RunViewState* state, QWidget* parent)
         }
     });
     connect(m_view, &TimelineView::detailChanged, this, [this] { syncDetailControls(); });
-    connect(m_view, &TimelineView::allocationSelected, m_stackPane, &StackPane::showAllocation);
     connect(m_colorCombo, qOverload<int>(&QComboBox::currentIndexChanged), this, [this](int i) {
         m_view->setColorMode(TimelineView::ColorMode(m_colorCombo->itemData(i).toInt()));
     });
@@ -158,8 +159,12 @@ TimelinePage::TimelinePage(RunViewState* state, QWidget* parent)
     connect(m_reset, &QPushButton::clicked, m_view, &TimelineView::resetView);
     connect(m_rankCombo, qOverload<int>(&QComboBox::activated), this, [this](int i) {
         if (i >= 0) {
-            emit rankChosen(m_rankCombo->itemData(i).toInt());
+            m_state->setRank(m_rankCombo->itemData(i).toInt());
         }
+    });
+    connect(m_state, &RunDocument::rankChanged, this, [this](int rank) {
+        const QSignalBlocker block(m_rankCombo);
+        m_rankCombo->setCurrentIndex(m_rankCombo->findData(rank));
     });
     // The combos follow the view when code changes it.
     connect(m_view, &TimelineView::colorModeChanged, this, [this](TimelineView::ColorMode mode) {
@@ -173,12 +178,7 @@ TimelinePage::TimelinePage(RunViewState* state, QWidget* parent)
     connect(m_view, &TimelineView::timeAxisChanged, this, [this](bool on) {
         const QSignalBlocker block(m_axisCombo);
         m_axisCombo->setCurrentIndex(m_axisCombo->findData(on));
-        m_minimap->setTimeAxis(on);
     });
-    // Minimap and view follow the shared state (the same window, selection, highlights and
-    // range filter), not each other.
-    m_view->setViewState(m_state);
-    m_minimap->setViewState(m_state);
     connect(m_annotations, &QToolButton::toggled, m_view, &TimelineView::setAnnotationsVisible);
 
     retranslateUi();
@@ -192,7 +192,7 @@ void TimelinePage::setLiveTrace(std::shared_ptr<const Trace> trace,
     const bool continues = m_live && trace && m_trace && m_view->timelineLayout() &&
                            trace->events.count() >= m_trace->events.count() &&
                            trace->meta.started_at == m_trace->meta.started_at;
-    m_state->setTrace(trace, continues);
+    m_state->setTrace(trace, continues, layout);
     ++m_generation;  // a layout still computing for an earlier setTrace is dropped
     m_wantedDetail = -1;
     m_live = trace != nullptr;
@@ -201,9 +201,7 @@ void TimelinePage::setLiveTrace(std::shared_ptr<const Trace> trace,
     m_view->setPlaceholderText(QString());
     if (!continues) {
         m_view->setTrace(m_trace, std::move(layout));
-        m_minimap->setTimelineLayout(m_view->sharedLayout());
-        m_minimap->setWindow(m_view->visibleX0(), m_view->visibleX1());
-        m_stackPane->setTrace(m_trace, m_view->sharedLayout());
+        m_state->setLayout(m_view->sharedLayout());  // the view's own when none came
         syncDetailControls();
         if (m_trace) {
             emit layoutReady();
@@ -211,25 +209,19 @@ void TimelinePage::setLiveTrace(std::shared_ptr<const Trace> trace,
         return;
     }
     m_view->updateTrace(m_trace, std::move(layout));
-    m_minimap->setTimelineLayout(m_view->sharedLayout());
-    m_minimap->setWindow(m_view->visibleX0(), m_view->visibleX1());
-    // The pane reads the new snapshot (a pinned allocation may have been freed since).
-    m_stackPane->setTrace(m_trace, m_view->sharedLayout());
-    m_stackPane->showAllocation(m_view->selectedAllocation());
+    m_state->setLayout(m_view->sharedLayout());
     syncDetailControls();
 }
 
 void TimelinePage::setTrace(std::shared_ptr<const Trace> trace) {
     m_trace = std::move(trace);
-    m_state->setTrace(m_trace);
+    m_state->setTrace(m_trace);  // the layout follows when it is ready
     m_live = false;
     ++m_generation;
-    m_stackPane->setTrace(m_trace);  // the layout follows when it is ready
     m_wantedDetail = -1;
     if (!m_trace) {
         m_pending = false;
         m_view->setTrace(nullptr);
-        m_minimap->setTimelineLayout(nullptr);
         syncDetailControls();
         return;
     }
@@ -241,7 +233,6 @@ void TimelinePage::setTrace(std::shared_ptr<const Trace> trace) {
     // when it arrives unless another trace came in meanwhile.
     m_pending = true;
     m_view->setTrace(nullptr);
-    m_minimap->setTimelineLayout(nullptr);
     m_view->setPlaceholderText(
         tr("Laying out %1 events…").arg(QLocale().toString(qint64(m_trace->events.count()))));
     syncDetailControls();
@@ -260,9 +251,7 @@ void TimelinePage::adoptLayout(std::shared_ptr<TimelineLayout> layout) {
     m_pending = false;
     m_view->setPlaceholderText(QString());
     m_view->setTrace(m_trace, std::move(layout));
-    m_minimap->setTimelineLayout(m_view->sharedLayout());
-    m_minimap->setWindow(m_view->visibleX0(), m_view->visibleX1());
-    m_stackPane->setTrace(m_trace, m_view->sharedLayout());
+    m_state->setLayout(m_view->sharedLayout());
     syncDetailControls();
     emit layoutReady();
 }
@@ -307,6 +296,7 @@ void TimelinePage::setRanks(const QStringList& labels, int current) {
         m_rankCombo->addItem(labels[r], r);
     }
     m_rankCombo->setCurrentIndex(current);
+    m_state->setRank(labels.isEmpty() ? -1 : current);
     m_rankLabel->setVisible(!labels.isEmpty());
     m_rankCombo->setVisible(!labels.isEmpty());
 }

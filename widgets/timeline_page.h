@@ -17,7 +17,7 @@ class QToolButton;
 
 namespace memscope {
 
-class RunViewState;
+class RunDocument;
 class SearchBar;
 class StackPane;
 class TimelineLayout;
@@ -38,10 +38,11 @@ class TimelinePage : public QWidget {
     // Traces with more events than this are laid out on a worker thread.
     static constexpr size_t kAsyncEvents = 200000;
 
-    // With its own view state, or following `state` (MainWindow's, shared with the other
-    // pages): the view, the minimap and the search bar follow it, and setTrace gives it the run.
+    // With its own run document, or following `state` (MainWindow's, shared with the other
+    // pages): the view, the minimap, the stack pane and the search bar follow it, and setTrace
+    // gives it the run and, once laid out, its layout.
     explicit TimelinePage(QWidget* parent = nullptr);
-    TimelinePage(RunViewState* state, QWidget* parent);
+    TimelinePage(RunDocument* state, QWidget* parent);
     ~TimelinePage() override;
 
     void setTrace(std::shared_ptr<const Trace> trace);
@@ -52,13 +53,14 @@ class TimelinePage : public QWidget {
     // window, the detail and the pinned allocation in the stack pane.
     void setLiveTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<TimelineLayout> layout);
     bool isLayoutPending() const { return m_pending; }
-    // The ranks of a multi-process run (one label each, index = rank) and the one shown; the
-    // selector is hidden for an empty list (single-process runs).
+    // The ranks of a multi-process run (one label each, index = rank) and the one shown (the
+    // document's rank; -1 for an empty list); the selector is hidden for an empty list
+    // (single-process runs). Choosing a rank in the selector sets the document's rank.
     void setRanks(const QStringList& labels, int current);
     QComboBox* rankCombo() const { return m_rankCombo; }
 
     TimelineView* view() const { return m_view; }
-    RunViewState* viewState() const { return m_state; }
+    RunDocument* viewState() const { return m_state; }
     SearchBar* searchBar() const { return m_search; }
     // The "Annotations" toggle (checkable) next to the view options.
     QToolButton* annotationsButton() const { return m_annotations; }
@@ -75,8 +77,6 @@ class TimelinePage : public QWidget {
 
   signals:
     void layoutReady();
-    // The user chose another rank in the selector.
-    void rankChosen(int rank);
 
   protected:
     void changeEvent(QEvent* event) override;
@@ -90,7 +90,7 @@ class TimelinePage : public QWidget {
     void requestDetail(int64_t n);
 
     std::shared_ptr<const Trace> m_trace;
-    RunViewState* m_state = nullptr;
+    RunDocument* m_state = nullptr;
     SearchBar* m_search = nullptr;
     QToolButton* m_annotations = nullptr;
     TimelineView* m_view = nullptr;

@@ -1,6 +1,7 @@
 #include "timeline_view.h"
 
-#include "run_view_state.h"
+#include "run_document.h"
+#include "run_indexes.h"
 #include "timeline_allocation_painter.h"
 #include "timeline_annotation_painter.h"
 #include "timeline_category_painter.h"
@@ -41,6 +42,10 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
     setFocusPolicy(Qt::StrongFocus);
     setMinimumSize(320, 170);  // 170: room for the search row without a taller window
     setAttribute(Qt::WA_OpaquePaintEvent);
+}
+
+TimelineView::TimelineView(RunDocument* document, QWidget* parent) : TimelineView(parent) {
+    setViewState(document);
 }
 
 TimelineView::~TimelineView() = default;
@@ -98,7 +103,7 @@ void TimelineView::updateTrace(std::shared_ptr<const Trace> trace,
         emit allocationSelected(-1);
     }
     if (m_hovered >= count || (m_hovered >= 0 && m_layout->drawnIndexOf(m_hovered) < 0)) {
-        m_hovered = -1;
+        setHovered(-1);
     }
     const double new_end = std::max<double>(double(m_layout->xCount()), 1.0);
     double x0 = m_x0;
@@ -146,10 +151,19 @@ void TimelineView::extendDerived(size_t old_events) {
 void TimelineView::addOomMarks(size_t first_event) {
     if (m_layout && m_trace) {
         const auto& events = m_trace->events;
-        for (size_t i = first_event; i < events.count(); ++i) {
-            if (static_cast<EventKind>(events.kind[i]) != EventKind::Oom) {
-                continue;
+        // A whole run's OOM events come from the document's indexes (found once per trace);
+        // a live snapshot's new events are scanned here.
+        const RunIndexes* indexes = first_event == 0 ? documentIndexes() : nullptr;
+        std::vector<int64_t> scanned;
+        if (!indexes) {
+            for (size_t i = first_event; i < events.count(); ++i) {
+                if (static_cast<EventKind>(events.kind[i]) == EventKind::Oom) {
+                    scanned.push_back(int64_t(i));
+                }
             }
+        }
+        for (const int64_t oom : indexes ? indexes->oomEvents() : scanned) {
+            const auto i = size_t(oom);
             // Its place on the x axis: after the alloc/free events before it.
             int64_t lo = 0;
             int64_t hi = m_layout->xCount();
@@ -167,7 +181,19 @@ void TimelineView::addOomMarks(size_t first_event) {
 }
 
 void TimelineView::rebuildColors() {
-    m_colors.rebuild(m_trace.get(), m_layout.get(), TimelineColors::Scheme(int(m_colorMode)));
+    m_colors.rebuild(m_trace.get(), m_layout.get(), TimelineColors::Scheme(int(m_colorMode)),
+                     documentIndexes());
+}
+
+const RunIndexes* TimelineView::documentIndexes() const {
+    return m_state && m_trace && m_state->trace() == m_trace ? m_state->indexes().get() : nullptr;
+}
+
+void TimelineView::setHovered(int64_t a) {
+    m_hovered = a;
+    if (m_state) {
+        m_state->setHoveredAllocation(a);
+    }
 }
 
 void TimelineView::invalidateChart() {
@@ -198,7 +224,7 @@ void TimelineView::setPlotMode(PlotMode mode) {
         return;
     }
     m_plotMode = mode;
-    m_hovered = -1;
+    setHovered(-1);
     invalidateChart();
     emit plotModeChanged(mode);
 }
@@ -242,7 +268,7 @@ void TimelineView::setDetail(int64_t n) {
     }
     m_layout->setDetail(n);
     if (m_hovered >= 0 && m_layout->drawnIndexOf(m_hovered) < 0) {
-        m_hovered = -1;
+        setHovered(-1);
     }
     emit detailChanged(m_layout->detail());
     invalidateChart();
@@ -349,7 +375,7 @@ void TimelineView::selectAllocation(int64_t index) {
     emit allocationSelected(int(index));
 }
 
-void TimelineView::setViewState(RunViewState* state) {
+void TimelineView::setViewState(RunDocument* state) {
     if (m_state) {
         disconnect(m_state, nullptr, this, nullptr);
         disconnect(this, nullptr, m_state, nullptr);
@@ -359,23 +385,42 @@ void TimelineView::setViewState(RunViewState* state) {
         setRangeFilter(std::nullopt);
         return;
     }
-    connect(m_state, &RunViewState::visibleRangeChanged, this, &TimelineView::setVisibleRange);
-    connect(this, &TimelineView::visibleRangeChanged, m_state, &RunViewState::setVisibleRange);
-    connect(m_state, &RunViewState::selectedAllocationChanged, this, [this](qint64 a) {
+    connect(m_state, &RunDocument::visibleRangeChanged, this, &TimelineView::setVisibleRange);
+    connect(this, &TimelineView::visibleRangeChanged, m_state, &RunDocument::setVisibleRange);
+    connect(m_state, &RunDocument::selectedAllocationChanged, this, [this](qint64 a) {
         if (a != m_selected) {
             selectAllocation(a);
         }
     });
     connect(this, &TimelineView::allocationSelected, m_state,
             [this](int a) { m_state->setSelectedAllocation(a); });
-    connect(m_state, &RunViewState::highlightedAllocationsChanged, this,
+    connect(m_state, &RunDocument::highlightedAllocationsChanged, this,
             &TimelineView::setHighlightedAllocations);
-    connect(m_state, &RunViewState::filterChanged, this, &TimelineView::setRangeFilter);
-    connect(m_state, &RunViewState::revealRequested, this,
+    connect(m_state, &RunDocument::filterChanged, this, &TimelineView::setRangeFilter);
+    connect(m_state, &RunDocument::revealRequested, this,
             [this](qint64 a) { revealAllocation(a); });
+    // The x axis, the detail and the hover go both ways too.
+    connect(m_state, &RunDocument::timeAxisChanged, this, &TimelineView::setTimeAxis);
+    connect(this, &TimelineView::timeAxisChanged, m_state, &RunDocument::setTimeAxis);
+    connect(m_state, &RunDocument::detailChanged, this, [this](qint64 n) {
+        if (n >= 0 && m_layout && n != m_layout->detail()) {
+            setDetail(n);
+        }
+    });
+    connect(this, &TimelineView::detailChanged, m_state, &RunDocument::setDetail);
+    connect(m_state, &RunDocument::hoveredAllocationChanged, this, [this](qint64 a) {
+        if (a != m_hovered && a < allocationCount()) {
+            m_hovered = a;
+            update();
+        }
+    });
     setRangeFilter(m_state->filter());
     setHighlightedAllocations(m_state->highlightedAllocations());
     m_state->setVisibleRange(m_x0, m_x1);
+    m_state->setTimeAxis(m_timeAxis);
+    if (m_layout) {
+        m_state->setDetail(m_layout->detail());
+    }
 }
 
 void TimelineView::setRangeFilter(const std::optional<RangeFilter>& filter) {
@@ -390,11 +435,11 @@ std::pair<int64_t, int64_t> TimelineView::eventRangeOfX(double x0, double x1) co
     if (!m_layout || !m_trace) {
         return {0, 0};
     }
-    return RunViewState::eventRangeOfX(*m_layout, int64_t(m_trace->events.count()), x0, x1);
+    return RunDocument::eventRangeOfX(*m_layout, int64_t(m_trace->events.count()), x0, x1);
 }
 
 double TimelineView::xOfEvent(int64_t event) const {
-    return m_layout ? RunViewState::xOfEvent(*m_layout, event) : 0;
+    return m_layout ? RunDocument::xOfEvent(*m_layout, event) : 0;
 }
 
 void TimelineView::revealAllocation(int64_t a) {
@@ -628,7 +673,7 @@ void TimelineView::updateHover(const QPointF& pos, const QPoint& global_pos) {
     }
     const int64_t a = allocationAt(pos);
     if (a != m_hovered) {
-        m_hovered = a;
+        setHovered(a);
         update();
     }
     QString text;
@@ -732,7 +777,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
                 emit rangeSelected(first, last);
                 if (m_state) {
                     m_state->setFilterFromX(*m_layout, m.pixelToX(lo), m.pixelToX(hi),
-                                            RunViewState::FilterOrigin::Timeline);
+                                            RunDocument::FilterOrigin::Timeline);
                 }
             }
             return;
@@ -811,7 +856,7 @@ void TimelineView::keyPressEvent(QKeyEvent* event) {
 
 void TimelineView::leaveEvent(QEvent* event) {
     if (m_hovered >= 0 || m_hoverPx >= 0) {
-        m_hovered = -1;
+        setHovered(-1);
         m_hoverPx = -1;
         update();
     }

@@ -23,7 +23,8 @@ class QPainter;
 
 namespace memscope {
 
-class RunViewState;
+class RunDocument;
+class RunIndexes;
 class TimelineLayout;
 class Trace;
 
@@ -67,6 +68,8 @@ class TimelineView : public QWidget {
     using PaintStats = TimelinePaintStats;
 
     explicit TimelineView(QWidget* parent = nullptr);
+    // Following `document` (setViewState).
+    TimelineView(RunDocument* document, QWidget* parent);
     ~TimelineView() override;
 
     // Shows a trace. The layout must have been computed from this trace; without one it is
@@ -157,12 +160,13 @@ class TimelineView : public QWidget {
     // top, reaches, so every label on an axis has the same unit.
     static QString byteTickLabel(double bytes, double top);
 
-    // Follows a shared view state (nullptr: none): the window, the pinned allocation, the
-    // highlights and the range filter (shaded outside its range) come from it, and what the user
-    // does here goes to it. Ctrl+drag selects a range of events and sets it as the state's
-    // filter (rangeSelected is emitted either way).
-    void setViewState(RunViewState* state);
-    RunViewState* viewState() const { return m_state; }
+    // Follows a run document (nullptr: none): the window, the x axis, the detail, the pinned
+    // and hovered allocations, the highlights and the range filter (shaded outside its range)
+    // come from it, and what the user does here goes to it; OOM marks and module colours use
+    // its indexes when it shows this view's trace. Ctrl+drag selects a range of events and sets it
+    // as the state's filter (rangeSelected is emitted either way).
+    void setViewState(RunDocument* state);
+    RunDocument* viewState() const { return m_state; }
     // The range filter drawn: the chart is shaded outside [first, last) (std::nullopt: none).
     void setRangeFilter(const std::optional<RangeFilter>& filter);
     // The event range [first, last) the alloc/free x's [x0, x1) cover.
@@ -211,6 +215,10 @@ class TimelineView : public QWidget {
     void extendDerived(size_t old_events);
     void addOomMarks(size_t first_event);
     void rebuildColors();
+    // The document's indexes when it shows this view's trace, else nullptr.
+    const RunIndexes* documentIndexes() const;
+    // Sets the hovered allocation and tells the document.
+    void setHovered(int64_t a);
     // Something the chart shows changed: the cached chart image is stale.
     void invalidateChart();
     // What the layers paint from, for the mapping m (no envelope yet).
@@ -240,7 +248,7 @@ class TimelineView : public QWidget {
     // range for the filter instead of a zoom.
     bool m_banding = false;
     bool m_filtering = false;
-    RunViewState* m_state = nullptr;
+    RunDocument* m_state = nullptr;
     std::optional<RangeFilter> m_filter;
     mutable std::vector<TraceAnnotation> m_annotations;
     mutable const Trace* m_annotationsOf = nullptr;

@@ -39,7 +39,7 @@
 #include "io/snapshot_importer.h"
 #include "main_window.h"
 #include "memscope_version.h"
-#include "run_view_state.h"
+#include "run_document.h"
 #include "timeline_page.h"
 #include "timeline_view.h"
 #include "trace/trace.h"
@@ -145,7 +145,7 @@ struct ViewOptions {
 
 // Sets the range filter of --filter on `state` (whose run is `trace`); false with a message when
 // it selects no events.
-bool apply_filter(memscope::RunViewState& state, const memscope::Trace& trace,
+bool apply_filter(memscope::RunDocument& state, const memscope::Trace& trace,
                   const ViewOptions& options) {
     if (!options.filter) {
         return true;
@@ -156,7 +156,7 @@ bool apply_filter(memscope::RunViewState& state, const memscope::Trace& trace,
                         .arg(QString::fromStdString(options.filter->describe())));
         return false;
     }
-    state.setFilter(filter, memscope::RunViewState::FilterOrigin::CommandLine);
+    state.setFilter(filter, memscope::RunDocument::FilterOrigin::CommandLine);
     return true;
 }
 
@@ -183,7 +183,7 @@ int render_timeline_screenshot(const QString& run_path, const memscope::RunRange
     }
     memscope::TimelineView view;
     view.resize(size);
-    memscope::RunViewState state;
+    memscope::RunDocument state;
     state.setTrace(trace);
     view.setTrace(trace);
     view.setViewState(&state);

@@ -6,12 +6,15 @@
 #include "allocation_list_model.h"
 #include "allocations_page.h"
 #include "filter_chip.h"
+#include "flame_graph_page.h"
 #include "memory_events_model.h"
 #include "operator_filter_proxy.h"
 #include "operator_page.h"
 #include "operator_table_model.h"
-#include "run_view_state.h"
+#include "run_document.h"
 #include "search_bar.h"
+#include "segment_page.h"
+#include "stack_pane.h"
 #include "summary_page.h"
 #include "timeline_annotation_painter.h"
 #include "timeline_minimap.h"
@@ -120,7 +123,7 @@ class TestRangeFilterViews : public QObject {
 
     void pagesFollowTheState() {
         const auto trace = fixtureTrace();
-        RunViewState state;
+        RunDocument state;
         state.setTrace(trace);
         OperatorPage operators;
         operators.setViewState(&state);
@@ -133,7 +136,7 @@ class TestRangeFilterViews : public QObject {
         summary.setViewState(&state);
         summary.setTrace(trace);
         FilterChip chip(&state);
-        QSignalSpy ranges(&state, &RunViewState::filterRangeChanged);
+        QSignalSpy ranges(&state, &RunDocument::filterRangeChanged);
 
         const int operator_rows = operators.proxy()->rowCount();
         const int allocation_rows = allocations.allocationModel()->rowCount();
@@ -142,7 +145,7 @@ class TestRangeFilterViews : public QObject {
         QVERIFY(chip.isHidden());
 
         state.setFilter(RangeFilter(5, 7, RangeFilter::Mode::MadeIn),
-                        RunViewState::FilterOrigin::Timeline);
+                        RunDocument::FilterOrigin::Timeline);
         QCOMPARE(ranges.count(), 1);
         QCOMPARE(ranges.last().at(0).toLongLong(), qint64(5));
         QCOMPARE(ranges.last().at(1).toLongLong(), qint64(7));
@@ -186,6 +189,75 @@ class TestRangeFilterViews : public QObject {
         QVERIFY(state.highlightedAllocations().isEmpty());
     }
 
+    // Issue 11: the views take the document in their constructors and follow it, not each
+    // other, and the run's indexes are built once for all of them.
+    void viewsFollowTheDocument() {
+        const auto trace = fixtureTrace();
+        const int64_t a3 = AnalysisFixture().allocation(0xa3);
+        RunDocument doc;
+        TimelinePage page(&doc, nullptr);
+        AllocationsPage allocations(&doc, nullptr);
+        SegmentPage segments(&doc, nullptr);
+        FlameGraphPage flame(&doc, nullptr);
+        page.setTrace(trace);
+        allocations.setTrace(trace);
+        segments.setTrace(trace);
+        flame.setTrace(trace);
+        QCOMPARE(doc.trace(), trace);
+        QCOMPARE(doc.layout(), page.view()->sharedLayout());
+        QVERIFY(!page.minimap()->columnMaxima().empty());  // the minimap has the layout
+        // Timeline colours and OOM marks, allocation list, memory events, segment page: one
+        // build.
+        QCOMPARE(doc.indexBuilds(), 1);
+
+        doc.setTimeAxis(true);
+        QVERIFY(page.view()->timeAxis());
+        QVERIFY(page.minimap()->timeAxis());
+        QCOMPARE(page.timeAxisCombo()->currentIndex(), 1);
+        page.timeAxisCombo()->setCurrentIndex(0);
+        QVERIFY(!doc.timeAxis());
+        QVERIFY(!page.minimap()->timeAxis());
+
+        page.view()->setDetail(2);
+        QCOMPARE(doc.detail(), qint64(2));
+        doc.setDetail(3);
+        QCOMPARE(page.view()->detail(), int64_t(3));
+
+        doc.setSelectedAllocation(a3);
+        QCOMPARE(page.stackPane()->allocation(), a3);
+        flame.setTimeChoice(FlameGraphPage::TimeChoice::Selected);
+        QCOMPARE(flame.atEvent(), trace->allocations()[size_t(a3)].alloc_event);
+        doc.setFilter(RangeFilter(5, 7));
+        QCOMPARE(flame.rangeFirst(), int64_t(5));
+        QCOMPARE(flame.rangeLast(), int64_t(7));
+        doc.setHoveredAllocation(a3);
+        QCOMPARE(page.view()->hoveredAllocation(), a3);
+
+        // A flame graph shown later starts from the document's filter and pinned time.
+        FlameGraphPage later(&doc, nullptr);
+        later.setTimeChoice(FlameGraphPage::TimeChoice::Selected);
+        later.setTrace(trace);
+        QCOMPARE(later.rangeFirst(), int64_t(5));
+        QCOMPARE(later.rangeLast(), int64_t(7));
+        QCOMPARE(later.atEvent(), trace->allocations()[size_t(a3)].alloc_event);
+
+        // The rank selector and the document's rank follow each other.
+        page.setRanks({QStringLiteral("0"), QStringLiteral("1")}, 0);
+        QCOMPARE(doc.rank(), 0);
+        doc.setRank(1);
+        QCOMPARE(page.rankCombo()->currentIndex(), 1);
+        emit page.rankCombo()->activated(0);
+        QCOMPARE(doc.rank(), 0);
+        page.setRanks({}, -1);
+        QCOMPARE(doc.rank(), -1);
+
+        // Another run: the pane, the flame graph's range and the indexes follow.
+        const auto other = fixtureTrace();
+        page.setTrace(other);
+        QCOMPARE(page.stackPane()->allocation(), int64_t(-1));
+        QCOMPARE(doc.indexBuilds(), 2);
+    }
+
     void ctrlDragOnTheTimelineSetsTheFilter() {
         const auto trace = fixtureTrace();
         TimelinePage page;
@@ -194,7 +266,7 @@ class TestRangeFilterViews : public QObject {
         page.show();
         QVERIFY(QTest::qWaitForWindowExposed(&page));
         TimelineView* view = page.view();
-        RunViewState* state = page.viewState();
+        RunDocument* state = page.viewState();
         QCOMPARE(state->trace(), trace);
         const TimelineMapping m = view->mapping();
         // Drag with Ctrl from x = 1.5 to x = 3.5: the states after alloc/free events 1..3.
@@ -207,8 +279,8 @@ class TestRangeFilterViews : public QObject {
         QCoreApplication::sendEvent(view, &move);
         QTest::mouseRelease(view, Qt::LeftButton, Qt::ControlModifier, to);
         QVERIFY(state->hasFilter());
-        QCOMPARE(state->filterOrigin(), RunViewState::FilterOrigin::Timeline);
-        const auto expected = RunViewState::eventRangeOfX(
+        QCOMPARE(state->filterOrigin(), RunDocument::FilterOrigin::Timeline);
+        const auto expected = RunDocument::eventRangeOfX(
             *view->timelineLayout(), int64_t(trace->events.count()),
             view->mapping().pixelToX(from.x()), view->mapping().pixelToX(to.x()));
         QCOMPARE(state->filter()->first, expected.first);
@@ -232,7 +304,7 @@ class TestRangeFilterViews : public QObject {
                           Qt::NoButton, Qt::LeftButton, Qt::ControlModifier);
         QCoreApplication::sendEvent(minimap, &mmove);
         QTest::mouseRelease(minimap, Qt::LeftButton, Qt::ControlModifier, mto);
-        QCOMPARE(state->filterOrigin(), RunViewState::FilterOrigin::Minimap);
+        QCOMPARE(state->filterOrigin(), RunDocument::FilterOrigin::Minimap);
         QCOMPARE(state->filter()->first, view->timelineLayout()->eventAt(4));
         QCOMPARE(view->visibleX0(), 1.0);  // the window stays
         // The view shades outside the filter; clearing repaints it without.
@@ -247,7 +319,7 @@ class TestRangeFilterViews : public QObject {
         page.resize(900, 600);
         page.setTrace(trace);
         SearchBar* bar = page.searchBar();
-        RunViewState* state = page.viewState();
+        RunDocument* state = page.viewState();
         bar->edit()->setText(QStringLiteral("aten::"));
         bar->search();
         QCOMPARE(bar->matches().size(), size_t(3));  // a0 (addmm), a1 (linear), a3 (mm)

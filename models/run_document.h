@@ -11,16 +11,21 @@
 
 namespace memscope {
 
+class RunIndexes;
 class TimelineLayout;
 class Trace;
 
-// What the user looks at in one open run, shared by every view of it: the timeline's visible
-// window (x in alloc/free event indices, as TimelineView and TimelineMinimap count), the pinned
-// allocation, the highlighted allocations (an operator row's, a search's matches) and the active
-// range filter (an event range [first, last), how it selects, and where it was made). Views
-// follow it: each setter emits its signal only when the value changes, so a view that sets the
-// state and follows it does not loop.
-class RunViewState : public QObject {
+// One open run and what the user looks at in it, shared by every view of it (issue 11).
+// The run: the trace, its timeline layout (laid out by TimelinePage, off the GUI thread for large
+// runs) and the derived per-trace indexes (RunIndexes: module and operator of every allocation,
+// the OOM events), computed once per trace on first use. The view state: the timeline's visible
+// window (x in alloc/free event indices, as TimelineView and TimelineMinimap count), the x axis
+// (events or wall time), the detail (allocations drawn one by one), the pinned, hovered and
+// highlighted allocations (an operator row's, a search's matches), the rank shown of a
+// multi-process run and the active range filter (an event range [first, last), how it selects,
+// and where it was made). Views follow it: each setter emits its signal only when the value
+// changes, so a view that sets the state and follows it does not loop.
+class RunDocument : public QObject {
     Q_OBJECT
 
   public:
@@ -28,13 +33,30 @@ class RunViewState : public QObject {
     enum class FilterOrigin { Timeline, Minimap, CommandLine, Other };
     Q_ENUM(FilterOrigin)
 
-    explicit RunViewState(QObject* parent = nullptr);
-    ~RunViewState() override;
+    explicit RunDocument(QObject* parent = nullptr);
+    ~RunDocument() override;
 
-    // The run shown. A different run clears the selection, the highlights and the filter; a
-    // newer snapshot of the run on display (`continuation`: a live run growing) keeps them.
-    void setTrace(std::shared_ptr<const Trace> trace, bool continuation = false);
+    // The run shown, and its layout when the caller has it (else setLayout when it is ready).
+    // A different run clears the selection, the hover, the highlights and the filter; a newer
+    // snapshot of the run on display (`continuation`: a live run growing) keeps them. The
+    // window, x axis, detail and rank are the views' to set.
+    void setTrace(std::shared_ptr<const Trace> trace, bool continuation = false,
+                  std::shared_ptr<const TimelineLayout> layout = nullptr);
     std::shared_ptr<const Trace> trace() const { return m_trace; }
+    // The trace's timeline layout (nullptr while it is laid out). It must belong to trace().
+    void setLayout(std::shared_ptr<const TimelineLayout> layout);
+    std::shared_ptr<const TimelineLayout> layout() const { return m_layout; }
+    // The trace's derived indexes, built on the first call after the trace changed (nullptr
+    // without a trace); every view asking gets the same object.
+    std::shared_ptr<const RunIndexes> indexes() const;
+    // How many times indexes() has built them (tests: once per trace).
+    int indexBuilds() const { return m_indexBuilds; }
+
+    bool timeAxis() const { return m_timeAxis; }
+    qint64 detail() const { return m_detail; }
+    qint64 hoveredAllocation() const { return m_hovered; }
+    // The rank of a multi-process run shown (-1: a single-process run).
+    int rank() const { return m_rank; }
 
     double visibleX0() const { return m_x0; }
     double visibleX1() const { return m_x1; }
@@ -58,16 +80,22 @@ class RunViewState : public QObject {
     // Sets the filter to the events under x's [x0, x1) of `layout`, keeping the current mode
     // (alive in by default).
     void setFilterFromX(const TimelineLayout& layout, double x0, double x1,
-                        memscope::RunViewState::FilterOrigin origin);
+                        memscope::RunDocument::FilterOrigin origin);
 
   public slots:
     void setVisibleRange(double x0, double x1);
+    // x proportional to wall time (true) or to the alloc/free event index (false).
+    void setTimeAxis(bool on);
+    // The largest n allocations drawn one by one (-1: not known yet).
+    void setDetail(qint64 n);
     void setSelectedAllocation(qint64 allocation);
+    void setHoveredAllocation(qint64 allocation);
+    void setRank(int rank);
     void setHighlightedAllocations(const QVector<qint64>& allocations);
     // Filters every view to the allocations alive in (or made in) events [first, last), clamped
     // to the run; an empty range clears the filter.
     void setFilter(const memscope::RangeFilter& filter,
-                   memscope::RunViewState::FilterOrigin origin = FilterOrigin::Other);
+                   memscope::RunDocument::FilterOrigin origin = FilterOrigin::Other);
     // Keeps the range, changes how it selects.
     void setFilterMode(memscope::RangeFilter::Mode mode);
     void clearFilter();
@@ -76,9 +104,16 @@ class RunViewState : public QObject {
 
   signals:
     void revealRequested(qint64 allocation);
+    // A new trace (selection, hover, highlights and filter are already reset for a new run).
     void traceChanged();
+    // The layout was set, or a new trace came with its own (nullptr while laid out).
+    void layoutChanged();
     void visibleRangeChanged(double x0, double x1);
+    void timeAxisChanged(bool on);
+    void detailChanged(qint64 n);
     void selectedAllocationChanged(qint64 allocation);
+    void hoveredAllocationChanged(qint64 allocation);
+    void rankChanged(int rank);
     void highlightedAllocationsChanged(const QVector<qint64>& allocations);
     // The filter (std::nullopt: cleared) after any change of range, mode or origin.
     void filterChanged(const std::optional<memscope::RangeFilter>& filter);
@@ -90,9 +125,16 @@ class RunViewState : public QObject {
     void emitFilter();
 
     std::shared_ptr<const Trace> m_trace;
+    std::shared_ptr<const TimelineLayout> m_layout;
+    mutable std::shared_ptr<const RunIndexes> m_indexes;
+    mutable int m_indexBuilds = 0;
     double m_x0 = 0;
     double m_x1 = 0;
+    bool m_timeAxis = false;
+    qint64 m_detail = -1;
     qint64 m_selected = -1;
+    qint64 m_hovered = -1;
+    int m_rank = -1;
     QVector<qint64> m_highlighted;
     std::optional<RangeFilter> m_filter;
     FilterOrigin m_origin = FilterOrigin::Other;

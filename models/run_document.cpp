@@ -1,4 +1,6 @@
-#include "run_view_state.h"
+#include "run_document.h"
+
+#include "run_indexes.h"
 
 #include "trace/timeline_layout.h"
 #include "trace/trace.h"
@@ -8,29 +10,56 @@
 
 namespace memscope {
 
-RunViewState::RunViewState(QObject* parent) : QObject(parent) {
+RunDocument::RunDocument(QObject* parent) : QObject(parent) {
     qRegisterMetaType<std::optional<memscope::RangeFilter>>();
 }
 
-RunViewState::~RunViewState() = default;
+RunDocument::~RunDocument() = default;
 
-void RunViewState::setTrace(std::shared_ptr<const Trace> trace, bool continuation) {
+void RunDocument::setTrace(std::shared_ptr<const Trace> trace, bool continuation,
+                           std::shared_ptr<const TimelineLayout> layout) {
     if (trace == m_trace) {
+        setLayout(std::move(layout));
         return;
     }
     continuation = continuation && m_trace && trace;
     m_trace = std::move(trace);
+    m_indexes.reset();
     m_filteredValid = false;
-    emit traceChanged();
-    if (continuation) {
-        return;
+    // A new trace's layout is new even where the object is the same (extended in place).
+    const bool layout_changed = layout != m_layout || layout;
+    m_layout = std::move(layout);
+    if (!continuation) {
+        // Before traceChanged, so that a view following the trace never sees the old run's
+        // selection with the new run.
+        setSelectedAllocation(-1);
+        setHoveredAllocation(-1);
+        setHighlightedAllocations({});
+        clearFilter();
     }
-    setSelectedAllocation(-1);
-    setHighlightedAllocations({});
-    clearFilter();
+    emit traceChanged();
+    if (layout_changed) {
+        emit layoutChanged();
+    }
 }
 
-const std::vector<int64_t>& RunViewState::filteredAllocations() const {
+void RunDocument::setLayout(std::shared_ptr<const TimelineLayout> layout) {
+    if (layout == m_layout) {
+        return;
+    }
+    m_layout = std::move(layout);
+    emit layoutChanged();
+}
+
+std::shared_ptr<const RunIndexes> RunDocument::indexes() const {
+    if (!m_indexes && m_trace) {
+        m_indexes = std::make_shared<const RunIndexes>(m_trace);
+        ++m_indexBuilds;
+    }
+    return m_indexes;
+}
+
+const std::vector<int64_t>& RunDocument::filteredAllocations() const {
     if (!m_filteredValid) {
         m_filtered = m_filter && m_trace ? m_filter->allocations(*m_trace) : std::vector<int64_t>();
         m_filteredValid = true;
@@ -38,8 +67,8 @@ const std::vector<int64_t>& RunViewState::filteredAllocations() const {
     return m_filtered;
 }
 
-std::pair<int64_t, int64_t> RunViewState::eventRangeOfX(const TimelineLayout& layout,
-                                                        int64_t event_count, double x0, double x1) {
+std::pair<int64_t, int64_t> RunDocument::eventRangeOfX(const TimelineLayout& layout,
+                                                       int64_t event_count, double x0, double x1) {
     const int64_t n = layout.xCount();
     if (n == 0) {
         return {0, 0};
@@ -52,7 +81,7 @@ std::pair<int64_t, int64_t> RunViewState::eventRangeOfX(const TimelineLayout& la
     return {first, std::max(first + 1, last)};
 }
 
-double RunViewState::xOfEvent(const TimelineLayout& layout, int64_t event) {
+double RunDocument::xOfEvent(const TimelineLayout& layout, int64_t event) {
     int64_t lo = 0;
     int64_t hi = layout.xCount();
     while (lo < hi) {
@@ -66,15 +95,15 @@ double RunViewState::xOfEvent(const TimelineLayout& layout, int64_t event) {
     return double(lo);
 }
 
-void RunViewState::setFilterFromX(const TimelineLayout& layout, double x0, double x1,
-                                  FilterOrigin origin) {
+void RunDocument::setFilterFromX(const TimelineLayout& layout, double x0, double x1,
+                                 FilterOrigin origin) {
     const int64_t events = m_trace ? int64_t(m_trace->events.count()) : 0;
     const auto [first, last] = eventRangeOfX(layout, events, x0, x1);
     setFilter(RangeFilter(first, last, m_filter ? m_filter->mode : RangeFilter::Mode::AliveIn),
               origin);
 }
 
-void RunViewState::setVisibleRange(double x0, double x1) {
+void RunDocument::setVisibleRange(double x0, double x1) {
     if (x0 == m_x0 && x1 == m_x1) {
         return;
     }
@@ -83,7 +112,39 @@ void RunViewState::setVisibleRange(double x0, double x1) {
     emit visibleRangeChanged(x0, x1);
 }
 
-void RunViewState::setSelectedAllocation(qint64 allocation) {
+void RunDocument::setTimeAxis(bool on) {
+    if (on == m_timeAxis) {
+        return;
+    }
+    m_timeAxis = on;
+    emit timeAxisChanged(on);
+}
+
+void RunDocument::setDetail(qint64 n) {
+    if (n == m_detail) {
+        return;
+    }
+    m_detail = n;
+    emit detailChanged(n);
+}
+
+void RunDocument::setHoveredAllocation(qint64 allocation) {
+    if (allocation == m_hovered) {
+        return;
+    }
+    m_hovered = allocation;
+    emit hoveredAllocationChanged(allocation);
+}
+
+void RunDocument::setRank(int rank) {
+    if (rank == m_rank) {
+        return;
+    }
+    m_rank = rank;
+    emit rankChanged(rank);
+}
+
+void RunDocument::setSelectedAllocation(qint64 allocation) {
     if (allocation == m_selected) {
         return;
     }
@@ -91,7 +152,7 @@ void RunViewState::setSelectedAllocation(qint64 allocation) {
     emit selectedAllocationChanged(allocation);
 }
 
-void RunViewState::setHighlightedAllocations(const QVector<qint64>& allocations) {
+void RunDocument::setHighlightedAllocations(const QVector<qint64>& allocations) {
     if (allocations == m_highlighted) {
         return;
     }
@@ -99,7 +160,7 @@ void RunViewState::setHighlightedAllocations(const QVector<qint64>& allocations)
     emit highlightedAllocationsChanged(m_highlighted);
 }
 
-void RunViewState::setFilter(const RangeFilter& filter, FilterOrigin origin) {
+void RunDocument::setFilter(const RangeFilter& filter, FilterOrigin origin) {
     RangeFilter f = filter;
     if (m_trace) {
         const auto count = static_cast<int64_t>(m_trace->events.count());
@@ -119,7 +180,7 @@ void RunViewState::setFilter(const RangeFilter& filter, FilterOrigin origin) {
     emitFilter();
 }
 
-void RunViewState::setFilterMode(RangeFilter::Mode mode) {
+void RunDocument::setFilterMode(RangeFilter::Mode mode) {
     if (!m_filter || m_filter->mode == mode) {
         return;
     }
@@ -128,7 +189,7 @@ void RunViewState::setFilterMode(RangeFilter::Mode mode) {
     emitFilter();
 }
 
-void RunViewState::clearFilter() {
+void RunDocument::clearFilter() {
     if (!m_filter) {
         return;
     }
@@ -137,7 +198,7 @@ void RunViewState::clearFilter() {
     emitFilter();
 }
 
-void RunViewState::emitFilter() {
+void RunDocument::emitFilter() {
     emit filterChanged(m_filter);
     if (m_filter) {
         emit filterRangeChanged(m_filter->first, m_filter->last);

@@ -1,0 +1,200 @@
+// RunDocument (issue 11): one signal per real change, a new run resets what belonged to the old
+// one while a live continuation keeps it, and the derived indexes are built once per trace.
+
+#include "run_document.h"
+#include "run_indexes.h"
+#include "trace/timeline_layout.h"
+#include "trace/trace_summary.h"
+
+#include <QSignalSpy>
+#include <QtTest>
+
+#include "../core/analysis_fixtures.h"
+
+using namespace memscope;
+
+namespace {
+
+std::shared_ptr<const Trace> fixtureTrace() {
+    AnalysisFixture f;
+    return std::make_shared<const Trace>(f.trace);
+}
+
+}  // namespace
+
+class TestRunDocument : public QObject {
+    Q_OBJECT
+
+  private slots:
+    // Every setter emits its signal once for a change and not at all for the same value again.
+    void settersEmitOncePerChange() {
+        RunDocument doc;
+        doc.setTrace(fixtureTrace());
+        QSignalSpy window(&doc, &RunDocument::visibleRangeChanged);
+        QSignalSpy axis(&doc, &RunDocument::timeAxisChanged);
+        QSignalSpy detail(&doc, &RunDocument::detailChanged);
+        QSignalSpy selected(&doc, &RunDocument::selectedAllocationChanged);
+        QSignalSpy hovered(&doc, &RunDocument::hoveredAllocationChanged);
+        QSignalSpy highlighted(&doc, &RunDocument::highlightedAllocationsChanged);
+        QSignalSpy rank(&doc, &RunDocument::rankChanged);
+        QSignalSpy filter(&doc, &RunDocument::filterChanged);
+        for (int twice = 0; twice < 2; ++twice) {
+            doc.setVisibleRange(1, 4);
+            doc.setTimeAxis(true);
+            doc.setDetail(3);
+            doc.setSelectedAllocation(2);
+            doc.setHoveredAllocation(1);
+            doc.setHighlightedAllocations({0, 3});
+            doc.setRank(1);
+            doc.setFilter(RangeFilter(1, 4));
+        }
+        for (QSignalSpy* spy :
+             {&window, &axis, &detail, &selected, &hovered, &highlighted, &rank, &filter}) {
+            QCOMPARE(spy->count(), 1);
+        }
+        QCOMPARE(window.first().at(0).toDouble(), 1.0);
+        QCOMPARE(axis.first().at(0).toBool(), true);
+        QCOMPARE(detail.first().at(0).toLongLong(), 3);
+        QCOMPARE(hovered.first().at(0).toLongLong(), 1);
+        QCOMPARE(rank.first().at(0).toInt(), 1);
+        QCOMPARE(doc.rank(), 1);
+        QCOMPARE(doc.detail(), 3);
+        QVERIFY(doc.timeAxis());
+    }
+
+    // A different run clears selection, hover, highlights and filter (one signal each); the
+    // window, x axis, detail and rank stay the views'.
+    void newTraceResetsSelectionAndFilter() {
+        RunDocument doc;
+        doc.setTrace(fixtureTrace());
+        doc.setSelectedAllocation(2);
+        doc.setHoveredAllocation(1);
+        doc.setHighlightedAllocations({0});
+        doc.setFilter(RangeFilter(1, 4));
+        doc.setTimeAxis(true);
+        doc.setRank(2);
+        QSignalSpy trace(&doc, &RunDocument::traceChanged);
+        QSignalSpy selected(&doc, &RunDocument::selectedAllocationChanged);
+        QSignalSpy hovered(&doc, &RunDocument::hoveredAllocationChanged);
+        QSignalSpy filter(&doc, &RunDocument::filterChanged);
+        QSignalSpy rank(&doc, &RunDocument::rankChanged);
+        doc.setTrace(fixtureTrace());
+        QCOMPARE(trace.count(), 1);
+        QCOMPARE(selected.count(), 1);
+        QCOMPARE(hovered.count(), 1);
+        QCOMPARE(filter.count(), 1);
+        QCOMPARE(rank.count(), 0);
+        QCOMPARE(doc.selectedAllocation(), -1);
+        QCOMPARE(doc.hoveredAllocation(), -1);
+        QVERIFY(doc.highlightedAllocations().isEmpty());
+        QVERIFY(!doc.hasFilter());
+        QVERIFY(doc.timeAxis());
+        QCOMPARE(doc.rank(), 2);
+    }
+
+    // A newer snapshot of the same run keeps them, and its layout comes with it.
+    void continuationKeepsSelectionAndFilter() {
+        RunDocument doc;
+        doc.setTrace(fixtureTrace());
+        doc.setSelectedAllocation(2);
+        doc.setHoveredAllocation(1);
+        doc.setHighlightedAllocations({0});
+        doc.setFilter(RangeFilter(1, 4));
+        QSignalSpy trace(&doc, &RunDocument::traceChanged);
+        QSignalSpy layout(&doc, &RunDocument::layoutChanged);
+        QSignalSpy selected(&doc, &RunDocument::selectedAllocationChanged);
+        QSignalSpy filter(&doc, &RunDocument::filterChanged);
+        const auto next = fixtureTrace();
+        const auto next_layout = std::make_shared<const TimelineLayout>(*next);
+        doc.setTrace(next, true, next_layout);
+        QCOMPARE(trace.count(), 1);
+        QCOMPARE(layout.count(), 1);
+        QCOMPARE(selected.count(), 0);
+        QCOMPARE(filter.count(), 0);
+        QCOMPARE(doc.layout(), next_layout);
+        QCOMPARE(doc.selectedAllocation(), 2);
+        QCOMPARE(doc.hoveredAllocation(), 1);
+        QCOMPARE(doc.highlightedAllocations(), QVector<qint64>({0}));
+        QVERIFY(doc.hasFilter());
+        // The same trace again changes nothing.
+        doc.setTrace(next, true, next_layout);
+        QCOMPARE(trace.count(), 1);
+        QCOMPARE(layout.count(), 1);
+    }
+
+    // The layout arrives later for a large run: one layoutChanged, and a new trace drops it.
+    void layoutFollowsItsTrace() {
+        RunDocument doc;
+        const auto trace = fixtureTrace();
+        QSignalSpy layout(&doc, &RunDocument::layoutChanged);
+        doc.setTrace(trace);
+        QCOMPARE(layout.count(), 0);
+        QVERIFY(!doc.layout());
+        const auto laid = std::make_shared<const TimelineLayout>(*trace);
+        doc.setLayout(laid);
+        doc.setLayout(laid);
+        QCOMPARE(layout.count(), 1);
+        doc.setTrace(fixtureTrace());
+        QCOMPARE(layout.count(), 2);
+        QVERIFY(!doc.layout());
+    }
+
+    // Indexes are built on first use, once per trace, and shared by every caller.
+    void indexesAreBuiltOncePerTrace() {
+        RunDocument doc;
+        QVERIFY(!doc.indexes());
+        QCOMPARE(doc.indexBuilds(), 0);
+        doc.setTrace(fixtureTrace());
+        QCOMPARE(doc.indexBuilds(), 0);  // nobody asked yet
+        const auto first = doc.indexes();
+        QVERIFY(first);
+        QCOMPARE(doc.indexes(), first);
+        QCOMPARE(doc.indexBuilds(), 1);
+        doc.setSelectedAllocation(1);  // view state does not touch them
+        doc.setFilter(RangeFilter(0, 3));
+        QCOMPARE(doc.indexes(), first);
+        QCOMPARE(doc.indexBuilds(), 1);
+        doc.setTrace(fixtureTrace(), true);  // a newer snapshot has new stacks: built again
+        QVERIFY(doc.indexes() != first);
+        QCOMPARE(doc.indexBuilds(), 2);
+        QCOMPARE(&doc.indexes()->trace(), doc.trace().get());
+    }
+
+    // Module and operator per allocation as TraceSummary names them; OOM events in order.
+    void indexesNameModuleOperatorAndOoms() {
+        AnalysisFixture f;
+        Trace trace = f.trace;
+        Event oom;
+        oom.kind = EventKind::Oom;
+        oom.time_ns = 700;
+        oom.size = 1 << 20;
+        oom.allocated = trace.events.allocated.back();
+        oom.phase = Phase::Backward;
+        oom.step = 1;
+        trace.events.append(oom);
+        trace.finalize();
+        const RunIndexes indexes(std::make_shared<const Trace>(trace));
+        const int64_t a0 = f.allocation(0xa0);
+        const int64_t a2 = f.allocation(0xa2);
+        const int64_t a3 = f.allocation(0xa3);
+        QCOMPARE(QString::fromStdString(indexes.moduleOfAllocation(a0)), QStringLiteral("M"));
+        QCOMPARE(QString::fromStdString(indexes.operatorOfAllocation(a0)),
+                 QStringLiteral("aten::addmm"));
+        QCOMPARE(QString::fromStdString(indexes.moduleOfAllocation(a3)),
+                 QStringLiteral("backward of M"));
+        QCOMPARE(QString::fromStdString(indexes.operatorOfAllocation(a3)),
+                 QStringLiteral("aten::mm"));
+        QVERIFY(indexes.moduleOfAllocation(a2).empty());
+        QCOMPARE(indexes.oomEvents(), std::vector<int64_t>({int64_t(trace.events.count()) - 1}));
+        for (size_t a = 0; a < trace.allocations().size(); ++a) {
+            const uint32_t stack = indexes.stackOfAllocation(int64_t(a));
+            QCOMPARE(indexes.moduleOfAllocation(int64_t(a)),
+                     TraceSummary::moduleOf(trace.stacks, stack));
+            QCOMPARE(indexes.operatorOfAllocation(int64_t(a)),
+                     TraceSummary::operatorOf(trace.stacks, stack));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunDocument)
+#include "test_run_document.moc"
