@@ -879,6 +879,10 @@
         <source>Bottom-up</source>
         <translation>Bottom-up</translation>
     </message>
+    <message>
+        <source>Building the stack trees of %1 events…</source>
+        <translation>Baue die Stack-Bäume aus %1 Ereignissen…</translation>
+    </message>
 </context>
 <context>
     <name>memscope::FlameGraphView</name>

@@ -879,6 +879,10 @@
         <source>Bottom-up</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Building the stack trees of %1 events…</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>memscope::FlameGraphView</name>

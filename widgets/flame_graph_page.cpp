@@ -19,6 +19,7 @@
 #include <QTabWidget>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <cstdint>
@@ -204,13 +205,9 @@ void FlameGraphPage::setSelectedAllocation(qint64 allocation) {
 }
 
 void FlameGraphPage::rebuild() {
+    const uint64_t generation = ++m_generation;
     if (!m_trace) {
-        m_topDown.reset();
-        m_bottomUp.reset();
-        m_flame->setTree(nullptr);
-        m_topDownModel->setTree(nullptr);
-        m_bottomUpModel->setTree(nullptr);
-        updateInfo();
+        adoptTrees({});
         return;
     }
     StackTreeOptions options;
@@ -219,15 +216,53 @@ void FlameGraphPage::rebuild() {
     if (timeChoice() == TimeChoice::Selected && m_selectedEvent >= 0) {
         options.at_event = m_selectedEvent;
     }
-    options.direction = StackTreeOptions::Direction::TopDown;
-    m_topDown = std::make_shared<const StackTree>(StackTree::build(*m_trace, options));
-    options.direction = StackTreeOptions::Direction::BottomUp;
-    m_bottomUp = std::make_shared<const StackTree>(StackTree::build(*m_trace, options));
+    auto build = [options](const Trace& trace) mutable {
+        options.direction = StackTreeOptions::Direction::TopDown;
+        auto top_down = std::make_shared<const StackTree>(StackTree::build(trace, options));
+        options.direction = StackTreeOptions::Direction::BottomUp;
+        auto bottom_up = std::make_shared<const StackTree>(StackTree::build(trace, options));
+        return Trees(std::move(top_down), std::move(bottom_up));
+    };
+    if (m_trace->events.count() <= m_asyncEvents) {
+        adoptTrees(build(*m_trace));  // small: here and now
+        return;
+    }
+    // Large: the trees of the previous run, range or time go (their nodes would name the
+    // wrong allocations), and the worker's trees are shown when they arrive unless another
+    // rebuild started meanwhile.
+    m_topDown.reset();
+    m_bottomUp.reset();
+    m_flame->setTree(nullptr);
+    m_topDownModel->setTree(nullptr);
+    m_bottomUpModel->setTree(nullptr);
+    m_pending = true;
+    updateInfo();
+    if (!m_watcher) {
+        m_watcher = new QFutureWatcher<Trees>(this);
+        connect(m_watcher, &QFutureWatcherBase::finished, this, [this] {
+            // A finished signal of a future replaced since is not the current one's.
+            if (m_watcher->isFinished() && m_watcherGeneration == m_generation) {
+                adoptTrees(m_watcher->result());
+            }
+        });
+    }
+    std::shared_ptr<const Trace> trace = m_trace;
+    m_watcherGeneration = generation;
+    m_watcher->setFuture(QtConcurrent::run([build, trace]() mutable { return build(*trace); }));
+}
+
+void FlameGraphPage::adoptTrees(Trees trees) {
+    m_pending = false;
+    m_topDown = std::move(trees.first);
+    m_bottomUp = std::move(trees.second);
     m_flame->setTree(m_topDown);
     m_topDownModel->setTree(m_topDown);
     m_bottomUpModel->setTree(m_bottomUp);
-    m_topDownView->expandToDepth(0);
+    if (m_topDown) {
+        m_topDownView->expandToDepth(0);
+    }
     updateInfo();
+    emit treesReady();
 }
 
 void FlameGraphPage::highlightNode(const StackTree* tree, int node) {
@@ -245,6 +280,12 @@ void FlameGraphPage::highlightNode(const StackTree* tree, int node) {
 }
 
 void FlameGraphPage::updateInfo() {
+    if (m_pending) {
+        m_info->setText(tr("Building the stack trees of %1 events…")
+                            .arg(QLocale().toString(qint64(m_trace->events.count()))));
+        m_flame->setPlaceholderText(m_info->text());
+        return;
+    }
     if (!m_trace || !m_topDown) {
         m_info->setText(tr("No run."));
         return;

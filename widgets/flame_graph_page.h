@@ -1,10 +1,12 @@
 #pragma once
 
+#include <QFutureWatcher>
 #include <QVector>
 #include <QWidget>
 
 #include <cstdint>
 #include <memory>
+#include <utility>
 
 class QComboBox;
 class QLabel;
@@ -28,11 +30,16 @@ class Trace;
 // timeline to highlight. setEventRange() restricts everything to allocations alive in (or made
 // in) an event range. Following a run document, the highlights go to it and its range filter
 // and pinned allocation drive the range and "the selected time" while the page shows its run.
+// Runs with more than asyncEvents() events build their trees on a worker thread (the trace is
+// immutable and shared); a result whose run, range or time changed meanwhile is dropped, and
+// treesReady() says when the trees shown are current.
 class FlameGraphPage : public QWidget {
     Q_OBJECT
 
   public:
     enum class TimeChoice { Peak, Selected };
+    // Runs with more events than this build their trees on a worker thread.
+    static constexpr size_t kAsyncEvents = 200000;
 
     explicit FlameGraphPage(QWidget* parent = nullptr);
     // Following `document` (setViewState).
@@ -54,6 +61,11 @@ class FlameGraphPage : public QWidget {
     int64_t atEvent() const;
     const StackTree* topDown() const { return m_topDown.get(); }
     const StackTree* bottomUp() const { return m_bottomUp.get(); }
+    // Whether trees are being built on a worker (topDown() and bottomUp() are null meanwhile).
+    bool isBuildPending() const { return m_pending; }
+    // The event count above which trees are built on a worker (kAsyncEvents; tests lower it).
+    void setAsyncEvents(size_t events) { m_asyncEvents = events; }
+    size_t asyncEvents() const { return m_asyncEvents; }
     int64_t rangeFirst() const { return m_first; }
     int64_t rangeLast() const { return m_last; }
 
@@ -72,6 +84,9 @@ class FlameGraphPage : public QWidget {
 
   signals:
     void allocationsHighlighted(const QVector<qint64>& allocations);
+    // The trees shown are those of the current run, range and time (after every rebuild,
+    // at once for small runs, when the worker is done for large ones).
+    void treesReady();
 
   protected:
     void changeEvent(QEvent* event) override;
@@ -80,6 +95,8 @@ class FlameGraphPage : public QWidget {
     // Whether the page shows the document's run.
     bool showsDocumentRun() const;
     void rebuild();
+    using Trees = std::pair<std::shared_ptr<const StackTree>, std::shared_ptr<const StackTree>>;
+    void adoptTrees(Trees trees);
     void highlightNode(const StackTree* tree, int node);
     void updateInfo();
     void retranslateUi();
@@ -91,6 +108,11 @@ class FlameGraphPage : public QWidget {
     int64_t m_selectedEvent = -1;
     int64_t m_first = 0;
     int64_t m_last = -1;
+    size_t m_asyncEvents = kAsyncEvents;
+    bool m_pending = false;
+    uint64_t m_generation = 0;         // a worker's result for an older rebuild is dropped
+    uint64_t m_watcherGeneration = 0;  // the rebuild the watched future is for
+    QFutureWatcher<Trees>* m_watcher = nullptr;
     QComboBox* m_time = nullptr;
     QComboBox* m_colorBy = nullptr;
     QLabel* m_info = nullptr;

@@ -279,6 +279,10 @@ int render_window_screenshot(const QString& run_path, const memscope::RunRange& 
     }
     // Let pages that compute off the GUI thread finish and repaint.
     waited.restart();
+    while (window.flameGraphPage()->isBuildPending() && waited.elapsed() < 120000) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+    }
+    waited.restart();
     while (waited.elapsed() < 500) {
         QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
     }

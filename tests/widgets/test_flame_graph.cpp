@@ -53,6 +53,7 @@ class TestFlameGraph : public QObject {
     void tooltipNamesFrameBytesShareAndCount();
     void pageShowsThePeakAndHighlightsAFrame();
     void pageFollowsTheSelectedTimeAndTheRange();
+    void largeRunsBuildOnAWorkerAndDropStaleResults();
     void treeViewsSortByTheirColumns();
     void modelsPassTheModelTester();
     void comparePageShowsTheStackDifference();
@@ -195,6 +196,50 @@ void TestFlameGraph::pageFollowsTheSelectedTimeAndTheRange() {
     page.setTrace(fixtureTrace());
     QCOMPARE(page.rangeLast(), int64_t(-1));
     QCOMPARE(page.atEvent(), int64_t(5));
+}
+
+// Above asyncEvents() the trees are built on a worker: nothing stale is shown meanwhile, the
+// result equals the synchronous one, and a result for a range or time changed meanwhile is
+// dropped (one treesReady, for the latest request).
+void TestFlameGraph::largeRunsBuildOnAWorkerAndDropStaleResults() {
+    AnalysisFixture f;
+    auto trace = std::make_shared<const Trace>(f.trace);
+    FlameGraphPage page;
+    page.setAsyncEvents(0);  // the fixture counts as large
+    QSignalSpy ready(&page, &FlameGraphPage::treesReady);
+    page.setTrace(trace);
+    QVERIFY(page.isBuildPending());
+    QVERIFY(!page.topDown());
+    QVERIFY(ready.wait(10000));
+    QVERIFY(!page.isBuildPending());
+    QCOMPARE(ready.count(), 1);
+    QCOMPARE(page.atEvent(), int64_t(5));
+    QCOMPARE(page.topDown()->root().bytes, int64_t(1437));
+    QCOMPARE(page.bottomUpModel()->rowCount(), 5);
+
+    // Two requests before the first result: only the second one's trees arrive.
+    ready.clear();
+    page.setEventRange(2, 4);
+    page.setTimeChoice(FlameGraphPage::TimeChoice::Selected);
+    page.showAtEvent(3);
+    QVERIFY(page.isBuildPending());
+    QVERIFY(ready.wait(10000));
+    QTest::qWait(100);  // a stale result would arrive around now
+    QCOMPARE(ready.count(), 1);
+    QCOMPARE(page.atEvent(), int64_t(3));
+    QCOMPARE(page.rangeFirst(), int64_t(2));
+    QCOMPARE(page.topDown()->root().bytes, int64_t(1007));
+
+    // A new run while building: the old run's trees never show.
+    ready.clear();
+    page.setTrace(trace);
+    auto other = std::make_shared<const Trace>(AnalysisFixture().trace);
+    page.setTrace(other);
+    QVERIFY(ready.wait(10000));
+    QTest::qWait(100);
+    QCOMPARE(ready.count(), 1);
+    QCOMPARE(page.trace(), other.get());
+    QCOMPARE(page.topDown()->root().bytes, int64_t(1437));
 }
 
 void TestFlameGraph::treeViewsSortByTheirColumns() {
