@@ -67,11 +67,11 @@ bool LiveTraceBuilder::update(Trace& copy, const Trace& source) {
     appendTail(to.phase, from.phase);
     appendTail(to.thread, from.thread);
     appendTail(to.device, from.device);
-    pairNew(copy);
+    pairAppended(copy);
     return continues;
 }
 
-void LiveTraceBuilder::pairNew(Trace& trace) {
+void LiveTraceBuilder::pairAppended(Trace& trace) {
     const auto& events = trace.events;
     const size_t first = m_events;
     const size_t count = events.count();
