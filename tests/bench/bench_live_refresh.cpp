@@ -80,10 +80,12 @@ int main(int argc, char** argv) {
         return 2;
     }
     const size_t total = run.events.count();
-    // The source starts with everything but the events (stacks, spans and phases only grow, so
-    // handing them over whole is a valid growth), then gains the events in equal parts.
+    // The source starts with everything but the events and steps (stacks, spans and phases
+    // only grow, so handing them over whole is a valid growth), then gains the events in equal
+    // parts and the finished steps in proportion, as a recording does.
     Trace source = run;
     source.events.clear();
+    source.steps.clear();
     source.finalize();
 
     LiveTraceMirror mirror;
@@ -94,6 +96,8 @@ int main(int argc, char** argv) {
     for (int r = 1; r <= refreshes; ++r) {
         const size_t to = total * size_t(r) / size_t(refreshes);
         appendEvents(source, run, source.events.count(), to);
+        source.steps.assign(run.steps.begin(),
+                            run.steps.begin() + std::ptrdiff_t(run.steps.size() * to / total));
         Costs c;
         LiveTraceMirror::Snapshot s = mirror.update(source);
         c.trace = s.traceMs;
