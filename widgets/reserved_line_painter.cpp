@@ -3,6 +3,7 @@
 #include "trace/reserved_memory.h"
 #include "trace/timeline_layout.h"
 #include "trace/timeline_mapping.h"
+#include "trace/trace.h"
 
 #include <QFontMetricsF>
 #include <QPainter>
@@ -14,27 +15,87 @@
 namespace memscope {
 
 void ReservedLinePainter::setTrace(const Trace* trace, const TimelineLayout* layout) {
-    m_values.clear();
-    m_blockMax.clear();
+    *this = ReservedLinePainter();
     m_hasTrace = trace != nullptr;
-    m_active = trace && ReservedMemory::hasCachingAllocator(*trace);
-    m_cpu = trace && (trace->meta.device.empty() || trace->meta.device.rfind("cpu", 0) == 0);
+    if (trace) {
+        m_fromStart = fromStartBytes(*trace);
+        extendTo(*trace, layout);
+    }
+}
+
+bool ReservedLinePainter::extend(const Trace* trace, const TimelineLayout* layout) {
+    const bool continues = trace && m_hasTrace && trace->events.count() >= m_events &&
+                           (!layout || layout->xCount() >= m_xCount) &&
+                           fromStartBytes(*trace) == m_fromStart;
+    if (!continues) {
+        setTrace(trace, layout);
+        return false;
+    }
+    const bool was_active = m_active;
+    const bool was_column = m_column;
+    extendTo(*trace, layout);
+    if (m_active != was_active || m_column != was_column) {
+        setTrace(trace, layout);  // the x before were read another way (or not at all)
+        return false;
+    }
+    return true;
+}
+
+int64_t ReservedLinePainter::fromStartBytes(const Trace& trace) {
+    // Trace::segments() lists the segments reserved before the trace first.
+    int64_t bytes = 0;
+    for (const Segment& s : trace.segments()) {
+        if (s.reserve_event >= 0) {
+            break;
+        }
+        bytes += s.size;
+    }
+    return bytes;
+}
+
+void ReservedLinePainter::extendTo(const Trace& trace, const TimelineLayout* layout) {
+    // ReservedMemory::forEachReserved's reading, from the first event not seen yet: the reserved
+    // column where the recorder filled it, else the segments' running total.
+    const auto& ev = trace.events;
+    const size_t count = ev.count();
+    for (size_t i = m_events; i < count && !m_column; ++i) {
+        m_column = ev.reserved[i] != 0 && static_cast<EventKind>(ev.kind[i]) != EventKind::Oom;
+    }
+    if (m_events == 0) {
+        m_running = m_column ? 0 : m_fromStart;
+    }
+    m_cpu = trace.meta.device.empty() || trace.meta.device.rfind("cpu", 0) == 0;
+    m_active = m_column || !trace.segments().empty();
     if (!m_active || !layout) {
+        m_events = count;
+        m_xCount = layout ? layout->xCount() : 0;
         return;
     }
     const int64_t n = layout->xCount();
-    m_values.assign(size_t(n), 0);
-    int64_t x = 0;
-    ReservedMemory::forEachReserved(*trace, [&](size_t event, int64_t reserved) {
-        if (x < n && layout->eventAt(x) == int64_t(event)) {
-            m_values[size_t(x++)] = reserved;
+    m_values.resize(size_t(n), 0);
+    int64_t x = m_xCount;
+    for (size_t i = m_events; i < count; ++i) {
+        const auto kind = static_cast<EventKind>(ev.kind[i]);
+        if (m_column) {
+            if (kind != EventKind::Oom) {
+                m_running = ev.reserved[i];
+            }
+        } else if (kind == EventKind::SegmentAlloc) {
+            m_running += ev.size[i];
+        } else if (kind == EventKind::SegmentFree) {
+            m_running -= std::abs(ev.size[i]);
         }
-    });
-    m_blockMax.assign(size_t((n + kBlock - 1) / kBlock), 0);
-    for (int64_t i = 0; i < n; ++i) {
+        if (x < n && layout->eventAt(x) == int64_t(i)) {
+            m_values[size_t(x++)] = m_running;
+        }
+    }
+    m_blockMax.resize(size_t((n + kBlock - 1) / kBlock), 0);
+    for (int64_t i = m_xCount / kBlock * kBlock; i < n; ++i) {
         auto& top = m_blockMax[size_t(i / kBlock)];
         top = std::max(top, m_values[size_t(i)]);
     }
+    m_events = count;
+    m_xCount = n;
 }
 
 int64_t ReservedLinePainter::at(int64_t x) const {

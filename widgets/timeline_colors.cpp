@@ -144,11 +144,11 @@ void TimelineColors::rebuild(const Trace* trace, const TimelineLayout* layout, S
     m_colorOf.resize(size_t(count));
     switch (scheme) {
         case Scheme::Category:
+            // A group per category, present or not (the legend lists the present ones), so
+            // that a category appearing or going in a live run changes no allocation's colour.
             for (int c = 0; c < kCategoryCount; ++c) {
                 m_groupOfCategory[size_t(c)] =
-                    m_categoryPresent[size_t(c)]
-                        ? addGroup(TimelineLabels::categoryName(c), categoryColor(c))
-                        : 0;
+                    addGroup(TimelineLabels::categoryName(c), categoryColor(c));
             }
             break;
         case Scheme::Phase: {
@@ -195,8 +195,8 @@ bool TimelineColors::extend(const Trace* trace, const TimelineLayout* layout) {
         rebuild(trace, layout, m_scheme);
         return false;
     }
-    // Which categories are present, counted again for the allocations that may have changed:
-    // the groups (and the legend) stay only while that set stays.
+    // Which categories are present (the legend lists them), counted again for the allocations
+    // that may have changed.
     auto counts = m_categoryCount;
     auto recount = [&](int64_t a) {
         if (a < old_count) {
@@ -210,10 +210,9 @@ bool TimelineColors::extend(const Trace* trace, const TimelineLayout* layout) {
     for (int64_t a = first; a < count; ++a) {
         recount(a);
     }
+    // Category groups do not depend on which categories are present: only the phase scheme's
+    // groups can change here (a phase with no allocation so far).
     bool same = true;
-    for (size_t c = 0; c < size_t(kCategoryCount); ++c) {
-        same = same && (counts[c] > 0) == m_categoryPresent[c];
-    }
     if (m_scheme == Scheme::Phase) {
         for (int64_t a = std::max(first, old_count); a < count && same; ++a) {
             same = m_groupOfPhase[size_t(phaseOf(trace, a))] >= 0;
@@ -224,6 +223,9 @@ bool TimelineColors::extend(const Trace* trace, const TimelineLayout* layout) {
         return false;
     }
     m_categoryCount = counts;
+    for (size_t c = 0; c < size_t(kCategoryCount); ++c) {
+        m_categoryPresent[c] = counts[c] > 0;
+    }
     m_categoryOf.resize(size_t(count));
     m_colorOf.resize(size_t(count));
     auto recolor = [&](int64_t a) {
@@ -332,7 +334,12 @@ QVector<TimelineLegendEntry> TimelineColors::legend(const TimelineLayout* layout
         }
         return out;
     }
-    out = m_groups;
+    for (int g = 0; g < m_groups.size(); ++g) {
+        // By category, a group per category: the legend names those present.
+        if (m_scheme != Scheme::Category || m_categoryPresent[size_t(g)]) {
+            out.push_back(m_groups[g]);
+        }
+    }
     if (layout->summarizedCount() > 0) {
         out.push_back({tr("Summarized (%1 smaller allocations)")
                            .arg(QLocale().toString(qint64(layout->summarizedCount()))),

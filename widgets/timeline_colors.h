@@ -49,7 +49,7 @@ class TimelineColors {
     // The same for a live run's next snapshot, whose layout was extended
     // (TimelineLayout::extend) from the state these colours were computed for or one before it:
     // colours only the allocations the extension added or revisited, unless the groups change
-    // (a category appears or goes, a new phase): then it rebuilds. Returns false when it did.
+    // (by phase: a phase with no allocation before): then it rebuilds. Returns false when it did.
     bool extend(const Trace* trace, const TimelineLayout* layout);
 
     // Whether any allocation of the run has category c.
@@ -66,7 +66,7 @@ class TimelineColors {
     }
     // The fill of allocation a, or an invalid colour outside the run.
     QColor allocationColor(int64_t a) const;
-    // The colour groups, in legend order.
+    // The colour groups, in legend order (by category: one per category, present or not).
     const QVector<TimelineLegendEntry>& groups() const { return m_groups; }
     // The legend: the categories present when `categories` (the category-stacked plot), else
     // the groups then the summarized band when the layout has one.

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <vector>
 
 namespace memscope {
@@ -55,10 +56,12 @@ void TimelineStepPainter::paintPhases(QPainter& painter, const QRectF& strip) co
     const double row1 = strip.top() + fm.ascent() + 1;
     const double row2 = strip.bottom() - fm.descent() - 2;
     // Step labels at each step's first phase. A label whose step started left of the window
-    // sticks to the left edge until the next one pushes it out.
+    // sticks to the left edge until the next one pushes it out. Only labels that can be drawn
+    // are formatted and measured: a run of thousands of steps shows a few dozen, and the paint
+    // must not cost more as the run grows.
     struct StepLabel {
         double x;
-        QString text;
+        int32_t step;
         bool sticky;  // its step began left of the window
     };
     std::vector<StepLabel> labels;
@@ -66,8 +69,7 @@ void TimelineStepPainter::paintPhases(QPainter& painter, const QRectF& strip) co
     for (const PhaseInterval& interval : trace.phases) {
         if (interval.step != previous_step && interval.step >= 1) {
             const double px = m_ctx.timeToPixel(interval.begin_ns);
-            labels.push_back({std::max(px, strip.left()) + 3, tr("step %1").arg(interval.step),
-                              px < strip.left()});
+            labels.push_back({std::max(px, strip.left()) + 3, interval.step, px < strip.left()});
         }
         previous_step = interval.step;
     }
@@ -76,22 +78,36 @@ void TimelineStepPainter::paintPhases(QPainter& painter, const QRectF& strip) co
     painter.setPen(QColor(60, 60, 60));
     double free_from = strip.left();
     for (size_t i = 0; i < labels.size(); ++i) {
-        const double end = labels[i].x + fm.horizontalAdvance(labels[i].text);
+        if (labels[i].x < free_from) {
+            continue;
+        }
+        const QString text = tr("step %1").arg(labels[i].step);
+        const double end = labels[i].x + fm.horizontalAdvance(text);
         const bool yields = labels[i].sticky && i + 1 < labels.size() && labels[i + 1].x < end + 6;
-        if (!yields && labels[i].x >= free_from && end <= strip.right()) {
-            painter.drawText(QPointF(labels[i].x, row1), labels[i].text);
+        if (!yields && end <= strip.right()) {
+            painter.drawText(QPointF(labels[i].x, row1), text);
             free_from = end + 10;
         }
     }
+    // Phase names where their band is wide enough; a name's width is measured once per paint.
+    double name_width[kPhaseCount];
+    std::fill(std::begin(name_width), std::end(name_width), -1.0);
     for (const PhaseInterval& interval : trace.phases) {
-        const double px0 = m_ctx.timeToPixel(interval.begin_ns);
-        const double px1 = m_ctx.timeToPixel(interval.end_ns);
+        if (interval.phase == Phase::Init) {
+            continue;
+        }
+        const double left = std::max(m_ctx.timeToPixel(interval.begin_ns), strip.left());
+        const double right = std::min(m_ctx.timeToPixel(interval.end_ns), strip.right());
+        if (right - left <= 6) {
+            continue;
+        }
         const int phase = std::clamp(int(interval.phase), 0, kPhaseCount - 1);
-        const double left = std::max(px0, strip.left());
-        const double right = std::min(px1, strip.right());
         const QString name = TimelineLabels::phaseName(phase);
-        const double width = fm.horizontalAdvance(name);
-        if (interval.phase != Phase::Init && right - left > width + 6) {
+        if (name_width[phase] < 0) {
+            name_width[phase] = fm.horizontalAdvance(name);
+        }
+        const double width = name_width[phase];
+        if (right - left > width + 6) {
             painter.setPen(TimelineColors::phaseText(phase));
             painter.drawText(QPointF((left + right - width) / 2, row2), name);
         }

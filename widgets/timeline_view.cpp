@@ -142,7 +142,7 @@ void TimelineView::rebuildDerived() {
 void TimelineView::extendDerived(size_t old_events) {
     // Only what the new events add: the earlier ones and their places on the x axis stay.
     addOomMarks(old_events);
-    m_reservedLine.setTrace(m_trace.get(), m_layout.get());
+    m_reservedLine.extend(m_trace.get(), m_layout.get());
     m_colors.extend(m_trace.get(), m_layout.get());
     m_annotationsOf = nullptr;
     invalidateChart();

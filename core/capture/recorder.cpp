@@ -566,7 +566,12 @@ size_t Recorder::drainInto(Trace& trace) {
         std::stable_sort(batch.begin(), batch.end(),
                          [](const Event& a, const Event& b) { return a.time_ns < b.time_ns; });
     }
-    trace.events.reserve(trace.events.count() + batch.size());
+    // Grown geometrically: reserving exactly what this batch needs reallocated (and copied) every
+    // column of the whole trace at each drain, a cost that grew with the run.
+    const size_t needed = trace.events.count() + batch.size();
+    if (needed > trace.events.time_ns.capacity()) {
+        trace.events.reserve(std::max(needed, 2 * trace.events.time_ns.capacity()));
+    }
     for (const auto& e : batch) {
         trace.events.append(e);
     }

@@ -38,26 +38,6 @@ Category byTiming(const EventColumns& ev, const Allocation& a, bool saw_backward
 
 }  // namespace
 
-void Categorizer::categorize(const EventColumns& ev, const std::vector<int64_t>& role_of_allocation,
-                             std::vector<Allocation>& allocations) {
-    // For each forward allocation: was it still alive when backward of its step began?
-    // Walk events once, remembering where each step's backward starts.
-    std::vector<int64_t> backward_start;  // by step
-    for (size_t i = 0; i < ev.count(); ++i) {
-        if (static_cast<Phase>(ev.phase[i]) == Phase::Backward) {
-            const auto step = static_cast<size_t>(std::max(0, ev.step[i]));
-            if (backward_start.size() <= step)
-                backward_start.resize(step + 1, -1);
-            if (backward_start[step] < 0)
-                backward_start[step] = static_cast<int64_t>(i);
-        }
-    }
-    for (size_t k = 0; k < allocations.size(); ++k) {
-        const int64_t role = role_of_allocation.size() > k ? role_of_allocation[k] : -1;
-        allocations[k].category = categoryOf(ev, allocations[k], role, backward_start);
-    }
-}
-
 Category Categorizer::categoryOf(const EventColumns& ev, const Allocation& a, int64_t role,
                                  const std::vector<int64_t>& backward_start) {
     if (role >= 0) {

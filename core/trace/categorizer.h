@@ -19,13 +19,10 @@ namespace memscope {
 // them, else from these timing rules.
 class Categorizer {
   public:
-    static void categorize(const EventColumns& events,
-                           const std::vector<int64_t>& role_of_allocation,
-                           std::vector<Allocation>& allocations);
-    // The category of one allocation as categorize() gives it: `role` is the category code a
-    // Role event named it with, or -1; `backward_start[s]` the first event of step s's backward
-    // pass, or -1 (a vector as long as the steps seen so far). Lets a live trace recategorise only
-    // the allocations that new events can change (trace/live_trace_builder.h).
+    // The category of one allocation: `role` is the category code a Role event named it with, or
+    // -1; `backward_start[s]` the first event of step s's backward pass, or -1 (a vector as long
+    // as the steps seen so far). LiveTraceBuilder (and so Trace::finalize) calls it for each
+    // allocation that new events can change.
     static Category categoryOf(const EventColumns& events, const Allocation& allocation,
                                int64_t role, const std::vector<int64_t>& backward_start);
 };

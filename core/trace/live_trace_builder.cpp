@@ -3,6 +3,7 @@
 #include "trace/categorizer.h"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 namespace memscope {
 namespace {
@@ -16,6 +17,50 @@ void appendTail(std::vector<T>& to, const std::vector<T>& from) {
     if (from.size() > to.size()) {
         to.insert(to.end(), from.begin() + std::ptrdiff_t(to.size()), from.end());
     }
+}
+
+// The events a recorded run will have once it finishes, from its config's step count and the
+// events per step so far (0 when it cannot say: an imported trace, fewer than two steps done).
+size_t expectedEvents(const Trace& source) {
+    const nlohmann::json& config = source.meta.config;
+    if (!config.is_object()) {
+        return 0;
+    }
+    int64_t steps = 0;
+    for (const char* key : {"num_steps", "warmup_steps"}) {
+        const auto it = config.find(key);
+        if (it != config.end() && it->is_number_integer()) {
+            steps += std::max<int64_t>(0, it->get<int64_t>());
+        }
+    }
+    const size_t done = source.steps.size();
+    if (done < 2 || steps <= int64_t(done) || steps > (int64_t(1) << 32)) {
+        return 0;
+    }
+    // A quarter more: later steps may record a little more than the first ones.
+    double expected = double(source.events.count()) / double(done) * double(steps) * 1.25;
+    if (source.meta.max_events > 0) {
+        expected = std::min(expected, double(source.meta.max_events));
+    }
+    return size_t(std::min(expected, 1e10));
+}
+
+// Reserves the copy's per-event and per-allocation columns ahead of `needed` events: for the
+// whole run where its length is known, else twice what they hold. Columns of millions of
+// events then are not reallocated (and copied) again and again as a live run grows.
+void reserveAhead(EventColumns& events, std::vector<int64_t>& allocation_of_event,
+                  std::vector<Allocation>& allocations, size_t needed, size_t expected) {
+    const size_t capacity = events.time_ns.capacity();
+    if (needed <= capacity) {
+        return;
+    }
+    const size_t want = std::max({needed, 2 * capacity, expected});
+    events.reserve(want);
+    allocation_of_event.reserve(want);
+    // Allocations in the proportion to events seen so far (each alloc or free makes at most one).
+    const size_t have = events.count();
+    const size_t per = have > 0 ? allocations.size() * want / have + 1024 : want / 2;
+    allocations.reserve(std::max(allocations.capacity(), std::min(per, want)));
 }
 
 }  // namespace
@@ -56,6 +101,9 @@ bool LiveTraceBuilder::update(Trace& copy, const Trace& source) {
 
     auto& to = copy.events;
     const auto& from = source.events;
+    reserveAhead(to, copy.m_allocationOfEvent, copy.m_allocations, from.count(),
+                 expectedEvents(source));
+    m_role.reserve(copy.m_allocations.capacity());
     appendTail(to.time_ns, from.time_ns);
     appendTail(to.addr, from.addr);
     appendTail(to.size, from.size);
@@ -67,11 +115,11 @@ bool LiveTraceBuilder::update(Trace& copy, const Trace& source) {
     appendTail(to.phase, from.phase);
     appendTail(to.thread, from.thread);
     appendTail(to.device, from.device);
-    pairNew(copy);
+    pairAppended(copy);
     return continues;
 }
 
-void LiveTraceBuilder::pairNew(Trace& trace) {
+void LiveTraceBuilder::pairAppended(Trace& trace) {
     const auto& events = trace.events;
     const size_t first = m_events;
     const size_t count = events.count();

@@ -17,19 +17,22 @@ namespace memscope {
 // what the source gained plus the allocations live, not of the whole trace.
 //
 // The pairing state (live allocations and segments by device and address, Role names, where each
-// step's backward pass began) is what Trace::finalize keeps on its stack, kept between calls.
+// step's backward pass began) is kept between calls; Trace::finalize runs the same pairing once
+// over all events with a fresh builder.
 class LiveTraceBuilder {
   public:
     // Brings `copy`, which only this builder writes (start from an empty Trace), up to `source`,
     // which must only have grown since the last call. When it did not (a bounded run dropped its
     // oldest events), the copy is rebuilt from the whole source and false is returned.
     bool update(Trace& copy, const Trace& source);
+    // Pairs and categorises the events of `trace` appended since the last call (all of them on a
+    // new builder, whose trace must have no allocations, allocation indices or segments yet) and
+    // fixes the allocations they can change. Trace::finalize is this, once over all events.
+    void pairAppended(Trace& trace);
     // Events of the copy paired so far.
     size_t eventCount() const { return m_events; }
 
   private:
-    void pairNew(Trace& trace);
-
     size_t m_events = 0;
     int64_t m_dropped = 0;
     std::unordered_map<uint64_t, size_t> m_open;  // (device, addr) -> live allocation

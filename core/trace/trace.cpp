@@ -1,6 +1,6 @@
 #include "trace/trace.h"
 
-#include "trace/categorizer.h"
+#include "trace/live_trace_builder.h"
 
 #include <algorithm>
 #include <unordered_map>
@@ -134,104 +134,12 @@ RunMetadata RunMetadata::fromJson(const nlohmann::json& j) {
 }
 
 void Trace::finalize() {
+    // One pairing mechanism: a live run's builder (trace/live_trace_builder.h) run once over all
+    // events, so that a trace finalized whole and one paired as it grew cannot differ.
     m_allocations.clear();
-    m_allocationOfEvent.assign(events.count(), -1);
-    std::vector<int64_t> role;  // per allocation: category code named by a Role event, or -1
-    std::unordered_map<uint64_t, size_t> open;  // (device, addr) -> allocation index
-    auto key = [](int16_t device, uint64_t addr) {
-        return addr ^ (uint64_t(uint16_t(device)) << 48);
-    };
-    for (size_t i = 0; i < events.count(); ++i) {
-        const auto kind = static_cast<EventKind>(events.kind[i]);
-        const auto k = key(events.device[i], events.addr[i]);
-        if (kind == EventKind::Alloc) {
-            if (auto it = open.find(k); it != open.end()) {
-                // A second alloc at a live address means its free was not recorded (dropped
-                // or imported from a partial trace): end the old one here.
-                m_allocations[it->second].free_event = static_cast<int64_t>(i);
-            }
-            Allocation a;
-            a.addr = events.addr[i];
-            a.size = events.size[i];
-            a.alloc_event = static_cast<int64_t>(i);
-            a.device = events.device[i];
-            open[k] = m_allocations.size();
-            m_allocationOfEvent[i] = static_cast<int64_t>(m_allocations.size());
-            m_allocations.push_back(a);
-            role.push_back(-1);
-        } else if (kind == EventKind::Free) {
-            auto it = open.find(k);
-            if (it != open.end()) {
-                m_allocations[it->second].free_event = static_cast<int64_t>(i);
-                m_allocationOfEvent[i] = static_cast<int64_t>(it->second);
-                open.erase(it);
-            } else {
-                Allocation a;  // freed, never seen allocated: present from the start
-                a.addr = events.addr[i];
-                a.size = -events.size[i];
-                a.free_event = static_cast<int64_t>(i);
-                a.device = events.device[i];
-                m_allocationOfEvent[i] = static_cast<int64_t>(m_allocations.size());
-                m_allocations.push_back(a);
-                role.push_back(-1);
-            }
-        } else if (kind == EventKind::Role) {
-            if (auto it = open.find(k);
-                it != open.end() && events.size[i] >= 0 && events.size[i] < kCategoryCount) {
-                role[it->second] = events.size[i];
-            }
-        }
-    }
-    Categorizer::categorize(events, role, m_allocations);
-    pairSegments();
-}
-
-void Trace::pairSegments() {
+    m_allocationOfEvent.clear();
     m_segments.clear();
-    std::vector<Segment> from_start;                      // freed, never seen reserved
-    std::unordered_map<uint64_t, size_t> open;            // (device, addr) -> segment index
-    std::unordered_map<int64_t, const SegmentTag*> tags;  // SegmentAlloc event -> tag
-    for (const auto& t : segment_tags) {
-        tags[t.event] = &t;
-    }
-    auto key = [](int16_t device, uint64_t addr) {
-        return addr ^ (uint64_t(uint16_t(device)) << 48);
-    };
-    for (size_t i = 0; i < events.count(); ++i) {
-        const auto kind = static_cast<EventKind>(events.kind[i]);
-        if (kind != EventKind::SegmentAlloc && kind != EventKind::SegmentFree) {
-            continue;
-        }
-        const auto k = key(events.device[i], events.addr[i]);
-        if (kind == EventKind::SegmentAlloc) {
-            if (auto it = open.find(k); it != open.end()) {
-                m_segments[it->second].release_event = static_cast<int64_t>(i);
-            }
-            Segment s;
-            s.addr = events.addr[i];
-            s.size = events.size[i];
-            s.reserve_event = static_cast<int64_t>(i);
-            s.device = events.device[i];
-            if (auto t = tags.find(static_cast<int64_t>(i)); t != tags.end()) {
-                s.stream = t->second->stream;
-                s.pool = t->second->pool;
-            }
-            open[k] = m_segments.size();
-            m_segments.push_back(std::move(s));
-        } else if (auto it = open.find(k); it != open.end()) {
-            m_segments[it->second].release_event = static_cast<int64_t>(i);
-            open.erase(it);
-        } else {
-            Segment s;
-            s.addr = events.addr[i];
-            s.size = -events.size[i];
-            s.release_event = static_cast<int64_t>(i);
-            s.device = events.device[i];
-            from_start.push_back(std::move(s));
-        }
-    }
-    m_segments.insert(m_segments.begin(), std::make_move_iterator(from_start.begin()),
-                      std::make_move_iterator(from_start.end()));
+    LiveTraceBuilder().pairAppended(*this);
 }
 
 std::vector<int64_t> Trace::bytesByCategoryAt(size_t event_index) const {

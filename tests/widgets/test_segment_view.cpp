@@ -10,6 +10,7 @@
 #include "segment_view.h"
 #include "summary_page.h"
 #include "timeline_view.h"
+#include "trace/timeline_layout.h"
 
 #include <QLabel>
 #include <QPainter>
@@ -72,6 +73,44 @@ class TestSegmentView : public QObject {
         // Reserved is above allocated everywhere, and the y range makes room for its peak.
         QCOMPARE(view.reservedLine().maxIn(0, 1 << 20), 86 * kMiB);
         QVERIFY(reservedPixels(view) > 200);  // a 2 px line across most of the plot
+    }
+
+    void aGrowingTraceExtendsTheReservedLineAsAFullReadWould() {
+        // A live run's snapshots: every prefix of the trace, read incrementally (extend) and
+        // from scratch (setTrace), with the reserved column filled and with segments only.
+        for (const bool column : {true, false}) {
+            Trace whole = demoSegmentTrace();
+            if (!column) {
+                std::fill(whole.events.reserved.begin(), whole.events.reserved.end(), 0);
+            }
+            ReservedLinePainter grown;
+            bool extended_any = false;
+            for (size_t k = 0; k <= whole.events.count(); ++k) {
+                Trace prefix = whole;
+                prefix.events.clear();
+                for (size_t i = 0; i < k; ++i) {
+                    prefix.events.append(whole.events.at(i));
+                }
+                prefix.segment_tags.clear();
+                for (const SegmentTag& tag : whole.segment_tags) {
+                    if (tag.event < int64_t(k)) {
+                        prefix.segment_tags.push_back(tag);
+                    }
+                }
+                prefix.finalize();
+                const TimelineLayout layout(prefix);
+                extended_any = grown.extend(&prefix, &layout) || extended_any;
+                ReservedLinePainter fresh;
+                fresh.setTrace(&prefix, &layout);
+                QCOMPARE(grown.active(), fresh.active());
+                for (int64_t x = 0; x <= layout.xCount(); ++x) {
+                    QCOMPARE(grown.at(x), fresh.at(x));
+                    QCOMPARE(grown.maxIn(0, x), fresh.maxIn(0, x));
+                }
+            }
+            QVERIFY(extended_any);
+            QVERIFY(grown.active());
+        }
     }
 
     void theSegmentPageShowsThePeakAndFollowsTheChosenEvent() {

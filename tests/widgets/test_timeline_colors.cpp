@@ -9,6 +9,8 @@
 
 #include <QtTest>
 
+#include <array>
+
 #include <random>
 
 using namespace memscope;
@@ -108,6 +110,7 @@ class TestTimelineColors : public QObject {
         using Scheme = TimelineColors::Scheme;
         std::mt19937 rng(42);
         int extended = 0;
+        int kept_on_category_change = 0;
         for (int round = 0; round < 24; ++round) {
             const auto scheme = Scheme(round % 4);
             const Trace full = randomTrace(rng, 400 + size_t(round) * 50);
@@ -127,10 +130,27 @@ class TestTimelineColors : public QObject {
                     colors.rebuild(s.trace.get(), s.layout.get(), scheme);
                     first = false;
                 } else {
-                    extended += colors.extend(s.trace.get(), s.layout.get());
+                    std::array<bool, kCategoryCount> before{};
+                    for (int c = 0; c < kCategoryCount; ++c) {
+                        before[size_t(c)] = colors.categoryPresent(c);
+                    }
+                    const bool kept = colors.extend(s.trace.get(), s.layout.get());
+                    extended += kept;
+                    bool changed = false;
+                    for (int c = 0; c < kCategoryCount; ++c) {
+                        changed = changed || before[size_t(c)] != colors.categoryPresent(c);
+                    }
+                    // A category appearing or going recolours nothing but the legend.
+                    kept_on_category_change += kept && changed;
                 }
                 TimelineColors want;
                 want.rebuild(s.trace.get(), s.layout.get(), scheme);
+                const auto got_legend = colors.legend(s.layout.get(), false);
+                const auto want_legend = want.legend(s.layout.get(), false);
+                QCOMPARE(got_legend.size(), want_legend.size());
+                for (int k = 0; k < want_legend.size(); ++k) {
+                    QCOMPARE(got_legend[k].name, want_legend[k].name);
+                }
                 const QString diff = colorsDifference(colors, want, s.layout->allocationCount());
                 QVERIFY2(diff.isEmpty(), qPrintable(QStringLiteral("round %1, scheme %2, %3 "
                                                                    "events: %4")
@@ -141,6 +161,7 @@ class TestTimelineColors : public QObject {
             }
         }
         QVERIFY(extended > 100);  // most refreshes took the incremental path
+        QVERIFY(kept_on_category_change > 0);
     }
 };
 
