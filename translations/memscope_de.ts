@@ -273,7 +273,7 @@
         <translation>Speicherprofiler für das Training von Tiny LLaMA.</translation>
     </message>
     <message>
-        <source>Interface language, e.g. en or de (default: the system's).</source>
+        <source>Interface language, e.g. en or de (default: the system&apos;s).</source>
         <translation>Sprache der Oberfläche, z. B. en oder de (Vorgabe: die des Systems).</translation>
     </message>
     <message>
@@ -586,7 +586,7 @@
         <translation>Nach Stack an der Spitze</translation>
     </message>
     <message>
-        <source>Bytes alive at each run's peak by stack, B minus A: red frames grew, blue frames shrank; a frame is as wide as the bytes that changed below it.</source>
+        <source>Bytes alive at each run&apos;s peak by stack, B minus A: red frames grew, blue frames shrank; a frame is as wide as the bytes that changed below it.</source>
         <translation>An der Spitze jedes Laufs belegte Bytes nach Stack, B minus A: rote Frames sind gewachsen, blaue geschrumpft; ein Frame ist so breit wie die Bytes, die sich darunter geändert haben.</translation>
     </message>
     <message>
@@ -1169,7 +1169,7 @@
         <translation>Einen zweiten Lauf öffnen und nebeneinander mit diesem vergleichen</translation>
     </message>
     <message>
-        <source>Train with the run panel's settings and record every allocation</source>
+        <source>Train with the run panel&apos;s settings and record every allocation</source>
         <translation>Mit den Einstellungen des Lauf-Bereichs trainieren und jede Allokation aufzeichnen</translation>
     </message>
     <message>
@@ -1578,16 +1578,28 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>von %1</translation>
     </message>
     <message>
-        <source>Range filter: only rows with allocations %1 events %2–%3; memory columns count those allocations, calls and times are the whole run's</source>
-        <translation>Bereichsfilter: nur Zeilen mit Allokationen, %1 Ereignissen %2–%3; die Speicherspalten zählen nur diese Allokationen, Aufrufe und Zeiten gelten für den ganzen Lauf</translation>
-    </message>
-    <message>
         <source>alive in</source>
         <translation>lebendig in den</translation>
     </message>
     <message>
         <source>made in</source>
         <translation>angelegt in den</translation>
+    </message>
+    <message>
+        <source>Range filter: rows with allocations %1 events %2–%3 or calls that ran in them; memory columns count those allocations</source>
+        <translation>Bereichsfilter: Zeilen mit Allokationen, %1 Ereignissen %2–%3, oder mit Aufrufen, die darin liefen; die Speicherspalten zählen nur diese Allokationen</translation>
+    </message>
+    <message>
+        <source>calls, times and FLOPs count those calls, each in full (device time and input shapes are the whole run&apos;s)</source>
+        <translation>Aufrufe, Zeiten und FLOPs zählen diese Aufrufe, jeden ganz (Gerätezeit und Eingabeformen gelten für den ganzen Lauf)</translation>
+    </message>
+    <message>
+        <source>calls and times are the whole run&apos;s (no op spans)</source>
+        <translation>Aufrufe und Zeiten gelten für den ganzen Lauf (keine Op-Spannen)</translation>
+    </message>
+    <message>
+        <source>Times are wall time on the recording thread; %1 inside the recorded scopes that ran in the range.</source>
+        <translation>Zeiten sind Wanduhrzeit auf dem aufzeichnenden Thread; %1 in den aufgezeichneten Bereichen, die im Filterbereich liefen.</translation>
     </message>
 </context>
 <context>
@@ -1964,12 +1976,12 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>&lt;b&gt;Keine Vorhersage möglich:&lt;/b&gt; %1</translation>
     </message>
     <message>
-        <source>&lt;b style='color:#2e7d32'&gt;Fits&lt;/b&gt; on %1: %2 of %3 usable, %4 headroom</source>
-        <translation>&lt;b style='color:#2e7d32'&gt;Passt&lt;/b&gt; auf %1: %2 von %3 nutzbar, %4 Reserve</translation>
+        <source>&lt;b style=&apos;color:#2e7d32&apos;&gt;Fits&lt;/b&gt; on %1: %2 of %3 usable, %4 headroom</source>
+        <translation>&lt;b style=&apos;color:#2e7d32&apos;&gt;Passt&lt;/b&gt; auf %1: %2 von %3 nutzbar, %4 Reserve</translation>
     </message>
     <message>
-        <source>&lt;b style='color:#c62828'&gt;Exceeds capacity&lt;/b&gt; of %1: %2 needed, %3 usable, %4 over</source>
-        <translation>&lt;b style='color:#c62828'&gt;Übersteigt die Kapazität&lt;/b&gt; von %1: %2 nötig, %3 nutzbar, %4 zu viel</translation>
+        <source>&lt;b style=&apos;color:#c62828&apos;&gt;Exceeds capacity&lt;/b&gt; of %1: %2 needed, %3 usable, %4 over</source>
+        <translation>&lt;b style=&apos;color:#c62828&apos;&gt;Übersteigt die Kapazität&lt;/b&gt; von %1: %2 nötig, %3 nutzbar, %4 zu viel</translation>
     </message>
     <message>
         <source>Predicted peak per GPU: %1 (%2 bytes); step 1: %3, steady: %4</source>
@@ -2015,7 +2027,7 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>Ein Lauf mehrerer Prozesse braucht memscope-cli, das nicht unter %1 liegt.</translation>
     </message>
     <message>
-        <source>Cannot create the folder %1 for the ranks' files.</source>
+        <source>Cannot create the folder %1 for the ranks&apos; files.</source>
         <translation>Der Ordner %1 für die Dateien der Ränge kann nicht angelegt werden.</translation>
     </message>
     <message>
@@ -2315,7 +2327,7 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>&amp;Checkpointing:</translation>
     </message>
     <message>
-        <source>Recompute each block's activations in backward instead of keeping them (--checkpointing)</source>
+        <source>Recompute each block&apos;s activations in backward instead of keeping them (--checkpointing)</source>
         <translation>Die Aktivierungen jedes Blocks im Rückwärtsdurchlauf neu berechnen, statt sie zu behalten (--checkpointing)</translation>
     </message>
     <message>
@@ -2355,7 +2367,7 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>Aufzeichnung:</translation>
     </message>
     <message>
-        <source>Also record each operator's input shapes: FLOPs, arithmetic intensity and the roofline in the summary (--record-shapes; slightly slower)</source>
+        <source>Also record each operator&apos;s input shapes: FLOPs, arithmetic intensity and the roofline in the summary (--record-shapes; slightly slower)</source>
         <translation>Auch die Eingabeformen jedes Operators aufzeichnen: FLOPs, arithmetische Intensität und das Roofline-Modell in der Zusammenfassung (--record-shapes; etwas langsamer)</translation>
     </message>
     <message>
@@ -2499,7 +2511,7 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>ZeRO-3 (auch die Parameter verteilt)</translation>
     </message>
     <message>
-        <source>Several processes train on c10d's Gloo backend, which this LibTorch has for the CPU only: choose the CPU device or 1 process (--device %1 with --nproc %2).</source>
+        <source>Several processes train on c10d&apos;s Gloo backend, which this LibTorch has for the CPU only: choose the CPU device or 1 process (--device %1 with --nproc %2).</source>
         <translation>Mehrere Prozesse trainieren auf dem Gloo-Backend von c10d, das diese LibTorch nur für die CPU hat: wählen Sie das Gerät CPU oder 1 Prozess (--device %1 mit --nproc %2).</translation>
     </message>
     <message>
@@ -2511,7 +2523,7 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>%1 ist eine Datei; ein Lauf mehrerer Prozesse schreibt dort einen Ordner (--out).</translation>
     </message>
     <message>
-        <source>%1 is not empty; choose a new or empty folder for the ranks' files (--out).</source>
+        <source>%1 is not empty; choose a new or empty folder for the ranks&apos; files (--out).</source>
         <translation>%1 ist nicht leer; wählen Sie einen neuen oder leeren Ordner für die Dateien der Ränge (--out).</translation>
     </message>
 </context>
@@ -2624,7 +2636,7 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>Dieser Lauf hat keinen Caching-Allocator (CPU): Der CPU-Allocator reserviert nichts über das hinaus, was er ausgibt, daher gibt es keine Segmente.</translation>
     </message>
     <message>
-        <source>This run has reserved totals but no segments: segment events come from the caching allocator's trace tracker (LibTorch 2.x) or from an imported snapshot. The timeline shows the reserved line.</source>
+        <source>This run has reserved totals but no segments: segment events come from the caching allocator&apos;s trace tracker (LibTorch 2.x) or from an imported snapshot. The timeline shows the reserved line.</source>
         <translation>Dieser Lauf hat reservierte Summen, aber keine Segmente: Segment-Ereignisse kommen vom Trace-Tracker des Caching-Allocators (LibTorch 2.x) oder aus einem importierten Snapshot. Die Zeitleiste zeigt die Linie „Reserviert“.</translation>
     </message>
 </context>
@@ -2792,7 +2804,7 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>Bytes aller vorgenommenen Allokationen (im Bereich, wenn einer gesetzt ist)</translation>
     </message>
     <message>
-        <source>Bytes of allocations freed right away: the next allocation or free after them is their own free (heaptrack's definition)</source>
+        <source>Bytes of allocations freed right away: the next allocation or free after them is their own free (heaptrack&apos;s definition)</source>
         <translation>Bytes sofort freigegebener Allokationen: die nächste Allokation oder Freigabe danach ist ihre eigene Freigabe (Definition von heaptrack)</translation>
     </message>
     <message>
@@ -2899,11 +2911,11 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>%1/s</translation>
     </message>
     <message>
-        <source>Bytes moved are an estimate: inputs from the recorded shapes at the run's element size (%1; under autocast matmuls read 2 bytes, other ops 4), outputs from the bytes each call allocated. FLOPs count matmul-like ops only. Classification: below %2 FLOP/byte memory-bound, %2 to %3 mixed, above %3 compute-bound.</source>
+        <source>Bytes moved are an estimate: inputs from the recorded shapes at the run&apos;s element size (%1; under autocast matmuls read 2 bytes, other ops 4), outputs from the bytes each call allocated. FLOPs count matmul-like ops only. Classification: below %2 FLOP/byte memory-bound, %2 to %3 mixed, above %3 compute-bound.</source>
         <translation>Bewegte Bytes sind eine Schätzung: Eingaben aus den aufgezeichneten Formen mit der Elementgröße des Laufs (%1; unter Autocast lesen Matmuls 2 Bytes, andere Ops 4), Ausgaben aus den Bytes, die jeder Aufruf alloziert hat. FLOPs zählen nur Matmul-artige Ops. Einordnung: unter %2 FLOP/Byte speichergebunden, %2 bis %3 gemischt, über %3 rechengebunden.</translation>
     </message>
     <message numerus="yes">
-        <source>Per step: averages over %n step(s); the step's rates are against its wall time.</source>
+        <source>Per step: averages over %n step(s); the step&apos;s rates are against its wall time.</source>
         <translation>
             <numerusform>Pro Schritt: Mittel über %n Schritt; die Raten des Schritts beziehen sich auf seine Wanduhrzeit.</numerusform>
             <numerusform>Pro Schritt: Mittel über %n Schritte; die Raten des Schritts beziehen sich auf seine Wanduhrzeit.</numerusform>
@@ -3273,7 +3285,7 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>Profiltypen</translation>
     </message>
     <message>
-        <source>Capacity: '%1' is not a size (try 512MiB or 2GiB)</source>
+        <source>Capacity: &apos;%1&apos; is not a size (try 512MiB or 2GiB)</source>
         <translation>Kapazität: „%1“ ist keine Größe (z. B. 512MiB oder 2GiB)</translation>
     </message>
     <message>
@@ -3488,11 +3500,11 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>Ausgabeverzeichnis:</translation>
     </message>
     <message>
-        <source>Comma-separated, e.g. 4,8,16 (empty: the preset's)</source>
+        <source>Comma-separated, e.g. 4,8,16 (empty: the preset&apos;s)</source>
         <translation>Durch Kommas getrennt, z. B. 4,8,16 (leer: die des Presets)</translation>
     </message>
     <message>
-        <source>Comma-separated, e.g. 64,128,256,512 (empty: the preset's)</source>
+        <source>Comma-separated, e.g. 64,128,256,512 (empty: the preset&apos;s)</source>
         <translation>Durch Kommas getrennt, z. B. 64,128,256,512 (leer: die des Presets)</translation>
     </message>
     <message>
@@ -3532,7 +3544,7 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>Jede Kombination</translation>
     </message>
     <message>
-        <source>One dimension at a time: batch sizes at the preset's sequence length and sequence lengths at its batch size</source>
+        <source>One dimension at a time: batch sizes at the preset&apos;s sequence length and sequence lengths at its batch size</source>
         <translation>Eine Dimension nach der anderen: Batchgrößen bei der Sequenzlänge des Presets und Sequenzlängen bei seiner Batchgröße</translation>
     </message>
     <message>

@@ -1571,15 +1571,27 @@ Allocations live at its start count as present from the start. Leave empty for t
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Range filter: only rows with allocations %1 events %2–%3; memory columns count those allocations, calls and times are the whole run&apos;s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>alive in</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>made in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Range filter: rows with allocations %1 events %2–%3 or calls that ran in them; memory columns count those allocations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>calls, times and FLOPs count those calls, each in full (device time and input shapes are the whole run&apos;s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>calls and times are the whole run&apos;s (no op spans)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Times are wall time on the recording thread; %1 inside the recorded scopes that ran in the range.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

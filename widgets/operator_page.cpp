@@ -44,6 +44,7 @@ OperatorPage::OperatorPage(QWidget* parent) : QWidget(parent) {
     m_grouping_label->setBuddy(m_grouping_combo);
     m_export = new QPushButton(this);
     m_status = new QLabel(this);
+    m_status->setWordWrap(true);  // the range filter's note is long
 
     m_view = new QTreeView(this);
     m_view->setModel(m_proxy);
@@ -330,17 +331,28 @@ void OperatorPage::updateStatus() {
         if (const auto& filter = m_model->rangeFilter()) {
             text += QStringLiteral(" ") + tr("of %1").arg(table->rows().size()) +
                     QStringLiteral(". ") +
-                    tr("Range filter: only rows with allocations %1 events %2–%3; memory "
-                       "columns count those allocations, calls and times are the whole run's")
+                    tr("Range filter: rows with allocations %1 events %2–%3 or calls that ran "
+                       "in them; memory columns count those allocations")
                         .arg(filter->mode == RangeFilter::Mode::AliveIn ? tr("alive in")
                                                                         : tr("made in"),
                              QLocale().toString(qint64(filter->first)),
-                             QLocale().toString(qint64(filter->last - 1)));
+                             QLocale().toString(qint64(filter->last - 1))) +
+                    QStringLiteral("; ") +
+                    (m_model->callsFollowFilter()
+                         ? tr("calls, times and FLOPs count those calls, each in full (device "
+                              "time and input shapes are the whole run's)")
+                         : tr("calls and times are the whole run's (no op spans)"));
         }
-        text +=
-            QStringLiteral(". ") +
-            tr("Times are wall time on the recording thread; %1 inside recorded scopes.")
-                .arg(tr("%1 ms").arg(QLocale().toString(double(table->coveredNs()) / 1e6, 'f', 1)));
+        const QString covered =
+            tr("%1 ms").arg(QLocale().toString(double(m_model->coveredNs()) / 1e6, 'f', 1));
+        text += QStringLiteral(". ") +
+                (m_model->callsFollowFilter()
+                     ? tr("Times are wall time on the recording thread; %1 inside the recorded "
+                          "scopes that ran in the range.")
+                           .arg(covered)
+                     : tr("Times are wall time on the recording thread; %1 inside recorded "
+                          "scopes.")
+                           .arg(covered));
         if (!spans) {
             text += QLatin1Char(' ') +
                     tr("This run has no op spans: times come from the stored per-name statistics.");

@@ -60,9 +60,11 @@ void OperatorTableModel::rebuildFilter() {
     m_filterLive.clear();
     m_filterChildren.clear();
     m_filterTop.clear();
+    m_filterCalls = {};
     if (!m_table || !m_filter) {
         return;
     }
+    m_filterCalls = m_table->callsIn(*m_trace, *m_filter);
     const auto& allocations = m_trace->allocations();
     m_pass = m_filter->mask(*m_trace);
     const size_t rows = m_table->rows().size();
@@ -116,8 +118,18 @@ void OperatorTableModel::rebuildFilter() {
     }
     std::vector<uint8_t> keep(rows, 0);
     m_filterShown = 0;
+    // Rows with an allocation the filter selects or a call in its range, and their parents
+    // (a module's "backward" row has no calls of its own).
     for (size_t r = 0; r < rows; ++r) {
-        keep[r] = inside_count[r] > 0 ? 1 : 0;
+        const bool called = !m_filterCalls.rows.empty() && m_filterCalls.rows[r].calls > 0;
+        if (inside_count[r] > 0 || called) {
+            for (int64_t k = int64_t(r); k >= 0 && !keep[size_t(k)];
+                 k = m_table->rows()[size_t(k)].parent) {
+                keep[size_t(k)] = 1;
+            }
+        }
+    }
+    for (size_t r = 0; r < rows; ++r) {
         m_filterShown += keep[r];
     }
     for (size_t r = 0; r < rows; ++r) {
@@ -189,6 +201,30 @@ int64_t OperatorTableModel::selfBytesAllocated(const OperatorTable::Row& row, in
 
 int64_t OperatorTableModel::selfNetBytes(const OperatorTable::Row& row, int64_t index) const {
     return m_filter ? m_filterLive[size_t(index)] : row.self_net_bytes;
+}
+
+OperatorTable::Calls OperatorTableModel::calls(const OperatorTable::Row& row, int64_t index) const {
+    if (callsFollowFilter()) {
+        return m_filterCalls.rows[size_t(index)];
+    }
+    return {row.calls, row.self_ns, row.total_ns, row.flops};
+}
+
+int64_t OperatorTableModel::coveredNs() const {
+    if (!m_table) {
+        return 0;
+    }
+    return callsFollowFilter() ? m_filterCalls.covered_ns : m_table->coveredNs();
+}
+
+double OperatorTableModel::selfPercent(const OperatorTable::Row& row, int64_t index) const {
+    return callsFollowFilter() ? m_filterCalls.selfPercent(m_filterCalls.rows[size_t(index)])
+                               : m_table->selfPercent(row);
+}
+
+double OperatorTableModel::totalPercent(const OperatorTable::Row& row, int64_t index) const {
+    return callsFollowFilter() ? m_filterCalls.totalPercent(m_filterCalls.rows[size_t(index)])
+                               : m_table->totalPercent(row);
 }
 
 int64_t OperatorTableModel::tableRow(const QModelIndex& index) const {
@@ -274,20 +310,21 @@ QVariant OperatorTableModel::display(const OperatorTable::Row& row, int64_t inde
         return tr("%1 ms").arg(locale.toString(double(ns) / 1e6, 'f', 3));
     };
     auto percent = [&locale](double p) { return tr("%1 %").arg(locale.toString(p, 'f', 2)); };
-    const bool timed = row.calls > 0;
+    const OperatorTable::Calls c = calls(row, index);
+    const bool timed = c.calls > 0;
     switch (column) {
         case Name:
             return displayName(index);
         case Calls:
-            return timed ? locale.toString(qint64(row.calls)) : QString();
+            return timed ? locale.toString(qint64(c.calls)) : QString();
         case SelfCpu:
-            return timed ? ms(row.self_ns) : QString();
+            return timed ? ms(c.self_ns) : QString();
         case SelfCpuPercent:
-            return timed ? percent(m_table->selfPercent(row)) : QString();
+            return timed ? percent(selfPercent(row, index)) : QString();
         case TotalCpu:
-            return row.total_ns > 0 ? ms(row.total_ns) : QString();
+            return c.total_ns > 0 ? ms(c.total_ns) : QString();
         case TotalCpuPercent:
-            return row.total_ns > 0 ? percent(m_table->totalPercent(row)) : QString();
+            return c.total_ns > 0 ? percent(totalPercent(row, index)) : QString();
         case DeviceTime:
             return row.device_ns > 0 ? ms(row.device_ns) : QString();
         case CpuMemory:
@@ -307,7 +344,7 @@ QVariant OperatorTableModel::display(const OperatorTable::Row& row, int64_t inde
                        : tr("%1 (+%n more)", nullptr, int(row.shapes.size() - 1)).arg(first);
         }
         case Flops:
-            return row.flops > 0 ? flopsText(row.flops) : QString();
+            return c.flops > 0 ? flopsText(c.flops) : QString();
         case BytesSent:
             return row.bytes_sent > 0 ? bytesText(row.bytes_sent) : QString();
         default:
@@ -321,15 +358,15 @@ QVariant OperatorTableModel::sortValue(const OperatorTable::Row& row, int64_t in
         case Name:
             return displayName(index);
         case Calls:
-            return qint64(row.calls);
+            return qint64(calls(row, index).calls);
         case SelfCpu:
-            return qint64(row.self_ns);
+            return qint64(calls(row, index).self_ns);
         case SelfCpuPercent:
-            return m_table->selfPercent(row);
+            return selfPercent(row, index);
         case TotalCpu:
-            return qint64(row.total_ns);
+            return qint64(calls(row, index).total_ns);
         case TotalCpuPercent:
-            return m_table->totalPercent(row);
+            return totalPercent(row, index);
         case DeviceTime:
             return qint64(row.device_ns);
         case CpuMemory:
@@ -343,7 +380,7 @@ QVariant OperatorTableModel::sortValue(const OperatorTable::Row& row, int64_t in
                        ? QString()
                        : QString::fromStdString(m_trace->shape_strings[row.shapes[0].first]);
         case Flops:
-            return row.flops;
+            return calls(row, index).flops;
         case BytesSent:
             return qint64(row.bytes_sent);
         default:
@@ -384,9 +421,10 @@ QVariant OperatorTableModel::toolTip(const OperatorTable::Row& row, int64_t inde
             }
             return lines.join(QLatin1Char('\n'));
         }
-        case Flops:
-            return row.flops > 0 ? tr("%1 FLOP").arg(locale.toString(row.flops, 'f', 0))
-                                 : QVariant();
+        case Flops: {
+            const double flops = calls(row, index).flops;
+            return flops > 0 ? tr("%1 FLOP").arg(locale.toString(flops, 'f', 0)) : QVariant();
+        }
         default:
             return {};
     }

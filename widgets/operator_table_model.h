@@ -50,9 +50,16 @@ class OperatorTableModel : public QAbstractItemModel {
     // Shows only the rows with an allocation the filter selects (made inside them, children
     // included), their memory columns counting those allocations only: CPU Mem and Self
     // Allocated the bytes they allocated, Self CPU Mem the bytes of those still live at the
-    // range's end. Calls and times stay the whole run's. std::nullopt shows every row again.
+    // range's end. Calls, times and FLOPs count the calls that ran in the range
+    // (OperatorTable::callsIn), and rows with such a call show too; device time, bytes sent
+    // and input shapes stay the whole run's, and so do calls and times of a run without op
+    // spans (callsFollowFilter() false). std::nullopt shows every row again.
     void setRangeFilter(const std::optional<RangeFilter>& filter);
     const std::optional<RangeFilter>& rangeFilter() const { return m_filter; }
+    // Whether the calls and times columns count the filter's range only.
+    bool callsFollowFilter() const { return m_filter && !m_filterCalls.rows.empty(); }
+    // The time the percentages refer to: inside the recorded scopes (that ran in the range).
+    int64_t coveredNs() const;
     // Table rows shown: all of them, or those the filter keeps.
     int64_t shownRowCount() const;
     // Allocations made inside a row (children included) that pass the filter, ascending.
@@ -83,6 +90,9 @@ class OperatorTableModel : public QAbstractItemModel {
     int64_t bytesAllocated(const OperatorTable::Row& row, int64_t index) const;
     int64_t selfBytesAllocated(const OperatorTable::Row& row, int64_t index) const;
     int64_t selfNetBytes(const OperatorTable::Row& row, int64_t index) const;
+    OperatorTable::Calls calls(const OperatorTable::Row& row, int64_t index) const;
+    double selfPercent(const OperatorTable::Row& row, int64_t index) const;
+    double totalPercent(const OperatorTable::Row& row, int64_t index) const;
 
     std::shared_ptr<const Trace> m_trace;
     std::shared_ptr<const OperatorTable> m_table;
@@ -94,6 +104,7 @@ class OperatorTableModel : public QAbstractItemModel {
     std::vector<int64_t> m_filterInside;
     std::vector<int64_t> m_filterSelf;
     std::vector<int64_t> m_filterLive;
+    OperatorTable::CallsInRange m_filterCalls;
     std::vector<std::vector<int64_t>> m_filterChildren;
     std::vector<int64_t> m_filterTop;
     int64_t m_filterShown = 0;

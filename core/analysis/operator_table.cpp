@@ -169,8 +169,8 @@ OperatorTable OperatorTable::build(const Trace& trace, Grouping grouping) {
     }
 
     // Calls and times from the spans.
-    const SpanNesting nesting(trace);
-    table.m_covered = nesting.coveredNs();
+    table.m_nesting = std::make_shared<const SpanNesting>(trace);
+    table.m_rowOfSpan.assign(trace.spans.size(), -1);
     std::vector<std::unordered_map<uint32_t, int64_t>> shape_calls(rows.size());
     for (size_t i = 0; i < trace.spans.size(); ++i) {
         const Span& s = trace.spans[i];
@@ -182,27 +182,23 @@ OperatorTable OperatorTable::build(const Trace& trace, Grouping grouping) {
             continue;
         }
         const int64_t r = row_of_node[s.stack];
-        if (r < 0) {
-            continue;
-        }
-        Row& row = rows[static_cast<size_t>(r)];
-        row.calls += 1;
-        row.self_ns += nesting.selfNs(i);
-        if (!tree) {
-            bool recursive = false;
-            for (int64_t p = nesting.parent(i); p >= 0 && !recursive;
-                 p = nesting.parent(size_t(p))) {
-                recursive = row_of_node[trace.spans[size_t(p)].stack] == r;
-            }
-            if (!recursive) {
-                row.total_ns += s.end_ns - s.begin_ns;
-            }
-        }
-        if (s.shapes != 0 && s.shapes < trace.shape_strings.size()) {
+        table.m_rowOfSpan[i] = r;
+        if (r >= 0 && s.shapes != 0 && s.shapes < trace.shape_strings.size()) {
             shape_calls[static_cast<size_t>(r)][s.shapes] += 1;
-            if (isMatmulLike(f.name)) {
-                row.flops += ShapeList::parse(trace.shape_strings[s.shapes]).matmulFlops(f.name);
+            const uint64_t key = uint64_t(r) << 32 | s.shapes;
+            if (isMatmulLike(f.name) && table.m_callFlops.count(key) == 0) {
+                table.m_callFlops[key] =
+                    ShapeList::parse(trace.shape_strings[s.shapes]).matmulFlops(f.name);
             }
+        }
+    }
+    {
+        const auto calls = table.countCalls(trace, nullptr, &table.m_covered);
+        for (size_t r = 0; r < rows.size(); ++r) {
+            rows[r].calls = calls[r].calls;
+            rows[r].self_ns = calls[r].self_ns;
+            rows[r].total_ns = calls[r].total_ns;
+            rows[r].flops = calls[r].flops;
         }
     }
     for (size_t r = 0; r < shape_calls.size(); ++r) {
@@ -255,16 +251,7 @@ OperatorTable OperatorTable::build(const Trace& trace, Grouping grouping) {
         }
     }
     if (tree) {
-        std::vector<int64_t> order;  // parents before children
-        std::vector<int64_t> pending(table.m_top.rbegin(), table.m_top.rend());
-        while (!pending.empty()) {
-            const int64_t r = pending.back();
-            pending.pop_back();
-            order.push_back(r);
-            for (int64_t c : rows[static_cast<size_t>(r)].children) {
-                pending.push_back(c);
-            }
-        }
+        const std::vector<int64_t> order = table.parentsFirst();
         for (auto it = order.rbegin(); it != order.rend(); ++it) {
             Row& row = rows[static_cast<size_t>(*it)];
             row.bytes_allocated += row.self_bytes_allocated;
@@ -290,6 +277,99 @@ OperatorTable OperatorTable::build(const Trace& trace, Grouping grouping) {
         std::sort(row.children.begin(), row.children.end(), by_memory);
     }
     return table;
+}
+
+std::vector<int64_t> OperatorTable::parentsFirst() const {
+    std::vector<int64_t> order;
+    order.reserve(m_rows.size());
+    std::vector<int64_t> pending(m_top.rbegin(), m_top.rend());
+    while (!pending.empty()) {
+        const int64_t r = pending.back();
+        pending.pop_back();
+        order.push_back(r);
+        for (int64_t c : m_rows[static_cast<size_t>(r)].children) {
+            pending.push_back(c);
+        }
+    }
+    return order;
+}
+
+std::vector<OperatorTable::Calls> OperatorTable::countCalls(const Trace& trace,
+                                                            const RangeFilter::TimeWindow* window,
+                                                            int64_t* covered) const {
+    std::vector<Calls> out(m_rows.size());
+    const SpanNesting& nesting = *m_nesting;
+    int64_t outer = 0;
+    for (size_t i = 0; i < trace.spans.size(); ++i) {
+        const Span& s = trace.spans[i];
+        if (window && !RangeFilter::overlaps(s, *window)) {
+            continue;
+        }
+        // A span's enclosing spans enclose its time too, so they overlap every window it
+        // overlaps: the outermost selected spans are the outermost spans.
+        if (nesting.parent(i) < 0) {
+            outer += s.end_ns - s.begin_ns;
+        }
+        const int64_t r = m_rowOfSpan[i];
+        if (r < 0) {
+            continue;
+        }
+        Calls& c = out[static_cast<size_t>(r)];
+        c.calls += 1;
+        c.self_ns += nesting.selfNs(i);
+        if (m_grouping == Grouping::ByOperator) {
+            // A recursive call's time is inside its outer call's already; that outer call is
+            // selected whenever this one is (see above).
+            bool recursive = false;
+            for (int64_t p = nesting.parent(i); p >= 0 && !recursive;
+                 p = nesting.parent(size_t(p))) {
+                recursive = m_rowOfSpan[size_t(p)] == r;
+            }
+            if (!recursive) {
+                c.total_ns += s.end_ns - s.begin_ns;
+            }
+        }
+        if (s.shapes != 0) {
+            const auto it = m_callFlops.find(uint64_t(r) << 32 | s.shapes);
+            if (it != m_callFlops.end()) {
+                c.flops += it->second;
+            }
+        }
+    }
+    if (covered) {
+        *covered = outer;
+    }
+    return out;
+}
+
+OperatorTable::CallsInRange OperatorTable::callsIn(const Trace& trace,
+                                                   const RangeFilter& filter) const {
+    CallsInRange out;
+    if (trace.spans.empty() || trace.spans.size() != m_rowOfSpan.size() || !m_nesting) {
+        return out;
+    }
+    const RangeFilter::TimeWindow window = filter.timeWindow(trace);
+    out.rows = countCalls(trace, &window, &out.covered_ns);
+    if (m_grouping == Grouping::ByModule) {
+        const std::vector<int64_t> order = parentsFirst();
+        for (auto it = order.rbegin(); it != order.rend(); ++it) {
+            Calls& c = out.rows[static_cast<size_t>(*it)];
+            c.total_ns += c.self_ns;
+            const int64_t parent = m_rows[static_cast<size_t>(*it)].parent;
+            if (parent >= 0) {
+                out.rows[static_cast<size_t>(parent)].total_ns += c.total_ns;
+            }
+        }
+    }
+    return out;
+}
+
+double OperatorTable::CallsInRange::selfPercent(const Calls& c) const {
+    return covered_ns > 0 ? 100.0 * double(c.self_ns) / double(covered_ns) : 0.0;
+}
+
+double OperatorTable::CallsInRange::totalPercent(const Calls& c) const {
+    return covered_ns > 0 ? 100.0 * double(c.total_ns) / double(covered_ns) : 0.0;
 }
 
 int64_t OperatorTable::rowOfAllocation(int64_t allocation) const {

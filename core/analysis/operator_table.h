@@ -1,13 +1,18 @@
 #pragma once
 
+#include "analysis/range_filter.h"
 #include "trace/trace.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
 namespace memscope {
+
+class SpanNesting;
 
 // The operator table of a run, in the spirit of torch.profiler's key_averages(): one row per
 // operator name, or a module tree. Times and calls come from the recorded spans (a span's self
@@ -67,8 +72,37 @@ class OperatorTable {
     double selfPercent(const Row& row) const;
     double totalPercent(const Row& row) const;
 
+    // The calls of a row and their times, as Row holds them for the whole run.
+    struct Calls {
+        int64_t calls = 0;
+        int64_t self_ns = 0;
+        int64_t total_ns = 0;
+        double flops = 0;
+    };
+    struct CallsInRange {
+        // Per row (the indices of rows()). Empty when the run has no op spans: its calls and
+        // times are the recorder's per-name statistics, which no range can split.
+        std::vector<Calls> rows;
+        // The selected calls' time outside any other selected call, what percentages refer to.
+        int64_t covered_ns = 0;
+        double selfPercent(const Calls& c) const;
+        double totalPercent(const Calls& c) const;
+    };
+    // Calls and times of the calls that ran in a filter's range: those whose span overlaps its
+    // time window (RangeFilter::overlaps, the same for both modes), counted as build() counts
+    // the whole run's, whole calls with their whole times (a call straddling an end of the
+    // range counts in full). The whole run's range gives the rows' own figures. `trace` must be
+    // the trace the table was built from. O(spans x nesting depth).
+    CallsInRange callsIn(const Trace& trace, const RangeFilter& filter) const;
+
   private:
     void collectInside(int64_t row, std::vector<int64_t>& out) const;
+    // Rows in an order where every parent comes before its children.
+    std::vector<int64_t> parentsFirst() const;
+    // Calls and times of the spans that overlap `window` (every span: nullptr), before the
+    // module tree's bottom-up totals; `covered` gets the outermost selected spans' time.
+    std::vector<Calls> countCalls(const Trace& trace, const RangeFilter::TimeWindow* window,
+                                  int64_t* covered) const;
 
     Grouping m_grouping = Grouping::ByOperator;
     std::vector<Row> m_rows;
@@ -77,6 +111,11 @@ class OperatorTable {
     // ByOperator: per row the allocations made inside (nested operators' included).
     std::vector<std::vector<int64_t>> m_inside;
     int64_t m_covered = 0;
+    // Per span of the trace: the row its call counts in (-1: none), and how the spans nest.
+    std::vector<int64_t> m_rowOfSpan;
+    std::shared_ptr<const SpanNesting> m_nesting;
+    // FLOPs of one call of a matmul-like row with given input shapes: key row << 32 | shapes.
+    std::unordered_map<uint64_t, double> m_callFlops;
 };
 
 }  // namespace memscope

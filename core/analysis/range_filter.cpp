@@ -74,6 +74,23 @@ RangeFilter::Summary RangeFilter::summarize(const Trace& trace) const {
     return out;
 }
 
+RangeFilter::TimeWindow RangeFilter::timeWindow(const Trace& trace) const {
+    TimeWindow out;
+    const auto count = static_cast<int64_t>(trace.events.count());
+    const int64_t begin = std::clamp<int64_t>(first, 0, count);
+    const int64_t end = std::clamp<int64_t>(last, 0, count);
+    if (empty() || begin >= end) {
+        // Nothing: no span begins before the smallest time.
+        out.begin_ns = std::numeric_limits<int64_t>::max();
+        out.end_ns = std::numeric_limits<int64_t>::min();
+        return out;
+    }
+    const auto& times = trace.events.time_ns;
+    out.begin_ns = begin == 0 ? std::numeric_limits<int64_t>::min() : times[size_t(begin)];
+    out.end_ns = end == count ? std::numeric_limits<int64_t>::max() : times[size_t(end)];
+    return out;
+}
+
 RangeFilter RangeFilter::fromRunRange(const Trace& trace, const RunRange& range, Mode how) {
     const int64_t count = static_cast<int64_t>(trace.events.count());
     switch (range.kind) {

@@ -42,6 +42,23 @@ class RangeFilter {
     // The same as one flag per allocation (1: passes), for views that test membership.
     std::vector<uint8_t> mask(const Trace& trace) const;
 
+    // The times the range covers, for what has times rather than events (op spans): from the
+    // time of its first event up to, not including, the time of the event after it. Open on
+    // the side where the range reaches the trace's first or last event, so that the whole
+    // run's range covers every span (also those before the first event or after the last).
+    struct TimeWindow {
+        int64_t begin_ns = 0;
+        int64_t end_ns = 0;
+    };
+    TimeWindow timeWindow(const Trace& trace) const;
+    // Whether an op call ran in the window: its span [begin, end], both ends included (an
+    // event taken at the very nanosecond a call ended was made in it), overlaps the window.
+    // The same in both modes: a call that made an allocation in the range always ran in it,
+    // and a range inside one long call still counts that call. O(1).
+    static bool overlaps(const Span& span, const TimeWindow& window) {
+        return span.begin_ns < window.end_ns && span.end_ns >= window.begin_ns;
+    }
+
     // What the filtered range holds, for the summary page.
     struct Summary {
         int64_t allocations = 0;  // selected

@@ -1,5 +1,6 @@
 #include "io/snapshot_exporter.h"
 
+#include "analysis/trace_annotations.h"
 #include "io/atomic_file.h"
 
 #include "io/pickle_writer.h"
@@ -12,6 +13,7 @@
 #include <ctime>
 #include <fstream>
 #include <map>
+#include <queue>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -492,7 +494,44 @@ class SnapshotWriter {
             annotation(name, "START", device, m_baseUs + p.begin_ns / 1000);
             annotation(name, "END", device, m_baseUs + std::max(p.begin_ns, p.end_ns) / 1000);
         }
+        writeUserAnnotations(device);
         m_w.endList();
+    }
+
+    // The user annotations an import kept (record_function scopes), back as START/END markers
+    // in time order, so that importing the file again pairs them as they were: each END comes
+    // before the STARTs at or after its time, and regions of one name that nest close innermost
+    // first (the importer pairs an END with the latest open START of its name).
+    void writeUserAnnotations(int device) {
+        std::vector<TraceAnnotation> user;
+        for (TraceAnnotation& a : TraceAnnotations::fromTrace(m_trace)) {
+            if (a.kind == TraceAnnotation::Kind::User) {
+                user.push_back(std::move(a));
+            }
+        }
+        std::stable_sort(
+            user.begin(), user.end(), [](const TraceAnnotation& a, const TraceAnnotation& b) {
+                return a.begin_ns != b.begin_ns ? a.begin_ns < b.begin_ns : a.end_ns > b.end_ns;
+            });
+        // Open regions by end time, earliest first (ties: the later opened first).
+        using Open = std::pair<int64_t, size_t>;
+        auto later = [](const Open& a, const Open& b) {
+            return a.first != b.first ? a.first > b.first : a.second < b.second;
+        };
+        std::priority_queue<Open, std::vector<Open>, decltype(later)> open(later);
+        auto close_until = [&](int64_t ns, bool all) {
+            while (!open.empty() && (all || open.top().first <= ns)) {
+                const TraceAnnotation& a = user[open.top().second];
+                annotation(a.name, "END", device, m_baseUs + a.end_ns / 1000);
+                open.pop();
+            }
+        };
+        for (size_t i = 0; i < user.size(); ++i) {
+            close_until(user[i].begin_ns, false);
+            annotation(user[i].name, "START", device, m_baseUs + user[i].begin_ns / 1000);
+            open.emplace(user[i].end_ns, i);
+        }
+        close_until(0, true);
     }
 
     const Trace& m_trace;

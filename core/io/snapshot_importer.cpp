@@ -19,6 +19,8 @@ namespace memscope {
 namespace {
 
 constexpr int kMaxDevice = std::numeric_limits<int16_t>::max();
+// Imported annotation regions kept at most (a marker each for START and END).
+constexpr size_t kMaxAnnotations = 1000000;
 
 enum class Action : uint8_t {
     Alloc,
@@ -29,7 +31,8 @@ enum class Action : uint8_t {
     SegmentMap,
     SegmentUnmap,
     Oom,
-    Skip,  // "snapshot", "annotate", unknown
+    Annotation,  // "user_defined": a record_function scope's START or END (see addEntry)
+    Skip,        // "snapshot", "annotate", unknown
 };
 
 enum class Field : uint8_t {
@@ -94,9 +97,17 @@ class EntryList {
     size_t m_count = 0;
 };
 
+// A record_function scope opening or closing, before START and END are paired into regions.
+struct AnnotationMarker {
+    bool start = false;
+    std::string name;
+    int64_t time_us = 0;
+};
+
 struct DeviceTrace {
     EntryList entries;
-    uint64_t seen = 0;  // entries in the list, skipped ones included
+    std::vector<AnnotationMarker> markers;  // from "user_defined" entries, in trace order
+    uint64_t seen = 0;                      // entries in the list, skipped ones included
     int64_t skipped = 0;
     int64_t first_time_us = 0;
     bool has_time = false;
@@ -294,7 +305,7 @@ class Builder : public PickleListSink {
 
   private:
     void addEntry(int device, const PickleValue& dict);
-    bool decodeEntry(const PickleValue& dict, Entry& e);
+    bool decodeEntry(const PickleValue& dict, Entry& e, const PickleValue** frames);
     Field fieldOf(const PickleValue& key);
     Action actionOf(const PickleValue& value);
     uint8_t poolIndex(const PickleValue& pool_id);
@@ -476,6 +487,7 @@ Action Builder::actionOf(const PickleValue& value) {
             {"segment_map", Action::SegmentMap},
             {"segment_unmap", Action::SegmentUnmap},
             {"oom", Action::Oom},
+            {"user_defined", Action::Annotation},
             // Older files (2.0) called the requested free just "free".
             {"free", Action::FreeRequested},
         };
@@ -521,7 +533,7 @@ int8_t Builder::categoryOf(const PickleValue* category) {
     return parsed ? static_cast<int8_t>(*parsed) : int8_t(-1);
 }
 
-bool Builder::decodeEntry(const PickleValue& dict, Entry& e) {
+bool Builder::decodeEntry(const PickleValue& dict, Entry& e, const PickleValue** frames) {
     if (!dict.isDict()) {
         return false;
     }
@@ -554,7 +566,7 @@ bool Builder::decodeEntry(const PickleValue& dict, Entry& e) {
                 }
                 break;
             case Field::Frames:
-                e.stack = stackOf(&value);
+                *frames = &value;  // a stack, unless the entry turns out to be an annotation
                 break;
             case Field::Category:
                 e.category = categoryOf(&value);
@@ -579,6 +591,9 @@ bool Builder::decodeEntry(const PickleValue& dict, Entry& e) {
     if (!has_action) {
         return false;
     }
+    if (*frames && e.action != Action::Annotation) {
+        e.stack = stackOf(*frames);
+    }
     switch (e.action) {
         case Action::Alloc:
         case Action::SegmentAlloc:
@@ -591,10 +606,36 @@ bool Builder::decodeEntry(const PickleValue& dict, Entry& e) {
             return e.has(kHasAddr);
         case Action::Oom:
             return true;
+        case Action::Annotation:  // not an event: addEntry keeps its marker
         case Action::Skip:
             return false;
     }
     return false;
+}
+
+// The marker of a "user_defined" entry, which PyTorch's CUDA caching allocator wrote into
+// device_traces for record_function scopes between PyTorch PR #129072 (June 2024) and #130964
+// (July 2024, which moved them to "external_annotations"): addr, size and stream 0, time_us,
+// and as its frames one made-up frame {"name": "START" | "END", "filename": the scope's name,
+// "line": 0} (the allocator's recordAnnotation stored an unwind::Frame{scope name, stage, 0},
+// whose fields are filename, funcname, lineno). PyTorch appends such frames after any other,
+// so the last one is read. Without frames (history recorded with context=None or "state"
+// drops them) there is no name: nothing to keep.
+bool annotationMarker(const PickleValue* frames, const Entry& e, AnnotationMarker& out) {
+    if (!frames || !frames->isSequence() || frames->items().empty() || !e.has(kHasTime)) {
+        return false;
+    }
+    const PickleValue& frame = frames->items().back();
+    const PickleValue* stage = frame.isDict() ? frame.find("name") : nullptr;
+    const PickleValue* name = frame.isDict() ? frame.find("filename") : nullptr;
+    if (!stage || !stage->isString() || !name || !name->isString() ||
+        (stage->text() != "START" && stage->text() != "END")) {
+        return false;
+    }
+    out.start = stage->text() == "START";
+    out.name = name->text();
+    out.time_us = e.time_us;
+    return true;
 }
 
 void Builder::addEntry(int device, const PickleValue& dict) {
@@ -602,14 +643,19 @@ void Builder::addEntry(int device, const PickleValue& dict) {
     Entry e;
     e.index = static_cast<uint32_t>(std::min<uint64_t>(trace.seen, UINT32_MAX));
     ++trace.seen;
-    const bool usable = decodeEntry(dict, e);
+    const PickleValue* frames = nullptr;
+    const bool usable = decodeEntry(dict, e, &frames);
     // Time starts at the first entry that has one, skipped entries included.
     if (e.has(kHasTime) && !trace.has_time) {
         trace.first_time_us = e.time_us;
         trace.has_time = true;
     }
+    AnnotationMarker marker;
     if (usable) {
         trace.entries.push(e);
+    } else if (e.action == Action::Annotation && trace.markers.size() < 2 * kMaxAnnotations &&
+               annotationMarker(frames, e, marker)) {
+        trace.markers.push_back(std::move(marker));
     } else {
         ++trace.skipped;
     }
@@ -933,6 +979,7 @@ void Builder::emitTrace(EventColumns& out, DeviceTrace& trace, int64_t allocated
                      e.has(kHasSize) ? e.size : 0, allocated, capacity, e.stack);
                 break;
             }
+            case Action::Annotation:
             case Action::Skip:
                 break;
         }
@@ -1002,22 +1049,52 @@ int64_t Builder::emitInitialBlocks(EventColumns& out, const PickleValue& snapsho
     return allocated;
 }
 
+// Pairs START and END markers into {"name", "begin_ns", "end_ns"} regions (appended to
+// `out`): each START with the next END of the same name (nested scopes of one name close
+// innermost first); an END without its START (recording began inside the scope) is dropped, a
+// START never closed lasts to `end_ns`. Times are relative to the trace's first entry. At most
+// kMaxAnnotations regions in `out`.
+void pairMarkers(const std::vector<AnnotationMarker>& markers, int64_t first_time_us,
+                 int64_t end_ns, nlohmann::json& out) {
+    std::map<std::string, std::vector<int64_t>> open;  // name -> begin times, innermost last
+    for (const AnnotationMarker& m : markers) {
+        if (out.size() >= kMaxAnnotations) {
+            break;
+        }
+        const int64_t ns = std::max<int64_t>(0, saturatingMicrosToNanos(first_time_us, m.time_us));
+        if (m.start) {
+            open[m.name].push_back(ns);
+            continue;
+        }
+        auto it = open.find(m.name);
+        if (it == open.end() || it->second.empty()) {
+            continue;
+        }
+        out.push_back({{"name", m.name},
+                       {"begin_ns", it->second.back()},
+                       {"end_ns", std::max(ns, it->second.back())}});
+        it->second.pop_back();
+    }
+    for (const auto& [name, begins] : open) {
+        for (const int64_t begin : begins) {
+            if (out.size() < kMaxAnnotations) {
+                out.push_back(
+                    {{"name", name}, {"begin_ns", begin}, {"end_ns", std::max(begin, end_ns)}});
+            }
+        }
+    }
+}
+
 // PyTorch's user annotations (2.5+): the snapshot's top-level "external_annotations" list of
 // {"stage": "START" | "END", "name", "device", "time_us"} dicts, recorded when a
-// record_function scope opens and closes while memory history is on. Each START is paired with
-// the next END of the same name and device (nested scopes of one name close innermost first);
-// a START never closed lasts to `end_ns`. Times are relative to the trace's first entry, so
-// without trace times there is nothing to place them by. At most 1,000,000 regions.
-nlohmann::json externalAnnotations(const PickleValue& list, int device, bool has_time,
-                                   int64_t first_time_us, int64_t end_ns) {
-    nlohmann::json out = nlohmann::json::array();
-    if (!list.isSequence() || !has_time) {
+// record_function scope opens and closes while memory history is on; this device's as markers.
+std::vector<AnnotationMarker> externalAnnotations(const PickleValue& list, int device) {
+    std::vector<AnnotationMarker> out;
+    if (!list.isSequence()) {
         return out;
     }
-    std::map<std::string, std::vector<int64_t>> open;  // name -> begin times, innermost last
-    const size_t limit = 1000000;
     for (const PickleValue& item : list.items()) {
-        if (!item.isDict() || out.size() >= limit) {
+        if (!item.isDict() || out.size() >= 2 * kMaxAnnotations) {
             continue;
         }
         const PickleValue* stage = item.find("stage");
@@ -1028,30 +1105,11 @@ nlohmann::json externalAnnotations(const PickleValue& list, int device, bool has
             continue;
         }
         const auto time_us = time->toInt64();
-        if (!time_us || (dev && dev->toInt64() && *dev->toInt64() != device)) {
+        if (!time_us || (dev && dev->toInt64() && *dev->toInt64() != device) ||
+            (stage->text() != "START" && stage->text() != "END")) {
             continue;
         }
-        const int64_t ns = std::max<int64_t>(0, saturatingMicrosToNanos(first_time_us, *time_us));
-        if (stage->text() == "START") {
-            open[name->text()].push_back(ns);
-        } else if (stage->text() == "END") {
-            auto it = open.find(name->text());
-            if (it == open.end() || it->second.empty()) {
-                continue;  // an END without its START (recording began inside the scope)
-            }
-            out.push_back({{"name", name->text()},
-                           {"begin_ns", it->second.back()},
-                           {"end_ns", std::max(ns, it->second.back())}});
-            it->second.pop_back();
-        }
-    }
-    for (const auto& [name, begins] : open) {
-        for (const int64_t begin : begins) {
-            if (out.size() < limit) {
-                out.push_back(
-                    {{"name", name}, {"begin_ns", begin}, {"end_ns", std::max(begin, end_ns)}});
-            }
-        }
+        out.push_back({stage->text() == "START", name->text(), *time_us});
     }
     return out;
 }
@@ -1097,11 +1155,18 @@ Trace Builder::build(const PickleValue& snapshot, int device) {
         int64_t budget = 10000;
         m_trace.summary["allocator_settings"] = toJson(*settings, budget);
     }
-    if (const PickleValue* annotations =
-            snapshot.isDict() ? snapshot.find("external_annotations") : nullptr) {
-        nlohmann::json regions =
-            externalAnnotations(*annotations, device, trace.has_time, trace.first_time_us,
-                                out.time_ns.empty() ? 0 : out.time_ns.back());
+    // Annotations: PyTorch 2.5+'s external_annotations, and the user_defined entries that
+    // nightlies of mid-2024 wrote into device_traces instead. Both are placed by the trace
+    // entries' times: without them there is nothing to place them by.
+    if (trace.has_time) {
+        nlohmann::json regions = nlohmann::json::array();
+        const int64_t end_ns = out.time_ns.empty() ? 0 : out.time_ns.back();
+        if (const PickleValue* annotations =
+                snapshot.isDict() ? snapshot.find("external_annotations") : nullptr) {
+            pairMarkers(externalAnnotations(*annotations, device), trace.first_time_us, end_ns,
+                        regions);
+        }
+        pairMarkers(trace.markers, trace.first_time_us, end_ns, regions);
         if (!regions.empty()) {
             m_trace.summary[TraceAnnotations::kSummaryKey] = std::move(regions);
         }

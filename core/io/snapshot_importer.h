@@ -21,6 +21,11 @@
 //       "oom"                            -> Oom: size = the failed request, reserved = the
 //                                           capacity, i.e. reserved bytes + `device_free`
 //                                           (trace.h's meaning of reserved on Oom events)
+//       "user_defined"                   -> no event: a record_function scope's START or END
+//                                           (mid-2024 nightlies; frames [{"name": "START" |
+//                                           "END", "filename": scope name}]), paired into a
+//                                           user annotation like external_annotations below;
+//                                           one without frames or time is skipped
 //       "snapshot", "annotate", unknown actions and malformed entries are skipped and counted
 //       (summary "skipped_entries").
 //   - time_ns: time_us relative to the first entry that has one, in nanoseconds; an entry
@@ -42,6 +47,8 @@
 //     `reserved` column the running total of segment bytes: the time-0 segments, plus the
 //     segments the trace releases without having reserved them.
 //   - `allocator_settings` -> summary["allocator_settings"] (JSON).
+//   - `external_annotations` (2.5+) START/END pairs of the device, and the user_defined
+//     entries' -> summary["annotations"] (TraceAnnotations reads them; see its header).
 //   - import() streams: the file is read in chunks and each trace entry is converted as soon
 //     as it is parsed (see PickleListSink), so the whole value tree never exists.
 //   - step 0, Phase::Other, thread 0, device = the chosen index; meta.source "imported from

@@ -173,6 +173,105 @@ class TestOperatorTable : public QObject {
         checkEachAllocationOnce(f.trace, t);
     }
 
+    // Fixture events: e0 t50, e1 t200, e2 t310, e3 t320, e4 t390, e5 t530, e6 t590.
+    void callsInRangeByOperator() {
+        AnalysisFixture f;
+        const auto t = OperatorTable::build(f.trace, Grouping::ByOperator);
+        const auto addmm = findRow(t, "aten::addmm", RowKind::Operator);
+        const auto linear = findRow(t, "aten::linear", RowKind::Operator);
+        const auto add = findRow(t, "aten::add_", RowKind::Operator);
+        const auto node = findRow(t, "MmBackward0", RowKind::BackwardNode);
+        const auto mm = findRow(t, "aten::mm", RowKind::Operator);
+        // Events [2, 4): times [310, 390). linear [150, 350] and add_ [360, 380] ran in it
+        // (whole calls, whole times), addmm [160, 300] ended before it, backward is after it.
+        const auto in = t.callsIn(f.trace, RangeFilter(2, 4));
+        QCOMPARE(in.rows.size(), t.rows().size());
+        QCOMPARE(in.rows[size_t(linear)].calls, int64_t(1));
+        QCOMPARE(in.rows[size_t(linear)].self_ns, int64_t(60));
+        QCOMPARE(in.rows[size_t(linear)].total_ns, int64_t(200));
+        QCOMPARE(in.rows[size_t(add)].calls, int64_t(1));
+        QCOMPARE(in.rows[size_t(add)].total_ns, int64_t(20));
+        QCOMPARE(in.rows[size_t(addmm)].calls, int64_t(0));
+        QCOMPARE(in.rows[size_t(addmm)].self_ns, int64_t(0));
+        QCOMPARE(in.rows[size_t(addmm)].flops, 0.0);
+        QCOMPARE(in.rows[size_t(node)].calls, int64_t(0));
+        QCOMPARE(in.rows[size_t(mm)].calls, int64_t(0));
+        QCOMPARE(in.covered_ns, int64_t(300));  // module M's call, the outermost one
+        QCOMPARE(in.totalPercent(in.rows[size_t(linear)]), 200.0 / 3.0);
+        // Made in [5, 7): times from 530 on; the mode picks allocations, not calls. aten::mm
+        // [520, 580] made a3 at 530 and counts though it began before the range.
+        const auto made = t.callsIn(f.trace, RangeFilter(5, 7, RangeFilter::Mode::MadeIn));
+        QCOMPARE(made.rows[size_t(mm)].calls, int64_t(1));
+        QCOMPARE(made.rows[size_t(mm)].flops, 2.0 * 16 * 4 * 8);
+        QCOMPARE(made.rows[size_t(node)].calls, int64_t(1));
+        QCOMPARE(made.rows[size_t(node)].self_ns, int64_t(40));
+        QCOMPARE(made.rows[size_t(linear)].calls, int64_t(0));
+        QCOMPARE(made.covered_ns, int64_t(100));
+        // An empty range: no calls.
+        const auto none = t.callsIn(f.trace, RangeFilter(3, 3));
+        for (const auto& c : none.rows) {
+            QCOMPARE(c.calls, int64_t(0));
+        }
+        QCOMPARE(none.covered_ns, int64_t(0));
+        // The whole run's range gives the rows' own figures.
+        for (const RangeFilter& whole :
+             {RangeFilter(0, 7), RangeFilter(0, 7, RangeFilter::Mode::MadeIn)}) {
+            const auto all = t.callsIn(f.trace, whole);
+            QCOMPARE(all.covered_ns, t.coveredNs());
+            for (size_t r = 0; r < t.rows().size(); ++r) {
+                QCOMPARE(all.rows[r].calls, t.rows()[r].calls);
+                QCOMPARE(all.rows[r].self_ns, t.rows()[r].self_ns);
+                QCOMPARE(all.rows[r].total_ns, t.rows()[r].total_ns);
+                QCOMPARE(all.rows[r].flops, t.rows()[r].flops);
+            }
+        }
+    }
+
+    void callsInRangeByModule() {
+        AnalysisFixture f;
+        const auto t = OperatorTable::build(f.trace, Grouping::ByModule);
+        const auto m = findRow(t, "M", RowKind::Module);
+        const auto linear = findRow(t, "aten::linear", RowKind::Operator, m);
+        const auto addmm = findRow(t, "aten::addmm", RowKind::Operator, linear);
+        const auto backward = findRow(t, "M", RowKind::Backward, m);
+        const auto node = findRow(t, "MmBackward0", RowKind::BackwardNode, backward);
+        // [2, 4): M (self 80), linear (self 60) and add_ (20) ran; addmm did not. The tree's
+        // totals sum the selves below a row, as for the whole run.
+        const auto in = t.callsIn(f.trace, RangeFilter(2, 4));
+        QCOMPARE(in.rows[size_t(m)].calls, int64_t(1));
+        QCOMPARE(in.rows[size_t(m)].self_ns, int64_t(80));
+        QCOMPARE(in.rows[size_t(m)].total_ns, int64_t(80 + 60 + 20));
+        QCOMPARE(in.rows[size_t(linear)].total_ns, int64_t(60));
+        QCOMPARE(in.rows[size_t(addmm)].calls, int64_t(0));
+        QCOMPARE(in.rows[size_t(backward)].total_ns, int64_t(0));
+        // Made in [5, 7): only the backward ran; M's total is its backward's.
+        const auto made = t.callsIn(f.trace, RangeFilter(5, 7, RangeFilter::Mode::MadeIn));
+        QCOMPARE(made.rows[size_t(m)].calls, int64_t(0));
+        QCOMPARE(made.rows[size_t(node)].calls, int64_t(1));
+        QCOMPARE(made.rows[size_t(backward)].total_ns, int64_t(100));
+        QCOMPARE(made.rows[size_t(m)].total_ns, int64_t(100));
+        const auto all = t.callsIn(f.trace, RangeFilter(0, 7));
+        for (size_t r = 0; r < t.rows().size(); ++r) {
+            QCOMPARE(all.rows[r].calls, t.rows()[r].calls);
+            QCOMPARE(all.rows[r].self_ns, t.rows()[r].self_ns);
+            QCOMPARE(all.rows[r].total_ns, t.rows()[r].total_ns);
+        }
+    }
+
+    void callsInRangeWithoutSpans() {
+        // A run stored without spans keeps the recorder's statistics: no range splits them.
+        AnalysisFixture f;
+        f.trace.spans.clear();
+        OperatorStat o;
+        o.name = "aten::addmm";
+        o.calls = 3;
+        o.self_ns = 90;
+        f.trace.operators.push_back(o);
+        const auto t = OperatorTable::build(f.trace, Grouping::ByOperator);
+        QCOMPARE(t.row(findRow(t, "aten::addmm", RowKind::Operator)).calls, int64_t(3));
+        QVERIFY(t.callsIn(f.trace, RangeFilter(2, 4)).rows.empty());
+    }
+
     void moduleParentsFollowPaths() {
         Trace trace;
         auto& s = trace.stacks;
@@ -251,6 +350,23 @@ class TestOperatorTable : public QObject {
             QVERIFY(row.bytes_allocated >= row.self_bytes_allocated);
         }
         QCOMPARE(self_sum, all_bytes);
+        // Calls in the whole run's range are the rows' own; a call runs in the first half of
+        // the events, the second, or both (it straddles the middle).
+        const int64_t events = int64_t(trace.events.count());
+        const auto whole = flat.callsIn(trace, RangeFilter(0, events));
+        const auto first = flat.callsIn(trace, RangeFilter(0, events / 2));
+        const auto second = flat.callsIn(trace, RangeFilter(events / 2, events));
+        QCOMPARE(whole.covered_ns, flat.coveredNs());
+        int64_t calls = 0, split = 0;
+        for (size_t r = 0; r < flat.rows().size(); ++r) {
+            QCOMPARE(whole.rows[r].calls, flat.rows()[r].calls);
+            QCOMPARE(whole.rows[r].total_ns, flat.rows()[r].total_ns);
+            QVERIFY(first.rows[r].calls + second.rows[r].calls >= flat.rows()[r].calls);
+            QVERIFY(first.rows[r].calls <= flat.rows()[r].calls);
+            calls += flat.rows()[r].calls;
+            split += first.rows[r].calls;
+        }
+        QVERIFY(split > 0 && split < calls);
         QVERIFY(findRow(flat, "aten::mm", RowKind::Operator) >= 0);
         QVERIFY(!flat.row(findRow(flat, "aten::mm", RowKind::Operator)).shapes.empty());
 

@@ -7,6 +7,7 @@
 #include "io/pickle_reader.h"
 #include "io/pickle_writer.h"
 #include "io/run_file.h"
+#include "io/snapshot_exporter.h"
 #include "io/snapshot_importer.h"
 #include "trace/timeline_layout.h"
 
@@ -673,7 +674,7 @@ class TestPickleImport : public QObject {
     void streamedMatchesTree_data() {
         QTest::addColumn<QString>("shape");
         QTest::addColumn<int>("protocol");
-        for (const char* shape : {"v2", "legacy", "two_dev", "segments", "empty"}) {
+        for (const char* shape : {"v2", "legacy", "two_dev", "segments", "user_defined", "empty"}) {
             for (int p = 2; p <= 5; ++p) {
                 QTest::newRow(qPrintable(QString("%1 p%2").arg(shape).arg(p))) << shape << p;
             }
@@ -989,6 +990,142 @@ class TestPickleImport : public QObject {
             QCOMPARE(v2[0].name, std::string("forward"));
             QCOMPARE(v2[0].begin_ns, int64_t(1000));
             QCOMPARE(v2[0].end_ns, int64_t(70000));
+        }
+    }
+
+    // The "user_defined" entries of device_traces that PyTorch nightlies of mid-2024 wrote for
+    // record_function scopes (before external_annotations): one made-up frame each, "name" the
+    // stage and "filename" the scope. Nested scopes of one name, an END without START, a scope
+    // left open, one without frames (recorded with context=None), one with a stage that is
+    // neither START nor END, and one on device 1. Then the exporter writes them back as
+    // external_annotations and importing that file gives the same regions.
+    void importsUserDefinedEntries() {
+        const std::string path = m_dir.filePath("user_defined.pickle").toStdString();
+        {
+            std::ofstream out(path, std::ios::binary);
+            PickleWriter w(out, 2);
+            auto key = [&w](const char* k) { w.string(k); };
+            auto entry = [&](const char* action, uint64_t addr, int64_t size, int64_t time_us) {
+                w.beginDict();
+                key("action");
+                w.string(action);
+                key("addr");
+                w.unsignedInteger(addr);
+                key("size");
+                w.integer(size);
+                key("stream");
+                w.integer(0);
+                key("time_us");
+                w.integer(time_us);
+            };
+            auto marker = [&](const char* stage, const char* scope, int64_t time_us) {
+                entry("user_defined", 0, 0, time_us);
+                key("frames");
+                w.beginList();
+                w.beginDict();
+                key("filename");
+                w.string(scope);
+                key("line");
+                w.integer(0);
+                key("name");
+                w.string(stage);
+                w.endDict();
+                w.endList();
+                w.endDict();
+            };
+            auto block = [&](const char* action, uint64_t addr, int64_t time_us) {
+                entry(action, addr, 256, time_us);
+                w.endDict();
+            };
+            w.beginDict();
+            key("segments");
+            w.beginList();
+            w.endList();
+            key("device_traces");
+            w.beginList();
+            w.beginList();
+            block("alloc", 0x100, 1000);
+            marker("END", "begun before", 1001);
+            marker("START", "## forward ##", 1002);
+            marker("START", "block", 1003);
+            block("alloc", 0x200, 1004);
+            marker("START", "block", 1005);
+            marker("END", "block", 1006);
+            marker("END", "block", 1008);
+            entry("user_defined", 0, 0, 1009);  // no frames: no name
+            w.endDict();
+            marker("MIDDLE", "odd stage", 1010);
+            marker("END", "## forward ##", 1015);
+            block("free_completed", 0x100, 1020);
+            marker("START", "## backward ##", 1025);
+            block("free_completed", 0x200, 1030);
+            w.endList();
+            w.beginList();  // device 1
+            block("alloc", 0x900, 1000);
+            marker("START", "other device", 1001);
+            marker("END", "other device", 1002);
+            w.endList();
+            w.endList();
+            w.endDict();
+            w.finish();
+        }
+        auto user = [](const Trace& t) {
+            std::vector<TraceAnnotation> out;
+            for (const TraceAnnotation& a : TraceAnnotations::fromTrace(t)) {
+                if (a.kind == TraceAnnotation::Kind::User) {
+                    out.push_back(a);
+                }
+            }
+            return out;
+        };
+        const Trace t = SnapshotImporter::import(path, 0);
+        QCOMPARE(t.events.count(), size_t(4));                      // the markers are no events
+        QCOMPARE(t.summary["skipped_entries"], nlohmann::json(2));  // no frames, odd stage
+        const auto a = user(t);
+        // forward [2, 15) us, the outer block [3, 8), the inner [5, 6), backward from 25 us
+        // to the last event (30 us); the END without START and device 1's are left out.
+        QCOMPARE(a.size(), size_t(4));
+        QCOMPARE(a[0].name, std::string("## forward ##"));
+        QCOMPARE(a[0].begin_ns, int64_t(2000));
+        QCOMPARE(a[0].end_ns, int64_t(15000));
+        QCOMPARE(a[1].name, std::string("block"));
+        QCOMPARE(a[1].begin_ns, int64_t(3000));
+        QCOMPARE(a[1].end_ns, int64_t(8000));
+        QCOMPARE(a[2].name, std::string("block"));
+        QCOMPARE(a[2].begin_ns, int64_t(5000));
+        QCOMPARE(a[2].end_ns, int64_t(6000));
+        QCOMPARE(a[3].name, std::string("## backward ##"));
+        QCOMPARE(a[3].begin_ns, int64_t(25000));
+        QCOMPARE(a[3].end_ns, int64_t(30000));
+        const auto other = user(SnapshotImporter::import(path, 1));
+        QCOMPARE(other.size(), size_t(1));
+        QCOMPARE(other[0].name, std::string("other device"));
+
+        // Exported as PyTorch 2.5+ writes them (external_annotations) and imported again.
+        const std::string exported = m_dir.filePath("user_defined_out.pickle").toStdString();
+        SnapshotExporter::write(t, exported);
+        const PickleValue tree = PickleReader::readFile(exported);
+        const PickleValue* list = tree.find("external_annotations");
+        QVERIFY(list && list->isSequence());
+        QCOMPARE(list->items().size(), size_t(8));  // START and END of each region
+        const Trace again = SnapshotImporter::import(exported, 0);
+        QCOMPARE(user(again), a);
+
+        // The Python-made fixture (tests/fixtures/make_snapshots.py, "user_defined").
+        if (m_skipReason.isEmpty()) {
+            for (int protocol = 2; protocol <= 5; ++protocol) {
+                const Trace f = SnapshotImporter::import(fixture("user_defined", protocol));
+                QCOMPARE(f.events.count(), size_t(4));
+                QCOMPARE(f.summary["skipped_entries"], nlohmann::json(1));
+                const auto fa = user(f);
+                QCOMPARE(fa.size(), size_t(2));
+                QCOMPARE(fa[0].name, std::string("## forward ##"));
+                QCOMPARE(fa[0].begin_ns, int64_t(2000));
+                QCOMPARE(fa[0].end_ns, int64_t(9000));
+                QCOMPARE(fa[1].name, std::string("## optimizer ##"));
+                QCOMPARE(fa[1].begin_ns, int64_t(12000));
+                QCOMPARE(fa[1].end_ns, int64_t(20000));
+            }
         }
     }
 

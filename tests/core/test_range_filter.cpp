@@ -220,6 +220,56 @@ class TestRangeFilter : public QObject {
             }
         }
     }
+
+    void time_windows_for_spans() {
+        // Events at t = 0, 10, ..., 50.
+        Trace trace;
+        for (int i = 0; i < 6; ++i) {
+            Event e;
+            e.kind = EventKind::Alloc;
+            e.addr = uint64_t(0x10 + i);
+            e.size = 1;
+            e.time_ns = 10 * i;
+            trace.events.append(e);
+        }
+        trace.finalize();
+        auto span = [](int64_t begin, int64_t end) {
+            Span s;
+            s.begin_ns = begin;
+            s.end_ns = end;
+            return s;
+        };
+        // [2, 4): from event 2's time up to event 4's.
+        const auto w = RangeFilter(2, 4).timeWindow(trace);
+        QCOMPARE(w.begin_ns, int64_t(20));
+        QCOMPARE(w.end_ns, int64_t(40));
+        QVERIFY(RangeFilter::overlaps(span(25, 26), w));
+        QVERIFY(RangeFilter::overlaps(span(0, 20), w));   // ends as the range begins
+        QVERIFY(RangeFilter::overlaps(span(0, 100), w));  // straddles it
+        QVERIFY(RangeFilter::overlaps(span(39, 39), w));  // takes no time
+        QVERIFY(!RangeFilter::overlaps(span(0, 19), w));
+        QVERIFY(!RangeFilter::overlaps(span(40, 45), w));  // begins with the next event
+        // The mode does not change the window.
+        const auto made = RangeFilter(2, 4, RangeFilter::Mode::MadeIn).timeWindow(trace);
+        QCOMPARE(made.begin_ns, w.begin_ns);
+        QCOMPARE(made.end_ns, w.end_ns);
+        // Open where the range reaches the first or the last event: the whole run's range
+        // holds spans before the first event and after the last.
+        const auto all = RangeFilter(0, 6).timeWindow(trace);
+        QVERIFY(RangeFilter::overlaps(span(-5, -1), all));
+        QVERIFY(RangeFilter::overlaps(span(900, 1000), all));
+        const auto tail = RangeFilter(4, 6).timeWindow(trace);
+        QCOMPARE(tail.begin_ns, int64_t(40));
+        QVERIFY(RangeFilter::overlaps(span(900, 1000), tail));
+        QVERIFY(!RangeFilter::overlaps(span(-5, -1), tail));
+        // An empty range (or one past the events) holds no span.
+        for (const RangeFilter& empty : {RangeFilter(3, 3), RangeFilter(5, 2), RangeFilter(8, 9)}) {
+            const auto none = empty.timeWindow(trace);
+            for (const Span& s : {span(-100, 100), span(0, 0), span(20, 40), span(60, 70)}) {
+                QVERIFY(!RangeFilter::overlaps(s, none));
+            }
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestRangeFilter)

@@ -64,6 +64,17 @@ QStringList shownNames(const OperatorTableModel& model, const QModelIndex& paren
     return names;
 }
 
+// A cell of the first table row with this name, by SortRole (raw numbers).
+QVariant cell(const OperatorTableModel& model, const char* name, int column) {
+    const auto& rows = model.table()->rows();
+    for (size_t r = 0; r < rows.size(); ++r) {
+        if (rows[r].name == name) {
+            return model.indexOfTableRow(int64_t(r), column).data(OperatorTableModel::SortRole);
+        }
+    }
+    return {};
+}
+
 }  // namespace
 
 class TestRangeFilterViews : public QObject {
@@ -99,6 +110,13 @@ class TestRangeFilterViews : public QObject {
             OperatorTableModel::CpuMemory);
         QVERIFY(mm.isValid());
         QCOMPARE(mm.data(OperatorTableModel::SortRole).toLongLong(), qint64(400));
+        // Calls and times count the calls that ran in the range: aten::mm [520, 580] made a3
+        // at 530 (events from t = 530 on); aten::addmm ran in forward only.
+        QVERIFY(model.callsFollowFilter());
+        QCOMPARE(model.coveredNs(), int64_t(100));  // MmBackward0, the outermost call
+        QCOMPARE(cell(model, "aten::mm", OperatorTableModel::Calls).toLongLong(), qint64(1));
+        QCOMPARE(cell(model, "aten::mm", OperatorTableModel::TotalCpu).toLongLong(), qint64(60));
+        QCOMPARE(cell(model, "aten::addmm", OperatorTableModel::Calls).toLongLong(), qint64(0));
         // Every row shown holds an allocation the filter selects, and those are all a3.
         for (int r = 0; r < model.rowCount(); ++r) {
             const auto inside = model.allocationsInside(model.tableRow(model.index(r, 0)));
@@ -110,10 +128,28 @@ class TestRangeFilterViews : public QObject {
         const QStringList alive = shownNames(model);
         QVERIFY2(alive.contains(QStringLiteral("aten::addmm")), qPrintable(alive.join(", ")));
         QVERIFY2(!alive.contains(QStringLiteral("aten::mm")), qPrintable(alive.join(", ")));
+        // Times [320, 390): aten::linear and aten::add_ ran in it; addmm [160, 300] shows for
+        // a0, with no calls (an empty cell), add_ for its call alone.
+        QVERIFY2(alive.contains(QStringLiteral("aten::add_")), qPrintable(alive.join(", ")));
+        QCOMPARE(cell(model, "aten::add_", OperatorTableModel::Calls).toLongLong(), qint64(1));
+        QCOMPARE(cell(model, "aten::add_", OperatorTableModel::CpuMemory).toLongLong(), qint64(0));
+        QCOMPARE(cell(model, "aten::linear", OperatorTableModel::Calls).toLongLong(), qint64(1));
+        QCOMPARE(cell(model, "aten::linear", OperatorTableModel::SelfCpu).toLongLong(), qint64(60));
+        QCOMPARE(cell(model, "aten::addmm", OperatorTableModel::Calls).toLongLong(), qint64(0));
+        const auto& rows = model.table()->rows();
+        for (size_t r = 0; r < rows.size(); ++r) {
+            if (rows[r].name == "aten::addmm") {
+                QCOMPARE(model.indexOfTableRow(int64_t(r), OperatorTableModel::Calls).data(),
+                         QVariant(QString()));
+            }
+        }
         // Cleared: every row again, the whole run's figures.
         model.setRangeFilter(std::nullopt);
         QCOMPARE(allRows(model), all);
         QCOMPARE(shownNames(model), all_names);
+        QVERIFY(!model.callsFollowFilter());
+        QCOMPARE(model.coveredNs(), int64_t(400));
+        QCOMPARE(cell(model, "aten::addmm", OperatorTableModel::Calls).toLongLong(), qint64(1));
         // The filter stays across a new table of the same run (a grouping change).
         model.setRangeFilter(RangeFilter(5, 7, RangeFilter::Mode::MadeIn));
         model.setTable(trace, std::make_shared<const OperatorTable>(
