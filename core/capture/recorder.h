@@ -78,6 +78,9 @@ class Recorder : public AllocationObserver {
     std::atomic<int64_t> m_allocatorTotal{0};
     std::atomic<int64_t> m_recordedTotal{0};
     std::atomic<uint64_t> m_eventsRecorded{0};
+    // drainInto's staging buffers, kept between drains (their pages stay faulted in)
+    std::vector<Event> m_eventBatch;
+    std::vector<Span> m_spanBatch;
 
     mutable std::mutex m_mutex;  // guards the members below (never taken per event)
     std::vector<std::unique_ptr<ThreadState>> m_threads;
