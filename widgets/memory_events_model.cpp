@@ -20,8 +20,13 @@ void MemoryEventsModel::setTrace(std::shared_ptr<const Trace> trace) {
     m_trace = std::move(trace);
     m_events.clear();
     m_attribution.reset();
+    m_total = 0;
     if (m_trace) {
         m_attribution = std::make_unique<StackAttribution>(m_trace->stacks);
+        for (const uint8_t kind : m_trace->events.kind) {
+            const auto k = static_cast<EventKind>(kind);
+            m_total += k == EventKind::Alloc || k == EventKind::Free ? 1 : 0;
+        }
     }
     rebuildRows();
     endResetModel();
