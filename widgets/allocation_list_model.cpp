@@ -75,6 +75,10 @@ int64_t AllocationListModel::allocationAt(int row) const {
     return row >= 0 && size_t(row) < m_order.size() ? m_order[size_t(row)] : -1;
 }
 
+int AllocationListModel::totalCount() const {
+    return m_trace ? int(m_trace->allocations().size()) : 0;
+}
+
 int AllocationListModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : int(m_order.size());
 }

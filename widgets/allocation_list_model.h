@@ -50,6 +50,8 @@ class AllocationListModel : public QAbstractTableModel {
     // The row showing an allocation, or -1.
     int rowOfAllocation(int64_t allocation) const;
     int64_t allocationAt(int row) const;
+    // Every allocation of the run, whatever the filter lists.
+    int totalCount() const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

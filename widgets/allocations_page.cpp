@@ -182,10 +182,14 @@ void AllocationsPage::retranslateUi() {
     const QLocale locale;
     m_status->setText(m_trace ? tr("%1 of %2 allocations, %3 of %4 alloc/free events shown")
                                     .arg(locale.toString(m_allocation_proxy->rowCount()),
-                                         locale.toString(m_allocations->rowCount()),
+                                         locale.toString(m_allocations->totalCount()),
                                          locale.toString(m_events_proxy->rowCount()),
-                                         locale.toString(m_events->rowCount()))
+                                         locale.toString(m_events->totalCount()))
                               : tr("No run open."));
+}
+
+QString AllocationsPage::statusText() const {
+    return m_status->text();
 }
 
 void AllocationsPage::changeEvent(QEvent* event) {

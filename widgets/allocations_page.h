@@ -46,6 +46,8 @@ class AllocationsPage : public QWidget {
     QTreeView* eventsView() const { return m_events_view; }
     QLineEdit* searchEdit() const { return m_search; }
     QTabWidget* tabs() const { return m_tabs; }
+    // The line under the lists: rows shown of the run's allocations and alloc/free events.
+    QString statusText() const;
     // Applies the search text now (typing applies it after a short pause).
     void applySearch();
 

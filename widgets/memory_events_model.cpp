@@ -21,10 +21,15 @@ void MemoryEventsModel::setTrace(std::shared_ptr<const Trace> trace,
     m_trace = std::move(trace);
     m_events.clear();
     m_indexes.reset();
+    m_total = 0;
     if (m_trace) {
         m_indexes = indexes && indexes->sharedTrace() == m_trace
                         ? std::move(indexes)
                         : std::make_shared<const RunIndexes>(m_trace);
+        for (const uint8_t kind : m_trace->events.kind) {
+            const auto k = static_cast<EventKind>(kind);
+            m_total += k == EventKind::Alloc || k == EventKind::Free ? 1 : 0;
+        }
     }
     rebuildRows();
     endResetModel();

@@ -49,6 +49,8 @@ class MemoryEventsModel : public QAbstractTableModel {
     // The rows of an allocation's alloc and free events (none, one or two), ascending.
     std::vector<int> rowsOfAllocation(int64_t allocation) const;
     int64_t eventAt(int row) const;
+    // Every alloc and free event of the run, whatever the range lists.
+    int totalCount() const { return m_total; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -65,6 +67,7 @@ class MemoryEventsModel : public QAbstractTableModel {
     int64_t m_first = 0;
     int64_t m_last = -1;            // -1: no range
     std::vector<int64_t> m_events;  // row -> event index (alloc and free events)
+    int m_total = 0;                // alloc and free events in the whole run
 };
 
 }  // namespace memscope

@@ -188,6 +188,11 @@ class TestRangeFilterViews : public QObject {
         QVERIFY(operators.proxy()->rowCount() < operator_rows);
         QCOMPARE(allocations.allocationModel()->rowCount(), 1);
         QCOMPARE(allocations.eventsModel()->rowCount(), 2);  // a3's alloc and free
+        // The status counts the rows shown against the whole run, not against the filter.
+        const QLocale locale;
+        QCOMPARE(allocations.statusText(),
+                 QStringLiteral("1 of %1 allocations, 2 of %2 alloc/free events shown")
+                     .arg(locale.toString(allocation_rows), locale.toString(event_rows)));
         QVERIFY(!chip.isHidden());
         QVERIFY2(chip.text().startsWith(QStringLiteral("Filtered to events 5–6")),
                  qPrintable(chip.text()));
@@ -208,6 +213,9 @@ class TestRangeFilterViews : public QObject {
         QCOMPARE(operators.proxy()->rowCount(), operator_rows);
         QCOMPARE(allocations.allocationModel()->rowCount(), allocation_rows);
         QCOMPARE(allocations.eventsModel()->rowCount(), event_rows);
+        QCOMPARE(allocations.statusText(),
+                 QStringLiteral("%1 of %1 allocations, %2 of %2 alloc/free events shown")
+                     .arg(locale.toString(allocation_rows), locale.toString(event_rows)));
         QVERIFY(chip.isHidden());
 
         // A pinned allocation selects its row in the pages.
