@@ -7,7 +7,7 @@
 #                            [--logs PREFIX] [READER...]
 #
 # READER: run_file pickle_reader sweep_spec plan_request device_database chrome_trace_names
-# cli_options (default: all of them that DIR has built; cli_options needs the asan-full build).
+# cli_options (default: all of them that DIR has built).
 # DIR defaults to build-asan, N to 1000000, J to 1, PREFIX to DIR/fuzz-logs/. Exit status 1
 # when any reader failed or left a sanitizer report, 0 otherwise.
 set -uo pipefail

@@ -2,7 +2,8 @@
 # The sanitizer and static-analysis pass of CI (.ci/run runs it after the README's test command):
 #   1. cppcheck over core/ (tests/sanitizers/cppcheck.supp): any warning or error fails
 #   2. asan (AddressSanitizer + LeakSanitizer + UBSan): builds memscope_base (core/ without
-#      LibTorch), its suites and the four reader fuzzers, then runs them (ctest --preset asan)
+#      LibTorch), its suites, the four reader fuzzers and fuzz_cli_options (memscope-cli's
+#      command line, memscope_cli_base: no LibTorch either), then runs them (ctest --preset asan)
 #   3. tsan (ThreadSanitizer): memscope_base and the suites of its threaded code (run files
 #      encode and decode on two threads), built and run
 # Only the LibTorch-free part is sanitized in CI: building the LibTorch part again with a

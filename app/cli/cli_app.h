@@ -1,5 +1,17 @@
 #pragma once
 
+#include "compare_command.h"
+#include "devices_command.h"
+#include "export_command.h"
+#include "import_command.h"
+#include "info_command.h"
+#include "predict_command.h"
+#include "record_command.h"
+#include "recover_command.h"
+#include "report_command.h"
+#include "sweep_command.h"
+#include "train_command.h"
+
 #include <CLI/App.hpp>
 
 #include <iosfwd>
@@ -10,6 +22,9 @@ namespace memscope::cli {
 
 // memscope-cli's command line: the CLI11 app with every command registered. main() parses and
 // runs; tests/cli/fuzz_cli_options.cpp parses random argument vectors in-process.
+// Parsing needs no LibTorch (cli_app.cpp, in memscope_cli_base with every command's options, so
+// the fuzzer builds under ASan without the LibTorch part); run() is in cli_app_run.cpp
+// (memscope_cli), as are the run() of the commands that train or look at devices.
 class CliApp {
   public:
     CliApp();
@@ -28,7 +43,34 @@ class CliApp {
     CLI::App& app() { return m_app; }
 
   private:
-    struct Commands;
+    // Every command: constructing one adds its subcommand and options to the app.
+    struct Commands {
+        explicit Commands(CLI::App& app)
+            : train(app),
+              record(app),
+              info(app),
+              import(app),
+              exportCommand(app),
+              report(app),
+              predict(app),
+              sweep(app),
+              compare(app),
+              devices(app),
+              recover(app) {}
+
+        TrainCommand train;
+        RecordCommand record;
+        InfoCommand info;
+        ImportCommand import;
+        ExportCommand exportCommand;
+        ReportCommand report;
+        PredictCommand predict;
+        SweepCommand sweep;
+        CompareCommand compare;
+        DevicesCommand devices;
+        RecoverCommand recover;
+    };
+
     CLI::App m_app;
     std::unique_ptr<Commands> m_commands;
 };

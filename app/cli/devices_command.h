@@ -15,6 +15,7 @@ class DevicesCommand {
 
     bool selected() const { return m_app->parsed(); }
     // Exit status: 0 listed, 1 cannot write --output, 2 bad option.
+    // In devices_command_run.cpp (memscope_cli: LibTorch); the options are read without it.
     int run();
 
   private:

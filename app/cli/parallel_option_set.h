@@ -1,7 +1,7 @@
 #pragma once
 
-#include "train/distributed_context.h"
 #include "train/parallel_mode.h"
+#include "train/rank_environment.h"
 #include "train/run_summary.h"
 #include "train/train_options.h"
 
@@ -11,6 +11,10 @@
 #include <memory>
 #include <optional>
 #include <string>
+
+namespace memscope {
+class DistributedContext;  // train/distributed_context.h: LibTorch
+}
 
 namespace memscope::cli {
 
@@ -26,7 +30,8 @@ class ParallelOptionSet {
     // Checks the options against the environment and the training options (whose threads it
     // sets to cores / ranks when not given). Throws ConfigError naming the option.
     Role resolve(TrainOptions& options);
-    // Joins the job (Role::Rank). Throws ConfigError (rendezvous failed).
+    // Joins the job (Role::Rank). Throws ConfigError (rendezvous failed). This and
+    // multiRankSummary are in parallel_option_set_run.cpp (memscope_cli: LibTorch).
     std::shared_ptr<DistributedContext> connect() const;
 
     int nproc() const { return m_nproc; }

@@ -20,6 +20,7 @@ class PredictCommand {
 
     bool selected() const { return m_app->parsed(); }
     // Exit status: 0 done (whether or not the run fits), 1 cannot write, 2 bad input.
+    // In predict_command_run.cpp (memscope_cli: LibTorch); the options are read without it.
     int run();
 
   private:

@@ -17,6 +17,7 @@ class RecordCommand {
     bool selected() const { return m_app->parsed(); }
     // Exit status: 0 done, 1 error, 2 bad options, 3 out of memory (file still written),
     // 130 interrupted (file still written).
+    // In record_command_run.cpp (memscope_cli: LibTorch); the options are read without it.
     int run();
 
   private:

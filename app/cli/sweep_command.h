@@ -22,6 +22,7 @@ class SweepCommand {
     bool selected() const { return m_app->parsed(); }
     // Exit status: 0 done (out-of-memory points included), 1 a point failed or a file could not
     // be written, 2 bad options, 130 interrupted (finished points kept).
+    // In sweep_command_run.cpp (memscope_cli: LibTorch); the options are read without it.
     int run();
 
   private:

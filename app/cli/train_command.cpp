@@ -1,19 +1,6 @@
 #include "train_command.h"
 
-#include "cli_support.h"
-#include "device/device_info.h"
-#include "model/config_error.h"
-#include "model/model_cost.h"
-#include "rank_launcher.h"
-#include "run_console.h"
-#include "train/trainer.h"
-
-#include <torch/version.h>
-#include <nlohmann/json.hpp>
-
-#include <cstdio>
-#include <fstream>
-#include <iostream>
+#include <CLI/Validators.hpp>
 
 namespace memscope::cli {
 
@@ -24,64 +11,6 @@ TrainCommand::TrainCommand(CLI::App& parent) {
     m_app->add_option("--summary-json", m_summaryJson, "Write the run summary as JSON to FILE");
     m_app->add_option("--log-interval", m_logInterval, "Print every N-th step (default 1)")
         ->check(CLI::PositiveNumber);
-}
-
-int TrainCommand::run() {
-    TrainOptions options;
-    DeviceInfo device;
-    std::shared_ptr<DistributedContext> context;
-    try {
-        options = m_options.resolve();
-        const auto role = m_parallel.resolve(options);
-        device = DeviceInfo::describe(options.device);
-        if (role == ParallelOptionSet::Role::Launcher) {
-            return RankLauncher::run(m_parallel.nproc(), m_parallel.masterPort(),
-                                     m_parallel.commTimeoutSeconds());
-        }
-        if (role == ParallelOptionSet::Role::Rank) {
-            context = m_parallel.connect();
-        }
-    } catch (const ConfigError& e) {
-        return reportUsageError(e.what());
-    }
-    const bool lead = !context || context->rank() == 0;
-    if (lead) {
-        RunConsole::printBanner(options, device);
-    }
-
-    Trainer trainer(options);
-    trainer.setDistributed(context, m_parallel.mode(), m_parallel.bucketBytes());
-    InterruptForwarder interrupt([&trainer] { trainer.cancel(); });
-    const auto total = options.num_steps + options.warmup_steps;
-    if (lead) {
-        trainer.setStepCallback(RunConsole::stepPrinter(total, m_logInterval));
-        std::cout << "Starting " << (options.training() ? "training" : "forward-only runs")
-                  << "...\n";
-    }
-    const RunSummary summary = trainer.run();
-    nlohmann::json json = summary.toJson();
-    if (context && summary.error.empty() && !summary.cancelled) {
-        json = ParallelOptionSet::multiRankSummary(summary, *context);
-    }
-    if (lead) {
-        std::cout << "\n" << summary.toText();
-    } else if (!summary.error.empty()) {
-        std::cerr << "memscope-cli: error: rank " << summary.rank << ": " << summary.error << "\n";
-    }
-
-    if (lead && !m_summaryJson.empty()) {
-        std::ofstream out(m_summaryJson);
-        if (!out) {
-            std::cerr << "memscope-cli: error: --summary-json: cannot write '" << m_summaryJson
-                      << "'\n";
-            return 1;
-        }
-        out << json.dump(2) << "\n";
-    }
-    if (summary.cancelled) {
-        return 130;
-    }
-    return summary.error.empty() ? 0 : 1;
 }
 
 }  // namespace memscope::cli

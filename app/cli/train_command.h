@@ -18,6 +18,7 @@ class TrainCommand {
 
     bool selected() const { return m_app->parsed(); }
     // Exit status: 0 done, 1 stopped by an error, 2 bad options, 130 interrupted.
+    // In train_command_run.cpp (memscope_cli: LibTorch); the options are read without it.
     int run();
 
   private:

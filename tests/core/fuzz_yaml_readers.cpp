@@ -7,6 +7,12 @@
 // What parses is used the way the CLI would: a sweep's points (small grids), a plan evaluated
 // against the database, a database's lookups.
 //
+// The device database's seeds are small databases cut from resources/devices.yaml (one to three
+// of its device entries with the interconnects they name, sometimes others or none), and the
+// whole file one execution in 16: parsing is linear in the input, and under ASan each of
+// yaml-cpp's node allocations is expensive, so mutating the 4.6 KB file every time ran at a
+// fifth of the other readers' rate while most mutations landed in entries much like the others.
+//
 //   --iterations N  (default 4000 per reader)    --seed S    (mutation_fuzzer.h)
 //   One reader: fuzz_yaml_readers sweepSpec|planRequest|deviceDatabase --iterations N
 
@@ -22,11 +28,13 @@
 
 #include <QtTest/QtTest>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <functional>
 #include <iterator>
 #include <map>
+#include <set>
 #include <typeinfo>
 
 using namespace memscope;
@@ -223,6 +231,84 @@ std::string exercise(const std::string& input, const std::string& file,
     return problem;
 }
 
+// resources/devices.yaml in pieces: its interconnect lines and its device entries (each from its
+// "  - name:" line to the next, comments included), and small databases made of them.
+struct DatabasePieces {
+    std::string whole;
+    std::vector<std::string> interconnects;  // "  - {name: nvlink_4, bandwidth_gbs: 450}\n"
+    std::vector<std::string> devices;        // "  - name: NVIDIA H100 SXM\n    aliases: ...\n"
+
+    static DatabasePieces split(const std::string& text) {
+        DatabasePieces p;
+        p.whole = text;
+        const size_t links = text.find("\ninterconnects:\n");
+        const size_t devices = text.find("\ndevices:\n");
+        if (links == std::string::npos || devices == std::string::npos || devices < links) {
+            return p;
+        }
+        auto lines = [&text](size_t from, size_t to) {
+            std::vector<std::string> out;
+            while (from < to) {
+                const size_t newline = text.find('\n', from);
+                const size_t end = newline == std::string::npos ? to : std::min(to, newline + 1);
+                out.push_back(text.substr(from, end - from));
+                from = end;
+            }
+            return out;
+        };
+        for (const std::string& line : lines(links + 16, devices + 1)) {
+            if (line.rfind("  - {name: ", 0) == 0) {
+                p.interconnects.push_back(line);
+            }
+        }
+        for (const std::string& line : lines(devices + 10, text.size())) {
+            if (line.rfind("  - name: ", 0) == 0 || p.devices.empty()) {
+                p.devices.push_back(line);
+            } else {
+                p.devices.back() += line;
+            }
+        }
+        return p;
+    }
+
+    // The interconnect a device entry names ("" when none).
+    static std::string interconnectOf(const std::string& entry) {
+        const std::string key = "\n    interconnect: ";
+        const size_t at = entry.find(key);
+        if (at == std::string::npos) {
+            return {};
+        }
+        const size_t from = at + key.size();
+        return entry.substr(from, entry.find_first_of(" #\n", from) - from);
+    }
+
+    // One to three device entries (in any order, repeats allowed) and the interconnects they
+    // name, each other interconnect with a chance of 1 in 4; no interconnects section 1 time in
+    // 16. The whole file 1 time in 16.
+    std::string pick(fuzz::Mutator& m) const {
+        if (m.pick(16) == 0) {
+            return whole;
+        }
+        std::string links = "interconnects:\n";
+        std::string entries = "devices:\n";
+        std::vector<std::string> named;
+        for (size_t i = 0, n = 1 + m.pick(3); i < n; ++i) {
+            const std::string& entry = m.pickFrom(devices);
+            entries += entry;
+            named.push_back(interconnectOf(entry));
+        }
+        for (const std::string& line : interconnects) {
+            const bool needed = std::any_of(named.begin(), named.end(), [&line](const auto& n) {
+                return !n.empty() && line.rfind("  - {name: " + n + ",", 0) == 0;
+            });
+            if (needed || m.pick(4) == 0) {
+                links += line;
+            }
+        }
+        return m.pick(16) == 0 ? entries : links + "\n" + entries;
+    }
+};
+
 std::string readText(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -244,6 +330,7 @@ class FuzzYamlReaders : public QObject {
         m_planPath = m_dir.filePath("plan.yaml").toStdString();
         m_devicesSeed = readText(MEMSCOPE_SOURCE_DIR "/resources/devices.yaml");
         QVERIFY(m_devicesSeed.size() > 1000);
+        m_databasePieces = DatabasePieces::split(m_devicesSeed);
         // A fixed CPU peak instead of PeakFlops::measureCpu: the fuzzer tests the readers and the
         // planner's arithmetic, not this machine, and stays without LibTorch (memscope_base).
         m_planner = std::make_unique<Planner>(DeviceDatabase::parse(m_devicesSeed, "devices"),
@@ -261,7 +348,32 @@ class FuzzYamlReaders : public QObject {
         const PlanRequest request = PlanRequest::fromYamlFile(m_planPath);
         QCOMPARE(request.parallel.gpus, 8);
         (void)m_planner->evaluate(request);
-        QVERIFY(DeviceDatabase::parse(m_devicesSeed, "db.yaml").devices().size() > 5);
+        const DeviceDatabase whole = DeviceDatabase::parse(m_devicesSeed, "db.yaml");
+        QVERIFY(whole.devices().size() > 5);
+        // The device database's seeds: every entry and interconnect line of the file, and small
+        // databases made of them that are read whole (the file's layout is what split() expects).
+        const DatabasePieces& pieces = m_databasePieces;
+        QCOMPARE(pieces.devices.size(), whole.devices().size());
+        QVERIFY(pieces.interconnects.size() >= 5);
+        QVERIFY(whole.interconnectBandwidth("nvlink_4") > 0);
+        fuzz::Mutator m(1, {});
+        int small = 0;
+        std::set<std::string> seen;
+        for (int i = 0; i < 400; ++i) {
+            const std::string text = pieces.pick(m);
+            if (text == m_devicesSeed || text.rfind("devices:", 0) == 0) {
+                continue;  // the whole file; or no interconnects section, which can be refused
+            }
+            ++small;
+            const DeviceDatabase db = DeviceDatabase::parse(text, "db.yaml");
+            QVERIFY(!db.devices().empty() && db.devices().size() <= 3);
+            QVERIFY2(text.size() < m_devicesSeed.size() / 2, text.c_str());
+            for (const DeviceSpec& d : db.devices()) {
+                seen.insert(d.name);
+            }
+        }
+        QVERIFY(small > 300);
+        QCOMPARE(seen.size(), whole.devices().size());  // every entry is a seed
     }
 
     // Inputs built to be expensive rather than malformed.
@@ -331,10 +443,17 @@ class FuzzYamlReaders : public QObject {
         }
     }
 
-    void sweepSpec() { fuzzReader("sweep spec", kSweepSeed, 20260201, &FuzzYamlReaders::sweep); }
-    void planRequest() { fuzzReader("plan request", kPlanSeed, 20260202, &FuzzYamlReaders::plan); }
+    void sweepSpec() {
+        fuzzReader("sweep spec", 20260201, &FuzzYamlReaders::sweep,
+                   [](fuzz::Mutator&) { return std::string(kSweepSeed); });
+    }
+    void planRequest() {
+        fuzzReader("plan request", 20260202, &FuzzYamlReaders::plan,
+                   [](fuzz::Mutator&) { return std::string(kPlanSeed); });
+    }
     void deviceDatabase() {
-        fuzzReader("device database", m_devicesSeed, 20260203, &FuzzYamlReaders::database);
+        fuzzReader("device database", 20260203, &FuzzYamlReaders::database,
+                   [this](fuzz::Mutator& m) { return m_databasePieces.pick(m); });
     }
 
   private:
@@ -406,17 +525,21 @@ class FuzzYamlReaders : public QObject {
         return {sweep(input, stats), plan(input, stats), database(input, stats)};
     }
 
-    void fuzzReader(const char* name, const std::string& seedText, uint64_t defaultSeed,
-                    Reader reader) {
+    // `seedFor` gives each execution the valid input it mutates (from the mutator's random numbers,
+    // so a seed still reproduces the sequence).
+    void fuzzReader(const char* name, uint64_t defaultSeed, Reader reader,
+                    const std::function<std::string(fuzz::Mutator&)>& seedFor) {
         const auto settings = fuzz::Settings::get(4000, defaultSeed);
         fuzz::Mutator mutator(settings.seed, kInteresting, kDictionary);
-        const Bytes seed(seedText.begin(), seedText.end());
         Stats stats;
+        int64_t seedBytes = 0;
         const fuzz::Stopwatch watch;
         fuzz::Progress progress(name, settings);
         for (int64_t it = 0; it < settings.iterations; ++it) {
             progress.tick(it);
-            const Bytes b = mutator.mutated(seed, {}, 4);
+            const std::string seedText = seedFor(mutator);
+            seedBytes += int64_t(seedText.size());
+            const Bytes b = mutator.mutated(Bytes(seedText.begin(), seedText.end()), {}, 4);
             const std::string text(b.begin(), b.end());
             const std::string problem = (this->*reader)(text, stats);
             if (!problem.empty()) {
@@ -429,11 +552,13 @@ class FuzzYamlReaders : public QObject {
             }
         }
         qInfo(
-            "%s: %lld mutations in %.2f s: %lld read, %lld refused; slowest %.2f ms; peak heap "
-            "%lld bytes",
-            name, static_cast<long long>(settings.iterations), watch.seconds(),
-            static_cast<long long>(stats.accepted), static_cast<long long>(stats.refused),
-            stats.slowestMs, static_cast<long long>(stats.worstPeak));
+            "%s: %lld mutations of seeds of %lld bytes on average in %.2f s: %lld read, %lld "
+            "refused; slowest %.2f ms; peak heap %lld bytes",
+            name, static_cast<long long>(settings.iterations),
+            static_cast<long long>(seedBytes / std::max<int64_t>(settings.iterations, 1)),
+            watch.seconds(), static_cast<long long>(stats.accepted),
+            static_cast<long long>(stats.refused), stats.slowestMs,
+            static_cast<long long>(stats.worstPeak));
         if (settings.verbose) {
             for (const auto& [reason, count] : stats.reasons) {
                 qInfo("%8lld  %s", static_cast<long long>(count), reason.c_str());
@@ -446,6 +571,7 @@ class FuzzYamlReaders : public QObject {
     QTemporaryDir m_dir;
     std::string m_planPath;
     std::string m_devicesSeed;
+    DatabasePieces m_databasePieces;
     std::unique_ptr<Planner> m_planner;
 };
 

@@ -1,0 +1,194 @@
+#include "record_command.h"
+
+#include "capture/recording_session.h"
+#include "cli_support.h"
+#include "io/run_directory.h"
+#include "io/run_file.h"
+#include "io/run_journal.h"
+#include "model/config_error.h"
+#include "rank_launcher.h"
+#include "run_console.h"
+#include "trace/trace_summary.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+namespace memscope::cli {
+
+namespace {
+
+RunDirectory manifest(const TrainOptions& options, int world_size, const std::string& parallel) {
+    RunDirectory run;
+    run.world_size = world_size;
+    run.parallel = parallel;
+    run.global_batch_size = options.batch_size * world_size;
+    for (int r = 0; r < world_size; ++r) {
+        run.rank_files.push_back(RunDirectory::rankFileName(r));
+    }
+    return run;
+}
+
+}  // namespace
+
+int RecordCommand::run() {
+    namespace fs = std::filesystem;
+    TrainOptions options;
+    DeviceInfo device;
+    std::shared_ptr<DistributedContext> context;
+    std::string out = m_out;
+    try {
+        options = m_options.resolve();
+        const auto role = m_parallel.resolve(options);
+        device = DeviceInfo::describe(options.device);
+        const bool ranks =
+            role == ParallelOptionSet::Role::Launcher ||
+            (role == ParallelOptionSet::Role::Rank && m_parallel.environment()->world_size > 1);
+        if (ranks) {
+            // Several ranks record into a run directory (io/run_directory.h).
+            std::error_code ec;
+            if (fs::exists(m_out, ec) && !fs::is_directory(m_out, ec)) {
+                throw ConfigError("--out", "'" + m_out +
+                                               "' is a file; a run of several ranks "
+                                               "writes a directory there");
+            }
+            fs::create_directories(m_out, ec);
+            if (ec || !fs::is_directory(m_out)) {
+                throw ConfigError("--out", "cannot create the directory '" + m_out + "'");
+            }
+        }
+        if (role == ParallelOptionSet::Role::Launcher) {
+            // The manifest first, so the run opens whichever ranks get to save their files.
+            try {
+                manifest(options, m_parallel.nproc(), toString(m_parallel.mode())).save(m_out);
+            } catch (const std::exception& e) {
+                throw ConfigError("--out", e.what());
+            }
+            return RankLauncher::run(m_parallel.nproc(), m_parallel.masterPort(),
+                                     m_parallel.commTimeoutSeconds());
+        }
+        if (ranks) {
+            out = (fs::path(m_out) / RunDirectory::rankFileName(m_parallel.environment()->rank))
+                      .string();
+        }
+        {
+            // Writable? A file made only to find out is removed again: a rank that dies
+            // before it saves must leave no (empty) rank file behind.
+            std::error_code ec;
+            const bool existed = fs::exists(out, ec);
+            std::ofstream probe(out, std::ios::app);
+            if (!probe) {
+                throw ConfigError("--out", "cannot write '" + out + "'");
+            }
+            probe.close();
+            if (!existed) {
+                fs::remove(out, ec);
+            }
+        }
+        if (role == ParallelOptionSet::Role::Rank) {
+            context = m_parallel.connect();
+        }
+    } catch (const ConfigError& e) {
+        return reportUsageError(e.what());
+    }
+    const bool lead = !context || context->rank() == 0;
+    if (lead) {
+        RunConsole::printBanner(options, device);
+    }
+
+    Recorder::Options recorder_options;
+    recorder_options.max_events = m_maxEvents;
+    recorder_options.record_shapes = m_recordShapes;
+    RecordingSession session(options, recorder_options);
+    session.setDistributed(context, m_parallel.mode(), m_parallel.bucketBytes());
+    if (lead) {
+        session.setStepCallback(
+            RunConsole::stepPrinter(options.num_steps + options.warmup_steps, m_logInterval));
+    }
+    InterruptForwarder interrupt([&session] { session.cancel(); });
+    if (lead) {
+        std::cout << "Recording " << (options.training() ? "training" : "forward-only runs")
+                  << "...\n";
+    }
+    // Streamed to OUT.journal while it runs: `memscope-cli recover OUT` if this process dies.
+    session.setJournal(RunJournal::pathFor(out));
+    // MEMSCOPE_JOURNAL_LOG=1 prints each sync (tests compare it with what recover finds).
+    const bool log_journal = std::getenv("MEMSCOPE_JOURNAL_LOG") != nullptr;
+    int64_t synced = 0;
+    try {
+        session.start();
+    } catch (const std::exception& e) {
+        std::cerr << "memscope-cli: error: " << e.what() << "\n";
+        return 1;
+    }
+    while (session.running()) {
+        session.poll();  // keep the recorder's buffers small, as the GUI does
+        if (log_journal && session.journal() && session.journal()->eventsSynced() != synced) {
+            synced = session.journal()->eventsSynced();
+            std::cerr << "journal: " << synced << " events synced\n";
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    const RunSummary& summary = session.finish();
+    if (!session.journalError().empty()) {
+        std::cerr << "memscope-cli: warning: the journal was dropped: " << session.journalError()
+                  << "\n";
+    }
+    Trace& trace = session.trace();
+    const bool multi = context && context->worldSize() > 1;
+    if (context && summary.error.empty() && !summary.cancelled) {
+        const auto multi_summary = ParallelOptionSet::multiRankSummary(summary, *context);
+        trace.summary["world_size"] = multi_summary["world_size"];
+        trace.summary["parallel"] = multi_summary["parallel"];
+        trace.summary["global_batch_size"] = multi_summary["global_batch_size"];
+        if (multi_summary.contains("ranks")) {
+            trace.summary["ranks"] = multi_summary["ranks"];
+        }
+    }
+
+    if (lead) {
+        std::cout << "\n" << summary.toText() << "\n";
+        std::cout << TraceSummary::toText(trace, trace.summary, 5);
+    } else if (!summary.error.empty()) {
+        std::cerr << "memscope-cli: error: rank " << summary.rank << ": " << summary.error << "\n";
+    }
+    try {
+        RunFile::save(trace, out);
+        session.discardJournal();
+        if (multi && context->rank() == 0) {
+            manifest(options, context->worldSize(), summary.parallel).save(m_out);
+        }
+    } catch (const std::exception& e) {
+        std::cerr << "memscope-cli: error: " << e.what() << "\n";
+        return 1;
+    }
+    if (lead) {
+        std::cout << "\nWrote " << (multi ? m_out + " (rank 0: " + out + ", " : out + " (")
+                  << trace.events.count() << " events";
+        if (trace.meta.dropped_events > 0) {
+            std::cout << ", " << trace.meta.dropped_events << " older events dropped";
+        }
+        std::cout << ")\n";
+    }
+    if (lead && !m_summaryJson.empty()) {
+        std::ofstream out(m_summaryJson);
+        if (!out) {
+            std::cerr << "memscope-cli: error: --summary-json: cannot write '" << m_summaryJson
+                      << "'\n";
+            return 1;
+        }
+        out << trace.summary.dump(2) << "\n";
+    }
+    if (summary.cancelled)
+        return 130;
+    if (summary.out_of_memory)
+        return 3;
+    return summary.error.empty() ? 0 : 1;
+}
+
+}  // namespace memscope::cli
