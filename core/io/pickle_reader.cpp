@@ -1,5 +1,7 @@
 #include "io/pickle_reader.h"
 
+#include "io/run_file_cancelled.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -260,6 +262,14 @@ const uint8_t* PickleReader::takeDeclared(uint64_t length) {
 bool PickleReader::more() {
     if (!m_file || m_eof) {
         return false;
+    }
+    if (m_fileOptions) {
+        if (m_fileOptions->cancel && m_fileOptions->cancel->load(std::memory_order_relaxed)) {
+            throw RunFileCancelled(m_source);
+        }
+        if (m_fileOptions->progress) {
+            m_fileOptions->progress(m_base + m_pos, m_fileSize == UINT64_MAX ? 0 : m_fileSize);
+        }
     }
     const size_t have = m_size - m_pos;
     // Keep what is unread, at the front of the buffer, and fill the rest from the file.
@@ -597,6 +607,11 @@ PickleValue PickleReader::parse(const void* data, size_t size, PickleListSink* s
 }
 
 PickleValue PickleReader::parseFile(const std::string& path, PickleListSink* sink) {
+    return parseFile(path, sink, FileOptions());
+}
+
+PickleValue PickleReader::parseFile(const std::string& path, PickleListSink* sink,
+                                    const FileOptions& options) {
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
                                                          &std::fclose);
     if (!file) {
@@ -618,14 +633,29 @@ PickleValue PickleReader::parseFile(const std::string& path, PickleListSink* sin
     m_eof = false;
     m_file = file.get();
     m_sink = sink;
+    m_fileOptions = &options;
     try {
         PickleValue result = run();
         m_file = nullptr;
+        m_fileOptions = nullptr;
         m_buffer = std::vector<uint8_t>();
+        if (options.progress) {
+            const uint64_t size = m_fileSize == UINT64_MAX ? m_base + m_size : m_fileSize;
+            options.progress(size, size);
+        }
         return result;
     } catch (...) {
+        // Nothing half-built outlives the failure (a cancel or a PickleError): the partial
+        // stack and memo go now, not when the reader does.
         m_file = nullptr;
+        m_fileOptions = nullptr;
         m_buffer = std::vector<uint8_t>();
+        m_stack = std::vector<PickleValue>();
+        m_memo = std::vector<PickleValue>();
+        m_memoSet = std::vector<uint8_t>();
+        m_sparseMemo.clear();
+        m_streamed.clear();
+        m_itemMemo.clear();
         throw;
     }
 }

@@ -22,9 +22,11 @@
 #include "io/pickle_error.h"
 #include "io/pickle_value.h"
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -72,6 +74,19 @@ class PickleReader {
     // cannot be read.
     PickleValue parseFile(const std::string& path, PickleListSink* sink = nullptr);
     static constexpr size_t kChunkBytes = size_t(1) << 20;
+
+    // Progress and cancellation of parseFile, both looked at only when the next chunk of the
+    // file is read (about once per kChunkBytes, so nothing per opcode).
+    struct FileOptions {
+        // Called on the parsing thread with the bytes consumed so far (never decreasing) and the
+        // file's size (0 when it is not known); once more with (size, size) after STOP.
+        std::function<void(uint64_t bytes, uint64_t size)> progress;
+        // When set (by any thread), parsing stops at the next chunk and throws RunFileCancelled
+        // naming the path; the partial tree, memo and buffer are freed as the exception leaves.
+        const std::atomic<bool>* cancel = nullptr;
+    };
+    PickleValue parseFile(const std::string& path, PickleListSink* sink,
+                          const FileOptions& options);
 
     // Reads and parses a file (parseFile with the path as the source name).
     static PickleValue readFile(const std::string& path);
@@ -154,6 +169,7 @@ class PickleReader {
     std::FILE* m_file = nullptr;
     uint64_t m_fileSize = 0;  // at open; UINT64_MAX when unknown
     bool m_eof = false;
+    const FileOptions* m_fileOptions = nullptr;  // during parseFile
     std::vector<uint8_t> m_buffer;
     PickleListSink* m_sink = nullptr;
     std::vector<std::pair<const void*, int>> m_streamed;  // list node -> tag

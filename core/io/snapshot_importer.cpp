@@ -4,6 +4,8 @@
 
 #include "io/pickle_error.h"
 #include "io/pickle_reader.h"
+#include "io/run_file.h"
+#include "io/run_file_cancelled.h"
 #include "memscope_version.h"
 
 #include <algorithm>
@@ -286,7 +288,8 @@ struct SnapshotSegment {
 // device.
 class Builder : public PickleListSink {
   public:
-    explicit Builder(std::string source) : m_source(std::move(source)) {}
+    explicit Builder(std::string source, const std::atomic<bool>* cancel = nullptr)
+        : m_source(std::move(source)), m_cancel(cancel) {}
 
     // Streams the lists of `device_traces` at the top of the snapshot dict: the reader's stack
     // is [dict, key, value, ..., "device_traces", outer list, earlier device lists...].
@@ -301,9 +304,16 @@ class Builder : public PickleListSink {
     // The first device with trace entries, else the first with segments, else 0.
     int defaultDevice(const PickleValue& snapshot) const;
 
-    Trace build(const PickleValue& snapshot, int device);
+    Trace build(const PickleValue& snapshot, int device, const RunRange& range = RunRange());
 
   private:
+    // Throws RunFileCancelled when the cancel flag is set; cheap enough for every 64K entries.
+    void checkCancel() const {
+        if (m_cancel && m_cancel->load(std::memory_order_relaxed)) {
+            throw RunFileCancelled(m_source);
+        }
+    }
+    static constexpr size_t kCancelEvery = size_t(1) << 16;
     void addEntry(int device, const PickleValue& dict);
     bool decodeEntry(const PickleValue& dict, Entry& e, const PickleValue** frames);
     Field fieldOf(const PickleValue& key);
@@ -331,6 +341,7 @@ class Builder : public PickleListSink {
     uint32_t frameOf(const PickleValue& frame);
 
     const std::string m_source;
+    const std::atomic<bool>* m_cancel = nullptr;
     int m_device = 0;
     int32_t m_step = 0;  // -1 while emitting what was there before the trace began
     Trace m_trace;
@@ -667,6 +678,9 @@ void Builder::addEntry(int device, const PickleValue& dict) {
 void Builder::foldFrees(EntryList& entries) {
     m_blocks.reserve(std::min<size_t>(entries.size(), 1 << 16));
     for (size_t i = entries.size(); i-- > 0;) {
+        if (i % kCancelEvery == 0) {
+            checkCancel();
+        }
         Entry& e = entries[i];
         if (e.action != Action::Alloc && e.action != Action::FreeRequested &&
             e.action != Action::FreeCompleted) {
@@ -839,6 +853,9 @@ void Builder::emitTrace(EventColumns& out, DeviceTrace& trace, int64_t allocated
     };
     int64_t time_ns = 0;
     for (size_t i = 0; i < entries.size(); ++i) {
+        if (i % kCancelEvery == 0) {
+            checkCancel();
+        }
         const Entry& e = entries[i];
         if (!trace.has_time) {
             time_ns = static_cast<int64_t>(e.index) * 1000;
@@ -1114,7 +1131,7 @@ std::vector<AnnotationMarker> externalAnnotations(const PickleValue& list, int d
     return out;
 }
 
-Trace Builder::build(const PickleValue& snapshot, int device) {
+Trace Builder::build(const PickleValue& snapshot, int device, const RunRange& range) {
     m_device = device;
     m_trace.meta.memscope_version = MEMSCOPE_VERSION;
     m_trace.meta.source = "imported from " + baseName(m_source);
@@ -1175,6 +1192,16 @@ Trace Builder::build(const PickleValue& snapshot, int device) {
         m_trace.meta.started_at = isoTimeFromMicros(trace.first_time_us);
     }
     m_traces.clear();  // the entries are not needed any more: free them before finalize()
+    checkCancel();
+    if (!range.isAll()) {
+        const size_t count = out.count();
+        const auto [first, last] = RunFile::eventRange(out, range);
+        RunFile::restrictToEvents(m_trace, first, last);
+        m_trace.meta.source += "; loaded " + range.describe() + ": events " +
+                               std::to_string(first) + ".." + std::to_string(last) + " of " +
+                               std::to_string(count);
+        checkCancel();
+    }
     m_trace.finalize();
     return std::move(m_trace);
 }
@@ -1250,14 +1277,21 @@ std::vector<int> SnapshotImporter::devices(const PickleValue& snapshot) {
 }
 
 Trace SnapshotImporter::import(const std::string& path, int device) {
+    return import(path, device, ImportOptions());
+}
+
+Trace SnapshotImporter::import(const std::string& path, int device, const ImportOptions& options) {
     // The device traces stream from the reader into compact entries as they are parsed; the
     // rest of the snapshot (segments, settings) is a small tree.
-    Builder builder(path);
-    const PickleValue snapshot = PickleReader(path).parseFile(path, &builder);
+    Builder builder(path, options.cancel);
+    PickleReader::FileOptions file_options;
+    file_options.progress = options.progress;
+    file_options.cancel = options.cancel;
+    const PickleValue snapshot = PickleReader(path).parseFile(path, &builder, file_options);
     checkSnapshot(snapshot, path);
     builder.collect(snapshot);
     device = chooseDevice(builder, snapshot, device, path);
-    return builder.build(snapshot, device);
+    return builder.build(snapshot, device, options.range);
 }
 
 Trace SnapshotImporter::fromValue(const PickleValue& snapshot, int device,

@@ -51,13 +51,22 @@
 //     entries' -> summary["annotations"] (TraceAnnotations reads them; see its header).
 //   - import() streams: the file is read in chunks and each trace entry is converted as soon
 //     as it is parsed (see PickleListSink), so the whole value tree never exists.
+//   - ImportOptions::range keeps part of the imported trace, exactly as RunFile::LoadOptions::
+//     range does for a run file (RunFile::restrictToEvents before finalize()): event indices
+//     count the events above, the time-0 segments and blocks first; times are since the first
+//     trace entry. meta.source says what was loaded. The whole file is still read and converted
+//     (see docs/DESIGN.md for why the cut cannot happen while streaming).
 //   - step 0, Phase::Other, thread 0, device = the chosen index; meta.source "imported from
 //     NAME", meta.device "cuda:N"; summary {"imported": true, "devices": [...],
 //     "skipped_entries": n}.
 
 #include "io/pickle_value.h"
+#include "io/run_range.h"
 #include "trace/trace.h"
 
+#include <atomic>
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -65,6 +74,20 @@ namespace memscope {
 
 class SnapshotImporter {
   public:
+    struct ImportOptions {
+        // Called on the importing thread with the bytes of the file read so far (never
+        // decreasing) and the file's size: about once per MiB read (PickleReader::kChunkBytes),
+        // and (size, size) once the file is parsed, before the trace is built and finalized.
+        std::function<void(uint64_t bytes, uint64_t size)> progress;
+        // When set (by any thread), import() stops at the next chunk of the file, or in the
+        // conversion after it every 64K entries, and throws RunFileCancelled naming the path;
+        // everything built so far is freed as the exception leaves. Not looked at during
+        // Trace::finalize().
+        const std::atomic<bool>* cancel = nullptr;
+        // Only this part of the trace (see above and RunRange).
+        RunRange range;
+    };
+
     // Devices with trace entries or segments, ascending.
     static std::vector<int> devices(const PickleValue& snapshot);
 
@@ -72,6 +95,7 @@ class SnapshotImporter {
     // with segments). Throws PickleError naming the file when it is not a readable pickle, not a
     // memory snapshot, or lacks the device asked for.
     static Trace import(const std::string& path, int device = -1);
+    static Trace import(const std::string& path, int device, const ImportOptions& options);
 
     // The same for a pickle already read; source_name stands for the file in messages and meta.
     static Trace fromValue(const PickleValue& snapshot, int device = -1,

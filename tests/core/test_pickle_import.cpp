@@ -7,13 +7,17 @@
 #include "io/pickle_reader.h"
 #include "io/pickle_writer.h"
 #include "io/run_file.h"
+#include "io/run_file_cancelled.h"
 #include "io/snapshot_exporter.h"
 #include "io/snapshot_importer.h"
 #include "trace/timeline_layout.h"
 
+#include "heap_meter.h"
+
 #include <QtTest/QtTest>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <fstream>
 #include <limits>
@@ -96,6 +100,35 @@ const Allocation* allocationAt(const Trace& trace, uint64_t addr) {
 }
 
 constexpr int64_t kMiB = 1 << 20;
+
+// A snapshot of several MiB (n allocations and their frees, a few stacks and sizes), written
+// by SnapshotExporter.
+void writeBigSnapshot(const std::string& path, size_t n) {
+    Trace t;
+    uint32_t stacks[4];
+    for (uint32_t s = 0; s < 4; ++s) {
+        Frame f;
+        f.kind = FrameKind::Other;
+        f.name = "layer" + std::to_string(s);
+        f.file = "model.py";
+        f.line = int32_t(10 + s);
+        stacks[s] = t.stacks.child(StackTable::kEmpty, t.stacks.internFrame(f));
+    }
+    int64_t live = 0;
+    for (size_t i = 0; i < 2 * n; ++i) {
+        Event e;
+        e.time_ns = int64_t(i) * 1000;
+        e.addr = 0x100000 + (i / 2 % 256) * 0x10000;
+        e.kind = i % 2 == 0 ? EventKind::Alloc : EventKind::Free;
+        e.size = (i % 2 == 0 ? 1 : -1) * int64_t(512 * (1 + i / 2 % 7));
+        e.stack = stacks[i / 2 % 4];
+        live += e.size;
+        e.allocated = live;
+        t.events.append(e);
+    }
+    t.finalize();
+    SnapshotExporter::write(t, path);
+}
 
 }  // namespace
 
@@ -1127,6 +1160,129 @@ class TestPickleImport : public QObject {
                 QCOMPARE(fa[1].end_ns, int64_t(20000));
             }
         }
+    }
+
+    // Progress: bytes read, never decreasing, about once per chunk, ending at the file's size;
+    // the default options give the same trace as import(path).
+    void importReportsProgress() {
+        const std::string path = m_dir.filePath("progress.pickle").toStdString();
+        writeBigSnapshot(path, 30000);
+        const uint64_t size = uint64_t(QFileInfo(QString::fromStdString(path)).size());
+        QVERIFY2(size > 3 * PickleReader::kChunkBytes, qPrintable(QString::number(size)));
+        std::vector<std::pair<uint64_t, uint64_t>> calls;
+        SnapshotImporter::ImportOptions options;
+        options.progress = [&](uint64_t bytes, uint64_t total) {
+            calls.emplace_back(bytes, total);
+        };
+        const Trace a = SnapshotImporter::import(path, -1, options);
+        QVERIFY(calls.size() >= size / PickleReader::kChunkBytes);
+        QVERIFY(calls.size() <= size / (PickleReader::kChunkBytes / 2) + 3);  // bounded rate
+        for (size_t i = 0; i < calls.size(); ++i) {
+            QCOMPARE(calls[i].second, size);
+            QVERIFY(calls[i].first <= size);
+            if (i > 0) {
+                QVERIFY(calls[i].first >= calls[i - 1].first);
+            }
+        }
+        QCOMPARE(calls.front().first, uint64_t(0));
+        QCOMPARE(calls.back().first, size);
+        const Trace b = SnapshotImporter::import(path);
+        // Each allocation: its segment (the exporter gives it one), alloc, role, free, segment
+        // free.
+        QCOMPARE(a.events.count(), size_t(5 * 30000));
+        QCOMPARE(a.events.kind, b.events.kind);
+        QCOMPARE(a.events.addr, b.events.addr);
+        QCOMPARE(a.events.size, b.events.size);
+        QCOMPARE(a.events.allocated, b.events.allocated);
+        QCOMPARE(a.events.time_ns, b.events.time_ns);
+        QCOMPARE(a.events.stack, b.events.stack);
+        QCOMPARE(a.summary, b.summary);
+        QCOMPARE(a.meta.source, b.meta.source);
+    }
+
+    // Cancel while the file is read, before it, and in the conversion after it: RunFileCancelled
+    // naming the file, and every byte allocated on the way is freed again.
+    void importCancels_data() {
+        QTest::addColumn<int>("when");  // cancel set at this progress call; -1: before import
+        QTest::newRow("while reading") << 2;
+        QTest::newRow("before") << -1;
+        QTest::newRow("after reading") << 1000000;  // at the last call: (size, size)
+    }
+    void importCancels() {
+        QFETCH(int, when);
+        const std::string path = m_dir.filePath("cancel.pickle").toStdString();
+        writeBigSnapshot(path, 30000);
+        const uint64_t size = uint64_t(QFileInfo(QString::fromStdString(path)).size());
+        SnapshotImporter::import(path);  // anything allocated once per process, allocated now
+        std::atomic<bool> cancel{when < 0};
+        int calls = 0;
+        uint64_t last_bytes = 0;
+        SnapshotImporter::ImportOptions options;
+        options.cancel = &cancel;
+        options.progress = [&](uint64_t bytes, uint64_t) {
+            last_bytes = bytes;
+            if (++calls == when || (when > 1000 && bytes == size)) {
+                cancel = true;
+            }
+        };
+        const int64_t before = fuzz::heapLive();
+        bool cancelled = false;
+        try {
+            SnapshotImporter::import(path, -1, options);
+        } catch (const RunFileCancelled& e) {
+            cancelled = true;
+            QCOMPARE(QString::fromStdString(e.path()), QString::fromStdString(path));
+            QVERIFY2(QString(e.what()).contains("cancelled"), e.what());
+        }
+        QVERIFY(cancelled);
+        QCOMPARE(fuzz::heapLive(), before);
+        if (when < 0) {
+            QCOMPARE(calls, 0);  // stopped before the first chunk was read
+        } else if (when == 2) {
+            QCOMPARE(calls, 2);  // stopped at the next chunk
+            QVERIFY(last_bytes < size);
+        } else {
+            QCOMPARE(last_bytes, size);  // the whole file was read; the conversion stopped
+        }
+        // The same options without the flag import the whole trace.
+        cancel = false;
+        options.progress = nullptr;
+        QCOMPARE(SnapshotImporter::import(path, -1, options).events.count(),
+                 SnapshotImporter::import(path).events.count());
+    }
+
+    // A range on import cuts the trace exactly as a run file's range does: the same events as
+    // the imported run saved and loaded with that range.
+    void importsARange_data() {
+        QTest::addColumn<QString>("range");
+        QTest::newRow("events") << "10000:20000";
+        QTest::newRow("open end") << "50000:";
+        QTest::newRow("time") << "5ms:12.5ms";
+        QTest::newRow("past the end") << "200000:";
+    }
+    void importsARange() {
+        QFETCH(QString, range);
+        const std::string path = m_dir.filePath("range.pickle").toStdString();
+        writeBigSnapshot(path, 30000);
+        const std::string run = m_dir.filePath("range.memscope").toStdString();
+        RunFile::save(SnapshotImporter::import(path), run);
+        SnapshotImporter::ImportOptions options;
+        options.range = RunRange::parse(range.toStdString());
+        const Trace a = SnapshotImporter::import(path, -1, options);
+        RunFile::LoadOptions load;
+        load.range = options.range;
+        const Trace b = RunFile::load(run, load);
+        QVERIFY(a.events.count() < 150000);
+        QCOMPARE(a.events.kind, b.events.kind);
+        QCOMPARE(a.events.addr, b.events.addr);
+        QCOMPARE(a.events.size, b.events.size);
+        QCOMPARE(a.events.allocated, b.events.allocated);
+        QCOMPARE(a.events.reserved, b.events.reserved);
+        QCOMPARE(a.events.time_ns, b.events.time_ns);
+        QCOMPARE(a.allocations().size(), b.allocations().size());
+        QCOMPARE(a.segments().size(), b.segments().size());
+        QCOMPARE(a.peakEvent(), b.peakEvent());
+        QVERIFY2(QString::fromStdString(a.meta.source).contains("loaded"), a.meta.source.c_str());
     }
 
     void notASnapshot() {
