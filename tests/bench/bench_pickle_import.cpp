@@ -12,16 +12,25 @@
 // through the memo, APPENDS/SETITEMS in batches of 1000). Targets: >= 100 MB/s, and a streaming
 // peak under 2x the trace's size.
 //
-//   bench_pickle_import [--entries N] [--path FILE] [--keep 1]
-//   (default 1,000,000 entries, /tmp; --keep 1 leaves the snapshot there for other tools)
+// The streaming import runs with a progress callback and a cancel flag (never set), as the GUI
+// does; its line also gives the time the file's parse took (when progress reached the file's
+// size) before the conversion and finalize(). Two more children set the cancel flag half way
+// through the parse and right after it, and print how long import() took to throw.
+//
+//   bench_pickle_import [--entries N] [--path FILE] [--keep 1] [--write-only 1]
+//   bench_pickle_import --child stream|tree|cancel-half|cancel-parsed --path FILE
+//   (default 1,000,000 entries, /tmp; --keep 1 leaves the snapshot there for other tools;
+//   --write-only 1 writes it and stops; --child imports an existing file one way)
 
 #include "io/pickle_error.h"
 #include "io/pickle_reader.h"
+#include "io/run_file_cancelled.h"
 #include "io/snapshot_importer.h"
 
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <climits>
 #include <cstdio>
@@ -29,6 +38,7 @@
 #include <cstring>
 #include <ctime>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -305,8 +315,37 @@ int64_t traceBytes(const Trace& t) {
     return n;
 }
 
+// The child "cancel-half" / "cancel-parsed": imports `path` and sets the cancel flag from
+// the progress callback once half the file is read (the reader polls it at its next chunk), or
+// once all of it is (the conversion polls it every 64K entries); prints the time from setting
+// the flag to the RunFileCancelled.
+int runCancelChild(const std::string& path, bool half) {
+    std::atomic<bool> cancel{false};
+    std::chrono::steady_clock::time_point set_at;
+    SnapshotImporter::ImportOptions options;
+    options.cancel = &cancel;
+    options.progress = [&](uint64_t bytes, uint64_t size) {
+        if (!cancel && (half ? bytes >= size / 2 : bytes == size)) {
+            set_at = std::chrono::steady_clock::now();
+            cancel = true;
+        }
+    };
+    try {
+        SnapshotImporter::import(path, -1, options);
+    } catch (const RunFileCancelled&) {
+        std::printf("CANCEL %.6f\n", secondsSince(set_at));
+        return 0;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench_pickle_import: %s\n", e.what());
+    }
+    return 1;
+}
+
 // The child: imports `path` one way and prints one line of figures.
 int runChild(const std::string& mode, const std::string& path) {
+    if (mode == "cancel-half" || mode == "cancel-parsed") {
+        return runCancelChild(path, mode == "cancel-half");
+    }
     const int64_t base = residentBytes();
     try {
         const auto start = std::chrono::steady_clock::now();
@@ -320,7 +359,15 @@ int runChild(const std::string& mode, const std::string& path) {
             }
             trace = SnapshotImporter::fromValue(snapshot, -1, path);
         } else {
-            trace = SnapshotImporter::import(path);
+            std::atomic<bool> cancel{false};
+            SnapshotImporter::ImportOptions options;
+            options.cancel = &cancel;
+            options.progress = [&](uint64_t bytes, uint64_t size) {
+                if (bytes == size) {
+                    std::printf("PARSED %.6f\n", secondsSince(start));
+                }
+            };
+            trace = SnapshotImporter::import(path, -1, options);
         }
         const double seconds = secondsSince(start);
         const double cpu_seconds = cpuSecondsSince(cpu);
@@ -348,6 +395,8 @@ int runChild(const std::string& mode, const std::string& path) {
 struct ChildResult {
     bool ok = false;
     double seconds = 0, cpu_seconds = 0;
+    double parsed = -1;  // stream: seconds until the whole file was parsed
+    double cancel = -1;  // cancel-*: seconds from setting the flag to the exception
     long long peak = 0, base = 0, trace = 0;
     size_t events = 0, allocs = 0, frees = 0, segments = 0, nodes = 0, segment_count = 0;
 };
@@ -372,6 +421,10 @@ ChildResult runInChild(const std::string& mode, const std::string& path) {
                         &r.segments, &r.nodes, &r.segment_count) == 11) {
             r.ok = true;
         }
+        std::sscanf(line, "PARSED %lf", &r.parsed);
+        if (std::sscanf(line, "CANCEL %lf", &r.cancel) == 1) {
+            r.ok = true;
+        }
     }
     r.ok = pclose(pipe) == 0 && r.ok;
     return r;
@@ -384,6 +437,7 @@ int main(int argc, char** argv) {
     std::string path = "/tmp/bench_pickle_import.pickle";
     std::string child;
     bool keep = false;
+    bool write_only = false;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string key = argv[i];
         if (key == "--entries") {
@@ -392,6 +446,8 @@ int main(int argc, char** argv) {
             path = argv[i + 1];
         } else if (key == "--keep") {
             keep = std::string(argv[i + 1]) != "0";
+        } else if (key == "--write-only") {
+            write_only = std::string(argv[i + 1]) != "0";
         } else if (key == "--child") {
             child = argv[i + 1];
         } else {
@@ -414,6 +470,9 @@ int main(int argc, char** argv) {
     std::printf("entries     %zu (%zu allocs, %zu frees, %zu segment allocs)\n", entries,
                 expected.allocs, expected.frees, expected.segments);
     std::printf("file        %.1f MB (%s), written in %.2f s\n", mb, path.c_str(), write_s);
+    if (write_only) {
+        return 0;
+    }
     bool ok = true;
     ChildResult results[2];
     const char* modes[2] = {"tree", "stream"};
@@ -431,11 +490,24 @@ int main(int argc, char** argv) {
             modes[m], r.seconds, mb / r.seconds, r.cpu_seconds, double(r.peak) / 1e6,
             double(r.base) / 1e6, double(r.trace) / 1e6, double(r.peak) / double(r.trace),
             grown / double(r.trace));
+        if (r.parsed >= 0) {
+            std::printf("            parsed in %.3f s, converted and finalized in %.3f s\n",
+                        r.parsed, r.seconds - r.parsed);
+        }
         // The four 20 MiB segments in `segments` are untouched by the trace: segment allocs at
         // time 0, and their live blocks allocs at time 0.
         ok = ok && r.allocs == expected.allocs + 4 && r.frees == expected.frees &&
              r.segments == expected.segments + 4 && r.nodes > 300 &&
              r.segment_count == expected.segments + 4;
+    }
+    for (const char* mode : {"cancel-half", "cancel-parsed"}) {
+        const ChildResult r = runInChild(mode, path);
+        if (r.ok) {
+            std::printf("%-13s cancelled %.1f ms after the flag was set\n", mode, r.cancel * 1e3);
+        } else {
+            std::printf("%-13s FAILED\n", mode);
+            ok = false;
+        }
     }
     if (!keep) {
         std::remove(path.c_str());
