@@ -1245,10 +1245,6 @@
         <translation>Teil eines Laufs öffnen</translation>
     </message>
     <message>
-        <source>Memscope runs (*.memscope);;All files (*)</source>
-        <translation>Memscope-Läufe (*.memscope);;Alle Dateien (*)</translation>
-    </message>
-    <message>
         <source>Range to load: event indices (1000000:2000000) or times since the start with a unit (2.5s:4s, 300ms:, :1.5min).
 Allocations live at its start count as present from the start. Leave empty for the whole run.</source>
         <translation>Zu ladender Bereich: Ereignisindizes (1000000:2000000) oder Zeiten seit dem Start mit Einheit (2.5s:4s, 300ms:, :1.5min).
@@ -1423,6 +1419,10 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     <message>
         <source>Recording %1 on %2 processes (%3)</source>
         <translation>Zeichne %1 auf %2 Prozessen auf (%3)</translation>
+    </message>
+    <message>
+        <source>Runs and snapshots (*.memscope *.pickle *.pkl);;Memscope runs (*.memscope);;PyTorch memory snapshots (*.pickle *.pkl);;All files (*)</source>
+        <translation>Läufe und Snapshots (*.memscope *.pickle *.pkl);;Memscope-Läufe (*.memscope);;PyTorch-Speicher-Snapshots (*.pickle *.pkl);;Alle Dateien (*)</translation>
     </message>
 </context>
 <context>

@@ -1241,10 +1241,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Memscope runs (*.memscope);;All files (*)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Range to load: event indices (1000000:2000000) or times since the start with a unit (2.5s:4s, 300ms:, :1.5min).
 Allocations live at its start count as present from the start. Leave empty for the whole run.</source>
         <translation type="unfinished"></translation>
@@ -1415,6 +1411,10 @@ Allocations live at its start count as present from the start. Leave empty for t
     </message>
     <message>
         <source>Recording %1 on %2 processes (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Runs and snapshots (*.memscope *.pickle *.pkl);;Memscope runs (*.memscope);;PyTorch memory snapshots (*.pickle *.pkl);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

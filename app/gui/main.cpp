@@ -169,8 +169,10 @@ int render_timeline_screenshot(const QString& run_path, const memscope::RunRange
         const std::string file = QFile::encodeName(run_path).toStdString();
         const QString suffix = QFileInfo(run_path).suffix().toLower();
         if (suffix == QLatin1String("pickle") || suffix == QLatin1String("pkl")) {
-            trace =
-                std::make_shared<const memscope::Trace>(memscope::SnapshotImporter::import(file));
+            memscope::SnapshotImporter::ImportOptions options;
+            options.range = range;
+            trace = std::make_shared<const memscope::Trace>(
+                memscope::SnapshotImporter::import(file, -1, options));
         } else {
             memscope::RunFile::LoadOptions options;
             options.range = range;

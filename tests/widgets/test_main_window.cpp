@@ -19,6 +19,7 @@
 
 #include "io/run_directory.h"
 #include "io/run_file.h"
+#include "io/snapshot_exporter.h"
 #include "main_window.h"
 #include "memscope_version.h"
 #include "run_load_progress.h"
@@ -46,6 +47,25 @@ void saveBigRun(const QString& path, size_t n) {
     memscope::RunFile::SaveOptions o;
     o.format_version = 1;
     memscope::RunFile::save(t, path.toStdString(), o);
+}
+
+// The same run as a memory_viz pickle (each allocation with its own segment, as the exporter
+// writes a CPU run): about 100 bytes per event.
+void saveBigPickle(const QString& path, size_t n) {
+    memscope::Trace t;
+    int64_t live = 0;
+    for (size_t i = 0; i < n; ++i) {
+        memscope::Event e;
+        e.time_ns = int64_t(i) * 1000;
+        e.addr = 0x10000 + (i / 2 % 64) * 0x1000;
+        e.kind = i % 2 == 0 ? memscope::EventKind::Alloc : memscope::EventKind::Free;
+        e.size = i % 2 == 0 ? 4096 : -4096;
+        live += e.size;
+        e.allocated = live;
+        t.events.append(e);
+    }
+    t.finalize();
+    memscope::SnapshotExporter::write(t, path.toStdString());
 }
 
 // A rank's recording: `n` 4 KiB allocations, all live at the end, and two steps whose peaks are
@@ -136,6 +156,69 @@ class TestMainWindow : public QObject {
         QVERIFY(window.logView()->toPlainText().contains(QLatin1String("cancelled")));
         // The next open of the same file is not cancelled.
         QVERIFY(window.openRun(path));
+    }
+
+    // A big memory_viz pickle loads like a big run: on a worker, with the bar and Cancel, and
+    // with a range.
+    void a_big_pickle_opens_with_progress_and_a_range() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("big.pickle"));
+        saveBigPickle(path, 200000);
+        QVERIFY(QFileInfo(path).size() >= 4 << 20);
+        memscope::MainWindow window;
+        auto* progress = window.findChild<memscope::RunLoadProgress*>();
+        auto* cancel = window.findChild<QPushButton*>(QStringLiteral("load_cancel"));
+        QVERIFY(progress && cancel);
+        int seen_visible = 0;
+        int seen_cancellable = 0;
+        int seen_partly = 0;
+        QTimer poll;
+        connect(&poll, &QTimer::timeout, &window, [&] {
+            if (progress->isVisibleTo(&window)) {
+                ++seen_visible;
+                seen_cancellable += cancel->isVisibleTo(&window) && cancel->isEnabled() ? 1 : 0;
+                seen_partly += progress->value() > 0 && progress->value() < 1000 ? 1 : 0;
+            }
+        });
+        poll.start(0);
+        QVERIFY(window.openRun(path, memscope::RunRange::events(1000, 3000)));
+        poll.stop();
+        QVERIFY(!progress->isVisibleTo(&window));
+        QVERIFY(seen_visible > 0);
+        QVERIFY(seen_cancellable > 0);
+        QVERIFY(seen_partly > 0);  // it moved while the file was read
+        QCOMPARE(progress->value(), 1000);
+        QCOMPARE(window.currentRunPath(), path);
+        QVERIFY(window.logView()->toPlainText().contains(QLatin1String("2,000 events")) ||
+                window.logView()->toPlainText().contains(QLatin1String("2000 events")));
+    }
+
+    void cancel_stops_opening_a_big_pickle() {
+        QTemporaryDir dir;
+        const QString small = dir.filePath(QStringLiteral("small.memscope"));
+        saveBigRun(small, 1000);
+        const QString path = dir.filePath(QStringLiteral("big.pickle"));
+        saveBigPickle(path, 400000);
+        memscope::MainWindow window;
+        QString reported;
+        window.setErrorReporter([&](const QString& message) { reported = message; });
+        QVERIFY(window.openRun(small));
+        auto* cancel = window.findChild<QPushButton*>(QStringLiteral("load_cancel"));
+        QVERIFY(cancel);
+        QTimer click;
+        connect(&click, &QTimer::timeout, &window, [&] {
+            if (cancel->isVisibleTo(&window) && cancel->isEnabled())
+                cancel->click();
+        });
+        click.start(0);
+        QVERIFY(!window.openRun(path));
+        click.stop();
+        QVERIFY2(reported.isEmpty(), qPrintable(reported));
+        QCOMPARE(window.currentRunPath(), small);  // the run shown before stays
+        QVERIFY(window.logView()->toPlainText().contains(
+            QStringLiteral("Opening %1 cancelled.").arg(QDir::toNativeSeparators(path))));
+        QVERIFY(window.openRun(path));
+        QCOMPARE(window.currentRunPath(), path);
     }
 
     void title_names_the_application() {
