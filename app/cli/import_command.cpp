@@ -2,14 +2,65 @@
 
 #include "cli_support.h"
 #include "io/run_file.h"
+#include "io/run_range.h"
 #include "io/snapshot_importer.h"
 #include "train/run_summary.h"
 
+#include <atomic>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 
+#ifndef _WIN32
+#include <unistd.h>
+#endif
+
 namespace memscope::cli {
+
+namespace {
+
+// SnapshotImporter::import with the percentage of the file read on stderr when it is a terminal
+// and Ctrl-C cancelling (RunFileCancelled), as loadRun() does for run files.
+Trace importSnapshot(const std::string& path, int device, const RunRange& range) {
+    static std::atomic<bool> cancel{false};
+    cancel = false;
+    InterruptForwarder forward([] { cancel = true; });
+    SnapshotImporter::ImportOptions options;
+    options.range = range;
+    options.cancel = &cancel;
+#ifndef _WIN32
+    const bool terminal = isatty(fileno(stderr)) != 0;
+#else
+    const bool terminal = false;
+#endif
+    int shown = -1;
+    if (terminal) {
+        options.progress = [&](uint64_t bytes, uint64_t size) {
+            const int percent = size > 0 ? int(double(bytes) / double(size) * 100) : 0;
+            if (percent != shown) {
+                shown = percent;
+                std::fprintf(stderr, "\rreading %s: %3d%%", path.c_str(), percent);
+                std::fflush(stderr);
+            }
+        };
+    }
+    auto clear = [&] {
+        if (shown >= 0) {
+            std::fprintf(stderr, "\r\033[K");
+            std::fflush(stderr);
+        }
+    };
+    try {
+        Trace trace = SnapshotImporter::import(path, device, options);
+        clear();
+        return trace;
+    } catch (...) {
+        clear();
+        throw;
+    }
+}
+
+}  // namespace
 
 ImportCommand::ImportCommand(CLI::App& parent) {
     m_app = parent.add_subcommand("import", "Convert a PyTorch memory snapshot to a run file");
@@ -20,9 +71,18 @@ ImportCommand::ImportCommand(CLI::App& parent) {
         ->add_option("--device", m_device,
                      "CUDA device index to import (default: the first with trace entries)")
         ->check(CLI::Range(0, 32767));
+    m_app->add_option("--range", m_range,
+                      "Import only part of the trace: event indices A:B of the imported run "
+                      "(1000000:2000000) or times since its first entry with a unit (2.5s:4s, "
+                      "300ms:, :1.5min); allocations live at A count as present from the start");
 }
 
 int ImportCommand::run() {
+    RunRange range;
+    int status = 0;
+    if (!parseRangeOption(m_range, range, status)) {
+        return status;
+    }
     const bool existed = std::ifstream(m_out).good();
     {
         // Check the output before reading a snapshot that may take seconds.
@@ -33,7 +93,7 @@ int ImportCommand::run() {
     }
     Trace trace;
     try {
-        trace = SnapshotImporter::import(m_snapshot, m_device);
+        trace = importSnapshot(m_snapshot, m_device, range);
         RunFile::save(trace, m_out);
     } catch (const std::exception& e) {
         if (!existed) {

@@ -6,9 +6,11 @@
 
 namespace memscope::cli {
 
-// `memscope-cli import SNAPSHOT.pickle --out RUN.memscope [--device N]`: converts a PyTorch
-// memory snapshot (torch.cuda.memory._dump_snapshot()) into a run file and prints a short
-// summary. Exit status: 0 done, 1 the snapshot or the run file failed, 2 bad options.
+// `memscope-cli import SNAPSHOT.pickle --out RUN.memscope [--device N] [--range A:B]`: converts
+// a PyTorch memory snapshot (torch.cuda.memory._dump_snapshot()) into a run file and prints a
+// short summary. On a terminal stderr shows the bytes read as a percentage; Ctrl-C cancels.
+// Exit status: 0 done, 1 the snapshot or the run file failed (or the import was cancelled),
+// 2 bad options.
 class ImportCommand {
   public:
     explicit ImportCommand(CLI::App& parent);
@@ -21,6 +23,7 @@ class ImportCommand {
     std::string m_snapshot;
     std::string m_out;
     int m_device = -1;
+    std::string m_range;
 };
 
 }  // namespace memscope::cli
