@@ -18,9 +18,10 @@
 // through the parse and right after it, and print how long import() took to throw.
 //
 //   bench_pickle_import [--entries N] [--path FILE] [--keep 1] [--write-only 1]
-//   bench_pickle_import --child stream|tree|cancel-half|cancel-parsed --path FILE
+//   bench_pickle_import --child stream|tree|cancel-half|cancel-parsed --path FILE [--range A:B]
 //   (default 1,000,000 entries, /tmp; --keep 1 leaves the snapshot there for other tools;
-//   --write-only 1 writes it and stops; --child imports an existing file one way)
+//   --write-only 1 writes it and stops; --child imports an existing file one way, the stream
+//   child only --range of it)
 
 #include "io/pickle_error.h"
 #include "io/pickle_reader.h"
@@ -342,7 +343,7 @@ int runCancelChild(const std::string& path, bool half) {
 }
 
 // The child: imports `path` one way and prints one line of figures.
-int runChild(const std::string& mode, const std::string& path) {
+int runChild(const std::string& mode, const std::string& path, const std::string& range) {
     if (mode == "cancel-half" || mode == "cancel-parsed") {
         return runCancelChild(path, mode == "cancel-half");
     }
@@ -362,6 +363,7 @@ int runChild(const std::string& mode, const std::string& path) {
             std::atomic<bool> cancel{false};
             SnapshotImporter::ImportOptions options;
             options.cancel = &cancel;
+            options.range = RunRange::parse(range);
             options.progress = [&](uint64_t bytes, uint64_t size) {
                 if (bytes == size) {
                     std::printf("PARSED %.6f\n", secondsSince(start));
@@ -386,7 +388,7 @@ int runChild(const std::string& mode, const std::string& path) {
                     trace.events.count(), allocs, frees, segments, trace.stacks.nodeCount(),
                     trace.segments().size());
         return 0;
-    } catch (const PickleError& e) {
+    } catch (const std::exception& e) {
         std::fprintf(stderr, "bench_pickle_import: %s\n", e.what());
         return 1;
     }
@@ -436,6 +438,7 @@ int main(int argc, char** argv) {
     size_t entries = 1'000'000;
     std::string path = "/tmp/bench_pickle_import.pickle";
     std::string child;
+    std::string range;
     bool keep = false;
     bool write_only = false;
     for (int i = 1; i + 1 < argc; i += 2) {
@@ -448,6 +451,8 @@ int main(int argc, char** argv) {
             keep = std::string(argv[i + 1]) != "0";
         } else if (key == "--write-only") {
             write_only = std::string(argv[i + 1]) != "0";
+        } else if (key == "--range") {
+            range = argv[i + 1];
         } else if (key == "--child") {
             child = argv[i + 1];
         } else {
@@ -456,7 +461,7 @@ int main(int argc, char** argv) {
         }
     }
     if (!child.empty()) {
-        return runChild(child, path);
+        return runChild(child, path, range);
     }
 
     auto start = std::chrono::steady_clock::now();
