@@ -244,6 +244,33 @@ class TestCliExports : public QObject {
         QVERIFY2(report.exit_code == 0, qPrintable(report.err));
     }
 
+    // import --range keeps the same part of a snapshot as info --range of the whole import.
+    void importTakesARange() {
+        const auto pickle = m_dir.filePath("range.pickle");
+        auto r = cli({"export", m_run, "--to", pickle});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        const auto whole = m_dir.filePath("whole.memscope");
+        r = cli({"import", pickle, "--out", whole});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        const auto part = m_dir.filePath("part.memscope");
+        r = cli({"import", pickle, "--out", part, "--range", "100:400"});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        QVERIFY(r.out.contains("Wrote " + part));
+        const auto a = cli({"info", part, "--json"});
+        const auto b = cli({"info", whole, "--range", "100:400", "--json"});
+        QVERIFY2(a.exit_code == 0 && b.exit_code == 0, qPrintable(a.err + b.err));
+        const auto ja = QJsonDocument::fromJson(a.out.toUtf8()).object();
+        const auto jb = QJsonDocument::fromJson(b.out.toUtf8()).object();
+        for (const char* key : {"events", "peak_allocated_bytes_recorded", "peak_event"}) {
+            QVERIFY2(ja.contains(key), key);
+            QCOMPARE(ja.value(key), jb.value(key));
+        }
+        const auto bad = cli({"import", pickle, "--out", part, "--range", "4:x"});
+        QCOMPARE(bad.exit_code, 2);
+        QVERIFY2(bad.err.startsWith("memscope-cli: error: --range:"), qPrintable(bad.err));
+        QCOMPARE(bad.err.count('\n'), 1);
+    }
+
     void aCorruptRunFileIsRefused() {
         const auto junk = m_dir.filePath("junk.memscope");
         QFile f(junk);
