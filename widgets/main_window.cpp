@@ -27,6 +27,7 @@
 #include "timeline_view.h"
 #include "trace/timeline_layout.h"
 #include "trace/trace.h"
+#include "when_finished.h"
 
 #include <torch/version.h>  // only the version macros: keeps LibTorch's big headers out of widgets
 
@@ -498,7 +499,7 @@ void MainWindow::recoverJournals(const QStringList& journals) {
         }
         return r;
     };
-    QtConcurrent::run(work).then(this, [this](Recovered r) {
+    whenFinished(this, QtConcurrent::run(work), [this](Recovered r) {
         for (const QString& line : r.lines) {
             appendLog(line);
         }

@@ -1,6 +1,7 @@
 #include "operator_page.h"
 
 #include "run_document.h"
+#include "when_finished.h"
 
 #include "io/atomic_file.h"
 #include "io/table_exporter.h"
@@ -154,13 +155,15 @@ void OperatorPage::rebuild() {
     m_pending = true;
     m_model->setTable(nullptr, nullptr);
     updateStatus();
-    QtConcurrent::run([trace, grouping] {
-        return std::make_shared<const OperatorTable>(OperatorTable::build(*trace, grouping));
-    }).then(this, [this, generation](std::shared_ptr<const OperatorTable> table) {
-        if (generation == m_generation) {
-            adoptTable(std::move(table));
-        }
-    });
+    whenFinished(
+        this, QtConcurrent::run([trace, grouping] {
+            return std::make_shared<const OperatorTable>(OperatorTable::build(*trace, grouping));
+        }),
+        [this, generation](std::shared_ptr<const OperatorTable> table) {
+            if (generation == m_generation) {
+                adoptTable(std::move(table));
+            }
+        });
 }
 
 void OperatorPage::adoptTable(std::shared_ptr<const OperatorTable> table) {

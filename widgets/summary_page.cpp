@@ -10,6 +10,7 @@
 #include "train/peak_bandwidth.h"
 #include "train/peak_flops.h"
 #include "train/run_summary.h"
+#include "when_finished.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -17,7 +18,6 @@
 #include <QChartView>
 #include <QEvent>
 #include <QFormLayout>
-#include <QFutureWatcher>
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QHeaderView>
@@ -361,20 +361,9 @@ void SummaryPage::setTrace(std::shared_ptr<const Trace> trace) {
     showResult();
     const auto trace_copy = m_trace;
     const bool measure = m_measure;
-    // A watcher rather than QFuture::then(this, ...): with Qt 6.4 the continuation was
-    // sometimes never run when the worker finished while it was being attached
-    // (test_segment_view waited 20 s for `computed` about one run in two).
-    using Watcher = QFutureWatcher<std::shared_ptr<const Result>>;
-    auto* watcher = new Watcher(this);
-    connect(watcher, &Watcher::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation == m_generation) {
-            adopt(watcher->result());
-        }
-    });
-    watcher->setFuture(QtConcurrent::run([trace_copy, measure] {
-        // A run the analysis cannot take (a malformed imported file, say) says why instead of
-        // computing forever: an exception would end the future without its result.
+    // A run the analysis cannot take (a malformed imported file, say) says why instead of
+    // computing forever: an exception would end the future without its result.
+    auto work = [trace_copy, measure] {
         try {
             return std::make_shared<const Result>(compute(trace_copy, measure));
         } catch (const std::exception& e) {
@@ -382,7 +371,15 @@ void SummaryPage::setTrace(std::shared_ptr<const Trace> trace) {
             failed.error = QString::fromUtf8(e.what());
             return std::make_shared<const Result>(std::move(failed));
         }
-    }));
+    };
+    // whenFinished rather than QFuture::then(this, ...): with Qt 6.4 the continuation was
+    // sometimes never run (test_segment_view waited 20 s for `computed` about one run in two).
+    whenFinished(this, QtConcurrent::run(work),
+                 [this, generation](std::shared_ptr<const Result> result) {
+                     if (generation == m_generation) {
+                         adopt(std::move(result));
+                     }
+                 });
 }
 
 void SummaryPage::adopt(std::shared_ptr<const Result> result) {

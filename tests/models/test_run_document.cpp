@@ -5,11 +5,16 @@
 #include "run_indexes.h"
 #include "trace/timeline_layout.h"
 #include "trace/trace_summary.h"
+#include "when_finished.h"
 
+#include <QPromise>
 #include <QSignalSpy>
+#include <QThread>
 #include <QtTest>
 
 #include "../core/analysis_fixtures.h"
+
+#include <thread>
 
 using namespace memscope;
 
@@ -193,6 +198,63 @@ class TestRunDocument : public QObject {
             QCOMPARE(indexes.operatorOfAllocation(int64_t(a)),
                      TraceSummary::operatorOf(trace.stacks, stack));
         }
+    }
+    // whenFinished hands a worker's result to the context's thread, also when the future is
+    // already finished as it is attached, and never after the context is destroyed or for a
+    // cancelled future.
+    void whenFinishedDeliversOnTheContextsThread() {
+        QObject context;
+        int got = 0;
+        QThread* thread = nullptr;
+        QPromise<int> promise;
+        promise.start();
+        whenFinished(&context, promise.future(), [&](int value) {
+            got = value;
+            thread = QThread::currentThread();
+        });
+        std::thread worker([&promise] {
+            promise.addResult(7);
+            promise.finish();
+        });
+        worker.join();
+        QCOMPARE(got, 0);  // not called from the worker
+        QTRY_COMPARE(got, 7);
+        QCOMPARE(thread, QThread::currentThread());
+        QTRY_VERIFY(context.children().isEmpty());  // the watcher is gone
+
+        QPromise<int> done;  // finished before it is attached
+        done.start();
+        done.addResult(3);
+        done.finish();
+        whenFinished(&context, done.future(), [&](int value) { got = value; });
+        QTRY_COMPARE(got, 3);
+    }
+
+    void whenFinishedSkipsDestroyedContextAndCancelled() {
+        int calls = 0;
+        QPromise<int> promise;
+        promise.start();
+        {
+            QObject context;
+            whenFinished(&context, promise.future(), [&](int) { ++calls; });
+        }
+        promise.addResult(1);
+        promise.finish();
+        QObject context;
+        QPromise<int> cancelled;
+        cancelled.start();
+        cancelled.future().cancel();
+        cancelled.finish();
+        whenFinished(&context, cancelled.future(), [&](int) { ++calls; });
+        // A sentinel that does finish, attached last: once it ran, the others had their turn.
+        bool sentinel = false;
+        QPromise<int> last;
+        last.start();
+        last.addResult(0);
+        last.finish();
+        whenFinished(&context, last.future(), [&](int) { sentinel = true; });
+        QTRY_VERIFY(sentinel);
+        QCOMPARE(calls, 0);
     }
 };
 
