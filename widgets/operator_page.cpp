@@ -12,6 +12,7 @@
 #include <QComboBox>
 #include <QEvent>
 #include <QFileDialog>
+#include <QFuture>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -148,22 +149,31 @@ void OperatorPage::rebuild() {
     }
     const auto trace = m_trace;
     const auto grouping = m_grouping;
-    if (trace->events.count() <= kAsyncEvents) {
-        adoptTable(std::make_shared<const OperatorTable>(OperatorTable::build(*trace, grouping)));
+    const bool now = trace->events.count() <= kAsyncEvents;  // small: built here and now
+    // By operator, the document's table of the run (the summary page's too); by module, ours.
+    QFuture<std::shared_ptr<const OperatorTable>> table;
+    if (m_state && grouping == OperatorTable::Grouping::ByOperator) {
+        table = m_state->operatorTable(trace, now);
+    } else if (now) {
+        table = QtFuture::makeReadyFuture(
+            std::make_shared<const OperatorTable>(OperatorTable::build(*trace, grouping)));
+    } else {
+        table = QtConcurrent::run([trace, grouping] {
+            return std::make_shared<const OperatorTable>(OperatorTable::build(*trace, grouping));
+        });
+    }
+    if (now) {
+        adoptTable(table.result());
         return;
     }
     m_pending = true;
     m_model->setTable(nullptr, nullptr);
     updateStatus();
-    whenFinished(
-        this, QtConcurrent::run([trace, grouping] {
-            return std::make_shared<const OperatorTable>(OperatorTable::build(*trace, grouping));
-        }),
-        [this, generation](std::shared_ptr<const OperatorTable> table) {
-            if (generation == m_generation) {
-                adoptTable(std::move(table));
-            }
-        });
+    whenFinished(this, table, [this, generation](std::shared_ptr<const OperatorTable> table) {
+        if (generation == m_generation) {
+            adoptTable(std::move(table));
+        }
+    });
 }
 
 void OperatorPage::adoptTable(std::shared_ptr<const OperatorTable> table) {

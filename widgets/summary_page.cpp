@@ -197,13 +197,17 @@ QString SummaryPage::figureText(const QString& key) const {
     return label ? label->text() : QString();
 }
 
-SummaryPage::Result SummaryPage::compute(std::shared_ptr<const Trace> trace, bool measure_peaks) {
+SummaryPage::Result SummaryPage::compute(std::shared_ptr<const Trace> trace, bool measure_peaks,
+                                         QFuture<std::shared_ptr<const OperatorTable>> operators) {
     Result r;
     r.statistics = RunStatistics::fromTrace(*trace);
     r.roofline = Roofline::compute(*trace);
     r.reserved = ReservedMemory::compute(*trace);
-    r.operators = std::make_shared<const OperatorTable>(
-        OperatorTable::build(*trace, OperatorTable::Grouping::ByOperator));
+    // The document's table, shared with the operator page (built meanwhile on another worker,
+    // or here if it had not started).
+    r.operators = operators.isValid() ? operators.result()
+                                      : std::make_shared<const OperatorTable>(OperatorTable::build(
+                                            *trace, OperatorTable::Grouping::ByOperator));
     r.peak_flops_per_s = r.statistics.peak_tflops_per_s * 1e12;
     r.peak_flops_method = QString::fromStdString(r.statistics.peak_tflops_method);
     const std::string device = trace->meta.device;
@@ -361,11 +365,13 @@ void SummaryPage::setTrace(std::shared_ptr<const Trace> trace) {
     showResult();
     const auto trace_copy = m_trace;
     const bool measure = m_measure;
+    const auto operators =
+        m_state ? m_state->operatorTable(m_trace) : QFuture<std::shared_ptr<const OperatorTable>>();
     // A run the analysis cannot take (a malformed imported file, say) says why instead of
     // computing forever: an exception would end the future without its result.
-    auto work = [trace_copy, measure] {
+    auto work = [trace_copy, measure, operators] {
         try {
-            return std::make_shared<const Result>(compute(trace_copy, measure));
+            return std::make_shared<const Result>(compute(trace_copy, measure, operators));
         } catch (const std::exception& e) {
             Result failed;
             failed.error = QString::fromUtf8(e.what());

@@ -2,6 +2,8 @@
 // one while a live continuation keeps it, and the derived indexes are built once per trace.
 
 #include "run_document.h"
+
+#include "analysis/operator_table.h"
 #include "run_indexes.h"
 #include "trace/timeline_layout.h"
 #include "trace/trace_summary.h"
@@ -255,6 +257,36 @@ class TestRunDocument : public QObject {
         whenFinished(&context, last.future(), [&](int) { sentinel = true; });
         QTRY_VERIFY(sentinel);
         QCOMPARE(calls, 0);
+    }
+    // The operator table is built once per trace and every caller gets the same one, whether
+    // it asked on a worker or here and now; a new run builds it anew.
+    void operatorTableIsBuiltOncePerTrace() {
+        RunDocument doc;
+        QVERIFY(!doc.operatorTable(nullptr).isValid());
+        const auto trace = fixtureTrace();
+        doc.setTrace(trace);
+        QCOMPARE(doc.operatorTableBuilds(), 0);  // nobody asked yet
+        auto async = doc.operatorTable(trace);
+        auto now = doc.operatorTable(trace, true);
+        QCOMPARE(doc.operatorTableBuilds(), 1);
+        const std::shared_ptr<const OperatorTable> table = now.result();
+        QVERIFY(table);
+        QCOMPARE(async.result(), table);
+        const OperatorTable fresh =
+            OperatorTable::build(*trace, OperatorTable::Grouping::ByOperator);
+        QCOMPARE(table->rows().size(), fresh.rows().size());
+        QVERIFY(!table->rows().empty());
+        doc.setFilter(RangeFilter(0, 3));  // view state does not touch it
+        QCOMPARE(doc.operatorTable(trace).result(), table);
+        QCOMPARE(doc.operatorTableBuilds(), 1);
+
+        const auto next = fixtureTrace();
+        doc.setTrace(next);
+        const auto other = doc.operatorTable(next, true).result();
+        QVERIFY(other && other != table);
+        QCOMPARE(doc.operatorTableBuilds(), 2);
+        QCOMPARE(doc.operatorTable(next).result(), other);
+        QCOMPARE(doc.operatorTableBuilds(), 2);
     }
 };
 

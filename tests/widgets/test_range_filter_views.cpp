@@ -302,6 +302,39 @@ class TestRangeFilterViews : public QObject {
         QCOMPARE(doc.indexBuilds(), 2);
     }
 
+    // The operator page and the summary page read one operator table per run, the document's,
+    // whichever page is filled first; grouping by module builds the page's own.
+    void operatorAndSummaryPagesShareOneTable() {
+        const auto trace = fixtureTrace();
+        RunDocument doc;
+        doc.setTrace(trace);
+        SummaryPage summary(&doc, nullptr);
+        summary.setMeasurePeaks(false);
+        OperatorPage operators(&doc, nullptr);
+        QSignalSpy computed(&summary, &SummaryPage::computed);
+        summary.setTrace(trace);    // starts the table's build on a worker
+        operators.setTrace(trace);  // small: takes it here and now
+        QVERIFY(computed.wait(20000));
+        QVERIFY(summary.result() && summary.result()->operators);
+        QCOMPARE(operators.model()->table(), summary.result()->operators.get());
+        QCOMPARE(doc.operatorTableBuilds(), 1);
+
+        operators.setGrouping(Grouping::ByModule);
+        QVERIFY(operators.model()->table() != summary.result()->operators.get());
+        operators.setGrouping(Grouping::ByOperator);
+        QCOMPARE(operators.model()->table(), summary.result()->operators.get());
+        QCOMPARE(doc.operatorTableBuilds(), 1);
+
+        // Another run: one new table, for both.
+        const auto other = fixtureTrace();
+        doc.setTrace(other);
+        operators.setTrace(other);
+        summary.setTrace(other);
+        QVERIFY(computed.wait(20000));
+        QCOMPARE(operators.model()->table(), summary.result()->operators.get());
+        QCOMPARE(doc.operatorTableBuilds(), 2);
+    }
+
     void ctrlDragOnTheTimelineSetsTheFilter() {
         const auto trace = fixtureTrace();
         TimelinePage page;
