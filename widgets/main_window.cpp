@@ -680,13 +680,9 @@ void MainWindow::syncCurrentTab() {
     } else {
         return;
     }
+    // The pages select the document's pinned allocation themselves once they have the run
+    // (the operator page's table of a large run comes later).
     m_page_traces.insert(page, m_trace);
-    const int64_t selected = m_state->selectedAllocation();
-    if (selected >= 0 && page == m_operator_page) {
-        m_operator_page->showAllocation(selected);
-    } else if (selected >= 0 && page == m_allocations_page) {
-        m_allocations_page->showAllocation(selected);
-    }
 }
 
 bool MainWindow::openRunDirectory(const QString& path, int rank, const RunRange& range) {

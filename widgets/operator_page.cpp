@@ -205,6 +205,11 @@ void OperatorPage::adoptTable(std::shared_ptr<const OperatorTable> table) {
         m_view->expandToDepth(1);
     }
     updateStatus();
+    // The document's pinned allocation selects its row once the table is there (a large run's
+    // table arrives after the pin).
+    if (m_state && m_trace == m_state->trace() && m_state->selectedAllocation() >= 0) {
+        showAllocation(m_state->selectedAllocation());
+    }
     emit tableReady();
 }
 
