@@ -2,8 +2,11 @@
 
 #include "run_indexes.h"
 
+#include "analysis/operator_table.h"
 #include "trace/timeline_layout.h"
 #include "trace/trace.h"
+
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <cmath>
@@ -25,6 +28,10 @@ void RunDocument::setTrace(std::shared_ptr<const Trace> trace, bool continuation
     continuation = continuation && m_trace && trace;
     m_trace = std::move(trace);
     m_indexes.reset();
+    if (m_operatorTrace.lock() != m_trace) {
+        m_operatorTrace.reset();
+        m_operatorTable = {};
+    }
     m_filteredValid = false;
     // A new trace's layout is new even where the object is the same (extended in place).
     const bool layout_changed = layout != m_layout || layout;
@@ -57,6 +64,24 @@ std::shared_ptr<const RunIndexes> RunDocument::indexes() const {
         ++m_indexBuilds;
     }
     return m_indexes;
+}
+
+QFuture<std::shared_ptr<const OperatorTable>> RunDocument::operatorTable(
+    const std::shared_ptr<const Trace>& trace, bool now) const {
+    if (!trace) {
+        return {};
+    }
+    if (m_operatorTable.isValid() && m_operatorTrace.lock() == trace) {
+        return m_operatorTable;
+    }
+    auto build = [trace] {
+        return std::make_shared<const OperatorTable>(
+            OperatorTable::build(*trace, OperatorTable::Grouping::ByOperator));
+    };
+    m_operatorTable = now ? QtFuture::makeReadyFuture(build()) : QtConcurrent::run(build);
+    m_operatorTrace = trace;
+    ++m_operatorTableBuilds;
+    return m_operatorTable;
 }
 
 const std::vector<int64_t>& RunDocument::filteredAllocations() const {

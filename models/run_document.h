@@ -2,6 +2,7 @@
 
 #include "analysis/range_filter.h"
 
+#include <QFuture>
 #include <QObject>
 #include <QVector>
 
@@ -11,6 +12,7 @@
 
 namespace memscope {
 
+class OperatorTable;
 class RunIndexes;
 class TimelineLayout;
 class Trace;
@@ -51,6 +53,17 @@ class RunDocument : public QObject {
     std::shared_ptr<const RunIndexes> indexes() const;
     // How many times indexes() has built them (tests: once per trace).
     int indexBuilds() const { return m_indexBuilds; }
+    // The operator table of `trace` grouped by operator (OperatorTable::build, ByOperator): the
+    // operator page's default table and the summary page's per-operator roofline, built once
+    // per trace and shared. The first call starts the build, on a worker thread, or here and
+    // now with `now` (a small run its caller shows at once); later calls for the same trace get
+    // the same future (a caller with `now` waits for it with result(), which runs a build not
+    // started yet in its own thread). Only the last trace asked for is kept; a new run drops
+    // it. An invalid future without a trace.
+    QFuture<std::shared_ptr<const OperatorTable>> operatorTable(
+        const std::shared_ptr<const Trace>& trace, bool now = false) const;
+    // How many times operatorTable() has started a build (tests: once per trace).
+    int operatorTableBuilds() const { return m_operatorTableBuilds; }
 
     bool timeAxis() const { return m_timeAxis; }
     qint64 detail() const { return m_detail; }
@@ -128,6 +141,9 @@ class RunDocument : public QObject {
     std::shared_ptr<const TimelineLayout> m_layout;
     mutable std::shared_ptr<const RunIndexes> m_indexes;
     mutable int m_indexBuilds = 0;
+    mutable std::weak_ptr<const Trace> m_operatorTrace;  // whose table m_operatorTable is
+    mutable QFuture<std::shared_ptr<const OperatorTable>> m_operatorTable;
+    mutable int m_operatorTableBuilds = 0;
     double m_x0 = 0;
     double m_x1 = 0;
     bool m_timeAxis = false;

@@ -99,6 +99,10 @@ void AllocationsPage::setTrace(std::shared_ptr<const Trace> trace) {
     for (QTreeView* view : {m_allocation_view, m_events_view}) {
         view->header()->resizeSections(QHeaderView::ResizeToContents);
     }
+    // The document's pinned allocation selects its rows in the new lists.
+    if (m_state && m_trace && m_trace == m_state->trace() && m_state->selectedAllocation() >= 0) {
+        showAllocation(m_state->selectedAllocation());
+    }
     retranslateUi();
 }
 

@@ -9,6 +9,7 @@
 #include "timeline_view.h"
 #include "trace/timeline_layout.h"
 #include "trace/trace.h"
+#include "when_finished.h"
 
 #include <QCheckBox>
 #include <QEvent>
@@ -160,17 +161,16 @@ void ComparePage::setRuns(std::shared_ptr<const Trace> a, std::shared_ptr<const 
     retranslateUi();
     const auto ta = m_a, tb = m_b;
     const uint64_t generation = m_generation;
-    QtConcurrent::run([ta, tb] {
-        return std::make_pair(std::make_shared<TimelineLayout>(*ta),
-                              std::make_shared<TimelineLayout>(*tb));
-    })
-        .then(this, [this, generation](
-                        std::pair<std::shared_ptr<TimelineLayout>, std::shared_ptr<TimelineLayout>>
-                            layouts) {
-            if (generation == m_generation) {
-                adoptLayouts(std::move(layouts.first), std::move(layouts.second));
-            }
-        });
+    using Layouts = std::pair<std::shared_ptr<TimelineLayout>, std::shared_ptr<TimelineLayout>>;
+    whenFinished(this, QtConcurrent::run([ta, tb] {
+                     return Layouts(std::make_shared<TimelineLayout>(*ta),
+                                    std::make_shared<TimelineLayout>(*tb));
+                 }),
+                 [this, generation](Layouts layouts) {
+                     if (generation == m_generation) {
+                         adoptLayouts(std::move(layouts.first), std::move(layouts.second));
+                     }
+                 });
 }
 
 void ComparePage::adoptLayouts(std::shared_ptr<TimelineLayout> a,

@@ -27,6 +27,7 @@
 #include "timeline_view.h"
 #include "trace/timeline_layout.h"
 #include "trace/trace.h"
+#include "when_finished.h"
 
 #include <torch/version.h>  // only the version macros: keeps LibTorch's big headers out of widgets
 
@@ -520,7 +521,7 @@ void MainWindow::recoverJournals(const QStringList& journals) {
         }
         return r;
     };
-    QtConcurrent::run(work).then(this, [this](Recovered r) {
+    whenFinished(this, QtConcurrent::run(work), [this](Recovered r) {
         for (const QString& line : r.lines) {
             appendLog(line);
         }
@@ -701,13 +702,9 @@ void MainWindow::syncCurrentTab() {
     } else {
         return;
     }
+    // The pages select the document's pinned allocation themselves once they have the run
+    // (the operator page's table of a large run comes later).
     m_page_traces.insert(page, m_trace);
-    const int64_t selected = m_state->selectedAllocation();
-    if (selected >= 0 && page == m_operator_page) {
-        m_operator_page->showAllocation(selected);
-    } else if (selected >= 0 && page == m_allocations_page) {
-        m_allocations_page->showAllocation(selected);
-    }
 }
 
 bool MainWindow::openRunDirectory(const QString& path, int rank, const RunRange& range) {

@@ -1,6 +1,7 @@
 #include "operator_page.h"
 
 #include "run_document.h"
+#include "when_finished.h"
 
 #include "io/atomic_file.h"
 #include "io/table_exporter.h"
@@ -11,6 +12,7 @@
 #include <QComboBox>
 #include <QEvent>
 #include <QFileDialog>
+#include <QFuture>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -147,16 +149,27 @@ void OperatorPage::rebuild() {
     }
     const auto trace = m_trace;
     const auto grouping = m_grouping;
-    if (trace->events.count() <= kAsyncEvents) {
-        adoptTable(std::make_shared<const OperatorTable>(OperatorTable::build(*trace, grouping)));
+    const bool now = trace->events.count() <= kAsyncEvents;  // small: built here and now
+    // By operator, the document's table of the run (the summary page's too); by module, ours.
+    QFuture<std::shared_ptr<const OperatorTable>> table;
+    if (m_state && grouping == OperatorTable::Grouping::ByOperator) {
+        table = m_state->operatorTable(trace, now);
+    } else if (now) {
+        table = QtFuture::makeReadyFuture(
+            std::make_shared<const OperatorTable>(OperatorTable::build(*trace, grouping)));
+    } else {
+        table = QtConcurrent::run([trace, grouping] {
+            return std::make_shared<const OperatorTable>(OperatorTable::build(*trace, grouping));
+        });
+    }
+    if (now) {
+        adoptTable(table.result());
         return;
     }
     m_pending = true;
     m_model->setTable(nullptr, nullptr);
     updateStatus();
-    QtConcurrent::run([trace, grouping] {
-        return std::make_shared<const OperatorTable>(OperatorTable::build(*trace, grouping));
-    }).then(this, [this, generation](std::shared_ptr<const OperatorTable> table) {
+    whenFinished(this, table, [this, generation](std::shared_ptr<const OperatorTable> table) {
         if (generation == m_generation) {
             adoptTable(std::move(table));
         }
@@ -192,6 +205,11 @@ void OperatorPage::adoptTable(std::shared_ptr<const OperatorTable> table) {
         m_view->expandToDepth(1);
     }
     updateStatus();
+    // The document's pinned allocation selects its row once the table is there (a large run's
+    // table arrives after the pin).
+    if (m_state && m_trace == m_state->trace() && m_state->selectedAllocation() >= 0) {
+        showAllocation(m_state->selectedAllocation());
+    }
     emit tableReady();
 }
 

@@ -1,6 +1,7 @@
 #include "rank_run_controller.h"
 
 #include "byte_format.h"
+#include "when_finished.h"
 
 #include "io/journal_reader.h"
 #include "io/journal_recovery.h"
@@ -356,7 +357,7 @@ void RankRunController::launchPoll() {
         }
         return p;
     });
-    m_job->future.then(this, [this](PollResult p) {
+    whenFinished(this, m_job->future, [this](PollResult p) {
         m_job->inFlight = false;
         QVector<RankStatus> status(p.steps.size());
         for (int r = 0; r < status.size(); ++r) {
@@ -447,7 +448,7 @@ void RankRunController::launchFinish() {
         }
         return p;
     });
-    m_job->future.then(this, [this](PollResult p) {
+    whenFinished(this, m_job->future, [this](PollResult p) {
         m_job->inFlight = false;
         Outcome outcome;
         outcome.directory = m_directory;

@@ -1,6 +1,7 @@
 #include "run_controller.h"
 
 #include "byte_format.h"
+#include "when_finished.h"
 
 #include "capture/live_session.h"
 #include "io/run_file.h"
@@ -221,7 +222,7 @@ void RunController::launchSnapshot(bool final) {
         s.workerMs = double(clock.nsecsElapsed()) / 1e6;
         return s;
     });
-    m_session->job.then(this, [this, final](Snapshot s) {
+    whenFinished(this, m_session->job, [this, final](Snapshot s) {
         m_jobInFlight = false;
         m_trace = s.trace;
         ++m_snapshots;

@@ -10,6 +10,7 @@
 #include "train/peak_bandwidth.h"
 #include "train/peak_flops.h"
 #include "train/run_summary.h"
+#include "when_finished.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -17,7 +18,6 @@
 #include <QChartView>
 #include <QEvent>
 #include <QFormLayout>
-#include <QFutureWatcher>
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QHeaderView>
@@ -197,13 +197,17 @@ QString SummaryPage::figureText(const QString& key) const {
     return label ? label->text() : QString();
 }
 
-SummaryPage::Result SummaryPage::compute(std::shared_ptr<const Trace> trace, bool measure_peaks) {
+SummaryPage::Result SummaryPage::compute(std::shared_ptr<const Trace> trace, bool measure_peaks,
+                                         QFuture<std::shared_ptr<const OperatorTable>> operators) {
     Result r;
     r.statistics = RunStatistics::fromTrace(*trace);
     r.roofline = Roofline::compute(*trace);
     r.reserved = ReservedMemory::compute(*trace);
-    r.operators = std::make_shared<const OperatorTable>(
-        OperatorTable::build(*trace, OperatorTable::Grouping::ByOperator));
+    // The document's table, shared with the operator page (built meanwhile on another worker,
+    // or here if it had not started).
+    r.operators = operators.isValid() ? operators.result()
+                                      : std::make_shared<const OperatorTable>(OperatorTable::build(
+                                            *trace, OperatorTable::Grouping::ByOperator));
     r.peak_flops_per_s = r.statistics.peak_tflops_per_s * 1e12;
     r.peak_flops_method = QString::fromStdString(r.statistics.peak_tflops_method);
     const std::string device = trace->meta.device;
@@ -361,28 +365,27 @@ void SummaryPage::setTrace(std::shared_ptr<const Trace> trace) {
     showResult();
     const auto trace_copy = m_trace;
     const bool measure = m_measure;
-    // A watcher rather than QFuture::then(this, ...): with Qt 6.4 the continuation was
-    // sometimes never run when the worker finished while it was being attached
-    // (test_segment_view waited 20 s for `computed` about one run in two).
-    using Watcher = QFutureWatcher<std::shared_ptr<const Result>>;
-    auto* watcher = new Watcher(this);
-    connect(watcher, &Watcher::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation == m_generation) {
-            adopt(watcher->result());
-        }
-    });
-    watcher->setFuture(QtConcurrent::run([trace_copy, measure] {
-        // A run the analysis cannot take (a malformed imported file, say) says why instead of
-        // computing forever: an exception would end the future without its result.
+    const auto operators =
+        m_state ? m_state->operatorTable(m_trace) : QFuture<std::shared_ptr<const OperatorTable>>();
+    // A run the analysis cannot take (a malformed imported file, say) says why instead of
+    // computing forever: an exception would end the future without its result.
+    auto work = [trace_copy, measure, operators] {
         try {
-            return std::make_shared<const Result>(compute(trace_copy, measure));
+            return std::make_shared<const Result>(compute(trace_copy, measure, operators));
         } catch (const std::exception& e) {
             Result failed;
             failed.error = QString::fromUtf8(e.what());
             return std::make_shared<const Result>(std::move(failed));
         }
-    }));
+    };
+    // whenFinished rather than QFuture::then(this, ...): with Qt 6.4 the continuation was
+    // sometimes never run (test_segment_view waited 20 s for `computed` about one run in two).
+    whenFinished(this, QtConcurrent::run(work),
+                 [this, generation](std::shared_ptr<const Result> result) {
+                     if (generation == m_generation) {
+                         adopt(std::move(result));
+                     }
+                 });
 }
 
 void SummaryPage::adopt(std::shared_ptr<const Result> result) {

@@ -5,6 +5,7 @@
 #include "analysis/run_statistics.h"
 #include "trace/reserved_memory.h"
 
+#include <QFuture>
 #include <QMap>
 #include <QVector>
 #include <QWidget>
@@ -92,7 +93,10 @@ class SummaryPage : public QWidget {
     QChartView* chartView() const { return m_chart_view; }
     QTableWidget* rooflineTable() const { return m_roofline_table; }
 
-    static Result compute(std::shared_ptr<const Trace> trace, bool measure_peaks);
+    // `operators`: the trace's operator table grouped by operator when the caller has it
+    // (RunDocument::operatorTable); else it is built here.
+    static Result compute(std::shared_ptr<const Trace> trace, bool measure_peaks,
+                          QFuture<std::shared_ptr<const OperatorTable>> operators = {});
 
   signals:
     void computed();

@@ -7,6 +7,7 @@
 #include "timeline_view.h"
 #include "trace/timeline_layout.h"
 #include "trace/trace.h"
+#include "when_finished.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -238,13 +239,14 @@ void TimelinePage::setTrace(std::shared_ptr<const Trace> trace) {
     syncDetailControls();
     const uint64_t generation = m_generation;
     std::shared_ptr<const Trace> trace_for_worker = m_trace;
-    QtConcurrent::run([trace_for_worker] {
-        return std::make_shared<TimelineLayout>(*trace_for_worker);
-    }).then(this, [this, generation](std::shared_ptr<TimelineLayout> layout) {
-        if (generation == m_generation) {
-            adoptLayout(std::move(layout));
-        }
-    });
+    whenFinished(this, QtConcurrent::run([trace_for_worker] {
+                     return std::make_shared<TimelineLayout>(*trace_for_worker);
+                 }),
+                 [this, generation](std::shared_ptr<TimelineLayout> layout) {
+                     if (generation == m_generation) {
+                         adoptLayout(std::move(layout));
+                     }
+                 });
 }
 
 void TimelinePage::adoptLayout(std::shared_ptr<TimelineLayout> layout) {

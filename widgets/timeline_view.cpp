@@ -64,7 +64,11 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace,
     m_hovered = -1;
     m_hoverPx = -1;
     m_banding = false;
-    m_selected = -1;
+    // The document's pinned allocation when it is this run's (pinned while it was laid out).
+    m_selected = m_state && m_layout && m_state->trace() == m_trace &&
+                         m_state->selectedAllocation() < m_layout->allocationCount()
+                     ? m_state->selectedAllocation()
+                     : -1;
     m_userDetail = false;
     resetView();
     if (m_layout) {
@@ -388,7 +392,9 @@ void TimelineView::setViewState(RunDocument* state) {
     connect(m_state, &RunDocument::visibleRangeChanged, this, &TimelineView::setVisibleRange);
     connect(this, &TimelineView::visibleRangeChanged, m_state, &RunDocument::setVisibleRange);
     connect(m_state, &RunDocument::selectedAllocationChanged, this, [this](qint64 a) {
-        if (a != m_selected) {
+        // Without a layout yet the pin stays in the document (setTrace takes it up), rather
+        // than being cleared by this view.
+        if (a != m_selected && m_layout) {
             selectAllocation(a);
         }
     });

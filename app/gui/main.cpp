@@ -39,7 +39,9 @@
 #include "io/snapshot_importer.h"
 #include "main_window.h"
 #include "memscope_version.h"
+#include "operator_page.h"
 #include "run_document.h"
+#include "summary_page.h"
 #include "timeline_page.h"
 #include "timeline_view.h"
 #include "trace/trace.h"
@@ -281,7 +283,9 @@ int render_window_screenshot(const QString& run_path, const memscope::RunRange& 
     }
     // Let pages that compute off the GUI thread finish and repaint.
     waited.restart();
-    while (window.flameGraphPage()->isBuildPending() && waited.elapsed() < 120000) {
+    while ((window.flameGraphPage()->isBuildPending() || window.summaryPage()->isComputing() ||
+            window.operatorPage()->isBuilding()) &&
+           waited.elapsed() < 120000) {
         QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
     }
     waited.restart();

@@ -2,14 +2,21 @@
 // one while a live continuation keeps it, and the derived indexes are built once per trace.
 
 #include "run_document.h"
+
+#include "analysis/operator_table.h"
 #include "run_indexes.h"
 #include "trace/timeline_layout.h"
 #include "trace/trace_summary.h"
+#include "when_finished.h"
 
+#include <QPromise>
 #include <QSignalSpy>
+#include <QThread>
 #include <QtTest>
 
 #include "../core/analysis_fixtures.h"
+
+#include <thread>
 
 using namespace memscope;
 
@@ -193,6 +200,93 @@ class TestRunDocument : public QObject {
             QCOMPARE(indexes.operatorOfAllocation(int64_t(a)),
                      TraceSummary::operatorOf(trace.stacks, stack));
         }
+    }
+    // whenFinished hands a worker's result to the context's thread, also when the future is
+    // already finished as it is attached, and never after the context is destroyed or for a
+    // cancelled future.
+    void whenFinishedDeliversOnTheContextsThread() {
+        QObject context;
+        int got = 0;
+        QThread* thread = nullptr;
+        QPromise<int> promise;
+        promise.start();
+        whenFinished(&context, promise.future(), [&](int value) {
+            got = value;
+            thread = QThread::currentThread();
+        });
+        std::thread worker([&promise] {
+            promise.addResult(7);
+            promise.finish();
+        });
+        worker.join();
+        QCOMPARE(got, 0);  // not called from the worker
+        QTRY_COMPARE(got, 7);
+        QCOMPARE(thread, QThread::currentThread());
+        QTRY_VERIFY(context.children().isEmpty());  // the watcher is gone
+
+        QPromise<int> done;  // finished before it is attached
+        done.start();
+        done.addResult(3);
+        done.finish();
+        whenFinished(&context, done.future(), [&](int value) { got = value; });
+        QTRY_COMPARE(got, 3);
+    }
+
+    void whenFinishedSkipsDestroyedContextAndCancelled() {
+        int calls = 0;
+        QPromise<int> promise;
+        promise.start();
+        {
+            QObject context;
+            whenFinished(&context, promise.future(), [&](int) { ++calls; });
+        }
+        promise.addResult(1);
+        promise.finish();
+        QObject context;
+        QPromise<int> cancelled;
+        cancelled.start();
+        cancelled.future().cancel();
+        cancelled.finish();
+        whenFinished(&context, cancelled.future(), [&](int) { ++calls; });
+        // A sentinel that does finish, attached last: once it ran, the others had their turn.
+        bool sentinel = false;
+        QPromise<int> last;
+        last.start();
+        last.addResult(0);
+        last.finish();
+        whenFinished(&context, last.future(), [&](int) { sentinel = true; });
+        QTRY_VERIFY(sentinel);
+        QCOMPARE(calls, 0);
+    }
+    // The operator table is built once per trace and every caller gets the same one, whether
+    // it asked on a worker or here and now; a new run builds it anew.
+    void operatorTableIsBuiltOncePerTrace() {
+        RunDocument doc;
+        QVERIFY(!doc.operatorTable(nullptr).isValid());
+        const auto trace = fixtureTrace();
+        doc.setTrace(trace);
+        QCOMPARE(doc.operatorTableBuilds(), 0);  // nobody asked yet
+        auto async = doc.operatorTable(trace);
+        auto now = doc.operatorTable(trace, true);
+        QCOMPARE(doc.operatorTableBuilds(), 1);
+        const std::shared_ptr<const OperatorTable> table = now.result();
+        QVERIFY(table);
+        QCOMPARE(async.result(), table);
+        const OperatorTable fresh =
+            OperatorTable::build(*trace, OperatorTable::Grouping::ByOperator);
+        QCOMPARE(table->rows().size(), fresh.rows().size());
+        QVERIFY(!table->rows().empty());
+        doc.setFilter(RangeFilter(0, 3));  // view state does not touch it
+        QCOMPARE(doc.operatorTable(trace).result(), table);
+        QCOMPARE(doc.operatorTableBuilds(), 1);
+
+        const auto next = fixtureTrace();
+        doc.setTrace(next);
+        const auto other = doc.operatorTable(next, true).result();
+        QVERIFY(other && other != table);
+        QCOMPARE(doc.operatorTableBuilds(), 2);
+        QCOMPARE(doc.operatorTable(next).result(), other);
+        QCOMPARE(doc.operatorTableBuilds(), 2);
     }
 };
 

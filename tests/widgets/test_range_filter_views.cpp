@@ -302,6 +302,90 @@ class TestRangeFilterViews : public QObject {
         QCOMPARE(doc.indexBuilds(), 2);
     }
 
+    // The operator page and the summary page read one operator table per run, the document's,
+    // whichever page is filled first; grouping by module builds the page's own.
+    void operatorAndSummaryPagesShareOneTable() {
+        const auto trace = fixtureTrace();
+        RunDocument doc;
+        doc.setTrace(trace);
+        SummaryPage summary(&doc, nullptr);
+        summary.setMeasurePeaks(false);
+        OperatorPage operators(&doc, nullptr);
+        QSignalSpy computed(&summary, &SummaryPage::computed);
+        summary.setTrace(trace);    // starts the table's build on a worker
+        operators.setTrace(trace);  // small: takes it here and now
+        QVERIFY(computed.wait(20000));
+        QVERIFY(summary.result() && summary.result()->operators);
+        QCOMPARE(operators.model()->table(), summary.result()->operators.get());
+        QCOMPARE(doc.operatorTableBuilds(), 1);
+
+        operators.setGrouping(Grouping::ByModule);
+        QVERIFY(operators.model()->table() != summary.result()->operators.get());
+        operators.setGrouping(Grouping::ByOperator);
+        QCOMPARE(operators.model()->table(), summary.result()->operators.get());
+        QCOMPARE(doc.operatorTableBuilds(), 1);
+
+        // Another run: one new table, for both.
+        const auto other = fixtureTrace();
+        doc.setTrace(other);
+        operators.setTrace(other);
+        summary.setTrace(other);
+        QVERIFY(computed.wait(20000));
+        QCOMPARE(operators.model()->table(), summary.result()->operators.get());
+        QCOMPARE(doc.operatorTableBuilds(), 2);
+    }
+
+    // An allocation pinned before the pages have a large run (laid out and tabulated on
+    // workers) is shown by each once it is ready, and the timeline waiting for its layout
+    // does not clear the pin.
+    void pinBeforeTheRunIsReadyIsShownOnceItIs() {
+        auto trace = std::make_shared<Trace>();
+        const auto pairs = int64_t(TimelinePage::kAsyncEvents / 2 + 1000);
+        int64_t live = 0;
+        for (int64_t i = 0; i < pairs; ++i) {
+            for (const bool free : {false, true}) {
+                Event e;
+                e.time_ns = i * 2 + free;
+                e.kind = free ? EventKind::Free : EventKind::Alloc;
+                e.addr = uint64_t(0x1000 + i);
+                e.size = free ? -(64 + i % 7) : 64 + i % 7;
+                live += e.size;
+                e.allocated = live;
+                trace->events.append(e);
+            }
+        }
+        trace->finalize();
+        RunDocument doc;
+        TimelinePage page(&doc, nullptr);
+        OperatorPage operators(&doc, nullptr);
+        QSignalSpy laid(&page, &TimelinePage::layoutReady);
+        QSignalSpy tabulated(&operators, &OperatorPage::tableReady);
+        page.setTrace(trace);
+        operators.setTrace(trace);
+        QVERIFY(page.isLayoutPending());
+        QVERIFY(operators.isBuilding());
+        const qint64 pinned = pairs / 2;
+        doc.setSelectedAllocation(pinned);
+        QCOMPARE(doc.selectedAllocation(), pinned);
+        QCOMPARE(page.view()->selectedAllocation(), int64_t(-1));
+        QVERIFY(laid.count() > 0 || laid.wait(60'000));
+        QCOMPARE(page.view()->selectedAllocation(), int64_t(pinned));
+        QCOMPARE(page.stackPane()->allocation(), int64_t(pinned));
+        QVERIFY(tabulated.count() > 0 || tabulated.wait(60'000));
+        const auto rows = operators.view()->selectionModel()->selectedRows();
+        QCOMPARE(rows.size(), 1);
+        const QModelIndex source = operators.proxy()->mapToSource(rows.first());
+        QCOMPARE(operators.model()->tableRow(source),
+                 operators.model()->table()->rowOfAllocation(pinned));
+        // A list filled later selects it too.
+        AllocationsPage allocations(&doc, nullptr);
+        allocations.setTrace(trace);
+        const auto listed = allocations.allocationView()->selectionModel()->selectedRows();
+        QCOMPARE(listed.size(), 1);
+        QCOMPARE(listed.first().data(AllocationListModel::AllocationRole).toLongLong(), pinned);
+        QCOMPARE(doc.selectedAllocation(), pinned);
+    }
+
     void ctrlDragOnTheTimelineSetsTheFilter() {
         const auto trace = fixtureTrace();
         TimelinePage page;
