@@ -594,6 +594,8 @@ void TimelineView::paintEvent(QPaintEvent*) {
         m_chartKey.epoch == m_epoch) {
         requestRender();
         paintPreviousChart(painter, area);
+    } else if (!m_lastPaintCached && !on_screen) {
+        paintAll(painter, area, false);  // render/grab: painted here, the kept image left alone
     } else {
         if (!m_lastPaintCached) {
             m_chart = QImage(key.pixels, QImage::Format_ARGB32_Premultiplied);

@@ -183,6 +183,8 @@ class TimelineView : public QWidget {
     bool isRendering() const { return m_renderBusy; }
     // Waits until the render running ends and takes its result (nothing when none runs).
     void waitForRender();
+    // The chart image the view shows on screen (without the outlines), for tests.
+    QImage chartImage() const { return m_chart; }
     // Milliseconds the last paintEvent took on the GUI thread (a blit and the outlines, or the
     // whole chart when it was rendered there).
     double lastPaintEventMs() const { return m_lastPaintEventMs; }

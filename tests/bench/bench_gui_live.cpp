@@ -61,6 +61,8 @@
 #include <QThread>
 #include <QTimer>
 
+#include <time.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -75,9 +77,52 @@ namespace {
 
 using namespace memscope;
 
+double threadCpuMs() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
+}
+
+// The replay's application: times every event the GUI thread handles (outermost only), in wall
+// and in thread CPU time, so that a long stall can be told apart: work in a handler (CPU time
+// close to wall time) or the thread waiting for a core (wall time far above CPU time).
+class TimedApplication : public QApplication {
+  public:
+    using QApplication::QApplication;
+    struct Slow {
+        double wallMs, cpuMs;
+        QString what;
+    };
+    std::vector<Slow> slow;  // handlers over 20 ms
+
+    bool notify(QObject* receiver, QEvent* event) override {
+        if (m_depth > 0) {
+            return QApplication::notify(receiver, event);
+        }
+        ++m_depth;
+        QElapsedTimer wall;
+        wall.start();
+        const double cpu = threadCpuMs();
+        const int type = int(event->type());
+        const bool result = QApplication::notify(receiver, event);
+        const double wall_ms = double(wall.nsecsElapsed()) / 1e6;
+        if (wall_ms > 20) {
+            slow.push_back({wall_ms, threadCpuMs() - cpu,
+                            QStringLiteral("%1 event %2")
+                                .arg(QString::fromLatin1(receiver->metaObject()->className()),
+                                     QString::number(type))});
+        }
+        --m_depth;
+        return result;
+    }
+
+  private:
+    int m_depth = 0;
+};
+
 // Replays RUN into the main window in `refreshes` refreshes (see the header); the exit status.
 int replay(int argc, char** argv, const std::string& path, int refreshes, int poll_ms) {
-    QApplication app(argc, argv);
+    TimedApplication app(argc, argv);
     QStandardPaths::setTestModeEnabled(true);
     Trace run;
     try {
@@ -253,6 +298,15 @@ int replay(int argc, char** argv, const std::string& path, int refreshes, int po
                         QThread::idealThreadCount());
         }
         std::fclose(f);
+    }
+    // What the longest stalls were: the slowest event handlers, wall and CPU time.
+    std::sort(app.slow.begin(), app.slow.end(),
+              [](const auto& a, const auto& b) { return a.wallMs > b.wallMs; });
+    std::printf("GUI-thread event handlers over 20 ms: %zu (slowest 8: wall ms / thread CPU ms)\n",
+                app.slow.size());
+    for (size_t i = 0; i < std::min<size_t>(8, app.slow.size()); ++i) {
+        std::printf("  %8.2f %8.2f  %s\n", app.slow[i].wallMs, app.slow[i].cpuMs,
+                    qPrintable(app.slow[i].what));
     }
     return 0;
 }
