@@ -104,13 +104,14 @@ class TimedApplication : public QApplication {
         wall.start();
         const double cpu = threadCpuMs();
         const int type = int(event->type());
+        // (The receiver may be gone when notify returns.)
+        const char* const class_name = receiver->metaObject()->className();
         const bool result = QApplication::notify(receiver, event);
         const double wall_ms = double(wall.nsecsElapsed()) / 1e6;
         if (wall_ms > 20) {
             slow.push_back({wall_ms, threadCpuMs() - cpu,
                             QStringLiteral("%1 event %2")
-                                .arg(QString::fromLatin1(receiver->metaObject()->className()),
-                                     QString::number(type))});
+                                .arg(QString::fromLatin1(class_name), QString::number(type))});
         }
         --m_depth;
         return result;
