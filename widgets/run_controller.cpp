@@ -112,6 +112,8 @@ bool RunController::start(const TrainOptions& options, bool record_shapes, QStri
     m_session = std::move(session);
     m_options = options;
     m_trace.reset();
+    m_newest.reset();
+    m_beforeLast.reset();
     m_active = true;
     m_finishing = false;
     m_jobInFlight = false;
@@ -165,7 +167,31 @@ void RunController::poll() {
         return;
     }
     const bool final = !m_session->recording->running();
+    if (!final && snapshotBeforeLastHeld()) {
+        return;  // the next poll tries again
+    }
     launchSnapshot(final);
+}
+
+bool RunController::snapshotBeforeLastHeld() {
+    if (m_trace != m_newest.lock()) {  // a snapshot was shown since the last poll
+        m_beforeLast = m_newest;
+        m_newest = m_trace;
+        m_heldSince.invalidate();
+    }
+    // The mirror (not the full path) writes the snapshot shown before last next; the mirror's
+    // own reference is one. Others hold it while the timeline renders it in the background:
+    // waiting a poll or two for that keeps the refresh incremental (else it is rebuilt from
+    // scratch), so that a slow render lowers the refresh rate. Bounded, in case a reader keeps
+    // it for good.
+    if (!m_incremental || m_beforeLast.use_count() <= 1) {
+        m_heldSince.invalidate();
+        return false;
+    }
+    if (!m_heldSince.isValid()) {
+        m_heldSince.start();
+    }
+    return m_heldSince.elapsed() < kMaxWaitForReadersMs;
 }
 
 void RunController::launchSnapshot(bool final) {

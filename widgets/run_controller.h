@@ -2,6 +2,7 @@
 
 #include "train/train_options.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QString>
 
@@ -105,6 +106,9 @@ class RunController : public QObject {
   private:
     struct Session;
     void poll();
+    // Whether the snapshot shown before last, which the next incremental refresh writes, is
+    // still held by a reader (the timeline rendering it), for at most kMaxWaitForReadersMs.
+    bool snapshotBeforeLastHeld();
     void launchSnapshot(bool final);
     void onStep(int64_t step, bool warmup, double loss, double seconds, int64_t peak);
 
@@ -114,6 +118,10 @@ class RunController : public QObject {
     QString m_keepDirectory;
     QString m_runPath;  // where this run will be kept (its journal is PATH.journal), or empty
     std::shared_ptr<const Trace> m_trace;
+    std::weak_ptr<const Trace> m_newest;      // m_trace at the last poll
+    std::weak_ptr<const Trace> m_beforeLast;  // the snapshot shown before it
+    QElapsedTimer m_heldSince;                // since when a poll waits for its readers
+    static constexpr qint64 kMaxWaitForReadersMs = 1000;
     bool m_active = false;
     bool m_jobInFlight = false;
     bool m_finishing = false;

@@ -15,14 +15,18 @@
 #include "trace/timeline_layout.h"
 #include "trace/trace.h"
 
+#include <QBackingStore>
 #include <QElapsedTimer>
 #include <QEvent>
+#include <QFutureWatcher>
 #include <QKeyEvent>
 #include <QLocale>
 #include <QMouseEvent>
+#include <QPaintEngine>
 #include <QPainter>
 #include <QToolTip>
 #include <QWheelEvent>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <cmath>
@@ -36,19 +40,29 @@ static_assert(int(TimelineView::ColorMode::Allocation) == int(TimelineColors::Sc
                   int(TimelineView::ColorMode::Phase) == int(TimelineColors::Scheme::Phase),
               "TimelineColors::Scheme follows TimelineView::ColorMode");
 
-TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
+TimelineView::TimelineView(QWidget* parent)
+    : QWidget(parent),
+      m_reservedLine(std::make_shared<ReservedLinePainter>()),
+      m_colors(std::make_shared<TimelineColors>()) {
     setObjectName(QStringLiteral("timeline_view"));
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus);
     setMinimumSize(320, 170);  // 170: room for the search row without a taller window
     setAttribute(Qt::WA_OpaquePaintEvent);
+    m_renderPool.setMaxThreadCount(1);
+    m_renderWatcher = new QFutureWatcher<TimelineChartRenderer::Result>(this);
+    connect(m_renderWatcher, &QFutureWatcherBase::finished, this, &TimelineView::onRenderFinished);
 }
 
 TimelineView::TimelineView(RunDocument* document, QWidget* parent) : TimelineView(parent) {
     setViewState(document);
 }
 
-TimelineView::~TimelineView() = default;
+TimelineView::~TimelineView() {
+    // A render still running reads only what it holds; wait for it before the pool goes.
+    m_renderWatcher->disconnect(this);
+    m_renderPool.waitForDone();
+}
 
 void TimelineView::setTrace(std::shared_ptr<const Trace> trace,
                             std::shared_ptr<TimelineLayout> layout) {
@@ -60,6 +74,8 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace,
     if (!m_trace) {
         m_layout.reset();
     }
+    ++m_epoch;  // a render of the previous trace still running is dropped
+    m_live = false;
     rebuildDerived();
     m_hovered = -1;
     m_hoverPx = -1;
@@ -91,8 +107,10 @@ void TimelineView::updateTrace(std::shared_ptr<const Trace> trace,
     const bool showed_all = m_x0 <= 0 && m_x1 >= old_end;
     const bool following = m_x1 >= old_end;
     if (m_userDetail && layout->detail() != old_detail) {
+        waitForRenderOf(layout.get());
         layout->setDetail(old_detail);
     }
+    m_live = true;
     const size_t old_events = m_trace->events.count();
     m_trace = std::move(trace);
     m_layout = std::move(layout);
@@ -137,7 +155,7 @@ void TimelineView::updateTrace(std::shared_ptr<const Trace> trace,
 void TimelineView::rebuildDerived() {
     m_ooms.clear();
     addOomMarks(0);
-    m_reservedLine.setTrace(m_trace.get(), m_layout.get());
+    writableReservedLine().setTrace(m_trace.get(), m_layout.get());
     rebuildColors();
     m_annotationsOf = nullptr;  // recomputed from the new trace when next drawn
     invalidateChart();
@@ -146,8 +164,8 @@ void TimelineView::rebuildDerived() {
 void TimelineView::extendDerived(size_t old_events) {
     // Only what the new events add: the earlier ones and their places on the x axis stay.
     addOomMarks(old_events);
-    m_reservedLine.extend(m_trace.get(), m_layout.get());
-    m_colors.extend(m_trace.get(), m_layout.get());
+    writableReservedLine().extend(m_trace.get(), m_layout.get());
+    writableColors().extend(m_trace.get(), m_layout.get());
     m_annotationsOf = nullptr;
     invalidateChart();
 }
@@ -185,8 +203,8 @@ void TimelineView::addOomMarks(size_t first_event) {
 }
 
 void TimelineView::rebuildColors() {
-    m_colors.rebuild(m_trace.get(), m_layout.get(), TimelineColors::Scheme(int(m_colorMode)),
-                     documentIndexes());
+    writableColors().rebuild(m_trace.get(), m_layout.get(),
+                             TimelineColors::Scheme(int(m_colorMode)), documentIndexes());
 }
 
 const RunIndexes* TimelineView::documentIndexes() const {
@@ -205,6 +223,40 @@ void TimelineView::invalidateChart() {
     update();
 }
 
+TimelineColors& TimelineView::writableColors() {
+    if (m_colorsShared) {
+        m_colors = std::make_shared<TimelineColors>(*m_colors);
+        m_colorsShared = false;
+    }
+    return *m_colors;
+}
+
+ReservedLinePainter& TimelineView::writableReservedLine() {
+    if (m_reservedShared) {
+        m_reservedLine = std::make_shared<ReservedLinePainter>(*m_reservedLine);
+        m_reservedShared = false;
+    }
+    return *m_reservedLine;
+}
+
+void TimelineView::waitForRenderOf(const TimelineLayout* layout) {
+    if (m_renderBusy && layout && layout == m_renderLayout) {
+        waitForRender();
+    }
+}
+
+void TimelineView::setChartRendering(ChartRendering mode) {
+    m_rendering = mode;
+    update();
+}
+
+void TimelineView::waitForRender() {
+    if (m_renderBusy) {
+        m_renderWatcher->waitForFinished();
+        onRenderFinished();
+    }
+}
+
 void TimelineView::setColorMode(ColorMode mode) {
     if (mode == m_colorMode) {
         return;
@@ -216,11 +268,11 @@ void TimelineView::setColorMode(ColorMode mode) {
 }
 
 QColor TimelineView::allocationColor(int64_t a) const {
-    return m_colors.allocationColor(a);
+    return m_colors->allocationColor(a);
 }
 
 QVector<TimelineView::LegendEntry> TimelineView::legend() const {
-    return m_colors.legend(m_layout.get(), m_plotMode == PlotMode::Categories);
+    return m_colors->legend(m_layout.get(), m_plotMode == PlotMode::Categories);
 }
 
 void TimelineView::setPlotMode(PlotMode mode) {
@@ -270,6 +322,7 @@ void TimelineView::setDetail(int64_t n) {
     if (std::clamp<int64_t>(n, 0, m_layout->allocationCount()) == m_layout->detail()) {
         return;
     }
+    waitForRenderOf(m_layout.get());  // it reads the drawn allocations
     m_layout->setDetail(n);
     if (m_hovered >= 0 && m_layout->drawnIndexOf(m_hovered) < 0) {
         setHovered(-1);
@@ -324,34 +377,12 @@ void TimelineView::resetView() {
 }
 
 QRectF TimelineView::plotRect(const QRectF& area) const {
-    const double top = area.top() + TimelineFramePainter::kHeader + TimelineFramePainter::kStrip;
-    return QRectF(
-        area.left() + TimelineFramePainter::kLeft, top,
-        std::max(area.width() - TimelineFramePainter::kLeft - TimelineFramePainter::kRight, 10.0),
-        std::max(area.bottom() - TimelineFramePainter::kBottom - top, 10.0));
+    return TimelineChartRenderer::plotRect(area);
 }
 
 TimelineMapping TimelineView::mapping(const QRectF& area) const {
-    const QRectF plot = plotRect(area);
-    TimelineMapping m;
-    m.x0 = m_x0;
-    m.x1 = m_x1;
-    m.left = plot.left();
-    m.top = plot.top();
-    m.width = plot.width();
-    m.height = plot.height();
-    int64_t visible_max =
-        m_layout ? m_layout->maxTotal(int64_t(std::floor(m_x0)), int64_t(std::ceil(m_x1))) : 0;
-    if (m_trace && m_trace->meta.capacity_bytes > 0) {
-        visible_max = std::max(visible_max, m_trace->meta.capacity_bytes);
-    }
-    visible_max = std::max(
-        visible_max, m_reservedLine.maxIn(int64_t(std::floor(m_x0)), int64_t(std::ceil(m_x1))));
-    m.ymax = TimelineMapping::niceByteTop(double(visible_max), std::max(2, int(m.height / 70)));
-    if (m_timeAxis && m_layout && m_layout->xCount() > 0) {
-        m = m.withTimeAxis(m_layout->times().data(), m_layout->xCount(), m_layout->endTime());
-    }
-    return m;
+    return TimelineChartRenderer::mapping(m_trace.get(), m_layout.get(), *m_reservedLine, m_x0,
+                                          m_x1, m_timeAxis, area);
 }
 
 int64_t TimelineView::allocationAt(const QPointF& pos) const {
@@ -463,12 +494,12 @@ void TimelineView::revealAllocation(int64_t a) {
 }
 
 const std::vector<TraceAnnotation>& TimelineView::annotations() const {
-    if (m_annotationsOf != m_trace.get()) {
-        m_annotations =
-            m_trace ? TraceAnnotations::fromTrace(*m_trace) : std::vector<TraceAnnotation>();
+    if (!m_annotations || m_annotationsOf != m_trace.get()) {
+        m_annotations = std::make_shared<const std::vector<TraceAnnotation>>(
+            m_trace ? TraceAnnotations::fromTrace(*m_trace) : std::vector<TraceAnnotation>());
         m_annotationsOf = m_trace.get();
     }
-    return m_annotations;
+    return *m_annotations;
 }
 
 void TimelineView::setAnnotationsVisible(bool on) {
@@ -504,7 +535,7 @@ QString TimelineView::tooltipText(int64_t allocation, int64_t x) const {
 }
 
 QString TimelineView::categoryTooltipText(int64_t x) const {
-    return TimelineTooltips::categoryText(m_layout.get(), m_colors, x);
+    return TimelineTooltips::categoryText(m_layout.get(), *m_colors, x);
 }
 
 void TimelineView::renderTo(QPainter& painter, const QRectF& area) {
@@ -523,40 +554,158 @@ QImage TimelineView::renderImage(const QSize& size, qreal scale) {
     return image;
 }
 
+TimelineView::ChartKey TimelineView::currentKey() const {
+    ChartKey key;
+    key.epoch = m_epoch;
+    key.generation = m_generation;
+    key.x0 = m_x0;
+    key.x1 = m_x1;
+    key.dpr = devicePixelRatioF();
+    key.pixels = QSize(int(std::ceil(width() * key.dpr)), int(std::ceil(height() * key.dpr)));
+    return key;
+}
+
+bool TimelineView::renderInBackground() const {
+    switch (m_rendering) {
+        case ChartRendering::Background:
+            return true;
+        case ChartRendering::Synchronous:
+            return false;
+        case ChartRendering::Automatic:
+            break;
+    }
+    return m_live || m_lastChartMs > kBackgroundMs;
+}
+
 void TimelineView::paintEvent(QPaintEvent*) {
+    QElapsedTimer timer;
+    timer.start();
     QPainter painter(this);
     const QRectF area(rect());
     if (!m_layout) {
         paintAll(painter, area);
+        m_lastPaintEventMs = double(timer.nsecsElapsed()) / 1e6;
         return;
     }
     // The chart is redrawn only when what it shows changed; hover and selection outlines and
     // the rubber band are painted over the kept image.
-    const qreal dpr = devicePixelRatioF();
-    const QSize pixels(int(std::ceil(width() * dpr)), int(std::ceil(height() * dpr)));
-    m_lastPaintCached = m_chart.size() == pixels && m_chart.devicePixelRatio() == dpr &&
-                        m_chartGeneration == m_generation && m_chartX0 == m_x0 && m_chartX1 == m_x1;
-    if (!m_lastPaintCached) {
-        m_chart = QImage(pixels, QImage::Format_ARGB32_Premultiplied);
-        m_chart.setDevicePixelRatio(dpr);
-        m_chart.fill(Qt::white);
-        QPainter chart(&m_chart);
-        chart.setFont(font());
-        paintAll(chart, area, false);
-        m_chartGeneration = m_generation;
-        m_chartX0 = m_x0;
-        m_chartX1 = m_x1;
+    const ChartKey key = currentKey();
+    m_lastPaintCached = !m_chart.isNull() && m_chartKey == key;
+    // On screen (not QWidget::render or grab, which must get the complete chart) and with an
+    // image of this trace to show meanwhile, a render in the background.
+    QBackingStore* store = backingStore();
+    const bool on_screen = store && painter.paintEngine() &&
+                           painter.paintEngine()->paintDevice() == store->paintDevice();
+    if (!m_lastPaintCached && on_screen && renderInBackground() && !m_chart.isNull() &&
+        m_chartKey.epoch == m_epoch) {
+        requestRender();
+        paintPreviousChart(painter, area);
+    } else if (!m_lastPaintCached && !on_screen) {
+        paintAll(painter, area, false);  // render/grab: painted here, the kept image left alone
+    } else {
+        if (!m_lastPaintCached) {
+            m_chart = QImage(key.pixels, QImage::Format_ARGB32_Premultiplied);
+            m_chart.setDevicePixelRatio(key.dpr);
+            m_chart.fill(Qt::white);
+            QPainter chart(&m_chart);
+            chart.setFont(font());
+            paintAll(chart, area, false);
+            m_chartKey = key;
+            m_chartSerial = ++m_serial;
+            m_lastChartMs = m_stats.milliseconds;
+        }
+        painter.drawImage(QPointF(0, 0), m_chart);
     }
-    painter.drawImage(QPointF(0, 0), m_chart);
     const TimelineMapping m = mapping(area);
     painter.save();
     painter.setClipRect(QRectF(m.left, m.top, m.width, m.height).adjusted(0, 0, 1, 1));
     paintOverlays(painter, m);
     painter.restore();
+    m_lastPaintEventMs = double(timer.nsecsElapsed()) / 1e6;
+}
+
+void TimelineView::paintPreviousChart(QPainter& painter, const QRectF& area) {
+    const qreal dpr = m_chart.devicePixelRatio();
+    if (m_chartKey.pixels != currentKey().pixels || m_chartKey.dpr != devicePixelRatioF()) {
+        painter.drawImage(area, m_chart);  // resized: stretched until the new one comes
+        return;
+    }
+    painter.drawImage(QPointF(0, 0), m_chart);
+    // Only the window moved (a pan or zoom, not new data): its plot where its x's are now. The
+    // axes keep their old labels until the new image comes.
+    if (m_chartKey.generation != m_generation || m_timeAxis ||
+        (m_chartKey.x0 == m_x0 && m_chartKey.x1 == m_x1) || !(m_x1 > m_x0)) {
+        return;
+    }
+    const QRectF plot = plotRect(area);
+    const double scale = plot.width() / (m_x1 - m_x0);
+    const QRectF target(plot.left() + (m_chartKey.x0 - m_x0) * scale, plot.top(),
+                        (m_chartKey.x1 - m_chartKey.x0) * scale, plot.height());
+    const QRectF source(plot.left() * dpr, plot.top() * dpr, plot.width() * dpr,
+                        plot.height() * dpr);
+    painter.save();
+    painter.setClipRect(plot.adjusted(0, 0, 1, 1));
+    painter.fillRect(plot, Qt::white);
+    painter.drawImage(target, m_chart, source);
+    painter.restore();
+}
+
+void TimelineView::requestRender() {
+    if (m_renderBusy) {
+        return;  // its end repaints, which asks for the state then (the latest only)
+    }
+    auto input = std::make_shared<const TimelineChartRenderer::Input>(chartInput());
+    m_renderKey = currentKey();
+    m_renderSerial = ++m_serial;
+    m_renderLayout = m_layout.get();
+    m_colorsShared = true;
+    m_reservedShared = true;
+    m_renderBusy = true;
+    ++m_renderCounts.started;
+    const QSize size = this->size();
+    const qreal dpr = m_renderKey.dpr;
+    m_renderWatcher->setFuture(
+        QtConcurrent::run(&m_renderPool, [input = std::move(input), size, dpr]() mutable {
+            TimelineChartRenderer::Result result = TimelineChartRenderer::render(*input, size, dpr);
+            // Let go of the state before the GUI thread learns that the render ended: from then
+            // on it writes its colours and layout in place again.
+            input.reset();
+            return result;
+        }));
+}
+
+void TimelineView::onRenderFinished() {
+    if (!m_renderBusy || !m_renderWatcher->isFinished()) {
+        return;
+    }
+    m_renderBusy = false;
+    m_renderLayout = nullptr;
+    m_colorsShared = false;
+    m_reservedShared = false;
+    const TimelineChartRenderer::Result result = m_renderWatcher->result();
+    m_renderWatcher->setFuture(QFuture<TimelineChartRenderer::Result>());
+    const ChartKey now = currentKey();
+    // Shown unless an image of a later state is shown already, or it is of another trace or
+    // size. A result behind the newest data is still newer than the image shown: it is shown,
+    // and the paint that follows renders the newest (so that a render slower than the data
+    // arrives still shows progress).
+    const bool usable = m_renderKey.epoch == m_epoch && m_renderKey.pixels == now.pixels &&
+                        m_renderKey.dpr == now.dpr && m_renderSerial > m_chartSerial;
+    if (usable) {
+        m_chart = result.image;
+        m_chartKey = m_renderKey;
+        m_chartSerial = m_renderSerial;
+        m_stats = result.stats;
+        ++m_renderCounts.shown;
+    } else {
+        ++m_renderCounts.dropped;
+    }
+    m_lastChartMs = result.stats.milliseconds;
+    update();
 }
 
 TimelinePaintContext TimelineView::paintContext(const TimelineMapping& m) {
-    TimelinePaintContext context(m_trace.get(), *m_layout, m_colors, m);
+    TimelinePaintContext context(m_trace.get(), *m_layout, *m_colors, m);
     context.ooms = &m_ooms;
     context.stats = &m_stats;
     return context;
@@ -582,82 +731,47 @@ void TimelineView::paintOverlays(QPainter& painter, const TimelineMapping& m) {
     }
 }
 
-void TimelineView::paintAll(QPainter& painter, const QRectF& area, bool overlays) {
-    QElapsedTimer timer;
-    timer.start();
-    m_stats = PaintStats{};
-    painter.fillRect(area, Qt::white);
+TimelineChartRenderer::Input TimelineView::chartInput() const {
+    TimelineChartRenderer::Input input;
+    input.font = font();
     if (!m_layout) {
-        painter.setPen(palette().color(QPalette::Disabled, QPalette::WindowText));
-        painter.drawText(area, Qt::AlignCenter,
-                         m_placeholder.isEmpty() ? tr("No run open") : m_placeholder);
-        return;
+        input.placeholder = m_placeholder.isEmpty() ? tr("No run open") : m_placeholder;
+        input.placeholderColor = palette().color(QPalette::Disabled, QPalette::WindowText);
+        return input;
     }
-    const TimelineMapping m = mapping(area);
-    const QRectF plot(m.left, m.top, m.width, m.height);
-    // Zoomed out (more x than pixel columns), each column shows the envelope of memory over
-    // the x's it covers: filled up to the lowest total, washed lighter from there to the
-    // highest. Every layer keeps inside it.
-    TimelinePaintContext context = paintContext(m);
-    context.envelope = TimelineEnvelopePainter::columns(*m_layout, m);
-    const TimelineEnvelopePainter envelope(context);
-    const TimelineStepPainter steps(context);
-    const TimelineOverlayPainter marks(context);
-    const TimelineFramePainter frame(context);
-
-    QVector<LegendEntry> entries = legend();
-    if (context.zoomedOut()) {
-        entries.push_back(
-            {tr("Rose and fell within a pixel column"), TimelineColors::rangeLegend()});
-    }
-    frame.paintHeader(painter, area, entries, &m_reservedLine);
-
-    // The layers, bottom first, clipped to the plot.
-    painter.save();
-    painter.setClipRect(plot.adjusted(0, 0, 1, 1));
-    painter.setRenderHint(QPainter::Antialiasing, false);
-    steps.paintPhases(painter, QRectF(plot.left(), plot.top() - TimelineFramePainter::kStrip,
-                                      plot.width(), TimelineFramePainter::kStrip));
-    // Grid behind the data.
-    painter.setPen(QPen(QColor(0, 0, 0, 28), 0));
-    const double step = TimelineMapping::byteTickStep(m.ymax, std::max(2, int(m.height / 70)));
-    for (const double tick : TimelineMapping::ticks(step, m.ymax, step)) {
-        const double y = std::round(m.bytesToPixel(tick)) + 0.5;
-        painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
-    }
-    if (m_plotMode == PlotMode::Categories) {
-        TimelineCategoryPainter(context).paint(painter);
-    } else {
-        envelope.paintBase(painter);
-        envelope.paintSummarizedBand(painter);
-        TimelineAllocationPainter(context).paint(painter);
-    }
-    envelope.paintRange(painter);
-    if (m_plotMode == PlotMode::Allocations) {
-        TimelineAllocationPainter(context).paintHighlighted(painter, m_highlighted);
-    }
-    envelope.paintTotalLine(painter);
-    steps.paintStepLines(painter);
-    m_reservedLine.paint(painter, m);
-    const TimelineAnnotationPainter regions(context);
-    if (m_filter) {
-        regions.paintFilter(painter, xOfEvent(m_filter->first), xOfEvent(m_filter->last));
-    }
+    input.trace = m_trace;
+    input.layout = m_layout;
+    input.colors = m_colors;
+    input.reserved = m_reservedLine;
+    input.ooms = std::make_shared<const std::vector<TimelineOomMark>>(m_ooms);
     if (m_annotationsVisible) {
-        regions.paintAnnotations(painter, annotations());
+        annotations();
+        input.annotations = m_annotations;
     }
-    marks.paintCapacityAndOom(painter);
-    if (overlays) {
-        paintOverlays(painter, m);
+    if (m_plotMode == PlotMode::Allocations) {
+        input.highlighted = m_highlighted;
     }
-    painter.restore();
+    if (m_filter) {
+        input.filterX = std::make_pair(xOfEvent(m_filter->first), xOfEvent(m_filter->last));
+    }
+    input.categories = m_plotMode == PlotMode::Categories;
+    input.timeAxis = m_timeAxis;
+    input.x0 = m_x0;
+    input.x1 = m_x1;
+    input.detailText = detailText();
+    input.rangeLegendText = tr("Rose and fell within a pixel column");
+    return input;
+}
 
-    painter.setPen(QPen(QColor(0, 0, 0, 90), 0));
-    painter.setBrush(Qt::NoBrush);
-    painter.drawRect(plot);
-    marks.paintPeak(painter, m.top - TimelineFramePainter::kStrip + 2);
-    frame.paintAxes(painter, area, detailText());
-    m_stats.milliseconds = double(timer.nsecsElapsed()) / 1e6;
+void TimelineView::paintAll(QPainter& painter, const QRectF& area, bool overlays) {
+    const TimelineChartRenderer::Input input = chartInput();
+    if (overlays) {
+        m_stats = TimelineChartRenderer::paint(
+            input, painter, area,
+            [this](QPainter& p, const TimelineMapping& m) { paintOverlays(p, m); });
+    } else {
+        m_stats = TimelineChartRenderer::paint(input, painter, area);
+    }
 }
 
 void TimelineView::updateHover(const QPointF& pos, const QPoint& global_pos) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "reserved_line_painter.h"
+#include "timeline_chart_renderer.h"
 #include "timeline_colors.h"
 #include "timeline_paint_context.h"
 
@@ -11,6 +12,7 @@
 #include <QColor>
 #include <QImage>
 #include <QPoint>
+#include <QThreadPool>
 #include <QVector>
 #include <QWidget>
 
@@ -20,6 +22,8 @@
 #include <vector>
 
 class QPainter;
+template <typename T>
+class QFutureWatcher;
 
 namespace memscope {
 
@@ -43,7 +47,10 @@ class Trace;
 //
 // On screen the chart is kept as an image of everything but the hover and selection outlines,
 // redrawn only when what it shows changes (window, detail, size, modes, trace): hovering
-// repaints the outlines over it.
+// repaints the outlines over it. The image is rendered by TimelineChartRenderer from a frozen
+// copy of the view's state, on the GUI thread or, while the view follows a live run and for
+// charts slow to paint, on a worker thread (setChartRendering): the view then shows the previous
+// image until the new one arrives, so that a paint is a blit.
 //
 // This class holds the state, the interaction and the image cache; painting is done by one
 // painter per layer, each fed a TimelinePaintContext (the mapping, the layout, the colours and,
@@ -66,6 +73,18 @@ class TimelineView : public QWidget {
     using LegendEntry = TimelineLegendEntry;
     // What the last paint drew, for tests and the benchmark.
     using PaintStats = TimelinePaintStats;
+
+    // Where the on-screen chart image is rendered when what it shows changed. Automatic: on a
+    // worker thread while the view follows a live run (updateTrace) or when the last chart took
+    // over kBackgroundMs to render, else on the GUI thread. Background: always on the worker;
+    // Synchronous: always on the GUI thread (the way before). Only one render runs at a time;
+    // what changes meanwhile is rendered when it ends (the latest state only). While it runs,
+    // the view shows the previous image (when only the window moved, its plot moved and
+    // scaled to the new window). Exports, renderImage and QWidget::render/grab always paint the
+    // complete chart on the calling thread.
+    enum class ChartRendering { Automatic, Background, Synchronous };
+    Q_ENUM(ChartRendering)
+    static constexpr double kBackgroundMs = 16;
 
     explicit TimelineView(QWidget* parent = nullptr);
     // Following `document` (setViewState).
@@ -127,7 +146,7 @@ class TimelineView : public QWidget {
     // The legend the header shows (colour groups, then the summarized band when there is one).
     QVector<LegendEntry> legend() const;
     // The caching allocator's reserved line (inactive for runs without one, e.g. CPU runs).
-    const ReservedLinePainter& reservedLine() const { return m_reservedLine; }
+    const ReservedLinePainter& reservedLine() const { return *m_reservedLine; }
     // Allocations one by one, or memory stacked by category over time.
     void setPlotMode(PlotMode mode);
     PlotMode plotMode() const { return m_plotMode; }
@@ -149,6 +168,26 @@ class TimelineView : public QWidget {
     PaintStats lastPaintStats() const { return m_stats; }
     // How the last on-screen paint went: whether it redrew the chart or reused its image.
     bool lastPaintReusedChart() const { return m_lastPaintCached; }
+
+    void setChartRendering(ChartRendering mode);
+    ChartRendering chartRendering() const { return m_rendering; }
+    // Background renders started, shown and dropped (their image was older than the one shown,
+    // of another trace, or of another size when they ended), for tests and the benchmark.
+    struct RenderCounts {
+        int64_t started = 0;
+        int64_t shown = 0;
+        int64_t dropped = 0;
+    };
+    RenderCounts renderCounts() const { return m_renderCounts; }
+    // A background render is running (its result not taken yet).
+    bool isRendering() const { return m_renderBusy; }
+    // Waits until the render running ends and takes its result (nothing when none runs).
+    void waitForRender();
+    // The chart image the view shows on screen (without the outlines), for tests.
+    QImage chartImage() const { return m_chart; }
+    // Milliseconds the last paintEvent took on the GUI thread (a blit and the outlines, or the
+    // whole chart when it was rendered there).
+    double lastPaintEventMs() const { return m_lastPaintEventMs; }
 
     // Every how many steps a step line is drawn when steps are `pixels_per_step` apart: 1, 2, 5,
     // 10, 20, ... so that lines are at least a few pixels apart.
@@ -223,34 +262,83 @@ class TimelineView : public QWidget {
     void invalidateChart();
     // What the layers paint from, for the mapping m (no envelope yet).
     TimelinePaintContext paintContext(const TimelineMapping& m);
+    // The view's state as the chart renderer reads it (shared, not copied: a background render
+    // holds it until it ends).
+    TimelineChartRenderer::Input chartInput() const;
     // The chart; with overlays also the hover and selection outlines and the rubber band.
     void paintAll(QPainter& painter, const QRectF& area, bool overlays = true);
+
+    // What a chart image shows: the trace (epoch: setTrace calls), what else it shows
+    // (m_generation), the window and the size.
+    struct ChartKey {
+        uint64_t epoch = 0;
+        uint64_t generation = 0;
+        double x0 = -1;
+        double x1 = -1;
+        QSize pixels;
+        qreal dpr = 0;
+        bool operator==(const ChartKey& o) const {
+            return epoch == o.epoch && generation == o.generation && x0 == o.x0 && x1 == o.x1 &&
+                   pixels == o.pixels && dpr == o.dpr;
+        }
+        bool operator!=(const ChartKey& o) const { return !(*this == o); }
+    };
+    ChartKey currentKey() const;
+    bool renderInBackground() const;
+    // Starts a background render of the current state unless one runs (it ends with update()).
+    void requestRender();
+    void onRenderFinished();
+    // The kept image while a newer one renders: when only the window moved, its plot moved and
+    // scaled to where its x's are now.
+    void paintPreviousChart(QPainter& painter, const QRectF& area);
+    // Before changing what a running render reads: copies of the colours and the reserved line
+    // (theirs are left to it), a wait for it before changing the layout it holds.
+    TimelineColors& writableColors();
+    ReservedLinePainter& writableReservedLine();
+    void waitForRenderOf(const TimelineLayout* layout);
     void paintOverlays(QPainter& painter, const TimelineMapping& m);
     void updateHover(const QPointF& pos, const QPoint& global_pos);
 
     std::shared_ptr<const Trace> m_trace;
     std::shared_ptr<TimelineLayout> m_layout;
     std::vector<TimelineOomMark> m_ooms;
-    ReservedLinePainter m_reservedLine;
+    std::shared_ptr<ReservedLinePainter> m_reservedLine;
     ColorMode m_colorMode = ColorMode::Category;
     PlotMode m_plotMode = PlotMode::Allocations;
     bool m_timeAxis = false;
-    TimelineColors m_colors;
+    std::shared_ptr<TimelineColors> m_colors;
     std::vector<int64_t> m_highlighted;  // sorted allocation indices
-    // The cached chart (everything but the overlays) and what it was drawn for.
+    // The cached chart (everything but the overlays) and what it was drawn for; its serial
+    // orders images by when their state was taken (a render's result older than the image
+    // shown is dropped).
     QImage m_chart;
+    ChartKey m_chartKey;
+    uint64_t m_chartSerial = 0;
+    uint64_t m_serial = 0;
+    uint64_t m_epoch = 1;
     uint64_t m_generation = 1;
-    uint64_t m_chartGeneration = 0;
-    double m_chartX0 = -1;
-    double m_chartX1 = -1;
     bool m_lastPaintCached = false;
+    double m_lastPaintEventMs = 0;
+    double m_lastChartMs = 0;  // the last chart render, wherever it ran
+    // Background rendering: one worker thread, one render at a time.
+    ChartRendering m_rendering = ChartRendering::Automatic;
+    bool m_live = false;  // updateTrace continued the trace shown
+    QThreadPool m_renderPool;
+    QFutureWatcher<TimelineChartRenderer::Result>* m_renderWatcher = nullptr;
+    bool m_renderBusy = false;
+    ChartKey m_renderKey;
+    uint64_t m_renderSerial = 0;
+    const TimelineLayout* m_renderLayout = nullptr;
+    bool m_colorsShared = false;    // the running render holds m_colors
+    bool m_reservedShared = false;  // and m_reservedLine
+    RenderCounts m_renderCounts;
     // Rubber band zoom in progress: from and to, in widget pixels; m_filtering: a Ctrl+drag
     // range for the filter instead of a zoom.
     bool m_banding = false;
     bool m_filtering = false;
     RunDocument* m_state = nullptr;
     std::optional<RangeFilter> m_filter;
-    mutable std::vector<TraceAnnotation> m_annotations;
+    mutable std::shared_ptr<const std::vector<TraceAnnotation>> m_annotations;
     mutable const Trace* m_annotationsOf = nullptr;
     bool m_annotationsVisible = false;
     double m_bandFrom = 0;

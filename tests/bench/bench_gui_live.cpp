@@ -23,12 +23,28 @@
 // memscope-cli record, and the average step times are compared: GUI / CLI, target <= 1.10
 // (--no-cli skips it). --threads N sets both (default: the GUI's default,
 // ThreadPolicy::interactiveThreads()).
+//
+//   bench_gui_live --replay RUN.memscope [--refreshes N] [--poll-ms N]
+//
+// Replay (issue 11): no trainer; a recorded run is replayed into the shown main window in N
+// refreshes (default 400), as a live run delivers it: a worker thread appends the next part of
+// the run's events to a growing trace, brings a LiveTraceMirror's snapshot up to date and hands
+// it to the window (RunController::snapshotReady, so MainWindow shows it as a live snapshot),
+// waits until the GUI took it and poll-ms (default 50) have passed since its last poll, and goes
+// on; while the snapshot shown before last (the one the next refresh writes) is still held by
+// the GUI (a background render), it waits as RunController does. The 1 ms heartbeat measures
+// the event loop as above; the refresh cost, the chart's render time (on a worker thread when
+// the view renders in the background), the longest paintEvent and the longest stall are printed
+// for 5-15%, 45-55% and 90-100% of the run's events, without the trainer's noise.
 
+#include "io/run_file.h"
 #include "main_window.h"
 #include "run_controller.h"
 #include "run_panel.h"
 #include "timeline_page.h"
 #include "timeline_view.h"
+#include "trace/live_trace_mirror.h"
+#include "trace/timeline_layout.h"
 #include "trace/trace.h"
 #include "train/thread_policy.h"
 #include "train/train_options.h"
@@ -39,17 +55,264 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QStackedWidget>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QThread>
 #include <QTimer>
 
+#include <time.h>
+
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
+
+namespace {
+
+using namespace memscope;
+
+double threadCpuMs() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
+}
+
+// The replay's application: times every event the GUI thread handles (outermost only), in wall
+// and in thread CPU time, so that a long stall can be told apart: work in a handler (CPU time
+// close to wall time) or the thread waiting for a core (wall time far above CPU time).
+class TimedApplication : public QApplication {
+  public:
+    using QApplication::QApplication;
+    struct Slow {
+        double wallMs, cpuMs;
+        QString what;
+    };
+    std::vector<Slow> slow;  // handlers over 20 ms
+
+    bool notify(QObject* receiver, QEvent* event) override {
+        if (m_depth > 0) {
+            return QApplication::notify(receiver, event);
+        }
+        ++m_depth;
+        QElapsedTimer wall;
+        wall.start();
+        const double cpu = threadCpuMs();
+        const int type = int(event->type());
+        // (The receiver may be gone when notify returns.)
+        const char* const class_name = receiver->metaObject()->className();
+        const bool result = QApplication::notify(receiver, event);
+        const double wall_ms = double(wall.nsecsElapsed()) / 1e6;
+        if (wall_ms > 20) {
+            slow.push_back({wall_ms, threadCpuMs() - cpu,
+                            QStringLiteral("%1 event %2")
+                                .arg(QString::fromLatin1(class_name), QString::number(type))});
+        }
+        --m_depth;
+        return result;
+    }
+
+  private:
+    int m_depth = 0;
+};
+
+// Replays RUN into the main window in `refreshes` refreshes (see the header); the exit status.
+int replay(int argc, char** argv, const std::string& path, int refreshes, int poll_ms) {
+    TimedApplication app(argc, argv);
+    QStandardPaths::setTestModeEnabled(true);
+    Trace run;
+    try {
+        run = RunFile::load(path);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench_gui_live: %s\n", e.what());
+        return 2;
+    }
+    const size_t total = run.events.count();
+    // The growing trace starts with everything but the events and steps (stacks, spans and
+    // phases only grow, so handing them over whole is a valid growth).
+    Trace source = run;
+    source.events.clear();
+    source.steps.clear();
+    source.finalize();
+
+    MainWindow window;
+    window.resize(1920, 1080);
+    window.show();
+    // As when a run starts: the timeline tab shows the timeline page (not the placeholder).
+    window.selectView(QStringLiteral("timeline"));
+    if (auto* stack = qobject_cast<QStackedWidget*>(window.timelinePage()->parentWidget())) {
+        stack->setCurrentWidget(window.timelinePage());
+    }
+
+    struct Refresh {
+        size_t events = 0;
+        double workerMs = 0, traceMs = 0, layoutMs = 0;  // on the worker
+        double guiMs = 0;                                // the window taking the snapshot
+        double at = 0;                                   // when it was shown, ms since start
+    };
+    std::vector<Refresh> done;
+    done.reserve(size_t(refreshes));
+    std::vector<double> gaps, gap_ends, paints, paint_events;
+    QElapsedTimer clock;
+    double last = 0;
+    QTimer heartbeat;
+    heartbeat.setInterval(1);
+    QObject::connect(&heartbeat, &QTimer::timeout, [&] {
+        const double now = double(clock.nsecsElapsed()) / 1e6;
+        gaps.push_back(now - last);
+        gap_ends.push_back(now);
+        last = now;
+        const TimelineView* view = window.timelinePage()->view();
+        paints.push_back(view->lastPaintStats().milliseconds);
+        paint_events.push_back(view->lastPaintEventMs());
+    });
+
+    std::atomic<int> taken{0};  // snapshots the GUI has shown
+    std::atomic<bool> quit{false};
+    std::thread worker([&] {
+        using Clock = std::chrono::steady_clock;
+        LiveTraceMirror mirror;
+        // As RunController: the snapshot shown before last is written next; while the GUI still
+        // holds it (a background render), polls wait (up to a second) instead of rebuilding it.
+        std::weak_ptr<const Trace> newest, before_last;
+        for (int r = 1; r <= refreshes && !quit; ++r) {
+            const auto held_since = Clock::now();
+            while (before_last.use_count() > 1 && !quit &&
+                   Clock::now() - held_since < std::chrono::seconds(1)) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(poll_ms));
+            }
+            const auto poll = Clock::now();
+            const size_t to = total * size_t(r) / size_t(refreshes);
+            const auto start = Clock::now();
+            for (size_t i = source.events.count(); i < to; ++i) {
+                source.events.append(run.events.at(i));
+            }
+            source.steps.assign(run.steps.begin(),
+                                run.steps.begin() + std::ptrdiff_t(run.steps.size() * to / total));
+            LiveTraceMirror::Snapshot s = mirror.update(source);
+            Refresh refresh;
+            refresh.events = to;
+            refresh.workerMs =
+                std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+            refresh.traceMs = s.traceMs;
+            refresh.layoutMs = s.layoutMs;
+            before_last = newest;
+            newest = s.trace;
+            QMetaObject::invokeMethod(
+                &window,
+                [&, refresh, trace = std::move(s.trace), layout = std::move(s.layout)]() mutable {
+                    QElapsedTimer gui;
+                    gui.start();
+                    emit window.runController()->snapshotReady(std::move(trace), std::move(layout));
+                    refresh.guiMs = double(gui.nsecsElapsed()) / 1e6;
+                    refresh.at = double(clock.nsecsElapsed()) / 1e6;
+                    done.push_back(refresh);
+                    taken.fetch_add(1);
+                },
+                Qt::QueuedConnection);
+            // As RunController: one refresh in flight, the next poll poll_ms after this one.
+            while (taken.load() < r && !quit) {
+                std::this_thread::sleep_for(std::chrono::microseconds(200));
+            }
+            std::this_thread::sleep_until(poll + std::chrono::milliseconds(poll_ms));
+        }
+        QMetaObject::invokeMethod(
+            &app, [&] { QTimer::singleShot(500, &app, &QCoreApplication::quit); },
+            Qt::QueuedConnection);
+    });
+    QTimer::singleShot(0, [&] {
+        clock.start();
+        heartbeat.start();
+    });
+    app.exec();
+    quit = true;
+    worker.join();
+
+    if (gaps.empty() || done.empty()) {
+        std::fprintf(stderr, "bench_gui_live: nothing was replayed\n");
+        return 1;
+    }
+    std::vector<double> sorted = gaps;
+    std::sort(sorted.begin(), sorted.end());
+    std::printf(
+        "GUI during a replay of %s: %zu events in %d refreshes (poll every %d ms, window "
+        "1920x1080)\n",
+        path.c_str(), total, refreshes, poll_ms);
+    std::printf("  snapshots shown          %8zu\n", done.size());
+    std::printf("  event-loop gaps          %8zu measured\n", gaps.size());
+    std::printf("  gap median               %8.2f ms\n", sorted[sorted.size() / 2]);
+    std::printf("  gap 99th percentile      %8.2f ms\n",
+                sorted[size_t(double(sorted.size() - 1) * 0.99)]);
+    std::printf("  longest stall            %8.2f ms   (target < 50 ms: %s)\n", sorted.back(),
+                sorted.back() < 50 ? "met" : "MISSED");
+    std::printf("Live refresh cost (replayed), by segment of the run's events\n");
+    std::printf("  %-6s %8s %4s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n", "seg", "events", "n",
+                "worker", "worker", "trace", "layout", "GUI", "GUI", "chart", "paintEv", "longest");
+    std::printf("  %-6s %8s %4s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n", "", "", "", "mean ms",
+                "max ms", "mean ms", "mean ms", "mean ms", "max ms", "max ms", "max ms",
+                "stall ms");
+    const struct {
+        const char* name;
+        double from, to;
+    } segments[] = {{"10%", 0.05, 0.15}, {"50%", 0.45, 0.55}, {"100%", 0.90, 1.0}};
+    for (const auto& seg : segments) {
+        double worker_sum = 0, worker_max = 0, trace_sum = 0, layout_sum = 0, gui_sum = 0,
+               gui_max = 0, stall = 0, paint = 0, paint_event = 0;
+        double t0 = -1, t1 = -1;  // when the segment's first and last refresh were shown
+        int n = 0;
+        for (size_t k = 0; k < done.size(); ++k) {
+            const Refresh& r = done[k];
+            const double f = double(r.events) / double(total);
+            if (f <= seg.from || f > seg.to) {
+                continue;
+            }
+            // Its stalls: from the refresh before the segment's first to the next one after.
+            t0 = t0 < 0 ? (k > 0 ? done[k - 1].at : 0) : t0;
+            t1 = k + 1 < done.size() ? done[k + 1].at : 1e300;
+            worker_sum += r.workerMs, trace_sum += r.traceMs, layout_sum += r.layoutMs;
+            gui_sum += r.guiMs;
+            worker_max = std::max(worker_max, r.workerMs);
+            gui_max = std::max(gui_max, r.guiMs);
+            ++n;
+        }
+        for (size_t i = 0; i < gaps.size(); ++i) {
+            if (gap_ends[i] > t0 && gap_ends[i] <= t1) {
+                stall = std::max(stall, gaps[i]);
+                paint = std::max(paint, paints[i]);
+                paint_event = std::max(paint_event, paint_events[i]);
+            }
+        }
+        const double d = std::max(n, 1);
+        std::printf("  %-6s %8zu %4d %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f\n",
+                    seg.name, size_t(seg.to * double(total)), n, worker_sum / d, worker_max,
+                    trace_sum / d, layout_sum / d, gui_sum / d, gui_max, paint, paint_event, stall);
+    }
+    if (FILE* f = std::fopen("/proc/loadavg", "r")) {
+        double load = 0;
+        if (std::fscanf(f, "%lf", &load) == 1) {
+            std::printf("  load average (1 min)     %8.2f on %d cores\n", load,
+                        QThread::idealThreadCount());
+        }
+        std::fclose(f);
+    }
+    // What the longest stalls were: the slowest event handlers, wall and CPU time.
+    std::sort(app.slow.begin(), app.slow.end(),
+              [](const auto& a, const auto& b) { return a.wallMs > b.wallMs; });
+    std::printf("GUI-thread event handlers over 20 ms: %zu (slowest 8: wall ms / thread CPU ms)\n",
+                app.slow.size());
+    for (size_t i = 0; i < std::min<size_t>(8, app.slow.size()); ++i) {
+        std::printf("  %8.2f %8.2f  %s\n", app.slow[i].wallMs, app.slow[i].cpuMs,
+                    qPrintable(app.slow[i].what));
+    }
+    return 0;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
     memscope::ThreadPolicy::applyWaitPolicy(argv);  // as the executables do
@@ -62,6 +325,8 @@ int main(int argc, char** argv) {
     bool run_cli = true;
     int64_t batch_size = 0;  // 0: the preset's
     int64_t seq_len = 0;
+    std::string replay_path;
+    int replay_refreshes = 400;
     for (int i = 1; i < argc; ++i) {
         const bool has_value = i + 1 < argc;
         if (std::strcmp(argv[i], "--steps") == 0 && has_value) {
@@ -82,13 +347,22 @@ int main(int argc, char** argv) {
             seq_len = std::atoll(argv[++i]);
         } else if (std::strcmp(argv[i], "--no-cli") == 0) {
             run_cli = false;
+        } else if (std::strcmp(argv[i], "--replay") == 0 && has_value) {
+            replay_path = argv[++i];
+        } else if (std::strcmp(argv[i], "--refreshes") == 0 && has_value) {
+            replay_refreshes = std::max(10, std::atoi(argv[++i]));
         } else {
             std::fprintf(stderr,
                          "usage: bench_gui_live [--steps N] [--poll-ms N] [--preset NAME] "
                          "[--threads N] [--batch-size N] [--seq-len N] [--screenshot FILE.png] "
-                         "[--full-refresh] [--no-cli]\n");
+                         "[--full-refresh] [--no-cli]\n"
+                         "       bench_gui_live --replay RUN.memscope [--refreshes N] "
+                         "[--poll-ms N]\n");
             return 2;
         }
+    }
+    if (!replay_path.empty()) {
+        return replay(argc, argv, replay_path, replay_refreshes, poll_ms);
     }
     QApplication app(argc, argv);
     QStandardPaths::setTestModeEnabled(true);

@@ -596,6 +596,103 @@ class TestTimelineView : public QObject {
         }
     }
 
+    // A live update renders the chart on a worker thread; what it shows at the end is what the
+    // GUI thread paints for the same state, pixel for pixel, and a grab while it renders is
+    // complete.
+    void background_render_equals_the_synchronous_one() {
+        const auto full = makeTrace();
+        const auto prefix = prefixOf(*full, 20);
+        QImage images[2];
+        for (const auto mode : {TimelineView::ChartRendering::Background,
+                                TimelineView::ChartRendering::Synchronous}) {
+            TimelineView view;
+            view.setChartRendering(mode);
+            view.resize(700, 420);
+            view.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&view));
+            view.setTrace(prefix);
+            view.repaint();  // a trace's first image is painted at once
+            QVERIFY(!view.isRendering());
+            view.updateTrace(full);
+            view.repaint();
+            const bool background = mode == TimelineView::ChartRendering::Background;
+            QCOMPARE(view.isRendering(), background);
+            // QWidget::grab (exports, window screenshots) paints the current state itself.
+            const QImage expected = view.renderImage(view.size());
+            QCOMPARE(view.grab().toImage().convertToFormat(QImage::Format_RGB32),
+                     expected.convertToFormat(QImage::Format_RGB32));
+            QTRY_VERIFY(!view.isRendering());
+            QCoreApplication::processEvents();
+            QCOMPARE(view.renderCounts().started, background ? 1 : 0);
+            QCOMPARE(view.renderCounts().shown, background ? 1 : 0);
+            QCOMPARE(view.chartImage(), expected);
+            images[background ? 0 : 1] = view.chartImage();
+        }
+        QCOMPARE(images[0], images[1]);
+    }
+
+    // One render at a time: updates that come while it runs are rendered once when it ends
+    // (the latest state); a render of a trace replaced meanwhile is dropped.
+    void background_renders_coalesce_and_stale_ones_are_dropped() {
+        const auto full = makeTrace();
+        TimelineView view;
+        view.setChartRendering(TimelineView::ChartRendering::Background);
+        view.resize(700, 420);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setTrace(prefixOf(*full, 10));
+        view.repaint();
+        for (const size_t n : {14, 18, 22, 26}) {
+            view.updateTrace(prefixOf(*full, n));
+            view.repaint();
+        }
+        QCOMPARE(view.renderCounts().started, 1);
+        QTRY_COMPARE(view.renderCounts().started, 2);  // the first ended: the latest state
+        QTRY_VERIFY(!view.isRendering());
+        QCoreApplication::processEvents();
+        QCOMPARE(view.renderCounts().started, 2);
+        QCOMPARE(view.renderCounts().dropped, 0);
+        QCOMPARE(view.chartImage(), view.renderImage(view.size()));
+
+        view.updateTrace(full);
+        view.repaint();
+        QVERIFY(view.isRendering());
+        const auto other = makeTrace();  // another run: the render of the old one is stale
+        view.setTrace(other);
+        QTRY_VERIFY(!view.isRendering());
+        QCOMPARE(view.renderCounts().dropped, 1);
+        QCOMPARE(view.renderCounts().shown, 2);
+        view.repaint();  // a new trace's first image: painted here
+        QCOMPARE(view.chartImage(), view.renderImage(view.size()));
+        // Setting the detail while a render reads the layout waits for it first.
+        view.updateTrace(other, std::make_shared<TimelineLayout>(*other));
+        view.repaint();
+        QVERIFY(view.isRendering());
+        view.setDetail(3);
+        QVERIFY(!view.isRendering());
+        QTRY_COMPARE(view.renderCounts().started, 5);
+        QTRY_VERIFY(!view.isRendering());
+        QCoreApplication::processEvents();
+        QCOMPARE(view.chartImage(), view.renderImage(view.size()));
+    }
+
+    // Destroying the view while a render of a large run is in flight.
+    void destroying_the_view_while_it_renders() {
+        const auto large = makeLargeTrace();
+        auto* view = new TimelineView;
+        view->setChartRendering(TimelineView::ChartRendering::Background);
+        view->resize(1200, 600);
+        view->show();
+        QVERIFY(QTest::qWaitForWindowExposed(view));
+        view->setTrace(prefixOf(*large, large->events.count() / 2));
+        view->repaint();
+        view->updateTrace(large);
+        view->repaint();
+        QVERIFY(view->isRendering());
+        delete view;
+        QCoreApplication::processEvents();
+    }
+
     void capacity_line_and_out_of_memory_point() {
         auto trace = makeTrace();
         const TimelineLayout plain_layout(*trace);
