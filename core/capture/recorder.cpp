@@ -1,6 +1,7 @@
 #include "capture/recorder.h"
 
 #include "model/module_scope.h"
+#include "trace/column_growth.h"
 
 #include <sys/mman.h>
 
@@ -141,47 +142,6 @@ struct ChunkQueue {
         deleteChunk(chunk);
     }
 };
-
-// Asks the kernel for transparent huge pages in [data, data + bytes) (the 2 MiB pages inside
-// it), where the system allows them on request. Appending a long run's events touches fresh
-// memory all the time; in 4 KiB pages that is a page fault every 4 KiB, and a fault costs tens of
-// microseconds on a virtual machine, where the recording's consumer then steals that time from
-// the training threads (bench_record_overhead prints the faults per step).
-void adviseHugePages(void* data, size_t bytes) {
-#ifdef MADV_HUGEPAGE
-    constexpr uintptr_t kHuge = uintptr_t(2) << 20;
-    const auto begin = (reinterpret_cast<uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
-    const auto end = (reinterpret_cast<uintptr_t>(data) + bytes) & ~(kHuge - 1);
-    if (end > begin) {
-        madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-    }
-#else
-    (void)data;
-    (void)bytes;
-#endif
-}
-
-// Makes room for `needed` elements: at least doubles the capacity, in a buffer advised to use
-// huge pages before anything is copied into it. Reserving just what a drain needs reallocated
-// and copied the whole trace on every drain.
-template <typename T>
-void growFor(std::vector<T>& v, size_t needed) {
-    if (needed <= v.capacity()) {
-        return;
-    }
-    std::vector<T> fresh;
-    fresh.reserve(std::max({needed, v.capacity() * 2, size_t(1) << 14}));
-    adviseHugePages(fresh.data(), fresh.capacity() * sizeof(T));
-    fresh.insert(fresh.end(), v.begin(), v.end());
-    v.swap(fresh);
-}
-
-void growFor(EventColumns& c, size_t needed) {
-    growFor(c.time_ns, needed), growFor(c.addr, needed), growFor(c.size, needed);
-    growFor(c.allocated, needed), growFor(c.reserved, needed), growFor(c.stack, needed);
-    growFor(c.step, needed), growFor(c.kind, needed), growFor(c.phase, needed);
-    growFor(c.thread, needed), growFor(c.device, needed);
-}
 
 // FLOPs of the matmul-like ops from their input shapes (2*m*n*k per product), or 0.
 double matmulFlops(const at::RecordFunction& fn) {
@@ -700,7 +660,9 @@ size_t Recorder::drainInto(Trace& trace) {
             ts->events.drain(batch);
             m_spanBatch.clear();
             ts->spans.drain(m_spanBatch);
-            growFor(trace.spans, trace.spans.size() + m_spanBatch.size());
+            // at least twofold, into huge pages, before anything is copied into it: reserving
+            // just what a drain needs reallocated and copied the whole trace on every drain
+            growSpans(trace.spans, trace.spans.size() + m_spanBatch.size());
             trace.spans.insert(trace.spans.end(), m_spanBatch.begin(), m_spanBatch.end());
             threads_with_events += batch.size() > before ? 1 : 0;
         }
@@ -718,7 +680,7 @@ size_t Recorder::drainInto(Trace& trace) {
         std::stable_sort(batch.begin(), batch.end(),
                          [](const Event& a, const Event& b) { return a.time_ns < b.time_ns; });
     }
-    growFor(trace.events, trace.events.count() + batch.size());
+    growColumns(trace.events, trace.events.count() + batch.size());
     for (const auto& e : batch) {
         trace.events.append(e);
     }
