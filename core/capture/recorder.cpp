@@ -233,16 +233,30 @@ struct Recorder::ThreadState {
     // a pointer hit still compares the text; anything else takes the lookups above, whose answer
     // for a (parent, kind, name) never changes, and fills the entry.
     struct CallCacheEntry {
-        const char* name = nullptr;
+        const char* name = nullptr;  // null: empty
         uint32_t parent = UINT32_MAX;
         FrameKind kind = FrameKind::Operator;
         uint32_t node = 0;
         uint32_t stat = 0;
-        std::string text;
+        char text[64];  // the name's text (longer names are not cached)
     };
     static constexpr unsigned kCallCacheBits = 10;
-    std::vector<CallCacheEntry> call_cache =
-        std::vector<CallCacheEntry>(size_t(1) << kCallCacheBits);
+    static constexpr size_t kCallCacheBytes = sizeof(CallCacheEntry) << kCallCacheBits;
+    // From mmap, zeroed (every entry empty), not from glibc's heap, where a long-lived block
+    // between the tensors keeps it from trimming (see newChunk).
+    CallCacheEntry* call_cache = nullptr;
+
+    ThreadState() {
+        void* memory = mmap(nullptr, kCallCacheBytes, PROT_READ | PROT_WRITE,
+                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (memory == MAP_FAILED) {
+            throw std::bad_alloc();
+        }
+        call_cache = static_cast<CallCacheEntry*>(memory);
+    }
+    ~ThreadState() { munmap(call_cache, kCallCacheBytes); }
+    ThreadState(const ThreadState&) = delete;
+    ThreadState& operator=(const ThreadState&) = delete;
     // The last forward sequence number this thread entered in Recorder::m_forwardModules and the
     // table's version right after: while both still hold, entering it again would change nothing.
     int64_t forward_seq = -1;
@@ -517,18 +531,23 @@ std::unique_ptr<at::ObserverContext> Recorder::onFunctionEnter(const at::RecordF
                              (uint64_t(parent) << 32 | uint64_t(static_cast<int>(kind)) << 24);
         cache = &ts.call_cache[(key * 0x9E3779B97F4A7C15ull) >> (64 - ThreadState::kCallCacheBits)];
         if (cache->name == name && cache->parent == parent && cache->kind == kind &&
-            std::strcmp(cache->text.c_str(), name) == 0) {
+            std::strcmp(cache->text, name) == 0) {
             node = cache->node;
             entry.stat = cache->stat;
         } else {
             node = self->lookupNode(ts, parent, name, file, line, kind);
             entry.stat = lookupStat(ts, name, kind);
-            cache->name = name;
-            cache->parent = parent;
-            cache->kind = kind;
-            cache->node = node;
-            cache->stat = entry.stat;
-            cache->text = name;
+            const size_t length = std::strlen(name);
+            if (length < sizeof cache->text) {
+                std::memcpy(cache->text, name, length + 1);
+                cache->name = name;
+                cache->parent = parent;
+                cache->kind = kind;
+                cache->node = node;
+                cache->stat = entry.stat;
+            } else {
+                cache->name = nullptr;
+            }
         }
     } else {
         node = self->lookupNode(ts, parent, name, file, line, kind);
