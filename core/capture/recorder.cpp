@@ -1,10 +1,13 @@
 #include "capture/recorder.h"
 
 #include "model/module_scope.h"
+#include "trace/column_growth.h"
 
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <cstring>
+#include <mutex>
 #include <new>
 #include <unordered_map>
 
@@ -34,11 +37,16 @@ struct Chunk {
 
 // Chunks come straight from mmap, not malloc: long-lived recorder buffers interleaved with the
 // tensors on glibc's heap kept it from reusing and trimming tensor memory, and the extra page
-// faults cost training about 10% (measured with bench_record_overhead).
+// faults cost training about 10% (measured with bench_record_overhead). MAP_POPULATE faults the
+// chunk in with the mmap call itself: on a virtual machine one fault per 4 KiB page, taken on
+// the training thread, cost more than the recorder's own work per op call.
 template <typename T>
 Chunk<T>* newChunk() {
-    void* memory =
-        mmap(nullptr, sizeof(Chunk<T>), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    int flags = MAP_PRIVATE | MAP_ANONYMOUS;
+#ifdef MAP_POPULATE
+    flags |= MAP_POPULATE;
+#endif
+    void* memory = mmap(nullptr, sizeof(Chunk<T>), PROT_READ | PROT_WRITE, flags, -1, 0);
     if (memory == MAP_FAILED) {
         throw std::bad_alloc();
     }
@@ -53,23 +61,34 @@ void deleteChunk(Chunk<T>* chunk) {
 
 template <typename T>
 struct ChunkQueue {
+    // Drained chunks kept for the producer to fill again (up to this many bytes per queue):
+    // reused memory is already faulted in, so a recording that is drained as it goes touches no
+    // fresh pages on the training thread at all.
+    static constexpr size_t kKeepBytes = size_t(8) << 20;
+    static constexpr size_t kKeepChunks = std::max<size_t>(2, kKeepBytes / sizeof(Chunk<T>));
+
     Chunk<T>* tail;  // producer
     Chunk<T>* head;  // consumer
     size_t read_pos = 0;
+    std::mutex spare_mutex;  // taken once per chunk (thousands of items), never per item
+    std::vector<Chunk<T>*> spare;
 
-    ChunkQueue() : tail(newChunk<T>()), head(tail) {}
+    ChunkQueue() : tail(newChunk<T>()), head(tail) { spare.reserve(kKeepChunks); }
     ~ChunkQueue() {
         while (head != nullptr) {
             Chunk<T>* next = head->next.load();
             deleteChunk(head);
             head = next;
         }
+        for (Chunk<T>* chunk : spare) {
+            deleteChunk(chunk);
+        }
     }
     // Producer: a slot to fill, then publish().
     T& slot() {
         size_t n = tail->count.load(std::memory_order_relaxed);
         if (n == Chunk<T>::kCapacity) {
-            auto* fresh = newChunk<T>();
+            auto* fresh = spareChunk();
             tail->next.store(fresh, std::memory_order_release);
             tail = fresh;
             n = 0;
@@ -92,53 +111,37 @@ struct ChunkQueue {
             Chunk<T>* next = head->next.load(std::memory_order_acquire);
             if (next == nullptr)
                 return;
-            deleteChunk(head);  // the producer has moved on to `next`
+            recycle(head);  // the producer has moved on to `next`
             head = next;
             read_pos = 0;
         }
     }
+
+  private:
+    Chunk<T>* spareChunk() {
+        {
+            std::lock_guard<std::mutex> lock(spare_mutex);
+            if (!spare.empty()) {
+                Chunk<T>* chunk = spare.back();
+                spare.pop_back();
+                chunk->count.store(0, std::memory_order_relaxed);
+                chunk->next.store(nullptr, std::memory_order_relaxed);
+                return chunk;
+            }
+        }
+        return newChunk<T>();
+    }
+    void recycle(Chunk<T>* chunk) {
+        {
+            std::lock_guard<std::mutex> lock(spare_mutex);
+            if (spare.size() < kKeepChunks) {
+                spare.push_back(chunk);
+                return;
+            }
+        }
+        deleteChunk(chunk);
+    }
 };
-
-// Asks the kernel for transparent huge pages in [data, data + bytes) (the 2 MiB pages inside
-// it), where the system allows them on request. Appending a long run's events touches fresh
-// memory all the time; in 4 KiB pages that is a page fault every 4 KiB, and a fault costs tens of
-// microseconds on a virtual machine, where the recording's consumer then steals that time from
-// the training threads (bench_record_overhead prints the faults per step).
-void adviseHugePages(void* data, size_t bytes) {
-#ifdef MADV_HUGEPAGE
-    constexpr uintptr_t kHuge = uintptr_t(2) << 20;
-    const auto begin = (reinterpret_cast<uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
-    const auto end = (reinterpret_cast<uintptr_t>(data) + bytes) & ~(kHuge - 1);
-    if (end > begin) {
-        madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-    }
-#else
-    (void)data;
-    (void)bytes;
-#endif
-}
-
-// Makes room for `needed` elements: at least doubles the capacity, in a buffer advised to use
-// huge pages before anything is copied into it. Reserving just what a drain needs reallocated
-// and copied the whole trace on every drain.
-template <typename T>
-void growFor(std::vector<T>& v, size_t needed) {
-    if (needed <= v.capacity()) {
-        return;
-    }
-    std::vector<T> fresh;
-    fresh.reserve(std::max({needed, v.capacity() * 2, size_t(1) << 14}));
-    adviseHugePages(fresh.data(), fresh.capacity() * sizeof(T));
-    fresh.insert(fresh.end(), v.begin(), v.end());
-    v.swap(fresh);
-}
-
-void growFor(EventColumns& c, size_t needed) {
-    growFor(c.time_ns, needed), growFor(c.addr, needed), growFor(c.size, needed);
-    growFor(c.allocated, needed), growFor(c.reserved, needed), growFor(c.stack, needed);
-    growFor(c.step, needed), growFor(c.kind, needed), growFor(c.phase, needed);
-    growFor(c.thread, needed), growFor(c.device, needed);
-}
 
 // FLOPs of the matmul-like ops from their input shapes (2*m*n*k per product), or 0.
 double matmulFlops(const at::RecordFunction& fn) {
@@ -224,6 +227,40 @@ struct Recorder::ThreadState {
     std::unordered_map<std::string, uint32_t> node_cache;
     std::unordered_map<std::string, uint32_t> stat_index;
     std::vector<OperatorStat> stats;
+    // In front of the lookups above, for operator and autograd-node calls: a direct-mapped cache
+    // keyed by (parent node, kind, name pointer) that gives node and statistic together. Names
+    // are not always stable pointers (a freed copy's address can come back with other text), so
+    // a pointer hit still compares the text; anything else takes the lookups above, whose answer
+    // for a (parent, kind, name) never changes, and fills the entry.
+    struct CallCacheEntry {
+        const char* name = nullptr;  // null: empty
+        uint32_t parent = UINT32_MAX;
+        FrameKind kind = FrameKind::Operator;
+        uint32_t node = 0;
+        uint32_t stat = 0;
+        char text[64];  // the name's text (longer names are not cached)
+    };
+    static constexpr unsigned kCallCacheBits = 10;
+    static constexpr size_t kCallCacheBytes = sizeof(CallCacheEntry) << kCallCacheBits;
+    // From mmap, zeroed (every entry empty), not from glibc's heap, where a long-lived block
+    // between the tensors keeps it from trimming (see newChunk).
+    CallCacheEntry* call_cache = nullptr;
+
+    ThreadState() {
+        void* memory = mmap(nullptr, kCallCacheBytes, PROT_READ | PROT_WRITE,
+                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (memory == MAP_FAILED) {
+            throw std::bad_alloc();
+        }
+        call_cache = static_cast<CallCacheEntry*>(memory);
+    }
+    ~ThreadState() { munmap(call_cache, kCallCacheBytes); }
+    ThreadState(const ThreadState&) = delete;
+    ThreadState& operator=(const ThreadState&) = delete;
+    // The last forward sequence number this thread entered in Recorder::m_forwardModules and the
+    // table's version right after: while both still hold, entering it again would change nothing.
+    int64_t forward_seq = -1;
+    uint64_t forward_version = 0;
 };
 
 namespace {
@@ -335,12 +372,14 @@ void Recorder::onPhase(Phase phase, int64_t step) {
     if (phase == Phase::Forward && step != m_step.load()) {
         std::lock_guard<std::mutex> lock(m_mutex);
         m_forwardModules.clear();  // the previous step's backward is over
+        m_forwardVersion.fetch_add(1, std::memory_order_release);
     }
     m_step.store(static_cast<int>(step), std::memory_order_relaxed);
     m_phase.store(static_cast<int>(phase), std::memory_order_relaxed);
     if (phase == Phase::Forward) {
         std::lock_guard<std::mutex> lock(m_mutex);
         m_forwardModules.clear();
+        m_forwardVersion.fetch_add(1, std::memory_order_release);
     }
 }
 
@@ -392,6 +431,51 @@ uint32_t Recorder::internNode(ThreadState& ts, uint32_t parent, const char* name
     return node;
 }
 
+// The node for `name` under `parent`: a hash of (parent, kind, name text), the name verified on
+// a hit, else the full key (internNode).
+uint32_t Recorder::lookupNode(ThreadState& ts, uint32_t parent, const char* name, const char* file,
+                              int line, FrameKind kind) {
+    const uint64_t node_key =
+        nameHash(name) ^ ((uint64_t(parent) << 8 | uint64_t(kind)) * 0x9E3779B97F4A7C15ull);
+    auto cached = ts.node_by_hash.find(node_key);
+    if (cached != ts.node_by_hash.end() && cached->second < ts.node_names.size() &&
+        ts.node_names[cached->second] == name) {
+        return cached->second;
+    }
+    const uint32_t node = internNode(ts, parent, name, file, line, kind);
+    if (cached == ts.node_by_hash.end()) {  // on a collision keep the first, go slow for this
+        ts.node_by_hash.emplace(node_key, node);
+        if (ts.node_names.size() <= node)
+            ts.node_names.resize(node + 1);
+        ts.node_names[node] = name;
+    }
+    return node;
+}
+
+namespace {
+
+// This thread's statistic for `name` (one per name and thread), created on first use.
+uint32_t lookupStat(Recorder::ThreadState& ts, const char* name, FrameKind kind) {
+    const uint64_t name_hash = nameHash(name);
+    auto stat_hit = ts.stat_by_hash.find(name_hash);
+    if (stat_hit != ts.stat_by_hash.end() && ts.stats[stat_hit->second].name == name) {
+        return stat_hit->second;
+    }
+    auto stat = ts.stat_index.find(name);
+    if (stat == ts.stat_index.end()) {
+        OperatorStat s;
+        s.name = name;
+        s.is_module = kind == FrameKind::Module;
+        stat = ts.stat_index.emplace(name, static_cast<uint32_t>(ts.stats.size())).first;
+        ts.stats.push_back(std::move(s));
+    }
+    if (stat_hit == ts.stat_by_hash.end())
+        ts.stat_by_hash.emplace(name_hash, stat->second);
+    return stat->second;
+}
+
+}  // namespace
+
 std::unique_ptr<at::ObserverContext> Recorder::onFunctionEnter(const at::RecordFunction& fn) {
     Recorder* self = g_active.load(std::memory_order_acquire);
     if (self == nullptr) {
@@ -440,57 +524,59 @@ std::unique_ptr<at::ObserverContext> Recorder::onFunctionEnter(const at::RecordF
         default:
             break;
     }
-    const uint64_t name_hash = nameHash(name);
-    const uint64_t node_key =
-        name_hash ^ ((uint64_t(parent) << 8 | uint64_t(kind)) * 0x9E3779B97F4A7C15ull);
     uint32_t node = 0;
-    auto cached = ts.node_by_hash.find(node_key);
-    if (cached != ts.node_by_hash.end() && cached->second < ts.node_names.size() &&
-        ts.node_names[cached->second] == name) {
-        node = cached->second;
-    } else {
-        node = self->internNode(ts, parent, name, file, line, kind);
-        if (cached == ts.node_by_hash.end()) {  // on a collision keep the first, go slow for this
-            ts.node_by_hash.emplace(node_key, node);
-            if (ts.node_names.size() <= node)
-                ts.node_names.resize(node + 1);
-            ts.node_names[node] = name;
+    ThreadState::CallCacheEntry* cache = nullptr;
+    if (kind != FrameKind::Module) {  // a module's node also depends on its source location
+        const uint64_t key = reinterpret_cast<uintptr_t>(name) ^
+                             (uint64_t(parent) << 32 | uint64_t(static_cast<int>(kind)) << 24);
+        cache = &ts.call_cache[(key * 0x9E3779B97F4A7C15ull) >> (64 - ThreadState::kCallCacheBits)];
+        if (cache->name == name && cache->parent == parent && cache->kind == kind &&
+            std::strcmp(cache->text, name) == 0) {
+            node = cache->node;
+            entry.stat = cache->stat;
+        } else {
+            node = self->lookupNode(ts, parent, name, file, line, kind);
+            entry.stat = lookupStat(ts, name, kind);
+            const size_t length = std::strlen(name);
+            if (length < sizeof cache->text) {
+                std::memcpy(cache->text, name, length + 1);
+                cache->name = name;
+                cache->parent = parent;
+                cache->kind = kind;
+                cache->node = node;
+                cache->stat = entry.stat;
+            } else {
+                cache->name = nullptr;
+            }
         }
+    } else {
+        node = self->lookupNode(ts, parent, name, file, line, kind);
+        entry.stat = lookupStat(ts, name, kind);
     }
     if (kind == FrameKind::Module) {
         std::lock_guard<std::mutex> lock(self->m_mutex);
         entry.module_frame = self->m_stacks.frameOf(node);
-    } else if (kind == FrameKind::Operator && fn.seqNr() >= 0 && entry.module_frame != UINT32_MAX) {
+    } else if (kind == FrameKind::Operator && fn.seqNr() >= 0 && entry.module_frame != UINT32_MAX &&
+               !(fn.seqNr() == ts.forward_seq &&
+                 self->m_forwardVersion.load(std::memory_order_acquire) == ts.forward_version)) {
+        // Nested ops share their caller's number: the check above skips the lock for them when
+        // nothing has touched the table since this thread entered that number.
         std::lock_guard<std::mutex> lock(self->m_mutex);
         auto& seen = self->m_forwardModules;
         // An op and the ops it calls share a number; the outermost (first) one is kept.
         if (seen.empty() || seen.back().first < fn.seqNr()) {
             seen.emplace_back(fn.seqNr(), entry.module_frame);
+            self->m_forwardVersion.fetch_add(1, std::memory_order_release);
         } else if (seen.back().first > fn.seqNr()) {
             // numbers restarted (a new graph in the same phase): keep the table sorted
             seen.clear();
             seen.emplace_back(fn.seqNr(), entry.module_frame);
+            self->m_forwardVersion.fetch_add(1, std::memory_order_release);
         }
-    }
-
-    auto statFor = [&ts, name, kind]() -> uint32_t {
-        auto stat = ts.stat_index.find(name);
-        if (stat == ts.stat_index.end()) {
-            OperatorStat s;
-            s.name = name;
-            s.is_module = kind == FrameKind::Module;
-            stat = ts.stat_index.emplace(name, static_cast<uint32_t>(ts.stats.size())).first;
-            ts.stats.push_back(std::move(s));
+        if (seen.back().first == fn.seqNr()) {
+            ts.forward_seq = fn.seqNr();
+            ts.forward_version = self->m_forwardVersion.load(std::memory_order_relaxed);
         }
-        return stat->second;
-    };
-    auto stat_hit = ts.stat_by_hash.find(name_hash);
-    if (stat_hit != ts.stat_by_hash.end() && ts.stats[stat_hit->second].name == name) {
-        entry.stat = stat_hit->second;
-    } else {
-        entry.stat = statFor();
-        if (stat_hit == ts.stat_by_hash.end())
-            ts.stat_by_hash.emplace(name_hash, entry.stat);
     }
     if (self->m_options.record_shapes && kind == FrameKind::Operator) {
         ts.stats[entry.stat].flops += matmulFlops(fn);
@@ -593,7 +679,9 @@ size_t Recorder::drainInto(Trace& trace) {
             ts->events.drain(batch);
             m_spanBatch.clear();
             ts->spans.drain(m_spanBatch);
-            growFor(trace.spans, trace.spans.size() + m_spanBatch.size());
+            // at least twofold, into huge pages, before anything is copied into it: reserving
+            // just what a drain needs reallocated and copied the whole trace on every drain
+            growSpans(trace.spans, trace.spans.size() + m_spanBatch.size());
             trace.spans.insert(trace.spans.end(), m_spanBatch.begin(), m_spanBatch.end());
             threads_with_events += batch.size() > before ? 1 : 0;
         }
@@ -611,7 +699,7 @@ size_t Recorder::drainInto(Trace& trace) {
         std::stable_sort(batch.begin(), batch.end(),
                          [](const Event& a, const Event& b) { return a.time_ns < b.time_ns; });
     }
-    growFor(trace.events, trace.events.count() + batch.size());
+    growColumns(trace.events, trace.events.count() + batch.size());
     for (const auto& e : batch) {
         trace.events.append(e);
     }

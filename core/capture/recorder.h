@@ -69,6 +69,8 @@ class Recorder : public AllocationObserver {
     uint32_t internShapes(const std::string& shapes);
     uint32_t internNode(ThreadState& ts, uint32_t parent, const char* name, const char* file,
                         int line, FrameKind kind);
+    uint32_t lookupNode(ThreadState& ts, uint32_t parent, const char* name, const char* file,
+                        int line, FrameKind kind);
 
     Options m_options;
     uint64_t m_generation;
@@ -94,6 +96,7 @@ class Recorder : public AllocationObserver {
     // (forward sequence number, frame id of the innermost forward module), in sequence order:
     // numbers only grow within a step, so appends stay sorted and lookups binary-search.
     std::vector<std::pair<int64_t, uint32_t>> m_forwardModules;
+    std::atomic<uint64_t> m_forwardVersion{0};  // bumped (under m_mutex) on every change of it
     at::CallbackHandle m_callback = 0;
 };
 

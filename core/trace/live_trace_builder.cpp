@@ -1,6 +1,7 @@
 #include "trace/live_trace_builder.h"
 
 #include "trace/categorizer.h"
+#include "trace/column_growth.h"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -46,17 +47,17 @@ size_t expectedEvents(const Trace& source) {
 }
 
 // Reserves the copy's per-event and per-allocation columns ahead of `needed` events: for the
-// whole run where its length is known, else twice what they hold. Columns of millions of
-// events then are not reallocated (and copied) again and again as a live run grows.
+// whole run where its length is known, else twice what they hold, in buffers advised to use huge
+// pages (trace/column_growth.h). Columns of millions of events then are not reallocated (and
+// copied) again and again as a live run grows, nor faulted in page by page.
 void reserveAhead(EventColumns& events, std::vector<int64_t>& allocation_of_event,
                   std::vector<Allocation>& allocations, size_t needed, size_t expected) {
-    const size_t capacity = events.time_ns.capacity();
-    if (needed <= capacity) {
+    if (needed <= events.time_ns.capacity()) {
         return;
     }
-    const size_t want = std::max({needed, 2 * capacity, expected});
-    events.reserve(want);
-    allocation_of_event.reserve(want);
+    growColumns(events, needed, expected);
+    growColumn(allocation_of_event, needed, expected);
+    const size_t want = events.time_ns.capacity();
     // Allocations in the proportion to events seen so far (each alloc or free makes at most one).
     const size_t have = events.count();
     const size_t per = have > 0 ? allocations.size() * want / have + 1024 : want / 2;
@@ -91,6 +92,7 @@ bool LiveTraceBuilder::update(Trace& copy, const Trace& source) {
     for (size_t n = copy.stacks.nodeCount(); n < source.stacks.nodeCount(); ++n) {
         copy.stacks.child(source.stacks.parent(uint32_t(n)), source.stacks.frameOf(uint32_t(n)));
     }
+    growSpans(copy.spans, source.spans.size());
     appendTail(copy.spans, source.spans);
     if (!copy.phases.empty()) {
         copy.phases.back() = source.phases[copy.phases.size() - 1];  // it may have closed since

@@ -9,16 +9,22 @@
 //                         [--poll-ms MS] [--record-shapes]
 //   bench_record_overhead --per-call [--calls N]
 //
-// --per-call times one cheap LibTorch op call (a select, what LibTorch's own kernels call most
-// often: about 18,000 op calls per workshop-default step, most of them views) with no callback,
-// with an empty record-function callback (LibTorch's own cost of observing an op) and with the
-// recorder attached, and prints the cost per call of each.
+// --per-call times (in CPU time of the calling thread) one cheap LibTorch op call (a select, what
+// LibTorch's own kernels call most often: about 18,000 op calls per workshop-default step, most of
+// them views) with no callback, with an empty record-function callback (LibTorch's own cost of
+// observing an op) and with the recorder attached, and prints the cost per call of each; then with
+// the recorder drained every 10,000 calls as a run's consumer drains it (its reused buffers then
+// fault no fresh pages), and the recorder's own cost per op call (a select makes two: it calls
+// as_strided). The full runs also print the CPU time per step of the thread that polls the session:
+// it drains the recorder and, journaled, writes the journal, so the difference between the two is
+// the journal's cost.
 
 #include "capture/recording_session.h"
 #include "io/run_journal.h"
 #include "train/thread_policy.h"
 
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -46,26 +52,51 @@ double fastestStep(const RunSummary& s) {
     return best;
 }
 
-// Nanoseconds per call of a cheap op (select of a small tensor), best of five batches.
-double nsPerSelect(int64_t calls) {
+// CPU nanoseconds per call of a cheap op (select of a small tensor), best of five batches. With
+// `drain`, it is called every kDrainEvery calls with the clock stopped, as the consumer of a run
+// drains the recorder while it goes on (on another thread); what it costs is returned apart.
+constexpr int64_t kDrainEvery = 10000;
+struct PerSelect {
+    double ns = 0;        // the calling thread's time per call
+    double drain_ns = 0;  // the drains' time per call (0 without)
+};
+// The calling thread's CPU time (user and system, page faults included) in nanoseconds: unlike
+// the wall clock it leaves out the time other processes on a shared machine run instead.
+double threadCpuNs() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) * 1e9 + double(ts.tv_nsec);
+}
+
+PerSelect nsPerSelect(int64_t calls, const std::function<void()>& drain = {}) {
     const auto x = at::ones({8, 16, 16});
-    double best = 1e30;
+    PerSelect best{1e30, 0};
     for (int batch = 0; batch < 5; ++batch) {
-        const auto start = std::chrono::steady_clock::now();
-        for (int64_t i = 0; i < calls; ++i) {
-            auto view = x.select(0, i & 7);
-            (void)view;
+        double ns = 0, drain_ns = 0;
+        for (int64_t done = 0; done < calls;) {
+            const int64_t n = drain ? std::min(kDrainEvery, calls - done) : calls - done;
+            const double start = threadCpuNs();
+            for (int64_t i = done; i < done + n; ++i) {
+                auto view = x.select(0, i & 7);
+                (void)view;
+            }
+            const double end = threadCpuNs();
+            ns += end - start;
+            done += n;
+            if (drain) {
+                drain();
+                drain_ns += threadCpuNs() - end;
+            }
         }
-        const double ns =
-            std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start)
-                .count();
-        best = std::min(best, ns / double(calls));
+        if (ns / double(calls) < best.ns) {
+            best = {ns / double(calls), drain_ns / double(calls)};
+        }
     }
     return best;
 }
 
 int perCall(int64_t calls) {
-    const double plain = nsPerSelect(calls);
+    const double plain = nsPerSelect(calls).ns;
     double empty = 0;
     {
         auto callback = at::RecordFunctionCallback(
@@ -77,23 +108,42 @@ int perCall(int64_t calls) {
                             .scopes({at::RecordScope::FUNCTION, at::RecordScope::BACKWARD_FUNCTION,
                                      at::RecordScope::USER_SCOPE});
         const auto handle = at::addThreadLocalCallback(std::move(callback));
-        empty = nsPerSelect(calls);
+        empty = nsPerSelect(calls).ns;
         at::removeCallback(handle);
     }
     double recorded = 0;
+    double ops_per_select = 1;
     {
         Recorder recorder;
         recorder.onRunThreadStart();
-        recorded = nsPerSelect(calls);
+        recorded = nsPerSelect(calls).ns;
         recorder.onRunThreadEnd();
         Trace trace;
         recorder.drainInto(trace);
-        std::printf("(recorded %zu op spans)\n", trace.spans.size());
+        ops_per_select = double(trace.spans.size()) / double(5 * calls);
+        std::printf("(recorded %zu op spans, %.2f op calls per select)\n", trace.spans.size(),
+                    ops_per_select);
+    }
+    PerSelect drained;
+    {
+        Recorder recorder;
+        Trace trace;
+        recorder.onRunThreadStart();
+        drained = nsPerSelect(calls, [&] { recorder.drainInto(trace); });
+        recorder.onRunThreadEnd();
     }
     std::printf(
         "per op call: plain %.0f ns, empty record-function callback %.0f ns (+%.0f), recorder "
         "%.0f ns (+%.0f over plain, +%.0f over the empty callback)\n",
         plain, empty, empty - plain, recorded, recorded - plain, recorded - empty);
+    std::printf(
+        "drained every %lld calls as a consumer would (clock stopped meanwhile): recorder %.0f "
+        "ns (+%.0f over the empty callback); the drains cost %.0f ns per call\n",
+        static_cast<long long>(kDrainEvery), drained.ns, drained.ns - empty, drained.drain_ns);
+    std::printf(
+        "the recorder's own cost per op call (%.2f per select): %.0f ns undrained, %.0f ns "
+        "drained\n",
+        ops_per_select, (recorded - empty) / ops_per_select, (drained.ns - empty) / ops_per_select);
     return 0;
 }
 
@@ -137,10 +187,17 @@ double median(std::vector<double> v) {
 
 // One run's figures, as a child process prints them on its last line.
 struct ChildResult {
-    double avg = 0, fastest = 0, faults = 0, events = 0, journal_mb = 0;
+    double avg = 0, fastest = 0, faults = 0, events = 0, journal_mb = 0, consumer_ms = 0;
 };
 
-// Runs one configuration in this process and prints "RESULT avg fastest faults events journal".
+// CPU time the calling thread has used so far, in milliseconds.
+double threadCpuMs() {
+    return threadCpuNs() / 1e6;
+}
+
+// Runs one configuration in this process and prints "RESULT avg fastest faults events journal
+// consumer": consumer is the CPU time per step (warmup included) of the thread that polls the
+// session, which drains the recorder and, journaled, also writes the journal.
 // Each run gets a fresh process: after a recorded run has freed its trace, glibc's heap behaves
 // differently for the next run in the same process (plain runs that followed recorded ones
 // faulted up to ten times more pages per step), which biased the old in-process rounds.
@@ -149,6 +206,7 @@ int runChild(const std::string& mode, const TrainOptions& options, bool shapes, 
     RunSummary summary;
     size_t events = 0;
     int64_t journal_bytes = 0;
+    double consumer_ms = 0;
     if (mode == "plain") {
         Trainer trainer(options);
         trainer.setMeasurePeakFlops(false);
@@ -171,7 +229,9 @@ int runChild(const std::string& mode, const TrainOptions& options, bool shapes, 
         session.start();
         // The consumer polls like the GUI unless --poll-ms 0 (drain once at the end).
         while (poll_ms > 0 && session.running()) {
+            const double before = threadCpuMs();
             session.poll();
+            consumer_ms += threadCpuMs() - before;
             std::this_thread::sleep_for(std::chrono::milliseconds(poll_ms));
         }
         summary = session.finish();
@@ -188,8 +248,9 @@ int runChild(const std::string& mode, const TrainOptions& options, bool shapes, 
         std::fprintf(stderr, "bench_record_overhead: unknown run %s\n", mode.c_str());
         return 2;
     }
-    std::printf("RESULT %.6f %.6f %.1f %zu %.3f\n", summary.avgStep(), fastestStep(summary),
-                faults.perStep(), events, double(journal_bytes) / 1e6);
+    const double steps = double(std::max<size_t>(summary.steps.size(), 1));
+    std::printf("RESULT %.6f %.6f %.1f %zu %.3f %.3f\n", summary.avgStep(), fastestStep(summary),
+                faults.perStep(), events, double(journal_bytes) / 1e6, consumer_ms / steps);
     return 0;
 }
 
@@ -203,8 +264,8 @@ std::optional<ChildResult> spawnChild(const std::string& command) {
     char line[512];
     while (std::fgets(line, sizeof line, pipe) != nullptr) {
         ChildResult r;
-        if (std::sscanf(line, "RESULT %lf %lf %lf %lf %lf", &r.avg, &r.fastest, &r.faults,
-                        &r.events, &r.journal_mb) == 5) {
+        if (std::sscanf(line, "RESULT %lf %lf %lf %lf %lf %lf", &r.avg, &r.fastest, &r.faults,
+                        &r.events, &r.journal_mb, &r.consumer_ms) == 6) {
             result = r;
         }
     }
@@ -272,7 +333,8 @@ int main(int argc, char** argv) {
                 preset.c_str(), threads, steps, warmup, rounds, shapes ? ", record shapes" : "");
     std::printf("each run in a fresh process; the order alternates between rounds\n");
     std::vector<double> plain, recorded, ratios, plain_min, recorded_min, journaled, j_ratios,
-        journaled_min, plain_faults, recorded_faults, journaled_faults;
+        journaled_min, plain_faults, recorded_faults, journaled_faults, recorded_consumer,
+        journaled_consumer;
     for (int r = 0; r < rounds; ++r) {
         const std::vector<std::string> order =
             r % 2 == 0 ? std::vector<std::string>{"plain", "recorded", "journaled"}
@@ -300,6 +362,7 @@ int main(int argc, char** argv) {
         ratios.push_back(q.avg / p.avg), j_ratios.push_back(j.avg / p.avg);
         plain_faults.push_back(p.faults), recorded_faults.push_back(q.faults);
         journaled_faults.push_back(j.faults);
+        recorded_consumer.push_back(q.consumer_ms), journaled_consumer.push_back(j.consumer_ms);
         std::printf(
             "round %d: plain %.4f s/step, recorded %.4f (ratio %.3f), journaled %.4f (ratio "
             "%.3f); fastest step %.4f / %.4f / %.4f (%.0f events, journal %.1f MB)\n",
@@ -307,6 +370,10 @@ int main(int argc, char** argv) {
             j.fastest, q.events, j.journal_mb);
         std::printf("  page faults per timed step: plain %.0f, recorded %.0f, journaled %.0f\n",
                     p.faults, q.faults, j.faults);
+        std::printf(
+            "  consumer thread CPU per step (drain; journaled: drain and journal): recorded %.2f "
+            "ms, journaled %.2f ms\n",
+            q.consumer_ms, j.consumer_ms);
         std::fflush(stdout);
     }
     std::vector<double> min_ratios, j_min_ratios;
@@ -326,5 +393,10 @@ int main(int argc, char** argv) {
         median(j_min_ratios), median(journaled) / median(recorded));
     std::printf("median page faults per timed step: plain %.0f, recorded %.0f, journaled %.0f\n",
                 median(plain_faults), median(recorded_faults), median(journaled_faults));
+    std::printf(
+        "median consumer thread CPU per step: recorded %.2f ms, journaled %.2f ms (the journal's "
+        "share: %.2f ms)\n",
+        median(recorded_consumer), median(journaled_consumer),
+        median(journaled_consumer) - median(recorded_consumer));
     return 0;
 }

@@ -4,6 +4,7 @@
 // and the snapshots LiveTraceMirror hands out must be consistent prefixes of the growing trace
 // that no later update touches. Random traces, several split points each.
 
+#include "trace/column_growth.h"
 #include "trace/live_trace_builder.h"
 #include "trace/live_trace_mirror.h"
 #include "trace/timeline_layout.h"
@@ -398,6 +399,64 @@ class TestLiveTrace : public QObject {
         Trace want = shorter;
         want.finalize();
         QCOMPARE(traceDifference(copy, want), QString());
+    }
+
+    // The one growth helper of the recorder's drain and the live mirror: every column gets the
+    // room asked for, at least twice its capacity, keeps what it held, and is left alone when it
+    // has the room already.
+    void columnGrowthKeepsEventsAndAtLeastDoubles() {
+        std::mt19937 rng(7);
+        const Trace source = randomTrace(rng, 40000, false, false);
+        EventColumns columns;
+        for (size_t i = 0; i < 30000; ++i) {
+            columns.append(source.events.at(i));
+        }
+        const size_t before = columns.time_ns.capacity();
+        growColumns(columns, before + 1);
+        const std::vector<size_t> capacities = {
+            columns.time_ns.capacity(),   columns.addr.capacity(),     columns.size.capacity(),
+            columns.allocated.capacity(), columns.reserved.capacity(), columns.stack.capacity(),
+            columns.step.capacity(),      columns.kind.capacity(),     columns.phase.capacity(),
+            columns.thread.capacity(),    columns.device.capacity()};
+        for (const size_t capacity : capacities) {
+            QVERIFY(capacity >= 2 * before);
+        }
+        QCOMPARE(columns.checkLengths(), std::string());
+        QCOMPARE(columns.count(), size_t(30000));
+        for (size_t i = 0; i < columns.count(); i += 997) {
+            const Event a = columns.at(i), b = source.events.at(i);
+            QCOMPARE(a.time_ns, b.time_ns);
+            QCOMPARE(a.addr, b.addr);
+            QCOMPARE(a.size, b.size);
+            QCOMPARE(a.stack, b.stack);
+            QCOMPARE(a.device, b.device);
+        }
+        const int64_t* data = columns.time_ns.data();
+        growColumns(columns, columns.count() + 10);  // room enough: nothing moves
+        QVERIFY(columns.time_ns.data() == data);
+        // at_least (the length a run is expected to reach) when it exceeds twice the capacity
+        growColumns(columns, columns.time_ns.capacity() + 1, 10 * before);
+        QVERIFY(columns.addr.capacity() >= 10 * before);
+        QVERIFY(columns.device.capacity() >= 10 * before);
+        QCOMPARE(columns.at(columns.count() - 1).time_ns, source.events.at(29999).time_ns);
+
+        std::vector<Span> spans;
+        for (int64_t i = 0; i < 20000; ++i) {
+            Span span;
+            span.begin_ns = 3 * i;
+            span.end_ns = 3 * i + 2;
+            span.stack = uint32_t(i % 101);
+            spans.push_back(span);
+        }
+        const size_t span_capacity = spans.capacity();
+        growSpans(spans, span_capacity + 1);
+        QVERIFY(spans.capacity() >= 2 * span_capacity);
+        QCOMPARE(spans.size(), size_t(20000));
+        for (size_t i = 0; i < spans.size(); ++i) {
+            QCOMPARE(spans[i].begin_ns, int64_t(3 * i));
+            QCOMPARE(spans[i].end_ns, int64_t(3 * i + 2));
+            QCOMPARE(spans[i].stack, uint32_t(i % 101));
+        }
     }
 };
 

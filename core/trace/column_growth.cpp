@@ -1,0 +1,36 @@
+#include "trace/column_growth.h"
+
+#include <sys/mman.h>
+
+#include <cstdint>
+
+namespace memscope {
+
+void adviseHugePages(void* data, size_t bytes) {
+#ifdef MADV_HUGEPAGE
+    constexpr uintptr_t kHuge = uintptr_t(2) << 20;
+    const auto begin = (reinterpret_cast<uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
+    const auto end = (reinterpret_cast<uintptr_t>(data) + bytes) & ~(kHuge - 1);
+    if (end > begin) {
+        madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+    }
+#else
+    (void)data;
+    (void)bytes;
+#endif
+}
+
+void growColumns(EventColumns& c, size_t needed, size_t at_least) {
+    growColumn(c.time_ns, needed, at_least), growColumn(c.addr, needed, at_least);
+    growColumn(c.size, needed, at_least), growColumn(c.allocated, needed, at_least);
+    growColumn(c.reserved, needed, at_least), growColumn(c.stack, needed, at_least);
+    growColumn(c.step, needed, at_least), growColumn(c.kind, needed, at_least);
+    growColumn(c.phase, needed, at_least), growColumn(c.thread, needed, at_least);
+    growColumn(c.device, needed, at_least);
+}
+
+void growSpans(std::vector<Span>& spans, size_t needed, size_t at_least) {
+    growColumn(spans, needed, at_least);
+}
+
+}  // namespace memscope
