@@ -167,6 +167,13 @@ RunSummary Trainer::run() {
     // Memscope's memory figures come from the allocation hook and are unaffected.
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
+    // The trim threshold does not cover the training threads' own arenas: glibc unmaps a whole
+    // 64 MiB heap of a thread's arena as soon as it is empty, whatever the threshold, and maps a
+    // fresh one when the next big tensor does not fit. Which step that happens in depends on the
+    // heap's layout, so one small allocation more or less moved a workshop step between about 120
+    // and 1,600 page faults. A top pad as large as such a heap keeps them mapped (glibc keeps a
+    // heap while its neighbour has less than the pad free), and costs address space, not memory.
+    mallopt(M_TOP_PAD, 64 << 20);
 #endif
 
     RunSummary summary;
