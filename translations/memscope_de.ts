@@ -305,8 +305,8 @@
         <translation>kann %1 nicht schreiben</translation>
     </message>
     <message>
-        <source>Open a .memscope run file.</source>
-        <translation>Eine .memscope-Laufdatei öffnen.</translation>
+        <source>Open a run file (.memscope) or a PyTorch memory snapshot (.pickle).</source>
+        <translation>Eine Laufdatei (.memscope) oder einen PyTorch-Speicher-Snapshot (.pickle) öffnen.</translation>
     </message>
     <message>
         <source>run</source>

@@ -305,7 +305,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Open a .memscope run file.</source>
+        <source>Open a run file (.memscope) or a PyTorch memory snapshot (.pickle).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

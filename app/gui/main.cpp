@@ -360,7 +360,9 @@ int main(int argc, char** argv) {
         QCoreApplication::translate("main", "ms"));
     parser.addOption(quit_after_option);
     const QCommandLineOption open_option(
-        QStringLiteral("open"), QCoreApplication::translate("main", "Open a .memscope run file."),
+        QStringLiteral("open"),
+        QCoreApplication::translate(
+            "main", "Open a run file (.memscope) or a PyTorch memory snapshot (.pickle)."),
         QCoreApplication::translate("main", "run"));
     parser.addOption(open_option);
     const QCommandLineOption range_option(
