@@ -11,10 +11,11 @@ std::atomic<int64_t> g_live{0};
 std::atomic<int64_t> g_peak{0};
 std::atomic<int64_t> g_largest{0};
 
-void* countedAlloc(size_t n) {
+// nullptr when malloc fails.
+void* countedAllocOrNull(size_t n) {
     void* p = std::malloc(n ? n : 1);
     if (!p) {
-        throw std::bad_alloc();
+        return nullptr;
     }
     const auto size = static_cast<int64_t>(malloc_usable_size(p));
     const int64_t live = g_live.fetch_add(size, std::memory_order_relaxed) + size;
@@ -24,6 +25,14 @@ void* countedAlloc(size_t n) {
     int64_t largest = g_largest.load(std::memory_order_relaxed);
     while (int64_t(n) > largest &&
            !g_largest.compare_exchange_weak(largest, int64_t(n), std::memory_order_relaxed)) {
+    }
+    return p;
+}
+
+void* countedAlloc(size_t n) {
+    void* p = countedAllocOrNull(n);
+    if (!p) {
+        throw std::bad_alloc();
     }
     return p;
 }
@@ -41,6 +50,21 @@ void* operator new(size_t n) {
 }
 void* operator new[](size_t n) {
     return countedAlloc(n);
+}
+// The nothrow forms too (std::stable_sort's temporary buffer uses them): left to the runtime's,
+// their blocks would come back through the replaced delete, which AddressSanitizer reports as
+// an alloc-dealloc mismatch.
+void* operator new(size_t n, const std::nothrow_t&) noexcept {
+    return countedAllocOrNull(n);
+}
+void* operator new[](size_t n, const std::nothrow_t&) noexcept {
+    return countedAllocOrNull(n);
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept {
+    countedFree(p);
+}
+void operator delete[](void* p, const std::nothrow_t&) noexcept {
+    countedFree(p);
 }
 void operator delete(void* p) noexcept {
     countedFree(p);
