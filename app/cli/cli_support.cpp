@@ -64,25 +64,21 @@ bool parseRangeOption(const std::string& text, RunRange& range, int& exit_status
     }
 }
 
-Trace loadRun(const std::string& path, const RunRange& range) {
-    static std::atomic<bool> cancel{false};
-    cancel = false;
-    InterruptForwarder forward([] { cancel = true; });
-    RunFile::LoadOptions options;
-    options.range = range;
-    options.cancel = &cancel;
+Trace withTerminalPercent(const char* verb, const std::string& path,
+                          const std::function<Trace(const std::function<void(double)>&)>& load) {
 #ifndef _WIN32
     const bool terminal = isatty(fileno(stderr)) != 0;
 #else
     const bool terminal = false;
 #endif
     int shown = -1;
+    std::function<void(double)> progress;
     if (terminal) {
-        options.progress = [&](double f) {
-            const int percent = int(f * 100);
+        progress = [&](double fraction) {
+            const int percent = int(fraction * 100);
             if (percent != shown) {
                 shown = percent;
-                std::fprintf(stderr, "\rloading %s: %3d%%", path.c_str(), percent);
+                std::fprintf(stderr, "\r%s %s: %3d%%", verb, path.c_str(), percent);
                 std::fflush(stderr);
             }
         };
@@ -94,13 +90,26 @@ Trace loadRun(const std::string& path, const RunRange& range) {
         }
     };
     try {
-        Trace trace = RunFile::load(path, options);
+        Trace trace = load(progress);
         clear();
         return trace;
     } catch (...) {
         clear();
         throw;
     }
+}
+
+Trace loadRun(const std::string& path, const RunRange& range) {
+    static std::atomic<bool> cancel{false};
+    cancel = false;
+    InterruptForwarder forward([] { cancel = true; });
+    return withTerminalPercent("loading", path, [&](const std::function<void(double)>& progress) {
+        RunFile::LoadOptions options;
+        options.range = range;
+        options.cancel = &cancel;
+        options.progress = progress;
+        return RunFile::load(path, options);
+    });
 }
 
 InterruptForwarder::InterruptForwarder(std::function<void()> cancel) {

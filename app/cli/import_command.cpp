@@ -7,13 +7,9 @@
 #include "train/run_summary.h"
 
 #include <atomic>
-#include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iostream>
-
-#ifndef _WIN32
-#include <unistd.h>
-#endif
 
 namespace memscope::cli {
 
@@ -25,39 +21,17 @@ Trace importSnapshot(const std::string& path, int device, const RunRange& range)
     static std::atomic<bool> cancel{false};
     cancel = false;
     InterruptForwarder forward([] { cancel = true; });
-    SnapshotImporter::ImportOptions options;
-    options.range = range;
-    options.cancel = &cancel;
-#ifndef _WIN32
-    const bool terminal = isatty(fileno(stderr)) != 0;
-#else
-    const bool terminal = false;
-#endif
-    int shown = -1;
-    if (terminal) {
-        options.progress = [&](uint64_t bytes, uint64_t size) {
-            const int percent = size > 0 ? int(double(bytes) / double(size) * 100) : 0;
-            if (percent != shown) {
-                shown = percent;
-                std::fprintf(stderr, "\rreading %s: %3d%%", path.c_str(), percent);
-                std::fflush(stderr);
-            }
-        };
-    }
-    auto clear = [&] {
-        if (shown >= 0) {
-            std::fprintf(stderr, "\r\033[K");
-            std::fflush(stderr);
+    return withTerminalPercent("reading", path, [&](const std::function<void(double)>& progress) {
+        SnapshotImporter::ImportOptions options;
+        options.range = range;
+        options.cancel = &cancel;
+        if (progress) {
+            options.progress = [&progress](uint64_t bytes, uint64_t size) {
+                progress(size > 0 ? double(bytes) / double(size) : 0.0);
+            };
         }
-    };
-    try {
-        Trace trace = SnapshotImporter::import(path, device, options);
-        clear();
-        return trace;
-    } catch (...) {
-        clear();
-        throw;
-    }
+        return SnapshotImporter::import(path, device, options);
+    });
 }
 
 }  // namespace
