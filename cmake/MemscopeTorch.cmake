@@ -16,6 +16,22 @@ target_link_libraries(memscope_torch INTERFACE ${TORCH_LIBRARIES} memscope_torch
 target_include_directories(memscope_torch SYSTEM INTERFACE ${TORCH_INCLUDE_DIRS})
 message(STATUS "Memscope: LibTorch ${Torch_VERSION} from ${Torch_DIR}")
 
+# LibTorch's headers lay some classes out differently without NDEBUG (1.13's and 2.x's
+# RecordFunction has a member `inputs_valid_` only then), and released LibTorch (Debian's, the
+# official archives, the one inside a PyTorch wheel) is built with NDEBUG. Code that includes them
+# without NDEBUG (a Debug build, the sanitizer presets) reads objects with the wrong layout: UBSan
+# reported a bool that is not one in RecordFunction::inputs(). So every target that includes
+# LibTorch gets NDEBUG (which also turns off assert() there); OFF only against a debug LibTorch.
+option(MEMSCOPE_TORCH_NDEBUG "Compile code that includes LibTorch with NDEBUG, as LibTorch was" ON)
+# (Release and RelWithDebInfo already pass -DNDEBUG to everything; it is added only where the
+# build type's flags lack it, so that those builds' command lines do not change.)
+string(TOUPPER "${CMAKE_BUILD_TYPE}" _memscope_build_type)
+if(MEMSCOPE_TORCH_NDEBUG
+   AND NOT " ${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_${_memscope_build_type}} " MATCHES " -DNDEBUG ")
+  target_compile_definitions(memscope_torch INTERFACE NDEBUG)
+  message(STATUS "Memscope: code that includes LibTorch is compiled with NDEBUG, as LibTorch is")
+endif()
+
 # The C++ standard follows the LibTorch found: recent LibTorch 2.x headers need C++20, Debian's
 # 1.13 is built and tested as C++17 (whether its headers build as C++20 is not measured yet).
 # -DMEMSCOPE_CXX_STANDARD=17|20 overrides the choice.

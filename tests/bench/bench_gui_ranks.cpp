@@ -10,6 +10,7 @@
 // --screenshot writes PREFIX-live.png (the window half way through the run, showing rank
 // --show-rank) and PREFIX-end.png (the run directory opened at the end).
 
+#include "event_loop_heartbeat.h"
 #include "main_window.h"
 #include "rank_run_controller.h"
 #include "run_panel.h"
@@ -86,33 +87,9 @@ int main(int argc, char** argv) {
     controller->setCliPath(QStringLiteral(MEMSCOPE_CLI_PATH));
     controller->setPollInterval(poll_ms);
 
-    std::vector<double> gaps;
-    std::vector<double> gap_ends;  // ms since the start
-    std::vector<double> gap_cpu;   // the GUI thread's CPU time within each gap, ms
-    double switched_at = -1;       // when the timeline was switched to --show-rank
+    double switched_at = -1;  // when the timeline was switched to --show-rank
     double finished_at = -1;
-    QElapsedTimer clock;
-    double last = 0;
-    double last_cpu = 0;
-    // CPU time of this (the GUI) thread: a long gap with little of it was the scheduler's.
-    const auto thread_cpu_ms = [] {
-        timespec t{};
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-        return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
-    };
-    QTimer heartbeat;
-    heartbeat.setInterval(1);
-    QObject::connect(&heartbeat, &QTimer::timeout, [&] {
-        const double now = double(clock.nsecsElapsed()) / 1e6;
-        const double cpu = thread_cpu_ms();
-        if (finished_at < 0) {
-            gaps.push_back(now - last);
-            gap_ends.push_back(now);
-            gap_cpu.push_back(cpu - last_cpu);
-        }
-        last = now;
-        last_cpu = cpu;
-    });
+    EventLoopHeartbeat heartbeat;
     bool grabbed = false;
     QObject::connect(controller, &memscope::RankRunController::progress, &window, [&](qint64 done) {
         if (grabbed || done < std::max<int64_t>(1, steps / 2)) {
@@ -124,7 +101,7 @@ int main(int argc, char** argv) {
             auto* combo = window.timelinePage()->rankCombo();
             combo->setCurrentIndex(show_rank);
             emit combo->activated(show_rank);
-            switched_at = double(clock.nsecsElapsed()) / 1e6;
+            switched_at = heartbeat.nowMs();
         }
         if (screenshot.isEmpty()) {
             return;
@@ -145,7 +122,8 @@ int main(int argc, char** argv) {
                      [&](const memscope::RankRunController::Outcome& o) {
                          // The window handled finished() first: the run directory is open.
                          outcome = o;
-                         finished_at = double(clock.nsecsElapsed()) / 1e6;
+                         finished_at = heartbeat.nowMs();
+                         heartbeat.stopRecording();
                          QTimer::singleShot(500, &app, [&] {
                              if (!screenshot.isEmpty()) {
                                  const QString path = screenshot + QStringLiteral("-end.png");
@@ -157,13 +135,15 @@ int main(int argc, char** argv) {
                          });
                      });
     QTimer::singleShot(0, [&] {
-        clock.start();
         heartbeat.start();
         window.startRun();
     });
     QElapsedTimer wall;
     wall.start();
     app.exec();
+    std::vector<double> gaps = heartbeat.gaps();
+    const std::vector<double>& gap_ends = heartbeat.gapEnds();
+    const std::vector<double>& gap_cpu = heartbeat.gapCpu();
     if (gaps.empty() || finished_at < 0) {
         std::fprintf(stderr, "bench_gui_ranks: the run did not start or end\n");
         return 1;
