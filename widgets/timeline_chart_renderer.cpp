@@ -122,6 +122,8 @@ TimelinePaintStats TimelineChartRenderer::paint(
     }
     if (input.annotations) {
         regions.paintAnnotations(painter, *input.annotations);
+    } else if (input.computeAnnotations && input.trace) {
+        regions.paintAnnotations(painter, TraceAnnotations::fromTrace(*input.trace));
     }
     marks.paintCapacityAndOom(painter);
     if (overlays) {
@@ -148,7 +150,16 @@ TimelineChartRenderer::Result TimelineChartRenderer::render(const Input& input, 
     result.image.fill(Qt::white);
     QPainter painter(&result.image);
     painter.setFont(input.font);
-    result.stats = paint(input, painter, QRectF(QPointF(0, 0), QSizeF(size)));
+    const QRectF area(QPointF(0, 0), QSizeF(size));
+    if (input.computeAnnotations && !input.annotations && input.trace) {
+        Input with = input;
+        with.annotations = std::make_shared<const std::vector<TraceAnnotation>>(
+            TraceAnnotations::fromTrace(*input.trace));
+        result.annotations = with.annotations;
+        result.stats = paint(with, painter, area);
+    } else {
+        result.stats = paint(input, painter, area);
+    }
     return result;
 }
 

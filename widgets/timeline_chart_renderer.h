@@ -43,8 +43,11 @@ class TimelineChartRenderer {
         std::shared_ptr<const TimelineColors> colors;
         std::shared_ptr<const ReservedLinePainter> reserved;
         std::shared_ptr<const std::vector<TimelineOomMark>> ooms;
-        // The regions drawn along the bottom (nullptr: none).
+        // The regions drawn along the bottom (nullptr: none, unless computeAnnotations).
         std::shared_ptr<const std::vector<TraceAnnotation>> annotations;
+        // Without annotations: compute them from the trace (TraceAnnotations::fromTrace, a pass
+        // over every span) on the thread that paints, and draw them.
+        bool computeAnnotations = false;
         std::vector<int64_t> highlighted;  // sorted allocation indices
         // The range filter's x range: shaded outside it.
         std::optional<std::pair<double, double>> filterX;
@@ -78,6 +81,9 @@ class TimelineChartRenderer {
     struct Result {
         QImage image;
         TimelinePaintStats stats;
+        // What computeAnnotations computed (nullptr when it was not asked for), for the caller
+        // to keep.
+        std::shared_ptr<const std::vector<TraceAnnotation>> annotations;
     };
     static Result render(const Input& input, const QSize& size, qreal dpr);
 };

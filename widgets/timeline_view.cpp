@@ -157,7 +157,7 @@ void TimelineView::rebuildDerived() {
     addOomMarks(0);
     writableReservedLine().setTrace(m_trace.get(), m_layout.get());
     rebuildColors();
-    m_annotationsOf = nullptr;  // recomputed from the new trace when next drawn
+    ++m_data;  // the annotations are computed again when next drawn
     invalidateChart();
 }
 
@@ -166,7 +166,7 @@ void TimelineView::extendDerived(size_t old_events) {
     addOomMarks(old_events);
     writableReservedLine().extend(m_trace.get(), m_layout.get());
     writableColors().extend(m_trace.get(), m_layout.get());
-    m_annotationsOf = nullptr;
+    ++m_data;
     invalidateChart();
 }
 
@@ -494,10 +494,10 @@ void TimelineView::revealAllocation(int64_t a) {
 }
 
 const std::vector<TraceAnnotation>& TimelineView::annotations() const {
-    if (!m_annotations || m_annotationsOf != m_trace.get()) {
+    if (!m_annotations || m_annotationsOf != m_data) {
         m_annotations = std::make_shared<const std::vector<TraceAnnotation>>(
             m_trace ? TraceAnnotations::fromTrace(*m_trace) : std::vector<TraceAnnotation>());
-        m_annotationsOf = m_trace.get();
+        m_annotationsOf = m_data;
     }
     return *m_annotations;
 }
@@ -658,6 +658,7 @@ void TimelineView::requestRender() {
     m_renderKey = currentKey();
     m_renderSerial = ++m_serial;
     m_renderLayout = m_layout.get();
+    m_renderData = m_data;
     m_colorsShared = true;
     m_reservedShared = true;
     m_renderBusy = true;
@@ -699,6 +700,10 @@ void TimelineView::onRenderFinished() {
         ++m_renderCounts.shown;
     } else {
         ++m_renderCounts.dropped;
+    }
+    if (result.annotations && m_renderData == m_data) {  // of the trace as it is now
+        m_annotations = result.annotations;
+        m_annotationsOf = m_data;
     }
     m_lastChartMs = result.stats.milliseconds;
     update();
@@ -745,8 +750,13 @@ TimelineChartRenderer::Input TimelineView::chartInput() const {
     input.reserved = m_reservedLine;
     input.ooms = std::make_shared<const std::vector<TimelineOomMark>>(m_ooms);
     if (m_annotationsVisible) {
-        annotations();
-        input.annotations = m_annotations;
+        // They take a pass over every span: on a live run's refresh, the background render
+        // computes them (TimelineChartRenderer::render), not the GUI thread.
+        if (m_annotations && m_annotationsOf == m_data) {
+            input.annotations = m_annotations;
+        } else {
+            input.computeAnnotations = true;
+        }
     }
     if (m_plotMode == PlotMode::Allocations) {
         input.highlighted = m_highlighted;
@@ -764,7 +774,12 @@ TimelineChartRenderer::Input TimelineView::chartInput() const {
 }
 
 void TimelineView::paintAll(QPainter& painter, const QRectF& area, bool overlays) {
-    const TimelineChartRenderer::Input input = chartInput();
+    TimelineChartRenderer::Input input = chartInput();
+    if (input.computeAnnotations) {  // painted here: computed here, and kept
+        annotations();
+        input.annotations = m_annotations;
+        input.computeAnnotations = false;
+    }
     if (overlays) {
         m_stats = TimelineChartRenderer::paint(
             input, painter, area,

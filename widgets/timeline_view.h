@@ -219,6 +219,9 @@ class TimelineView : public QWidget {
     // the trace changes), drawn as labelled bands along the bottom of the plot when visible
     // (TimelineAnnotationPainter). Off by default.
     const std::vector<TraceAnnotation>& annotations() const;
+    // Whether they are computed for the trace as it is now (by a paint on this thread, or handed
+    // over by the background render that computed them).
+    bool annotationsReady() const { return m_annotations && m_annotationsOf == m_data; }
     void setAnnotationsVisible(bool on);
     bool annotationsVisible() const { return m_annotationsVisible; }
 
@@ -339,7 +342,12 @@ class TimelineView : public QWidget {
     RunDocument* m_state = nullptr;
     std::optional<RangeFilter> m_filter;
     mutable std::shared_ptr<const std::vector<TraceAnnotation>> m_annotations;
-    mutable const Trace* m_annotationsOf = nullptr;
+    // Bumped whenever the trace or its events change (setTrace, rebuildDerived, extendDerived):
+    // the annotations are of the trace as it was at m_annotationsOf; a background render that
+    // computed them (m_renderData) hands them over only if nothing changed meanwhile.
+    uint64_t m_data = 1;
+    mutable uint64_t m_annotationsOf = 0;
+    uint64_t m_renderData = 0;
     bool m_annotationsVisible = false;
     double m_bandFrom = 0;
     double m_bandTo = 0;

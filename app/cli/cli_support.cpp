@@ -64,8 +64,10 @@ bool parseRangeOption(const std::string& text, RunRange& range, int& exit_status
     }
 }
 
-Trace withTerminalPercent(const char* verb, const std::string& path,
-                          const std::function<Trace(const std::function<void(double)>&)>& load) {
+Trace withTerminalPercent(const char* verb, const std::string& path, const TerminalLoad& load) {
+    static std::atomic<bool> cancel{false};  // static: the signal handler may only store to it
+    cancel = false;
+    InterruptForwarder forward([] { cancel = true; });
 #ifndef _WIN32
     const bool terminal = isatty(fileno(stderr)) != 0;
 #else
@@ -90,7 +92,7 @@ Trace withTerminalPercent(const char* verb, const std::string& path,
         }
     };
     try {
-        Trace trace = load(progress);
+        Trace trace = load(progress, &cancel);
         clear();
         return trace;
     } catch (...) {
@@ -100,16 +102,15 @@ Trace withTerminalPercent(const char* verb, const std::string& path,
 }
 
 Trace loadRun(const std::string& path, const RunRange& range) {
-    static std::atomic<bool> cancel{false};
-    cancel = false;
-    InterruptForwarder forward([] { cancel = true; });
-    return withTerminalPercent("loading", path, [&](const std::function<void(double)>& progress) {
-        RunFile::LoadOptions options;
-        options.range = range;
-        options.cancel = &cancel;
-        options.progress = progress;
-        return RunFile::load(path, options);
-    });
+    return withTerminalPercent(
+        "loading", path,
+        [&](const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
+            RunFile::LoadOptions options;
+            options.range = range;
+            options.cancel = cancel;
+            options.progress = progress;
+            return RunFile::load(path, options);
+        });
 }
 
 InterruptForwarder::InterruptForwarder(std::function<void()> cancel) {

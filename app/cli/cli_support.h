@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
@@ -24,11 +25,14 @@ bool parseRangeOption(const std::string& text, RunRange& range, int& exit_status
 // percentage on stderr while it loads when stderr is a terminal, and Ctrl-C cancelling the load
 // (RunFileCancelled). Throws RunFileError naming the file.
 Trace loadRun(const std::string& path, const RunRange& range);
-// Runs `load` with a percentage shown on stderr when it is a terminal ("VERB PATH: NN%", `load`
-// reports the fraction done through the callback it gets, which is empty otherwise) and the
-// line cleared afterwards, also when `load` throws. Used by loadRun and memscope-cli import.
-Trace withTerminalPercent(const char* verb, const std::string& path,
-                          const std::function<Trace(const std::function<void(double)>&)>& load);
+// Runs `load` as a long read from the terminal: a percentage on stderr when it is a terminal
+// ("VERB PATH: NN%"; `load` reports the fraction done through the callback it gets, which is
+// empty otherwise), the line cleared afterwards, also when `load` throws, and Ctrl-C (SIGINT,
+// SIGTERM) setting the flag `load` gets, which the reader answers with RunFileCancelled. Used by
+// loadRun and memscope-cli import.
+using TerminalLoad = std::function<Trace(const std::function<void(double)>& progress,
+                                         const std::atomic<bool>* cancel)>;
+Trace withTerminalPercent(const char* verb, const std::string& path, const TerminalLoad& load);
 
 // Prints "memscope-cli: error: MESSAGE" on one line (to std::cerr) and returns exit status 2.
 int reportUsageError(const std::string& message);

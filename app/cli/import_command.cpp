@@ -18,20 +18,19 @@ namespace {
 // SnapshotImporter::import with the percentage of the file read on stderr when it is a terminal
 // and Ctrl-C cancelling (RunFileCancelled), as loadRun() does for run files.
 Trace importSnapshot(const std::string& path, int device, const RunRange& range) {
-    static std::atomic<bool> cancel{false};
-    cancel = false;
-    InterruptForwarder forward([] { cancel = true; });
-    return withTerminalPercent("reading", path, [&](const std::function<void(double)>& progress) {
-        SnapshotImporter::ImportOptions options;
-        options.range = range;
-        options.cancel = &cancel;
-        if (progress) {
-            options.progress = [&progress](uint64_t bytes, uint64_t size) {
-                progress(size > 0 ? double(bytes) / double(size) : 0.0);
-            };
-        }
-        return SnapshotImporter::import(path, device, options);
-    });
+    return withTerminalPercent(
+        "reading", path,
+        [&](const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
+            SnapshotImporter::ImportOptions options;
+            options.range = range;
+            options.cancel = cancel;
+            if (progress) {
+                options.progress = [&progress](uint64_t bytes, uint64_t size) {
+                    progress(size > 0 ? double(bytes) / double(size) : 0.0);
+                };
+            }
+            return SnapshotImporter::import(path, device, options);
+        });
 }
 
 }  // namespace

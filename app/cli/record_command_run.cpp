@@ -96,10 +96,7 @@ int RecordCommand::run() {
     } catch (const ConfigError& e) {
         return reportUsageError(e.what());
     }
-    const bool lead = !context || context->rank() == 0;
-    if (lead) {
-        RunConsole::printBanner(options, device);
-    }
+    const bool lead = RunConsole::announce(context.get(), options, device);
 
     Recorder::Options recorder_options;
     recorder_options.max_events = m_maxEvents;

@@ -2,6 +2,7 @@
 
 #include "cli_support.h"
 #include "model/model_cost.h"
+#include "train/distributed_context.h"
 #include "train/run_summary.h"
 
 #include <torch/version.h>
@@ -10,6 +11,15 @@
 #include <iostream>
 
 namespace memscope::cli {
+
+bool RunConsole::announce(const DistributedContext* context, const TrainOptions& options,
+                          const DeviceInfo& device) {
+    const bool lead = !context || context->rank() == 0;
+    if (lead) {
+        printBanner(options, device);
+    }
+    return lead;
+}
 
 void RunConsole::printBanner(const TrainOptions& o, const DeviceInfo& device) {
     const auto& m = o.model;

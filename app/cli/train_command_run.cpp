@@ -35,10 +35,7 @@ int TrainCommand::run() {
     } catch (const ConfigError& e) {
         return reportUsageError(e.what());
     }
-    const bool lead = !context || context->rank() == 0;
-    if (lead) {
-        RunConsole::printBanner(options, device);
-    }
+    const bool lead = RunConsole::announce(context.get(), options, device);
 
     Trainer trainer(options);
     trainer.setDistributed(context, m_parallel.mode(), m_parallel.bucketBytes());

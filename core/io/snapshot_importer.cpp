@@ -447,72 +447,63 @@ int Builder::defaultDevice(const PickleValue& snapshot) const {
     return available.empty() ? 0 : available.front();
 }
 
-Field Builder::fieldOf(const PickleValue& key) {
-    const void* node = key.node();
-    for (const auto& [k, f] : m_fieldCache) {
-        if (k.node() == node) {
-            return f;
+// What `table` names the string `value` (`fallback` for any other value or text), remembered
+// by the value's pickle node: a snapshot's keys and actions are memoized strings, so the same few
+// nodes come back for every trace entry. Up to 64 nodes are remembered.
+template <typename T, size_t N>
+T lookupByNode(std::vector<std::pair<PickleValue, T>>& cache, const PickleValue& value,
+               const std::pair<const char*, T> (&table)[N], T fallback) {
+    const void* node = value.node();
+    for (const auto& [v, found] : cache) {
+        if (v.node() == node) {
+            return found;
         }
     }
-    Field f = Field::Other;
-    if (key.isString()) {
-        static const std::pair<const char*, Field> names[] = {
-            {"action", Field::Action},
-            {"addr", Field::Addr},
-            {"size", Field::Size},
-            {"time_us", Field::TimeUs},
-            {"frames", Field::Frames},
-            {"category", Field::Category},
-            {"device_free", Field::DeviceFree},
-            {"stream", Field::Stream},
-            {"pool_id", Field::PoolId},
-        };
-        for (const auto& [name, field] : names) {
-            if (key.text() == name) {
-                f = field;
+    T found = fallback;
+    if (value.isString()) {
+        for (const auto& [name, named] : table) {
+            if (value.text() == name) {
+                found = named;
                 break;
             }
         }
     }
-    if (node && m_fieldCache.size() < 64) {
-        m_fieldCache.emplace_back(key, f);
+    if (node && cache.size() < 64) {
+        cache.emplace_back(value, found);
     }
-    return f;
+    return found;
+}
+
+Field Builder::fieldOf(const PickleValue& key) {
+    static const std::pair<const char*, Field> names[] = {
+        {"action", Field::Action},
+        {"addr", Field::Addr},
+        {"size", Field::Size},
+        {"time_us", Field::TimeUs},
+        {"frames", Field::Frames},
+        {"category", Field::Category},
+        {"device_free", Field::DeviceFree},
+        {"stream", Field::Stream},
+        {"pool_id", Field::PoolId},
+    };
+    return lookupByNode(m_fieldCache, key, names, Field::Other);
 }
 
 Action Builder::actionOf(const PickleValue& value) {
-    const void* node = value.node();
-    for (const auto& [v, a] : m_actionCache) {
-        if (v.node() == node) {
-            return a;
-        }
-    }
-    Action a = Action::Skip;
-    if (value.isString()) {
-        static const std::pair<const char*, Action> names[] = {
-            {"alloc", Action::Alloc},
-            {"free_requested", Action::FreeRequested},
-            {"free_completed", Action::FreeCompleted},
-            {"segment_alloc", Action::SegmentAlloc},
-            {"segment_free", Action::SegmentFree},
-            {"segment_map", Action::SegmentMap},
-            {"segment_unmap", Action::SegmentUnmap},
-            {"oom", Action::Oom},
-            {"user_defined", Action::Annotation},
-            // Older files (2.0) called the requested free just "free".
-            {"free", Action::FreeRequested},
-        };
-        for (const auto& [name, action] : names) {
-            if (value.text() == name) {
-                a = action;
-                break;
-            }
-        }
-    }
-    if (node && m_actionCache.size() < 64) {
-        m_actionCache.emplace_back(value, a);
-    }
-    return a;
+    static const std::pair<const char*, Action> names[] = {
+        {"alloc", Action::Alloc},
+        {"free_requested", Action::FreeRequested},
+        {"free_completed", Action::FreeCompleted},
+        {"segment_alloc", Action::SegmentAlloc},
+        {"segment_free", Action::SegmentFree},
+        {"segment_map", Action::SegmentMap},
+        {"segment_unmap", Action::SegmentUnmap},
+        {"oom", Action::Oom},
+        {"user_defined", Action::Annotation},
+        // Older files (2.0) called the requested free just "free".
+        {"free", Action::FreeRequested},
+    };
+    return lookupByNode(m_actionCache, value, names, Action::Skip);
 }
 
 uint8_t Builder::poolIndex(const PickleValue& pool_id) {

@@ -187,8 +187,6 @@ class Trace {
     // (trace/live_trace_builder.h).
     friend class LiveTraceBuilder;
 
-    void pairSegments();
-
     std::vector<Allocation> m_allocations;
     std::vector<int64_t> m_allocationOfEvent;
     std::vector<Segment> m_segments;

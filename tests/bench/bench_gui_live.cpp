@@ -4,7 +4,13 @@
 // snapshots were shown and the longest timeline paint. Target (issue 5): no stall over 50 ms.
 //
 //   bench_gui_live [--steps N] [--poll-ms N] [--preset NAME] [--screenshot FILE.png]
-//                  [--batch-size N] [--seq-len N] [--full-refresh] [--no-cli]
+//                  [--batch-size N] [--seq-len N] [--full-refresh] [--annotations] [--no-cli]
+//
+// The run starts once the window is on screen and painted (as a user presses Start); that first
+// paint is printed apart and not counted as a stall. The longest gaps are printed with when they
+// ended and the GUI thread's CPU time in them, and the slowest event handlers by name.
+// --annotations turns the timeline's annotations on (a pass over every span for each snapshot,
+// which the background render makes).
 //
 // --batch-size and --seq-len shrink the preset's batch (events per step stay: they follow the
 // model's modules and ops, not its sizes), so a run reaches millions of events sooner.
@@ -24,7 +30,7 @@
 // (--no-cli skips it). --threads N sets both (default: the GUI's default,
 // ThreadPolicy::interactiveThreads()).
 //
-//   bench_gui_live --replay RUN.memscope [--refreshes N] [--poll-ms N]
+//   bench_gui_live --replay RUN.memscope [--refreshes N] [--poll-ms N] [--annotations]
 //
 // Replay (issue 11): no trainer; a recorded run is replayed into the shown main window in N
 // refreshes (default 400), as a live run delivers it: a worker thread appends the next part of
@@ -39,7 +45,9 @@
 
 #include "event_loop_heartbeat.h"
 #include "io/run_file.h"
+#include "load_average.h"
 #include "main_window.h"
+#include "replay_source.h"
 #include "run_controller.h"
 #include "run_panel.h"
 #include "timed_application.h"
@@ -71,6 +79,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -89,23 +98,18 @@ void printLongestGaps(const EventLoopHeartbeat& heartbeat, size_t n) {
 }
 
 // Replays RUN into the main window in `refreshes` refreshes (see the header); the exit status.
-int replay(int argc, char** argv, const std::string& path, int refreshes, int poll_ms) {
+int replay(int argc, char** argv, const std::string& path, int refreshes, int poll_ms,
+           bool annotations) {
     TimedApplication app(argc, argv);
     QStandardPaths::setTestModeEnabled(true);
-    Trace run;
+    std::optional<ReplaySource> source;
     try {
-        run = RunFile::load(path);
+        source.emplace(path);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bench_gui_live: %s\n", e.what());
         return 2;
     }
-    const size_t total = run.events.count();
-    // The growing trace starts with everything but the events and steps (stacks, spans and
-    // phases only grow, so handing them over whole is a valid growth).
-    Trace source = run;
-    source.events.clear();
-    source.steps.clear();
-    source.finalize();
+    const size_t total = source->total();
 
     MainWindow window;
     window.resize(1920, 1080);
@@ -115,6 +119,7 @@ int replay(int argc, char** argv, const std::string& path, int refreshes, int po
     if (auto* stack = qobject_cast<QStackedWidget*>(window.timelinePage()->parentWidget())) {
         stack->setCurrentWidget(window.timelinePage());
     }
+    window.annotationsAction()->setChecked(annotations);
     // The window's first expose and paint, before the replay starts (not counted).
     const double startup_ms = app.settle(300);
 
@@ -152,12 +157,8 @@ int replay(int argc, char** argv, const std::string& path, int refreshes, int po
             const auto poll = Clock::now();
             const size_t to = total * size_t(r) / size_t(refreshes);
             const auto start = Clock::now();
-            for (size_t i = source.events.count(); i < to; ++i) {
-                source.events.append(run.events.at(i));
-            }
-            source.steps.assign(run.steps.begin(),
-                                run.steps.begin() + std::ptrdiff_t(run.steps.size() * to / total));
-            LiveTraceMirror::Snapshot s = mirror.update(source);
+            source->growTo(to);
+            LiveTraceMirror::Snapshot s = mirror.update(source->growing());
             Refresh refresh;
             refresh.events = to;
             refresh.workerMs =
@@ -255,14 +256,7 @@ int replay(int argc, char** argv, const std::string& path, int refreshes, int po
                     seg.name, size_t(seg.to * double(total)), n, worker_sum / d, worker_max,
                     trace_sum / d, layout_sum / d, gui_sum / d, gui_max, paint, paint_event, stall);
     }
-    if (FILE* f = std::fopen("/proc/loadavg", "r")) {
-        double load = 0;
-        if (std::fscanf(f, "%lf", &load) == 1) {
-            std::printf("  load average (1 min)     %8.2f on %d cores\n", load,
-                        QThread::idealThreadCount());
-        }
-        std::fclose(f);
-    }
+    LoadAverage::print();
     printLongestGaps(heartbeat, 5);
     app.printSlowest(8);
     return 0;
@@ -283,6 +277,7 @@ int main(int argc, char** argv) {
     int64_t seq_len = 0;
     std::string replay_path;
     int replay_refreshes = 400;
+    bool annotations = false;
     for (int i = 1; i < argc; ++i) {
         const bool has_value = i + 1 < argc;
         if (std::strcmp(argv[i], "--steps") == 0 && has_value) {
@@ -301,6 +296,8 @@ int main(int argc, char** argv) {
             batch_size = std::atoll(argv[++i]);
         } else if (std::strcmp(argv[i], "--seq-len") == 0 && has_value) {
             seq_len = std::atoll(argv[++i]);
+        } else if (std::strcmp(argv[i], "--annotations") == 0) {
+            annotations = true;
         } else if (std::strcmp(argv[i], "--no-cli") == 0) {
             run_cli = false;
         } else if (std::strcmp(argv[i], "--replay") == 0 && has_value) {
@@ -311,14 +308,14 @@ int main(int argc, char** argv) {
             std::fprintf(stderr,
                          "usage: bench_gui_live [--steps N] [--poll-ms N] [--preset NAME] "
                          "[--threads N] [--batch-size N] [--seq-len N] [--screenshot FILE.png] "
-                         "[--full-refresh] [--no-cli]\n"
+                         "[--full-refresh] [--annotations] [--no-cli]\n"
                          "       bench_gui_live --replay RUN.memscope [--refreshes N] "
-                         "[--poll-ms N]\n");
+                         "[--poll-ms N] [--annotations]\n");
             return 2;
         }
     }
     if (!replay_path.empty()) {
-        return replay(argc, argv, replay_path, replay_refreshes, poll_ms);
+        return replay(argc, argv, replay_path, replay_refreshes, poll_ms, annotations);
     }
     TimedApplication app(argc, argv);
     QStandardPaths::setTestModeEnabled(true);
@@ -338,6 +335,7 @@ int main(int argc, char** argv) {
     window.runPanel()->setOptions(options);
     window.runController()->setPollInterval(poll_ms);
     window.runController()->setIncrementalRefresh(!full_refresh);
+    window.annotationsAction()->setChecked(annotations);
     // As a user: the window is on screen and painted before Start is pressed. Its first expose
     // (styles, fonts, every widget) is start-up, reported apart from the run's stalls.
     const double startup_ms = app.settle(300);
@@ -514,16 +512,7 @@ int main(int argc, char** argv) {
             trace_sum / div, layout_sum / div, gui_sum / div, gui_max, paint, stall);
     }
     // Stalls on a busy machine are the scheduler's, not the GUI's: say how busy it was.
-    if (FILE* f = std::fopen("/proc/loadavg", "r")) {
-        double load = 0;
-        if (std::fscanf(f, "%lf", &load) == 1) {
-            std::printf(
-                "  load average (1 min)     %8.2f on %d cores%s\n", load,
-                QThread::idealThreadCount(),
-                load > QThread::idealThreadCount() ? "  (busy machine: stalls inflated)" : "");
-        }
-        std::fclose(f);
-    }
+    LoadAverage::print();
     printLongestGaps(heartbeat, 5);
     app.printSlowest(8);
 

@@ -11,6 +11,7 @@
 // --show-rank) and PREFIX-end.png (the run directory opened at the end).
 
 #include "event_loop_heartbeat.h"
+#include "load_average.h"
 #include "main_window.h"
 #include "rank_run_controller.h"
 #include "run_panel.h"
@@ -192,13 +193,6 @@ int main(int argc, char** argv) {
         "  longest stall following the ranks %.2f ms (GUI thread CPU %.2f ms; without "
         "the start and the rank switch)\n",
         following, following_cpu);
-    if (FILE* f = std::fopen("/proc/loadavg", "r")) {
-        double load = 0;
-        if (std::fscanf(f, "%lf", &load) == 1) {
-            std::printf("  load average (1 min)     %8.2f on %d cores\n", load,
-                        QThread::idealThreadCount());
-        }
-        std::fclose(f);
-    }
+    LoadAverage::print();
     return 0;
 }

@@ -12,6 +12,7 @@
 // makes of a run of a few minutes). --detail N: the user set the detail (the view keeps it).
 
 #include "io/run_file.h"
+#include "replay_source.h"
 #include "timeline_view.h"
 #include "trace/live_trace_mirror.h"
 #include "trace/timeline_layout.h"
@@ -26,6 +27,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,13 +39,6 @@ using Clock = std::chrono::steady_clock;
 
 double msSince(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-// Appends events [from, to) of `run` to `source`.
-void appendEvents(Trace& source, const Trace& run, size_t from, size_t to) {
-    for (size_t i = from; i < to; ++i) {
-        source.events.append(run.events.at(i));
-    }
 }
 
 struct Costs {
@@ -72,21 +67,14 @@ int main(int argc, char** argv) {
         }
     }
     QApplication app(argc, argv);
-    Trace run;
+    std::optional<ReplaySource> source;
     try {
-        run = RunFile::load(path);
+        source.emplace(path);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bench_live_refresh: %s\n", e.what());
         return 2;
     }
-    const size_t total = run.events.count();
-    // The source starts with everything but the events and steps (stacks, spans and phases
-    // only grow, so handing them over whole is a valid growth), then gains the events in equal
-    // parts and the finished steps in proportion, as a recording does.
-    Trace source = run;
-    source.events.clear();
-    source.steps.clear();
-    source.finalize();
+    const size_t total = source->total();
 
     LiveTraceMirror mirror;
     TimelineView view;
@@ -95,11 +83,9 @@ int main(int argc, char** argv) {
     std::vector<size_t> counts;
     for (int r = 1; r <= refreshes; ++r) {
         const size_t to = total * size_t(r) / size_t(refreshes);
-        appendEvents(source, run, source.events.count(), to);
-        source.steps.assign(run.steps.begin(),
-                            run.steps.begin() + std::ptrdiff_t(run.steps.size() * to / total));
+        source->growTo(to);
         Costs c;
-        LiveTraceMirror::Snapshot s = mirror.update(source);
+        LiveTraceMirror::Snapshot s = mirror.update(source->growing());
         c.trace = s.traceMs;
         c.layout = s.layoutMs;
         auto start = Clock::now();

@@ -2,11 +2,24 @@
 
 #include "event_loop_heartbeat.h"
 
+#include <QEvent>
 #include <QEventLoop>
+#include <QMetaEnum>
 #include <QTimer>
 
 #include <algorithm>
 #include <cstdio>
+
+namespace {
+
+// "UpdateRequest (77)": QEvent::Type's name where it has one.
+QString eventName(int type) {
+    const char* name = QMetaEnum::fromType<QEvent::Type>().valueToKey(type);
+    return name ? QStringLiteral("%1 (%2)").arg(QString::fromLatin1(name)).arg(type)
+                : QStringLiteral("event %1").arg(type);
+}
+
+}  // namespace
 
 bool TimedApplication::notify(QObject* receiver, QEvent* event) {
     if (m_depth > 0) {
@@ -25,10 +38,9 @@ bool TimedApplication::notify(QObject* receiver, QEvent* event) {
     const bool result = QApplication::notify(receiver, event);
     const double wall_ms = double(wall.nsecsElapsed()) / 1e6;
     if (wall_ms > 20) {
-        slow.push_back({wall_ms, EventLoopHeartbeat::threadCpuMs() - cpu,
-                        double(m_since.nsecsElapsed()) / 1e6,
-                        QStringLiteral("%1 event %2")
-                            .arg(QString::fromLatin1(class_name), QString::number(type))});
+        slow.push_back(
+            {wall_ms, EventLoopHeartbeat::threadCpuMs() - cpu, double(m_since.nsecsElapsed()) / 1e6,
+             QStringLiteral("%1 %2").arg(QString::fromLatin1(class_name), eventName(type))});
     }
     --m_depth;
     return result;

@@ -631,6 +631,38 @@ class TestTimelineView : public QObject {
         QCOMPARE(images[0], images[1]);
     }
 
+    // With annotations on, a live update's render computes them on its worker thread (a pass over
+    // every span) and hands them over; the GUI thread does not compute them again.
+    void background_render_computes_the_annotations() {
+        const auto full = makeTrace();
+        TimelineView view;
+        view.setChartRendering(TimelineView::ChartRendering::Background);
+        view.resize(700, 420);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setAnnotationsVisible(true);
+        view.setTrace(prefixOf(*full, 20));
+        view.repaint();  // a trace's first image is painted at once, its annotations with it
+        QVERIFY(view.annotationsReady());
+        view.updateTrace(full);
+        QVERIFY(!view.annotationsReady());  // new events: computed again...
+        view.repaint();
+        QVERIFY(view.isRendering());
+        QVERIFY(!view.annotationsReady());  // ...not by the paint on this thread...
+        QTRY_VERIFY(!view.isRendering());
+        QCoreApplication::processEvents();
+        QVERIFY(view.annotationsReady());  // ...but by the render
+        const std::vector<TraceAnnotation> expected = TraceAnnotations::fromTrace(*full);
+        QVERIFY(!expected.empty());
+        QCOMPARE(view.annotations().size(), expected.size());
+        for (size_t i = 0; i < expected.size(); ++i) {
+            QCOMPARE(view.annotations()[i].name, expected[i].name);
+            QCOMPARE(view.annotations()[i].begin_ns, expected[i].begin_ns);
+            QCOMPARE(view.annotations()[i].end_ns, expected[i].end_ns);
+        }
+        QCOMPARE(view.chartImage(), view.renderImage(view.size()));
+    }
+
     // One render at a time: updates that come while it runs are rendered once when it ends
     // (the latest state); a render of a trace replaced meanwhile is dropped.
     void background_renders_coalesce_and_stale_ones_are_dropped() {
