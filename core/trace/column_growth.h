@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace memscope {
@@ -22,17 +23,46 @@ void adviseHugePages(void* data, size_t bytes);
 
 // The least capacity a column grows to (small traces stay small all the same).
 constexpr size_t kColumnGrowthMinimum = size_t(1) << 14;
+// The size of a transparent huge page.
+constexpr size_t kHugePageBytes = size_t(2) << 20;
+// A column that outgrows a huge page gets a buffer of at least this many bytes: at or above
+// glibc's largest mmap threshold (32 MiB; the trainer sets it there), so the buffer is a mapping
+// of its own, whose huge pages are all fresh. A buffer on glibc's heap can hold pages of memory
+// freed before, where the kernel then faults 4 KiB pages despite the advice (a 20-step recording
+// took ~150 such faults per step on its spans). Address space, not memory: only the pages
+// written are ever backed.
+constexpr size_t kOwnMappingBytes = size_t(32) << 20;
 
-// Makes room for `needed` elements in `v`: when it lacks it, moves the elements into a fresh
-// buffer of at least max(needed, twice the capacity, at_least, kColumnGrowthMinimum) elements,
-// advised to use huge pages before anything is copied into it. Nothing when it has the room.
+// The elements of `v` that lie before its buffer's last whole huge page ends, for buffers of
+// kOwnMappingBytes or more (their capacity otherwise): what lies after that is faulted in 4 KiB
+// pages, so a column grows before it writes there.
+template <typename T>
+size_t hugePageCapacity(const std::vector<T>& v) {
+    const size_t bytes = v.capacity() * sizeof(T);
+    if (bytes < kOwnMappingBytes) {
+        return v.capacity();
+    }
+    const auto data = reinterpret_cast<uintptr_t>(v.data());
+    const uintptr_t end = (data + bytes) & ~uintptr_t(kHugePageBytes - 1);
+    return end > data ? size_t(end - data) / sizeof(T) : v.capacity();
+}
+
+// Makes room for `needed` elements in `v`: when it lacks it (within hugePageCapacity), moves the
+// elements into a fresh buffer of at least max(needed, twice the capacity, at_least,
+// kColumnGrowthMinimum) elements, and at least kOwnMappingBytes plus a huge page once that is
+// more than a huge page, advised to use huge pages before anything is copied into it. Nothing
+// when it has the room.
 template <typename T>
 void growColumn(std::vector<T>& v, size_t needed, size_t at_least = 0) {
-    if (needed <= v.capacity()) {
+    if (needed <= hugePageCapacity(v)) {
         return;
     }
+    size_t capacity = std::max({needed, v.capacity() * 2, at_least, kColumnGrowthMinimum});
+    if (capacity * sizeof(T) > kHugePageBytes) {
+        capacity = std::max(capacity, kOwnMappingBytes / sizeof(T)) + kHugePageBytes / sizeof(T);
+    }
     std::vector<T> fresh;
-    fresh.reserve(std::max({needed, v.capacity() * 2, at_least, kColumnGrowthMinimum}));
+    fresh.reserve(capacity);
     adviseHugePages(fresh.data(), fresh.capacity() * sizeof(T));
     fresh.insert(fresh.end(), std::make_move_iterator(v.begin()), std::make_move_iterator(v.end()));
     v.swap(fresh);

@@ -458,6 +458,37 @@ class TestLiveTrace : public QObject {
             QCOMPARE(spans[i].stack, uint32_t(i % 101));
         }
     }
+
+    // A column that outgrows a huge page gets a mapping of its own (at least kOwnMappingBytes
+    // and a huge page more), and grows again before it would write past its last whole huge
+    // page, where the kernel faults 4 KiB pages.
+    void largeColumnsGrowIntoWholeHugePages() {
+        std::vector<int64_t> column;
+        growColumn(column, 1000);
+        QCOMPARE(column.capacity(), kColumnGrowthMinimum);  // small: as before
+        QCOMPARE(hugePageCapacity(column), column.capacity());
+        const size_t past_a_huge_page = kHugePageBytes / sizeof(int64_t) + 1;
+        growColumn(column, past_a_huge_page);
+        QVERIFY(column.capacity() * sizeof(int64_t) >= kOwnMappingBytes + kHugePageBytes);
+        const size_t usable = hugePageCapacity(column);
+        QVERIFY(usable < column.capacity());
+        QVERIFY(usable >= kOwnMappingBytes / sizeof(int64_t));
+        const auto end = reinterpret_cast<uintptr_t>(column.data() + usable);
+        QCOMPARE(end % kHugePageBytes, uintptr_t(0));  // ends where a whole huge page ends
+        for (size_t i = 0; i < usable; ++i) {
+            column.push_back(int64_t(i));
+        }
+        const int64_t* data = column.data();
+        growColumn(column, usable);  // still inside: nothing moves
+        QVERIFY(column.data() == data);
+        growColumn(column, usable + 1);  // past it: a fresh buffer, though capacity is left
+        QVERIFY(column.data() != data);
+        QVERIFY(hugePageCapacity(column) >= 2 * usable);
+        QCOMPARE(column.size(), usable);
+        for (size_t i = 0; i < usable; i += 4099) {
+            QCOMPARE(column[i], int64_t(i));
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestLiveTrace)
