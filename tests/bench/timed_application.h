@@ -23,12 +23,13 @@ class TimedApplication : public QApplication {
     // Times the handlers' ends from now (e.g. when the benchmark's heartbeat starts).
     void restartClock() { m_since.start(); }
     // Runs the event loop for `ms` (e.g. the window's first expose and paint, before a user could
-    // press Start) and forgets its handlers; returns the slowest one's wall time.
+    // press Start) and forgets its handlers; returns the slowest one's wall time (any handler).
     double settle(int ms);
     // Prints the `count` slowest handlers (wall and CPU ms, when they ended).
     void printSlowest(size_t count) const;
 
   private:
     int m_depth = 0;
+    double m_longestMs = 0;  // the slowest handler since settle() began
     QElapsedTimer m_since;
 };
