@@ -122,8 +122,6 @@ TimelinePaintStats TimelineChartRenderer::paint(
     }
     if (input.annotations) {
         regions.paintAnnotations(painter, *input.annotations);
-    } else if (input.computeAnnotations && input.trace) {
-        regions.paintAnnotations(painter, TraceAnnotations::fromTrace(*input.trace));
     }
     marks.paintCapacityAndOom(painter);
     if (overlays) {

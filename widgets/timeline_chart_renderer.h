@@ -45,8 +45,9 @@ class TimelineChartRenderer {
         std::shared_ptr<const std::vector<TimelineOomMark>> ooms;
         // The regions drawn along the bottom (nullptr: none, unless computeAnnotations).
         std::shared_ptr<const std::vector<TraceAnnotation>> annotations;
-        // Without annotations: compute them from the trace (TraceAnnotations::fromTrace, a pass
-        // over every span) on the thread that paints, and draw them.
+        // Without annotations: render() computes them from the trace (TraceAnnotations::fromTrace,
+        // a pass over every span) on its thread, draws them and returns them; paint() draws only
+        // the annotations it is given.
         bool computeAnnotations = false;
         std::vector<int64_t> highlighted;  // sorted allocation indices
         // The range filter's x range: shaded outside it.

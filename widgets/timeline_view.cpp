@@ -494,7 +494,7 @@ void TimelineView::revealAllocation(int64_t a) {
 }
 
 const std::vector<TraceAnnotation>& TimelineView::annotations() const {
-    if (!m_annotations || m_annotationsOf != m_data) {
+    if (!annotationsReady()) {
         m_annotations = std::make_shared<const std::vector<TraceAnnotation>>(
             m_trace ? TraceAnnotations::fromTrace(*m_trace) : std::vector<TraceAnnotation>());
         m_annotationsOf = m_data;
@@ -752,7 +752,7 @@ TimelineChartRenderer::Input TimelineView::chartInput() const {
     if (m_annotationsVisible) {
         // They take a pass over every span: on a live run's refresh, the background render
         // computes them (TimelineChartRenderer::render), not the GUI thread.
-        if (m_annotations && m_annotationsOf == m_data) {
+        if (annotationsReady()) {
             input.annotations = m_annotations;
         } else {
             input.computeAnnotations = true;

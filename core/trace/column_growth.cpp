@@ -8,7 +8,7 @@ namespace memscope {
 
 void adviseHugePages(void* data, size_t bytes) {
 #ifdef MADV_HUGEPAGE
-    constexpr uintptr_t kHuge = uintptr_t(2) << 20;
+    constexpr uintptr_t kHuge = kHugePageBytes;
     const auto begin = (reinterpret_cast<uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
     const auto end = (reinterpret_cast<uintptr_t>(data) + bytes) & ~(kHuge - 1);
     if (end > begin) {
