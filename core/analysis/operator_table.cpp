@@ -20,11 +20,6 @@ bool isCall(FrameKind kind) {
 
 const std::string kBackwardOf = "backward of ";
 
-bool isMatmulLike(const std::string& name) {
-    return name == "aten::mm" || name == "aten::addmm" || name == "aten::bmm" ||
-           name == "aten::baddbmm";
-}
-
 }  // namespace
 
 OperatorTable OperatorTable::build(const Trace& trace, Grouping grouping) {
@@ -186,7 +181,7 @@ OperatorTable OperatorTable::build(const Trace& trace, Grouping grouping) {
         if (r >= 0 && s.shapes != 0 && s.shapes < trace.shape_strings.size()) {
             shape_calls[static_cast<size_t>(r)][s.shapes] += 1;
             const uint64_t key = uint64_t(r) << 32 | s.shapes;
-            if (isMatmulLike(f.name) && table.m_callFlops.count(key) == 0) {
+            if (ShapeList::isMatmul(f.name) && table.m_callFlops.count(key) == 0) {
                 table.m_callFlops[key] =
                     ShapeList::parse(trace.shape_strings[s.shapes]).matmulFlops(f.name);
             }

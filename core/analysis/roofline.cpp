@@ -12,11 +12,6 @@ namespace memscope {
 
 namespace {
 
-bool isMatmulLike(const std::string& name) {
-    return name == "aten::mm" || name == "aten::addmm" || name == "aten::bmm" ||
-           name == "aten::baddbmm";
-}
-
 // Allocations per recorder thread in time order, with running byte sums, to add up what a call
 // allocated between its begin and end.
 class AllocatedBetween {
@@ -91,7 +86,8 @@ int Roofline::elementSize(const std::string& op, const std::string& dtype) {
     if (dtype != "bf16" && dtype != "fp16") {
         return 4;
     }
-    const bool low_precision = isMatmulLike(op) || op == "aten::matmul" || op == "aten::linear";
+    const bool low_precision =
+        ShapeList::isMatmul(op) || op == "aten::matmul" || op == "aten::linear";
     return low_precision ? 2 : 4;
 }
 
@@ -183,7 +179,7 @@ Roofline Roofline::compute(const Trace& trace) {
         }
         out.shapes_recorded = true;
         const std::string& name = frame_of(s).name;
-        if (isMatmulLike(name)) {
+        if (ShapeList::isMatmul(name)) {
             call_flops[size_t(outermost[i])] +=
                 ShapeList::parse(trace.shape_strings[s.shapes]).matmulFlops(name);
         }

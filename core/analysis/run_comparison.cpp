@@ -1,5 +1,6 @@
 #include "analysis/run_comparison.h"
 
+#include "io/text_format.h"
 #include "trace/trace_summary.h"
 #include "train/run_summary.h"
 
@@ -30,12 +31,6 @@ nlohmann::json summaryOf(const Trace& t) {
 
 bool has(const nlohmann::json& s, const char* key) {
     return s.contains(key) && s[key].is_number();
-}
-
-std::string fixed(double v, int digits) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
 }
 
 void topRows(std::vector<RunComparison::Row>& out, std::vector<RunComparison::Row> rows,
@@ -202,9 +197,9 @@ std::string RunComparison::formatValue(double value, Unit unit, bool is_signed) 
         case Unit::Bytes:
             return sign + formatBytes(int64_t(std::llround(value)));
         case Unit::Seconds:
-            return sign + fixed(value, std::fabs(value) >= 10 ? 2 : 4) + " s";
+            return sign + formatFixed(value, std::fabs(value) >= 10 ? 2 : 4) + " s";
         case Unit::PerSecond:
-            return sign + fixed(value, 1) + "/s";
+            return sign + formatFixed(value, 1) + "/s";
     }
     return "";
 }
@@ -232,12 +227,12 @@ TableExporter::Table RunComparison::toTable(TableExporter::Units units) const {
                                                          : "1/s";
             t.rows.push_back({sectionName(r.section), r.name, unit, r.in_a ? num(r.a) : "",
                               r.in_b ? num(r.b) : "", num(r.delta()),
-                              std::isnan(pct) ? "" : fixed(pct, 2)});
+                              std::isnan(pct) ? "" : formatFixed(pct, 2)});
         } else {
             t.rows.push_back(
                 {sectionName(r.section), r.name, r.in_a ? formatValue(r.a, r.unit) : "—",
                  r.in_b ? formatValue(r.b, r.unit) : "—", formatValue(r.delta(), r.unit, true),
-                 std::isnan(pct) ? "—" : (pct > 0 ? "+" : "") + fixed(pct, 1) + "%"});
+                 std::isnan(pct) ? "—" : (pct > 0 ? "+" : "") + formatFixed(pct, 1) + "%"});
         }
     }
     return t;

@@ -4,16 +4,11 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include "io/text_format.h"
 
 namespace memscope {
 
 namespace {
-
-std::string fixed(double v, int digits) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
-}
 
 // Everything but the axis, as the series' key and label.
 std::string fixedSettings(const TrainOptions& o, ScalingSeries::Axis axis, bool for_key) {
@@ -140,13 +135,13 @@ std::vector<ScalingSeries> ScalingSeries::build(const SweepResult& result, Axis 
 std::string ScalingSeries::summaryLine() const {
     const std::string sym = axisSymbol(axis);
     const auto term = [&sym](const ScalingFit& f) {
-        return f.valid ? sym + "^" + fixed(f.exponent, 2) + " (" + f.verdict() + ")"
+        return f.valid ? sym + "^" + formatFixed(f.exponent, 2) + " (" + f.verdict() + ")"
                        : std::string("not enough points");
     };
     std::string line = "peak ~ " + term(peak) + ", input-dependent ~ " + term(input_dependent);
     if (!steepest_category.empty()) {
-        line +=
-            ", steepest: " + steepest_category + " ~ " + sym + "^" + fixed(steepest.exponent, 2);
+        line += ", steepest: " + steepest_category + " ~ " + sym + "^" +
+                formatFixed(steepest.exponent, 2);
     }
     return line;
 }

@@ -1,6 +1,7 @@
 #include "analysis/seed_tables.h"
 
 #include "analysis/scaling_series.h"
+#include "io/text_format.h"
 #include "train/run_summary.h"
 
 #include <algorithm>
@@ -21,19 +22,13 @@ using Units = TableExporter::Units;
 
 constexpr double kMiB = 1024.0 * 1024.0;
 
-std::string fixed(double v, int digits) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
-}
-
 std::string mb(int64_t bytes, Units units) {
     const double v = double(bytes) / kMiB;
     if (units == Units::Raw) {
-        return fixed(v, 4);
+        return formatFixed(v, 4);
     }
     const double a = std::fabs(v);
-    return fixed(v, a >= 10 ? 1 : a >= 0.1 || a == 0 ? 2 : 4);
+    return formatFixed(v, a >= 10 ? 1 : a >= 0.1 || a == 0 ? 2 : 4);
 }
 
 std::string peakCell(const SweepPointResult& p, Units units) {
@@ -47,7 +42,7 @@ std::string peakCell(const SweepPointResult& p, Units units) {
 }
 
 std::string rate(double v, Units units) {
-    return fixed(v, units == Units::Raw ? 3 : 1);
+    return formatFixed(v, units == Units::Raw ? 3 : 1);
 }
 
 // The settings of a point except the fields in `free` ("batch", "seq", "profile", "dtype",
@@ -154,8 +149,8 @@ Table points(const SweepResult& r, Units units) {
              ok && p.steady_peak_bytes > 0 ? mb(p.steady_peak_bytes, units) : "—",
              ok ? mb(p.avg_bytes, units) : "—", ok ? rate(p.samples_per_s, units) : "—",
              ok ? rate(p.tokens_per_s, units) : "—",
-             ok ? fixed(p.bytesPerToken() / 1024.0, units == Units::Raw ? 3 : 1) : "—",
-             ok ? fixed(p.inputBytesPerToken() / 1024.0, units == Units::Raw ? 3 : 1) : "—",
+             ok ? formatFixed(p.bytesPerToken() / 1024.0, units == Units::Raw ? 3 : 1) : "—",
+             ok ? formatFixed(p.inputBytesPerToken() / 1024.0, units == Units::Raw ? 3 : 1) : "—",
              p.run_file});
     }
     return t;
@@ -204,7 +199,7 @@ std::string scalingPattern(const SweepPointResult& a, const SweepPointResult& b)
     }
     const double e =
         std::log(db / da) / std::log(double(b.options.seq_len) / double(a.options.seq_len));
-    return ScalingFit::verdictFor(e) + " (S^" + fixed(e, 2) + ")";
+    return ScalingFit::verdictFor(e) + " (S^" + formatFixed(e, 2) + ")";
 }
 
 Table seed000Step3(const SweepResult& r, Units units) {
@@ -256,7 +251,7 @@ Table seed000Step3(const SweepResult& r, Units units) {
             addSetting(
                 t, several, label,
                 {std::to_string(seq), std::to_string(p.options.batch_size), peakCell(p, units),
-                 ok ? fixed(p.bytesPerToken() / 1024.0, units == Units::Raw ? 3 : 1) : "—",
+                 ok ? formatFixed(p.bytesPerToken() / 1024.0, units == Units::Raw ? 3 : 1) : "—",
                  previous ? scalingPattern(*previous, p) : "baseline"});
             if (ok) {
                 previous = &p;
@@ -269,10 +264,10 @@ Table seed000Step3(const SweepResult& r, Units units) {
 
 std::string parameters(int64_t n) {
     if (n >= 1'000'000'000) {
-        return fixed(double(n) / 1e9, 2) + "B";
+        return formatFixed(double(n) / 1e9, 2) + "B";
     }
     if (n >= 1'000'000) {
-        return fixed(double(n) / 1e6, 2) + "M";
+        return formatFixed(double(n) / 1e6, 2) + "M";
     }
     return std::to_string(n);
 }
@@ -299,7 +294,7 @@ Table seed002Sizes(const SweepResult& r, Units units) {
                 {size,
                  units == Units::Raw ? std::to_string(p.parameters) : parameters(p.parameters),
                  p.ok() ? rate(p.samples_per_s, units) : "—", peakCell(p, units),
-                 p.ok() ? fixed(p.avg_step_s, units == Units::Raw ? 5 : 3) : "—"});
+                 p.ok() ? formatFixed(p.avg_step_s, units == Units::Raw ? 5 : 3) : "—"});
         }
     }
     finishColumns(t, several);

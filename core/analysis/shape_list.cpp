@@ -95,4 +95,8 @@ double ShapeList::matmulFlops(const std::string& op) const {
     return 0.0;
 }
 
+bool ShapeList::isMatmul(const std::string& op) {
+    return op == "aten::mm" || op == "aten::addmm" || op == "aten::bmm" || op == "aten::baddbmm";
+}
+
 }  // namespace memscope

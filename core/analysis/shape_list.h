@@ -25,6 +25,8 @@ class ShapeList {
     // FLOPs of a matmul-like op from its input shapes, 2*m*n*k per product (aten::mm, addmm,
     // bmm, baddbmm, the ops whose FLOPs the recorder counts), 0 for every other op.
     double matmulFlops(const std::string& op) const;
+    // Whether op is one of those four.
+    static bool isMatmul(const std::string& op);
 
   private:
     std::vector<std::optional<std::vector<int64_t>>> m_inputs;

@@ -2,6 +2,7 @@
 
 #include "capture/recording_session.h"
 #include "io/run_file.h"
+#include "io/text_format.h"
 
 #include <nlohmann/json.hpp>
 
@@ -14,15 +15,6 @@
 namespace memscope {
 
 namespace {
-
-std::string utcNow() {
-    const std::time_t now = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&now, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
 
 int64_t number(const nlohmann::json& j, const char* key) {
     return j.contains(key) && j[key].is_number() ? j[key].get<int64_t>() : 0;
@@ -78,7 +70,7 @@ SweepResult SweepRunner::run(const CancellationToken* cancel) {
     SweepResult result;
     result.spec = m_spec;
     result.planned_points = int64_t(points.size());
-    result.started_at = utcNow();
+    result.started_at = utcTimestampNow();
     result.save(m_outDir);
 
     const auto report = [this](const Progress& p) {

@@ -1,6 +1,7 @@
 #include "capture/recording_session.h"
 
 #include "io/run_journal.h"
+#include "io/text_format.h"
 #include "memscope_version.h"
 #include "trace/trace_summary.h"
 
@@ -10,19 +11,6 @@
 #include <ctime>
 
 namespace memscope {
-
-namespace {
-
-std::string utcNow() {
-    const std::time_t now = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&now, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
-
-}  // namespace
 
 RecordingSession::RecordingSession(TrainOptions options, Recorder::Options recorder_options)
     : m_options(options),
@@ -92,7 +80,7 @@ void RecordingSession::setMeasurePeakFlops(bool measure) {
 void RecordingSession::start() {
     m_options.validate();
     m_trace.meta.memscope_version = MEMSCOPE_VERSION;
-    m_trace.meta.started_at = utcNow();
+    m_trace.meta.started_at = utcTimestampNow();
     m_trace.meta.config = m_options.toJson();
     m_trace.meta.capacity_bytes = m_options.device_memory_limit;
     m_trace.meta.device = m_options.device;

@@ -1,6 +1,7 @@
 #include "io/report_writer.h"
 
 #include "io/table_exporter.h"
+#include "io/text_format.h"
 #include "model/model_cost.h"
 #include "model/preset.h"
 #include "trace/trace_summary.h"
@@ -25,18 +26,12 @@ using Table = TableExporter::Table;
 
 constexpr double kMiB = 1024.0 * 1024.0;
 
-std::string fixed(double v, int digits) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
-}
-
 // Megabytes as the exercises count them (1024^2 bytes): one decimal, more for small values so
 // that tiny runs do not read "0.00".
 std::string mb(int64_t bytes) {
     const double v = double(bytes) / kMiB;
     const double a = std::fabs(v);
-    return fixed(v, a >= 10 ? 1 : a >= 0.1 || a == 0 ? 2 : 4);
+    return formatFixed(v, a >= 10 ? 1 : a >= 0.1 || a == 0 ? 2 : 4);
 }
 
 std::string thousands(int64_t value) {
@@ -341,11 +336,11 @@ class Report {
     }
 
     static std::string signedPercent(double change) {
-        return (change >= 0 ? "+" : "") + fixed(change, 1) + "%";
+        return (change >= 0 ? "+" : "") + formatFixed(change, 1) + "%";
     }
 
     static std::string samples(const Run& r) {
-        return r.samples_per_s >= 0 ? fixed(r.samples_per_s, 1) : "—";
+        return r.samples_per_s >= 0 ? formatFixed(r.samples_per_s, 1) : "—";
     }
 
     // ---- runs and peaks -------------------------------------------------------------------
@@ -410,9 +405,10 @@ class Report {
                                        ? "step " + std::to_string(r.s.value("peak_step", 0)) +
                                              ", " + r.s.value("peak_phase", std::string())
                                        : "—";
-            t.rows.push_back({r.name, mb(r.peak), at, phase_mb("forward"), phase_mb("backward"),
-                              phase_mb("optimizer"),
-                              r.avg > 0 ? fixed(double(r.peak) / double(r.avg), 2) + "x" : "—"});
+            t.rows.push_back(
+                {r.name, mb(r.peak), at, phase_mb("forward"), phase_mb("backward"),
+                 phase_mb("optimizer"),
+                 r.avg > 0 ? formatFixed(double(r.peak) / double(r.avg), 2) + "x" : "—"});
         }
         table(t);
 
@@ -536,7 +532,8 @@ class Report {
             for (const Run* r : group) {
                 t.rows.push_back(
                     {std::to_string(r->batch), mb(r->peak), mb(r->avg), samples(*r),
-                     r->avg > 0 ? fixed(double(r->peak) / double(r->avg), 2) + "x" : "—", r->name});
+                     r->avg > 0 ? formatFixed(double(r->peak) / double(r->avg), 2) + "x" : "—",
+                     r->name});
             }
             table(t);
             const Run& last = *group.back();
@@ -545,13 +542,14 @@ class Report {
                     double(last.peak - first.peak) / double(last.batch - first.batch);
                 const double base = double(first.peak) - per_sample * double(first.batch);
                 m_out << "From batch " << first.batch << " to " << last.batch << " ("
-                      << fixed(double(last.batch) / double(first.batch), 1) << "x) the peak grows "
-                      << fixed(double(last.peak) / double(first.peak), 2) << "x: about "
+                      << formatFixed(double(last.batch) / double(first.batch), 1)
+                      << "x) the peak grows "
+                      << formatFixed(double(last.peak) / double(first.peak), 2) << "x: about "
                       << mb(int64_t(base)) << " MB that do not depend on the batch "
                       << "plus " << mb(int64_t(per_sample)) << " MB per sample";
                 if (first.samples_per_s > 0 && last.samples_per_s > 0) {
                     m_out << "; throughput grows "
-                          << fixed(last.samples_per_s / first.samples_per_s, 2) << "x";
+                          << formatFixed(last.samples_per_s / first.samples_per_s, 2) << "x";
                 }
                 m_out << ".\n\n";
             }
@@ -642,9 +640,10 @@ class Report {
                 }
                 t.rows.push_back(
                     {std::to_string(r->seq), std::to_string(r->batch), mb(r->peak),
-                     tokens > 0 ? fixed(double(r->peak) / double(tokens) / 1024.0, 1) : "—",
+                     tokens > 0 ? formatFixed(double(r->peak) / double(tokens) / 1024.0, 1) : "—",
                      i > 0 ? mb(r->peak - first.peak) : "baseline",
-                     first.peak > 0 ? fixed(double(r->peak) / double(first.peak), 2) + "x" : "—",
+                     first.peak > 0 ? formatFixed(double(r->peak) / double(first.peak), 2) + "x"
+                                    : "—",
                      i == 0 ? "baseline"
                      : shorter
                          ? scalingPattern(*shorter, *r) + " from " + std::to_string(shorter->seq)
@@ -706,7 +705,7 @@ class Report {
         } else {
             label = "between linear and quadratic";
         }
-        return label + " (S^" + fixed(exponent, 2) + ")";
+        return label + " (S^" + formatFixed(exponent, 2) + ")";
     }
 
     void topOperators(const std::vector<const Run*>& runs) {
@@ -987,7 +986,7 @@ class Report {
             const int64_t bytes = B * S * D * 4;
             m_out << "- " << what << ": " << B << " × " << S << " × " << D
                   << " × 4 B = " << thousands(bytes) << " B; " << thousands(bytes)
-                  << " / 1024² = " << fixed(double(bytes) / kMiB, 2) << " MB";
+                  << " / 1024² = " << formatFixed(double(bytes) / kMiB, 2) << " MB";
         };
         if (const Preset* p = Preset::find("2.7B")) {
             line("CS336 2.7B at the reference batch " + std::to_string(p->batch_size) +
@@ -1063,10 +1062,10 @@ class Report {
             const int64_t params = ModelCost::parameters(p->model).total();
             m_out << "\nThe 2.7B model has " << thousands(params)
                   << " parameters: a training step holds "
-                  << fixed(double(params) * 16 / (1024.0 * 1024 * 1024), 1)
+                  << formatFixed(double(params) * 16 / (1024.0 * 1024 * 1024), 1)
                   << " GiB of fp32 weights, gradients and AdamW state before any activation "
                      "(a forward pass "
-                  << fixed(double(params) * 4 / (1024.0 * 1024 * 1024), 1)
+                  << formatFixed(double(params) * 4 / (1024.0 * 1024 * 1024), 1)
                   << " GiB). `--model-size small` answers the same questions on a small machine; "
                      "`--device-memory-limit` makes a CPU run fail like a GPU of that size.\n";
         }

@@ -1,5 +1,6 @@
 #include "io/table_exporter.h"
 
+#include "io/text_format.h"
 #include "trace/trace_summary.h"
 #include "train/run_summary.h"
 
@@ -18,14 +19,8 @@ namespace {
 
 using Units = TableExporter::Units;
 
-std::string fixed(double value, int digits) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, value);
-    return buf;
-}
-
 std::string ms(int64_t ns) {
-    return fixed(double(ns) / 1e6, 3);
+    return formatFixed(double(ns) / 1e6, 3);
 }
 
 std::string bytesCell(int64_t bytes, Units units) {
@@ -47,7 +42,7 @@ std::string flopsCell(double flops, Units units) {
         flops /= 1000;
         ++u;
     }
-    return fixed(flops, flops < 10 ? 2 : 1) + " " + unit[u];
+    return formatFixed(flops, flops < 10 ? 2 : 1) + " " + unit[u];
 }
 
 TableExporter::Table makeTable(
@@ -191,7 +186,8 @@ TableExporter::Table TableExporter::operators(const Trace& trace, Units units, s
         return a->total_ns > b->total_ns;
     });
     const auto percent = [&](int64_t ns) {
-        return profiled_ns > 0 ? fixed(100.0 * double(ns) / profiled_ns, 2) : std::string("0.00");
+        return profiled_ns > 0 ? formatFixed(100.0 * double(ns) / profiled_ns, 2)
+                               : std::string("0.00");
     };
     for (const auto* o : order) {
         if (limit > 0 && t.rows.size() >= limit) {

@@ -3,11 +3,11 @@
 namespace memscope {
 
 namespace {
-struct Names {
+struct ComponentNames {
     const char* key;
     const char* display;
 };
-constexpr Names kNames[kMemoryComponentCount] = {
+constexpr ComponentNames kComponentNames[kMemoryComponentCount] = {
     {"parameters", "Parameters"},           {"gradients", "Gradients"},
     {"optimizer_state", "Optimizer state"}, {"inputs", "Inputs"},
     {"activations", "Activations"},         {"autocast_cache", "Autocast weight cache"},
@@ -17,16 +17,16 @@ constexpr Names kNames[kMemoryComponentCount] = {
 }  // namespace
 
 std::string toString(MemoryComponent component) {
-    return kNames[static_cast<int>(component)].key;
+    return kComponentNames[static_cast<int>(component)].key;
 }
 
 std::string displayName(MemoryComponent component) {
-    return kNames[static_cast<int>(component)].display;
+    return kComponentNames[static_cast<int>(component)].display;
 }
 
 std::optional<MemoryComponent> parseMemoryComponent(const std::string& text) {
     for (int i = 0; i < kMemoryComponentCount; ++i) {
-        if (text == kNames[i].key) {
+        if (text == kComponentNames[i].key) {
             return static_cast<MemoryComponent>(i);
         }
     }

@@ -9,13 +9,13 @@
 namespace memscope {
 
 namespace {
-struct Shape {
+struct PublishedShape {
     double billions;
     int64_t hidden, layers, heads, kv_heads, ffn;
 };
 // Published decoder shapes (GPT-3 small/medium/XL, LLaMA 1/2/3): d_model, layers, heads, KV
 // heads, SwiGLU width.
-constexpr Shape kShapes[] = {
+constexpr PublishedShape kShapes[] = {
     {0.125, 768, 12, 12, 12, 2048},    {0.35, 1024, 24, 16, 16, 2816},
     {1.3, 2048, 24, 16, 16, 5504},     {2.7, 2560, 32, 32, 32, 6912},
     {7.0, 4096, 32, 32, 32, 11008},    {13.0, 5120, 40, 40, 40, 13824},
@@ -28,7 +28,7 @@ TinyLlamaConfig ModelShapes::forBillions(double billions, int64_t max_seq_len) {
     if (!(billions >= 0.01 && billions <= 2000)) {
         throw ConfigError("model size", "must be between 0.01 and 2000 (billions of parameters)");
     }
-    const Shape* best = &kShapes[0];
+    const PublishedShape* best = &kShapes[0];
     for (const auto& shape : kShapes) {
         if (std::fabs(std::log(shape.billions / billions)) <
             std::fabs(std::log(best->billions / billions))) {

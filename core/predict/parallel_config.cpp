@@ -9,11 +9,11 @@
 namespace memscope {
 
 namespace {
-struct Name {
+struct StrategyName {
     ParallelStrategy strategy;
     const char* text;
 };
-constexpr Name kNames[] = {
+constexpr StrategyName kStrategyNames[] = {
     {ParallelStrategy::Single, "single"},
     {ParallelStrategy::DataParallel, "data_parallel"},
     {ParallelStrategy::TensorParallel, "tensor_parallel"},
@@ -23,7 +23,7 @@ constexpr Name kNames[] = {
 }  // namespace
 
 std::string toString(ParallelStrategy strategy) {
-    for (const auto& n : kNames) {
+    for (const auto& n : kStrategyNames) {
         if (n.strategy == strategy) {
             return n.text;
         }
@@ -36,7 +36,7 @@ std::optional<ParallelStrategy> parseParallelStrategy(const std::string& text) {
     for (auto& c : t) {
         c = c == '-' ? '_' : char(std::tolower(static_cast<unsigned char>(c)));
     }
-    for (const auto& n : kNames) {
+    for (const auto& n : kStrategyNames) {
         if (t == n.text) {
             return n.strategy;
         }
@@ -55,7 +55,7 @@ std::optional<ParallelStrategy> parseParallelStrategy(const std::string& text) {
 
 std::vector<std::string> parallelStrategyNames() {
     std::vector<std::string> names;
-    for (const auto& n : kNames) {
+    for (const auto& n : kStrategyNames) {
         names.emplace_back(n.text);
     }
     return names;

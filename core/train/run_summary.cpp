@@ -1,6 +1,7 @@
 #include "train/run_summary.h"
 
 #include <nlohmann/json.hpp>
+#include "io/text_format.h"
 
 #include <cmath>
 #include <cstdio>
@@ -23,12 +24,6 @@ double averageOver(const std::vector<StepMetrics>& steps, Field field) {
     return n == 0 ? 0.0 : sum / double(n);
 }
 
-std::string fixed(double value, int digits) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, value);
-    return buf;
-}
-
 }  // namespace
 
 std::string formatBytes(int64_t bytes) {
@@ -39,7 +34,7 @@ std::string formatBytes(int64_t bytes) {
         v /= 1024.0;
         ++u;
     }
-    return std::string(bytes < 0 ? "-" : "") + fixed(v, u == 0 ? 0 : 1) + " " + units[u];
+    return std::string(bytes < 0 ? "-" : "") + formatFixed(v, u == 0 ? 0 : 1) + " " + units[u];
 }
 
 int64_t RunSummary::timedSteps() const {
@@ -157,26 +152,26 @@ std::string RunSummary::toText() const {
             << "), global batch " << options.batch_size * world_size << " (" << options.batch_size
             << " per rank)\n";
     }
-    out << "Average time per step: " << fixed(avgStep(), 4) << " seconds\n";
-    out << "Training speed: " << fixed(samplesPerSecond(), 1) << " samples/sec ("
-        << fixed(tokensPerSecond(), 0) << " tokens/sec)\n";
+    out << "Average time per step: " << formatFixed(avgStep(), 4) << " seconds\n";
+    out << "Training speed: " << formatFixed(samplesPerSecond(), 1) << " samples/sec ("
+        << formatFixed(tokensPerSecond(), 0) << " tokens/sec)\n";
     out << "Peak memory usage: " << formatBytes(peak_allocated_bytes) << " allocated ("
         << peak_allocated_bytes << " bytes)\n";
     out << "  step 1 peak: " << formatBytes(step1PeakAllocated())
         << ", steady-state peak: " << formatBytes(steadyPeakAllocated()) << "\n";
-    out << "Avg time per forward: " << fixed(avgForward(), 4) << " seconds\n";
+    out << "Avg time per forward: " << formatFixed(avgForward(), 4) << " seconds\n";
     if (options.training()) {
-        out << "Avg time per backward: " << fixed(avgBackward(), 4) << " seconds\n";
-        out << "Avg time per optimizer: " << fixed(avgOptimizer(), 4) << " seconds\n";
+        out << "Avg time per backward: " << formatFixed(avgBackward(), 4) << " seconds\n";
+        out << "Avg time per optimizer: " << formatFixed(avgOptimizer(), 4) << " seconds\n";
     }
     if (fewest_threads > 0 && fewest_threads < threads) {
         out << "Threads: " << threads << ", down to " << fewest_threads
             << " while other processes kept cores busy\n";
     }
-    out << "Model FLOPs per step: " << fixed(flops_per_step.model() / 1e9, 2) << " GFLOP\n";
-    out << "Achieved: " << fixed(modelFlopsPerSecond() / 1e12, 4) << " TFLOP/s, MFU "
-        << fixed(100.0 * mfu(), 1) << "% of " << fixed(peak_flops_per_s / 1e12, 3) << " TFLOP/s ("
-        << peak_flops_method << ")\n";
+    out << "Model FLOPs per step: " << formatFixed(flops_per_step.model() / 1e9, 2) << " GFLOP\n";
+    out << "Achieved: " << formatFixed(modelFlopsPerSecond() / 1e12, 4) << " TFLOP/s, MFU "
+        << formatFixed(100.0 * mfu(), 1) << "% of " << formatFixed(peak_flops_per_s / 1e12, 3)
+        << " TFLOP/s (" << peak_flops_method << ")\n";
     out << rule << "\n";
     return out.str();
 }

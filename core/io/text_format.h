@@ -1,0 +1,17 @@
+#pragma once
+
+#include <string>
+
+namespace memscope {
+
+// Text the tables, reports, summaries and run metadata share.
+
+// value with exactly digits decimals ("%.*f"): formatFixed(3, 0) is "3", formatFixed(0.5, 2)
+// is "0.50".
+std::string formatFixed(double value, int digits);
+
+// The current time in UTC as ISO 8601 to the second, "2026-11-25T04:58:00Z" (a run's and a
+// sweep's started_at).
+std::string utcTimestampNow();
+
+}  // namespace memscope
