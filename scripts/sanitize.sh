@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # The sanitizer and static-analysis pass of CI (.ci/run runs it after the README's test command):
 #   1. cppcheck over core/ (tests/sanitizers/cppcheck.supp): any warning or error fails
-#   2. asan (AddressSanitizer + LeakSanitizer + UBSan): builds memscope_base (core/ without
-#      LibTorch), its suites, the four reader fuzzers and fuzz_cli_options (memscope-cli's
-#      command line, memscope_cli_base: no LibTorch either), then runs them (ctest --preset asan)
-#   3. tsan (ThreadSanitizer): memscope_base and the suites of its threaded code (run files
-#      encode and decode on two threads), built and run
-# Only the LibTorch-free part is sanitized in CI: building the LibTorch part again with a
-# sanitizer costs about 45 minutes on CI's 2 cores (README "Sanitizers, static analysis and
-# fuzzing" says what is and is not covered). asan-full and tsan-full build and run the core and
-# CLI suites, and the recorder and live-session suites, with everything instrumented; they are
-# not part of CI.
+#   2. asan-full (AddressSanitizer + LeakSanitizer + UBSan): builds core/ (memscope_base and the
+#      LibTorch part, memscope_core), memscope-cli, every core and CLI suite, the reader fuzzers
+#      and fuzz_cli_options, then runs the 36 core and CLI suites (ctest --preset asan-full)
+#   3. tsan-full (ThreadSanitizer): the suites of the threaded code, built the same way: the
+#      recorder and its consumer thread, the live session, the run journal, run files encoded and
+#      decoded on two threads
+# LibTorch, OpenMP and Qt are Debian's, not instrumented (tests/sanitizers/*.supp). The GUI's
+# run controller is not run under TSan: its threads hand work over through QtConcurrent, whose
+# synchronisation inside libQt6Core TSan cannot see (README says what that looked like).
+# asan and tsan are the LibTorch-free subsets (memscope_base, its suites and the fuzzers: a few
+# minutes), for a quick pass by hand.
 # Any sanitizer report fails the pass, also one from a memscope-cli that a CLI suite started and
 # whose exit status the suite did not look at: the runtimes write their reports to
 # BUILD/sanitizer-reports/ (log_path, see cmake/MemscopeSanitizers.cmake), which must stay empty.
@@ -18,14 +19,15 @@
 # when set); needs cppcheck.
 #
 #   scripts/sanitize.sh [static|asan|tsan|asan-full|tsan-full ...]
-#                                      (default: static asan tsan, in that order: what CI runs)
+#                                      (default: static asan-full tsan-full, in that order: what
+#                                      CI runs)
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 jobs=${MEMSCOPE_JOBS:-$(nproc)}
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(static asan tsan)
+[ ${#parts[@]} -gt 0 ] || parts=(static asan-full tsan-full)
 
 if [ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ] && command -v ccache >/dev/null; then
   export CMAKE_CXX_COMPILER_LAUNCHER=ccache
