@@ -226,7 +226,13 @@ struct Recorder::ThreadState {
     std::vector<std::string> node_names;  // by node id, filled for nodes this thread looked up
     std::unordered_map<std::string, uint32_t> node_cache;
     std::unordered_map<std::string, uint32_t> stat_index;
-    std::vector<OperatorStat> stats;
+    std::vector<OperatorStat> stats;  // this thread's alone: read elsewhere only after the run
+    // While the run goes on another thread reads a copy: it sets stats_requested, and this
+    // thread copies `stats` into published_stats at its next op exit (Recorder::
+    // publishedOperatorStats). A relaxed load per op call; the copy once per request.
+    std::atomic<bool> stats_requested{false};
+    std::mutex published_mutex;
+    std::vector<OperatorStat> published_stats;  // guarded by published_mutex
     // In front of the lookups above, for operator and autograd-node calls: a direct-mapped cache
     // keyed by (parent node, kind, name pointer) that gives node and statistic together. Names
     // are not always stable pointers (a freed copy's address can come back with other text), so
@@ -628,6 +634,11 @@ void Recorder::onFunctionExit(const at::RecordFunction&, at::ObserverContext*) {
         parent.bytes_allocated += e.bytes_allocated;
         parent.largest = std::max(parent.largest, e.largest);  // children included
     }
+    if (ts.stats_requested.load(std::memory_order_relaxed)) {
+        std::lock_guard<std::mutex> lock(ts.published_mutex);
+        ts.published_stats = ts.stats;
+        ts.stats_requested.store(false, std::memory_order_relaxed);
+    }
 }
 
 void Recorder::onRunThreadStart() {
@@ -718,26 +729,29 @@ size_t Recorder::drainInto(Trace& trace) {
     return batch.size();
 }
 
-std::vector<OperatorStat> Recorder::operatorStats() const {
-    std::lock_guard<std::mutex> lock(m_mutex);
-    std::unordered_map<std::string, OperatorStat> merged;
-    for (const auto& ts : m_threads) {
-        for (const auto& s : ts->stats) {
-            auto& m = merged[s.name];
-            m.name = s.name;
-            m.is_module = s.is_module;
-            m.calls += s.calls;
-            m.total_ns += s.total_ns;
-            m.self_ns += s.self_ns;
-            m.device_ns += s.device_ns;
-            m.bytes_allocated += s.bytes_allocated;
-            m.self_bytes_allocated += s.self_bytes_allocated;
-            m.self_net_bytes += s.self_net_bytes;
-            m.largest_allocation = std::max(m.largest_allocation, s.largest_allocation);
-            m.flops += s.flops;
-            m.bytes_sent += s.bytes_sent;
-        }
+namespace {
+
+// Adds one thread's statistics into `merged`, by name.
+void mergeStats(const std::vector<OperatorStat>& stats,
+                std::unordered_map<std::string, OperatorStat>& merged) {
+    for (const auto& s : stats) {
+        auto& m = merged[s.name];
+        m.name = s.name;
+        m.is_module = s.is_module;
+        m.calls += s.calls;
+        m.total_ns += s.total_ns;
+        m.self_ns += s.self_ns;
+        m.device_ns += s.device_ns;
+        m.bytes_allocated += s.bytes_allocated;
+        m.self_bytes_allocated += s.self_bytes_allocated;
+        m.self_net_bytes += s.self_net_bytes;
+        m.largest_allocation = std::max(m.largest_allocation, s.largest_allocation);
+        m.flops += s.flops;
+        m.bytes_sent += s.bytes_sent;
     }
+}
+
+std::vector<OperatorStat> sortedStats(std::unordered_map<std::string, OperatorStat>& merged) {
     std::vector<OperatorStat> out;
     out.reserve(merged.size());
     for (auto& [name, s] : merged) {
@@ -746,6 +760,30 @@ std::vector<OperatorStat> Recorder::operatorStats() const {
     std::sort(out.begin(), out.end(),
               [](const OperatorStat& a, const OperatorStat& b) { return a.total_ns > b.total_ns; });
     return out;
+}
+
+}  // namespace
+
+std::vector<OperatorStat> Recorder::operatorStats() const {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    std::unordered_map<std::string, OperatorStat> merged;
+    for (const auto& ts : m_threads) {
+        mergeStats(ts->stats, merged);
+    }
+    return sortedStats(merged);
+}
+
+std::vector<OperatorStat> Recorder::publishedOperatorStats() const {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    std::unordered_map<std::string, OperatorStat> merged;
+    for (const auto& ts : m_threads) {
+        {
+            std::lock_guard<std::mutex> published(ts->published_mutex);
+            mergeStats(ts->published_stats, merged);
+        }
+        ts->stats_requested.store(true, std::memory_order_relaxed);
+    }
+    return sortedStats(merged);
 }
 
 }  // namespace memscope

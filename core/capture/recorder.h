@@ -49,8 +49,13 @@ class Recorder : public AllocationObserver {
     // Consumer side, any one thread at a time: appends new stack nodes and events to `trace`
     // (events in time order), applies the max_events bound and returns how many events it added.
     size_t drainInto(Trace& trace);
-    // Operator and module statistics so far, merged over threads.
+    // Operator and module statistics, merged over threads, sorted by total time. Only once no
+    // thread records any more (after the run): the recording threads update them unlocked.
     std::vector<OperatorStat> operatorStats() const;
+    // While the run goes on: the statistics each thread last published, and a request to every
+    // thread to publish again at its next op exit. So a figure lags by about one call of this
+    // (the journal calls it once a second); a thread that never records again keeps its last.
+    std::vector<OperatorStat> publishedOperatorStats() const;
     // Last total the allocator itself reported, and Memscope's own running total at that moment
     // (they must agree: tests check it at step boundaries).
     int64_t allocatorReportedTotal() const { return m_allocatorTotal.load(); }

@@ -57,10 +57,12 @@ void RecordingSession::writeJournal(bool final) {
         return;
     }
     try {
-        // The operator table is merged across threads under the recorder's lock: once a second.
+        // The operator table is merged across threads under the recorder's lock: once a second,
+        // from what the recording threads last published (reading their live statistics here
+        // raced with their updates: tsan-full, session 10).
         const bool operators = final || m_journal->syncDue();
         if (operators && !final) {
-            m_trace.operators = m_recorder->operatorStats();
+            m_trace.operators = m_recorder->publishedOperatorStats();
         }
         m_journal->append(m_trace, operators);
         if (final) {

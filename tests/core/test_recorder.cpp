@@ -305,6 +305,32 @@ class TestRecorder : public QObject {
         QCOMPARE(q_proj->largest_allocation, int64_t(2 * 16 * 32 * 4));  // [B*S, D] fp32
     }
 
+    // While a run goes on, another thread reads what the recording thread last published (the
+    // journal, once a second): nothing before the first request, then the figures as of the
+    // recording thread's next op exit, never more than the live ones.
+    void publishedStatisticsFollowARequest() {
+        Recorder recorder;
+        recorder.onRunThreadStart();
+        const auto a = torch::ones({4, 4});
+        (void)torch::mm(a, a);
+        QVERIFY(recorder.publishedOperatorStats().empty());
+        (void)torch::mm(a, a);
+        const auto published = recorder.publishedOperatorStats();
+        recorder.onRunThreadEnd();
+        const auto live = recorder.operatorStats();
+        auto calls = [](const std::vector<OperatorStat>& stats, const std::string& name) {
+            for (const auto& s : stats) {
+                if (s.name == name) {
+                    return s.calls;
+                }
+            }
+            return int64_t(0);
+        };
+        QVERIFY(calls(published, "aten::mm") >= 1);
+        QVERIFY(calls(published, "aten::mm") <= calls(live, "aten::mm"));
+        QCOMPARE(calls(live, "aten::mm"), int64_t(2));
+    }
+
     void spansAndPhasesAreRecordedAndSaved() {
         auto r = record(tinyOptions());
         auto& t = r.trace();
