@@ -13,11 +13,6 @@ namespace memscope {
 
 namespace {
 
-// Binary units that suit the size ("153.7 MiB", "51.39 GiB").
-std::string gib(double bytes) {
-    return formatBytes(int64_t(std::llround(bytes)));
-}
-
 std::string duration(double seconds) {
     char text[48];
     if (seconds < 1) {
@@ -50,11 +45,13 @@ std::string PlanReport::text(const PlanResult& r) {
     char line[256];
     const auto& o = r.request.workload;
     out << (r.fits ? "WILL FIT" : "EXCEEDS CAPACITY") << "\n";
-    out << "Memory required: " << gib(double(r.per_gpu_total)) << " per GPU\n";
+    out << "Memory required: " << formatPredictedBytes(double(r.per_gpu_total)) << " per GPU\n";
     std::snprintf(line, sizeof line, "%s capacity: %s (%s usable)\n", r.device.name.c_str(),
-                  gib(double(r.capacity)).c_str(), gib(double(r.usable)).c_str());
+                  formatPredictedBytes(double(r.capacity)).c_str(),
+                  formatPredictedBytes(double(r.usable)).c_str());
     out << line;
-    out << (r.fits ? "Headroom: " : "Overflow: ") << gib(double(std::llabs(r.headroom))) << "\n\n";
+    out << (r.fits ? "Headroom: " : "Overflow: ")
+        << formatPredictedBytes(double(std::llabs(r.headroom))) << "\n\n";
 
     out << "CONFIGURATION\n";
     std::snprintf(line, sizeof line,
@@ -83,20 +80,22 @@ std::string PlanReport::text(const PlanResult& r) {
         }
         std::snprintf(line, sizeof line, "  %-24s: %12s (%5.1f%%)\n",
                       displayName(static_cast<MemoryComponent>(i)).c_str(),
-                      gib(double(bytes)).c_str(), 100.0 * double(bytes) / double(r.per_gpu_total));
+                      formatPredictedBytes(double(bytes)).c_str(),
+                      100.0 * double(bytes) / double(r.per_gpu_total));
         out << line;
     }
     std::snprintf(line, sizeof line, "  %-24s: %12s\n", "Total per GPU",
-                  gib(double(r.per_gpu_total)).c_str());
+                  formatPredictedBytes(double(r.per_gpu_total)).c_str());
     out << line;
     const auto& first = r.memory.first_step;
     const auto& steady = r.memory.steady_step;
     std::snprintf(line, sizeof line,
                   "  One GPU's micro-batch, allocated: step 1 peak %s (%s), steady peak %s (%s); "
                   "%lld bytes\n\n",
-                  gib(double(first.peak)).c_str(), toString(first.peak_phase).c_str(),
-                  gib(double(steady.peak)).c_str(), toString(steady.peak_phase).c_str(),
-                  (long long)r.memory.peak());
+                  formatPredictedBytes(double(first.peak)).c_str(),
+                  toString(first.peak_phase).c_str(),
+                  formatPredictedBytes(double(steady.peak)).c_str(),
+                  toString(steady.peak_phase).c_str(), (long long)r.memory.peak());
     out << line;
 
     const auto& t = r.time;
@@ -119,7 +118,8 @@ std::string PlanReport::text(const PlanResult& r) {
         out << "STRATEGY COMPARISON (" << r.parallel.gpus << " GPUs)\n";
         for (const auto& s : r.strategies) {
             std::snprintf(line, sizeof line, "  %-52s %12s %-4s step %10s  %6.1f%% efficient\n",
-                          s.parallel.describe().c_str(), gib(double(s.per_gpu_bytes)).c_str(),
+                          s.parallel.describe().c_str(),
+                          formatPredictedBytes(double(s.per_gpu_bytes)).c_str(),
                           s.fits ? "fits" : "OOM", duration(s.step_s).c_str(),
                           100 * s.scaling_efficiency);
             out << line;
@@ -139,8 +139,9 @@ std::string PlanReport::text(const PlanResult& r) {
         for (const auto& rec : r.recommendations) {
             std::snprintf(line, sizeof line, "  %d. [%s] %s (%s): %s -> %s per GPU, saves %s%s\n",
                           rank++, rec.priority.c_str(), rec.title.c_str(), rec.change.c_str(),
-                          gib(double(rec.per_gpu_before)).c_str(),
-                          gib(double(rec.per_gpu_after)).c_str(), gib(double(rec.saving())).c_str(),
+                          formatPredictedBytes(double(rec.per_gpu_before)).c_str(),
+                          formatPredictedBytes(double(rec.per_gpu_after)).c_str(),
+                          formatPredictedBytes(double(rec.saving())).c_str(),
                           rec.makes_fit ? ", fits" : "");
             out << line;
         }

@@ -16,10 +16,6 @@ namespace {
 constexpr double kDefaultMfu = 0.4;
 constexpr double kTokensPerParameter = 20;  // Chinchilla
 
-std::string gib(double bytes) {
-    return formatBytes(int64_t(std::llround(bytes)));
-}
-
 std::string percent(double share) {
     char text[32];
     std::snprintf(text, sizeof text, "%.0f%%", 100.0 * share);
@@ -303,7 +299,8 @@ PlanResult Planner::plan(const PlanRequest& request) const {
         std::snprintf(text, sizeof text,
                       "GPU: caching allocator reserves %.0f%% over allocated; %s of context and "
                       "workspaces outside it",
-                      100.0 * (r.device.reserved_factor - 1), gib(r.device.context_bytes).c_str());
+                      100.0 * (r.device.reserved_factor - 1),
+                      formatPredictedBytes(r.device.context_bytes).c_str());
         a.push_back(text);
     }
     if (p.tensor > 1) {
@@ -343,8 +340,9 @@ PlanResult Planner::plan(const PlanRequest& request) const {
     // Bottlenecks
     if (!r.fits) {
         r.bottlenecks.push_back({"memory_capacity",
-                                 "needs " + gib(r.per_gpu_total) + " per GPU, " + gib(r.usable) +
-                                     " usable: " + gib(-r.headroom) + " over",
+                                 "needs " + formatPredictedBytes(r.per_gpu_total) + " per GPU, " +
+                                     formatPredictedBytes(r.usable) +
+                                     " usable: " + formatPredictedBytes(-r.headroom) + " over",
                                  double(r.per_gpu_total) / double(std::max<int64_t>(1, r.usable))});
     }
     auto variant = [&](auto change) {
@@ -361,11 +359,12 @@ PlanResult Planner::plan(const PlanRequest& request) const {
         attention_bytes = r.per_gpu_total - linear.per_gpu_total;
         const double share = double(attention_bytes) / double(r.per_gpu_total);
         if (share > 0.1) {
-            r.bottlenecks.push_back(
-                {"attention_memory",
-                 "the S x S attention matrices (sequence " + std::to_string(o.seq_len) + ") take " +
-                     gib(attention_bytes) + " (" + percent(share) + " of the peak)",
-                 share});
+            r.bottlenecks.push_back({"attention_memory",
+                                     "the S x S attention matrices (sequence " +
+                                         std::to_string(o.seq_len) + ") take " +
+                                         formatPredictedBytes(attention_bytes) + " (" +
+                                         percent(share) + " of the peak)",
+                                     share});
         }
     }
     if (gpuShare(MemoryComponent::OptimizerState) > 0.3) {

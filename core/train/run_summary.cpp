@@ -37,6 +37,10 @@ std::string formatBytes(int64_t bytes) {
     return std::string(bytes < 0 ? "-" : "") + formatFixed(v, u == 0 ? 0 : 1) + " " + units[u];
 }
 
+std::string formatPredictedBytes(double bytes) {
+    return formatBytes(int64_t(std::llround(bytes)));
+}
+
 int64_t RunSummary::timedSteps() const {
     int64_t n = 0;
     for (const auto& s : steps) {

@@ -63,5 +63,7 @@ struct RunSummary {
 };
 
 std::string formatBytes(int64_t bytes);  // "12.3 MiB"
+// A predicted (fractional) byte count, rounded to whole bytes and shown as formatBytes does.
+std::string formatPredictedBytes(double bytes);
 
 }  // namespace memscope
