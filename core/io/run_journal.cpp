@@ -1,13 +1,16 @@
 #include "io/run_journal.h"
 
+#include "io/crc32.h"
 #include "io/run_file_error.h"
 
 #include <nlohmann/json.hpp>
 
 #include <fcntl.h>
+#include <limits.h>
+#include <sys/uio.h>
 #include <unistd.h>
+
 #include <algorithm>
-#include <array>
 #include <cerrno>
 #include <cstring>
 
@@ -19,28 +22,9 @@ namespace {
 
 constexpr const char* kSuffix = ".journal";
 
-std::array<uint32_t, 256> makeCrcTable() {
-    std::array<uint32_t, 256> table{};
-    for (uint32_t i = 0; i < 256; ++i) {
-        uint32_t c = i;
-        for (int k = 0; k < 8; ++k) {
-            c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-        }
-        table[i] = c;
-    }
-    return table;
-}
-
-template <typename T>
-json bytesOf(const std::vector<T>& v, size_t first) {
-    const auto* begin = reinterpret_cast<const uint8_t*>(v.data() + first);
-    const auto* end = reinterpret_cast<const uint8_t*>(v.data() + v.size());
-    return json::binary(std::vector<uint8_t>(begin, end));
-}
-
-void putU32(std::string& out, uint32_t v) {
+void putU32(uint8_t* out, uint32_t v) {
     for (int i = 0; i < 4; ++i) {
-        out.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+        out[i] = static_cast<uint8_t>((v >> (8 * i)) & 0xFF);
     }
 }
 
@@ -66,13 +50,7 @@ std::string RunJournal::runPathFor(const std::string& journal_path) {
 }
 
 uint32_t RunJournal::crc32(const void* data, size_t bytes) {
-    static const std::array<uint32_t, 256> table = makeCrcTable();
-    uint32_t c = 0xFFFFFFFFu;
-    const auto* p = static_cast<const uint8_t*>(data);
-    for (size_t i = 0; i < bytes; ++i) {
-        c = table[(c ^ p[i]) & 0xFF] ^ (c >> 8);
-    }
-    return c ^ 0xFFFFFFFFu;
+    return memscope::crc32(0, data, bytes);
 }
 
 RunJournal::RunJournal(std::string path) : m_path(std::move(path)) {
@@ -80,9 +58,10 @@ RunJournal::RunJournal(std::string path) : m_path(std::move(path)) {
     if (m_fd < 0) {
         throw RunFileError(m_path, "cannot create the journal: " + systemError());
     }
-    std::string header(kMagic, 8);
-    putU32(header, kVersion);
-    writeAll(header.data(), header.size());
+    uint8_t header[kFileHeaderSize];
+    std::memcpy(header, kMagic, 8);
+    putU32(header + 8, kVersion);
+    writeAll({iovec{header, sizeof header}});
     m_lastSync = std::chrono::steady_clock::now();
     m_dirty = true;
 }
@@ -93,18 +72,31 @@ RunJournal::~RunJournal() {
     }
 }
 
-void RunJournal::writeAll(const void* data, size_t bytes) {
-    const auto* p = static_cast<const char*>(data);
-    while (bytes > 0) {
-        const ssize_t n = ::write(m_fd, p, bytes);
+void RunJournal::writeAll(std::vector<iovec> pieces) {
+    iovec* next = pieces.data();
+    size_t left = pieces.size();
+    while (left > 0) {
+        const int count = static_cast<int>(std::min<size_t>(left, IOV_MAX));
+        ssize_t n = ::writev(m_fd, next, count);
         if (n < 0) {
             if (errno == EINTR) {
                 continue;
             }
             throw RunFileError(m_path, "cannot write the journal: " + systemError());
         }
-        p += n;
-        bytes -= static_cast<size_t>(n);
+        if (n == 0) {
+            throw RunFileError(m_path, "cannot write the journal: the disk took no bytes");
+        }
+        // A short write: skip what went out, go on from the middle of a piece.
+        while (left > 0 && static_cast<size_t>(n) >= next->iov_len) {
+            n -= static_cast<ssize_t>(next->iov_len);
+            ++next;
+            --left;
+        }
+        if (left > 0) {
+            next->iov_base = static_cast<char*>(next->iov_base) + n;
+            next->iov_len -= static_cast<size_t>(n);
+        }
     }
 }
 
@@ -124,14 +116,46 @@ void RunJournal::sync() {
     m_lastSync = std::chrono::steady_clock::now();
 }
 
+namespace {
+
+// A byte string of v[first, end), borrowed from the trace.
+template <typename T>
+void borrowColumn(CborPieces& out, std::string_view key, const std::vector<T>& v, size_t first) {
+    out.text(key);
+    out.borrowedBytes(v.data() + first, (v.size() - first) * sizeof(T));
+}
+
+// One column of the spans, copied out of the trace's span structs into `column`.
+template <typename T, typename Field>
+void spanColumn(CborPieces& out, std::string_view key, const std::vector<Span>& spans, size_t first,
+                std::vector<T>& column, Field field) {
+    column.resize(spans.size() - first);
+    for (size_t i = first; i < spans.size(); ++i) {
+        column[i - first] = static_cast<T>(spans[i].*field);
+    }
+    borrowColumn(out, key, column, 0);
+}
+
+}  // namespace
+
 void RunJournal::append(const Trace& trace, bool operators) {
     if (m_fd < 0) {
         return;
     }
-    json chunk = json::object();
+    // The chunk is a CBOR map written in pieces (io/cbor_pieces.h): the event and node columns go
+    // from the trace to the file without a copy. Each entry is a key and its value; the map's
+    // head, which needs the number of entries, is written in front at the end.
+    CborPieces& out = m_pieces;
+    out.clear();
+    int entries = 0;
+    auto key = [&](std::string_view name) {
+        out.text(name);
+        ++entries;
+    };
     const json meta = trace.meta.toJson();
     if (meta != m_meta) {
-        chunk["meta"] = meta;
+        key("meta");
+        out.value(meta);
         m_meta = meta;
     }
     const StackTable& stacks = trace.stacks;
@@ -141,14 +165,19 @@ void RunJournal::append(const Trace& trace, bool operators) {
             const Frame& frame = stacks.frame(static_cast<uint32_t>(f));
             frames.push_back({frame.name, frame.file, frame.line, static_cast<int>(frame.kind)});
         }
-        chunk["frame_first"] = m_frames;
-        chunk["frames"] = std::move(frames);
+        key("frame_first");
+        out.unsignedInt(m_frames);
+        key("frames");
+        out.value(frames);
         m_frames = stacks.frameCount();
     }
     if (stacks.nodeCount() > m_nodes) {
-        chunk["node_first"] = m_nodes;
-        chunk["parents"] = bytesOf(stacks.parents(), m_nodes);
-        chunk["node_frames"] = bytesOf(stacks.nodeFrames(), m_nodes);
+        key("node_first");
+        out.unsignedInt(m_nodes);
+        ++entries;
+        borrowColumn(out, "parents", stacks.parents(), m_nodes);
+        ++entries;
+        borrowColumn(out, "node_frames", stacks.nodeFrames(), m_nodes);
         m_nodes = stacks.nodeCount();
     }
     // Bounded runs (max_events) drop old events from the front: index events from the run start.
@@ -157,35 +186,35 @@ void RunJournal::append(const Trace& trace, bool operators) {
     if (total > m_events) {
         const auto first = static_cast<size_t>(std::max<int64_t>(m_events - dropped, 0));
         const EventColumns& c = trace.events;
-        chunk["event_first"] = static_cast<int64_t>(first) + dropped;
-        chunk["events"] = {
-            {"time_ns", bytesOf(c.time_ns, first)},   {"addr", bytesOf(c.addr, first)},
-            {"size", bytesOf(c.size, first)},         {"allocated", bytesOf(c.allocated, first)},
-            {"reserved", bytesOf(c.reserved, first)}, {"stack", bytesOf(c.stack, first)},
-            {"step", bytesOf(c.step, first)},         {"kind", bytesOf(c.kind, first)},
-            {"phase", bytesOf(c.phase, first)},       {"thread", bytesOf(c.thread, first)},
-            {"device", bytesOf(c.device, first)}};
+        key("event_first");
+        out.unsignedInt(static_cast<uint64_t>(first) + static_cast<uint64_t>(dropped));
+        key("events");
+        out.mapHead(11);
+        borrowColumn(out, "addr", c.addr, first);
+        borrowColumn(out, "allocated", c.allocated, first);
+        borrowColumn(out, "device", c.device, first);
+        borrowColumn(out, "kind", c.kind, first);
+        borrowColumn(out, "phase", c.phase, first);
+        borrowColumn(out, "reserved", c.reserved, first);
+        borrowColumn(out, "size", c.size, first);
+        borrowColumn(out, "stack", c.stack, first);
+        borrowColumn(out, "step", c.step, first);
+        borrowColumn(out, "thread", c.thread, first);
+        borrowColumn(out, "time_ns", c.time_ns, first);
         m_events = total;
     }
     if (trace.spans.size() > m_spans) {
-        std::vector<int64_t> begin, end;
-        std::vector<uint32_t> stack, shapes;
-        std::vector<uint16_t> thread;
-        for (size_t i = m_spans; i < trace.spans.size(); ++i) {
-            const Span& s = trace.spans[i];
-            begin.push_back(s.begin_ns);
-            end.push_back(s.end_ns);
-            stack.push_back(s.stack);
-            thread.push_back(s.thread);
-            shapes.push_back(s.shapes);
-        }
-        chunk["span_first"] = m_spans;
-        chunk["spans"] = {{"begin_ns", bytesOf(begin, 0)},
-                          {"end_ns", bytesOf(end, 0)},
-                          {"stack", bytesOf(stack, 0)},
-                          {"thread", bytesOf(thread, 0)},
-                          {"shapes", bytesOf(shapes, 0)}};
-        m_spans = trace.spans.size();
+        const auto& spans = trace.spans;
+        key("span_first");
+        out.unsignedInt(m_spans);
+        key("spans");
+        out.mapHead(5);
+        spanColumn(out, "begin_ns", spans, m_spans, m_spanBegin, &Span::begin_ns);
+        spanColumn(out, "end_ns", spans, m_spans, m_spanEnd, &Span::end_ns);
+        spanColumn(out, "shapes", spans, m_spans, m_spanShapes, &Span::shapes);
+        spanColumn(out, "stack", spans, m_spans, m_spanStack, &Span::stack);
+        spanColumn(out, "thread", spans, m_spans, m_spanThread, &Span::thread);
+        m_spans = spans.size();
     }
     if (!trace.phases.empty()) {
         // The last phase already written may have ended since: send it again.
@@ -198,17 +227,21 @@ void RunJournal::append(const Trace& trace, bool operators) {
                 const PhaseInterval& p = trace.phases[i];
                 phases.push_back({static_cast<int>(p.phase), p.step, p.begin_ns, p.end_ns});
             }
-            chunk["phase_first"] = first;
-            chunk["phases"] = std::move(phases);
+            key("phase_first");
+            out.unsignedInt(first);
+            key("phases");
+            out.value(phases);
             m_phases = trace.phases.size();
             m_phaseEnd = last.end_ns;
         }
     }
     if (trace.shape_strings.size() > m_shapes) {
-        chunk["shape_first"] = m_shapes;
-        chunk["shapes"] = std::vector<std::string>(
+        key("shape_first");
+        out.unsignedInt(m_shapes);
+        key("shapes");
+        out.value(std::vector<std::string>(
             trace.shape_strings.begin() + static_cast<std::ptrdiff_t>(m_shapes),
-            trace.shape_strings.end());
+            trace.shape_strings.end()));
         m_shapes = trace.shape_strings.size();
     }
     if (trace.steps.size() > m_steps) {
@@ -216,8 +249,10 @@ void RunJournal::append(const Trace& trace, bool operators) {
         for (size_t i = m_steps; i < trace.steps.size(); ++i) {
             steps.push_back(trace.steps[i].toJson());
         }
-        chunk["step_first"] = m_steps;
-        chunk["steps"] = std::move(steps);
+        key("step_first");
+        out.unsignedInt(m_steps);
+        key("steps");
+        out.value(steps);
         m_steps = trace.steps.size();
     }
     if (operators && !trace.operators.empty()) {
@@ -225,16 +260,21 @@ void RunJournal::append(const Trace& trace, bool operators) {
         for (const auto& o : trace.operators) {
             ops.push_back(o.toJson());
         }
-        chunk["operators"] = std::move(ops);
+        key("operators");
+        out.value(ops);
     }
-    if (!chunk.empty()) {
-        const std::vector<uint8_t> payload = json::to_cbor(chunk);
-        std::string record(kChunkMagic, 4);
-        putU32(record, static_cast<uint32_t>(payload.size()));
-        putU32(record, crc32(payload.data(), payload.size()));
-        record.append(reinterpret_cast<const char*>(payload.data()), payload.size());
+    if (entries > 0) {
+        CborPieces map_head;
+        map_head.mapHead(static_cast<uint64_t>(entries));
+        const std::vector<uint8_t> head_bytes = map_head.bytes();
+        const auto payload_bytes = head_bytes.size() + out.size();
+        uint8_t header[kChunkHeaderSize + 9];  // and the map's head (at most 9 bytes)
+        std::memcpy(header, kChunkMagic, 4);
+        putU32(header + 4, static_cast<uint32_t>(payload_bytes));
+        putU32(header + 8, out.crc32(memscope::crc32(0, head_bytes.data(), head_bytes.size())));
+        std::memcpy(header + kChunkHeaderSize, head_bytes.data(), head_bytes.size());
         // One write per chunk: a crash tears at most this chunk, which the reader drops.
-        writeAll(record.data(), record.size());
+        writeAll(out.iovecs(header, kChunkHeaderSize + head_bytes.size()));
         m_dirty = true;
         ++m_chunks;
     }

@@ -11,7 +11,8 @@
 //                4 bytes   chunk magic "MSJC"
 //                uint32    P: payload length in bytes
 //                uint32    CRC-32 (IEEE, as zlib's crc32) of the payload
-//                P bytes   the payload, a CBOR map (nlohmann::json::to_cbor)
+//                P bytes   the payload, a CBOR map (written by io/cbor_pieces.h, read with
+//                          nlohmann::json::from_cbor)
 //
 // A chunk carries what the trace gained since the chunk before it. Every list says where it
 // continues ("..._first", the index of its first entry in the whole run), so a reader can check
@@ -33,7 +34,10 @@
 // at most once a second (RunJournal::kSyncInterval): the journal is written by the thread that
 // drains the recorder, never by the threads that allocate.
 
+#include "io/cbor_pieces.h"
 #include "trace/trace.h"
+
+#include <sys/uio.h>
 
 #include <chrono>
 #include <cstddef>
@@ -83,7 +87,8 @@ class RunJournal {
     int64_t chunks() const { return m_chunks; }
 
   private:
-    void writeAll(const void* data, size_t bytes);
+    // Writes the pieces in order (one writev, more only when the kernel takes part of them).
+    void writeAll(std::vector<iovec> pieces);
 
     std::string m_path;
     int m_fd = -1;
@@ -100,6 +105,11 @@ class RunJournal {
     size_t m_shapes = 0;
     size_t m_steps = 0;
     nlohmann::json m_meta;
+    // Kept between appends, so that a chunk's encoding allocates nothing once the run is going.
+    CborPieces m_pieces;
+    std::vector<int64_t> m_spanBegin, m_spanEnd;
+    std::vector<uint32_t> m_spanStack, m_spanShapes;
+    std::vector<uint16_t> m_spanThread;
 };
 
 }  // namespace memscope

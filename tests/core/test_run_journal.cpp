@@ -2,6 +2,8 @@
 // has; torn, corrupt and foreign files are cut or refused with a message naming the file.
 
 #include "capture/recording_session.h"
+#include "io/cbor_pieces.h"
+#include "io/crc32.h"
 #include "io/journal_reader.h"
 #include "io/journal_recovery.h"
 #include "io/run_file.h"
@@ -12,9 +14,12 @@
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <fstream>
+#include <random>
 #include <thread>
 
 using namespace memscope;
@@ -34,6 +39,18 @@ void writeAll(const std::string& path, const std::string& data) {
 void appendAll(const std::string& path, const std::string& data) {
     std::ofstream out(path, std::ios::binary | std::ios::app);
     out << data;
+}
+
+// The CRC bit by bit, as the standard defines it: what the sliced tables must agree with.
+uint32_t crcBitwise(const uint8_t* p, size_t n) {
+    uint32_t c = 0xFFFFFFFFu;
+    for (size_t i = 0; i < n; ++i) {
+        c ^= p[i];
+        for (int k = 0; k < 8; ++k) {
+            c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+        }
+    }
+    return ~c;
 }
 
 }  // namespace
@@ -74,6 +91,94 @@ class TestRunJournal : public QObject {
         QCOMPARE(RunJournal::crc32("123456789", 9), uint32_t(0xCBF43926));  // the check value
     }
 
+    // Slicing by eight agrees with the definition at every length and alignment (the tail loop,
+    // the 8-byte loop, both), and continues across pieces as zlib's crc32 does.
+    void crc32MatchesTheDefinition() {
+        std::mt19937 random(7);
+        std::vector<uint8_t> data(300);
+        for (auto& b : data) {
+            b = static_cast<uint8_t>(random());
+        }
+        for (size_t offset = 0; offset < 8; ++offset) {
+            for (size_t n = 0; n + offset <= data.size(); n += (n < 40 ? 1 : 37)) {
+                const uint32_t expected = crcBitwise(data.data() + offset, n);
+                QCOMPARE(crc32(0, data.data() + offset, n), expected);
+                const size_t cut = n / 3;
+                QCOMPARE(
+                    crc32(crc32(0, data.data() + offset, cut), data.data() + offset + cut, n - cut),
+                    expected);
+            }
+        }
+    }
+
+    // CborPieces writes what nlohmann::json::to_cbor writes for the same value, at every head
+    // length (the journal's chunks must stay readable by json::from_cbor), and borrowed bytes
+    // are written from the caller's memory.
+    void cborPiecesEncodeAsTheLibraryDoes() {
+        using json = nlohmann::json;
+        const std::vector<uint64_t> numbers{
+            0, 23, 24, 255, 256, 65535, 65536, 0xFFFFFFFFull, 1ull << 32, 1ull << 40, UINT64_MAX};
+        std::vector<std::vector<uint8_t>> blobs;
+        for (const size_t n :
+             {size_t(0), size_t(1), size_t(23), size_t(24), size_t(300), size_t(70000)}) {
+            std::vector<uint8_t> blob(n);
+            for (size_t i = 0; i < n; ++i) {
+                blob[i] = static_cast<uint8_t>(i * 31 + 7);
+            }
+            blobs.push_back(std::move(blob));
+        }
+        const std::string long_key(300, 'k');
+        json expected = json::object();
+        CborPieces pieces;
+        // Keys in the library's (sorted) order, so that the bytes can be compared whole.
+        pieces.mapHead(5);
+        pieces.text("a_numbers");
+        pieces.arrayHead(numbers.size());
+        for (const uint64_t n : numbers) {
+            pieces.unsignedInt(n);
+            expected["a_numbers"].push_back(n);
+        }
+        pieces.text("b_blobs");
+        pieces.arrayHead(blobs.size());
+        for (const auto& blob : blobs) {
+            pieces.borrowedBytes(blob.data(), blob.size());
+            expected["b_blobs"].push_back(json::binary(blob));
+        }
+        pieces.text("c_value");
+        const json value = {{"name", "aten::mm"}, {"line", -3}, {"x", 1.5}, {"list", {1, "two"}}};
+        pieces.value(value);
+        expected["c_value"] = value;
+        pieces.text("e");
+        pieces.mapHead(0);
+        expected["e"] = json::object();
+        pieces.text(long_key);
+        pieces.text("");
+        expected[long_key] = "";
+
+        const std::vector<uint8_t> library = json::to_cbor(expected);
+        const std::vector<uint8_t> ours = pieces.bytes();
+        QCOMPARE(ours.size(), pieces.size());
+        QVERIFY(ours == library);
+        QVERIFY(json::from_cbor(ours) == expected);
+        QCOMPARE(pieces.crc32(), crc32(0, library.data(), library.size()));
+        // The iovecs hold the same bytes after the prefix, the blobs not copied.
+        const char prefix[] = "HEAD";
+        const auto vecs = pieces.iovecs(prefix, 4);
+        std::vector<uint8_t> joined;
+        bool borrowed = false;
+        for (const iovec& v : vecs) {
+            const auto* p = static_cast<const uint8_t*>(v.iov_base);
+            joined.insert(joined.end(), p, p + v.iov_len);
+            borrowed = borrowed || v.iov_base == blobs.back().data();
+        }
+        QVERIFY(borrowed);
+        QVERIFY(std::equal(joined.begin(), joined.begin() + 4, prefix));
+        QVERIFY(std::vector<uint8_t>(joined.begin() + 4, joined.end()) == library);
+        pieces.clear();
+        QCOMPARE(pieces.size(), size_t(0));
+        QVERIFY(pieces.iovecs().empty());
+    }
+
     void recoveredTraceIsTheFinishedOne() {
         const auto r = JournalRecovery::recover(m_journal);
         QCOMPARE(r.bytes_dropped, int64_t(0));
@@ -91,6 +196,16 @@ class TestRunJournal : public QObject {
         QVERIFY(t.stacks.nodeFrames() == m_finished.stacks.nodeFrames());
         QCOMPARE(t.stacks.frameCount(), m_finished.stacks.frameCount());
         QCOMPARE(t.spans.size(), m_finished.spans.size());
+        for (size_t i = 0; i < t.spans.size(); ++i) {
+            const Span& a = t.spans[i];
+            const Span& b = m_finished.spans[i];
+            QVERIFY(a.begin_ns == b.begin_ns && a.end_ns == b.end_ns && a.stack == b.stack &&
+                    a.thread == b.thread && a.shapes == b.shapes);
+        }
+        QVERIFY(t.events.reserved == m_finished.events.reserved);
+        QVERIFY(t.events.step == m_finished.events.step);
+        QVERIFY(t.events.thread == m_finished.events.thread);
+        QVERIFY(t.events.device == m_finished.events.device);
         QCOMPARE(t.phases.size(), m_finished.phases.size());
         for (size_t i = 0; i < t.phases.size(); ++i) {
             QCOMPARE(t.phases[i].end_ns, m_finished.phases[i].end_ns);
