@@ -212,6 +212,100 @@ uint64_t nameHash(const char* name) {
 
 }  // namespace
 
+namespace {
+
+// A set-associative table of calls (two ways a set, the newest first), from mmap, zeroed, not
+// from glibc's heap, where a long-lived block between the tensors keeps it from trimming (see
+// newChunk). An entry is found by a 64-bit key and then
+// checked field by field and by the name's text (names longer than the copy are not kept).
+struct CallTable {
+    struct Entry {
+        uint64_t key = 0;  // 0: empty
+        const char* file = nullptr;
+        uint32_t parent = UINT32_MAX;
+        int32_t line = 0;
+        FrameKind kind = FrameKind::Operator;
+        uint32_t node = 0;
+        uint32_t stat = 0;
+        char text[96];
+    };
+    explicit CallTable(unsigned set_bits)
+        : set_bits(set_bits), bytes(sizeof(Entry) * 2 << set_bits) {
+        int flags = MAP_PRIVATE | MAP_ANONYMOUS;
+#ifdef MAP_POPULATE
+        flags |= MAP_POPULATE;  // faulted in at once: one fault a page cost 25 us here
+#endif
+        void* memory = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, flags, -1, 0);
+        if (memory == MAP_FAILED) {
+            throw std::bad_alloc();
+        }
+        entries = static_cast<Entry*>(memory);
+    }
+    ~CallTable() {
+        munmap(entries, bytes);
+    }
+    CallTable(const CallTable&) = delete;
+    CallTable& operator=(const CallTable&) = delete;
+
+    Entry* set(uint64_t key) const {
+        return entries + 2 * (key >> (64 - set_bits));
+    }
+    const Entry* find(uint64_t key, const char* name, uint32_t parent, FrameKind kind,
+                      const char* file, int line) const {
+        const Entry* s = set(key);
+        for (int way = 0; way < 2; ++way) {
+            const Entry& e = s[way];
+            if (e.key == key && e.parent == parent && e.kind == kind && e.file == file &&
+                e.line == line && std::strcmp(e.text, name) == 0) {
+                return &e;
+            }
+        }
+        return nullptr;
+    }
+    void insert(uint64_t key, const char* name, size_t length, uint32_t parent, FrameKind kind,
+                const char* file, int line, uint32_t node, uint32_t stat) {
+        if (length >= sizeof(Entry::text)) {
+            return;
+        }
+        Entry* s = set(key);
+        s[1] = s[0];
+        Entry& e = s[0];
+        e.key = key;
+        e.file = file;
+        e.parent = parent;
+        e.line = line;
+        e.kind = kind;
+        e.node = node;
+        e.stat = stat;
+        std::memcpy(e.text, name, length + 1);
+    }
+
+    unsigned set_bits;
+    size_t bytes;
+    Entry* entries = nullptr;
+};
+
+// A 64-bit mix (MurmurHash3's finalizer): every input bit moves about half the output bits.
+uint64_t mix64(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xFF51AFD7ED558CCDull;
+    x ^= x >> 33;
+    x *= 0xC4CEB9FE1A85EC53ull;
+    x ^= x >> 33;
+    return x;
+}
+
+// The key of a call without its name: parent, kind and source location.
+uint64_t callContextKey(uint32_t parent, FrameKind kind, const char* file, int line) {
+    uint64_t key = mix64(uint64_t(parent) << 8 | uint64_t(static_cast<int>(kind)));
+    if (file != nullptr) {
+        key ^= mix64(reinterpret_cast<uintptr_t>(file) ^ (uint64_t(uint32_t(line)) << 48));
+    }
+    return key;
+}
+
+}  // namespace
+
 struct Recorder::ThreadState {
     uint16_t index = 0;
     ChunkQueue<Event> events;
@@ -233,34 +327,39 @@ struct Recorder::ThreadState {
     std::atomic<bool> stats_requested{false};
     std::mutex published_mutex;
     std::vector<OperatorStat> published_stats;  // guarded by published_mutex
-    // In front of the lookups above, for operator and autograd-node calls: a direct-mapped cache
-    // keyed by (parent node, kind, name pointer) that gives node and statistic together. Names
-    // are not always stable pointers (a freed copy's address can come back with other text), so
-    // a pointer hit still compares the text; anything else takes the lookups above, whose answer
-    // for a (parent, kind, name) never changes, and fills the entry.
-    struct CallCacheEntry {
+    // In front of the lookups above, three caches that give a call's node and statistic
+    // together, each keyed by (parent node, kind, the name, and for module scopes their source
+    // location, on which their node also depends). The answer for such a key never changes, so
+    // a cache only has to find it; a name's text is always compared, since names are not
+    // always stable pointers (a freed copy's address can come back with other text).
+    // 1. The last call at each depth of the scope stack, keyed by the name's pointer. A loop
+    //    in a kernel calls the same op under the same parent over and over (a bmm selects and
+    //    as_strides every matrix it multiplies: three quarters of a step's op calls), and this
+    //    small array stays in the core's cache while the tables below are evicted by the
+    //    tensors between two calls of an op. About 57% of a workshop-default step's calls.
+    // 2. `by_pointer`, keyed by the name's pointer: operators, whose names are their schemas'.
+    // 3. `by_text`, keyed by a hash of the name's text: names LibTorch builds for each call
+    //    (autograd nodes, "autograd::engine::evaluate_function: ...", module scopes, which
+    //    RecordFunction copies), whose pointer changes from call to call. Before it each of
+    //    those (about 700 a step) took the hash-map lookups above, 1.1 us apiece.
+    struct DepthMemo {
         const char* name = nullptr;  // null: empty
+        const char* file = nullptr;
         uint32_t parent = UINT32_MAX;
+        int32_t line = 0;
         FrameKind kind = FrameKind::Operator;
         uint32_t node = 0;
         uint32_t stat = 0;
-        char text[64];  // the name's text (longer names are not cached)
+        char text[36];
     };
-    static constexpr unsigned kCallCacheBits = 10;
-    static constexpr size_t kCallCacheBytes = sizeof(CallCacheEntry) << kCallCacheBits;
-    // From mmap, zeroed (every entry empty), not from glibc's heap, where a long-lived block
-    // between the tensors keeps it from trimming (see newChunk).
-    CallCacheEntry* call_cache = nullptr;
+    static constexpr size_t kMemoDepth = 32;
+    DepthMemo depth_memo[kMemoDepth];
+    CallTable by_pointer{13};  // 8,192 sets of 2 (a step visits about 2,500 stack nodes)
+    CallTable by_text{12};
+    // "backward of MODULE" nodes by (parent node, module frame), which decide them.
+    std::unordered_map<uint64_t, uint32_t> backward_of;
 
-    ThreadState() {
-        void* memory = mmap(nullptr, kCallCacheBytes, PROT_READ | PROT_WRITE,
-                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (memory == MAP_FAILED) {
-            throw std::bad_alloc();
-        }
-        call_cache = static_cast<CallCacheEntry*>(memory);
-    }
-    ~ThreadState() { munmap(call_cache, kCallCacheBytes); }
+    ThreadState() = default;
     ThreadState(const ThreadState&) = delete;
     ThreadState& operator=(const ThreadState&) = delete;
     // The last forward sequence number this thread entered in Recorder::m_forwardModules and the
@@ -280,9 +379,7 @@ thread_local ThreadSlot t_slot;
 Recorder::Recorder() : Recorder(Options{}) {}
 
 Recorder::Recorder(Options options)
-    : m_options(options),
-      m_generation(++g_generations),
-      m_start(std::chrono::steady_clock::now()) {}
+    : m_options(options), m_generation(++g_generations), m_clock() {}
 
 Recorder::~Recorder() {
     Recorder* self = this;
@@ -304,9 +401,7 @@ Recorder::ThreadState& Recorder::threadState() {
 void Recorder::emit(ThreadState& ts, EventKind kind, uint64_t addr, int64_t size, int64_t allocated,
                     int64_t reserved, c10::Device device) {
     Event& e = ts.events.slot();
-    e.time_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                    std::chrono::steady_clock::now() - m_start)
-                    .count();
+    e.time_ns = m_clock.nowNs();
     e.addr = addr;
     e.size = size;
     e.allocated = allocated;
@@ -356,9 +451,7 @@ uint32_t Recorder::internShapes(const std::string& shapes) {
 }
 
 int64_t Recorder::nowNs() const {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() -
-                                                                m_start)
-        .count();
+    return m_clock.nowNs();
 }
 
 void Recorder::onPhase(Phase phase, int64_t step) {
@@ -482,6 +575,72 @@ uint32_t lookupStat(Recorder::ThreadState& ts, const char* name, FrameKind kind)
 
 }  // namespace
 
+std::pair<uint32_t, uint32_t> Recorder::lookupCall(ThreadState& ts, uint32_t parent,
+                                                   const char* name, const char* file, int line,
+                                                   FrameKind kind) {
+    const size_t depth = ts.scopes.size();
+    ThreadState::DepthMemo* memo =
+        depth < ThreadState::kMemoDepth ? &ts.depth_memo[depth] : nullptr;
+    if (memo != nullptr && memo->name == name && memo->parent == parent && memo->kind == kind &&
+        memo->file == file && memo->line == line && std::strcmp(memo->text, name) == 0) {
+        return {memo->node, memo->stat};
+    }
+    const size_t length = std::strlen(name);
+    const auto remember = [&](uint32_t node, uint32_t stat) -> std::pair<uint32_t, uint32_t> {
+        if (memo != nullptr) {
+            if (length < sizeof memo->text) {
+                std::memcpy(memo->text, name, length + 1);
+                memo->name = name;
+                memo->file = file;
+                memo->parent = parent;
+                memo->line = line;
+                memo->kind = kind;
+                memo->node = node;
+                memo->stat = stat;
+            } else {
+                memo->name = nullptr;
+            }
+        }
+        return {node, stat};
+    };
+    const uint64_t context = callContextKey(parent, kind, file, line);
+    // Never 0 (an empty entry's key): the top bits pick the set, the low bit is kept set.
+    const uint64_t pointer_key = (mix64(reinterpret_cast<uintptr_t>(name)) ^ context) | 1;
+    if (const auto* e = ts.by_pointer.find(pointer_key, name, parent, kind, file, line)) {
+        return remember(e->node, e->stat);
+    }
+    const uint64_t text_key = (mix64(nameHash(name)) ^ context) | 1;
+    uint32_t node = 0;
+    uint32_t stat = 0;
+    if (const auto* e = ts.by_text.find(text_key, name, parent, kind, file, line)) {
+        node = e->node;
+        stat = e->stat;
+    } else {
+        node = lookupNode(ts, parent, name, file, line, kind);
+        stat = lookupStat(ts, name, kind);
+        ts.by_text.insert(text_key, name, length, parent, kind, file, line, node, stat);
+    }
+    ts.by_pointer.insert(pointer_key, name, length, parent, kind, file, line, node, stat);
+    return remember(node, stat);
+}
+
+uint32_t Recorder::backwardOfNode(ThreadState& ts, uint32_t parent, uint32_t module_frame) {
+    const uint64_t key = uint64_t(parent) << 32 | module_frame;
+    const auto hit = ts.backward_of.find(key);
+    if (hit != ts.backward_of.end()) {
+        return hit->second;
+    }
+    std::string module;
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        module = m_stacks.frame(module_frame).name;
+    }
+    const uint32_t node = internNode(ts, parent, ("backward of " + module).c_str(), nullptr, 0,
+                                     FrameKind::BackwardOf);
+    ts.backward_of.emplace(key, node);
+    return node;
+}
+
 std::unique_ptr<at::ObserverContext> Recorder::onFunctionEnter(const at::RecordFunction& fn) {
     Recorder* self = g_active.load(std::memory_order_acquire);
     if (self == nullptr) {
@@ -517,48 +676,16 @@ std::unique_ptr<at::ObserverContext> Recorder::onFunctionEnter(const at::RecordF
                 }
             }
             if (module_frame != UINT32_MAX) {
-                std::string module;
-                {
-                    std::lock_guard<std::mutex> lock(self->m_mutex);
-                    module = self->m_stacks.frame(module_frame).name;
-                }
-                parent = self->internNode(ts, parent, ("backward of " + module).c_str(), nullptr, 0,
-                                          FrameKind::BackwardOf);
+                parent = self->backwardOfNode(ts, parent, module_frame);
             }
             break;
         }
         default:
             break;
     }
-    uint32_t node = 0;
-    ThreadState::CallCacheEntry* cache = nullptr;
-    if (kind != FrameKind::Module) {  // a module's node also depends on its source location
-        const uint64_t key = reinterpret_cast<uintptr_t>(name) ^
-                             (uint64_t(parent) << 32 | uint64_t(static_cast<int>(kind)) << 24);
-        cache = &ts.call_cache[(key * 0x9E3779B97F4A7C15ull) >> (64 - ThreadState::kCallCacheBits)];
-        if (cache->name == name && cache->parent == parent && cache->kind == kind &&
-            std::strcmp(cache->text, name) == 0) {
-            node = cache->node;
-            entry.stat = cache->stat;
-        } else {
-            node = self->lookupNode(ts, parent, name, file, line, kind);
-            entry.stat = lookupStat(ts, name, kind);
-            const size_t length = std::strlen(name);
-            if (length < sizeof cache->text) {
-                std::memcpy(cache->text, name, length + 1);
-                cache->name = name;
-                cache->parent = parent;
-                cache->kind = kind;
-                cache->node = node;
-                cache->stat = entry.stat;
-            } else {
-                cache->name = nullptr;
-            }
-        }
-    } else {
-        node = self->lookupNode(ts, parent, name, file, line, kind);
-        entry.stat = lookupStat(ts, name, kind);
-    }
+    const auto call = self->lookupCall(ts, parent, name, file, line, kind);
+    const uint32_t node = call.first;
+    entry.stat = call.second;
     if (kind == FrameKind::Module) {
         std::lock_guard<std::mutex> lock(self->m_mutex);
         entry.module_frame = self->m_stacks.frameOf(node);
@@ -588,9 +715,7 @@ std::unique_ptr<at::ObserverContext> Recorder::onFunctionEnter(const at::RecordF
         ts.stats[entry.stat].flops += matmulFlops(fn);
         entry.shapes = self->internShapes(inputShapes(fn));
     }
-    entry.start_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                         std::chrono::steady_clock::now() - self->m_start)
-                         .count();
+    entry.start_ns = self->m_clock.nowNs();
     ts.scopes.push_back(entry);
     ts.current_node = node;
     return nullptr;
@@ -609,9 +734,8 @@ void Recorder::onFunctionExit(const at::RecordFunction&, at::ObserverContext*) {
     ts.scopes.pop_back();
     const uint32_t node = ts.current_node;
     ts.current_node = e.node_before;
-    const int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                            std::chrono::steady_clock::now() - self->m_start)
-                            .count();
+    // Never before the call began (a thread moved to another core reads that core's counter).
+    const int64_t now = std::max(self->m_clock.nowNs(), e.start_ns);
     const int64_t total = now - e.start_ns;
     Span& span = ts.spans.slot();
     span.begin_ns = e.start_ns;
@@ -671,8 +795,33 @@ void Recorder::onRunThreadEnd() {
 size_t Recorder::drainInto(Trace& trace) {
     std::vector<Event>& batch = m_eventBatch;
     batch.clear();
-    bool several_threads = false;
+    // The threads' queues are drained without the lock: each has this one consumer, and the
+    // training threads take the lock for every new stack node and forward op, so holding it
+    // through the copies made them wait for the drain (or, on a busy machine, for the drain's
+    // thread to get a core back).
+    std::vector<ThreadState*>& threads = m_drainThreads;
     {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        threads.clear();
+        for (auto& ts : m_threads) {
+            threads.push_back(ts.get());
+        }
+    }
+    size_t threads_with_events = 0;
+    for (ThreadState* ts : threads) {
+        const size_t before = batch.size();
+        ts->events.drain(batch);
+        m_spanBatch.clear();
+        ts->spans.drain(m_spanBatch);
+        // at least twofold, into huge pages, before anything is copied into it: reserving
+        // just what a drain needs reallocated and copied the whole trace on every drain
+        growSpans(trace.spans, trace.spans.size() + m_spanBatch.size());
+        trace.spans.insert(trace.spans.end(), m_spanBatch.begin(), m_spanBatch.end());
+        threads_with_events += batch.size() > before ? 1 : 0;
+    }
+    {
+        // After the queues: every node an event or span drained above refers to was made (under
+        // the lock) before that event was published, so it is among the nodes copied here.
         std::lock_guard<std::mutex> lock(m_mutex);
         for (size_t f = m_drainedFrames; f < m_stacks.frameCount(); ++f) {
             trace.stacks.internFrame(m_stacks.frame(static_cast<uint32_t>(f)));
@@ -683,18 +832,13 @@ size_t Recorder::drainInto(Trace& trace) {
                                m_stacks.frameOf(static_cast<uint32_t>(n)));
         }
         m_drainedNodes = m_stacks.nodeCount();
-        trace.shape_strings = m_shapeStrings;
-        size_t threads_with_events = 0;
-        for (auto& ts : m_threads) {
-            const size_t before = batch.size();
-            ts->events.drain(batch);
-            m_spanBatch.clear();
-            ts->spans.drain(m_spanBatch);
-            // at least twofold, into huge pages, before anything is copied into it: reserving
-            // just what a drain needs reallocated and copied the whole trace on every drain
-            growSpans(trace.spans, trace.spans.size() + m_spanBatch.size());
-            trace.spans.insert(trace.spans.end(), m_spanBatch.begin(), m_spanBatch.end());
-            threads_with_events += batch.size() > before ? 1 : 0;
+        if (trace.shape_strings.size() < m_shapeStrings.size()) {  // only new strings: copying
+            // all of them at every drain cost a run with --record-shapes thousands of strings a
+            // poll
+            trace.shape_strings.insert(
+                trace.shape_strings.end(),
+                m_shapeStrings.begin() + static_cast<std::ptrdiff_t>(trace.shape_strings.size()),
+                m_shapeStrings.end());
         }
         // The phase that was open at the last drain may have closed since.
         if (m_drainedPhases > 0 && !trace.phases.empty()) {
@@ -704,9 +848,8 @@ size_t Recorder::drainInto(Trace& trace) {
                             m_phases.begin() + static_cast<std::ptrdiff_t>(m_drainedPhases),
                             m_phases.end());
         m_drainedPhases = m_phases.size();
-        several_threads = threads_with_events > 1;
     }
-    if (several_threads) {
+    if (threads_with_events > 1) {
         std::stable_sort(batch.begin(), batch.end(),
                          [](const Event& a, const Event& b) { return a.time_ns < b.time_ns; });
     }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "capture/allocation_observer.h"
+#include "capture/recorder_clock.h"
 #include "trace/trace.h"
 
 #include <ATen/record_function.h>
@@ -10,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace memscope {
@@ -61,6 +63,8 @@ class Recorder : public AllocationObserver {
     int64_t allocatorReportedTotal() const { return m_allocatorTotal.load(); }
     int64_t recordedTotal() const { return m_recordedTotal.load(); }
     uint64_t eventsRecorded() const { return m_eventsRecorded.load(); }
+    // The clock every time the recorder records is on (capture/recorder_clock.h).
+    const RecorderClock& clock() const { return m_clock; }
 
     struct ThreadState;  // per-thread buffers and scope stack (recorder.cpp)
 
@@ -76,10 +80,15 @@ class Recorder : public AllocationObserver {
                         int line, FrameKind kind);
     uint32_t lookupNode(ThreadState& ts, uint32_t parent, const char* name, const char* file,
                         int line, FrameKind kind);
+    // (node, this thread's statistic) of a call: the thread's call cache, else the lookups.
+    std::pair<uint32_t, uint32_t> lookupCall(ThreadState& ts, uint32_t parent, const char* name,
+                                             const char* file, int line, FrameKind kind);
+    // The "backward of MODULE" node under `parent` for the module's frame.
+    uint32_t backwardOfNode(ThreadState& ts, uint32_t parent, uint32_t module_frame);
 
     Options m_options;
     uint64_t m_generation;
-    std::chrono::steady_clock::time_point m_start;
+    RecorderClock m_clock;
     std::atomic<int> m_phase{static_cast<int>(Phase::Init)};
     std::atomic<int> m_step{0};
     std::atomic<int64_t> m_allocatorTotal{0};
@@ -88,6 +97,7 @@ class Recorder : public AllocationObserver {
     // drainInto's staging buffers, kept between drains (their pages stay faulted in)
     std::vector<Event> m_eventBatch;
     std::vector<Span> m_spanBatch;
+    std::vector<ThreadState*> m_drainThreads;
 
     mutable std::mutex m_mutex;  // guards the members below (never taken per event)
     std::vector<std::unique_ptr<ThreadState>> m_threads;
