@@ -5,8 +5,17 @@
 // faults per timed step (load-independent: on a virtual machine a fault costs tens of
 // microseconds). Targets: recorded and journaled each <= 1.05 of a plain step.
 //
+// --in-process runs every configuration in this one process instead, each as a new trainer or
+// recording session: what differs between processes (where the heap and the model land, which
+// moved a plain step by up to 20% from one process to the next here) is then the same for all
+// three, and short rounds sample the machine's load finely, so the ratios scatter far less.
+// Each round also prints the process's CPU time per timed step (every thread, kernel included),
+// which does not depend on how busy the rest of the machine is. --observed adds a run observed
+// by an empty record-function callback on the recorder's scopes: LibTorch's share of the cost.
+//
 //   bench_record_overhead [--preset P] [--threads N] [--steps N] [--rounds N] [--warmup N]
-//                         [--poll-ms MS] [--record-shapes]
+//                         [--poll-ms MS] [--record-shapes] [--in-process] [--observed]
+//                         [--journal-dir DIR]
 //   bench_record_overhead --per-call [--calls N]
 //
 // --per-call times (in CPU time of the calling thread) one cheap LibTorch op call (a select, what
@@ -34,6 +43,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -41,6 +51,24 @@
 using namespace memscope;
 
 namespace {
+
+double median(std::vector<double> v) {
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+// Median timed step: unlike the mean, a step that another process or the kernel stalled does
+// not move it; unlike the fastest, it is the typical step.
+double medianStep(const RunSummary& s) {
+    std::vector<double> times;
+    for (const auto& step : s.steps) {
+        if (!step.warmup)
+            times.push_back(step.total_s);
+    }
+    return median(times);
+}
 
 // Fastest timed step: less sensitive than the mean to other work on a shared machine.
 double fastestStep(const RunSummary& s) {
@@ -95,19 +123,24 @@ PerSelect nsPerSelect(int64_t calls, const std::function<void()>& drain = {}) {
     return best;
 }
 
+// A record-function callback that does nothing, on the scopes the recorder observes: what
+// LibTorch itself costs to observe an op call.
+at::RecordFunctionCallback emptyCallback() {
+    return at::RecordFunctionCallback(
+               [](const at::RecordFunction&) -> std::unique_ptr<at::ObserverContext> {
+                   return nullptr;
+               },
+               [](const at::RecordFunction&, at::ObserverContext*) {})
+        .needsInputs(false)
+        .scopes({at::RecordScope::FUNCTION, at::RecordScope::BACKWARD_FUNCTION,
+                 at::RecordScope::USER_SCOPE});
+}
+
 int perCall(int64_t calls) {
     const double plain = nsPerSelect(calls).ns;
     double empty = 0;
     {
-        auto callback = at::RecordFunctionCallback(
-                            [](const at::RecordFunction&) -> std::unique_ptr<at::ObserverContext> {
-                                return nullptr;
-                            },
-                            [](const at::RecordFunction&, at::ObserverContext*) {})
-                            .needsInputs(false)
-                            .scopes({at::RecordScope::FUNCTION, at::RecordScope::BACKWARD_FUNCTION,
-                                     at::RecordScope::USER_SCOPE});
-        const auto handle = at::addThreadLocalCallback(std::move(callback));
+        const auto handle = at::addThreadLocalCallback(emptyCallback());
         empty = nsPerSelect(calls).ns;
         at::removeCallback(handle);
     }
@@ -158,20 +191,44 @@ long minorFaults() {
 
 // Page faults during the timed steps only (from the end of the last warmup step to the end of
 // the last step), per step: set-up and warmup fault in the model once and are left out.
+double processCpuMs();
+
 struct StepFaults {
     long at_warmup_end = -1;
     long at_end = -1;
+    double cpu_at_warmup_end = 0, cpu_at_end = 0;  // process CPU time, ms
+    // The training thread's own CPU time, ms (the callback runs on it): what recording costs
+    // that thread, without the time the machine's other work takes from it.
+    double trainer_at_warmup_end = 0, trainer_at_end = 0;
     int64_t timed_steps = 0;
     std::function<void(const StepMetrics&)> callback(int64_t warmup) {
         return [this, warmup](const StepMetrics& step) {
             const long now = minorFaults();
-            if (step.step == warmup)
+            const double cpu = processCpuMs();
+            const double trainer = threadCpuNs() / 1e6;
+            if (step.step == warmup) {
                 at_warmup_end = now;
+                cpu_at_warmup_end = cpu;
+                trainer_at_warmup_end = trainer;
+            }
             if (step.step > warmup) {
                 at_end = now;
+                cpu_at_end = cpu;
+                trainer_at_end = trainer;
                 ++timed_steps;
             }
         };
+    }
+    double trainerCpuPerStep() const {
+        if (at_warmup_end < 0 || timed_steps == 0)
+            return 0;
+        return (trainer_at_end - trainer_at_warmup_end) / double(timed_steps);
+    }
+    // Process CPU time per timed step, ms (0 without a warmup step to start from).
+    double cpuPerStep() const {
+        if (at_warmup_end < 0 || timed_steps == 0)
+            return 0;
+        return (cpu_at_end - cpu_at_warmup_end) / double(timed_steps);
     }
     double perStep() const {
         if (at_end < 0 || timed_steps == 0)
@@ -180,14 +237,10 @@ struct StepFaults {
     }
 };
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
 // One run's figures, as a child process prints them on its last line.
 struct ChildResult {
-    double avg = 0, fastest = 0, faults = 0, events = 0, journal_mb = 0, consumer_ms = 0;
+    double avg = 0, fastest = 0, faults = 0, events = 0, journal_mb = 0, consumer_ms = 0,
+           cpu_ms = 0, median = 0, trainer_ms = 0;
 };
 
 // CPU time the calling thread has used so far, in milliseconds.
@@ -195,13 +248,23 @@ double threadCpuMs() {
     return threadCpuNs() / 1e6;
 }
 
-// Runs one configuration in this process and prints "RESULT avg fastest faults events journal
-// consumer": consumer is the CPU time per step (warmup included) of the thread that polls the
-// session, which drains the recorder and, journaled, also writes the journal.
-// Each run gets a fresh process: after a recorded run has freed its trace, glibc's heap behaves
-// differently for the next run in the same process (plain runs that followed recorded ones
-// faulted up to ten times more pages per step), which biased the old in-process rounds.
-int runChild(const std::string& mode, const TrainOptions& options, bool shapes, int poll_ms) {
+// Where the journaled runs write their journal (--journal-dir): its file system decides what
+// the kernel's writeback costs.
+std::string g_journalDir = "/tmp";
+
+// Process CPU time (every thread, user and system) in milliseconds.
+double processCpuMs() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return (double(usage.ru_utime.tv_sec) + double(usage.ru_stime.tv_sec)) * 1e3 +
+           (double(usage.ru_utime.tv_usec) + double(usage.ru_stime.tv_usec)) / 1e3;
+}
+
+// Runs one configuration in this process: consumer is the CPU time per step (warmup included) of
+// the thread that polls the session, which drains the recorder and, journaled, also writes the
+// journal; cpu is the whole process's CPU time per timed step (training, consumer and kernel).
+ChildResult runConfiguration(const std::string& mode, const TrainOptions& options, bool shapes,
+                             int poll_ms) {
     StepFaults faults;
     RunSummary summary;
     size_t events = 0;
@@ -214,10 +277,21 @@ int runChild(const std::string& mode, const TrainOptions& options, bool shapes, 
         // Training on a thread of its own, as the recorded runs and the GUI do.
         std::thread thread([&] { summary = trainer.run(); });
         thread.join();
+    } else if (mode == "observed") {
+        // LibTorch's share: the same record-function callbacks the recorder registers, empty.
+        Trainer trainer(options);
+        trainer.setMeasurePeakFlops(false);
+        trainer.setStepCallback(faults.callback(options.warmup_steps));
+        std::thread thread([&] {
+            const auto handle = at::addThreadLocalCallback(emptyCallback());
+            summary = trainer.run();
+            at::removeCallback(handle);
+        });
+        thread.join();
     } else if (mode == "recorded" || mode == "journaled") {
         const bool journal = mode == "journaled";
         const std::string journal_path =
-            "/tmp/bench_record_overhead." + std::to_string(getpid()) + ".journal";
+            g_journalDir + "/bench_record_overhead." + std::to_string(getpid()) + ".journal";
         Recorder::Options ro;
         ro.record_shapes = shapes;
         RecordingSession session(options, ro);
@@ -245,12 +319,31 @@ int runChild(const std::string& mode, const TrainOptions& options, bool shapes, 
             session.discardJournal();
         }
     } else {
-        std::fprintf(stderr, "bench_record_overhead: unknown run %s\n", mode.c_str());
+        throw std::runtime_error("unknown run " + mode);
+    }
+    ChildResult r;
+    const double steps = double(std::max<size_t>(summary.steps.size(), 1));
+    r.avg = summary.avgStep();
+    r.fastest = fastestStep(summary);
+    r.median = medianStep(summary);
+    r.trainer_ms = faults.trainerCpuPerStep();
+    r.faults = faults.perStep();
+    r.events = double(events);
+    r.journal_mb = double(journal_bytes) / 1e6;
+    r.consumer_ms = consumer_ms / steps;
+    r.cpu_ms = faults.cpuPerStep();
+    return r;
+}
+
+int runChild(const std::string& mode, const TrainOptions& options, bool shapes, int poll_ms) {
+    try {
+        const ChildResult r = runConfiguration(mode, options, shapes, poll_ms);
+        std::printf("RESULT %.6f %.6f %.1f %.0f %.3f %.3f %.3f %.6f\n", r.avg, r.fastest, r.faults,
+                    r.events, r.journal_mb, r.consumer_ms, r.cpu_ms, r.median);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench_record_overhead: %s\n", e.what());
         return 2;
     }
-    const double steps = double(std::max<size_t>(summary.steps.size(), 1));
-    std::printf("RESULT %.6f %.6f %.1f %zu %.3f %.3f\n", summary.avgStep(), fastestStep(summary),
-                faults.perStep(), events, double(journal_bytes) / 1e6, consumer_ms / steps);
     return 0;
 }
 
@@ -264,8 +357,9 @@ std::optional<ChildResult> spawnChild(const std::string& command) {
     char line[512];
     while (std::fgets(line, sizeof line, pipe) != nullptr) {
         ChildResult r;
-        if (std::sscanf(line, "RESULT %lf %lf %lf %lf %lf %lf", &r.avg, &r.fastest, &r.faults,
-                        &r.events, &r.journal_mb, &r.consumer_ms) == 6) {
+        if (std::sscanf(line, "RESULT %lf %lf %lf %lf %lf %lf %lf %lf %lf", &r.avg, &r.fastest,
+                        &r.faults, &r.events, &r.journal_mb, &r.consumer_ms, &r.cpu_ms, &r.median,
+                        &r.trainer_ms) == 9) {
             result = r;
         }
     }
@@ -283,6 +377,8 @@ int main(int argc, char** argv) {
     int threads = 2, steps = 20, rounds = 5, warmup = 3;
     bool shapes = false;
     std::string child;  // set in the child processes the rounds run in
+    bool in_process = false;
+    bool observed = false;  // also runs with LibTorch's observation alone (an empty callback)
     int poll_ms = 50;
     for (int i = 1; i < argc; ++i) {
         if (std::string(argv[i]) == "--per-call") {
@@ -304,6 +400,14 @@ int main(int argc, char** argv) {
             shapes = true;
             continue;
         }
+        if (key == "--in-process") {
+            in_process = true;
+            continue;
+        }
+        if (key == "--observed") {
+            observed = true;
+            continue;
+        }
         ++i;
         if (key == "--preset")
             preset = value;
@@ -317,6 +421,8 @@ int main(int argc, char** argv) {
             warmup = std::atoi(value);
         else if (key == "--poll-ms")
             poll_ms = std::atoi(value);
+        else if (key == "--journal-dir")
+            g_journalDir = value;
         else {
             std::fprintf(stderr, "bench_record_overhead: unknown option %s\n", key.c_str());
             return 2;
@@ -331,16 +437,25 @@ int main(int argc, char** argv) {
     }
     std::printf("bench_record_overhead: %s, %d threads, %d timed steps (+%d warmup), %d rounds%s\n",
                 preset.c_str(), threads, steps, warmup, rounds, shapes ? ", record shapes" : "");
-    std::printf("each run in a fresh process; the order alternates between rounds\n");
-    std::vector<double> plain, recorded, ratios, plain_min, recorded_min, journaled, j_ratios,
-        journaled_min, plain_faults, recorded_faults, journaled_faults, recorded_consumer,
-        journaled_consumer;
+    std::printf(in_process ? "every run in this one process, one after another; the order "
+                             "alternates between rounds\n"
+                           : "each run in a fresh process; the order alternates between rounds\n");
+    std::vector<std::string> modes{"plain", "recorded", "journaled"};
+    if (observed) {
+        modes.insert(modes.begin() + 1, "observed");
+    }
+    std::map<std::string, std::vector<ChildResult>> all;
     for (int r = 0; r < rounds; ++r) {
-        const std::vector<std::string> order =
-            r % 2 == 0 ? std::vector<std::string>{"plain", "recorded", "journaled"}
-                       : std::vector<std::string>{"journaled", "recorded", "plain"};
+        std::vector<std::string> order = modes;
+        if (r % 2 == 1) {
+            std::reverse(order.begin(), order.end());
+        }
         std::map<std::string, ChildResult> results;
         for (const auto& mode : order) {
+            if (in_process) {
+                results[mode] = runConfiguration(mode, options, shapes, poll_ms);
+                continue;
+            }
             std::string command = "/proc/" + std::to_string(getpid()) + "/exe --child " + mode;
             for (int i = 1; i < argc; ++i) {
                 command += ' ';
@@ -353,50 +468,81 @@ int main(int argc, char** argv) {
             }
             results[mode] = *result;
         }
-        const auto& p = results["plain"];
-        const auto& q = results["recorded"];
-        const auto& j = results["journaled"];
-        plain.push_back(p.avg), recorded.push_back(q.avg), journaled.push_back(j.avg);
-        plain_min.push_back(p.fastest), recorded_min.push_back(q.fastest);
-        journaled_min.push_back(j.fastest);
-        ratios.push_back(q.avg / p.avg), j_ratios.push_back(j.avg / p.avg);
-        plain_faults.push_back(p.faults), recorded_faults.push_back(q.faults);
-        journaled_faults.push_back(j.faults);
-        recorded_consumer.push_back(q.consumer_ms), journaled_consumer.push_back(j.consumer_ms);
+        const ChildResult& p = results["plain"];
+        std::printf("round %d:", r + 1);
+        for (const auto& mode : modes) {
+            const ChildResult& x = results[mode];
+            all[mode].push_back(x);
+            std::printf(" %s %.4f s/step median (%.3f)%s", mode.c_str(), x.median,
+                        x.median / p.median, mode == modes.back() ? "\n" : ",");
+        }
         std::printf(
-            "round %d: plain %.4f s/step, recorded %.4f (ratio %.3f), journaled %.4f (ratio "
-            "%.3f); fastest step %.4f / %.4f / %.4f (%.0f events, journal %.1f MB)\n",
-            r + 1, p.avg, q.avg, q.avg / p.avg, j.avg, j.avg / p.avg, p.fastest, q.fastest,
-            j.fastest, q.events, j.journal_mb);
-        std::printf("  page faults per timed step: plain %.0f, recorded %.0f, journaled %.0f\n",
-                    p.faults, q.faults, j.faults);
+            "  mean step %.4f / %.4f / %.4f, fastest %.4f / %.4f / %.4f (plain / recorded "
+            "/ journaled); %.0f events, journal %.1f MB\n",
+            p.avg, results["recorded"].avg, results["journaled"].avg, p.fastest,
+            results["recorded"].fastest, results["journaled"].fastest, results["recorded"].events,
+            results["journaled"].journal_mb);
         std::printf(
-            "  consumer thread CPU per step (drain; journaled: drain and journal): recorded %.2f "
-            "ms, journaled %.2f ms\n",
-            q.consumer_ms, j.consumer_ms);
+            "  page faults per timed step %.0f / %.0f / %.0f; consumer thread CPU per step "
+            "(drain; journaled: drain and journal) %.2f / %.2f ms; process CPU per timed step "
+            "%.1f / %.1f / %.1f ms\n",
+            p.faults, results["recorded"].faults, results["journaled"].faults,
+            results["recorded"].consumer_ms, results["journaled"].consumer_ms, p.cpu_ms,
+            results["recorded"].cpu_ms, results["journaled"].cpu_ms);
         std::fflush(stdout);
     }
-    std::vector<double> min_ratios, j_min_ratios;
-    for (size_t i = 0; i < plain_min.size(); ++i) {
-        min_ratios.push_back(recorded_min[i] / plain_min[i]);
-        j_min_ratios.push_back(journaled_min[i] / plain_min[i]);
+    // Per round: each configuration's figure over the plain run's of the same round.
+    const auto ratios = [&](const std::string& mode, double ChildResult::*field) {
+        std::vector<double> out;
+        for (size_t i = 0; i < all[mode].size(); ++i) {
+            out.push_back(all[mode][i].*field / all["plain"][i].*field);
+        }
+        return out;
+    };
+    const auto values = [&](const std::string& mode, double ChildResult::*field) {
+        std::vector<double> out;
+        for (const auto& x : all[mode]) {
+            out.push_back(x.*field);
+        }
+        return out;
+    };
+    std::printf(
+        "summary over %d rounds (median of the per-round ratios to plain; target for "
+        "recorded and journaled <= 1.05):\n",
+        rounds);
+    for (const auto& mode : modes) {
+        if (mode == "plain") {
+            std::printf(
+                "  plain       median step %.4f s, mean %.4f s, CPU %.1f ms/step (training "
+                "thread %.1f ms)\n",
+                median(values(mode, &ChildResult::median)), median(values(mode, &ChildResult::avg)),
+                median(values(mode, &ChildResult::cpu_ms)),
+                median(values(mode, &ChildResult::trainer_ms)));
+            continue;
+        }
+        auto by_median = ratios(mode, &ChildResult::median);
+        std::sort(by_median.begin(), by_median.end());
+        std::printf(
+            "  %-10s  median step %.3f (rounds %.3f..%.3f), mean step %.3f, fastest step %.3f, "
+            "process CPU %.3f, training thread CPU %.3f\n",
+            mode.c_str(), median(by_median), by_median.front(), by_median.back(),
+            median(ratios(mode, &ChildResult::avg)), median(ratios(mode, &ChildResult::fastest)),
+            median(ratios(mode, &ChildResult::cpu_ms)),
+            median(ratios(mode, &ChildResult::trainer_ms)));
     }
+    std::printf("  journaled / recorded, median step: %.3f\n",
+                median(values("journaled", &ChildResult::median)) /
+                    median(values("recorded", &ChildResult::median)));
+    std::printf("  page faults per timed step: plain %.0f, recorded %.0f, journaled %.0f\n",
+                median(values("plain", &ChildResult::faults)),
+                median(values("recorded", &ChildResult::faults)),
+                median(values("journaled", &ChildResult::faults)));
     std::printf(
-        "median: plain %.4f s/step, recorded %.4f s/step, ratio of medians %.3f, "
-        "median ratio %.3f (fastest steps: %.3f)\n",
-        median(plain), median(recorded), median(recorded) / median(plain), median(ratios),
-        median(min_ratios));
-    std::printf(
-        "median: journaled %.4f s/step, ratio to plain: of medians %.3f, median ratio %.3f "
-        "(fastest steps: %.3f; target <= 1.05); journaled / recorded %.3f\n",
-        median(journaled), median(journaled) / median(plain), median(j_ratios),
-        median(j_min_ratios), median(journaled) / median(recorded));
-    std::printf("median page faults per timed step: plain %.0f, recorded %.0f, journaled %.0f\n",
-                median(plain_faults), median(recorded_faults), median(journaled_faults));
-    std::printf(
-        "median consumer thread CPU per step: recorded %.2f ms, journaled %.2f ms (the journal's "
+        "  consumer thread CPU per step: recorded %.2f ms, journaled %.2f ms (the journal's "
         "share: %.2f ms)\n",
-        median(recorded_consumer), median(journaled_consumer),
-        median(journaled_consumer) - median(recorded_consumer));
+        median(values("recorded", &ChildResult::consumer_ms)),
+        median(values("journaled", &ChildResult::consumer_ms)),
+        median(values("journaled", &ChildResult::consumer_ms)) -
+            median(values("recorded", &ChildResult::consumer_ms)));
     return 0;
 }
