@@ -227,8 +227,11 @@ struct CallTable {
         FrameKind kind = FrameKind::Operator;
         uint32_t node = 0;
         uint32_t stat = 0;
-        char text[96];
+        // The name's text: an entry is 128 bytes and starts a cache line, so a hit on a name of
+        // up to 23 characters (most operators') touches that one line.
+        char text[88];
     };
+    static_assert(sizeof(Entry) == 128, "a call table entry is two cache lines");
     explicit CallTable(unsigned set_bits)
         : set_bits(set_bits), bytes(sizeof(Entry) * 2 << set_bits) {
         int flags = MAP_PRIVATE | MAP_ANONYMOUS;
@@ -470,16 +473,28 @@ void Recorder::onPhase(Phase phase, int64_t step) {
     }
     if (phase == Phase::Forward && step != m_step.load()) {
         std::lock_guard<std::mutex> lock(m_mutex);
-        m_forwardModules.clear();  // the previous step's backward is over
-        m_forwardVersion.fetch_add(1, std::memory_order_release);
+        clearForwardModules();  // the previous step's backward is over
     }
     m_step.store(static_cast<int>(step), std::memory_order_relaxed);
     m_phase.store(static_cast<int>(phase), std::memory_order_relaxed);
     if (phase == Phase::Forward) {
         std::lock_guard<std::mutex> lock(m_mutex);
-        m_forwardModules.clear();
-        m_forwardVersion.fetch_add(1, std::memory_order_release);
+        clearForwardModules();
     }
+}
+
+void Recorder::clearForwardModules() {
+    m_forwardFrames.clear();
+    m_forwardLast = -1;
+    m_forwardVersion.fetch_add(1, std::memory_order_release);
+}
+
+uint32_t Recorder::forwardModuleOf(int64_t sequence_nr) const {
+    if (sequence_nr < m_forwardBase || m_forwardLast < 0) {
+        return UINT32_MAX;
+    }
+    const auto index = static_cast<size_t>(sequence_nr - m_forwardBase);
+    return index < m_forwardFrames.size() ? m_forwardFrames[index] : UINT32_MAX;
 }
 
 void Recorder::onRole(const void* ptr, Category category, c10::Device device) {
@@ -668,12 +683,7 @@ std::unique_ptr<at::ObserverContext> Recorder::onFunctionEnter(const at::RecordF
             uint32_t module_frame = UINT32_MAX;
             {
                 std::lock_guard<std::mutex> lock(self->m_mutex);
-                const auto& seen = self->m_forwardModules;
-                const auto it = std::lower_bound(seen.begin(), seen.end(),
-                                                 std::make_pair(fn.seqNr(), uint32_t(0)));
-                if (it != seen.end() && it->first == fn.seqNr()) {
-                    module_frame = it->second;
-                }
+                module_frame = self->forwardModuleOf(fn.seqNr());
             }
             if (module_frame != UINT32_MAX) {
                 parent = self->backwardOfNode(ts, parent, module_frame);
@@ -686,6 +696,11 @@ std::unique_ptr<at::ObserverContext> Recorder::onFunctionEnter(const at::RecordF
     const auto call = self->lookupCall(ts, parent, name, file, line, kind);
     const uint32_t node = call.first;
     entry.stat = call.second;
+    // The exit updates this statistic: fetch its lines while the op runs (a statistic first
+    // touched this step is otherwise a cache miss at the exit).
+    const OperatorStat& stat = ts.stats[entry.stat];
+    __builtin_prefetch(&stat.calls, 1);
+    __builtin_prefetch(&stat.largest_allocation, 1);
     if (kind == FrameKind::Module) {
         std::lock_guard<std::mutex> lock(self->m_mutex);
         entry.module_frame = self->m_stacks.frameOf(node);
@@ -695,21 +710,27 @@ std::unique_ptr<at::ObserverContext> Recorder::onFunctionEnter(const at::RecordF
         // Nested ops share their caller's number: the check above skips the lock for them when
         // nothing has touched the table since this thread entered that number.
         std::lock_guard<std::mutex> lock(self->m_mutex);
-        auto& seen = self->m_forwardModules;
+        const int64_t seq = fn.seqNr();
         // An op and the ops it calls share a number; the outermost (first) one is kept.
-        if (seen.empty() || seen.back().first < fn.seqNr()) {
-            seen.emplace_back(fn.seqNr(), entry.module_frame);
-            self->m_forwardVersion.fetch_add(1, std::memory_order_release);
-        } else if (seen.back().first > fn.seqNr()) {
-            // numbers restarted (a new graph in the same phase): keep the table sorted
-            seen.clear();
-            seen.emplace_back(fn.seqNr(), entry.module_frame);
+        if (seq != self->m_forwardLast) {
+            // Numbers restarted (a new graph in the same phase), or are too far from the first
+            // to index densely: start the table again from this one.
+            constexpr int64_t kMaxSpan = int64_t(1) << 22;
+            if (seq < self->m_forwardLast || self->m_forwardLast < 0 ||
+                seq - self->m_forwardBase >= kMaxSpan) {
+                self->m_forwardFrames.clear();
+                self->m_forwardBase = seq;
+            }
+            const auto index = static_cast<size_t>(seq - self->m_forwardBase);
+            if (self->m_forwardFrames.size() <= index) {
+                self->m_forwardFrames.resize(index + 1, UINT32_MAX);
+            }
+            self->m_forwardFrames[index] = entry.module_frame;
+            self->m_forwardLast = seq;
             self->m_forwardVersion.fetch_add(1, std::memory_order_release);
         }
-        if (seen.back().first == fn.seqNr()) {
-            ts.forward_seq = fn.seqNr();
-            ts.forward_version = self->m_forwardVersion.load(std::memory_order_relaxed);
-        }
+        ts.forward_seq = seq;
+        ts.forward_version = self->m_forwardVersion.load(std::memory_order_relaxed);
     }
     if (self->m_options.record_shapes && kind == FrameKind::Operator) {
         ts.stats[entry.stat].flops += matmulFlops(fn);
