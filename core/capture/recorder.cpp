@@ -353,7 +353,7 @@ struct Recorder::ThreadState {
         FrameKind kind = FrameKind::Operator;
         uint32_t node = 0;
         uint32_t stat = 0;
-        char text[36];
+        char text[36] = {};
     };
     static constexpr size_t kMemoDepth = 32;
     DepthMemo depth_memo[kMemoDepth];
