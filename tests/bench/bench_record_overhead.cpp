@@ -338,8 +338,9 @@ ChildResult runConfiguration(const std::string& mode, const TrainOptions& option
 int runChild(const std::string& mode, const TrainOptions& options, bool shapes, int poll_ms) {
     try {
         const ChildResult r = runConfiguration(mode, options, shapes, poll_ms);
-        std::printf("RESULT %.6f %.6f %.1f %.0f %.3f %.3f %.3f %.6f\n", r.avg, r.fastest, r.faults,
-                    r.events, r.journal_mb, r.consumer_ms, r.cpu_ms, r.median);
+        std::printf("RESULT %.6f %.6f %.1f %.0f %.3f %.3f %.3f %.6f %.3f\n", r.avg, r.fastest,
+                    r.faults, r.events, r.journal_mb, r.consumer_ms, r.cpu_ms, r.median,
+                    r.trainer_ms);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bench_record_overhead: %s\n", e.what());
         return 2;
