@@ -813,6 +813,17 @@ void Recorder::onRunThreadEnd() {
     g_active.compare_exchange_strong(self, nullptr);
 }
 
+namespace {
+// A recording's columns get a mapping of their own, advised to use huge pages, from their first
+// growth (column_growth.h: above a huge page a column gets at least kOwnMappingBytes): on
+// glibc's heap, a fresh process has no freed memory to reuse, and the first recording's event
+// columns faulted their first megabytes in 4 KiB pages on the consumer (bench_record_overhead:
+// about 65 faults a step for the first recording in a process, 6 for the next). The cost:
+// address space, and one huge page of memory per column once written.
+constexpr size_t kFirstEvents = kHugePageBytes + 1;  // elements: over a huge page at one byte
+constexpr size_t kFirstSpans = kHugePageBytes / sizeof(Span) + 1;
+}  // namespace
+
 size_t Recorder::drainInto(Trace& trace) {
     std::vector<Event>& batch = m_eventBatch;
     batch.clear();
@@ -836,7 +847,7 @@ size_t Recorder::drainInto(Trace& trace) {
         ts->spans.drain(m_spanBatch);
         // at least twofold, into huge pages, before anything is copied into it: reserving
         // just what a drain needs reallocated and copied the whole trace on every drain
-        growSpans(trace.spans, trace.spans.size() + m_spanBatch.size());
+        growSpans(trace.spans, trace.spans.size() + m_spanBatch.size(), kFirstSpans);
         trace.spans.insert(trace.spans.end(), m_spanBatch.begin(), m_spanBatch.end());
         threads_with_events += batch.size() > before ? 1 : 0;
     }
@@ -874,7 +885,7 @@ size_t Recorder::drainInto(Trace& trace) {
         std::stable_sort(batch.begin(), batch.end(),
                          [](const Event& a, const Event& b) { return a.time_ns < b.time_ns; });
     }
-    growColumns(trace.events, trace.events.count() + batch.size());
+    growColumns(trace.events, trace.events.count() + batch.size(), kFirstEvents);
     for (const auto& e : batch) {
         trace.events.append(e);
     }

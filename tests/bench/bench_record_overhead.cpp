@@ -189,6 +189,13 @@ long minorFaults() {
     return usage.ru_minflt;
 }
 
+// Minor page faults of the calling thread so far.
+long threadFaults() {
+    rusage usage{};
+    getrusage(RUSAGE_THREAD, &usage);
+    return usage.ru_minflt;
+}
+
 // Page faults during the timed steps only (from the end of the last warmup step to the end of
 // the last step), per step: set-up and warmup fault in the model once and are left out.
 double processCpuMs();
@@ -240,7 +247,7 @@ struct StepFaults {
 // One run's figures, as a child process prints them on its last line.
 struct ChildResult {
     double avg = 0, fastest = 0, faults = 0, events = 0, journal_mb = 0, consumer_ms = 0,
-           cpu_ms = 0, median = 0, trainer_ms = 0;
+           cpu_ms = 0, median = 0, trainer_ms = 0, consumer_faults = 0;
 };
 
 // CPU time the calling thread has used so far, in milliseconds.
@@ -270,6 +277,7 @@ ChildResult runConfiguration(const std::string& mode, const TrainOptions& option
     size_t events = 0;
     int64_t journal_bytes = 0;
     double consumer_ms = 0;
+    long consumer_faults = 0;
     if (mode == "plain") {
         Trainer trainer(options);
         trainer.setMeasurePeakFlops(false);
@@ -304,8 +312,10 @@ ChildResult runConfiguration(const std::string& mode, const TrainOptions& option
         // The consumer polls like the GUI unless --poll-ms 0 (drain once at the end).
         while (poll_ms > 0 && session.running()) {
             const double before = threadCpuMs();
+            const long faults_before = threadFaults();
             session.poll();
             consumer_ms += threadCpuMs() - before;
+            consumer_faults += threadFaults() - faults_before;
             std::this_thread::sleep_for(std::chrono::milliseconds(poll_ms));
         }
         summary = session.finish();
@@ -327,6 +337,7 @@ ChildResult runConfiguration(const std::string& mode, const TrainOptions& option
     r.fastest = fastestStep(summary);
     r.median = medianStep(summary);
     r.trainer_ms = faults.trainerCpuPerStep();
+    r.consumer_faults = double(consumer_faults) / steps;
     r.faults = faults.perStep();
     r.events = double(events);
     r.journal_mb = double(journal_bytes) / 1e6;
@@ -338,9 +349,9 @@ ChildResult runConfiguration(const std::string& mode, const TrainOptions& option
 int runChild(const std::string& mode, const TrainOptions& options, bool shapes, int poll_ms) {
     try {
         const ChildResult r = runConfiguration(mode, options, shapes, poll_ms);
-        std::printf("RESULT %.6f %.6f %.1f %.0f %.3f %.3f %.3f %.6f %.3f\n", r.avg, r.fastest,
+        std::printf("RESULT %.6f %.6f %.1f %.0f %.3f %.3f %.3f %.6f %.3f %.1f\n", r.avg, r.fastest,
                     r.faults, r.events, r.journal_mb, r.consumer_ms, r.cpu_ms, r.median,
-                    r.trainer_ms);
+                    r.trainer_ms, r.consumer_faults);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bench_record_overhead: %s\n", e.what());
         return 2;
@@ -358,9 +369,9 @@ std::optional<ChildResult> spawnChild(const std::string& command) {
     char line[512];
     while (std::fgets(line, sizeof line, pipe) != nullptr) {
         ChildResult r;
-        if (std::sscanf(line, "RESULT %lf %lf %lf %lf %lf %lf %lf %lf %lf", &r.avg, &r.fastest,
+        if (std::sscanf(line, "RESULT %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf", &r.avg, &r.fastest,
                         &r.faults, &r.events, &r.journal_mb, &r.consumer_ms, &r.cpu_ms, &r.median,
-                        &r.trainer_ms) == 9) {
+                        &r.trainer_ms, &r.consumer_faults) == 10) {
             result = r;
         }
     }
@@ -545,5 +556,8 @@ int main(int argc, char** argv) {
         median(values("journaled", &ChildResult::consumer_ms)),
         median(values("journaled", &ChildResult::consumer_ms)) -
             median(values("recorded", &ChildResult::consumer_ms)));
+    std::printf("  consumer thread page faults per step: recorded %.1f, journaled %.1f\n",
+                median(values("recorded", &ChildResult::consumer_faults)),
+                median(values("journaled", &ChildResult::consumer_faults)));
     return 0;
 }
