@@ -2,6 +2,7 @@
 
 #include "model/module_scope.h"
 #include "trace/column_growth.h"
+#include "trace/mix64.h"
 
 #include <sys/mman.h>
 
@@ -287,16 +288,6 @@ struct CallTable {
     size_t bytes;
     Entry* entries = nullptr;
 };
-
-// A 64-bit mix (MurmurHash3's finalizer): every input bit moves about half the output bits.
-uint64_t mix64(uint64_t x) {
-    x ^= x >> 33;
-    x *= 0xFF51AFD7ED558CCDull;
-    x ^= x >> 33;
-    x *= 0xC4CEB9FE1A85EC53ull;
-    x ^= x >> 33;
-    return x;
-}
 
 // The key of a call without its name: parent, kind and source location.
 uint64_t callContextKey(uint32_t parent, FrameKind kind, const char* file, int line) {

@@ -1,5 +1,7 @@
 #include "io/pickle_value.h"
 
+#include "trace/mix64.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -16,12 +18,7 @@ namespace {
 constexpr size_t kLinearDictLimit = 16;
 
 size_t mix(uint64_t x) {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return static_cast<size_t>(x);
+    return static_cast<size_t>(mix64(x));
 }
 
 size_t hashText(std::string_view text, bool is_bytes) {
