@@ -36,22 +36,27 @@ struct Chunk {
     std::atomic<Chunk*> next{nullptr};
 };
 
-// Chunks come straight from mmap, not malloc: long-lived recorder buffers interleaved with the
-// tensors on glibc's heap kept it from reusing and trimming tensor memory, and the extra page
-// faults cost training about 10% (measured with bench_record_overhead). MAP_POPULATE faults the
-// chunk in with the mmap call itself: on a virtual machine one fault per 4 KiB page, taken on
-// the training thread, cost more than the recorder's own work per op call.
-template <typename T>
-Chunk<T>* newChunk() {
+// The recorder's long-lived buffers (event and span chunks, call tables) come straight from
+// mmap, zeroed, not from malloc: long-lived recorder buffers interleaved with the tensors on
+// glibc's heap kept it from reusing and trimming tensor memory, and the extra page faults cost
+// training about 10% (measured with bench_record_overhead). MAP_POPULATE faults the pages in
+// with the mmap call itself: on a virtual machine one fault per 4 KiB page (about 25 us here),
+// taken on the training thread, cost more than the recorder's own work per op call.
+void* mapPopulated(size_t bytes) {
     int flags = MAP_PRIVATE | MAP_ANONYMOUS;
 #ifdef MAP_POPULATE
     flags |= MAP_POPULATE;
 #endif
-    void* memory = mmap(nullptr, sizeof(Chunk<T>), PROT_READ | PROT_WRITE, flags, -1, 0);
+    void* memory = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, flags, -1, 0);
     if (memory == MAP_FAILED) {
         throw std::bad_alloc();
     }
-    return new (memory) Chunk<T>;
+    return memory;
+}
+
+template <typename T>
+Chunk<T>* newChunk() {
+    return new (mapPopulated(sizeof(Chunk<T>))) Chunk<T>;
 }
 
 template <typename T>
@@ -215,78 +220,80 @@ uint64_t nameHash(const char* name) {
 
 namespace {
 
-// A set-associative table of calls (two ways a set, the newest first), from mmap, zeroed, not
-// from glibc's heap, where a long-lived block between the tensors keeps it from trimming (see
-// newChunk). An entry is found by a 64-bit key and then
-// checked field by field and by the name's text (names longer than the copy are not kept).
-struct CallTable {
-    struct Entry {
-        uint64_t key = 0;  // 0: empty
-        const char* file = nullptr;
-        uint32_t parent = UINT32_MAX;
-        int32_t line = 0;
-        FrameKind kind = FrameKind::Operator;
-        uint32_t node = 0;
-        uint32_t stat = 0;
-        // The name's text: an entry is 128 bytes and starts a cache line, so a hit on a name of
-        // up to 23 characters (most operators') touches that one line.
-        char text[88];
-    };
-    static_assert(sizeof(Entry) == 128, "a call table entry is two cache lines");
-    explicit CallTable(unsigned set_bits)
-        : set_bits(set_bits), bytes(sizeof(Entry) * 2 << set_bits) {
-        int flags = MAP_PRIVATE | MAP_ANONYMOUS;
-#ifdef MAP_POPULATE
-        flags |= MAP_POPULATE;  // faulted in at once: one fault a page cost 25 us here
-#endif
-        void* memory = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, flags, -1, 0);
-        if (memory == MAP_FAILED) {
-            throw std::bad_alloc();
+// A call the recorder has looked up: its key, what identifies it (parent node, kind, name and,
+// for module scopes, source location) and its answer (node and this thread's statistic). An
+// entry is 128 bytes and starts a cache line, so a hit on a name of up to 23 characters (most
+// operators') touches that one line. A key of 0 marks an empty entry.
+struct CallEntry {
+    uint64_t key = 0;
+    const char* file = nullptr;
+    uint32_t parent = UINT32_MAX;
+    int32_t line = 0;
+    FrameKind kind = FrameKind::Operator;
+    uint32_t node = 0;
+    uint32_t stat = 0;
+    char text[88] = {};  // the name's text: names this long or longer are not kept
+
+    // The name's text is always compared: names are not always stable pointers (a freed copy's
+    // address can come back with other text).
+    bool matches(uint64_t k, const char* name, uint32_t p, FrameKind kd, const char* f,
+                 int l) const {
+        return key == k && parent == p && kind == kd && file == f && line == l &&
+               std::strcmp(text, name) == 0;
+    }
+    // Holds this call from now on, or (a name too long to keep) nothing.
+    void assign(uint64_t k, const char* name, size_t length, uint32_t p, FrameKind kd,
+                const char* f, int l, uint32_t n, uint32_t st) {
+        if (length >= sizeof text) {
+            key = 0;
+            return;
         }
-        entries = static_cast<Entry*>(memory);
+        key = k;
+        file = f;
+        parent = p;
+        line = l;
+        kind = kd;
+        node = n;
+        stat = st;
+        std::memcpy(text, name, length + 1);
     }
-    ~CallTable() {
-        munmap(entries, bytes);
-    }
+};
+static_assert(sizeof(CallEntry) == 128, "a call entry is two cache lines");
+
+// A set-associative table of calls (two ways a set, the newest first), from mapPopulated.
+struct CallTable {
+    explicit CallTable(unsigned set_bits)
+        : set_bits(set_bits),
+          bytes(sizeof(CallEntry) * 2 << set_bits),
+          entries(static_cast<CallEntry*>(mapPopulated(bytes))) {}
+    ~CallTable() { munmap(entries, bytes); }
     CallTable(const CallTable&) = delete;
     CallTable& operator=(const CallTable&) = delete;
 
-    Entry* set(uint64_t key) const {
-        return entries + 2 * (key >> (64 - set_bits));
-    }
-    const Entry* find(uint64_t key, const char* name, uint32_t parent, FrameKind kind,
-                      const char* file, int line) const {
-        const Entry* s = set(key);
+    CallEntry* set(uint64_t key) const { return entries + 2 * (key >> (64 - set_bits)); }
+    const CallEntry* find(uint64_t key, const char* name, uint32_t parent, FrameKind kind,
+                          const char* file, int line) const {
+        const CallEntry* s = set(key);
         for (int way = 0; way < 2; ++way) {
-            const Entry& e = s[way];
-            if (e.key == key && e.parent == parent && e.kind == kind && e.file == file &&
-                e.line == line && std::strcmp(e.text, name) == 0) {
-                return &e;
+            if (s[way].matches(key, name, parent, kind, file, line)) {
+                return &s[way];
             }
         }
         return nullptr;
     }
     void insert(uint64_t key, const char* name, size_t length, uint32_t parent, FrameKind kind,
                 const char* file, int line, uint32_t node, uint32_t stat) {
-        if (length >= sizeof(Entry::text)) {
+        if (length >= sizeof(CallEntry::text)) {
             return;
         }
-        Entry* s = set(key);
+        CallEntry* s = set(key);
         s[1] = s[0];
-        Entry& e = s[0];
-        e.key = key;
-        e.file = file;
-        e.parent = parent;
-        e.line = line;
-        e.kind = kind;
-        e.node = node;
-        e.stat = stat;
-        std::memcpy(e.text, name, length + 1);
+        s[0].assign(key, name, length, parent, kind, file, line, node, stat);
     }
 
     unsigned set_bits;
     size_t bytes;
-    Entry* entries = nullptr;
+    CallEntry* entries;
 };
 
 // The key of a call without its name: parent, kind and source location.
@@ -323,31 +330,21 @@ struct Recorder::ThreadState {
     std::vector<OperatorStat> published_stats;  // guarded by published_mutex
     // In front of the lookups above, three caches that give a call's node and statistic
     // together, each keyed by (parent node, kind, the name, and for module scopes their source
-    // location, on which their node also depends). The answer for such a key never changes, so
-    // a cache only has to find it; a name's text is always compared, since names are not
-    // always stable pointers (a freed copy's address can come back with other text).
-    // 1. The last call at each depth of the scope stack, keyed by the name's pointer. A loop
-    //    in a kernel calls the same op under the same parent over and over (a bmm selects and
-    //    as_strides every matrix it multiplies: three quarters of a step's op calls), and this
-    //    small array stays in the core's cache while the tables below are evicted by the
-    //    tensors between two calls of an op. About 57% of a workshop-default step's calls.
+    // location, on which their node also depends), each entry a CallEntry. The answer for such
+    // a key never changes, so a cache only has to find it.
+    // 1. `depth_memo`: the last call at each depth of the scope stack, keyed by the name's
+    //    pointer. A loop in a kernel calls the same op under the same parent over and over (a
+    //    bmm selects and as_strides every matrix it multiplies: three quarters of a step's op
+    //    calls), and this small array stays in the core's cache while the tables below are
+    //    evicted by the tensors between two calls of an op. About 57% of a workshop-default
+    //    step's calls.
     // 2. `by_pointer`, keyed by the name's pointer: operators, whose names are their schemas'.
     // 3. `by_text`, keyed by a hash of the name's text: names LibTorch builds for each call
     //    (autograd nodes, "autograd::engine::evaluate_function: ...", module scopes, which
     //    RecordFunction copies), whose pointer changes from call to call. Before it each of
     //    those (about 700 a step) took the hash-map lookups above, 1.1 us apiece.
-    struct DepthMemo {
-        const char* name = nullptr;  // null: empty
-        const char* file = nullptr;
-        uint32_t parent = UINT32_MAX;
-        int32_t line = 0;
-        FrameKind kind = FrameKind::Operator;
-        uint32_t node = 0;
-        uint32_t stat = 0;
-        char text[36] = {};
-    };
     static constexpr size_t kMemoDepth = 32;
-    DepthMemo depth_memo[kMemoDepth];
+    CallEntry depth_memo[kMemoDepth];
     CallTable by_pointer{13};  // 8,192 sets of 2 (a step visits about 2,500 stack nodes)
     CallTable by_text{12};
     // "backward of MODULE" nodes by (parent node, module frame), which decide them.
@@ -356,7 +353,7 @@ struct Recorder::ThreadState {
     ThreadState() = default;
     ThreadState(const ThreadState&) = delete;
     ThreadState& operator=(const ThreadState&) = delete;
-    // The last forward sequence number this thread entered in Recorder::m_forwardModules and the
+    // The last forward sequence number this thread entered in Recorder::m_forwardFrames and the
     // table's version right after: while both still hold, entering it again would change nothing.
     int64_t forward_seq = -1;
     uint64_t forward_version = 0;
@@ -372,8 +369,7 @@ thread_local ThreadSlot t_slot;
 
 Recorder::Recorder() : Recorder(Options{}) {}
 
-Recorder::Recorder(Options options)
-    : m_options(options), m_generation(++g_generations), m_clock() {}
+Recorder::Recorder(Options options) : m_options(options), m_generation(++g_generations) {}
 
 Recorder::~Recorder() {
     Recorder* self = this;
@@ -585,27 +581,15 @@ std::pair<uint32_t, uint32_t> Recorder::lookupCall(ThreadState& ts, uint32_t par
                                                    const char* name, const char* file, int line,
                                                    FrameKind kind) {
     const size_t depth = ts.scopes.size();
-    ThreadState::DepthMemo* memo =
-        depth < ThreadState::kMemoDepth ? &ts.depth_memo[depth] : nullptr;
-    if (memo != nullptr && memo->name == name && memo->parent == parent && memo->kind == kind &&
-        memo->file == file && memo->line == line && std::strcmp(memo->text, name) == 0) {
+    CallEntry* memo = depth < ThreadState::kMemoDepth ? &ts.depth_memo[depth] : nullptr;
+    const auto memo_key = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(name));
+    if (memo != nullptr && memo->matches(memo_key, name, parent, kind, file, line)) {
         return {memo->node, memo->stat};
     }
     const size_t length = std::strlen(name);
     const auto remember = [&](uint32_t node, uint32_t stat) -> std::pair<uint32_t, uint32_t> {
         if (memo != nullptr) {
-            if (length < sizeof memo->text) {
-                std::memcpy(memo->text, name, length + 1);
-                memo->name = name;
-                memo->file = file;
-                memo->parent = parent;
-                memo->line = line;
-                memo->kind = kind;
-                memo->node = node;
-                memo->stat = stat;
-            } else {
-                memo->name = nullptr;
-            }
+            memo->assign(memo_key, name, length, parent, kind, file, line, node, stat);
         }
         return {node, stat};
     };
