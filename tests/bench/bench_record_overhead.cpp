@@ -278,22 +278,19 @@ ChildResult runConfiguration(const std::string& mode, const TrainOptions& option
     int64_t journal_bytes = 0;
     double consumer_ms = 0;
     long consumer_faults = 0;
-    if (mode == "plain") {
+    if (mode == "plain" || mode == "observed") {
         Trainer trainer(options);
         trainer.setMeasurePeakFlops(false);
         trainer.setStepCallback(faults.callback(options.warmup_steps));
-        // Training on a thread of its own, as the recorded runs and the GUI do.
-        std::thread thread([&] { summary = trainer.run(); });
-        thread.join();
-    } else if (mode == "observed") {
-        // LibTorch's share: the same record-function callbacks the recorder registers, empty.
-        Trainer trainer(options);
-        trainer.setMeasurePeakFlops(false);
-        trainer.setStepCallback(faults.callback(options.warmup_steps));
+        // Training on a thread of its own, as the recorded runs and the GUI do. Observed:
+        // LibTorch's share, the same record-function callbacks the recorder registers, empty.
         std::thread thread([&] {
-            const auto handle = at::addThreadLocalCallback(emptyCallback());
+            const auto handle =
+                mode == "observed" ? at::addThreadLocalCallback(emptyCallback()) : 0;
             summary = trainer.run();
-            at::removeCallback(handle);
+            if (handle != 0) {
+                at::removeCallback(handle);
+            }
         });
         thread.join();
     } else if (mode == "recorded" || mode == "journaled") {
