@@ -80,9 +80,12 @@ class Recorder : public AllocationObserver {
                         int line, FrameKind kind);
     uint32_t lookupNode(ThreadState& ts, uint32_t parent, const char* name, const char* file,
                         int line, FrameKind kind);
-    // (node, this thread's statistic) of a call: the thread's call cache, else the lookups.
+    // (node, this thread's statistic) of a call: the thread's prediction or call caches, else
+    // lookupUncached.
     std::pair<uint32_t, uint32_t> lookupCall(ThreadState& ts, uint32_t parent, const char* name,
                                              const char* file, int line, FrameKind kind);
+    std::pair<uint32_t, uint32_t> lookupUncached(ThreadState& ts, uint32_t parent, const char* name,
+                                                 const char* file, int line, FrameKind kind);
     // The "backward of MODULE" node under `parent` for the module's frame.
     uint32_t backwardOfNode(ThreadState& ts, uint32_t parent, uint32_t module_frame);
 

@@ -4,6 +4,7 @@
 #include "io/chrome_trace_exporter.h"
 #include "io/run_file.h"
 #include "model/model_cost.h"
+#include "model/module_scope.h"
 #include "trace/trace_summary.h"
 
 #include <QTemporaryDir>
@@ -329,6 +330,68 @@ class TestRecorder : public QObject {
         QVERIFY(calls(published, "aten::mm") >= 1);
         QVERIFY(calls(published, "aten::mm") <= calls(live, "aten::mm"));
         QCOMPARE(calls(live, "aten::mm"), int64_t(2));
+    }
+
+    // The recorder predicts each call from the one before it (the call that followed it last
+    // time): calls whose order changes from one repetition to the next, the same op under two
+    // modules, a loop that alternates two ops and names too long to keep must each still land on
+    // their own stack node, in the order they ran.
+    void callsKeepTheirStacksWhateverTheirOrder() {
+        const std::string long_name = "TinyLlama." + std::string(100, 'x');
+        Recorder recorder;
+        recorder.onRunThreadStart();
+        const auto a = torch::ones({4, 4});
+        std::vector<std::string> expected;  // "parent/op" of each top-level op, in order
+        auto run = [&](const std::string& module, const std::vector<std::string>& ops) {
+            ModuleScope scope(module);
+            for (const auto& op : ops) {
+                if (op == "aten::mm")
+                    (void)torch::mm(a, a);
+                else if (op == "aten::add")
+                    (void)torch::add(a, a);
+                else
+                    (void)torch::mul(a, a);
+                expected.push_back(module + "/" + op);
+            }
+        };
+        for (int repeat = 0; repeat < 6; ++repeat) {
+            run("m.first", repeat % 2 == 0 ? std::vector<std::string>{"aten::mm", "aten::add"}
+                                           : std::vector<std::string>{"aten::add", "aten::mm"});
+            run("m.second", {"aten::mm", "aten::mul", "aten::mm", "aten::mul", "aten::add"});
+            run(long_name, {"aten::mul", "aten::add"});
+            if (repeat == 3)
+                run("m.first", {"aten::mul"});  // a call the prediction has never seen here
+        }
+        recorder.onRunThreadEnd();
+        Trace trace;
+        recorder.drainInto(trace);
+        std::vector<const Span*> ops;  // the ops called right inside a module
+        for (const auto& s : trace.spans) {
+            const auto parent = trace.stacks.parent(s.stack);
+            if (parent != StackTable::kEmpty && trace.stacks.parent(parent) == StackTable::kEmpty &&
+                trace.stacks.frame(trace.stacks.frameOf(parent)).kind == FrameKind::Module &&
+                trace.stacks.frame(trace.stacks.frameOf(s.stack)).kind == FrameKind::Operator)
+                ops.push_back(&s);
+        }
+        std::sort(ops.begin(), ops.end(),
+                  [](const Span* x, const Span* y) { return x->begin_ns < y->begin_ns; });
+        std::vector<std::string> seen;
+        for (const Span* s : ops) {
+            const auto parent = trace.stacks.parent(s->stack);
+            seen.push_back(trace.stacks.frame(trace.stacks.frameOf(parent)).name + "/" +
+                           trace.stacks.frame(trace.stacks.frameOf(s->stack)).name);
+        }
+        QCOMPARE(seen, expected);
+        // each (module, op) pair is one node however often and in whatever order it ran
+        std::map<std::string, std::set<uint32_t>> nodes;
+        for (size_t i = 0; i < ops.size(); ++i)
+            nodes[seen[i]].insert(ops[i]->stack);
+        for (const auto& [call, ids] : nodes)
+            QVERIFY2(ids.size() == 1, call.c_str());
+        int64_t mm_calls = 0;
+        for (const auto& o : recorder.operatorStats())
+            mm_calls += o.name == "aten::mm" ? o.calls : 0;
+        QCOMPARE(mm_calls, int64_t(6 * 3));
     }
 
     void spansAndPhasesAreRecordedAndSaved() {
