@@ -1,5 +1,7 @@
 #include "trace/column_growth.h"
 
+#include "trace/huge_page_policy.h"
+
 #include <sys/mman.h>
 
 #include <cstdint>
@@ -8,6 +10,9 @@ namespace memscope {
 
 void adviseHugePages(void* data, size_t bytes) {
 #ifdef MADV_HUGEPAGE
+    if (!HugePagePolicy::current().use_huge_pages) {
+        return;
+    }
     constexpr uintptr_t kHuge = kHugePageBytes;
     const auto begin = (reinterpret_cast<uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
     const auto end = (reinterpret_cast<uintptr_t>(data) + bytes) & ~(kHuge - 1);

@@ -17,7 +17,8 @@ namespace memscope {
 // cost on virtual machines").
 
 // Asks the kernel for transparent huge pages in [data, data + bytes) (the whole 2 MiB pages
-// inside it), where the system allows them on request (THP mode `madvise` or `always`); nothing
+// inside it), where the system allows them on request (THP mode `madvise` or `always`) and they
+// cost less than 4 KiB pages on this host (HugePagePolicy, trace/huge_page_policy.h); nothing
 // elsewhere.
 void adviseHugePages(void* data, size_t bytes);
 
@@ -27,10 +28,11 @@ constexpr size_t kColumnGrowthMinimum = size_t(1) << 14;
 constexpr size_t kHugePageBytes = size_t(2) << 20;
 // A column that outgrows a huge page gets a buffer of at least this many bytes: at or above
 // glibc's largest mmap threshold (32 MiB; the trainer sets it there), so the buffer is a mapping
-// of its own, whose huge pages are all fresh. A buffer on glibc's heap can hold pages of memory
-// freed before, where the kernel then faults 4 KiB pages despite the advice (a 20-step recording
-// took ~150 such faults per step on its spans). Address space, not memory: only the pages
-// written are ever backed.
+// of its own that rarely has to move again, and where huge pages are asked for
+// (HugePagePolicy), they are all fresh. A buffer on glibc's heap can hold pages of memory freed
+// before, where the kernel then faults 4 KiB pages despite the advice (a 20-step recording took
+// ~150 such faults per step on its spans). Address space, not memory: only the pages written are
+// ever backed.
 constexpr size_t kOwnMappingBytes = size_t(32) << 20;
 
 // The elements of `v` that lie before its buffer's last whole huge page ends, for buffers of

@@ -26,10 +26,12 @@
 // fault no fresh pages), and the recorder's own cost per op call (a select makes two: it calls
 // as_strided). The full runs also print the CPU time per step of the thread that polls the session:
 // it drains the recorder and, journaled, writes the journal, so the difference between the two is
-// the journal's cost.
+// the journal's cost. The summary says in how many runs the trace's columns asked for huge pages
+// (trace/huge_page_policy.h: MEMSCOPE_HUGE_PAGES=1; 4 KiB pages by default).
 
 #include "capture/recording_session.h"
 #include "io/run_journal.h"
+#include "trace/huge_page_policy.h"
 #include "train/thread_policy.h"
 
 #include <sys/resource.h>
@@ -248,6 +250,7 @@ struct StepFaults {
 struct ChildResult {
     double avg = 0, fastest = 0, faults = 0, events = 0, journal_mb = 0, consumer_ms = 0,
            cpu_ms = 0, median = 0, trainer_ms = 0, consumer_faults = 0;
+    double huge_pages = 0;  // 1 when the run's process gave the trace's columns huge pages
 };
 
 // CPU time the calling thread has used so far, in milliseconds.
@@ -340,15 +343,16 @@ ChildResult runConfiguration(const std::string& mode, const TrainOptions& option
     r.journal_mb = double(journal_bytes) / 1e6;
     r.consumer_ms = consumer_ms / steps;
     r.cpu_ms = faults.cpuPerStep();
+    r.huge_pages = HugePagePolicy::current().use_huge_pages ? 1 : 0;
     return r;
 }
 
 int runChild(const std::string& mode, const TrainOptions& options, bool shapes, int poll_ms) {
     try {
         const ChildResult r = runConfiguration(mode, options, shapes, poll_ms);
-        std::printf("RESULT %.6f %.6f %.1f %.0f %.3f %.3f %.3f %.6f %.3f %.1f\n", r.avg, r.fastest,
-                    r.faults, r.events, r.journal_mb, r.consumer_ms, r.cpu_ms, r.median,
-                    r.trainer_ms, r.consumer_faults);
+        std::printf("RESULT %.6f %.6f %.1f %.0f %.3f %.3f %.3f %.6f %.3f %.1f %.0f\n", r.avg,
+                    r.fastest, r.faults, r.events, r.journal_mb, r.consumer_ms, r.cpu_ms, r.median,
+                    r.trainer_ms, r.consumer_faults, r.huge_pages);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bench_record_overhead: %s\n", e.what());
         return 2;
@@ -366,9 +370,9 @@ std::optional<ChildResult> spawnChild(const std::string& command) {
     char line[512];
     while (std::fgets(line, sizeof line, pipe) != nullptr) {
         ChildResult r;
-        if (std::sscanf(line, "RESULT %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf", &r.avg, &r.fastest,
-                        &r.faults, &r.events, &r.journal_mb, &r.consumer_ms, &r.cpu_ms, &r.median,
-                        &r.trainer_ms, &r.consumer_faults) == 10) {
+        if (std::sscanf(line, "RESULT %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf", &r.avg,
+                        &r.fastest, &r.faults, &r.events, &r.journal_mb, &r.consumer_ms, &r.cpu_ms,
+                        &r.median, &r.trainer_ms, &r.consumer_faults, &r.huge_pages) == 11) {
             result = r;
         }
     }
@@ -449,6 +453,9 @@ int main(int argc, char** argv) {
     std::printf(in_process ? "every run in this one process, one after another; the order "
                              "alternates between rounds\n"
                            : "each run in a fresh process; the order alternates between rounds\n");
+    if (in_process) {
+        std::printf("trace columns: %s\n", HugePagePolicy::current().describe().c_str());
+    }
     std::vector<std::string> modes{"plain", "recorded", "journaled"};
     if (observed) {
         modes.insert(modes.begin() + 1, "observed");
@@ -556,5 +563,16 @@ int main(int argc, char** argv) {
     std::printf("  consumer thread page faults per step: recorded %.1f, journaled %.1f\n",
                 median(values("recorded", &ChildResult::consumer_faults)),
                 median(values("journaled", &ChildResult::consumer_faults)));
+    int huge_runs = 0, runs = 0;
+    for (const char* mode : {"recorded", "journaled"}) {
+        for (const double h : values(mode, &ChildResult::huge_pages)) {
+            huge_runs += h > 0 ? 1 : 0;
+            ++runs;
+        }
+    }
+    std::printf(
+        "  trace columns on huge pages (HugePagePolicy) in %d of %d recorded and journaled "
+        "runs\n",
+        huge_runs, runs);
     return 0;
 }

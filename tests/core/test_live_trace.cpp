@@ -5,6 +5,7 @@
 // that no later update touches. Random traces, several split points each.
 
 #include "trace/column_growth.h"
+#include "trace/huge_page_policy.h"
 #include "trace/live_trace_builder.h"
 #include "trace/live_trace_mirror.h"
 #include "trace/timeline_layout.h"
@@ -488,6 +489,29 @@ class TestLiveTrace : public QObject {
         for (size_t i = 0; i < usable; i += 4099) {
             QCOMPARE(column[i], int64_t(i));
         }
+    }
+
+    // The columns ask for huge pages only when MEMSCOPE_HUGE_PAGES=1 says so; another value is
+    // reported and leaves the default (4 KiB pages).
+    void hugePagesOnlyWhenAskedFor() {
+        std::string warning;
+        const auto unset = HugePagePolicy::fromEnvironment(nullptr, &warning);
+        QVERIFY(!unset.use_huge_pages);
+        QCOMPARE(unset.source, std::string("default"));
+        QVERIFY(warning.empty());
+        const auto on = HugePagePolicy::fromEnvironment("1", &warning);
+        QVERIFY(on.use_huge_pages);
+        QCOMPARE(on.describe(), std::string("huge pages: yes (MEMSCOPE_HUGE_PAGES=1)"));
+        QVERIFY(!HugePagePolicy::fromEnvironment("0", &warning).use_huge_pages);
+        QVERIFY(warning.empty());
+        const auto bad = HugePagePolicy::fromEnvironment("yes", &warning);
+        QVERIFY(!bad.use_huge_pages);
+        QVERIFY(warning.find("MEMSCOPE_HUGE_PAGES=yes") != std::string::npos);
+        QVERIFY(!HugePagePolicy::parseOverride("").has_value());
+        // the process's own policy is decided once: the same answer on every call
+        const auto& first = HugePagePolicy::current();
+        QVERIFY(&first == &HugePagePolicy::current());
+        QVERIFY(!first.source.empty());
     }
 };
 
