@@ -80,6 +80,13 @@ uint32_t CborPieces::crc32(uint32_t crc) const {
     return crc;
 }
 
+uint32_t CborPieces::crc32c(uint32_t crc) const {
+    for (const Piece& piece : m_pieces) {
+        crc = memscope::crc32c(crc, pieceData(piece), piece.length);
+    }
+    return crc;
+}
+
 std::vector<iovec> CborPieces::iovecs(const void* prefix, size_t prefix_bytes) const {
     std::vector<iovec> out;
     out.reserve(m_pieces.size() + 1);

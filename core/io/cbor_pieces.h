@@ -42,6 +42,8 @@ class CborPieces {
     size_t size() const { return m_size; }
     // CRC-32 (zlib's) of the item, continuing `crc`.
     uint32_t crc32(uint32_t crc = 0) const;
+    // CRC-32C (io/crc32.h) of the item, continuing `crc`.
+    uint32_t crc32c(uint32_t crc = 0) const;
     // The item as iovecs, in order, after `prefix` (say a chunk header), valid until the next
     // change of this object.
     std::vector<iovec> iovecs(const void* prefix = nullptr, size_t prefix_bytes = 0) const;

@@ -353,11 +353,15 @@ int64_t JournalReader::poll() {
         for (int i = 0; i < 4; ++i) {
             version |= uint32_t(uint8_t(m_pending[size_t(8 + i)])) << (8 * i);
         }
+        if (version == 0) {
+            throw RunFileError(m_path, "journal version 0 is not one Memscope writes");
+        }
         if (version > RunJournal::kVersion) {
             throw RunFileError(m_path, "journal version " + std::to_string(version) +
                                            " is newer than this Memscope reads (" +
                                            std::to_string(RunJournal::kVersion) + ")");
         }
+        m_version = version;
         m_pending.erase(0, RunJournal::kFileHeaderSize);
         m_bytesKept = RunJournal::kFileHeaderSize;
         m_headerChecked = true;
@@ -388,7 +392,7 @@ void JournalReader::readChunks() {
             break;
         }
         const char* payload = head + RunJournal::kChunkHeaderSize;
-        if (RunJournal::crc32(payload, length) != crc) {
+        if (RunJournal::checksum(m_version, payload, length) != crc) {
             m_failed = true;
             m_failure = at + " fails its checksum";
             break;

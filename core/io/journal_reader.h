@@ -62,6 +62,7 @@ class JournalReader {
     int64_t m_chunks = 0;
     int64_t m_peak = 0;
     bool m_headerChecked = false;
+    uint32_t m_version = 0;  // the journal's, from its header
     bool m_failed = false;
     std::string m_failure;
 };

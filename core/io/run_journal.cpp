@@ -49,8 +49,8 @@ std::string RunJournal::runPathFor(const std::string& journal_path) {
                : journal_path;
 }
 
-uint32_t RunJournal::crc32(const void* data, size_t bytes) {
-    return memscope::crc32(0, data, bytes);
+uint32_t RunJournal::checksum(uint32_t version, const void* data, size_t bytes) {
+    return version >= 2 ? memscope::crc32c(0, data, bytes) : memscope::crc32(0, data, bytes);
 }
 
 RunJournal::RunJournal(std::string path) : m_path(std::move(path)) {
@@ -271,7 +271,7 @@ void RunJournal::append(const Trace& trace, bool operators) {
         uint8_t header[kChunkHeaderSize + 9];  // and the map's head (at most 9 bytes)
         std::memcpy(header, kChunkMagic, 4);
         putU32(header + 4, static_cast<uint32_t>(payload_bytes));
-        putU32(header + 8, out.crc32(memscope::crc32(0, head_bytes.data(), head_bytes.size())));
+        putU32(header + 8, out.crc32c(memscope::crc32c(0, head_bytes.data(), head_bytes.size())));
         std::memcpy(header + kChunkHeaderSize, head_bytes.data(), head_bytes.size());
         // One write per chunk: a crash tears at most this chunk, which the reader drops.
         writeAll(out.iovecs(header, kChunkHeaderSize + head_bytes.size()));

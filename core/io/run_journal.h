@@ -3,14 +3,15 @@
 // The recording journal, RUN.memscope.journal: what a run recorded so far, on disk while it is
 // recorded, so that a crash, kill -9 or power loss loses at most the last second.
 //
-// Layout (journal version 1; all integers little-endian):
+// Layout (journal version 2; all integers little-endian):
 //
 //   offset 0   8 bytes   magic "MSJOURNL"
-//   offset 8   uint32    journal version (1)
+//   offset 8   uint32    journal version (2)
 //   offset 12  chunks, back to back, appended and never rewritten:
 //                4 bytes   chunk magic "MSJC"
 //                uint32    P: payload length in bytes
-//                uint32    CRC-32 (IEEE, as zlib's crc32) of the payload
+//                uint32    CRC-32C (Castagnoli, io/crc32.h) of the payload; version 1, which
+//                          readers still recover, has CRC-32 (IEEE, as zlib's crc32) here
 //                P bytes   the payload, a CBOR map (written by io/cbor_pieces.h, read with
 //                          nlohmann::json::from_cbor)
 //
@@ -50,7 +51,7 @@ class RunJournal {
   public:
     static constexpr char kMagic[9] = "MSJOURNL";
     static constexpr char kChunkMagic[5] = "MSJC";
-    static constexpr uint32_t kVersion = 1;
+    static constexpr uint32_t kVersion = 2;
     static constexpr size_t kFileHeaderSize = 12;
     static constexpr size_t kChunkHeaderSize = 12;
     static constexpr std::chrono::milliseconds kSyncInterval{1000};
@@ -60,8 +61,9 @@ class RunJournal {
     static bool isJournalPath(const std::string& path);
     // The run file a journal belongs to (the path without ".journal").
     static std::string runPathFor(const std::string& journal_path);
-    // CRC-32 (IEEE 802.3, reflected, the one zlib and PNG use).
-    static uint32_t crc32(const void* data, size_t bytes);
+    // The checksum of a chunk's payload in a journal of `version`: CRC-32C from version 2 on,
+    // CRC-32 (IEEE 802.3, reflected, the one zlib and PNG use) in version 1.
+    static uint32_t checksum(uint32_t version, const void* data, size_t bytes);
 
     // Creates (or truncates) PATH and writes the file header. Throws RunFileError naming PATH.
     explicit RunJournal(std::string path);

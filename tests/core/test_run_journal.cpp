@@ -41,16 +41,46 @@ void appendAll(const std::string& path, const std::string& data) {
     out << data;
 }
 
-// The CRC bit by bit, as the standard defines it: what the sliced tables must agree with.
-uint32_t crcBitwise(const uint8_t* p, size_t n) {
+// The CRC bit by bit, as the standard defines it: what the sliced tables and the SSE4.2
+// instruction must agree with (0xEDB88320: CRC-32, 0x82F63B78: CRC-32C).
+uint32_t crcBitwise(const uint8_t* p, size_t n, uint32_t polynomial = 0xEDB88320u) {
     uint32_t c = 0xFFFFFFFFu;
     for (size_t i = 0; i < n; ++i) {
         c ^= p[i];
         for (int k = 0; k < 8; ++k) {
-            c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+            c = (c & 1) ? polynomial ^ (c >> 1) : c >> 1;
         }
     }
     return ~c;
+}
+
+uint32_t getU32(const std::string& data, size_t at) {
+    uint32_t v = 0;
+    for (int i = 0; i < 4; ++i) {
+        v |= uint32_t(uint8_t(data[at + size_t(i)])) << (8 * i);
+    }
+    return v;
+}
+
+void putU32(std::string& data, size_t at, uint32_t v) {
+    for (int i = 0; i < 4; ++i) {
+        data[at + size_t(i)] = char((v >> (8 * i)) & 0xFF);
+    }
+}
+
+// `journal` rewritten as journal version 1 wrote it: the version, and each chunk's CRC-32C
+// replaced by its CRC-32.
+std::string asVersion1(std::string journal) {
+    putU32(journal, 8, 1);
+    size_t pos = RunJournal::kFileHeaderSize;
+    while (pos + RunJournal::kChunkHeaderSize <= journal.size()) {
+        const uint32_t length = getU32(journal, pos + 4);
+        const auto* payload =
+            reinterpret_cast<const uint8_t*>(journal.data() + pos + RunJournal::kChunkHeaderSize);
+        putU32(journal, pos + 8, crc32(0, payload, length));
+        pos += RunJournal::kChunkHeaderSize + length;
+    }
+    return journal;
 }
 
 }  // namespace
@@ -88,7 +118,10 @@ class TestRunJournal : public QObject {
         QVERIFY(RunJournal::pathFor("a/run.memscope") == "a/run.memscope.journal");
         QVERIFY(RunJournal::runPathFor("a/run.memscope.journal") == "a/run.memscope");
         QVERIFY(!RunJournal::isJournalPath("a/run.memscope"));
-        QCOMPARE(RunJournal::crc32("123456789", 9), uint32_t(0xCBF43926));  // the check value
+        // the check values of CRC-32 (version 1) and CRC-32C (version 2 on)
+        QCOMPARE(RunJournal::checksum(1, "123456789", 9), uint32_t(0xCBF43926));
+        QCOMPARE(RunJournal::checksum(2, "123456789", 9), uint32_t(0xE3069283));
+        QCOMPARE(RunJournal::kVersion, uint32_t(2));
     }
 
     // Slicing by eight agrees with the definition at every length and alignment (the tail loop,
@@ -109,6 +142,27 @@ class TestRunJournal : public QObject {
                     expected);
             }
         }
+    }
+
+    // CRC-32C likewise, with the SSE4.2 instruction (where the processor has it) and without.
+    void crc32cMatchesTheDefinition() {
+        std::mt19937 random(11);
+        std::vector<uint8_t> data(300);
+        for (auto& b : data) {
+            b = static_cast<uint8_t>(random());
+        }
+        for (size_t offset = 0; offset < 8; ++offset) {
+            for (size_t n = 0; n + offset <= data.size(); n += (n < 40 ? 1 : 37)) {
+                const uint8_t* p = data.data() + offset;
+                const uint32_t expected = crcBitwise(p, n, 0x82F63B78u);
+                QCOMPARE(crc32c(0, p, n), expected);
+                QCOMPARE(crc32cPortable(0, p, n), expected);
+                const size_t cut = n / 3;
+                QCOMPARE(crc32c(crc32c(0, p, cut), p + cut, n - cut), expected);
+                QCOMPARE(crc32cPortable(crc32cPortable(0, p, cut), p + cut, n - cut), expected);
+            }
+        }
+        qInfo("CRC-32C in hardware (SSE4.2): %s", crc32cInHardware() ? "yes" : "no");
     }
 
     // CborPieces writes what nlohmann::json::to_cbor writes for the same value, at every head
@@ -161,6 +215,7 @@ class TestRunJournal : public QObject {
         QVERIFY(ours == library);
         QVERIFY(json::from_cbor(ours) == expected);
         QCOMPARE(pieces.crc32(), crc32(0, library.data(), library.size()));
+        QCOMPARE(pieces.crc32c(), crc32c(0, library.data(), library.size()));
         // The iovecs hold the same bytes after the prefix, the blobs not copied.
         const char prefix[] = "HEAD";
         const auto vecs = pieces.iovecs(prefix, 4);
@@ -220,6 +275,43 @@ class TestRunJournal : public QObject {
         const std::string run = m_dir.filePath("recovered.memscope").toStdString();
         RunFile::save(t, run);
         QCOMPARE(RunFile::load(run).events.count(), m_finished.events.count());
+    }
+
+    // A journal an earlier Memscope wrote (version 1: CRC-32 checksums) recovers the same run;
+    // the same file marked version 2 fails its first chunk's checksum (nothing to recover), and
+    // version 0 is refused, each with a message naming the file.
+    void version1JournalsStillRecover() {
+        const std::string v1 = m_dir.filePath("v1.journal").toStdString();
+        writeAll(v1, asVersion1(readAll(m_journal)));
+        const auto r = JournalRecovery::recover(v1);
+        QVERIFY2(r.dropped_reason.empty(), r.dropped_reason.c_str());
+        QCOMPARE(r.bytes_dropped, int64_t(0));
+        QCOMPARE(r.trace.events.count(), m_finished.events.count());
+        QVERIFY(r.trace.events.time_ns == m_finished.events.time_ns);
+        QCOMPARE(r.trace.spans.size(), m_finished.spans.size());
+
+        std::string mislabeled = asVersion1(readAll(m_journal));
+        putU32(mislabeled, 8, 2);
+        const std::string bad = m_dir.filePath("mislabeled.journal").toStdString();
+        writeAll(bad, mislabeled);
+        try {
+            (void)JournalRecovery::recover(bad);
+            QFAIL("a journal whose every chunk fails its checksum was recovered");
+        } catch (const RunFileError& e) {
+            QVERIFY2(std::string(e.what()).find("fails its checksum") != std::string::npos,
+                     e.what());
+        }
+
+        putU32(mislabeled, 8, 0);
+        writeAll(bad, mislabeled);
+        try {
+            (void)JournalRecovery::recover(bad);
+            QFAIL("a version 0 journal was read");
+        } catch (const RunFileError& e) {
+            QVERIFY2(std::string(e.what()).find("version 0") != std::string::npos, e.what());
+            QVERIFY2(std::string(e.what()).find("mislabeled.journal") != std::string::npos,
+                     e.what());
+        }
     }
 
     void tornLastChunkIsDroppedAndSaid() {
