@@ -73,16 +73,10 @@ const uint8_t* CborPieces::pieceData(const Piece& piece) const {
     return piece.borrowed != nullptr ? piece.borrowed : m_own.data() + piece.offset;
 }
 
-uint32_t CborPieces::crc32(uint32_t crc) const {
+uint32_t CborPieces::checksum(uint32_t (*crc_function)(uint32_t, const void*, size_t),
+                              uint32_t crc) const {
     for (const Piece& piece : m_pieces) {
-        crc = memscope::crc32(crc, pieceData(piece), piece.length);
-    }
-    return crc;
-}
-
-uint32_t CborPieces::crc32c(uint32_t crc) const {
-    for (const Piece& piece : m_pieces) {
-        crc = memscope::crc32c(crc, pieceData(piece), piece.length);
+        crc = crc_function(crc, pieceData(piece), piece.length);
     }
     return crc;
 }

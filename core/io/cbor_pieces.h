@@ -40,10 +40,10 @@ class CborPieces {
 
     // Total length of the item in bytes.
     size_t size() const { return m_size; }
-    // CRC-32 (zlib's) of the item, continuing `crc`.
-    uint32_t crc32(uint32_t crc = 0) const;
-    // CRC-32C (io/crc32.h) of the item, continuing `crc`.
-    uint32_t crc32c(uint32_t crc = 0) const;
+    // A checksum of the item, piece by piece, continuing `crc`: `crc_function` is memscope::crc32
+    // or memscope::crc32c (io/crc32.h).
+    uint32_t checksum(uint32_t (*crc_function)(uint32_t, const void*, size_t),
+                      uint32_t crc = 0) const;
     // The item as iovecs, in order, after `prefix` (say a chunk header), valid until the next
     // change of this object.
     std::vector<iovec> iovecs(const void* prefix = nullptr, size_t prefix_bytes = 0) const;

@@ -271,7 +271,8 @@ void RunJournal::append(const Trace& trace, bool operators) {
         uint8_t header[kChunkHeaderSize + 9];  // and the map's head (at most 9 bytes)
         std::memcpy(header, kChunkMagic, 4);
         putU32(header + 4, static_cast<uint32_t>(payload_bytes));
-        putU32(header + 8, out.crc32c(memscope::crc32c(0, head_bytes.data(), head_bytes.size())));
+        putU32(header + 8, out.checksum(memscope::crc32c,
+                                        memscope::crc32c(0, head_bytes.data(), head_bytes.size())));
         std::memcpy(header + kChunkHeaderSize, head_bytes.data(), head_bytes.size());
         // One write per chunk: a crash tears at most this chunk, which the reader drops.
         writeAll(out.iovecs(header, kChunkHeaderSize + head_bytes.size()));

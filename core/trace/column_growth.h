@@ -17,9 +17,9 @@ namespace memscope {
 // cost on virtual machines").
 
 // Asks the kernel for transparent huge pages in [data, data + bytes) (the whole 2 MiB pages
-// inside it), where the system allows them on request (THP mode `madvise` or `always`) and they
-// cost less than 4 KiB pages on this host (HugePagePolicy, trace/huge_page_policy.h); nothing
-// elsewhere.
+// inside it), where the process asks for them (HugePagePolicy, trace/huge_page_policy.h:
+// MEMSCOPE_HUGE_PAGES=1) and the system allows them on request (THP mode `madvise` or
+// `always`); nothing elsewhere.
 void adviseHugePages(void* data, size_t bytes);
 
 // The least capacity a column grows to (small traces stay small all the same).
