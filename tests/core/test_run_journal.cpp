@@ -54,6 +54,25 @@ uint32_t crcBitwise(const uint8_t* p, size_t n, uint32_t polynomial = 0xEDB88320
     return ~c;
 }
 
+// `crc` (crc32, crc32c, ...) against crcBitwise with `polynomial` on random bytes.
+void checkAgainstDefinition(uint32_t (*crc)(uint32_t, const void*, size_t), uint32_t polynomial,
+                            unsigned seed) {
+    std::mt19937 random(seed);
+    std::vector<uint8_t> data(300);
+    for (auto& b : data) {
+        b = static_cast<uint8_t>(random());
+    }
+    for (size_t offset = 0; offset < 8; ++offset) {
+        for (size_t n = 0; n + offset <= data.size(); n += (n < 40 ? 1 : 37)) {
+            const uint8_t* p = data.data() + offset;
+            const uint32_t expected = crcBitwise(p, n, polynomial);
+            QCOMPARE(crc(0, p, n), expected);
+            const size_t cut = n / 3;
+            QCOMPARE(crc(crc(0, p, cut), p + cut, n - cut), expected);
+        }
+    }
+}
+
 uint32_t getU32(const std::string& data, size_t at) {
     uint32_t v = 0;
     for (int i = 0; i < 4; ++i) {
@@ -124,44 +143,13 @@ class TestRunJournal : public QObject {
         QCOMPARE(RunJournal::kVersion, uint32_t(2));
     }
 
-    // Slicing by eight agrees with the definition at every length and alignment (the tail loop,
-    // the 8-byte loop, both), and continues across pieces as zlib's crc32 does.
-    void crc32MatchesTheDefinition() {
-        std::mt19937 random(7);
-        std::vector<uint8_t> data(300);
-        for (auto& b : data) {
-            b = static_cast<uint8_t>(random());
-        }
-        for (size_t offset = 0; offset < 8; ++offset) {
-            for (size_t n = 0; n + offset <= data.size(); n += (n < 40 ? 1 : 37)) {
-                const uint32_t expected = crcBitwise(data.data() + offset, n);
-                QCOMPARE(crc32(0, data.data() + offset, n), expected);
-                const size_t cut = n / 3;
-                QCOMPARE(
-                    crc32(crc32(0, data.data() + offset, cut), data.data() + offset + cut, n - cut),
-                    expected);
-            }
-        }
-    }
-
-    // CRC-32C likewise, with the SSE4.2 instruction (where the processor has it) and without.
-    void crc32cMatchesTheDefinition() {
-        std::mt19937 random(11);
-        std::vector<uint8_t> data(300);
-        for (auto& b : data) {
-            b = static_cast<uint8_t>(random());
-        }
-        for (size_t offset = 0; offset < 8; ++offset) {
-            for (size_t n = 0; n + offset <= data.size(); n += (n < 40 ? 1 : 37)) {
-                const uint8_t* p = data.data() + offset;
-                const uint32_t expected = crcBitwise(p, n, 0x82F63B78u);
-                QCOMPARE(crc32c(0, p, n), expected);
-                QCOMPARE(crc32cPortable(0, p, n), expected);
-                const size_t cut = n / 3;
-                QCOMPARE(crc32c(crc32c(0, p, cut), p + cut, n - cut), expected);
-                QCOMPARE(crc32cPortable(crc32cPortable(0, p, cut), p + cut, n - cut), expected);
-            }
-        }
+    // Slicing by eight (CRC-32, CRC-32C) and the SSE4.2 instruction (CRC-32C, where the
+    // processor has it) agree with the definition at every length and alignment (the tail
+    // loop, the 8-byte loop, both), and continue across pieces as zlib's crc32 does.
+    void crcsMatchTheDefinition() {
+        checkAgainstDefinition(crc32, 0xEDB88320u, 7);
+        checkAgainstDefinition(crc32c, 0x82F63B78u, 11);
+        checkAgainstDefinition(crc32cPortable, 0x82F63B78u, 11);
         qInfo("CRC-32C in hardware (SSE4.2): %s", crc32cInHardware() ? "yes" : "no");
     }
 
