@@ -1,4 +1,6 @@
 #include "io/run_file.h"
+
+#include "io/column_codec.h"
 #include "train/step_metrics_json.h"
 
 #include <zstd.h>
@@ -162,33 +164,16 @@ std::string checkEventValues(const EventColumns& events, size_t node_count) {
     return {};
 }
 
-// ---- version 2 column encodings ---------------------------------------------------------------
+// ---- version 2 column encodings (io/column_codec.h) -------------------------------------------
 
-enum class Encoding { Raw, Delta, Varint, DeltaVarint };
+using Encoding = ColumnEncoding;
 
 const char* encodingName(Encoding e) {
-    switch (e) {
-        case Encoding::Raw:
-            return "raw";
-        case Encoding::Delta:
-            return "delta";
-        case Encoding::Varint:
-            return "varint";
-        case Encoding::DeltaVarint:
-            return "delta_varint";
-    }
-    return "raw";
+    return columnEncodingName(e);
 }
 
 bool encodingFromName(const std::string& name, Encoding& out) {
-    for (const Encoding e :
-         {Encoding::Raw, Encoding::Delta, Encoding::Varint, Encoding::DeltaVarint}) {
-        if (name == encodingName(e)) {
-            out = e;
-            return true;
-        }
-    }
-    return false;
+    return columnEncodingFromName(name, out);
 }
 
 // The writer's choice per column (see the format comment in run_file.h).
@@ -200,118 +185,6 @@ Encoding encodingFor(const std::string& column, bool varints) {
     if (column == "size")
         return varints ? Encoding::Varint : Encoding::Raw;
     return Encoding::Raw;
-}
-
-inline uint64_t zigzag(int64_t v) {
-    // The sign as a mask without shifting a signed value (implementation-defined before C++20).
-    const uint64_t u = uint64_t(v);
-    return (u << 1) ^ (uint64_t(0) - (u >> 63));
-}
-inline int64_t unzigzag(uint64_t v) {
-    return int64_t(v >> 1) ^ -int64_t(v & 1);
-}
-
-// The value sign-extended (signed types) or zero-extended to 64 bits.
-template <typename T>
-inline int64_t widen(T v) {
-    if constexpr (std::is_signed_v<T>)
-        return int64_t(v);
-    else
-        return int64_t(uint64_t(v));
-}
-
-template <typename T>
-void encodeChunk(const T* v, size_t n, Encoding encoding, std::vector<uint8_t>& out) {
-    using U = std::make_unsigned_t<T>;
-    out.clear();
-    switch (encoding) {
-        case Encoding::Raw:
-            out.resize(n * sizeof(T));
-            if (n != 0)
-                std::memcpy(out.data(), v, n * sizeof(T));
-            return;
-        case Encoding::Delta: {
-            out.resize(n * sizeof(T));
-            U prev = 0;
-            for (size_t i = 0; i < n; ++i) {
-                const U d = U(U(v[i]) - prev);
-                std::memcpy(out.data() + i * sizeof(T), &d, sizeof(T));
-                prev = U(v[i]);
-            }
-            return;
-        }
-        case Encoding::Varint:
-        case Encoding::DeltaVarint: {
-            out.resize(n * 10);
-            uint8_t* p = out.data();
-            int64_t prev = 0;
-            const bool delta = encoding == Encoding::DeltaVarint;
-            for (size_t i = 0; i < n; ++i) {
-                const int64_t w = widen(v[i]);
-                // Deltas modulo 2^64: unsigned 64-bit columns (addr) wrap exactly.
-                uint64_t z = zigzag(delta ? int64_t(uint64_t(w) - uint64_t(prev)) : w);
-                prev = w;
-                while (z >= 0x80) {
-                    *p++ = uint8_t(z | 0x80);
-                    z >>= 7;
-                }
-                *p++ = uint8_t(z);
-            }
-            out.resize(size_t(p - out.data()));
-            return;
-        }
-    }
-}
-
-// Decodes exactly n values from [in, in + bytes); false when the bytes do not hold exactly that.
-template <typename T>
-bool decodeChunk(const uint8_t* in, size_t bytes, Encoding encoding, T* v, size_t n) {
-    using U = std::make_unsigned_t<T>;
-    switch (encoding) {
-        case Encoding::Raw:
-            if (bytes != n * sizeof(T))
-                return false;
-            if (n != 0)
-                std::memcpy(v, in, bytes);
-            return true;
-        case Encoding::Delta: {
-            if (bytes != n * sizeof(T))
-                return false;
-            U acc = 0;
-            for (size_t i = 0; i < n; ++i) {
-                U d;
-                std::memcpy(&d, in + i * sizeof(T), sizeof(T));
-                acc = U(acc + d);
-                v[i] = T(acc);
-            }
-            return true;
-        }
-        case Encoding::Varint:
-        case Encoding::DeltaVarint: {
-            const uint8_t* p = in;
-            const uint8_t* const end = in + bytes;
-            const bool delta = encoding == Encoding::DeltaVarint;
-            uint64_t acc = 0;
-            for (size_t i = 0; i < n; ++i) {
-                uint64_t z = 0;
-                int shift = 0;
-                for (;;) {
-                    if (p == end || shift > 63)
-                        return false;
-                    const uint8_t b = *p++;
-                    z |= uint64_t(b & 0x7f) << shift;
-                    if (b < 0x80)
-                        break;
-                    shift += 7;
-                }
-                const int64_t x = unzigzag(z);
-                acc = delta ? acc + uint64_t(x) : uint64_t(x);
-                v[i] = T(U(acc));  // exact for what the writer wrote; damage is caught by checks
-            }
-            return p == end;
-        }
-    }
-    return false;
 }
 
 // Runs task(i) for i in [0, count) on the calling thread and one more, in order of i. after(i)
@@ -693,7 +566,7 @@ void RunFile::save(const Trace& trace, const std::string& path, const SaveOption
                 size_t column = 0;
                 forEachColumn(events, [&](const char*, const auto& v) {
                     if (column++ == job.column)
-                        encodeChunk(v.data() + first, n, encodings[job.column], raw);
+                        encodeColumn(v.data() + first, n, encodings[job.column], raw);
                 });
                 std::vector<uint8_t>& out = stored[job.column][job.chunk];
                 out.resize(ZSTD_compressBound(raw.size()));
@@ -1204,8 +1077,8 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
                 bool ok = true;
                 forEachColumn(trace.events, [&](const char*, auto& v) {
                     if (column++ == c)
-                        ok = decodeChunk(raw.data(), raw.size(), entry.encoding, v.data() + first,
-                                         n);
+                        ok = decodeColumn(raw.data(), raw.size(), entry.encoding, v.data() + first,
+                                          n);
                 });
                 if (!ok) {
                     throw RunFileError(
