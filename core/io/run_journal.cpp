@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <stdexcept>
 
 namespace memscope {
 
@@ -53,14 +54,27 @@ uint32_t RunJournal::checksum(uint32_t version, const void* data, size_t bytes) 
     return version >= 2 ? memscope::crc32c(0, data, bytes) : memscope::crc32(0, data, bytes);
 }
 
-RunJournal::RunJournal(std::string path) : m_path(std::move(path)) {
+std::vector<uint32_t> RunJournal::writableVersions() {
+    std::vector<uint32_t> versions;
+    for (uint32_t v = kOldestVersion; v <= kVersion; ++v) {
+        versions.push_back(v);
+    }
+    return versions;
+}
+
+RunJournal::RunJournal(std::string path, uint32_t version)
+    : m_path(std::move(path)), m_version(version) {
+    if (version < kOldestVersion || version > kVersion) {
+        throw std::invalid_argument("RunJournal: cannot write journal version " +
+                                    std::to_string(version));
+    }
     m_fd = ::open(m_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
     if (m_fd < 0) {
         throw RunFileError(m_path, "cannot create the journal: " + systemError());
     }
     uint8_t header[kFileHeaderSize];
     std::memcpy(header, kMagic, 8);
-    putU32(header + 8, kVersion);
+    putU32(header + 8, m_version);
     writeAll({iovec{header, sizeof header}});
     m_lastSync = std::chrono::steady_clock::now();
     m_dirty = true;
@@ -271,8 +285,8 @@ void RunJournal::append(const Trace& trace, bool operators) {
         uint8_t header[kChunkHeaderSize + 9];  // and the map's head (at most 9 bytes)
         std::memcpy(header, kChunkMagic, 4);
         putU32(header + 4, static_cast<uint32_t>(payload_bytes));
-        putU32(header + 8, out.checksum(memscope::crc32c,
-                                        memscope::crc32c(0, head_bytes.data(), head_bytes.size())));
+        const auto crc = m_version >= 2 ? memscope::crc32c : memscope::crc32;
+        putU32(header + 8, out.checksum(crc, crc(0, head_bytes.data(), head_bytes.size())));
         std::memcpy(header + kChunkHeaderSize, head_bytes.data(), head_bytes.size());
         // One write per chunk: a crash tears at most this chunk, which the reader drops.
         writeAll(out.iovecs(header, kChunkHeaderSize + head_bytes.size()));

@@ -44,6 +44,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace memscope {
 
@@ -52,6 +53,7 @@ class RunJournal {
     static constexpr char kMagic[9] = "MSJOURNL";
     static constexpr char kChunkMagic[5] = "MSJC";
     static constexpr uint32_t kVersion = 2;
+    static constexpr uint32_t kOldestVersion = 1;
     static constexpr size_t kFileHeaderSize = 12;
     static constexpr size_t kChunkHeaderSize = 12;
     static constexpr std::chrono::milliseconds kSyncInterval{1000};
@@ -65,8 +67,13 @@ class RunJournal {
     // CRC-32 (IEEE 802.3, reflected, the one zlib and PNG use) in version 1.
     static uint32_t checksum(uint32_t version, const void* data, size_t bytes);
 
-    // Creates (or truncates) PATH and writes the file header. Throws RunFileError naming PATH.
-    explicit RunJournal(std::string path);
+    // The versions the writer can write, oldest first: kOldestVersion to kVersion. Older ones are
+    // for the tests that check a newer reader still recovers them, and for bench_journal.
+    static std::vector<uint32_t> writableVersions();
+
+    // Creates (or truncates) PATH and writes the file header of a journal of `version`. Throws
+    // RunFileError naming PATH; std::invalid_argument for a version it cannot write.
+    explicit RunJournal(std::string path, uint32_t version = kVersion);
     ~RunJournal();  // closes the file and keeps it
     RunJournal(const RunJournal&) = delete;
     RunJournal& operator=(const RunJournal&) = delete;
@@ -93,6 +100,7 @@ class RunJournal {
     void writeAll(std::vector<iovec> pieces);
 
     std::string m_path;
+    uint32_t m_version = kVersion;
     int m_fd = -1;
     std::chrono::steady_clock::time_point m_lastSync;
     bool m_dirty = false;
