@@ -39,15 +39,15 @@ Category byTiming(const EventColumns& ev, const Allocation& a, bool saw_backward
 }  // namespace
 
 Category Categorizer::categoryOf(const EventColumns& ev, const Allocation& a, int64_t role,
-                                 const std::vector<int64_t>& backward_start) {
+                                 const BackwardStarts& backward_start) {
     if (role >= 0) {
         return static_cast<Category>(role);
     }
     bool alive_at_backward = false;
     if (a.alloc_event >= 0 && static_cast<Phase>(ev.phase[a.alloc_event]) == Phase::Forward) {
-        const auto step = static_cast<size_t>(std::max(0, ev.step[a.alloc_event]));
-        if (step < backward_start.size() && backward_start[step] > a.alloc_event) {
-            alive_at_backward = a.free_event < 0 || a.free_event > backward_start[step];
+        const int64_t start = backward_start.at(std::max(0, ev.step[a.alloc_event]));
+        if (start > a.alloc_event) {
+            alive_at_backward = a.free_event < 0 || a.free_event > start;
         }
     }
     return byTiming(ev, a, alive_at_backward);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "trace/backward_starts.h"
 #include "trace/trace.h"
 
 namespace memscope {
@@ -20,11 +21,10 @@ namespace memscope {
 class Categorizer {
   public:
     // The category of one allocation: `role` is the category code a Role event named it with, or
-    // -1; `backward_start[s]` the first event of step s's backward pass, or -1 (a vector as long
-    // as the steps seen so far). LiveTraceBuilder (and so Trace::finalize) calls it for each
-    // allocation that new events can change.
+    // -1; `backward_start` the first event of each step's backward pass. LiveTraceBuilder (and so
+    // Trace::finalize) calls it for each allocation that new events can change.
     static Category categoryOf(const EventColumns& events, const Allocation& allocation,
-                               int64_t role, const std::vector<int64_t>& backward_start);
+                               int64_t role, const BackwardStarts& backward_start);
 };
 
 }  // namespace memscope

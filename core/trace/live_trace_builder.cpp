@@ -144,13 +144,7 @@ void LiveTraceBuilder::pairAppended(Trace& trace) {
     for (size_t i = first; i < count; ++i) {
         const auto kind = static_cast<EventKind>(events.kind[i]);
         if (static_cast<Phase>(events.phase[i]) == Phase::Backward) {
-            const auto step = static_cast<size_t>(std::max(0, events.step[i]));
-            if (m_backwardStart.size() <= step) {
-                m_backwardStart.resize(step + 1, -1);
-            }
-            if (m_backwardStart[step] < 0) {
-                m_backwardStart[step] = static_cast<int64_t>(i);
-            }
+            m_backwardStart.note(std::max(0, events.step[i]), static_cast<int64_t>(i));
         }
         const uint64_t key = addressKey(events.device[i], events.addr[i]);
         if (kind == EventKind::Alloc) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "trace/backward_starts.h"
 #include "trace/trace.h"
 
 #include <cstdint>
@@ -37,7 +38,7 @@ class LiveTraceBuilder {
     int64_t m_dropped = 0;
     std::unordered_map<uint64_t, size_t> m_open;  // (device, addr) -> live allocation
     std::vector<int64_t> m_role;                  // per allocation: Role category code, or -1
-    std::vector<int64_t> m_backwardStart;         // per step: its first backward event, or -1
+    BackwardStarts m_backwardStart;               // per step: its first backward event
     std::unordered_map<uint64_t, size_t> m_openSegments;  // (device, addr) -> m_reserved index
     std::vector<Segment> m_reserved;                      // segments seen reserved, in order
     std::vector<Segment> m_fromStart;            // freed, never seen reserved (they go first)

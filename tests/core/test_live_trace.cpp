@@ -4,6 +4,7 @@
 // and the snapshots LiveTraceMirror hands out must be consistent prefixes of the growing trace
 // that no later update touches. Random traces, several split points each.
 
+#include "trace/backward_starts.h"
 #include "trace/column_growth.h"
 #include "trace/huge_page_policy.h"
 #include "trace/live_trace_builder.h"
@@ -13,6 +14,7 @@
 
 #include <QtTest/QtTest>
 
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -512,6 +514,35 @@ class TestLiveTrace : public QObject {
         const auto& first = HugePagePolicy::current();
         QVERIFY(&first == &HugePagePolicy::current());
         QVERIFY(!first.source.empty());
+    }
+
+    // Backward starts keep each step's first backward event, whatever order the steps come in,
+    // and a step number no run reaches (a damaged file's 2^31 - 1) neither allocates for the
+    // steps before it nor is lost. A dense vector up to that step would need 16 GiB.
+    void backwardStartsStayBoundedWhateverTheSteps() {
+        BackwardStarts starts;
+        QCOMPARE(starts.at(0), int64_t(-1));
+        starts.note(3, 10);
+        starts.note(3, 11);  // not the first
+        starts.note(4, 20);
+        starts.note(std::numeric_limits<int32_t>::max(), 30);
+        starts.note(std::numeric_limits<int32_t>::max(), 31);
+        starts.note(1, 40);  // before the first step seen
+        starts.note(1, 41);
+        starts.note(200000, 50);  // far past the dense steps, then reached by them
+        for (int32_t step = 5; step <= 200000; ++step) {
+            starts.note(step, 60 + step);
+        }
+        QCOMPARE(starts.at(3), int64_t(10));
+        QCOMPARE(starts.at(4), int64_t(20));
+        QCOMPARE(starts.at(std::numeric_limits<int32_t>::max()), int64_t(30));
+        QCOMPARE(starts.at(1), int64_t(40));
+        QCOMPARE(starts.at(2), int64_t(-1));
+        QCOMPARE(starts.at(200000), int64_t(50));
+        QCOMPARE(starts.at(199999), int64_t(60 + 199999));
+        QCOMPARE(starts.at(std::numeric_limits<int32_t>::max() - 1), int64_t(-1));
+        starts.clear();
+        QCOMPARE(starts.at(3), int64_t(-1));
     }
 };
 
