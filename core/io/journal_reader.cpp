@@ -1,5 +1,6 @@
 #include "io/journal_reader.h"
 
+#include "io/column_codec.h"
 #include "io/run_file_error.h"
 #include "io/run_journal.h"
 #include "train/step_metrics_json.h"
@@ -10,6 +11,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <type_traits>
 
 namespace memscope {
 
@@ -68,6 +70,35 @@ std::vector<T> typedArray(const json& parent, const char* field, size_t expected
     return out;
 }
 
+// The number of entries a version 3 map of encoded columns holds ("count").
+size_t countOf(const json& parent, const char* what) {
+    const auto it = parent.find("count");
+    if (it == parent.end() || !it->is_number_unsigned()) {
+        throw std::string("'") + what + "' has no 'count'";
+    }
+    return static_cast<size_t>(it->get<uint64_t>());
+}
+
+// n values of T from a version 3 byte array encoded as `encoding`, or throws a message naming
+// the field.
+template <typename T>
+std::vector<T> codedArray(const json& parent, const char* field, size_t n,
+                          ColumnEncoding encoding) {
+    const auto it = parent.find(field);
+    if (it == parent.end() || !it->is_binary()) {
+        throw std::string("'") + field + "' is missing or not a byte array";
+    }
+    const auto& bytes = it->get_binary();
+    // Every value takes a byte at least: a count beyond that is damage, refused before anything
+    // is allocated for it.
+    std::vector<T> out(std::min(n, bytes.size()));
+    if (n > bytes.size() || !decodeColumn(bytes.data(), bytes.size(), encoding, out.data(), n)) {
+        throw std::string("'") + field + "' does not hold " + std::to_string(n) + " " +
+            columnEncodingName(encoding) + " values";
+    }
+    return out;
+}
+
 size_t firstIndex(const json& chunk, const char* field, size_t have, bool may_overlap) {
     const auto it = chunk.find(field);
     if (it == chunk.end() || !it->is_number_unsigned()) {
@@ -99,13 +130,18 @@ struct Rebuild {
     int64_t peak = 0;  // the largest `allocated` among the events
 };
 
-void applyChunk(const json& c, Rebuild& r) {
+// A chunk of a journal of `version`: from version 3 on, event and span columns are encoded
+// (io/column_codec.h, RunJournal::eventEncoding and spanEncoding).
+void applyChunk(const json& c, uint32_t version, Rebuild& r) {
     if (!c.is_object()) {
         throw std::string("the payload is not a map");
     }
     json meta = c.contains("meta") ? c.at("meta") : r.meta;
     if (!meta.is_object() && !meta.is_null()) {
         throw std::string("'meta' is not a map");
+    }
+    if (c.contains("meta")) {
+        (void)RunMetadata::fromJson(meta);  // a field of the wrong type throws here, not later
     }
 
     std::vector<Frame> frames;
@@ -163,18 +199,41 @@ void applyChunk(const json& c, Rebuild& r) {
                 " (a chunk is missing)";
         }
         const json& e = c.at("events");
-        events.time_ns = typedArray<int64_t>(e, "time_ns", size_t(-1));
+        if (!e.is_object()) {
+            throw std::string("'events' is not a map");
+        }
+        if (version >= 3) {
+            const size_t count = countOf(e, "events");
+            const auto column = [&](auto& to, const char* name) {
+                to = codedArray<typename std::decay_t<decltype(to)>::value_type>(
+                    e, name, count, RunJournal::eventEncoding(name));
+            };
+            column(events.time_ns, "time_ns");
+            column(events.addr, "addr");
+            column(events.size, "size");
+            column(events.allocated, "allocated");
+            column(events.reserved, "reserved");
+            column(events.stack, "stack");
+            column(events.step, "step");
+            column(events.kind, "kind");
+            column(events.phase, "phase");
+            column(events.thread, "thread");
+            column(events.device, "device");
+        } else {
+            events.time_ns = typedArray<int64_t>(e, "time_ns", size_t(-1));
+            const size_t count = events.time_ns.size();
+            events.addr = typedArray<uint64_t>(e, "addr", count);
+            events.size = typedArray<int64_t>(e, "size", count);
+            events.allocated = typedArray<int64_t>(e, "allocated", count);
+            events.reserved = typedArray<int64_t>(e, "reserved", count);
+            events.stack = typedArray<uint32_t>(e, "stack", count);
+            events.step = typedArray<int32_t>(e, "step", count);
+            events.kind = typedArray<uint8_t>(e, "kind", count);
+            events.phase = typedArray<uint8_t>(e, "phase", count);
+            events.thread = typedArray<uint16_t>(e, "thread", count);
+            events.device = typedArray<int16_t>(e, "device", count);
+        }
         const size_t n = events.time_ns.size();
-        events.addr = typedArray<uint64_t>(e, "addr", n);
-        events.size = typedArray<int64_t>(e, "size", n);
-        events.allocated = typedArray<int64_t>(e, "allocated", n);
-        events.reserved = typedArray<int64_t>(e, "reserved", n);
-        events.stack = typedArray<uint32_t>(e, "stack", n);
-        events.step = typedArray<int32_t>(e, "step", n);
-        events.kind = typedArray<uint8_t>(e, "kind", n);
-        events.phase = typedArray<uint8_t>(e, "phase", n);
-        events.thread = typedArray<uint16_t>(e, "thread", n);
-        events.device = typedArray<int16_t>(e, "device", n);
         for (size_t i = 0; i < n; ++i) {
             if (events.stack[i] >= node_count) {
                 throw std::string("an event names stack ") + std::to_string(events.stack[i]) +
@@ -209,11 +268,34 @@ void applyChunk(const json& c, Rebuild& r) {
     if (c.contains("spans")) {
         firstIndex(c, "span_first", r.spans.size(), false);
         const json& s = c.at("spans");
-        const auto begin = typedArray<int64_t>(s, "begin_ns", size_t(-1));
-        const auto end = typedArray<int64_t>(s, "end_ns", begin.size());
-        const auto stack = typedArray<uint32_t>(s, "stack", begin.size());
-        const auto thread = typedArray<uint16_t>(s, "thread", begin.size());
-        const auto shape = typedArray<uint32_t>(s, "shapes", begin.size());
+        if (!s.is_object()) {
+            throw std::string("'spans' is not a map");
+        }
+        std::vector<int64_t> begin, end;
+        std::vector<uint32_t> stack, shape;
+        std::vector<uint16_t> thread;
+        if (version >= 3) {
+            const size_t count = countOf(s, "spans");
+            const auto column = [&](auto& to, const char* name) {
+                to = codedArray<typename std::decay_t<decltype(to)>::value_type>(
+                    s, name, count, RunJournal::spanEncoding(name));
+            };
+            column(end, "end_ns");
+            column(begin, "duration_ns");
+            column(stack, "stack");
+            column(thread, "thread");
+            column(shape, "shapes");
+            for (size_t i = 0; i < count; ++i) {  // begin = end - duration, modulo 2^64
+                begin[i] = int64_t(uint64_t(end[i]) - uint64_t(begin[i]));
+            }
+        } else {
+            begin = typedArray<int64_t>(s, "begin_ns", size_t(-1));
+            end = typedArray<int64_t>(s, "end_ns", begin.size());
+            stack = typedArray<uint32_t>(s, "stack", begin.size());
+            thread = typedArray<uint16_t>(s, "thread", begin.size());
+            shape = typedArray<uint32_t>(s, "shapes", begin.size());
+        }
+        spans.reserve(begin.size());
         for (size_t i = 0; i < begin.size(); ++i) {
             if (stack[i] >= node_count || shape[i] >= shape_count) {
                 throw std::string("a span names a stack node or shape that does not exist");
@@ -399,7 +481,7 @@ void JournalReader::readChunks() {
         }
         try {
             const json chunk = json::from_cbor(payload, payload + length);
-            applyChunk(chunk, *m_state);
+            applyChunk(chunk, m_version, *m_state);
         } catch (const std::string& message) {
             m_failed = true;
             m_failure = at + ": " + message;

@@ -1,5 +1,6 @@
 #include "io/run_journal.h"
 
+#include "io/column_codec.h"
 #include "io/crc32.h"
 #include "io/run_file_error.h"
 
@@ -48,6 +49,26 @@ std::string RunJournal::runPathFor(const std::string& journal_path) {
     return isJournalPath(journal_path)
                ? journal_path.substr(0, journal_path.size() - std::strlen(kSuffix))
                : journal_path;
+}
+
+ColumnEncoding RunJournal::eventEncoding(std::string_view column) {
+    if (column == "kind" || column == "phase") {
+        return ColumnEncoding::Raw;
+    }
+    return column == "size" ? ColumnEncoding::Varint : ColumnEncoding::DeltaVarint;
+}
+
+ColumnEncoding RunJournal::spanEncoding(std::string_view column) {
+    return column == "duration_ns" || column == "shapes" ? ColumnEncoding::Varint
+                                                         : ColumnEncoding::DeltaVarint;
+}
+
+uint8_t* RunJournal::arena(size_t bytes) {
+    if (bytes > m_arenaBytes) {
+        m_arenaBytes = std::max(bytes, m_arenaBytes * 2);
+        m_arena.reset(new uint8_t[m_arenaBytes]);  // uninitialised: every byte is written first
+    }
+    return m_arena.get();
 }
 
 uint32_t RunJournal::checksum(uint32_t version, const void* data, size_t bytes) {
@@ -139,7 +160,7 @@ void borrowColumn(CborPieces& out, std::string_view key, const std::vector<T>& v
     out.borrowedBytes(v.data() + first, (v.size() - first) * sizeof(T));
 }
 
-// One column of the spans, copied out of the trace's span structs into `column`.
+// One column of the spans, copied out of the trace's span structs into `column` (versions 1-2).
 template <typename T, typename Field>
 void spanColumn(CborPieces& out, std::string_view key, const std::vector<Span>& spans, size_t first,
                 std::vector<T>& column, Field field) {
@@ -148,6 +169,25 @@ void spanColumn(CborPieces& out, std::string_view key, const std::vector<Span>& 
         column[i - first] = static_cast<T>(spans[i].*field);
     }
     borrowColumn(out, key, column, 0);
+}
+
+// n values get(0) .. get(n - 1) encoded into `arena` (version 3), which moves past them.
+template <typename T, typename Get>
+void codedColumn(CborPieces& out, std::string_view key, size_t n, ColumnEncoding e, uint8_t*& arena,
+                 Get get) {
+    const size_t bytes = encodeColumn<T>(n, e, arena, get);
+    out.text(key);
+    out.borrowedBytes(arena, bytes);
+    arena += bytes;
+}
+
+// v[first, end) encoded as the journal encodes event column `key` (version 3).
+template <typename T>
+void codedEventColumn(CborPieces& out, std::string_view key, const std::vector<T>& v, size_t first,
+                      uint8_t*& arena) {
+    const T* data = v.data() + first;
+    codedColumn<T>(out, key, v.size() - first, RunJournal::eventEncoding(key), arena,
+                   [data](size_t i) { return data[i]; });
 }
 
 }  // namespace
@@ -166,6 +206,15 @@ void RunJournal::append(const Trace& trace, bool operators) {
         out.text(name);
         ++entries;
     };
+    // Bounded runs (max_events) drop old events from the front: index events from the run start.
+    const int64_t dropped = trace.meta.dropped_events;
+    const int64_t total = dropped + static_cast<int64_t>(trace.events.count());
+    const auto first_event = static_cast<size_t>(std::max<int64_t>(m_events - dropped, 0));
+    const size_t new_events = total > m_events ? trace.events.count() - first_event : 0;
+    const size_t new_spans = trace.spans.size() > m_spans ? trace.spans.size() - m_spans : 0;
+    // Version 3 encodes the event and span columns into one buffer, sized for the most they can
+    // take (10 bytes a value) before anything borrows from it.
+    uint8_t* coded = m_version >= 3 ? arena((new_events * 11 + new_spans * 5) * 10) : nullptr;
     const json meta = trace.meta.toJson();
     if (meta != m_meta) {
         key("meta");
@@ -194,27 +243,41 @@ void RunJournal::append(const Trace& trace, bool operators) {
         borrowColumn(out, "node_frames", stacks.nodeFrames(), m_nodes);
         m_nodes = stacks.nodeCount();
     }
-    // Bounded runs (max_events) drop old events from the front: index events from the run start.
-    const int64_t dropped = trace.meta.dropped_events;
-    const int64_t total = dropped + static_cast<int64_t>(trace.events.count());
     if (total > m_events) {
-        const auto first = static_cast<size_t>(std::max<int64_t>(m_events - dropped, 0));
+        const size_t first = first_event;
         const EventColumns& c = trace.events;
         key("event_first");
         out.unsignedInt(static_cast<uint64_t>(first) + static_cast<uint64_t>(dropped));
         key("events");
-        out.mapHead(11);
-        borrowColumn(out, "addr", c.addr, first);
-        borrowColumn(out, "allocated", c.allocated, first);
-        borrowColumn(out, "device", c.device, first);
-        borrowColumn(out, "kind", c.kind, first);
-        borrowColumn(out, "phase", c.phase, first);
-        borrowColumn(out, "reserved", c.reserved, first);
-        borrowColumn(out, "size", c.size, first);
-        borrowColumn(out, "stack", c.stack, first);
-        borrowColumn(out, "step", c.step, first);
-        borrowColumn(out, "thread", c.thread, first);
-        borrowColumn(out, "time_ns", c.time_ns, first);
+        if (m_version >= 3) {
+            out.mapHead(12);
+            out.text("count");
+            out.unsignedInt(c.count() - first);
+            codedEventColumn(out, "addr", c.addr, first, coded);
+            codedEventColumn(out, "allocated", c.allocated, first, coded);
+            codedEventColumn(out, "device", c.device, first, coded);
+            codedEventColumn(out, "kind", c.kind, first, coded);
+            codedEventColumn(out, "phase", c.phase, first, coded);
+            codedEventColumn(out, "reserved", c.reserved, first, coded);
+            codedEventColumn(out, "size", c.size, first, coded);
+            codedEventColumn(out, "stack", c.stack, first, coded);
+            codedEventColumn(out, "step", c.step, first, coded);
+            codedEventColumn(out, "thread", c.thread, first, coded);
+            codedEventColumn(out, "time_ns", c.time_ns, first, coded);
+        } else {
+            out.mapHead(11);
+            borrowColumn(out, "addr", c.addr, first);
+            borrowColumn(out, "allocated", c.allocated, first);
+            borrowColumn(out, "device", c.device, first);
+            borrowColumn(out, "kind", c.kind, first);
+            borrowColumn(out, "phase", c.phase, first);
+            borrowColumn(out, "reserved", c.reserved, first);
+            borrowColumn(out, "size", c.size, first);
+            borrowColumn(out, "stack", c.stack, first);
+            borrowColumn(out, "step", c.step, first);
+            borrowColumn(out, "thread", c.thread, first);
+            borrowColumn(out, "time_ns", c.time_ns, first);
+        }
         m_events = total;
     }
     if (trace.spans.size() > m_spans) {
@@ -222,12 +285,33 @@ void RunJournal::append(const Trace& trace, bool operators) {
         key("span_first");
         out.unsignedInt(m_spans);
         key("spans");
-        out.mapHead(5);
-        spanColumn(out, "begin_ns", spans, m_spans, m_spanBegin, &Span::begin_ns);
-        spanColumn(out, "end_ns", spans, m_spans, m_spanEnd, &Span::end_ns);
-        spanColumn(out, "shapes", spans, m_spans, m_spanShapes, &Span::shapes);
-        spanColumn(out, "stack", spans, m_spans, m_spanStack, &Span::stack);
-        spanColumn(out, "thread", spans, m_spans, m_spanThread, &Span::thread);
+        if (m_version >= 3) {
+            const Span* from = spans.data() + m_spans;
+            const size_t n = spans.size() - m_spans;
+            out.mapHead(6);
+            out.text("count");
+            out.unsignedInt(n);
+            codedColumn<int64_t>(
+                out, "duration_ns", n, spanEncoding("duration_ns"), coded, [from](size_t i) {
+                    // modulo 2^64, as the reader subtracts it again
+                    return int64_t(uint64_t(from[i].end_ns) - uint64_t(from[i].begin_ns));
+                });
+            codedColumn<int64_t>(out, "end_ns", n, spanEncoding("end_ns"), coded,
+                                 [from](size_t i) { return from[i].end_ns; });
+            codedColumn<uint32_t>(out, "shapes", n, spanEncoding("shapes"), coded,
+                                  [from](size_t i) { return from[i].shapes; });
+            codedColumn<uint32_t>(out, "stack", n, spanEncoding("stack"), coded,
+                                  [from](size_t i) { return from[i].stack; });
+            codedColumn<uint16_t>(out, "thread", n, spanEncoding("thread"), coded,
+                                  [from](size_t i) { return from[i].thread; });
+        } else {
+            out.mapHead(5);
+            spanColumn(out, "begin_ns", spans, m_spans, m_spanBegin, &Span::begin_ns);
+            spanColumn(out, "end_ns", spans, m_spans, m_spanEnd, &Span::end_ns);
+            spanColumn(out, "shapes", spans, m_spans, m_spanShapes, &Span::shapes);
+            spanColumn(out, "stack", spans, m_spans, m_spanStack, &Span::stack);
+            spanColumn(out, "thread", spans, m_spans, m_spanThread, &Span::thread);
+        }
         m_spans = spans.size();
     }
     if (!trace.phases.empty()) {

@@ -87,19 +87,68 @@ void putU32(std::string& data, size_t at, uint32_t v) {
     }
 }
 
-// `journal` rewritten as journal version 1 wrote it: the version, and each chunk's CRC-32C
-// replaced by its CRC-32.
-std::string asVersion1(std::string journal) {
-    putU32(journal, 8, 1);
-    size_t pos = RunJournal::kFileHeaderSize;
-    while (pos + RunJournal::kChunkHeaderSize <= journal.size()) {
-        const uint32_t length = getU32(journal, pos + 4);
-        const auto* payload =
-            reinterpret_cast<const uint8_t*>(journal.data() + pos + RunJournal::kChunkHeaderSize);
-        putU32(journal, pos + 8, crc32(0, payload, length));
-        pos += RunJournal::kChunkHeaderSize + length;
+// The first `events` events and `spans` spans of `trace`, with everything else: what a journal
+// saw at a poll before the end.
+Trace prefixOf(const Trace& trace, size_t events, size_t spans) {
+    Trace t = trace;
+    EventColumns& c = t.events;
+    c.time_ns.resize(events), c.addr.resize(events), c.size.resize(events);
+    c.allocated.resize(events), c.reserved.resize(events), c.stack.resize(events);
+    c.step.resize(events), c.kind.resize(events), c.phase.resize(events);
+    c.thread.resize(events), c.device.resize(events);
+    t.spans.resize(spans);
+    return t;
+}
+
+// A chunk around `payload`, checksummed for a journal of `version`.
+std::string chunkOf(const std::vector<uint8_t>& payload, uint32_t version) {
+    std::string chunk(RunJournal::kChunkMagic, 4);
+    chunk.resize(RunJournal::kChunkHeaderSize);
+    putU32(chunk, 4, uint32_t(payload.size()));
+    putU32(chunk, 8, RunJournal::checksum(version, payload.data(), payload.size()));
+    chunk.append(payload.begin(), payload.end());
+    return chunk;
+}
+
+// The size of the file header and first chunk of `journal`.
+size_t throughFirstChunk(const std::string& journal) {
+    return RunJournal::kFileHeaderSize + RunJournal::kChunkHeaderSize +
+           getU32(journal, RunJournal::kFileHeaderSize + 4);
+}
+
+// Every event and span column, the stack table, phases, steps and operators of `t` equal those
+// of `finished`.
+void compareWithFinished(const Trace& t, const Trace& finished) {
+    QCOMPARE(t.events.count(), finished.events.count());
+    QVERIFY(t.events.time_ns == finished.events.time_ns);
+    QVERIFY(t.events.addr == finished.events.addr);
+    QVERIFY(t.events.size == finished.events.size);
+    QVERIFY(t.events.allocated == finished.events.allocated);
+    QVERIFY(t.events.reserved == finished.events.reserved);
+    QVERIFY(t.events.stack == finished.events.stack);
+    QVERIFY(t.events.step == finished.events.step);
+    QVERIFY(t.events.kind == finished.events.kind);
+    QVERIFY(t.events.phase == finished.events.phase);
+    QVERIFY(t.events.thread == finished.events.thread);
+    QVERIFY(t.events.device == finished.events.device);
+    QVERIFY(t.stacks.parents() == finished.stacks.parents());
+    QVERIFY(t.stacks.nodeFrames() == finished.stacks.nodeFrames());
+    QCOMPARE(t.stacks.frameCount(), finished.stacks.frameCount());
+    QCOMPARE(t.spans.size(), finished.spans.size());
+    for (size_t i = 0; i < t.spans.size(); ++i) {
+        const Span& a = t.spans[i];
+        const Span& b = finished.spans[i];
+        QVERIFY(a.begin_ns == b.begin_ns && a.end_ns == b.end_ns && a.stack == b.stack &&
+                a.thread == b.thread && a.shapes == b.shapes);
     }
-    return journal;
+    QCOMPARE(t.phases.size(), finished.phases.size());
+    for (size_t i = 0; i < t.phases.size(); ++i) {
+        QCOMPARE(t.phases[i].end_ns, finished.phases[i].end_ns);
+    }
+    QCOMPARE(t.steps.size(), finished.steps.size());
+    QCOMPARE(t.operators.size(), finished.operators.size());
+    QCOMPARE(t.allocations().size(), finished.allocations().size());
+    QVERIFY(t.meta.config == finished.meta.config);
 }
 
 }  // namespace
@@ -140,7 +189,8 @@ class TestRunJournal : public QObject {
         // the check values of CRC-32 (version 1) and CRC-32C (version 2 on)
         QCOMPARE(RunJournal::checksum(1, "123456789", 9), uint32_t(0xCBF43926));
         QCOMPARE(RunJournal::checksum(2, "123456789", 9), uint32_t(0xE3069283));
-        QCOMPARE(RunJournal::kVersion, uint32_t(2));
+        QCOMPARE(RunJournal::kVersion, uint32_t(3));
+        QCOMPARE(RunJournal::writableVersions(), (std::vector<uint32_t>{1, 2, 3}));
     }
 
     // Slicing by eight (CRC-32, CRC-32C) and the SSE4.2 instruction (CRC-32C, where the
@@ -227,37 +277,8 @@ class TestRunJournal : public QObject {
         QCOMPARE(r.bytes_dropped, int64_t(0));
         QVERIFY(r.dropped_reason.empty());
         const Trace& t = r.trace;
-        QCOMPARE(t.events.count(), m_finished.events.count());
-        QVERIFY(t.events.time_ns == m_finished.events.time_ns);
-        QVERIFY(t.events.addr == m_finished.events.addr);
-        QVERIFY(t.events.size == m_finished.events.size);
-        QVERIFY(t.events.allocated == m_finished.events.allocated);
-        QVERIFY(t.events.stack == m_finished.events.stack);
-        QVERIFY(t.events.kind == m_finished.events.kind);
-        QVERIFY(t.events.phase == m_finished.events.phase);
-        QVERIFY(t.stacks.parents() == m_finished.stacks.parents());
-        QVERIFY(t.stacks.nodeFrames() == m_finished.stacks.nodeFrames());
-        QCOMPARE(t.stacks.frameCount(), m_finished.stacks.frameCount());
-        QCOMPARE(t.spans.size(), m_finished.spans.size());
-        for (size_t i = 0; i < t.spans.size(); ++i) {
-            const Span& a = t.spans[i];
-            const Span& b = m_finished.spans[i];
-            QVERIFY(a.begin_ns == b.begin_ns && a.end_ns == b.end_ns && a.stack == b.stack &&
-                    a.thread == b.thread && a.shapes == b.shapes);
-        }
-        QVERIFY(t.events.reserved == m_finished.events.reserved);
-        QVERIFY(t.events.step == m_finished.events.step);
-        QVERIFY(t.events.thread == m_finished.events.thread);
-        QVERIFY(t.events.device == m_finished.events.device);
-        QCOMPARE(t.phases.size(), m_finished.phases.size());
-        for (size_t i = 0; i < t.phases.size(); ++i) {
-            QCOMPARE(t.phases[i].end_ns, m_finished.phases[i].end_ns);
-        }
-        QCOMPARE(t.steps.size(), m_finished.steps.size());
+        compareWithFinished(t, m_finished);
         QCOMPARE(r.steps, int64_t(m_finished.steps.size()));
-        QCOMPARE(t.operators.size(), m_finished.operators.size());
-        QCOMPARE(t.allocations().size(), m_finished.allocations().size());
-        QVERIFY(t.meta.config == m_finished.meta.config);
         QVERIFY(t.summary.value("recovered", false));
         // and it saves and loads as a run file
         const std::string run = m_dir.filePath("recovered.memscope").toStdString();
@@ -265,20 +286,43 @@ class TestRunJournal : public QObject {
         QCOMPARE(RunFile::load(run).events.count(), m_finished.events.count());
     }
 
-    // A journal an earlier Memscope wrote (version 1: CRC-32 checksums) recovers the same run;
-    // the same file marked version 2 fails its first chunk's checksum (nothing to recover), and
-    // version 0 is refused, each with a message naming the file.
-    void version1JournalsStillRecover() {
-        const std::string v1 = m_dir.filePath("v1.journal").toStdString();
-        writeAll(v1, asVersion1(readAll(m_journal)));
-        const auto r = JournalRecovery::recover(v1);
-        QVERIFY2(r.dropped_reason.empty(), r.dropped_reason.c_str());
-        QCOMPARE(r.bytes_dropped, int64_t(0));
-        QCOMPARE(r.trace.events.count(), m_finished.events.count());
-        QVERIFY(r.trace.events.time_ns == m_finished.events.time_ns);
-        QCOMPARE(r.trace.spans.size(), m_finished.spans.size());
+    // A journal of each version the writer can write (1: CRC-32 checksums, raw columns; 2:
+    // CRC-32C; 3: encoded columns), written in two chunks, recovers the finished run: readers
+    // still read what earlier Memscopes wrote. Version 3 is the smallest.
+    void everyVersionRecoversTheSameRun() {
+        std::vector<size_t> sizes;
+        for (const uint32_t version : RunJournal::writableVersions()) {
+            const std::string path =
+                m_dir.filePath(QString("v%1.journal").arg(version)).toStdString();
+            {
+                RunJournal journal(path, version);
+                journal.append(prefixOf(m_finished, m_finished.events.count() / 2,
+                                        m_finished.spans.size() / 3));
+                journal.append(m_finished, true);
+                journal.sync();
+                QCOMPARE(journal.chunks(), int64_t(2));
+            }
+            QCOMPARE(uint32_t(getU32(readAll(path), 8)), version);
+            const auto r = JournalRecovery::recover(path);
+            QVERIFY2(r.dropped_reason.empty(), r.dropped_reason.c_str());
+            QCOMPARE(r.chunks, int64_t(2));
+            compareWithFinished(r.trace, m_finished);
+            sizes.push_back(readAll(path).size());
+        }
+        QVERIFY2(sizes[2] * 2 < sizes[1], "version 3 is not half the size of version 2");
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 RunJournal(m_dir.filePath("v4.journal").toStdString(), 4));
+    }
 
-        std::string mislabeled = asVersion1(readAll(m_journal));
+    // Version 1 bytes labelled version 2 fail the first chunk's checksum (nothing to recover),
+    // and version 0 is refused, each with a message naming the file.
+    void mislabeledVersionsAreRefused() {
+        const std::string v1 = m_dir.filePath("written-as-v1.journal").toStdString();
+        {
+            RunJournal journal(v1, 1);
+            journal.append(m_finished, true);
+        }
+        std::string mislabeled = readAll(v1);
         putU32(mislabeled, 8, 2);
         const std::string bad = m_dir.filePath("mislabeled.journal").toStdString();
         writeAll(bad, mislabeled);
@@ -300,6 +344,57 @@ class TestRunJournal : public QObject {
             QVERIFY2(std::string(e.what()).find("mislabeled.journal") != std::string::npos,
                      e.what());
         }
+    }
+
+    // A version 3 chunk whose checksum matches but whose encoded columns do not hold what its
+    // count says (damage the checksum missed, or a faulty writer) ends the recovery there, with
+    // a message naming the column; a count far beyond the bytes is refused before anything is
+    // allocated for it.
+    void undecodableColumnsEndTheRecoveryThere() {
+        const std::string data = readAll(m_journal);
+        const std::string first = data.substr(0, throughFirstChunk(data));
+        const std::string head_only = m_dir.filePath("head.journal").toStdString();
+        writeAll(head_only, first);
+        const auto kept = JournalRecovery::recover(head_only);
+        QVERIFY2(kept.dropped_reason.empty(), kept.dropped_reason.c_str());
+
+        const auto damaged = [&](const nlohmann::json& events, const std::string& expected) {
+            nlohmann::json chunk = {{"event_first", kept.events}, {"events", events}};
+            const std::string bad = m_dir.filePath("undecodable.journal").toStdString();
+            writeAll(bad, first + chunkOf(nlohmann::json::to_cbor(chunk), RunJournal::kVersion));
+            const auto r = JournalRecovery::recover(bad);
+            QCOMPARE(r.events, kept.events);
+            QCOMPARE(r.chunks, int64_t(1));
+            QVERIFY2(r.dropped_reason.find("chunk 2") != std::string::npos &&
+                         r.dropped_reason.find(expected) != std::string::npos,
+                     r.dropped_reason.c_str());
+        };
+        // Five events, each column one byte short of what five delta varints take.
+        nlohmann::json events = {{"count", 5}};
+        for (const char* column : {"time_ns", "addr", "size", "allocated", "reserved", "stack",
+                                   "step", "kind", "phase", "thread", "device"}) {
+            events[column] = nlohmann::json::binary(std::vector<uint8_t>(4, 0));
+        }
+        damaged(events, "'time_ns' does not hold 5 delta_varint values");
+        // A varint that never ends (its last byte has the continuation bit).
+        for (auto& [name, column] : events.items()) {
+            if (name != "count") {
+                column = nlohmann::json::binary(std::vector<uint8_t>(5, 0));
+            }
+        }
+        events["addr"] = nlohmann::json::binary(std::vector<uint8_t>{0, 0, 0, 0, 0x80});
+        damaged(events, "'addr' does not hold 5 delta_varint values");
+        events["addr"] = nlohmann::json::binary(std::vector<uint8_t>(5, 0));
+        // Raw columns must be exactly count bytes.
+        events["kind"] = nlohmann::json::binary(std::vector<uint8_t>(6, 0));
+        damaged(events, "'kind' does not hold 5 raw values");
+        events["kind"] = nlohmann::json::binary(std::vector<uint8_t>(5, 0));
+        // A count of 2^60 with five bytes: refused, not allocated.
+        events["count"] = uint64_t(1) << 60;
+        damaged(events, "does not hold 1152921504606846976");
+        events["count"] = 5;
+        events.erase("count");
+        damaged(events, "'events' has no 'count'");
     }
 
     void tornLastChunkIsDroppedAndSaid() {
