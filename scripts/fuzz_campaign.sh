@@ -6,7 +6,7 @@
 #   scripts/fuzz_campaign.sh [--build DIR] [--iterations N] [--seed S] [--jobs J]
 #                            [--logs PREFIX] [READER...]
 #
-# READER: run_file pickle_reader sweep_spec plan_request device_database chrome_trace_names
+# READER: run_file journal pickle_reader sweep_spec plan_request device_database chrome_trace_names
 # cli_options (default: all of them that DIR has built).
 # DIR defaults to build-asan, N to 1000000, J to 1, PREFIX to DIR/fuzz-logs/. Exit status 1
 # when any reader failed or left a sanitizer report, 0 otherwise.
@@ -38,15 +38,16 @@ mkdir -p "$(dirname "${logs}x")"
 
 # reader -> executable (relative to the build) and Qt Test function
 declare -A exe=(
-  [run_file]=tests/core/fuzz_run_file [pickle_reader]=tests/core/fuzz_pickle_reader
+  [run_file]=tests/core/fuzz_run_file [journal]=tests/core/fuzz_journal
+  [pickle_reader]=tests/core/fuzz_pickle_reader
   [sweep_spec]=tests/core/fuzz_yaml_readers [plan_request]=tests/core/fuzz_yaml_readers
   [device_database]=tests/core/fuzz_yaml_readers
   [chrome_trace_names]=tests/core/fuzz_chrome_trace_names [cli_options]=tests/cli/fuzz_cli_options)
 declare -A fn=(
-  [run_file]=mutations [pickle_reader]=mutations [sweep_spec]=sweepSpec [plan_request]=planRequest
+  [run_file]=mutations [journal]=mutations [pickle_reader]=mutations [sweep_spec]=sweepSpec [plan_request]=planRequest
   [device_database]=deviceDatabase [chrome_trace_names]=randomNames
   [cli_options]=randomArgumentVectors)
-all=(run_file pickle_reader sweep_spec plan_request device_database chrome_trace_names cli_options)
+all=(run_file journal pickle_reader sweep_spec plan_request device_database chrome_trace_names cli_options)
 if [ ${#readers[@]} -eq 0 ]; then
   for r in "${all[@]}"; do
     [ -x "$build/${exe[$r]}" ] && readers+=("$r")
