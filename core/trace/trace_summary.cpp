@@ -4,10 +4,25 @@
 #include "train/run_summary.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <sstream>
 
 namespace memscope {
+
+namespace {
+
+// Reserved minus allocated bytes, at least 0; a damaged file's values may be any int64, whose
+// difference overflows: that saturates instead.
+int64_t freeBytes(int64_t reserved, int64_t allocated) {
+    int64_t free = 0;
+    if (__builtin_sub_overflow(reserved, allocated, &free)) {
+        return reserved > allocated ? INT64_MAX : 0;
+    }
+    return std::max<int64_t>(0, free);
+}
+
+}  // namespace
 
 std::string TraceSummary::moduleOf(const StackTable& stacks, uint32_t node) {
     for (uint32_t n = node; n != StackTable::kEmpty; n = stacks.parent(n)) {
@@ -59,7 +74,7 @@ nlohmann::json TraceSummary::compute(const Trace& trace, size_t largest) {
             oom = {{"requested_bytes", ev.size[i]},
                    {"allocated_bytes", ev.allocated[i]},
                    {"capacity_bytes", ev.reserved[i]},
-                   {"free_bytes", std::max<int64_t>(0, ev.reserved[i] - ev.allocated[i])},
+                   {"free_bytes", freeBytes(ev.reserved[i], ev.allocated[i])},
                    {"time_ns", ev.time_ns[i]},
                    {"step", ev.step[i]},
                    {"phase", toString(static_cast<Phase>(ev.phase[i]))},
@@ -84,14 +99,16 @@ nlohmann::json TraceSummary::compute(const Trace& trace, size_t largest) {
             if (first_time < 0) {
                 first_time = ev.time_ns[i];
             } else {
-                weighted += double(previous_bytes) * double(ev.time_ns[i] - previous_time);
+                // In doubles: a damaged file's times may be any int64, whose difference overflows.
+                weighted +=
+                    double(previous_bytes) * (double(ev.time_ns[i]) - double(previous_time));
             }
             previous_bytes = ev.allocated[i];
             previous_time = ev.time_ns[i];
             last_time = ev.time_ns[i];
         }
     }
-    const double span = first_time >= 0 ? double(last_time - first_time) : 0.0;
+    const double span = first_time >= 0 ? double(last_time) - double(first_time) : 0.0;
     const int64_t avg = span > 0 ? int64_t(weighted / span) : previous_bytes;
     out["avg_allocated_bytes"] = avg;
     out["step1_peak_allocated_bytes_recorded"] = step1_peak;

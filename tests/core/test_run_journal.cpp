@@ -3,6 +3,7 @@
 
 #include "capture/recording_session.h"
 #include "io/cbor_pieces.h"
+#include "io/column_codec.h"
 #include "io/crc32.h"
 #include "io/journal_reader.h"
 #include "io/journal_recovery.h"
@@ -389,6 +390,13 @@ class TestRunJournal : public QObject {
         events["kind"] = nlohmann::json::binary(std::vector<uint8_t>(6, 0));
         damaged(events, "'kind' does not hold 5 raw values");
         events["kind"] = nlohmann::json::binary(std::vector<uint8_t>(5, 0));
+        // Sizes no allocator hands out (damage that still decodes).
+        std::vector<uint8_t> huge;
+        const int64_t sizes[] = {0, int64_t(1) << 60, 0, 0, 0};
+        encodeColumn(sizes, 5, RunJournal::eventEncoding("size"), huge);
+        events["size"] = nlohmann::json::binary(huge);
+        damaged(events, "event 1 has a size, allocated or reserved count beyond 256 TiB");
+        events["size"] = nlohmann::json::binary(std::vector<uint8_t>(5, 0));
         // A count of 2^60 with five bytes: refused, not allocated.
         events["count"] = uint64_t(1) << 60;
         damaged(events, "does not hold 1152921504606846976");
