@@ -53,18 +53,6 @@ void putU32(Bytes& b, size_t at, uint32_t v) {
     }
 }
 
-// The first `events` events and `spans` spans of `trace`: what a journal saw at an earlier poll.
-Trace prefixOf(const Trace& trace, size_t events, size_t spans) {
-    Trace t = trace;
-    EventColumns& c = t.events;
-    c.time_ns.resize(events), c.addr.resize(events), c.size.resize(events);
-    c.allocated.resize(events), c.reserved.resize(events), c.stack.resize(events);
-    c.step.resize(events), c.kind.resize(events), c.phase.resize(events);
-    c.thread.resize(events), c.device.resize(events);
-    t.spans.resize(spans);
-    return t;
-}
-
 // Where each chunk of a well-formed journal starts.
 std::vector<size_t> chunkOffsets(const Bytes& journal) {
     std::vector<size_t> offsets;
@@ -117,11 +105,7 @@ std::string exercise(const std::string& path, const Bytes& input, Stats& stats) 
         const Trace& t = r.trace;
         if (!r.dropped_reason.empty()) {
             ++stats.cut;
-            std::string what = r.dropped_reason.substr(0, 48);
-            for (char& c : what) {
-                c = (c >= '0' && c <= '9') ? '#' : c;
-            }
-            ++stats.reasons["dropped: " + what];
+            ++stats.reasons["dropped: " + fuzz::reasonKey(r.dropped_reason, 48)];
         }
         if (!t.events.checkLengths().empty()) {
             problem = "recovered with inconsistent columns: " + t.events.checkLengths();
@@ -143,16 +127,8 @@ std::string exercise(const std::string& path, const Bytes& input, Stats& stats) 
         }
     } catch (const RunFileError& e) {
         ++stats.refused;
-        if (e.path() != path || std::string(e.what()).rfind(path + ": ", 0) != 0) {
-            problem = "RunFileError does not name the file: " + std::string(e.what());
-        } else if (e.reason().size() < 5) {
-            problem = "RunFileError says too little: " + std::string(e.what());
-        }
-        std::string what = e.reason().substr(0, 48);
-        for (char& c : what) {
-            c = (c >= '0' && c <= '9') ? '#' : c;
-        }
-        ++stats.reasons["refused: " + what];
+        problem = fuzz::fileErrorProblem(path, e.path(), e.what(), e.reason());
+        ++stats.reasons["refused: " + fuzz::reasonKey(e.reason(), 48)];
     } catch (const std::exception& e) {
         problem = std::string("unexpected exception: ") + e.what();
     }
@@ -160,13 +136,8 @@ std::string exercise(const std::string& path, const Bytes& input, Stats& stats) 
     stats.slowestMs = std::max(stats.slowestMs, ms);
     const int64_t peak = fuzz::heapPeak() - base;
     stats.worstPeak = std::max(stats.worstPeak, peak);
-    if (problem.empty() && ms > fuzz::kSlowestInputMs) {
-        problem = "took " + std::to_string(ms) + " ms";
-    }
-    // A count or length believed without checking would allocate megabytes to gigabytes here.
-    if (problem.empty() && peak > int64_t(input.size()) * 512 + (4 << 20)) {
-        problem = "used " + std::to_string(peak) + " heap bytes for " +
-                  std::to_string(input.size()) + " file bytes";
+    if (problem.empty()) {
+        problem = fuzz::costProblem(ms, peak, input.size());
     }
     return problem;
 }
@@ -186,8 +157,8 @@ class FuzzJournal : public QObject {
                 m_dir.filePath(QString("seed-v%1.journal").arg(version)).toStdString();
             {
                 RunJournal journal(path, version);
-                journal.append(prefixOf(trace, 8, 2));
-                journal.append(prefixOf(trace, 16, 4));
+                journal.append(fuzz::prefixOf(trace, 8, 2));
+                journal.append(fuzz::prefixOf(trace, 16, 4));
                 journal.append(trace, true);
             }
             m_seeds.push_back(readAll(path));

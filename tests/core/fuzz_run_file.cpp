@@ -62,16 +62,8 @@ std::string exercise(const std::string& path, const Bytes& input, Stats& stats) 
         }
     } catch (const RunFileError& e) {
         ++stats.refused;
-        if (e.path() != path || std::string(e.what()).rfind(path + ": ", 0) != 0) {
-            problem = "RunFileError does not name the file: " + std::string(e.what());
-        } else if (e.reason().size() < 5) {
-            problem = "RunFileError says too little: " + std::string(e.what());
-        }
-        std::string what = e.reason().substr(0, 40);
-        for (char& c : what) {
-            c = (c >= '0' && c <= '9') ? '#' : c;
-        }
-        ++stats.reasons[what];
+        problem = fuzz::fileErrorProblem(path, e.path(), e.what(), e.reason());
+        ++stats.reasons[fuzz::reasonKey(e.reason(), 40)];
     } catch (const std::exception& e) {
         problem = std::string("unexpected exception: ") + e.what();
     }
@@ -79,13 +71,8 @@ std::string exercise(const std::string& path, const Bytes& input, Stats& stats) 
     stats.slowestMs = std::max(stats.slowestMs, ms);
     const int64_t peak = fuzz::heapPeak() - base;
     stats.worstPeak = std::max(stats.worstPeak, peak);
-    if (problem.empty() && ms > fuzz::kSlowestInputMs) {
-        problem = "took " + std::to_string(ms) + " ms";
-    }
-    // A length believed without checking would allocate megabytes to gigabytes here.
-    if (problem.empty() && peak > int64_t(input.size()) * 512 + (4 << 20)) {
-        problem = "used " + std::to_string(peak) + " heap bytes for " +
-                  std::to_string(input.size()) + " file bytes";
+    if (problem.empty()) {
+        problem = fuzz::costProblem(ms, peak, input.size());
     }
     return problem;
 }

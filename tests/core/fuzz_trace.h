@@ -1,6 +1,7 @@
 #pragma once
 
-// The small trace the run-file and journal fuzzers write as their seeds.
+// The small trace the run-file and journal fuzzers write as their seeds, and the prefix of a
+// trace that a journal saw at an earlier poll (the journal fuzzer and test_run_journal).
 
 #include "trace/trace.h"
 
@@ -70,6 +71,18 @@ inline Trace fuzzTrace() {
     t.steps.push_back(m);
     t.summary = {{"avg_step_s", 0.02}, {"notes", {"a"}}};
     t.finalize();
+    return t;
+}
+
+// The first `events` events and `spans` spans of `trace`, with everything else.
+inline Trace prefixOf(const Trace& trace, size_t events, size_t spans) {
+    Trace t = trace;
+    EventColumns& c = t.events;
+    c.time_ns.resize(events), c.addr.resize(events), c.size.resize(events);
+    c.allocated.resize(events), c.reserved.resize(events), c.stack.resize(events);
+    c.step.resize(events), c.kind.resize(events), c.phase.resize(events);
+    c.thread.resize(events), c.device.resize(events);
+    t.spans.resize(spans);
     return t;
 }
 

@@ -341,6 +341,43 @@ class Progress {
 // builds are 10x slower than a quiet Release build, and the bound still catches loops).
 constexpr double kSlowestInputMs = 5000.0;
 
+// What is wrong with the cost of one input of `input_bytes`: more than kSlowestInputMs of CPU
+// time, or a heap peak beyond what the file could justify (a length or count believed without
+// checking allocates megabytes to gigabytes); "" when neither.
+inline std::string costProblem(double cpu_ms, int64_t heap_peak, size_t input_bytes) {
+    if (cpu_ms > kSlowestInputMs) {
+        return "took " + std::to_string(cpu_ms) + " ms";
+    }
+    if (heap_peak > int64_t(input_bytes) * 512 + (4 << 20)) {
+        return "used " + std::to_string(heap_peak) + " heap bytes for " +
+               std::to_string(input_bytes) + " file bytes";
+    }
+    return {};
+}
+
+// The first `length` characters of a reader's message with its digits as '#': one histogram
+// entry for the messages that differ only in offsets and counts (--verbose).
+inline std::string reasonKey(const std::string& reason, size_t length) {
+    std::string key = reason.substr(0, length);
+    for (char& c : key) {
+        c = (c >= '0' && c <= '9') ? '#' : c;
+    }
+    return key;
+}
+
+// What is wrong with an error a file reader threw for PATH (whose what() is "PATH: reason"):
+// it does not name the file, or says too little; "" when neither.
+inline std::string fileErrorProblem(const std::string& path, const std::string& error_path,
+                                    const std::string& what, const std::string& reason) {
+    if (error_path != path || what.rfind(path + ": ", 0) != 0) {
+        return "the error does not name the file: " + what;
+    }
+    if (reason.size() < 5) {
+        return "the error says too little: " + what;
+    }
+    return {};
+}
+
 }  // namespace memscope::fuzz
 
 // main() for a fuzzer: QTEST_GUILESS_MAIN with the options above taken out of argv first.

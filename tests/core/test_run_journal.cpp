@@ -2,6 +2,7 @@
 // has; torn, corrupt and foreign files are cut or refused with a message naming the file.
 
 #include "capture/recording_session.h"
+#include "fuzz_trace.h"
 #include "io/cbor_pieces.h"
 #include "io/column_codec.h"
 #include "io/crc32.h"
@@ -86,19 +87,6 @@ void putU32(std::string& data, size_t at, uint32_t v) {
     for (int i = 0; i < 4; ++i) {
         data[at + size_t(i)] = char((v >> (8 * i)) & 0xFF);
     }
-}
-
-// The first `events` events and `spans` spans of `trace`, with everything else: what a journal
-// saw at a poll before the end.
-Trace prefixOf(const Trace& trace, size_t events, size_t spans) {
-    Trace t = trace;
-    EventColumns& c = t.events;
-    c.time_ns.resize(events), c.addr.resize(events), c.size.resize(events);
-    c.allocated.resize(events), c.reserved.resize(events), c.stack.resize(events);
-    c.step.resize(events), c.kind.resize(events), c.phase.resize(events);
-    c.thread.resize(events), c.device.resize(events);
-    t.spans.resize(spans);
-    return t;
 }
 
 // A chunk around `payload`, checksummed for a journal of `version`.
@@ -297,8 +285,8 @@ class TestRunJournal : public QObject {
                 m_dir.filePath(QString("v%1.journal").arg(version)).toStdString();
             {
                 RunJournal journal(path, version);
-                journal.append(prefixOf(m_finished, m_finished.events.count() / 2,
-                                        m_finished.spans.size() / 3));
+                journal.append(fuzz::prefixOf(m_finished, m_finished.events.count() / 2,
+                                              m_finished.spans.size() / 3));
                 journal.append(m_finished, true);
                 journal.sync();
                 QCOMPARE(journal.chunks(), int64_t(2));
