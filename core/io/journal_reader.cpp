@@ -3,6 +3,7 @@
 #include "io/column_codec.h"
 #include "io/run_file_error.h"
 #include "io/run_journal.h"
+#include "trace/for_each_event_column.h"
 #include "train/step_metrics_json.h"
 
 #include <nlohmann/json.hpp>
@@ -202,37 +203,14 @@ void applyChunk(const json& c, uint32_t version, Rebuild& r) {
         if (!e.is_object()) {
             throw std::string("'events' is not a map");
         }
-        if (version >= 3) {
-            const size_t count = countOf(e, "events");
-            const auto column = [&](auto& to, const char* name) {
-                to = codedArray<typename std::decay_t<decltype(to)>::value_type>(
-                    e, name, count, RunJournal::eventEncoding(name));
-            };
-            column(events.time_ns, "time_ns");
-            column(events.addr, "addr");
-            column(events.size, "size");
-            column(events.allocated, "allocated");
-            column(events.reserved, "reserved");
-            column(events.stack, "stack");
-            column(events.step, "step");
-            column(events.kind, "kind");
-            column(events.phase, "phase");
-            column(events.thread, "thread");
-            column(events.device, "device");
-        } else {
-            events.time_ns = typedArray<int64_t>(e, "time_ns", size_t(-1));
-            const size_t count = events.time_ns.size();
-            events.addr = typedArray<uint64_t>(e, "addr", count);
-            events.size = typedArray<int64_t>(e, "size", count);
-            events.allocated = typedArray<int64_t>(e, "allocated", count);
-            events.reserved = typedArray<int64_t>(e, "reserved", count);
-            events.stack = typedArray<uint32_t>(e, "stack", count);
-            events.step = typedArray<int32_t>(e, "step", count);
-            events.kind = typedArray<uint8_t>(e, "kind", count);
-            events.phase = typedArray<uint8_t>(e, "phase", count);
-            events.thread = typedArray<uint16_t>(e, "thread", count);
-            events.device = typedArray<int16_t>(e, "device", count);
-        }
+        // Version 3 says how many events; before it, the first column (time_ns) does.
+        size_t count = version >= 3 ? countOf(e, "events") : size_t(-1);
+        forEachEventColumn(events, [&](const char* name, auto& column) {
+            using T = typename std::decay_t<decltype(column)>::value_type;
+            column = version >= 3 ? codedArray<T>(e, name, count, RunJournal::eventEncoding(name))
+                                  : typedArray<T>(e, name, count);
+            count = column.size();
+        });
         const size_t n = events.time_ns.size();
         for (size_t i = 0; i < n; ++i) {
             if (events.stack[i] >= node_count) {

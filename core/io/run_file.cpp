@@ -1,6 +1,7 @@
 #include "io/run_file.h"
 
 #include "io/column_codec.h"
+#include "trace/for_each_event_column.h"
 #include "train/step_metrics_json.h"
 
 #include <zstd.h>
@@ -106,23 +107,6 @@ uint64_t getLe(const unsigned char* in, int bytes) {
     for (int i = 0; i < bytes; ++i)
         v |= uint64_t(in[i]) << (8 * i);
     return v;
-}
-
-// Visits every event column with its name, in file order. One list for save and load, so the
-// two cannot disagree about which columns exist.
-template <typename Columns, typename F>
-void forEachColumn(Columns& c, F&& f) {
-    f("time_ns", c.time_ns);
-    f("addr", c.addr);
-    f("size", c.size);
-    f("allocated", c.allocated);
-    f("reserved", c.reserved);
-    f("stack", c.stack);
-    f("step", c.step);
-    f("kind", c.kind);
-    f("phase", c.phase);
-    f("thread", c.thread);
-    f("device", c.device);
 }
 
 // The largest element: one tight pass the compiler vectorises; the slow search for the first
@@ -545,7 +529,7 @@ void RunFile::save(const Trace& trace, const std::string& path, const SaveOption
     std::vector<std::vector<std::vector<uint8_t>>> stored;  // [column][chunk]
     std::vector<std::vector<ChunkEntry>> entries;
     std::vector<Encoding> encodings;
-    forEachColumn(events, [&](const char* name, const auto&) {
+    forEachEventColumn(events, [&](const char* name, const auto&) {
         encodings.push_back(encodingFor(name, options.varints));
     });
     if (v2) {
@@ -564,7 +548,7 @@ void RunFile::save(const Trace& trace, const std::string& path, const SaveOption
                 const size_t n = std::min<size_t>(chunk_events, count - first);
                 std::vector<uint8_t> raw;
                 size_t column = 0;
-                forEachColumn(events, [&](const char*, const auto& v) {
+                forEachEventColumn(events, [&](const char*, const auto& v) {
                     if (column++ == job.column)
                         encodeColumn(v.data() + first, n, encodings[job.column], raw);
                 });
@@ -587,7 +571,7 @@ void RunFile::save(const Trace& trace, const std::string& path, const SaveOption
     json columns = json::array();
     uint64_t offset = 0;
     size_t column_index = 0;
-    forEachColumn(events, [&](const char* name, const auto& column) {
+    forEachEventColumn(events, [&](const char* name, const auto& column) {
         if (!v2) {
             const uint64_t length = column.size() * sizeof(column[0]);
             columns.push_back({{"name", name},
@@ -673,7 +657,7 @@ void RunFile::save(const Trace& trace, const std::string& path, const SaveOption
     } else {
         // Straight from the vectors: stdio passes writes this large to the kernel without
         // copying.
-        forEachColumn(events, [&](const char*, const auto& column) {
+        forEachEventColumn(events, [&](const char*, const auto& column) {
             put(column.data(), column.size() * sizeof(column[0]));
         });
     }
@@ -911,7 +895,7 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
         std::vector<ChunkEntry> chunks;
     };
     std::vector<std::pair<std::string, DirEntry>> entries;
-    forEachColumn(trace.events, [&](const char* name, auto& column) {
+    forEachEventColumn(trace.events, [&](const char* name, auto& column) {
         DirEntry e;
         e.column.element_size = sizeof(column[0]);
         entries.push_back({name, std::move(e)});
@@ -1011,7 +995,7 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
         for (const auto& e : entries)
             total += e.second.column.length;
         size_t index = 0;
-        forEachColumn(trace.events, [&](const char* name, auto& column) {
+        forEachEventColumn(trace.events, [&](const char* name, auto& column) {
             const ColumnEntry& entry = entries[index++].second.column;
             column.resize(static_cast<size_t>(count));
             const std::string what = std::string("column '") + name + "'";
@@ -1045,8 +1029,8 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
                 total += entries[c].second.chunks[k].raw_length;
             }
         }
-        forEachColumn(trace.events,
-                      [&](const char*, auto& column) { column.resize(size_t(count)); });
+        forEachEventColumn(trace.events,
+                           [&](const char*, auto& column) { column.resize(size_t(count)); });
         std::atomic<uint64_t> done{0};
         runOnTwoThreads(
             jobs.size(),
@@ -1075,7 +1059,7 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
                 const size_t n = size_t(eventsInChunk(k));
                 size_t column = 0;
                 bool ok = true;
-                forEachColumn(trace.events, [&](const char*, auto& v) {
+                forEachEventColumn(trace.events, [&](const char*, auto& v) {
                     if (column++ == c)
                         ok = decodeColumn(raw.data(), raw.size(), entry.encoding, v.data() + first,
                                           n);

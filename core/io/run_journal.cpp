@@ -3,6 +3,7 @@
 #include "io/column_codec.h"
 #include "io/crc32.h"
 #include "io/run_file_error.h"
+#include "trace/for_each_event_column.h"
 
 #include <nlohmann/json.hpp>
 
@@ -253,30 +254,14 @@ void RunJournal::append(const Trace& trace, bool operators) {
             out.mapHead(12);
             out.text("count");
             out.unsignedInt(c.count() - first);
-            codedEventColumn(out, "addr", c.addr, first, coded);
-            codedEventColumn(out, "allocated", c.allocated, first, coded);
-            codedEventColumn(out, "device", c.device, first, coded);
-            codedEventColumn(out, "kind", c.kind, first, coded);
-            codedEventColumn(out, "phase", c.phase, first, coded);
-            codedEventColumn(out, "reserved", c.reserved, first, coded);
-            codedEventColumn(out, "size", c.size, first, coded);
-            codedEventColumn(out, "stack", c.stack, first, coded);
-            codedEventColumn(out, "step", c.step, first, coded);
-            codedEventColumn(out, "thread", c.thread, first, coded);
-            codedEventColumn(out, "time_ns", c.time_ns, first, coded);
+            forEachEventColumn(c, [&](const char* name, const auto& column) {
+                codedEventColumn(out, name, column, first, coded);
+            });
         } else {
             out.mapHead(11);
-            borrowColumn(out, "addr", c.addr, first);
-            borrowColumn(out, "allocated", c.allocated, first);
-            borrowColumn(out, "device", c.device, first);
-            borrowColumn(out, "kind", c.kind, first);
-            borrowColumn(out, "phase", c.phase, first);
-            borrowColumn(out, "reserved", c.reserved, first);
-            borrowColumn(out, "size", c.size, first);
-            borrowColumn(out, "stack", c.stack, first);
-            borrowColumn(out, "step", c.step, first);
-            borrowColumn(out, "thread", c.thread, first);
-            borrowColumn(out, "time_ns", c.time_ns, first);
+            forEachEventColumn(c, [&](const char* name, const auto& column) {
+                borrowColumn(out, name, column, first);
+            });
         }
         m_events = total;
     }

@@ -3,6 +3,7 @@
 // The small trace the run-file and journal fuzzers write as their seeds, and the prefix of a
 // trace that a journal saw at an earlier poll (the journal fuzzer and test_run_journal).
 
+#include "trace/for_each_event_column.h"
 #include "trace/trace.h"
 
 namespace memscope::fuzz {
@@ -77,11 +78,7 @@ inline Trace fuzzTrace() {
 // The first `events` events and `spans` spans of `trace`, with everything else.
 inline Trace prefixOf(const Trace& trace, size_t events, size_t spans) {
     Trace t = trace;
-    EventColumns& c = t.events;
-    c.time_ns.resize(events), c.addr.resize(events), c.size.resize(events);
-    c.allocated.resize(events), c.reserved.resize(events), c.stack.resize(events);
-    c.step.resize(events), c.kind.resize(events), c.phase.resize(events);
-    c.thread.resize(events), c.device.resize(events);
+    forEachEventColumn(t.events, [events](const char*, auto& column) { column.resize(events); });
     t.spans.resize(spans);
     return t;
 }
