@@ -221,10 +221,7 @@ void applyChunk(const json& c, uint32_t version, Rebuild& r) {
                 events.phase[i] > static_cast<uint8_t>(Phase::Other)) {
                 throw std::string("an event has an unknown kind or phase");
             }
-            // No allocator hands out 256 TiB; damaged values beyond it would overflow the sums
-            // and differences the views take of them.
-            constexpr int64_t kMaxBytes = int64_t(1) << 48;
-            const auto beyond = [&](int64_t v) { return v > kMaxBytes || v < -kMaxBytes; };
+            const auto beyond = [](int64_t v) { return v > kMaxEventBytes || v < -kMaxEventBytes; };
             if (beyond(events.size[i]) || beyond(events.allocated[i]) ||
                 beyond(events.reserved[i])) {
                 throw std::string("event ") + std::to_string(i) +

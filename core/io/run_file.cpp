@@ -119,6 +119,16 @@ T maxOf(const std::vector<T>& v) {
     return m;
 }
 
+// The largest |value| (int64's minimum counts as 2^63), in one pass the compiler vectorises.
+uint64_t largestMagnitude(const std::vector<int64_t>& v) {
+    uint64_t m = 0;
+    for (const int64_t x : v) {
+        const uint64_t u = uint64_t(x);
+        m = std::max(m, x < 0 ? ~u + 1 : u);
+    }
+    return m;
+}
+
 template <typename T>
 size_t firstAtLeast(const std::vector<T>& v, uint64_t limit) {
     for (size_t i = 0; i < v.size(); ++i) {
@@ -144,6 +154,17 @@ std::string checkEventValues(const EventColumns& events, size_t node_count) {
         const size_t i = firstAtLeast(events.phase, kPhaseCount);
         return "event " + std::to_string(i) + " has phase " + std::to_string(events.phase[i]) +
                " (at most " + std::to_string(kPhaseCount - 1) + ")";
+    }
+    const std::pair<const char*, const std::vector<int64_t>*> byte_columns[] = {
+        {"size", &events.size}, {"allocated", &events.allocated}, {"reserved", &events.reserved}};
+    for (const auto& [name, column] : byte_columns) {
+        if (!column->empty() && largestMagnitude(*column) > uint64_t(kMaxEventBytes)) {
+            const auto beyond = [](int64_t v) { return v > kMaxEventBytes || v < -kMaxEventBytes; };
+            const size_t i =
+                size_t(std::find_if(column->begin(), column->end(), beyond) - column->begin());
+            return "event " + std::to_string(i) + " has " + name + " " +
+                   std::to_string((*column)[i]) + ", beyond 256 TiB";
+        }
     }
     return {};
 }

@@ -131,29 +131,33 @@ bool toAddress(const PickleValue& v, uint64_t& out) {
 
 bool toSize(const PickleValue& v, int64_t& out) {
     const auto s = v.toInt64();
-    if (!s || *s < 0) {
+    if (!s || *s < 0 || *s > kMaxEventBytes) {  // beyond 256 TiB: damage, not a size
         return false;
     }
     out = *s;
     return true;
 }
 
-// Byte totals saturate instead of overflowing: sizes come from the file, and a hostile one may
-// add up 2^62-byte blocks.
+// Byte totals saturate at +-256 TiB (kMaxEventBytes, what run files take) instead of
+// overflowing: sizes come from the file, and a hostile one may add up many huge blocks.
+int64_t clampBytes(int64_t v) {
+    return std::clamp(v, -kMaxEventBytes, kMaxEventBytes);
+}
+
 int64_t addSat(int64_t a, int64_t b) {
     int64_t r;
     if (__builtin_add_overflow(a, b, &r)) {
-        return b > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+        return b > 0 ? kMaxEventBytes : -kMaxEventBytes;
     }
-    return r;
+    return clampBytes(r);
 }
 
 int64_t subSat(int64_t a, int64_t b) {
     int64_t r;
     if (__builtin_sub_overflow(a, b, &r)) {
-        return b < 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+        return b < 0 ? kMaxEventBytes : -kMaxEventBytes;
     }
-    return r;
+    return clampBytes(r);
 }
 
 int64_t saturatingMicrosToNanos(int64_t from_us, int64_t to_us) {

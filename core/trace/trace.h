@@ -61,6 +61,11 @@ struct EventColumns {
     std::string checkLengths() const;
 };
 
+// No allocator hands out 256 TiB: a size, allocated or reserved count beyond it in a file is
+// damage. Readers refuse it, which keeps every sum and difference the views take of a file's
+// events far from int64's limits.
+constexpr int64_t kMaxEventBytes = int64_t(1) << 48;
+
 // One operator, module or autograd-node call: [begin_ns, end_ns) on a thread. Its name and
 // nesting are the StackTable node that was current inside it (frame = the call itself).
 struct Span {

@@ -927,6 +927,32 @@ class TestPickleImport : public QObject {
         QCOMPARE(SnapshotImporter::fromValue(odd).events.count(), size_t(0));
     }
 
+    void hostileSizesStayWithinWhatRunFilesTake() {
+        // A size beyond 256 TiB is no size (the entry is skipped); sizes up to it add up to
+        // totals that saturate there, so the import saves as a run file.
+        auto e = [](const char* action, int64_t addr, int64_t size) {
+            PickleValue d = PickleValue::dict();
+            d.setItem(PickleValue::string("action"), PickleValue::string(action));
+            d.setItem(PickleValue::string("addr"), PickleValue::fromInt(addr));
+            d.setItem(PickleValue::string("size"), PickleValue::fromInt(size));
+            return d;
+        };
+        const PickleValue trace = PickleValue::list(
+            {e("alloc", 16, kMaxEventBytes + 1), e("alloc", 32, kMaxEventBytes),
+             e("alloc", 48, kMaxEventBytes), e("alloc", 64, std::numeric_limits<int64_t>::max()),
+             e("free_completed", 32, kMaxEventBytes)});
+        PickleValue snapshot = PickleValue::dict();
+        snapshot.setItem(PickleValue::string("device_traces"), PickleValue::list({trace}));
+        const Trace t = SnapshotImporter::fromValue(snapshot);
+        QCOMPARE(t.events.size,
+                 std::vector<int64_t>({kMaxEventBytes, kMaxEventBytes, -kMaxEventBytes}));
+        QCOMPARE(t.events.allocated, std::vector<int64_t>({kMaxEventBytes, kMaxEventBytes, 0}));
+        QCOMPARE(t.summary["skipped_entries"], nlohmann::json(2));
+        const auto path = m_dir.filePath("hostile.memscope").toStdString();
+        RunFile::save(t, path);
+        QCOMPARE(RunFile::load(path).events.allocated, t.events.allocated);
+    }
+
     // PyTorch 2.5+'s external_annotations (record_function scopes while memory history was
     // recorded), written with PickleWriter as PyTorch lays them out: START/END pairs by name,
     // nested, one never closed, one END without START, one on another device; time_us on the

@@ -1,6 +1,7 @@
 // The .memscope run file: lossless round trips, and clear RunFileErrors (never a crash) for
 // truncated, foreign, newer, damaged or inconsistent files.
 
+#include "io/column_codec.h"
 #include "io/run_file.h"
 
 #include <zstd.h>
@@ -15,11 +16,13 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <random>
 #include <set>
 #include <tuple>
+#include <type_traits>
 
 using namespace memscope;
 using nlohmann::json;
@@ -407,22 +410,66 @@ class TestRunFile : public QObject {
         x.events.time_ns[1] = std::numeric_limits<int64_t>::max();
         x.events.addr[2] = ~uint64_t(0);
         x.events.addr[3] = 0;
-        x.events.allocated[4] = std::numeric_limits<int64_t>::min();
-        x.events.reserved[5] = std::numeric_limits<int64_t>::max();
+        // Byte counts as far as a file may take them (beyond 256 TiB is damage, refused below).
+        x.events.allocated[4] = -kMaxEventBytes;
+        x.events.reserved[5] = kMaxEventBytes;
         x.events.step[6] = std::numeric_limits<int32_t>::min();
         x.events.step[7] = 1 << 20;  // (the categorizer indexes by step: not 2^31)
-        x.events.size[8] = std::numeric_limits<int64_t>::min();
+        x.events.size[8] = -kMaxEventBytes;
         x.finalize();
         for (const bool varints : {true, false}) {
             const auto p = path("extreme.memscope").toStdString();
             RunFile::save(x, p, smallChunks(varints));
             compareTraces(x, RunFile::load(p), true);
         }
+        x.events.size[8] = -kMaxEventBytes - 1;
+        const auto refused = path("refused.memscope");
+        try {
+            RunFile::save(x, refused.toStdString());
+            QFAIL("a size beyond 256 TiB was saved");
+        } catch (const RunFileError& e) {
+            QCOMPARE(QString(e.what()), refused + ": cannot save: event 8 has size " +
+                                            QString::number(-kMaxEventBytes - 1) +
+                                            ", beyond 256 TiB");
+        }
+        QVERIFY(!QFile::exists(refused));
         // The default chunking, and a file of version 2 is what save() writes by default.
         const auto p = path("default.memscope");
         RunFile::save(a, p.toStdString());
         QCOMPARE(int(readAll(p)[8]), 2);
         compareTraces(a, RunFile::load(p.toStdString()), true);
+    }
+
+    void everyEncodingRoundTripsEveryValueOfEveryType() {
+        const auto roundTrip = [](const auto& values) {
+            using T = typename std::decay_t<decltype(values)>::value_type;
+            for (const auto e : {ColumnEncoding::Raw, ColumnEncoding::Delta, ColumnEncoding::Varint,
+                                 ColumnEncoding::DeltaVarint}) {
+                std::vector<uint8_t> bytes;
+                encodeColumn(values.data(), values.size(), e, bytes);
+                QVERIFY(bytes.size() <= maxEncodedBytes(values.size(), sizeof(T), e));
+                std::vector<T> back(values.size());
+                QVERIFY2(decodeColumn(bytes.data(), bytes.size(), e, back.data(), back.size()),
+                         columnEncodingName(e));
+                QVERIFY2(back == values, columnEncodingName(e));
+                // One byte short, or one too many, does not decode.
+                if (!bytes.empty()) {
+                    QVERIFY(
+                        !decodeColumn(bytes.data(), bytes.size() - 1, e, back.data(), back.size()));
+                }
+                bytes.push_back(0);
+                QVERIFY(!decodeColumn(bytes.data(), bytes.size(), e, back.data(), back.size()));
+            }
+        };
+        using L64 = std::numeric_limits<int64_t>;
+        roundTrip(std::vector<int64_t>{L64::min(), L64::max(), 0, -1, L64::min(), 1, L64::max(),
+                                       L64::max(), L64::min() + 1});
+        roundTrip(std::vector<uint64_t>{~uint64_t(0), 0, uint64_t(1) << 63, 1, ~uint64_t(0)});
+        roundTrip(std::vector<int32_t>{INT32_MIN, INT32_MAX, 0, -1, INT32_MIN});
+        roundTrip(std::vector<uint32_t>{UINT32_MAX, 0, UINT32_MAX, 7});
+        roundTrip(std::vector<int16_t>{INT16_MIN, INT16_MAX, -1});
+        roundTrip(std::vector<uint16_t>{UINT16_MAX, 0, UINT16_MAX});
+        roundTrip(std::vector<uint8_t>{255, 0, 255, 1});
     }
 
     void version1FilesStillLoad() {
@@ -945,6 +992,17 @@ class TestRunFile : public QObject {
         writeAll(p, withColumnBytes(m_bytes, "phase", 2, 5));
         message = loadError(p);
         QVERIFY2(message.contains("event 2 has phase 5"), qPrintable(message));
+        // Byte counts beyond 256 TiB (2^48) are damage, of either sign.
+        writeAll(p, withColumnBytes(m_bytes, "allocated", 8 * 4 + 6, 0x02));
+        message = loadError(p);
+        QVERIFY2(message.contains("event 4 has allocated 5629499534"), qPrintable(message));
+        QVERIFY2(message.contains(", beyond 256 TiB"), qPrintable(message));
+        writeAll(p, withColumnBytes(m_bytes, "size", 8 * 1 + 7, 0x80));
+        message = loadError(p);
+        QVERIFY2(message.contains("event 1 has size -"), qPrintable(message));
+        writeAll(p, withColumnBytes(m_bytes, "reserved", 8 * 2 + 7, 0x01));
+        message = loadError(p);
+        QVERIFY2(message.contains("event 2 has reserved 720575940"), qPrintable(message));
         // The same edit with a value in range loads: the fixture itself is sound.
         writeAll(p, withColumnBytes(m_bytes, "kind", 9, 0));
         QCOMPARE(loadError(p), QString());
