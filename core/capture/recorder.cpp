@@ -410,6 +410,16 @@ struct Recorder::ThreadState {
     CallEntry* predicted = nullptr;  // previous->link then
     // "backward of MODULE" nodes by (parent node, module frame), which decide them.
     std::unordered_map<uint64_t, uint32_t> backward_of;
+    // In front of it, a direct-mapped cache (8 KiB): every autograd node of a backward pass
+    // asks, and the map's scattered nodes missed the cache at about 350 ns a lookup (perf:
+    // backwardOfNode was a tenth of the recorder's samples). A key of ~0 marks an empty entry
+    // (no module frame is UINT32_MAX here).
+    struct BackwardOfEntry {
+        uint64_t key = ~uint64_t(0);
+        uint32_t node = 0;
+    };
+    static constexpr unsigned kBackwardOfBits = 9;
+    BackwardOfEntry backward_of_cache[size_t(1) << kBackwardOfBits];
 
     ThreadState() = default;
     ThreadState(const ThreadState&) = delete;
@@ -723,8 +733,13 @@ std::pair<uint32_t, uint32_t> Recorder::lookupUncached(ThreadState& ts, uint32_t
 
 uint32_t Recorder::backwardOfNode(ThreadState& ts, uint32_t parent, uint32_t module_frame) {
     const uint64_t key = uint64_t(parent) << 32 | module_frame;
+    auto& cached = ts.backward_of_cache[mix64(key) >> (64 - ThreadState::kBackwardOfBits)];
+    if (cached.key == key) {
+        return cached.node;
+    }
     const auto hit = ts.backward_of.find(key);
     if (hit != ts.backward_of.end()) {
+        cached = {key, hit->second};
         return hit->second;
     }
     std::string module;
@@ -735,6 +750,7 @@ uint32_t Recorder::backwardOfNode(ThreadState& ts, uint32_t parent, uint32_t mod
     const uint32_t node = internNode(ts, parent, ("backward of " + module).c_str(), nullptr, 0,
                                      FrameKind::BackwardOf);
     ts.backward_of.emplace(key, node);
+    cached = {key, node};
     return node;
 }
 
