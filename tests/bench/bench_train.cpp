@@ -4,7 +4,11 @@
 //
 // --busy measures, in one run, the quiet step time and then the step time while a child process
 // keeps one core busy (`sh -c 'while :; do :; done'`, killed afterwards), round after round, and
-// prints both and the ratio busy / quiet (target <= 1.5 on the 2-core development machine). The
+// prints both and the ratio busy / quiet (target <= 1.5 on the 2-core development machine). With
+// the default threads each round also times a quiet run on one core fewer, what the trainer has
+// once it leaves the busy core to the other process: busy / that says how close the thread
+// governor comes to it, and quiet (one core fewer) / quiet how much the host gains from its last
+// core, the floor of busy / quiet for any trainer that gives the busy core up. The
 // OpenMP wait policy is the executables' (ThreadPolicy) unless GOMP_SPINCOUNT or OMP_WAIT_POLICY
 // is set: `GOMP_SPINCOUNT=300000 bench_train --busy` times libgomp's own default.
 
@@ -101,8 +105,9 @@ int main(int argc, char** argv) {
         "OMP_WAIT_POLICY=%s GOMP_SPINCOUNT=%s\n",
         preset.c_str(), thread_text.c_str(), steps, warmup, busy ? ", quiet then busy" : "",
         envOr("OMP_WAIT_POLICY", "(unset)"), envOr("GOMP_SPINCOUNT", "(unset)"));
-    auto run = [&](int round, const char* label, bool measure_peak) -> double {
-        Trainer trainer(options);
+    auto run = [&](int round, const char* label, bool measure_peak,
+                   const TrainOptions& o) -> double {
+        Trainer trainer(o);
         trainer.setMeasurePeakFlops(measure_peak);
         const auto s = trainer.run();
         if (!s.error.empty()) {
@@ -118,13 +123,22 @@ int main(int argc, char** argv) {
         std::fflush(stdout);
         return s.avgStep();
     };
-    std::vector<double> quiet, loaded, ratios;
+    // One core fewer, fixed: only with the default (adaptive) threads on more than one core.
+    TrainOptions fewer = options;
+    fewer.threads = options.resolvedThreads() - 1;
+    const bool time_fewer = busy && threads == 0 && fewer.threads >= 1;
+    const std::string fewer_label =
+        " quiet, " + std::to_string(fewer.threads) + " thread" + (fewer.threads == 1 ? "" : "s");
+    std::vector<double> quiet, loaded, ratios, quiet_fewer;
     for (int r = 0; r < rounds; ++r) {
-        quiet.push_back(run(r + 1, busy ? " quiet" : "", r == 0));
+        quiet.push_back(run(r + 1, busy ? " quiet" : "", r == 0, options));
+        if (time_fewer) {
+            quiet_fewer.push_back(run(r + 1, fewer_label.c_str(), false, fewer));
+        }
         if (busy) {
             const pid_t loop = startBusyLoop();
             std::this_thread::sleep_for(std::chrono::milliseconds(200));
-            loaded.push_back(run(r + 1, " busy ", false));
+            loaded.push_back(run(r + 1, " busy ", false, options));
             stopBusyLoop(loop);
             ratios.push_back(loaded.back() / quiet.back());
         }
@@ -137,6 +151,19 @@ int main(int argc, char** argv) {
         std::printf("  busy / quiet %.3f (median of per-round ratios %.3f; target <= 1.5: %s)\n",
                     median(loaded) / median(quiet), median(ratios),
                     median(ratios) <= 1.5 ? "met" : "MISSED");
+        if (time_fewer) {
+            const double q1 = median(quiet_fewer);
+            std::printf("  quiet, one core fewer (%d thread%s): %.4f s/step\n", fewer.threads,
+                        fewer.threads == 1 ? "" : "s", q1);
+            std::printf(
+                "  busy / quiet on one core fewer %.3f (how close the governor comes to "
+                "what the cores left to it can do)\n",
+                median(loaded) / q1);
+            std::printf(
+                "  quiet on one core fewer / quiet %.3f (what the host gains from its "
+                "last core: busy / quiet stays above it once that core is given up)\n",
+                q1 / median(quiet));
+        }
     }
     return 0;
 }
