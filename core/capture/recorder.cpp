@@ -2,6 +2,7 @@
 
 #include "model/module_scope.h"
 #include "trace/column_growth.h"
+#include "trace/expected_run_length.h"
 #include "trace/mix64.h"
 
 #include <sys/mman.h>
@@ -923,7 +924,10 @@ namespace {
 // typical run and each byte is faulted in once (growing by doubling on glibc's heap faulted about
 // 330 pages a step on the consumer against 190, bench_record_overhead with 4 KiB pages). With
 // huge pages (HugePagePolicy) the first recording in a process faulted about 65 times a step
-// on the heap, 11-21 times in these mappings. The cost: address space.
+// on the heap, 11-21 times in these mappings. The cost: address space. Once two steps are done
+// and the run's step count is known, a column that has to grow gets room for the whole run
+// (expectedRunTotal): a 300-step workshop-default run's spans (about 175 MB) otherwise moved
+// three times, copying 238 MiB into fresh pages on this thread.
 constexpr size_t kFirstEvents = kHugePageBytes + 1;  // elements: over a huge page at one byte
 constexpr size_t kFirstSpans = kHugePageBytes / sizeof(Span) + 1;
 }  // namespace
@@ -951,7 +955,8 @@ size_t Recorder::drainInto(Trace& trace) {
         ts->spans.drain(m_spanBatch);
         // at least twofold (column_growth.h) before anything is copied into it: reserving
         // just what a drain needs reallocated and copied the whole trace on every drain
-        growSpans(trace.spans, trace.spans.size() + m_spanBatch.size(), kFirstSpans);
+        growSpans(trace.spans, trace.spans.size() + m_spanBatch.size(),
+                  std::max(kFirstSpans, expectedRunTotal(trace, trace.spans.size())));
         trace.spans.insert(trace.spans.end(), m_spanBatch.begin(), m_spanBatch.end());
         threads_with_events += batch.size() > before ? 1 : 0;
     }
@@ -989,7 +994,8 @@ size_t Recorder::drainInto(Trace& trace) {
         std::stable_sort(batch.begin(), batch.end(),
                          [](const Event& a, const Event& b) { return a.time_ns < b.time_ns; });
     }
-    growColumns(trace.events, trace.events.count() + batch.size(), kFirstEvents);
+    growColumns(trace.events, trace.events.count() + batch.size(),
+                std::max(kFirstEvents, expectedRunTotal(trace, trace.events.count(), true)));
     for (const auto& e : batch) {
         trace.events.append(e);
     }

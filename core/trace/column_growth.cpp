@@ -3,6 +3,9 @@
 #include "trace/huge_page_policy.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
 
 #include <cstdint>
 
@@ -23,6 +26,18 @@ void adviseHugePages(void* data, size_t bytes) {
     (void)data;
     (void)bytes;
 #endif
+}
+
+size_t reserveAheadLimitBytes() {
+    static const size_t limit = [] {
+        const long pages = sysconf(_SC_PHYS_PAGES);
+        const long page_bytes = sysconf(_SC_PAGESIZE);
+        if (pages <= 0 || page_bytes <= 0) {
+            return kOwnMappingBytes;
+        }
+        return std::max(kOwnMappingBytes, size_t(pages) / 8 * size_t(page_bytes));
+    }();
+    return limit;
 }
 
 void growColumns(EventColumns& c, size_t needed, size_t at_least) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <vector>
 
 namespace memscope {
@@ -49,22 +50,42 @@ size_t hugePageCapacity(const std::vector<T>& v) {
     return end > data ? size_t(end - data) / sizeof(T) : v.capacity();
 }
 
+// The most bytes one column reserves ahead of what it holds (`at_least` below): an eighth of the
+// machine's memory. A reservation is address space, not memory (only the pages written are
+// backed), but the kernel's default overcommit heuristic refuses a single mapping larger than
+// memory and swap together, and a run configured for a million steps would ask for that.
+size_t reserveAheadLimitBytes();
+
 // Makes room for `needed` elements in `v`: when it lacks it (within hugePageCapacity), moves the
 // elements into a fresh buffer of at least max(needed, twice the capacity, at_least,
 // kColumnGrowthMinimum) elements, and at least kOwnMappingBytes plus a huge page once that is
 // more than a huge page, advised to use huge pages before anything is copied into it. Nothing
-// when it has the room.
+// when it has the room. `at_least` (what the whole run is expected to need, so that the column
+// moves once) counts up to reserveAheadLimitBytes(), and only as long as the system grants it:
+// refused, the column grows as it would without it.
 template <typename T>
 void growColumn(std::vector<T>& v, size_t needed, size_t at_least = 0) {
     if (needed <= hugePageCapacity(v)) {
         return;
     }
-    size_t capacity = std::max({needed, v.capacity() * 2, at_least, kColumnGrowthMinimum});
-    if (capacity * sizeof(T) > kHugePageBytes) {
-        capacity = std::max(capacity, kOwnMappingBytes / sizeof(T)) + kHugePageBytes / sizeof(T);
-    }
+    const auto capacityFor = [&](size_t ahead) {
+        size_t capacity = std::max({needed, v.capacity() * 2, ahead, kColumnGrowthMinimum});
+        if (capacity * sizeof(T) > kHugePageBytes) {
+            capacity =
+                std::max(capacity, kOwnMappingBytes / sizeof(T)) + kHugePageBytes / sizeof(T);
+        }
+        return capacity;
+    };
     std::vector<T> fresh;
-    fresh.reserve(capacity);
+    const size_t ahead = std::min(at_least, reserveAheadLimitBytes() / sizeof(T));
+    try {
+        fresh.reserve(capacityFor(ahead));
+    } catch (const std::bad_alloc&) {
+        if (capacityFor(0) == capacityFor(ahead)) {
+            throw;
+        }
+        fresh.reserve(capacityFor(0));
+    }
     adviseHugePages(fresh.data(), fresh.capacity() * sizeof(T));
     fresh.insert(fresh.end(), std::make_move_iterator(v.begin()), std::make_move_iterator(v.end()));
     v.swap(fresh);

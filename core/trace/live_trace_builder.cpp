@@ -2,6 +2,7 @@
 
 #include "trace/categorizer.h"
 #include "trace/column_growth.h"
+#include "trace/expected_run_length.h"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -18,32 +19,6 @@ void appendTail(std::vector<T>& to, const std::vector<T>& from) {
     if (from.size() > to.size()) {
         to.insert(to.end(), from.begin() + std::ptrdiff_t(to.size()), from.end());
     }
-}
-
-// The events a recorded run will have once it finishes, from its config's step count and the
-// events per step so far (0 when it cannot say: an imported trace, fewer than two steps done).
-size_t expectedEvents(const Trace& source) {
-    const nlohmann::json& config = source.meta.config;
-    if (!config.is_object()) {
-        return 0;
-    }
-    int64_t steps = 0;
-    for (const char* key : {"num_steps", "warmup_steps"}) {
-        const auto it = config.find(key);
-        if (it != config.end() && it->is_number_integer()) {
-            steps += std::max<int64_t>(0, it->get<int64_t>());
-        }
-    }
-    const size_t done = source.steps.size();
-    if (done < 2 || steps <= int64_t(done) || steps > (int64_t(1) << 32)) {
-        return 0;
-    }
-    // A quarter more: later steps may record a little more than the first ones.
-    double expected = double(source.events.count()) / double(done) * double(steps) * 1.25;
-    if (source.meta.max_events > 0) {
-        expected = std::min(expected, double(source.meta.max_events));
-    }
-    return size_t(std::min(expected, 1e10));
 }
 
 // Reserves the copy's per-event and per-allocation columns ahead of `needed` events: for the
@@ -92,7 +67,7 @@ bool LiveTraceBuilder::update(Trace& copy, const Trace& source) {
     for (size_t n = copy.stacks.nodeCount(); n < source.stacks.nodeCount(); ++n) {
         copy.stacks.child(source.stacks.parent(uint32_t(n)), source.stacks.frameOf(uint32_t(n)));
     }
-    growSpans(copy.spans, source.spans.size());
+    growSpans(copy.spans, source.spans.size(), expectedRunTotal(source, source.spans.size()));
     appendTail(copy.spans, source.spans);
     if (!copy.phases.empty()) {
         copy.phases.back() = source.phases[copy.phases.size() - 1];  // it may have closed since
@@ -104,7 +79,7 @@ bool LiveTraceBuilder::update(Trace& copy, const Trace& source) {
     auto& to = copy.events;
     const auto& from = source.events;
     reserveAhead(to, copy.m_allocationOfEvent, copy.m_allocations, from.count(),
-                 expectedEvents(source));
+                 expectedRunTotal(source, source.events.count(), true));
     m_role.reserve(copy.m_allocations.capacity());
     appendTail(to.time_ns, from.time_ns);
     appendTail(to.addr, from.addr);

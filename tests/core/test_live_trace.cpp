@@ -6,6 +6,7 @@
 
 #include "trace/backward_starts.h"
 #include "trace/column_growth.h"
+#include "trace/expected_run_length.h"
 #include "trace/huge_page_policy.h"
 #include "trace/live_trace_builder.h"
 #include "trace/live_trace_mirror.h"
@@ -460,6 +461,48 @@ class TestLiveTrace : public QObject {
             QCOMPARE(spans[i].end_ns, int64_t(3 * i + 2));
             QCOMPARE(spans[i].stack, uint32_t(i % 101));
         }
+    }
+
+    // What a run will hold once it finishes, from its step count and the steps done: a quarter
+    // more than the proportion, at most max_events for a bounded run's events, and 0 where the
+    // trace cannot say.
+    void expectedRunTotalScalesByTheStepsLeft() {
+        Trace t;
+        QCOMPARE(expectedRunTotal(t, 1000), size_t(0));  // no configuration (an import)
+        t.meta.config = {{"num_steps", 8}, {"warmup_steps", 2}};
+        t.steps.resize(1);
+        QCOMPARE(expectedRunTotal(t, 1000), size_t(0));  // one step says too little
+        t.steps.resize(2);
+        QCOMPARE(expectedRunTotal(t, 1000), size_t(1000 / 2 * 10 * 5 / 4));
+        t.meta.max_events = 4000;
+        QCOMPARE(expectedRunTotal(t, 1000), size_t(6250));  // spans: not bounded
+        QCOMPARE(expectedRunTotal(t, 1000, true), size_t(4000));
+        t.steps.resize(10);
+        QCOMPARE(expectedRunTotal(t, 1000), size_t(0));  // all done
+        t.steps.resize(2);
+        t.meta.config["num_steps"] = "8";  // not a number: cannot say
+        t.meta.config.erase("warmup_steps");
+        QCOMPARE(expectedRunTotal(t, 1000), size_t(0));
+        // A run asked for a million steps: the answer is what it says; the columns cap what they
+        // reserve (below).
+        t.meta.config["num_steps"] = 1000000;
+        QCOMPARE(expectedRunTotal(t, 18000), size_t(18000) / 2 * 1000000 * 5 / 4);
+    }
+
+    // What a column reserves ahead of need is capped at an eighth of the machine's memory (a
+    // single mapping beyond memory and swap is refused by the kernel's overcommit heuristic), so
+    // a run configured for millions of steps grows as any other.
+    void reservingAheadIsCapped() {
+        const size_t limit = reserveAheadLimitBytes();
+        QVERIFY(limit >= kOwnMappingBytes);
+        std::vector<Span> spans(10);
+        growSpans(spans, 11, size_t(1) << 50);  // 32 PiB of spans: far beyond any machine
+        QVERIFY(spans.capacity() * sizeof(Span) <= limit + kHugePageBytes);
+        QVERIFY(spans.capacity() * sizeof(Span) >= std::min(limit, kOwnMappingBytes));
+        QCOMPARE(spans.size(), size_t(10));
+        std::vector<uint8_t> bytes;
+        growColumn(bytes, 1, 1000);  // a little: as asked
+        QCOMPARE(bytes.capacity(), kColumnGrowthMinimum);
     }
 
     // A column that outgrows a huge page gets a mapping of its own (at least kOwnMappingBytes
