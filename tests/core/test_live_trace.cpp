@@ -505,6 +505,28 @@ class TestLiveTrace : public QObject {
         QCOMPARE(bytes.capacity(), kColumnGrowthMinimum);
     }
 
+    // A live run configured for far more steps than the machine could hold: the mirror used to
+    // reserve for the whole run uncapped (up to 10^10 events, 80 GB a column), which the kernel
+    // refuses, and the bad_alloc ended the live view. Now it mirrors the run as any other.
+    void aRunOfBillionsOfStepsStillMirrors() {
+        std::mt19937 rng(11);
+        Trace source = randomTrace(rng, 3000, false, false);
+        source.meta.config = {{"num_steps", int64_t(1) << 31}, {"warmup_steps", 0}};
+        source.steps.resize(2);
+        QVERIFY(expectedRunTotal(source, source.events.count()) > size_t(1) << 40);
+        Trace copy;
+        LiveTraceBuilder builder;
+        try {
+            QVERIFY(builder.update(copy, source));
+        } catch (const std::bad_alloc&) {
+            QFAIL("the mirror asked for more memory than the machine has");
+        }
+        QCOMPARE(copy.events.count(), source.events.count());
+        QCOMPARE(copy.spans.size(), source.spans.size());
+        QVERIFY(copy.events.time_ns.capacity() * sizeof(int64_t) <=
+                reserveAheadLimitBytes() + kHugePageBytes);
+    }
+
     // A column that outgrows a huge page gets a mapping of its own (at least kOwnMappingBytes
     // and a huge page more), and grows again before it would write past its last whole huge
     // page, where the kernel faults 4 KiB pages.
