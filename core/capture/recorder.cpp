@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <mutex>
 #include <new>
@@ -106,21 +107,36 @@ struct ChunkQueue {
         tail->count.store(tail->count.load(std::memory_order_relaxed) + 1,
                           std::memory_order_release);
     }
-    // Consumer: appends everything published so far.
+    // Consumer: how many items are published and not yet drained (the producer may publish more
+    // meanwhile).
+    size_t available() const {
+        size_t n = head->count.load(std::memory_order_acquire) - read_pos;
+        for (const Chunk<T>* c = head->next.load(std::memory_order_acquire); c != nullptr;
+             c = c->next.load(std::memory_order_acquire)) {
+            n += c->count.load(std::memory_order_acquire);
+        }
+        return n;
+    }
+    // Consumer: appends what is published so far, at most `limit` items; returns how many.
     template <typename Out>
-    void drain(Out& out) {
+    size_t drain(Out& out, size_t limit = SIZE_MAX) {
+        size_t taken = 0;
         while (true) {
             const size_t n = head->count.load(std::memory_order_acquire);
-            out.insert(out.end(), head->items + read_pos, head->items + n);
-            read_pos = n;
-            if (n < Chunk<T>::kCapacity)
-                return;
+            const size_t end = n - read_pos <= limit - taken ? n : read_pos + (limit - taken);
+            out.insert(out.end(), head->items + read_pos, head->items + end);
+            taken += end - read_pos;
+            read_pos = end;
+            if (read_pos < Chunk<T>::kCapacity)  // the producer is still here, or the limit
+                return taken;
             Chunk<T>* next = head->next.load(std::memory_order_acquire);
             if (next == nullptr)
-                return;
+                return taken;
             recycle(head);  // the producer has moved on to `next`
             head = next;
             read_pos = 0;
+            if (taken == limit)
+                return taken;
         }
     }
 
@@ -951,13 +967,14 @@ size_t Recorder::drainInto(Trace& trace) {
     for (ThreadState* ts : threads) {
         const size_t before = batch.size();
         ts->events.drain(batch);
-        m_spanBatch.clear();
-        ts->spans.drain(m_spanBatch);
-        // at least twofold (column_growth.h) before anything is copied into it: reserving
-        // just what a drain needs reallocated and copied the whole trace on every drain
-        growSpans(trace.spans, trace.spans.size() + m_spanBatch.size(),
+        // Spans go straight into the trace (a batch in between copied each one twice), after
+        // the trace has room for what is there now (growing at least twofold, column_growth.h:
+        // reserving just what a drain needs reallocated and copied the whole trace every
+        // time); what the thread publishes meanwhile waits for the next drain.
+        const size_t spans = ts->spans.available();
+        growSpans(trace.spans, trace.spans.size() + spans,
                   std::max(kFirstSpans, expectedRunTotal(trace, trace.spans.size())));
-        trace.spans.insert(trace.spans.end(), m_spanBatch.begin(), m_spanBatch.end());
+        ts->spans.drain(trace.spans, spans);
         threads_with_events += batch.size() > before ? 1 : 0;
     }
     {

@@ -99,7 +99,6 @@ class Recorder : public AllocationObserver {
     std::atomic<uint64_t> m_eventsRecorded{0};
     // drainInto's staging buffers, kept between drains (their pages stay faulted in)
     std::vector<Event> m_eventBatch;
-    std::vector<Span> m_spanBatch;
     std::vector<ThreadState*> m_drainThreads;
 
     mutable std::mutex m_mutex;  // guards the members below (never taken per event)

@@ -394,6 +394,47 @@ class TestRecorder : public QObject {
         QCOMPARE(mm_calls, int64_t(6 * 3));
     }
 
+    // A consumer drains while the run goes on: in pieces within a chunk, of exactly a chunk
+    // (4,096) and across chunks, every event and span arrives once and in order.
+    void drainingInPiecesKeepsEverything() {
+        Recorder recorder;
+        recorder.onRunThreadStart();
+        Trace t;
+        std::vector<int> storage(64);
+        size_t sent = 0;
+        int64_t ops = 0;
+        for (const size_t piece : {1, 7, 4096, 4000, 200, 9000, 0, 3}) {
+            for (size_t i = 0; i < piece; ++i, ++sent) {
+                recorder.onMemoryEvent(&storage[sent % storage.size()], 8, int64_t(8 * (sent + 1)),
+                                       0, 0, c10::Device(c10::DeviceType::CPU));
+            }
+            for (size_t i = 0; i < piece; i += 97, ++ops) {
+                const auto x = at::ones({2, 2});  // op calls, so spans
+                QVERIFY(x.sum().item<float>() == 4.0f);
+            }
+            recorder.drainInto(t);
+            QCOMPARE(t.events.count(), sent);
+            QVERIFY(int64_t(t.spans.size()) >= 2 * ops);
+        }
+        recorder.onRunThreadEnd();
+        for (size_t i = 0; i < sent; ++i) {
+            QCOMPARE(t.events.allocated[i], int64_t(8 * (i + 1)));
+        }
+        for (size_t i = 1; i < t.spans.size(); ++i) {
+            QVERIFY(t.spans[i - 1].end_ns <= t.spans[i].end_ns);  // in the order they ended
+        }
+        int64_t ones = 0;
+        for (const auto& o : recorder.operatorStats())
+            ones += o.name == "aten::ones" ? o.calls : 0;
+        QCOMPARE(ones, ops);
+        QCOMPARE(int64_t(std::count_if(t.spans.begin(), t.spans.end(),
+                                       [&](const Span& s) {
+                                           return t.stacks.frame(t.stacks.frameOf(s.stack)).name ==
+                                                  "aten::ones";
+                                       })),
+                 ops);
+    }
+
     void spansAndPhasesAreRecordedAndSaved() {
         auto r = record(tinyOptions());
         auto& t = r.trace();
