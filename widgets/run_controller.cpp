@@ -31,7 +31,59 @@ struct Snapshot {
     bool incremental = false;
     double traceMs = 0;
     double layoutMs = 0;
+    // What went wrong when the job threw (a failed drain, memory the system refused); the
+    // snapshot carries nothing else then. Before, such a job's future held no result, its
+    // handler never ran, and the run was not polled again: the window waited for good.
+    QString failure;
 };
+
+// The job of a poll, on the pool's thread: a live snapshot, or the run's end (final: its
+// result, kept as a file at `path`).
+Snapshot takeSnapshot(LiveSession* recording, bool final, const QString& path, bool incremental) {
+    QElapsedTimer clock;
+    clock.start();
+    Snapshot s;
+    std::shared_ptr<Trace> trace;
+    if (final) {
+        LiveSession::Result result = recording->finish();
+        s.outcome.cancelled = result.cancelled;
+        s.outcome.outOfMemory = result.out_of_memory;
+        s.outcome.error = QString::fromStdString(result.error);
+        s.outcome.summary = QString::fromStdString(result.summary);
+        s.outcome.peakBytes = result.peak_bytes;
+        trace = std::move(result.trace);
+        if (path.isEmpty() || !trace || trace->events.count() == 0) {
+            recording->discardJournal();  // nothing to keep
+        } else {
+            try {
+                RunFile::save(*trace, QFile::encodeName(path).toStdString());
+                s.outcome.savedPath = path;
+                recording->discardJournal();
+            } catch (const std::exception& e) {
+                s.outcome.saveError =
+                    RunController::tr("Could not keep the run as %1: %2")
+                        .arg(QDir::toNativeSeparators(path), QString::fromLocal8Bit(e.what()));
+            }
+        }
+    } else if (incremental) {
+        // The snapshot and layout of the refresh before last, extended by what was
+        // recorded since (core/trace/live_trace_mirror.h).
+        LiveSession::LiveSnapshot live = recording->liveSnapshot();
+        s.layout = std::move(live.layout);
+        s.trace = std::move(live.trace);
+        s.incremental = live.incremental;
+        s.traceMs = live.traceMs;
+        s.layoutMs = live.layoutMs;
+        s.workerMs = double(clock.nsecsElapsed()) / 1e6;
+        return s;
+    } else {
+        trace = recording->snapshot();
+    }
+    s.layout = std::make_shared<TimelineLayout>(*trace);
+    s.trace = std::move(trace);
+    s.workerMs = double(clock.nsecsElapsed()) / 1e6;
+    return s;
+}
 
 }  // namespace
 
@@ -117,6 +169,7 @@ bool RunController::start(const TrainOptions& options, bool record_shapes, QStri
     m_active = true;
     m_finishing = false;
     m_jobInFlight = false;
+    m_liveFailed = false;
     m_snapshots = 0;
     m_stepsDone = 0;
     m_peak = 0;
@@ -167,8 +220,8 @@ void RunController::poll() {
         return;
     }
     const bool final = !m_session->recording->running();
-    if (!final && snapshotBeforeLastHeld()) {
-        return;  // the next poll tries again
+    if (!final && (m_liveFailed || snapshotBeforeLastHeld())) {
+        return;  // the next poll tries again (after a failed refresh, only the run's end)
     }
     launchSnapshot(final);
 }
@@ -194,6 +247,26 @@ bool RunController::snapshotBeforeLastHeld() {
     return m_heldSince.elapsed() < kMaxWaitForReadersMs;
 }
 
+void RunController::onSnapshotFailed(bool final, const QString& failure) {
+    if (!final) {
+        // The run and its journal go on; the window shows the run again when it ends.
+        m_liveFailed = true;
+        emit logMessage(tr("The live view stopped updating: %1. The run goes on and is shown "
+                           "when it ends.")
+                            .arg(failure));
+        return;
+    }
+    m_active = false;
+    Outcome outcome;
+    outcome.error = failure;
+    emit logMessage(m_runPath.isEmpty()
+                        ? tr("The run failed: %1").arg(failure)
+                        : tr("The run failed: %1. Its journal is kept: Memscope offers to recover "
+                             "it when it starts next.")
+                              .arg(failure));
+    emit finished(nullptr, nullptr, outcome);
+}
+
 void RunController::launchSnapshot(bool final) {
     m_jobInFlight = true;
     if (final) {
@@ -204,52 +277,20 @@ void RunController::launchSnapshot(bool final) {
     const QString path = final ? m_runPath : QString();
     const bool incremental = m_incremental;
     m_session->job = QtConcurrent::run([recording, final, path, incremental]() -> Snapshot {
-        QElapsedTimer clock;
-        clock.start();
-        Snapshot s;
-        std::shared_ptr<Trace> trace;
-        if (final) {
-            LiveSession::Result result = recording->finish();
-            s.outcome.cancelled = result.cancelled;
-            s.outcome.outOfMemory = result.out_of_memory;
-            s.outcome.error = QString::fromStdString(result.error);
-            s.outcome.summary = QString::fromStdString(result.summary);
-            s.outcome.peakBytes = result.peak_bytes;
-            trace = std::move(result.trace);
-            if (path.isEmpty() || !trace || trace->events.count() == 0) {
-                recording->discardJournal();  // nothing to keep
-            } else {
-                try {
-                    RunFile::save(*trace, QFile::encodeName(path).toStdString());
-                    s.outcome.savedPath = path;
-                    recording->discardJournal();
-                } catch (const std::exception& e) {
-                    s.outcome.saveError =
-                        tr("Could not keep the run as %1: %2")
-                            .arg(QDir::toNativeSeparators(path), QString::fromLocal8Bit(e.what()));
-                }
-            }
-        } else if (incremental) {
-            // The snapshot and layout of the refresh before last, extended by what was
-            // recorded since (core/trace/live_trace_mirror.h).
-            LiveSession::LiveSnapshot live = recording->liveSnapshot();
-            s.layout = std::move(live.layout);
-            s.trace = std::move(live.trace);
-            s.incremental = live.incremental;
-            s.traceMs = live.traceMs;
-            s.layoutMs = live.layoutMs;
-            s.workerMs = double(clock.nsecsElapsed()) / 1e6;
+        try {
+            return takeSnapshot(recording, final, path, incremental);
+        } catch (const std::exception& e) {
+            Snapshot s;
+            s.failure = QString::fromLocal8Bit(e.what());
             return s;
-        } else {
-            trace = recording->snapshot();
         }
-        s.layout = std::make_shared<TimelineLayout>(*trace);
-        s.trace = std::move(trace);
-        s.workerMs = double(clock.nsecsElapsed()) / 1e6;
-        return s;
     });
     whenFinished(this, m_session->job, [this, final](Snapshot s) {
         m_jobInFlight = false;
+        if (!s.failure.isEmpty()) {
+            onSnapshotFailed(final, s.failure);
+            return;
+        }
         m_trace = s.trace;
         ++m_snapshots;
         if (!final) {

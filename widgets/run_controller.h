@@ -110,6 +110,9 @@ class RunController : public QObject {
     // still held by a reader (the timeline rendering it), for at most kMaxWaitForReadersMs.
     bool snapshotBeforeLastHeld();
     void launchSnapshot(bool final);
+    // A snapshot job threw: a live refresh stops the live view (the run goes on); the run's end
+    // ends the run with the failure as its error.
+    void onSnapshotFailed(bool final, const QString& failure);
     void onStep(int64_t step, bool warmup, double loss, double seconds, int64_t peak);
 
     std::unique_ptr<Session> m_session;
@@ -125,6 +128,7 @@ class RunController : public QObject {
     bool m_active = false;
     bool m_jobInFlight = false;
     bool m_finishing = false;
+    bool m_liveFailed = false;  // a live refresh threw: only the run's end is fetched now
     int64_t m_snapshots = 0;
     RefreshStats m_lastRefresh;
     bool m_incremental = true;
