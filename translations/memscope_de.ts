@@ -2132,6 +2132,14 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <source>The run finished.</source>
         <translation>Der Lauf ist abgeschlossen.</translation>
     </message>
+    <message>
+        <source>The live view stopped updating: %1. The run goes on and is shown when it ends.</source>
+        <translation>Die Live-Ansicht wird nicht mehr aktualisiert: %1. Der Lauf geht weiter und wird gezeigt, wenn er endet.</translation>
+    </message>
+    <message>
+        <source>The run failed: %1. Its journal is kept: Memscope offers to recover it when it starts next.</source>
+        <translation>Der Lauf ist fehlgeschlagen: %1. Sein Journal bleibt erhalten: Memscope bietet beim nächsten Start an, ihn wiederherzustellen.</translation>
+    </message>
 </context>
 <context>
     <name>memscope::RunLoadProgress</name>

@@ -2125,6 +2125,14 @@ Allocations live at its start count as present from the start. Leave empty for t
         <source>The run finished.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The live view stopped updating: %1. The run goes on and is shown when it ends.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run failed: %1. Its journal is kept: Memscope offers to recover it when it starts next.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>memscope::RunLoadProgress</name>
