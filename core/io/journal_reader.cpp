@@ -221,9 +221,8 @@ void applyChunk(const json& c, uint32_t version, Rebuild& r) {
                 events.phase[i] > static_cast<uint8_t>(Phase::Other)) {
                 throw std::string("an event has an unknown kind or phase");
             }
-            const auto beyond = [](int64_t v) { return v > kMaxEventBytes || v < -kMaxEventBytes; };
-            if (beyond(events.size[i]) || beyond(events.allocated[i]) ||
-                beyond(events.reserved[i])) {
+            if (beyondEventBytes(events.size[i]) || beyondEventBytes(events.allocated[i]) ||
+                beyondEventBytes(events.reserved[i])) {
                 throw std::string("event ") + std::to_string(i) +
                     " has a size, allocated or reserved count beyond 256 TiB";
             }

@@ -159,9 +159,8 @@ std::string checkEventValues(const EventColumns& events, size_t node_count) {
         {"size", &events.size}, {"allocated", &events.allocated}, {"reserved", &events.reserved}};
     for (const auto& [name, column] : byte_columns) {
         if (!column->empty() && largestMagnitude(*column) > uint64_t(kMaxEventBytes)) {
-            const auto beyond = [](int64_t v) { return v > kMaxEventBytes || v < -kMaxEventBytes; };
-            const size_t i =
-                size_t(std::find_if(column->begin(), column->end(), beyond) - column->begin());
+            const size_t i = size_t(std::find_if(column->begin(), column->end(), beyondEventBytes) -
+                                    column->begin());
             return "event " + std::to_string(i) + " has " + name + " " +
                    std::to_string((*column)[i]) + ", beyond 256 TiB";
         }

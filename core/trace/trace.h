@@ -65,6 +65,10 @@ struct EventColumns {
 // damage. Readers refuse it, which keeps every sum and difference the views take of a file's
 // events far from int64's limits.
 constexpr int64_t kMaxEventBytes = int64_t(1) << 48;
+// Whether a size, allocated or reserved count is beyond kMaxEventBytes, of either sign.
+constexpr bool beyondEventBytes(int64_t v) {
+    return v > kMaxEventBytes || v < -kMaxEventBytes;
+}
 
 // One operator, module or autograd-node call: [begin_ns, end_ns) on a thread. Its name and
 // nesting are the StackTable node that was current inside it (frame = the call itself).
