@@ -5,6 +5,7 @@
 #include "trace/expected_run_length.h"
 
 #include <algorithm>
+#include <new>
 #include <nlohmann/json.hpp>
 
 namespace memscope {
@@ -33,10 +34,17 @@ void reserveAhead(EventColumns& events, std::vector<int64_t>& allocation_of_even
     growColumns(events, needed, expected);
     growColumn(allocation_of_event, needed, expected);
     const size_t want = events.time_ns.capacity();
-    // Allocations in the proportion to events seen so far (each alloc or free makes at most one).
+    // Allocations in the proportion to events seen so far (each alloc or free makes at most one),
+    // capped as the columns are: at six times an event column's bytes each, half of a capped
+    // column's events asked for about 0.4 of memory in one mapping. Past the cap, or refused,
+    // they grow as any vector does.
     const size_t have = events.count();
     const size_t per = have > 0 ? allocations.size() * want / have + 1024 : want / 2;
-    allocations.reserve(std::max(allocations.capacity(), std::min(per, want)));
+    const size_t cap = reserveAheadLimitBytes() / sizeof(Allocation);
+    try {
+        allocations.reserve(std::max(allocations.capacity(), std::min({per, want, cap})));
+    } catch (const std::bad_alloc&) {
+    }
 }
 
 }  // namespace

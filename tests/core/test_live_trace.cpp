@@ -525,6 +525,9 @@ class TestLiveTrace : public QObject {
         QCOMPARE(copy.spans.size(), source.spans.size());
         QVERIFY(copy.events.time_ns.capacity() * sizeof(int64_t) <=
                 reserveAheadLimitBytes() + kHugePageBytes);
+        // The allocation index too: it reserved in proportion to the capped events, about 0.4
+        // of memory in one mapping.
+        QVERIFY(copy.allocations().capacity() * sizeof(Allocation) <= reserveAheadLimitBytes());
     }
 
     // A column that outgrows a huge page gets a mapping of its own (at least kOwnMappingBytes
