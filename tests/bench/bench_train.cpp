@@ -11,11 +11,19 @@
 // core, the floor of busy / quiet for any trainer that gives the busy core up. The
 // OpenMP wait policy is the executables' (ThreadPolicy) unless GOMP_SPINCOUNT or OMP_WAIT_POLICY
 // is set: `GOMP_SPINCOUNT=300000 bench_train --busy` times libgomp's own default.
+//
+// --other-session starts the busy process in a session of its own, as one started from another
+// terminal is. With the kernel's autogroup scheduling (on by default on Debian) each session's
+// processes then share a core's worth of weight: the busy process keeps its whole core and all
+// of this process's threads together get the other one, whatever their number. Without it the
+// busy process is this one's child, in its session, and the scheduler shares fairly per thread.
+// Each round prints the cores this process used (its CPU time over the wall time of the run).
 
 #include "train/thread_policy.h"
 #include "train/trainer.h"
 
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <algorithm>
@@ -24,6 +32,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -37,11 +46,15 @@ double median(std::vector<double> v) {
     return v.empty() ? 0.0 : v[v.size() / 2];
 }
 
-// A process that keeps one core busy until killed (and dies with this one).
-pid_t startBusyLoop() {
+// A process that keeps one core busy until killed (and dies with this one); in a session of its
+// own if `own_session`.
+pid_t startBusyLoop(bool own_session) {
     const pid_t pid = fork();
     if (pid == 0) {
         prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (own_session) {
+            setsid();
+        }
         execl("/bin/sh", "sh", "-c", "while :; do :; done", static_cast<char*>(nullptr));
         _exit(127);
     }
@@ -53,6 +66,22 @@ void stopBusyLoop(pid_t pid) {
         kill(pid, SIGKILL);
         waitpid(pid, nullptr, 0);
     }
+}
+
+// This process's CPU time (every thread, kernel included), in seconds.
+double processCpuSeconds() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+           double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+// The kernel's autogroup scheduling: "on", "off" or "unknown".
+std::string autogroup() {
+    std::ifstream in("/proc/sys/kernel/sched_autogroup_enabled");
+    int on = -1;
+    in >> on;
+    return on == 1 ? "on" : on == 0 ? "off" : "unknown";
 }
 
 const char* envOr(const char* name, const char* fallback) {
@@ -67,10 +96,15 @@ int main(int argc, char** argv) {
     std::string preset = "workshop-default";
     int threads = 0, steps = 30, rounds = 3, warmup = 3;
     bool busy = false;
+    bool other_session = false;
     for (int i = 1; i < argc; ++i) {
         const std::string key = argv[i];
         if (key == "--busy") {
             busy = true;
+            continue;
+        }
+        if (key == "--other-session") {
+            other_session = true;
             continue;
         }
         if (i + 1 >= argc) {
@@ -105,21 +139,32 @@ int main(int argc, char** argv) {
         "OMP_WAIT_POLICY=%s GOMP_SPINCOUNT=%s\n",
         preset.c_str(), thread_text.c_str(), steps, warmup, busy ? ", quiet then busy" : "",
         envOr("OMP_WAIT_POLICY", "(unset)"), envOr("GOMP_SPINCOUNT", "(unset)"));
+    if (busy) {
+        std::printf("the busy process runs in %s; autogroup scheduling %s\n",
+                    other_session ? "a session of its own (as from another terminal)"
+                                  : "this process's session",
+                    autogroup().c_str());
+    }
     auto run = [&](int round, const char* label, bool measure_peak,
                    const TrainOptions& o) -> double {
         Trainer trainer(o);
         trainer.setMeasurePeakFlops(measure_peak);
+        const double cpu_before = processCpuSeconds();
+        const auto wall_before = std::chrono::steady_clock::now();
         const auto s = trainer.run();
+        const double wall =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_before).count();
+        const double cores = wall > 0 ? (processCpuSeconds() - cpu_before) / wall : 0.0;
         if (!s.error.empty()) {
             std::fprintf(stderr, "bench_train: %s\n", s.error.c_str());
             std::exit(1);
         }
         std::printf(
             "round %d%s: avg step %.4f s (fwd %.4f, bwd %.4f, opt %.4f), %.1f samples/s, "
-            "peak %lld bytes, threads %d (fewest %d)\n",
+            "peak %lld bytes, threads %d (fewest %d), cores used %.2f\n",
             round, label, s.avgStep(), s.avgForward(), s.avgBackward(), s.avgOptimizer(),
             s.samplesPerSecond(), static_cast<long long>(s.peak_allocated_bytes), s.threads,
-            s.fewest_threads > 0 ? s.fewest_threads : s.threads);
+            s.fewest_threads > 0 ? s.fewest_threads : s.threads, cores);
         std::fflush(stdout);
         return s.avgStep();
     };
@@ -136,7 +181,7 @@ int main(int argc, char** argv) {
             quiet_fewer.push_back(run(r + 1, fewer_label.c_str(), false, fewer));
         }
         if (busy) {
-            const pid_t loop = startBusyLoop();
+            const pid_t loop = startBusyLoop(other_session);
             std::this_thread::sleep_for(std::chrono::milliseconds(200));
             loaded.push_back(run(r + 1, " busy ", false, options));
             stopBusyLoop(loop);
