@@ -3,10 +3,18 @@
 #include <torch/cuda.h>
 #include <torch/torch.h>
 
+#include <c10/core/DeviceGuard.h>
+
+#include <dlfcn.h>
+
+#include <algorithm>
 #include <chrono>
+#include <exception>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
+#include <thread>
 #include <tuple>
 
 namespace memscope {
@@ -25,17 +33,20 @@ torch::ScalarType scalarType(Dtype dtype) {
     return torch::kFloat32;
 }
 
-}  // namespace
-
-PeakFlops PeakFlops::measure(const c10::Device& device, Dtype dtype, int threads) {
-    static std::mutex mutex;
-    static std::map<std::tuple<std::string, int, int>, PeakFlops> cache;
-    const auto key = std::make_tuple(device.str(), static_cast<int>(dtype), threads);
-    std::lock_guard<std::mutex> lock(mutex);
-    if (auto it = cache.find(key); it != cache.end()) {
-        return it->second;
+// Sets the OpenMP team size of the calling thread alone, in whichever OpenMP runtime LibTorch
+// loaded (Debian's libgomp, or the copy an official LibTorch bundles). Not at::set_num_threads:
+// that also sets the process-wide count every new thread's first parallel loop adopts
+// (at::init_num_threads) and resizes the global pthreadpool, so a measurement from the GUI would
+// change the trainer's threads. Without an OpenMP runtime there is nothing to set.
+void setOpenMpThreadsHere(int threads) {
+    using SetThreads = void (*)(int);
+    if (auto set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"))) {
+        set(std::max(1, threads));
     }
+}
 
+// The GEMMs themselves, on the calling thread with its thread settings.
+PeakFlops measureHere(const c10::Device& device, Dtype dtype, int threads) {
     torch::NoGradGuard no_grad;
     const bool gpu = device.is_cuda();
     const int64_t n = gpu ? 8192 : 1024;
@@ -67,6 +78,46 @@ PeakFlops PeakFlops::measure(const c10::Device& device, Dtype dtype, int threads
         method << " with " << threads << " thread" << (threads == 1 ? "" : "s");
     }
     peak.method = method.str();
+    return peak;
+}
+
+}  // namespace
+
+PeakFlops PeakFlops::measure(const c10::Device& device, Dtype dtype, int threads) {
+    static std::mutex mutex;
+    static std::map<std::tuple<std::string, int, int>, PeakFlops> cache;
+    const auto key = std::make_tuple(device.str(), static_cast<int>(dtype), threads);
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = cache.find(key); it != cache.end()) {
+        return it->second;
+    }
+    // On a thread of its own that ends with the measurement. A multi-threaded GEMM makes its
+    // caller the master of an OpenMP team whose threads live as long as the caller does. Measured
+    // on the GUI thread (the Planner page does), that team outlived it and libgomp then managed
+    // more threads than there are cores, which makes every team (the trainer's too) spin 100
+    // times instead of GOMP_SPINCOUNT before sleeping: a 2-thread live run in the GUI slept and
+    // woke at every parallel region and took 0.18-0.22 s a step where the CLI took 0.11-0.15 s.
+    // Its own thread also measures with `threads` threads, as the method says, not with the
+    // caller's count.
+    PeakFlops peak;
+    std::exception_ptr failure;
+    std::thread worker([&] {
+        try {
+            std::optional<c10::DeviceGuard> device_guard;
+            if (device.is_cuda()) {
+                device_guard.emplace(device);
+            } else {
+                setOpenMpThreadsHere(threads);
+            }
+            peak = measureHere(device, dtype, threads);
+        } catch (...) {
+            failure = std::current_exception();
+        }
+    });
+    worker.join();
+    if (failure) {
+        std::rethrow_exception(failure);
+    }
     cache.emplace(key, peak);
     return peak;
 }

@@ -22,6 +22,10 @@ EventLoopHeartbeat::EventLoopHeartbeat(std::function<void()> onTick) : m_onTick(
     });
 }
 
+void EventLoopHeartbeat::setIntervalMs(int ms) {
+    m_timer.setInterval(std::max(1, ms));
+}
+
 void EventLoopHeartbeat::start() {
     m_clock.start();
     m_lastCpu = threadCpuMs();

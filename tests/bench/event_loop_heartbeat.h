@@ -16,6 +16,10 @@ class EventLoopHeartbeat {
     // onTick runs on every tick after the gap is recorded (e.g. to sample the last paint time).
     explicit EventLoopHeartbeat(std::function<void()> onTick = {});
 
+    // The tick's interval (default 1 ms). A 1 ms timer wakes the GUI thread a thousand times a
+    // second, which itself takes time from a trainer on every core; gaps are then measured to
+    // within the interval.
+    void setIntervalMs(int ms);
     void start();          // starts the clock and the timer
     void stopRecording();  // the timer keeps ticking; no more gaps are recorded
     double nowMs() const;  // ms since start()

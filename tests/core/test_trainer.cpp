@@ -1,13 +1,16 @@
 // The trainer on tiny configurations: determinism, phases, peaks, forward-only, cancellation.
 
 #include "model/config_error.h"
+#include "train/peak_flops.h"
 #include "train/trainer.h"
 
 #include <nlohmann/json.hpp>
 
 #include <QtTest/QtTest>
 
+#include <chrono>
 #include <condition_variable>
+#include <filesystem>
 #include <mutex>
 #include <thread>
 
@@ -45,12 +48,62 @@ class PhaseWatcher : public AllocationObserver {
     int64_t allocs = 0, frees = 0;
 };
 
+// Threads of this process now.
+int threadCount() {
+    int n = 0;
+    for ([[maybe_unused]] const auto& entry :
+         std::filesystem::directory_iterator("/proc/self/task")) {
+        ++n;
+    }
+    return n;
+}
+
 }  // namespace
 
 class TestTrainer : public QObject {
     Q_OBJECT
 
   private slots:
+    // Measuring the peak from a thread that lives on (the GUI thread: the Planner page measures
+    // it) must not leave an OpenMP team behind it: libgomp then manages more threads than there
+    // are cores and makes every team, the trainer's too, sleep at each parallel region instead
+    // of spinning briefly (a live GUI run on 2 threads took 0.18-0.22 s a step, the CLI 0.11).
+    void measuringPeakFlopsLeavesNoThreadsBehind() {
+        if (std::thread::hardware_concurrency() < 2) {
+            QSKIP("one core: a GEMM makes no team");
+        }
+        const int before = threadCount();
+        std::mutex mutex;
+        std::condition_variable cv;
+        bool measured = false, done = false;
+        // Three threads: a count no other test measures with, so the cache cannot answer.
+        std::thread caller([&] {
+            PeakFlops::measure(c10::Device(c10::kCPU), Dtype::Float32, 3);
+            std::unique_lock<std::mutex> lock(mutex);
+            measured = true;
+            cv.notify_all();
+            cv.wait(lock, [&] { return done; });
+        });
+        {
+            std::unique_lock<std::mutex> lock(mutex);
+            cv.wait(lock, [&] { return measured; });
+        }
+        // The caller is alive; the measurement's team must be gone (its threads end just after
+        // the measuring thread does, so allow them a moment).
+        int now = threadCount();
+        for (int i = 0; i < 200 && now > before + 1; ++i) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            now = threadCount();
+        }
+        {
+            std::lock_guard<std::mutex> lock(mutex);
+            done = true;
+        }
+        cv.notify_all();
+        caller.join();
+        QCOMPARE(now, before + 1);
+    }
+
     void sameSeedGivesTheSameLosses() {
         const auto a = runQuietly(tinyOptions());
         const auto b = runQuietly(tinyOptions());
