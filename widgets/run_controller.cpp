@@ -134,6 +134,7 @@ bool RunController::start(const TrainOptions& options, bool record_shapes, QStri
         options.validate();
         LiveSession::Options live;
         live.record_shapes = record_shapes;
+        live.yield_to_interface = m_yieldToInterface;
         m_runPath.clear();
         if (!m_keepDirectory.isEmpty()) {
             // Named now, so that the journal beside it is found again if the app dies.

@@ -59,6 +59,10 @@ class RunController : public QObject {
     // when it ends (empty: not kept). While it runs it is journaled to
     // DIR/run-<time>.memscope.journal, which a later start can recover if the app dies.
     void setKeepDirectory(const QString& dir) { m_keepDirectory = dir; }
+    // With the default threads, whether training gives the interface a core back while the
+    // interface needs more than half of one (LiveSession::Options::yield_to_interface). On by
+    // default; benchmarks turn it off to compare.
+    void setYieldToInterface(bool yield) { m_yieldToInterface = yield; }
     // Milliseconds between polls (default 50).
     void setPollInterval(int ms);
     int pollInterval() const;
@@ -119,6 +123,7 @@ class RunController : public QObject {
     QTimer* m_timer = nullptr;
     TrainOptions m_options;
     QString m_keepDirectory;
+    bool m_yieldToInterface = true;
     QString m_runPath;  // where this run will be kept (its journal is PATH.journal), or empty
     std::shared_ptr<const Trace> m_trace;
     std::weak_ptr<const Trace> m_newest;      // m_trace at the last poll

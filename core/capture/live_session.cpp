@@ -16,6 +16,7 @@ LiveSession::LiveSession(const TrainOptions& options, Options session_options) {
     if (!session_options.journal_path.empty()) {
         m_session->setJournal(session_options.journal_path);
     }
+    m_session->setYieldToInterface(session_options.yield_to_interface);
 }
 
 LiveSession::~LiveSession() = default;

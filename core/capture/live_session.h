@@ -23,6 +23,10 @@ class LiveSession {
         bool record_shapes = false;  // op input shapes: FLOPs and the roofline (a little slower)
         // Streams the run to this journal while it records (io/run_journal.h); "" for none.
         std::string journal_path;
+        // With the default threads, training gives the front end (its thread painting, its
+        // render pool) a core back while it uses more than half of one:
+        // Trainer::setYieldToInterface.
+        bool yield_to_interface = false;
     };
     // How a run ended, with the trace of everything it recorded.
     struct Result {

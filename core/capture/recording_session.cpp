@@ -79,6 +79,10 @@ void RecordingSession::setMeasurePeakFlops(bool measure) {
     m_trainer.setMeasurePeakFlops(measure);
 }
 
+void RecordingSession::setYieldToInterface(bool yield) {
+    m_trainer.setYieldToInterface(yield);
+}
+
 void RecordingSession::start() {
     m_options.validate();
     m_trace.meta.memscope_version = MEMSCOPE_VERSION;

@@ -30,6 +30,8 @@ class RecordingSession {
     // Called on the training thread after every step.
     void setStepCallback(std::function<void(const StepMetrics&)> callback);
     void setMeasurePeakFlops(bool measure);
+    // See Trainer::setYieldToInterface.
+    void setYieldToInterface(bool yield);
     // One rank of a multi-process run: see Trainer::setDistributed.
     void setDistributed(std::shared_ptr<DistributedContext> context, ParallelMode mode,
                         int64_t bucket_bytes) {

@@ -14,7 +14,8 @@ nlohmann::json StepMetrics::toJson() const {
             {"optimizer_s", optimizer_s},
             {"total_s", total_s},
             {"peak_allocated_bytes", peak_allocated_bytes},
-            {"allocated_bytes_at_end", allocated_bytes_at_end}};
+            {"allocated_bytes_at_end", allocated_bytes_at_end},
+            {"threads", threads}};
 }
 
 StepMetrics stepMetricsFromJson(const nlohmann::json& j) {
@@ -28,6 +29,7 @@ StepMetrics stepMetricsFromJson(const nlohmann::json& j) {
     s.total_s = j.value("total_s", 0.0);
     s.peak_allocated_bytes = j.value("peak_allocated_bytes", int64_t(0));
     s.allocated_bytes_at_end = j.value("allocated_bytes_at_end", int64_t(0));
+    s.threads = j.value("threads", 0);
     return s;
 }
 

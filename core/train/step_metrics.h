@@ -17,6 +17,9 @@ struct StepMetrics {
     double total_s = 0;
     int64_t peak_allocated_bytes = 0;
     int64_t allocated_bytes_at_end = 0;
+    // CPU threads the step trained on (the thread governor may lower them while other work
+    // keeps cores busy); 0 on a GPU and in runs recorded before Memscope kept it.
+    int threads = 0;
 
     nlohmann::json toJson() const;
 };

@@ -1,5 +1,4 @@
 #include "train/trainer.h"
-#include "train/thread_governor.h"
 
 #include "device/device_info.h"
 #include "model/model_cost.h"
@@ -9,6 +8,8 @@
 #include "train/parallel_engine.h"
 #include "train/peak_flops.h"
 #include "train/synthetic_data.h"
+#include "train/thread_governor.h"
+#include "train/training_thread_clocks.h"
 
 #include <torch/cuda.h>
 #include <torch/optim.h>
@@ -248,22 +249,34 @@ RunSummary Trainer::run() {
             // Threads left at "all cores" follow the cores other processes leave free
             // (ThreadGovernor); a count the user chose stays as it is.
             std::optional<ThreadGovernor> governor;
+            // Yielding to an interface: only the training threads' CPU is the run's own.
+            TrainingThreadClocks training_clocks;
+            bool yield = false;
             if (m_options.threads == 0 && !gpu) {
                 governor.emplace(threads, threads);
+                yield = m_yieldToInterface && training_clocks.collect(threads);
             }
             for (int64_t step = 1; step <= total_steps; ++step) {
                 CancellationToken::throwIfRequested();
                 if (governor) {
                     const int previous = governor->threads();
-                    const int next = governor->update(ThreadGovernor::readCpuSample());
+                    auto sample = ThreadGovernor::readCpuSample();
+                    if (yield) {
+                        sample.self = training_clocks.cpuTicks();
+                    }
+                    const int next = governor->update(sample);
                     if (next != previous) {
                         at::set_num_threads(next);
+                        if (yield) {
+                            yield = training_clocks.collect(next);
+                        }
                     }
                     summary.fewest_threads = governor->fewestThreads();
                 }
                 StepMetrics metrics;
                 metrics.step = step;
                 metrics.warmup = step <= m_options.warmup_steps;
+                metrics.threads = gpu ? 0 : governor ? governor->threads() : threads;
                 hook->resetPeak();
                 const auto step_start = Clock::now();
 

@@ -25,6 +25,11 @@ class Trainer {
     void setAllocationObserver(AllocationObserver* observer);
     // Skip the GEMM calibration (MFU is then reported as 0); used by tests.
     void setMeasurePeakFlops(bool measure) { m_measurePeak = measure; }
+    // With the default threads: whether the process's other threads (a GUI's) count as load from
+    // elsewhere for the thread governor, as other processes do, so that training gives the
+    // interface a core back while it needs more than half of one. Off: the whole process counts
+    // as the run's own (the CLI, where everything else in the process serves the run).
+    void setYieldToInterface(bool yield) { m_yieldToInterface = yield; }
     // Makes this run one rank of a multi-process run (see ParallelEngine): options.batch_size is
     // the rank's micro batch, the rank trains on its rows of the global batch, and the losses
     // reported are those of the global batch.
@@ -41,6 +46,7 @@ class Trainer {
     std::function<void(const StepMetrics&)> m_onStep;
     AllocationObserver* m_observer = nullptr;
     bool m_measurePeak = true;
+    bool m_yieldToInterface = false;
     CancellationToken m_cancel;
     std::shared_ptr<DistributedContext> m_context;
     ParallelMode m_parallel = ParallelMode::None;

@@ -5,11 +5,16 @@
 //
 //   bench_gui_live [--steps N] [--poll-ms N] [--preset NAME] [--screenshot FILE.png]
 //                  [--batch-size N] [--seq-len N] [--full-refresh] [--annotations] [--no-cli]
-//                  [--heartbeat-ms N]
+//                  [--heartbeat-ms N] [--interface-load PERCENT] [--no-yield]
 //
 // --heartbeat-ms sets that timer's interval (default 1): a 1 ms timer wakes the GUI thread a
 // thousand times a second, which itself slows a trainer that uses every core; with 20 the step
 // times are the ones a user gets, and gaps are measured to within 20 ms.
+//
+// --interface-load keeps the GUI thread busy for PERCENT of every 50 ms while the run goes, as a
+// user dragging and zooming the timeline would; --no-yield makes training count the GUI's
+// threads as its own (RunController::setYieldToInterface(false)), as it did before session 15,
+// instead of giving the interface a core back while it needs more than half of one.
 //
 // The run starts once the window is on screen and painted (as a user presses Start); that first
 // paint is printed apart and not counted as a stall. The longest gaps are printed with when they
@@ -84,6 +89,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <optional>
 #include <string>
 #include <thread>
@@ -284,6 +290,8 @@ int main(int argc, char** argv) {
     int replay_refreshes = 400;
     bool annotations = false;
     int heartbeat_ms = 1;
+    int interface_load = 0;  // percent of the GUI thread kept busy
+    bool yield = true;
     for (int i = 1; i < argc; ++i) {
         const bool has_value = i + 1 < argc;
         if (std::strcmp(argv[i], "--steps") == 0 && has_value) {
@@ -306,6 +314,10 @@ int main(int argc, char** argv) {
             annotations = true;
         } else if (std::strcmp(argv[i], "--heartbeat-ms") == 0 && has_value) {
             heartbeat_ms = std::max(1, std::atoi(argv[++i]));
+        } else if (std::strcmp(argv[i], "--interface-load") == 0 && has_value) {
+            interface_load = std::clamp(std::atoi(argv[++i]), 0, 100);
+        } else if (std::strcmp(argv[i], "--no-yield") == 0) {
+            yield = false;
         } else if (std::strcmp(argv[i], "--no-cli") == 0) {
             run_cli = false;
         } else if (std::strcmp(argv[i], "--replay") == 0 && has_value) {
@@ -317,6 +329,7 @@ int main(int argc, char** argv) {
                          "usage: bench_gui_live [--steps N] [--poll-ms N] [--preset NAME] "
                          "[--threads N] [--batch-size N] [--seq-len N] [--screenshot FILE.png] "
                          "[--full-refresh] [--annotations] [--no-cli] [--heartbeat-ms N]\n"
+                         "                      [--interface-load PERCENT] [--no-yield]\n"
                          "       bench_gui_live --replay RUN.memscope [--refreshes N] "
                          "[--poll-ms N] [--annotations]\n");
             return 2;
@@ -408,10 +421,25 @@ int main(int argc, char** argv) {
         QTimer::singleShot(1000, &app, &QCoreApplication::quit);
     });
     heartbeat.setIntervalMs(heartbeat_ms);
+    window.runController()->setYieldToInterface(yield);
+    // A busy interface: PERCENT of every 50 ms spent on the GUI thread.
+    QTimer interface_work;
+    interface_work.setInterval(50);
+    QObject::connect(&interface_work, &QTimer::timeout, [interface_load] {
+        const auto until =
+            std::chrono::steady_clock::now() + std::chrono::microseconds(interface_load * 500);
+        while (std::chrono::steady_clock::now() < until) {
+        }
+    });
+    QObject::connect(window.runController(), &memscope::RunController::finished, &interface_work,
+                     &QTimer::stop);
     QTimer::singleShot(0, [&] {
         heartbeat.start();
         app.restartClock();
         window.startRun();
+        if (interface_load > 0) {
+            interface_work.start();
+        }
     });
     QElapsedTimer wall;
     wall.start();
@@ -525,7 +553,28 @@ int main(int argc, char** argv) {
     printLongestGaps(heartbeat, 5);
     app.printSlowest(8);
 
+    double gui_step = 0;
+    for (double s : gui_steps) {
+        gui_step += s / double(gui_steps.size());
+    }
+    // How many timed steps trained on each thread count (the governor's choices).
+    std::map<int, int> steps_on;
+    if (last_trace) {
+        for (const auto& step : last_trace->steps) {
+            if (!step.warmup) {
+                ++steps_on[step.threads];
+            }
+        }
+    }
+    std::printf("  timed steps by threads  ");
+    for (const auto& [n, count] : steps_on) {
+        std::printf(" %d thread%s: %d", n, n == 1 ? "" : "s", count);
+    }
+    std::printf("\n");
     if (!run_cli) {
+        std::printf(
+            "Step time in the GUI (%d threads%s)\n  GUI live run             %8.4f s/step\n",
+            threads, interface_load > 0 ? ", interface kept busy" : "", gui_step);
         return 0;
     }
     // The same run recorded by the CLI, after the GUI's, so that they never share the cores.
@@ -565,10 +614,6 @@ int main(int argc, char** argv) {
                                 .object()
                                 .value(QStringLiteral("avg_step_s"))
                                 .toDouble();
-    double gui_step = 0;
-    for (double s : gui_steps) {
-        gui_step += s / double(gui_steps.size());
-    }
     std::printf("Step time, the same run (%d threads%s) in the GUI and in memscope-cli record\n",
                 threads, shapes ? ", record shapes" : "");
     std::printf("  GUI live run             %8.4f s/step\n", gui_step);

@@ -3,10 +3,15 @@
 #include "model/config_error.h"
 #include "train/peak_flops.h"
 #include "train/trainer.h"
+#include "train/training_thread_clocks.h"
 
 #include <nlohmann/json.hpp>
 
 #include <QtTest/QtTest>
+
+#include <torch/torch.h>
+
+#include <ctime>
 
 #include <chrono>
 #include <condition_variable>
@@ -102,6 +107,49 @@ class TestTrainer : public QObject {
         cv.notify_all();
         caller.join();
         QCOMPARE(now, before + 1);
+    }
+
+    // The training threads' CPU: the calling thread's and its OpenMP team's, and nothing else in
+    // the process (a GUI's threads count as load from elsewhere for the thread governor).
+    void trainingClocksCountTheTeamAndNothingElse() {
+        TrainingThreadClocks clocks;
+        QVERIFY(clocks.collect(2));
+        QCOMPARE(clocks.threads(), size_t(2));
+        clocks.collect(2);  // the same team: nothing new
+        QCOMPARE(clocks.threads(), size_t(2));
+
+        // Another thread of the process keeps a core busy: not training.
+        const int64_t before = clocks.cpuTicks();
+        std::thread other([] {
+            const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
+            while (std::chrono::steady_clock::now() < until) {
+            }
+        });
+        other.join();
+        const int64_t after_other = clocks.cpuTicks();
+        QVERIFY2(after_other - before <= 5, qPrintable(QString::number(after_other - before)));
+
+        // The team at work: more than this thread alone used.
+        if (std::thread::hardware_concurrency() < 2) {
+            QSKIP("one core: the team's threads take turns");
+        }
+        const auto ownTicks = [] {
+            timespec t{};
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+            return (int64_t(t.tv_sec) * 1000000000 + t.tv_nsec) /
+                   (1000000000 / sysconf(_SC_CLK_TCK));
+        };
+        at::set_num_threads(2);
+        const int64_t own_before = ownTicks();
+        const auto a = torch::randn({512, 512});
+        const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(400);
+        while (std::chrono::steady_clock::now() < until) {
+            (void)torch::mm(a, a);
+        }
+        const int64_t own = ownTicks() - own_before;
+        const int64_t team = clocks.cpuTicks() - after_other;
+        QVERIFY2(team > own + own / 4,
+                 qPrintable(QStringLiteral("team %1 ticks, this thread %2").arg(team).arg(own)));
     }
 
     void sameSeedGivesTheSameLosses() {
