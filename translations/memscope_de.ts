@@ -2351,10 +2351,6 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>&amp;Threads:</translation>
     </message>
     <message>
-        <source>CPU threads for LibTorch; 0 uses every core (--threads)</source>
-        <translation>CPU-Threads für LibTorch; 0 nutzt jeden Kern (--threads)</translation>
-    </message>
-    <message>
         <source>all cores (%1)</source>
         <translation>alle Kerne (%1)</translation>
     </message>
@@ -2533,6 +2529,10 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     <message>
         <source>%1 is not empty; choose a new or empty folder for the ranks&apos; files (--out).</source>
         <translation>%1 ist nicht leer; wählen Sie einen neuen oder leeren Ordner für die Dateien der Ränge (--out).</translation>
+    </message>
+    <message>
+        <source>CPU threads for LibTorch (--threads). All cores: fewer while other programs, or this window, keep a core busy. The default leaves a core to this window.</source>
+        <translation>CPU-Threads für LibTorch (--threads). Alle Kerne: weniger, solange andere Programme oder dieses Fenster einen Kern auslasten. Die Voreinstellung lässt diesem Fenster einen Kern.</translation>
     </message>
 </context>
 <context>

@@ -2344,10 +2344,6 @@ Allocations live at its start count as present from the start. Leave empty for t
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>CPU threads for LibTorch; 0 uses every core (--threads)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>all cores (%1)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2525,6 +2521,10 @@ Allocations live at its start count as present from the start. Leave empty for t
     </message>
     <message>
         <source>%1 is not empty; choose a new or empty folder for the ranks&apos; files (--out).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU threads for LibTorch (--threads). All cores: fewer while other programs, or this window, keep a core busy. The default leaves a core to this window.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

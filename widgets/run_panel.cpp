@@ -288,7 +288,8 @@ void RunPanel::retranslateUi() {
 
     label(m_deviceForm, m_device, tr("De&vice:"), tr("Where the run executes (--device)"));
     label(m_deviceForm, m_threads, tr("&Threads:"),
-          tr("CPU threads for LibTorch; 0 uses every core (--threads)"));
+          tr("CPU threads for LibTorch (--threads). All cores: fewer while other programs, or "
+             "this window, keep a core busy. The default leaves a core to this window."));
     m_threads->setSpecialValueText(tr("all cores (%1)").arg(QThread::idealThreadCount()));
     label(m_deviceForm, m_capacity, tr("Capacity &limit:"),
           tr("Emulate a device with this much memory, for example 512MiB or 2GiB; the run stops "
