@@ -13,6 +13,7 @@
 
 #include <ctime>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <filesystem>
@@ -150,6 +151,44 @@ class TestTrainer : public QObject {
         const int64_t team = clocks.cpuTicks() - after_other;
         QVERIFY2(team > own + own / 4,
                  qPrintable(QStringLiteral("team %1 ticks, this thread %2").arg(team).arg(own)));
+    }
+
+    // Yielding to an interface, a thread of this process that keeps a core busy (a GUI thread
+    // painting) makes the default threads give that core back, as another process would.
+    void aBusyThreadOfTheProcessTakesACoreWhenYielding() {
+        if (std::thread::hardware_concurrency() < 2) {
+            QSKIP("one core: nothing to give back");
+        }
+        auto o = tinyOptions();
+        o.threads = 0;         // all cores, governed
+        o.num_steps = 100000;  // cancelled once a step ran on fewer threads, or after 5 s
+        Trainer trainer(o);
+        trainer.setMeasurePeakFlops(false);
+        trainer.setYieldToInterface(true);
+        const int cores = o.resolvedThreads();
+        std::atomic<bool> stop{false};
+        std::atomic<int> fewest{cores};
+        std::atomic<int64_t> steps{0};
+        const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+        trainer.setStepCallback([&](const StepMetrics& s) {
+            fewest = std::min(fewest.load(), s.threads);
+            ++steps;
+            if (s.threads < cores || std::chrono::steady_clock::now() > give_up) {
+                trainer.cancel();
+            }
+        });
+        std::thread interface([&] {
+            while (!stop) {
+            }
+        });
+        const auto summary = trainer.run();
+        stop = true;
+        interface.join();
+        QVERIFY(summary.error.empty());
+        QVERIFY2(
+            fewest < cores,
+            qPrintable(QStringLiteral("%1 steps, all on %2 threads").arg(steps.load()).arg(cores)));
+        QCOMPARE(summary.fewest_threads, fewest.load());
     }
 
     void sameSeedGivesTheSameLosses() {
