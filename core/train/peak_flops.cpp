@@ -1,11 +1,11 @@
 #include "train/peak_flops.h"
 
+#include "train/openmp_runtime.h"
+
 #include <torch/cuda.h>
 #include <torch/torch.h>
 
 #include <c10/core/DeviceGuard.h>
-
-#include <dlfcn.h>
 
 #include <algorithm>
 #include <chrono>
@@ -31,18 +31,6 @@ torch::ScalarType scalarType(Dtype dtype) {
             break;
     }
     return torch::kFloat32;
-}
-
-// Sets the OpenMP team size of the calling thread alone, in whichever OpenMP runtime LibTorch
-// loaded (Debian's libgomp, or the copy an official LibTorch bundles). Not at::set_num_threads:
-// that also sets the process-wide count every new thread's first parallel loop adopts
-// (at::init_num_threads) and resizes the global pthreadpool, so a measurement from the GUI would
-// change the trainer's threads. Without an OpenMP runtime there is nothing to set.
-void setOpenMpThreadsHere(int threads) {
-    using SetThreads = void (*)(int);
-    if (auto set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"))) {
-        set(std::max(1, threads));
-    }
 }
 
 // The GEMMs themselves, on the calling thread with its thread settings.
@@ -107,7 +95,8 @@ PeakFlops PeakFlops::measure(const c10::Device& device, Dtype dtype, int threads
             if (device.is_cuda()) {
                 device_guard.emplace(device);
             } else {
-                setOpenMpThreadsHere(threads);
+                // This thread alone: a measurement from the GUI must not change the trainer's.
+                OpenMpRuntime::setThreadsHere(threads);
             }
             peak = measureHere(device, dtype, threads);
         } catch (...) {

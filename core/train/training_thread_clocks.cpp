@@ -1,6 +1,7 @@
 #include "train/training_thread_clocks.h"
 
-#include <dlfcn.h>
+#include "train/openmp_runtime.h"
+
 #include <pthread.h>
 #include <unistd.h>
 
@@ -43,18 +44,12 @@ bool TrainingThreadClocks::collect(int threads) {
     if (threads <= 1) {
         return !m_clocks.empty();
     }
-    // A parallel region of `threads` on this thread's team, in whichever OpenMP runtime
-    // LibTorch loaded. Not at::parallel_for: its OpenMP body is in ATen's headers, and this
-    // file (like all of Memscope) is compiled without -fopenmp, where that body runs serially.
-    // GOMP_parallel is libgomp's entry point for `#pragma omp parallel` (LLVM's and Intel's
-    // runtimes export it too); without it the team cannot be seen.
-    using Parallel = void (*)(void (*)(void*), void*, unsigned, unsigned);
-    const auto parallel = reinterpret_cast<Parallel>(dlsym(RTLD_DEFAULT, "GOMP_parallel"));
-    if (parallel == nullptr) {
+    // A parallel region of `threads` on this thread's team: the threads its LibTorch regions
+    // run on. Without an OpenMP runtime the team cannot be seen.
+    Seen seen;
+    if (!OpenMpRuntime::runOnTeam(threads, &noteClock, &seen)) {
         return false;
     }
-    Seen seen;
-    parallel(&noteClock, &seen, unsigned(threads), 0);
     for (const clockid_t id : seen.ids) {
         add(id);
     }
