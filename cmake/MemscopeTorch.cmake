@@ -1,6 +1,40 @@
 # Finds LibTorch: Debian's libtorch-dev (1.13, CPU) by default, or any official LibTorch 2.x
-# (CUDA or ROCm) given with -DTorch_DIR=/path/to/libtorch/share/cmake/Torch.
+# (CUDA or ROCm) given with -DTorch_DIR=/path/to/libtorch/share/cmake/Torch (or its share/cmake
+# folder in CMAKE_PREFIX_PATH, as `torch.utils.cmake_prefix_path` gives for a pip wheel).
+#
+# TorchConfig.cmake looks for libtorch, libc10 and libkineto with find_library(... PATHS
+# <its prefix>/lib), which searches the system folders first: with Debian's libtorch-dev installed
+# beside a pip wheel it picked Debian's /usr/lib/x86_64-linux-gnu/libc10.so for the wheel's
+# headers, two c10s in one process. So when the config found is not the system's, its own lib
+# folder is looked in first, and the result is checked below.
+set(_memscope_torch_hints "")
+if(Torch_DIR)
+  list(APPEND _memscope_torch_hints "${Torch_DIR}")
+endif()
+foreach(_p IN LISTS CMAKE_PREFIX_PATH)
+  list(APPEND _memscope_torch_hints "${_p}/Torch" "${_p}/share/cmake/Torch")
+endforeach()
+foreach(_d IN LISTS _memscope_torch_hints)
+  if(EXISTS "${_d}/TorchConfig.cmake")
+    get_filename_component(_memscope_torch_prefix "${_d}/../../.." ABSOLUTE)
+    if(EXISTS "${_memscope_torch_prefix}/lib")
+      find_library(TORCH_LIBRARY torch PATHS "${_memscope_torch_prefix}/lib" NO_DEFAULT_PATH)
+      find_library(c10_LIBRARY c10 PATHS "${_memscope_torch_prefix}/lib" NO_DEFAULT_PATH)
+      find_library(kineto_LIBRARY kineto PATHS "${_memscope_torch_prefix}/lib" NO_DEFAULT_PATH)
+    endif()
+    break()
+  endif()
+endforeach()
 find_package(Torch REQUIRED)
+get_filename_component(_memscope_torch_lib_dir "${TORCH_LIBRARY}" DIRECTORY)
+if(c10_LIBRARY)
+  get_filename_component(_memscope_c10_dir "${c10_LIBRARY}" DIRECTORY)
+  if(NOT _memscope_c10_dir STREQUAL _memscope_torch_lib_dir)
+    message(FATAL_ERROR "Memscope: LibTorch's libtorch (${TORCH_LIBRARY}) and libc10 "
+                        "(${c10_LIBRARY}) come from two installations. Clear the CMake cache "
+                        "and give one with -DTorch_DIR=<prefix>/share/cmake/Torch.")
+  endif()
+endif()
 
 # TorchConfig.cmake sets TORCH_CXX_FLAGS (e.g. the libstdc++ ABI define) that consumers must
 # use; official packages attach some of them to the imported target, Debian's does not.
