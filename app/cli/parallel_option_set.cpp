@@ -56,11 +56,18 @@ ParallelOptionSet::Role ParallelOptionSet::resolve(TrainOptions& options) {
     if (m_mode == ParallelMode::None) {
         m_mode = ParallelMode::Ddp;
     }
-    if (options.device != "cpu") {
+    // The CPU runs on Gloo, a CUDA device on NCCL where LibTorch has it (DistributedContext::
+    // connect refuses a CUDA device otherwise, naming --device).
+    const bool cuda = options.device.rfind("cuda", 0) == 0;
+    if (options.device != "cpu" && !cuda) {
         throw ConfigError("--parallel",
-                          "runs on c10d's Gloo backend, which this LibTorch has "
-                          "for the CPU only: --device " +
+                          "runs on c10d's Gloo backend for the CPU and NCCL for "
+                          "CUDA devices: --device " +
                               options.device + " is not supported");
+    }
+    if (cuda && options.device == "cuda" && m_env) {
+        // One GPU a rank: the rank's LOCAL_RANK picks it, as torchrun's scripts do.
+        options.device = "cuda:" + std::to_string(m_env->local_rank);
     }
     if (!options.training() && m_mode != ParallelMode::Ddp) {
         throw ConfigError("--parallel", toString(m_mode) +

@@ -14,7 +14,8 @@
 
 namespace memscope {
 class DistributedContext;  // train/distributed_context.h: LibTorch
-}
+struct DeviceInfo;         // device/device_info.h: LibTorch
+}  // namespace memscope
 
 namespace memscope::cli {
 
@@ -32,7 +33,8 @@ class ParallelOptionSet {
     Role resolve(TrainOptions& options);
     // Joins the job (Role::Rank). Throws ConfigError (rendezvous failed). This and
     // multiRankSummary are in parallel_option_set_run.cpp (memscope_cli: LibTorch).
-    std::shared_ptr<DistributedContext> connect() const;
+    // Joins the job this rank is in; its collectives run on `device` (Gloo or NCCL).
+    std::shared_ptr<DistributedContext> connect(const DeviceInfo& device) const;
 
     int nproc() const { return m_nproc; }
     int masterPort() const { return m_masterPort; }

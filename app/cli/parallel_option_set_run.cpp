@@ -1,5 +1,6 @@
 #include "parallel_option_set.h"
 
+#include "device/device_info.h"
 #include "train/distributed_context.h"
 
 #include <torch/torch.h>
@@ -7,10 +8,10 @@
 
 namespace memscope::cli {
 
-std::shared_ptr<DistributedContext> ParallelOptionSet::connect() const {
+std::shared_ptr<DistributedContext> ParallelOptionSet::connect(const DeviceInfo& device) const {
     // A lone rank with port 0 serves its store on a port the system picks.
-    return DistributedContext::connect(*m_env,
-                                       std::chrono::milliseconds(int64_t(m_commTimeout * 1000)));
+    return DistributedContext::connect(
+        *m_env, std::chrono::milliseconds(int64_t(m_commTimeout * 1000)), device.device);
 }
 
 nlohmann::json ParallelOptionSet::multiRankSummary(const RunSummary& summary,
@@ -21,7 +22,8 @@ nlohmann::json ParallelOptionSet::multiRankSummary(const RunSummary& summary,
     json["parallel"] = summary.parallel;
     json["global_batch_size"] = summary.options.batch_size * world;
     constexpr int kFields = 5;
-    auto figures = torch::zeros({world * kFields}, torch::kDouble);
+    auto figures = torch::zeros(
+        {world * kFields}, torch::TensorOptions().dtype(torch::kDouble).device(context.device()));
     auto mine = figures.narrow(0, context.rank() * kFields, kFields);
     mine[0] = double(summary.steadyPeakAllocated());
     mine[1] = double(summary.peak_allocated_bytes);
@@ -30,6 +32,7 @@ nlohmann::json ParallelOptionSet::multiRankSummary(const RunSummary& summary,
     mine[4] = double(summary.communication_sent_bytes);
     try {
         context.allreduceSum(figures);
+        figures = figures.cpu();
     } catch (const std::exception&) {
         return json;  // a rank is gone: no table
     }

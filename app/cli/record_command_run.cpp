@@ -91,7 +91,7 @@ int RecordCommand::run() {
             }
         }
         if (role == ParallelOptionSet::Role::Rank) {
-            context = m_parallel.connect();
+            context = m_parallel.connect(device);
         }
     } catch (const ConfigError& e) {
         return reportUsageError(e.what());

@@ -30,7 +30,7 @@ int TrainCommand::run() {
                                      m_parallel.commTimeoutSeconds());
         }
         if (role == ParallelOptionSet::Role::Rank) {
-            context = m_parallel.connect();
+            context = m_parallel.connect(device);
         }
     } catch (const ConfigError& e) {
         return reportUsageError(e.what());

@@ -1,6 +1,7 @@
 #include "train/distributed_context.h"
 
 #include "model/config_error.h"
+#include "train/c10d_compat.h"
 
 #include <ATen/record_function.h>
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
@@ -19,7 +20,7 @@ namespace memscope {
 
 struct DistributedContext::Impl {
     c10::intrusive_ptr<c10d::Store> store;
-    c10::intrusive_ptr<c10d::ProcessGroup> group;
+    c10::intrusive_ptr<compat::CollectiveGroup> group;
 };
 
 namespace {
@@ -70,15 +71,38 @@ int64_t bytesOf(const torch::Tensor& t) {
 }  // namespace
 
 DistributedContext::DistributedContext(RankEnvironment env, std::chrono::milliseconds timeout,
-                                       std::unique_ptr<Impl> impl)
-    : m_env(std::move(env)), m_timeout(timeout), m_impl(std::move(impl)) {}
+                                       std::unique_ptr<Impl> impl, c10::Device device)
+    : m_env(std::move(env)), m_timeout(timeout), m_impl(std::move(impl)), m_device(device) {}
+
+bool DistributedContext::hasNccl() {
+    return MEMSCOPE_HAS_NCCL != 0;
+}
+
+const char* DistributedContext::backendName() const {
+    return m_device.is_cuda() ? "nccl" : "gloo";
+}
 
 DistributedContext::~DistributedContext() = default;
 
 std::shared_ptr<DistributedContext> DistributedContext::connect(const RankEnvironment& env,
-                                                                std::chrono::milliseconds timeout) {
+                                                                std::chrono::milliseconds timeout,
+                                                                c10::Device device) {
     if (timeout.count() <= 0) {
         throw ConfigError("--comm-timeout", "must be positive");
+    }
+    if (device.is_cuda() && !hasNccl()) {
+        throw ConfigError("--device", "multi-process runs on " + device.str() +
+                                          " need NCCL, which this LibTorch was built without "
+                                          "(the CUDA wheels from pip have it)");
+    }
+    if (!device.is_cpu() && !device.is_cuda()) {
+        throw ConfigError("--device",
+                          "multi-process runs need the CPU (Gloo) or a CUDA device "
+                          "(NCCL), not " +
+                              device.str());
+    }
+    if (device.is_cuda() && !device.has_index()) {
+        device = c10::Device(c10::DeviceType::CUDA, static_cast<c10::DeviceIndex>(env.local_rank));
     }
     auto impl = std::make_unique<Impl>();
     c10d::TCPStoreOptions opts;
@@ -87,6 +111,7 @@ std::shared_ptr<DistributedContext> DistributedContext::connect(const RankEnviro
     opts.numWorkers = env.world_size;
     opts.waitWorkers = true;
     opts.timeout = timeout;
+    compat::preferClassicStore(opts);
     const std::string where = env.master_addr + ":" + std::to_string(env.master_port);
     try {
         const QuietStderr quiet;
@@ -108,21 +133,31 @@ std::shared_ptr<DistributedContext> DistributedContext::connect(const RankEnviro
                                              std::to_string(timeout.count() / 1000) +
                                              " s: " + what);
     }
-    auto options = c10d::ProcessGroupGloo::Options::create(timeout);
-    options->devices.push_back(isLoopback(env.master_addr)
-                                   ? c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1")
-                                   : c10d::ProcessGroupGloo::createDefaultDevice());
-    options->threads = 1;
     try {
         auto prefixed = c10::make_intrusive<c10d::PrefixStore>("memscope", impl->store);
-        impl->group = c10::make_intrusive<c10d::ProcessGroupGloo>(prefixed, env.rank,
-                                                                  env.world_size, options);
+        if (device.is_cuda()) {
+#if MEMSCOPE_HAS_NCCL
+            auto options = c10d::ProcessGroupNCCL::Options::create();
+            options->timeout = timeout;
+            impl->group = c10::make_intrusive<c10d::ProcessGroupNCCL>(prefixed, env.rank,
+                                                                      env.world_size, options);
+#endif
+        } else {
+            auto options = c10d::ProcessGroupGloo::Options::create(timeout);
+            options->devices.push_back(
+                isLoopback(env.master_addr)
+                    ? c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1")
+                    : c10d::ProcessGroupGloo::createDefaultDevice());
+            options->threads = 1;
+            impl->group = c10::make_intrusive<c10d::ProcessGroupGloo>(prefixed, env.rank,
+                                                                      env.world_size, options);
+        }
     } catch (const std::exception& e) {
         throw ConfigError("MASTER_ADDR", "the ranks did not connect through " + where + ": " +
                                              firstLine(e.what()));
     }
     return std::shared_ptr<DistributedContext>(
-        new DistributedContext(env, timeout, std::move(impl)));
+        new DistributedContext(env, timeout, std::move(impl), device));
 }
 
 namespace {

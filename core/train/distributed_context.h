@@ -22,9 +22,18 @@ class DistributedContext {
     ~DistributedContext();
 
     // Rendezvous with the other ranks. Throws ConfigError naming MASTER_PORT (port in use),
-    // MASTER_ADDR (master unreachable within the timeout) or --comm-timeout.
+    // MASTER_ADDR (master unreachable within the timeout), --comm-timeout, or --device (a CUDA
+    // device where this LibTorch has no NCCL). The collectives run on Gloo for the CPU and on
+    // NCCL for a CUDA device (its index, or the rank's LOCAL_RANK where it names none).
     static std::shared_ptr<DistributedContext> connect(const RankEnvironment& env,
-                                                       std::chrono::milliseconds timeout);
+                                                       std::chrono::milliseconds timeout,
+                                                       c10::Device device = c10::Device("cpu"));
+    // Whether this LibTorch can run the collectives on a CUDA device (NCCL).
+    static bool hasNccl();
+    // "gloo" or "nccl".
+    const char* backendName() const;
+    // The device the collectives' tensors must be on.
+    c10::Device device() const { return m_device; }
 
     int rank() const { return m_env.rank; }
     int worldSize() const { return m_env.world_size; }
@@ -53,11 +62,12 @@ class DistributedContext {
     struct Impl;
     void noteSent(int64_t bytes);
     DistributedContext(RankEnvironment env, std::chrono::milliseconds timeout,
-                       std::unique_ptr<Impl> impl);
+                       std::unique_ptr<Impl> impl, c10::Device device);
 
     RankEnvironment m_env;
     std::chrono::milliseconds m_timeout;
     std::unique_ptr<Impl> m_impl;
+    c10::Device m_device{c10::DeviceType::CPU};
     int64_t m_bytes = 0;
     double m_sent = 0;
     AllocationObserver* m_observer = nullptr;

@@ -287,7 +287,8 @@ void ParallelEngine::endStep() {
 }
 
 double ParallelEngine::globalLoss(double local_loss) {
-    auto t = torch::full({1}, local_loss, torch::TensorOptions().dtype(torch::kDouble));
+    auto t = torch::full({1}, local_loss,
+                         torch::TensorOptions().dtype(torch::kDouble).device(m_context->device()));
     m_context->allreduceSum(t);
     return t.item<double>() / m_context->worldSize();
 }
