@@ -3,6 +3,9 @@
 #include "analysis/seed_tables.h"
 
 #include <CLI/Validators.hpp>
+#if __has_include(<CLI/ExtraValidators.hpp>)
+#include <CLI/ExtraValidators.hpp>  // CLI11 2.6 moved IsMember here
+#endif
 
 namespace memscope::cli {
 

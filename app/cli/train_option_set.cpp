@@ -5,6 +5,9 @@
 #include "train/byte_size.h"
 
 #include <CLI/Validators.hpp>
+#if __has_include(<CLI/ExtraValidators.hpp>)
+#include <CLI/ExtraValidators.hpp>  // CLI11 2.6 moved IsMember here
+#endif
 
 namespace memscope::cli {
 

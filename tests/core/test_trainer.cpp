@@ -13,6 +13,8 @@
 
 #include <ctime>
 
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
