@@ -163,8 +163,41 @@ inline std::string deviceName(int device) {
     }
     return prop.name;
 }
+namespace detail {
+template <typename C, typename = void>
+struct HasLazyInitDevice : std::false_type {};
+template <typename C>
+struct HasLazyInitDevice<
+    C, std::void_t<decltype(std::declval<C&>().lazyInitDevice(c10::DeviceType::CUDA))>>
+    : std::true_type {};
+template <typename C>
+void lazyInitCuda(C& context) {
+    if constexpr (HasLazyInitDevice<C>::value) {
+        context.lazyInitDevice(c10::DeviceType::CUDA);  // 2.6 and later
+    } else {
+        context.lazyInitCUDA();
+    }
+}
+}  // namespace detail
+
+// Initializes CUDA (and so the caching allocator's per-device state) if there is a device;
+// false when there is none.
+inline bool initCuda() {
+    if (!at::globalContext().hasCUDA()) {
+        return false;
+    }
+    try {
+        detail::lazyInitCuda(at::globalContext());
+        return true;
+    } catch (const c10::Error&) {
+        return false;
+    }
+}
 #else
 inline constexpr bool k_with_cuda = false;
+inline bool initCuda() {
+    return false;
+}
 inline CachingAllocatorStats cachingAllocatorStats(int) {
     return {};
 }
@@ -246,21 +279,28 @@ inline AllocatorTraceEvent::Action traceAction(
 }
 }  // namespace detail
 
+// One of the allocator's TraceEntry records as Memscope reads it: a template, so that the
+// device_ branch is discarded where TraceEntry lacks it (and tests build entries against the
+// real headers and translate them without a GPU).
+template <typename Entry>
+AllocatorTraceEvent toAllocatorTraceEvent(const Entry& e) {
+    AllocatorTraceEvent event;
+    event.action = detail::traceAction(e.action_);
+    if constexpr (detail::HasDevice<Entry>::value) {
+        event.device = static_cast<int>(e.device_);
+    }
+    event.addr = static_cast<uint64_t>(e.addr_);
+    event.size = static_cast<uint64_t>(e.size_);
+    event.stream = reinterpret_cast<uintptr_t>(e.stream_);
+    return event;
+}
+
+// The allocator hands the tracker to each device's allocator that exists when it is called:
+// before CUDA is initialized there is none, and the tracker would be dropped silently. So the
+// caller initializes CUDA first (initCuda below).
 inline void attachAllocatorTraceTracker(AllocatorTraceTracker tracker) {
-    // A generic lambda, so that the device_ branch is discarded where TraceEntry lacks it.
     c10::cuda::CUDACachingAllocator::attachAllocatorTraceTracker(
-        [tracker = std::move(tracker)](const auto& e) {
-            using Entry = std::decay_t<decltype(e)>;
-            AllocatorTraceEvent event;
-            event.action = detail::traceAction(e.action_);
-            if constexpr (detail::HasDevice<Entry>::value) {
-                event.device = static_cast<int>(e.device_);
-            }
-            event.addr = static_cast<uint64_t>(e.addr_);
-            event.size = static_cast<uint64_t>(e.size_);
-            event.stream = reinterpret_cast<uintptr_t>(e.stream_);
-            tracker(event);
-        });
+        [tracker = std::move(tracker)](const auto& e) { tracker(toAllocatorTraceEvent(e)); });
 }
 #else
 #define MEMSCOPE_HAS_ALLOCATOR_TRACE 0

@@ -2,6 +2,7 @@
 
 #include "capture/phase.h"
 #include "trace/category.h"
+#include "trace/trace.h"
 
 #include <c10/core/Device.h>
 
@@ -30,6 +31,12 @@ class AllocationObserver {
     virtual void onOutOfMemory(int64_t requested, int64_t allocated, int64_t capacity,
                                c10::Device device) {
         (void)requested, (void)allocated, (void)capacity, (void)device;
+    }
+    // The caching allocator reserved (kind SegmentAlloc, size > 0) or released (SegmentFree,
+    // size < 0) device memory: told through its trace tracker (capture/allocator_trace_link.h),
+    // on the allocating thread while the allocator holds its lock.
+    virtual void onSegment(EventKind kind, uint64_t addr, int64_t size, c10::Device device) {
+        (void)kind, (void)addr, (void)size, (void)device;
     }
     // A c10d collective handed `bytes` of payload to the other ranks; called on the training
     // thread inside the collective's RecordFunction span (train/distributed_context.h).

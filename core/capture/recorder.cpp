@@ -1,5 +1,7 @@
 #include "capture/recorder.h"
 
+#include "capture/allocator_trace_link.h"
+
 #include "model/module_scope.h"
 #include "trace/column_growth.h"
 #include "trace/expected_run_length.h"
@@ -460,6 +462,9 @@ Recorder::Recorder() : Recorder(Options{}) {}
 Recorder::Recorder(Options options) : m_options(options), m_generation(++g_generations) {}
 
 Recorder::~Recorder() {
+    if (AllocatorTraceLink::sink() == this) {
+        AllocatorTraceLink::setSink(nullptr);
+    }
     Recorder* self = this;
     g_active.compare_exchange_strong(self, nullptr);
 }
@@ -499,8 +504,7 @@ void Recorder::onMemoryEvent(void* ptr, int64_t size, int64_t allocated, int64_t
     ThreadState& ts = threadState();
     // The CUDA/HIP caching allocator reports its reserved bytes (1.13 and 2.x); the CPU
     // allocator has no pool: its reserved column stays 0 rather than pretending to be one.
-    // Segment events (SegmentAlloc/SegmentFree) need 2.x's allocator trace tracker, which
-    // this recorder does not attach yet: GPU recordings carry reserved totals only.
+    // Segment events come apart, from the allocator's trace tracker (onSegment).
     emit(ts, size >= 0 ? EventKind::Alloc : EventKind::Free, reinterpret_cast<uint64_t>(ptr), size,
          allocated, device.is_cpu() ? 0 : allocator_reserved, device);
     m_allocatorTotal.store(allocator_total, std::memory_order_relaxed);
@@ -583,6 +587,12 @@ void Recorder::onCollective(int64_t bytes) {
     if (!ts.scopes.empty()) {
         ts.stats[ts.scopes.back().stat].bytes_sent += bytes;
     }
+}
+
+void Recorder::onSegment(EventKind kind, uint64_t addr, int64_t size, c10::Device device) {
+    ThreadState& ts = threadState();
+    const int64_t reserved = m_segmentReserved.fetch_add(size, std::memory_order_relaxed) + size;
+    emit(ts, kind, addr, size, m_recordedTotal.load(std::memory_order_relaxed), reserved, device);
 }
 
 void Recorder::onOutOfMemory(int64_t requested, int64_t allocated, int64_t capacity,
@@ -910,6 +920,20 @@ void Recorder::onFunctionExit(const at::RecordFunction&, at::ObserverContext*) {
 void Recorder::onRunThreadStart() {
     g_active.store(this, std::memory_order_release);
     threadState();
+    // Segments the allocator reserved before the run (a GEMM that measured the peak, an
+    // earlier run in this process) count in the reserved total of the segment events.
+    int64_t reserved_before = 0;
+    if (AllocatorTraceLink::state() == AllocatorTraceLink::State::Attached) {
+        for (int device = 0; device < 64; ++device) {
+            const auto stats = compat::cachingAllocatorStats(device);
+            if (!stats.valid) {
+                break;
+            }
+            reserved_before += stats.reserved_current;
+        }
+    }
+    m_segmentReserved.store(reserved_before, std::memory_order_relaxed);
+    AllocatorTraceLink::setSink(this);
     auto callback =
         at::RecordFunctionCallback(&Recorder::onFunctionEnter, &Recorder::onFunctionExit)
             .needsInputs(m_options.record_shapes)
@@ -929,6 +953,9 @@ void Recorder::onRunThreadEnd() {
     if (m_callback != 0) {
         at::removeCallback(m_callback);
         m_callback = 0;
+    }
+    if (AllocatorTraceLink::sink() == this) {
+        AllocatorTraceLink::setSink(nullptr);
     }
     Recorder* self = this;
     g_active.compare_exchange_strong(self, nullptr);

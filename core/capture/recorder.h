@@ -43,6 +43,9 @@ class Recorder : public AllocationObserver {
     void onRole(const void* ptr, Category category, c10::Device device) override;
     // Adds the payload to the innermost recorded scope: the collective's own span.
     void onCollective(int64_t bytes) override;
+    // Segment events with the reserved total after them (the allocator's reserved bytes when the
+    // run started plus every change since).
+    void onSegment(EventKind kind, uint64_t addr, int64_t size, c10::Device device) override;
     void onOutOfMemory(int64_t requested, int64_t allocated, int64_t capacity,
                        c10::Device device) override;
     void onRunThreadStart() override;
@@ -96,6 +99,7 @@ class Recorder : public AllocationObserver {
     std::atomic<int> m_step{0};
     std::atomic<int64_t> m_allocatorTotal{0};
     std::atomic<int64_t> m_recordedTotal{0};
+    std::atomic<int64_t> m_segmentReserved{0};  // onSegment's running reserved total
     std::atomic<uint64_t> m_eventsRecorded{0};
     // drainInto's staging buffers, kept between drains (their pages stay faulted in)
     std::vector<Event> m_eventBatch;

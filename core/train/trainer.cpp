@@ -1,5 +1,6 @@
 #include "train/trainer.h"
 
+#include "capture/allocator_trace_link.h"
 #include "device/device_info.h"
 #include "model/model_cost.h"
 #include "model/tiny_llama.h"
@@ -211,6 +212,11 @@ RunSummary Trainer::run() {
     };
     const auto run_start = Clock::now();
     m_cancel.reset();
+    if (gpu) {
+        // Before the hook: the allocator's segments of this run reach the recorder through its
+        // trace tracker (attached once per process; a no-op where LibTorch has none).
+        AllocatorTraceLink::attach();
+    }
     {
         AllocationHookGuard hook_guard(hook);
         CancellationInstall cancel_guard(&m_cancel);

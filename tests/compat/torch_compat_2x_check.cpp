@@ -24,6 +24,7 @@ void memscopeTorchCompat2xCheck() {
     const auto memory = deviceMemoryInfo(0);
     const auto name = deviceName(0);
     attachAllocatorTraceTracker([](const AllocatorTraceEvent& e) { (void)e; });
+    (void)initCuda();
     (void)stats;
     (void)reset;
     (void)memory;
