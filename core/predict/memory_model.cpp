@@ -1,4 +1,6 @@
 #include "predict/memory_model.h"
+
+#include "memscope_version.h"
 #include "train/size_limits.h"
 
 #include "model/attention_chunk.h"
@@ -28,6 +30,7 @@ struct Shape {
     bool checkpoint = false;
     bool training = true;
     bool adamw = true;
+    bool autograd2 = true;        // LibTorch 2.x's saved tensors (MemoryModel::Semantics)
     int64_t chunk_area = 0;       // largest rows x keys block of the memory-efficient attention
     std::vector<int64_t> params;  // parameter sizes in registration order (the optimizer's)
     int64_t block_params = 0;
@@ -203,8 +206,12 @@ class StepWalk {
     void rmsNorm(bool grad, C out) {
         const int64_t row = 4 * s.T;
         if (grad) {
-            tape.alloc(C::Activations, th());  // pow
-            tape.alloc(C::Temporaries, row);   // mean
+            // x.pow(2): 1.x's MeanBackward keeps it until backward; 2.x frees it after the mean.
+            tape.alloc(s.autograd2 ? C::Temporaries : C::Activations, th());
+            tape.alloc(C::Temporaries, row);  // mean
+            if (s.autograd2) {
+                tape.free(C::Temporaries, th());
+            }
             tape.alloc(C::Temporaries, row);   // + eps
             tape.alloc(C::Activations, row);   // rsqrt
             tape.alloc(C::Activations, th());  // x * rsqrt
@@ -328,7 +335,11 @@ class StepWalk {
         const int64_t q = s.e * s.T * s.h, kv = s.e * s.T * s.kvd;
         const int64_t p = s.B * s.H * s.S * s.S;
         if (s.nrep > 1) {
-            for (int i = 0; i < 2; ++i) {        // k, v
+            for (int i = 0; i < 2; ++i) {  // k, v
+                if (s.autograd2) {
+                    tape.alloc(k, q);  // repeat_interleave: expand, then a contiguous clone
+                    continue;
+                }
                 tape.alloc(k, 8 * s.H);          // repeat indices
                 tape.alloc(C::Temporaries, kv);  // contiguous input of index_select
                 tape.alloc(k, q);                // index_select
@@ -363,8 +374,8 @@ class StepWalk {
         const int64_t p = s.B * s.H * s.S * s.S;
         int64_t bytes = 4 * p + (s.mixed ? 2 * p : 0) + q;  // probabilities, their cast, q copy
         bytes += 2 * q;                                     // k and v at full width
-        if (s.nrep > 1) {
-            bytes += 2 * 8 * s.H;
+        if (s.nrep > 1 && !s.autograd2) {
+            bytes += 2 * 8 * s.H;  // repeat indices
         }
         return bytes;
     }
@@ -469,7 +480,8 @@ class StepWalk {
         tape.alloc(C::Temporaries, 4 * s.h);  // weight gradient
         m_returned += (mode == WeightGrad::Returned) ? 4 * s.h : 0;
         finishWeightGrad(4 * s.h, mode);
-        tape.free(C::Activations, 2 * th() + 4 * s.T);  // pow, x * rsqrt, rsqrt
+        // x * rsqrt, rsqrt, and in 1.x the square of x
+        tape.free(C::Activations, (s.autograd2 ? 1 : 2) * th() + 4 * s.T);
     }
 
     // Adds two fp32 residual-stream gradients into a new one.
@@ -624,7 +636,9 @@ class StepWalk {
                 tape.alloc(C::Temporaries, kv);
                 tape.free(C::Temporaries, q);
             }
-            tape.free(C::Activations, 2 * 8 * s.H);
+            if (!s.autograd2) {
+                tape.free(C::Activations, 2 * 8 * s.H);  // repeat indices
+            }
         }
     }
 
@@ -733,6 +747,7 @@ Shape makeShape(const TrainOptions& o, const MemoryModel::Semantics& semantics) 
     s.checkpoint = o.checkpointing == Checkpointing::PerBlock;
     s.training = o.training();
     s.adamw = o.optimizer == OptimizerKind::AdamW;
+    s.autograd2 = semantics.libtorch_major >= 2;
     const int64_t chunk = std::min<int64_t>(kAttentionChunkSize, s.S);
     for (int64_t begin = 0; begin < s.S; begin += chunk) {
         const int64_t rows = std::min(chunk, s.S - begin);
@@ -767,6 +782,14 @@ Shape makeShape(const TrainOptions& o, const MemoryModel::Semantics& semantics) 
 }
 
 }  // namespace
+
+int MemoryModel::Semantics::defaultLibTorchMajor() {
+    return MEMSCOPE_LIBTORCH_MAJOR;
+}
+
+std::string MemoryModel::Semantics::autogradName() const {
+    return libtorch_major >= 2 ? "LibTorch 2.x autograd" : "LibTorch 1.13 autograd";
+}
 
 MemoryPrediction MemoryModel::predict(const TrainOptions& options) {
     return predict(options, Semantics{});

@@ -3,6 +3,8 @@
 #include "predict/memory_prediction.h"
 #include "train/train_options.h"
 
+#include <string>
+
 namespace memscope {
 
 // Predicts the bytes Memscope's trainer allocates, step by step, without building a tensor.
@@ -20,6 +22,14 @@ class MemoryModel {
         bool grads_set_to_none = false;
         // LibTorch 2.x on a GPU runs sdpa with a flash / memory-efficient kernel (O(S) memory).
         bool sdpa_is_flash = false;
+        // Whose autograd the replay follows: LibTorch 1.x keeps x.pow(2) of RMSNorm until
+        // backward and repeats GQA's keys and values by index_select with saved indices; 2.x
+        // frees the square right away and repeats by expand + clone. Default: the LibTorch
+        // this build links (MEMSCOPE_LIBTORCH_MAJOR).
+        int libtorch_major = defaultLibTorchMajor();
+        static int defaultLibTorchMajor();
+        // "LibTorch 2.x autograd" or "LibTorch 1.13 autograd", for reports.
+        std::string autogradName() const;
     };
 
     // Data-parallel training as core/train/parallel_engine.h runs it: one of `ranks` processes,

@@ -284,7 +284,8 @@ PlanResult Planner::plan(const PlanRequest& request) const {
 
     // Assumptions, stated with the figures they produce.
     auto& a = r.assumptions;
-    a.push_back("Memory: LibTorch's allocations replayed op by op for one GPU's micro-batch of " +
+    a.push_back("Memory: LibTorch's allocations replayed op by op (" +
+                request.semantics.autogradName() + ") for one GPU's micro-batch of " +
                 std::to_string(r.micro_batch) +
                 (request.semantics.grads_set_to_none ? "; gradients freed by zero_grad()"
                                                      : "; gradients kept between steps"));
