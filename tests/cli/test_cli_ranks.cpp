@@ -174,8 +174,12 @@ class TestCliRanks : public QObject {
                                  << "--nproc";
         QTest::newRow("strategy") << QStringList{"train", "--nproc", "2", "--parallel", "zero9"}
                                   << QStringList{} << "--parallel";
+        // CUDA ranks run on NCCL; with no GPU (or no NCCL) the device is what is wrong.
         QTest::newRow("device") << QStringList{"train", "--nproc", "2", "--device", "cuda"}
-                                << QStringList{} << "--parallel";
+                                << QStringList{} << "--device";
+        QTest::newRow("device not cpu or cuda")
+            << QStringList{"train", "--nproc", "2", "--device", "mps"} << QStringList{}
+            << "--parallel";
         QTest::newRow("rank outside world")
             << QStringList{"train"} << QStringList{"RANK=2", "WORLD_SIZE=2"} << "RANK";
         QTest::newRow("rank without world")
