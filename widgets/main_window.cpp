@@ -10,8 +10,9 @@
 #include "io/journal_recovery.h"
 #include "io/run_directory.h"
 #include "io/run_file.h"
+#include "io/run_file_cancelled.h"
 #include "io/run_journal.h"
-#include "io/snapshot_importer.h"
+#include "io/run_source.h"
 #include "operator_page.h"
 #include "planner_page.h"
 #include "rank_run_controller.h"
@@ -85,6 +86,7 @@
 #include <cmath>
 #include <exception>
 #include <memory>
+#include <optional>
 
 #include "memscope_version.h"
 
@@ -99,10 +101,6 @@ constexpr auto k_export_dir_key = "main_window/last_export_dir";
 constexpr int k_max_recent = 10;
 // Files at least this large load on a worker thread (a 4 MiB run file loads in about 10 ms).
 constexpr qint64 k_async_load_bytes = 4 << 20;
-// The part of a big pickle's import that reading the file takes (the progress bar's share for
-// it); converting and finalizing take the rest. bench_pickle_import on a 310 MB, 6.5M-entry
-// snapshot: 0.57 to 0.74 of the wall time over ten runs, median 0.68.
-constexpr double k_pickle_read_share = 0.7;
 
 QString humanDuration(double seconds) {
     if (seconds < 60) {
@@ -113,20 +111,6 @@ QString humanDuration(double seconds) {
     return QCoreApplication::translate("memscope::MainWindow", "%1 min %2 s")
         .arg(total / 60)
         .arg(total % 60, 2, 10, QLatin1Char('0'));
-}
-
-bool isPickle(const QString& path) {
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    if (suffix == QLatin1String("pickle") || suffix == QLatin1String("pkl")) {
-        return true;
-    }
-    if (suffix == QLatin1String("memscope")) {
-        return false;
-    }
-    // Any other name: a pickle starts with the PROTO opcode, a run file with its magic.
-    QFile file(path);
-    char first = 0;
-    return file.open(QIODevice::ReadOnly) && file.getChar(&first) && uchar(first) == 0x80;
 }
 
 bool acceptsDrop(const QMimeData* mime) {
@@ -281,40 +265,19 @@ std::shared_ptr<const Trace> MainWindow::loadTrace(const QString& path, QString&
                                                    const RunRange& range) {
     // Reading, decoding and finalizing a large file run on a worker while this loop keeps
     // painting and timers going (and the status bar's Cancel button working); a small one (well
-    // under a frame's worth of work) is read here.
+    // under a frame's worth of work) is read here. RunSource opens any kind of run.
     const std::string file = QFile::encodeName(path).toStdString();
-    const bool pickle = isPickle(path);
     const bool async = QFileInfo(path).size() >= k_async_load_bytes;
-    RunFile::LoadOptions options;
+    RunSource::Options options;
     options.range = range;
-    SnapshotImporter::ImportOptions import_options;
-    import_options.range = range;
     if (async) {
         RunLoadProgress* progress = m_load_progress;
         options.progress = [progress](double f) { progress->report(f); };
         options.cancel = progress->cancelFlag();
-        // A pickle reports the bytes it has read; reading is most of an import, converting the
-        // entries and finalizing the trace the rest (k_pickle_read_share, measured).
-        import_options.progress = [progress](uint64_t bytes, uint64_t size) {
-            if (size > 0) {
-                progress->report(k_pickle_read_share * double(bytes) / double(size));
-            }
-        };
-        import_options.cancel = progress->cancelFlag();
     }
-    RunLoadProgress* done = async ? m_load_progress : nullptr;
-    auto load = [file, pickle, options, import_options, done,
-                 &error]() -> std::shared_ptr<const Trace> {
+    auto load = [file, options, &error]() -> std::shared_ptr<const Trace> {
         try {
-            if (pickle) {
-                auto trace = std::make_shared<const Trace>(
-                    SnapshotImporter::import(file, -1, import_options));
-                if (done) {
-                    done->report(1);
-                }
-                return trace;
-            }
-            return std::make_shared<const Trace>(RunFile::load(file, options));
+            return std::make_shared<const Trace>(RunSource(file).open(options));
         } catch (const RunFileCancelled&) {
             error.clear();
         } catch (const std::exception& e) {
@@ -348,7 +311,7 @@ bool MainWindow::openRun(const QString& path, const RunRange& range) {
         return false;
     }
     if (RunDirectory::isRunDirectory(QFile::encodeName(path).toStdString())) {
-        return openRunDirectory(path, -1, range);
+        return openRunDirectory(path, -1, range);  // its ranks, each a trace
     }
     if (runActive()) {
         reportError(tr("Run in Progress"), tr("Stop the current run before opening another one."));
@@ -716,16 +679,17 @@ bool MainWindow::openRunDirectory(const QString& path, int rank, const RunRange&
         return false;
     }
     const std::string where = QFile::encodeName(path).toStdString();
-    RunDirectory manifest;
+    std::optional<RunSource> source;
     try {
-        manifest = RunDirectory::load(where);
+        source.emplace(where);
     } catch (const std::exception& e) {
         reportError(tr("Cannot Open Run"),
                     tr("Memscope could not open %1.\n\n%2")
                         .arg(QDir::toNativeSeparators(path), QString::fromLocal8Bit(e.what())));
         return false;
     }
-    const std::string dir = RunDirectory::directoryOf(where);
+    const RunDirectory& manifest = source->manifest();
+    const std::string& dir = source->directory();
     QVector<std::shared_ptr<const Trace>> traces;
     QStringList paths;
     QStringList problems;
@@ -734,8 +698,7 @@ bool MainWindow::openRunDirectory(const QString& path, int rank, const RunRange&
     QApplication::setOverrideCursor(Qt::BusyCursor);
     bool cancelled = false;
     for (int r = 0; r < manifest.world_size && !cancelled; ++r) {
-        const QString file =
-            QFile::decodeName(QByteArray::fromStdString(manifest.rankPath(dir, r)));
+        const QString file = QFile::decodeName(QByteArray::fromStdString(source->rankPath(r)));
         m_status_label->setText(tr("Opening rank %1 of %2...").arg(r).arg(manifest.world_size));
         paths.append(file);
         if (!QFileInfo::exists(file)) {
@@ -876,21 +839,22 @@ bool MainWindow::compareWith(const QString& path) {
     QString file = path;
     QString name = QFileInfo(path).fileName();
     const std::string where = QFile::encodeName(path).toStdString();
-    if (RunDirectory::isRunDirectory(where)) {
-        try {
-            const RunDirectory manifest = RunDirectory::load(where);
-            const int rank = m_rank >= 0 && m_rank < manifest.world_size ? m_rank : 0;
-            const std::string dir = RunDirectory::directoryOf(where);
-            file = QFile::decodeName(QByteArray::fromStdString(manifest.rankPath(dir, rank)));
-            name = tr("%1 rank %2")
-                       .arg(QFileInfo(QFile::decodeName(QByteArray::fromStdString(dir))).fileName())
-                       .arg(rank);
-        } catch (const std::exception& e) {
-            reportError(tr("Cannot Open Run"),
-                        tr("Memscope could not open %1.\n\n%2")
-                            .arg(QDir::toNativeSeparators(path), QString::fromLocal8Bit(e.what())));
-            return false;
+    try {
+        const RunSource source(where);
+        if (source.isMultiRank()) {
+            const int rank = m_rank >= 0 && m_rank < source.worldSize() ? m_rank : 0;
+            file = QFile::decodeName(QByteArray::fromStdString(source.rankPath(rank)));
+            name =
+                tr("%1 rank %2")
+                    .arg(QFileInfo(QFile::decodeName(QByteArray::fromStdString(source.directory())))
+                             .fileName())
+                    .arg(rank);
         }
+    } catch (const std::exception& e) {
+        reportError(tr("Cannot Open Run"),
+                    tr("Memscope could not open %1.\n\n%2")
+                        .arg(QDir::toNativeSeparators(path), QString::fromLocal8Bit(e.what())));
+        return false;
     }
     QApplication::setOverrideCursor(Qt::BusyCursor);
     m_loading = true;

@@ -1,6 +1,5 @@
 #include "cli_support.h"
 
-#include "io/run_file.h"
 #include "io/run_range.h"
 
 #include <atomic>
@@ -101,16 +100,37 @@ Trace withTerminalPercent(const char* verb, const std::string& path, const Termi
     }
 }
 
-Trace loadRun(const std::string& path, const RunRange& range) {
+Trace loadRun(const RunSource& source, RunSource::Options options) {
+    const char* verb = source.kind() == RunSource::Kind::Snapshot  ? "importing"
+                       : source.kind() == RunSource::Kind::Journal ? "recovering"
+                                                                   : "loading";
     return withTerminalPercent(
-        "loading", path,
+        verb, source.path(),
         [&](const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
-            RunFile::LoadOptions options;
-            options.range = range;
             options.cancel = cancel;
             options.progress = progress;
-            return RunFile::load(path, options);
+            return source.open(options);
         });
+}
+
+Trace loadRun(const std::string& path, const RunRange& range) {
+    RunSource::Options options;
+    options.range = range;
+    return loadRun(RunSource(path), options);
+}
+
+std::string rankOptionProblem(const RunSource& source, int rank) {
+    if (rank < 0) {
+        return {};
+    }
+    if (!source.isMultiRank()) {
+        return "--rank: '" + source.path() + "' is a single run, not a multi-rank run directory";
+    }
+    if (rank >= source.worldSize()) {
+        return "--rank: " + std::to_string(rank) + " is not a rank of this " +
+               std::to_string(source.worldSize()) + "-rank run";
+    }
+    return {};
 }
 
 InterruptForwarder::InterruptForwarder(std::function<void()> cancel) {

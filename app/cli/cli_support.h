@@ -8,10 +8,7 @@
 
 #include "memscope_version.h"
 
-namespace memscope {
-class RunRange;
-class Trace;
-}  // namespace memscope
+#include "io/run_source.h"
 
 namespace memscope::cli {
 
@@ -21,10 +18,14 @@ extern const char* const kRangeOptionHelp;
 // Parses a --range value; on a bad one prints the usage error and sets `exit_status` to 2.
 bool parseRangeOption(const std::string& text, RunRange& range, int& exit_status);
 
-// Loads a .memscope run as the commands that open runs do: only `range` of it, with a
-// percentage on stderr while it loads when stderr is a terminal, and Ctrl-C cancelling the load
+// Opens a run as the commands that read runs do, through RunSource (a run file, a snapshot, a
+// journal, a rank of a run directory): options.range and options.rank of it, with a percentage
+// on stderr while it loads when stderr is a terminal, and Ctrl-C cancelling the load
 // (RunFileCancelled). Throws RunFileError naming the file.
+Trace loadRun(const RunSource& source, RunSource::Options options);
 Trace loadRun(const std::string& path, const RunRange& range);
+// The usage error of --rank RANK for `source` (empty when it fits or RANK is -1).
+std::string rankOptionProblem(const RunSource& source, int rank);
 // Runs `load` as a long read from the terminal: a percentage on stderr when it is a terminal
 // ("VERB PATH: NN%"; `load` reports the fraction done through the callback it gets, which is
 // empty otherwise), the line cleared afterwards, also when `load` throws, and Ctrl-C (SIGINT,

@@ -6,8 +6,6 @@
 
 #include "cli_support.h"
 #include "io/chrome_trace_exporter.h"
-#include "io/run_directory.h"
-#include "io/run_file.h"
 #include "io/snapshot_exporter.h"
 #include "io/table_exporter.h"
 
@@ -42,7 +40,10 @@ std::string rankPath(const std::string& path, const std::string& suffix, int ran
 ExportCommand::ExportCommand(CLI::App& parent) {
     m_app = parent.add_subcommand(
         "export", "Write a recorded run for other tools: memory_viz pickle, Chrome trace, tables");
-    m_app->add_option("run", m_path, "A .memscope run file or a multi-rank run directory")
+    m_app
+        ->add_option("run", m_path,
+                     "A .memscope run file, a multi-rank run directory, a PyTorch memory "
+                     "snapshot or a recording journal")
         ->required();
     m_app->add_option("--rank", m_rank,
                       "In a multi-rank run: export this rank only (default: all ranks; a Chrome "
@@ -97,32 +98,19 @@ int ExportCommand::run() {
     if (!parseRangeOption(m_range, range, status)) {
         return status;
     }
-    std::string path = m_path;
-    if (RunDirectory::isRunDirectory(m_path)) {
-        RunDirectory run;
-        try {
-            run = RunDirectory::load(m_path);
-        } catch (const std::exception& e) {
-            std::cerr << "memscope-cli: error: " << e.what() << "\n";
-            return 1;
-        }
-        const std::string dir = RunDirectory::directoryOf(m_path);
-        if (m_rank >= run.world_size) {
-            return reportUsageError("--rank: " + std::to_string(m_rank) +
-                                    " is not a rank of this " + std::to_string(run.world_size) +
-                                    "-rank run");
-        }
-        if (m_rank < 0) {
-            return exportRanks(run, dir, suffix, kind);
-        }
-        path = run.rankPath(dir, m_rank);
-    } else if (m_rank >= 0) {
-        return reportUsageError("--rank: '" + m_path +
-                                "' is a single run, not a multi-rank run directory");
-    }
     Trace trace;
     try {
-        trace = loadRun(path, range);
+        const RunSource source(m_path);
+        if (const std::string problem = rankOptionProblem(source, m_rank); !problem.empty()) {
+            return reportUsageError(problem);
+        }
+        if (source.isMultiRank() && m_rank < 0) {
+            return exportRanks(source, suffix, kind);
+        }
+        RunSource::Options options;
+        options.range = range;
+        options.rank = m_rank;
+        trace = loadRun(source, options);
     } catch (const std::exception& e) {
         std::cerr << "memscope-cli: error: " << e.what() << "\n";
         return 1;
@@ -130,19 +118,16 @@ int ExportCommand::run() {
     return exportOne(trace, m_to, suffix, kind);
 }
 
-int ExportCommand::exportRanks(const RunDirectory& run, const std::string& dir,
-                               const std::string& suffix, TableExporter::Kind kind) {
-    std::vector<Trace> traces(size_t(run.world_size));
-    std::vector<const Trace*> present(size_t(run.world_size), nullptr);
-    for (int r = 0; r < run.world_size; ++r) {
-        try {
-            traces[size_t(r)] = RunFile::load(run.rankPath(dir, r));
-            if (traces[size_t(r)].allocationOfEvent().size() != traces[size_t(r)].events.count()) {
-                traces[size_t(r)].finalize();
-            }
-            present[size_t(r)] = &traces[size_t(r)];
-        } catch (const std::exception& e) {
-            std::cerr << "memscope-cli: warning: rank " << r << " left out: " << e.what() << "\n";
+int ExportCommand::exportRanks(const RunSource& source, const std::string& suffix,
+                               TableExporter::Kind kind) {
+    const auto ranks = source.openRanks({});
+    std::vector<const Trace*> present(ranks.size(), nullptr);
+    for (const auto& rank : ranks) {
+        if (rank.trace) {
+            present[size_t(rank.rank)] = rank.trace.get();
+        } else {
+            std::cerr << "memscope-cli: warning: rank " << rank.rank
+                      << " left out: " << rank.problem << "\n";
         }
     }
     if (suffix == ".json") {
@@ -155,10 +140,10 @@ int ExportCommand::exportRanks(const RunDirectory& run, const std::string& dir,
         std::cout << "Wrote " << m_to << "\n";
         return 0;
     }
-    for (int r = 0; r < run.world_size; ++r) {
+    for (int r = 0; r < int(present.size()); ++r) {
         if (present[size_t(r)] != nullptr) {
             const int status =
-                exportOne(traces[size_t(r)], rankPath(m_to, suffix, r), suffix, kind);
+                exportOne(*present[size_t(r)], rankPath(m_to, suffix, r), suffix, kind);
             if (status != 0) {
                 return status;
             }
@@ -213,7 +198,14 @@ int ExportCommand::writeFlameGraph() {
     }
     Trace trace;
     try {
-        trace = loadRun(m_path, range);
+        const RunSource source(m_path);
+        if (const std::string problem = rankOptionProblem(source, m_rank); !problem.empty()) {
+            return reportUsageError(problem);
+        }
+        RunSource::Options options;
+        options.range = range;
+        options.rank = m_rank;
+        trace = loadRun(source, options);
     } catch (const std::exception& e) {
         std::cerr << "memscope-cli: error: " << e.what() << "\n";
         return 1;

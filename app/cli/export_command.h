@@ -1,6 +1,6 @@
 #pragma once
 
-#include "io/run_directory.h"
+#include "io/run_source.h"
 #include "io/table_exporter.h"
 #include "trace/trace.h"
 
@@ -29,8 +29,7 @@ class ExportCommand {
   private:
     int exportOne(const Trace& trace, const std::string& to, const std::string& suffix,
                   TableExporter::Kind kind);
-    int exportRanks(const RunDirectory& run, const std::string& dir, const std::string& suffix,
-                    TableExporter::Kind kind);
+    int exportRanks(const RunSource& source, const std::string& suffix, TableExporter::Kind kind);
     int writeFlameGraph();
 
     CLI::App* m_app;

@@ -2,8 +2,8 @@
 
 #include "cli_support.h"
 #include "io/run_file.h"
+#include "io/run_file_error.h"
 #include "io/run_range.h"
-#include "io/snapshot_importer.h"
 #include "train/run_summary.h"
 
 #include <atomic>
@@ -12,28 +12,6 @@
 #include <iostream>
 
 namespace memscope::cli {
-
-namespace {
-
-// SnapshotImporter::import with the percentage of the file read on stderr when it is a terminal
-// and Ctrl-C cancelling (RunFileCancelled), as loadRun() does for run files.
-Trace importSnapshot(const std::string& path, int device, const RunRange& range) {
-    return withTerminalPercent(
-        "reading", path,
-        [&](const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
-            SnapshotImporter::ImportOptions options;
-            options.range = range;
-            options.cancel = cancel;
-            if (progress) {
-                options.progress = [&progress](uint64_t bytes, uint64_t size) {
-                    progress(size > 0 ? double(bytes) / double(size) : 0.0);
-                };
-            }
-            return SnapshotImporter::import(path, device, options);
-        });
-}
-
-}  // namespace
 
 ImportCommand::ImportCommand(CLI::App& parent) {
     m_app = parent.add_subcommand("import", "Convert a PyTorch memory snapshot to a run file");
@@ -66,7 +44,21 @@ int ImportCommand::run() {
     }
     Trace trace;
     try {
-        trace = importSnapshot(m_snapshot, m_device, range);
+        // Through RunSource, as every command opens runs: the percentage of the import on
+        // stderr when it is a terminal and Ctrl-C cancelling (RunFileCancelled).
+        const RunSource source(m_snapshot);
+        if (source.kind() != RunSource::Kind::Snapshot) {
+            throw RunFileError(m_snapshot,
+                               source.kind() == RunSource::Kind::RunFile
+                                   ? std::string("not a PyTorch memory snapshot (a pickle starts "
+                                                 "with byte 0x80)")
+                                   : std::string("a ") + RunSource::kindName(source.kind()) +
+                                         ", not a PyTorch memory snapshot: nothing to import");
+        }
+        RunSource::Options options;
+        options.range = range;
+        options.device = m_device;
+        trace = loadRun(source, options);
         RunFile::save(trace, m_out);
     } catch (const std::exception& e) {
         if (!existed) {

@@ -1,8 +1,6 @@
 #include "info_command.h"
 
 #include "cli_support.h"
-#include "io/run_directory.h"
-#include "io/run_file.h"
 #include "trace/reserved_memory.h"
 #include "trace/trace_summary.h"
 #include "train/run_summary.h"
@@ -16,7 +14,11 @@ namespace memscope::cli {
 
 InfoCommand::InfoCommand(CLI::App& parent) {
     m_app = parent.add_subcommand("info", "Summarise a recorded run");
-    m_app->add_option("run", m_path, "A .memscope run file or a multi-rank run directory")
+    m_app
+        ->add_option(
+            "run", m_path,
+            "A .memscope run file, a multi-rank run directory, a PyTorch memory snapshot or a "
+            "recording journal")
         ->required();
     m_app->add_option("--rank", m_rank, "In a multi-rank run: show this rank only");
     m_app->add_option("--range", m_range, kRangeOptionHelp);
@@ -27,24 +29,17 @@ InfoCommand::InfoCommand(CLI::App& parent) {
 namespace {
 
 // The per-rank table of a run directory.
-int printRanks(const std::string& path, bool json_out) {
-    RunDirectory run;
-    try {
-        run = RunDirectory::load(path);
-    } catch (const std::exception& e) {
-        std::cerr << "memscope-cli: error: " << e.what() << "\n";
-        return 1;
-    }
-    const std::string dir = RunDirectory::directoryOf(path);
+int printRanks(const RunSource& source, bool json_out) {
+    const RunDirectory& run = source.manifest();
+    const std::string& dir = source.directory();
     nlohmann::json ranks = nlohmann::json::array();
-    for (int r = 0; r < run.world_size; ++r) {
-        nlohmann::json row = {{"rank", r}, {"file", run.rank_files[size_t(r)]}};
-        try {
-            const Trace trace = RunFile::load(run.rankPath(dir, r));
-            row["summary"] = trace.summary;
-            row["events"] = trace.events.count();
-        } catch (const std::exception& e) {
-            row["error"] = e.what();
+    for (const auto& rank : source.openRanks({})) {
+        nlohmann::json row = {{"rank", rank.rank}, {"file", run.rank_files[size_t(rank.rank)]}};
+        if (rank.trace) {
+            row["summary"] = rank.trace->summary;
+            row["events"] = rank.trace->events.count();
+        } else {
+            row["error"] = rank.problem;
         }
         ranks.push_back(row);
     }
@@ -85,7 +80,7 @@ int printRanks(const std::string& path, bool json_out) {
                       status.c_str());
         std::cout << line;
     }
-    std::cout << "\n`memscope-cli info " << path << " --rank N` shows one rank.\n";
+    std::cout << "\n`memscope-cli info " << source.path() << " --rank N` shows one rank.\n";
     return 0;
 }
 
@@ -97,31 +92,19 @@ int InfoCommand::run() {
     if (!parseRangeOption(m_range, range, status)) {
         return status;
     }
-    std::string path = m_path;
-    if (RunDirectory::isRunDirectory(m_path)) {
-        if (m_rank < 0) {
-            return printRanks(m_path, m_json);
-        }
-        try {
-            const auto run = RunDirectory::load(m_path);
-            if (m_rank >= run.world_size) {
-                std::cerr << "memscope-cli: error: --rank: " << m_rank << " is not a rank of this "
-                          << run.world_size << "-rank run\n";
-                return 2;
-            }
-            path = run.rankPath(RunDirectory::directoryOf(m_path), m_rank);
-        } catch (const std::exception& e) {
-            std::cerr << "memscope-cli: error: " << e.what() << "\n";
-            return 1;
-        }
-    } else if (m_rank >= 0) {
-        std::cerr << "memscope-cli: error: --rank: '" << m_path
-                  << "' is a single run, not a multi-rank run directory\n";
-        return 2;
-    }
     Trace trace;
     try {
-        trace = loadRun(path, range);
+        const RunSource source(m_path);
+        if (source.isMultiRank() && m_rank < 0) {
+            return printRanks(source, m_json);
+        }
+        if (const std::string problem = rankOptionProblem(source, m_rank); !problem.empty()) {
+            return reportUsageError(problem);
+        }
+        RunSource::Options options;
+        options.range = range;
+        options.rank = m_rank;
+        trace = loadRun(source, options);
     } catch (const std::exception& e) {
         std::cerr << "memscope-cli: error: " << e.what() << "\n";
         return 1;

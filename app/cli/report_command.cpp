@@ -4,8 +4,6 @@
 
 #include "cli_support.h"
 #include "io/report_writer.h"
-#include "io/run_directory.h"
-#include "io/run_file.h"
 
 #include <fstream>
 #include <iostream>
@@ -14,7 +12,10 @@ namespace memscope::cli {
 
 ReportCommand::ReportCommand(CLI::App& parent) {
     m_app = parent.add_subcommand("report", "Write a Markdown report over recorded runs");
-    m_app->add_option("runs", m_paths, ".memscope run files or multi-rank run directories")
+    m_app
+        ->add_option("runs", m_paths,
+                     ".memscope run files, multi-rank run directories, PyTorch memory snapshots or "
+                     "recording journals")
         ->required();
     m_app->add_option("--range", m_range, kRangeOptionHelp);
     m_app->add_option("--out,-o", m_out, "Markdown file to write (- for standard output)")
@@ -30,33 +31,22 @@ int ReportCommand::run() {
     std::vector<Trace> traces;
     std::vector<std::string> names;
     // A multi-rank run directory stands for its ranks, each a run of the report.
-    std::vector<std::pair<std::string, std::string>> inputs;  // path, name
     for (const auto& path : m_paths) {
         const auto slash = path.find_last_of('/');
         const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-        if (!RunDirectory::isRunDirectory(path)) {
-            inputs.emplace_back(path, name);
-            continue;
-        }
         try {
-            const auto run = RunDirectory::load(path);
-            for (int r = 0; r < run.world_size; ++r) {
-                inputs.emplace_back(run.rankPath(RunDirectory::directoryOf(path), r),
-                                    name + " rank " + std::to_string(r));
+            const RunSource source(path);
+            for (int r = 0; r < source.worldSize(); ++r) {
+                RunSource::Options options;
+                options.range = range;
+                options.rank = source.isMultiRank() ? r : -1;
+                traces.push_back(loadRun(source, options));
+                names.push_back(source.isMultiRank() ? name + " rank " + std::to_string(r) : name);
             }
         } catch (const std::exception& e) {
             std::cerr << "memscope-cli: error: " << e.what() << "\n";
             return 1;
         }
-    }
-    for (const auto& [path, name] : inputs) {
-        try {
-            traces.push_back(loadRun(path, range));
-        } catch (const std::exception& e) {
-            std::cerr << "memscope-cli: error: " << e.what() << "\n";
-            return 1;
-        }
-        names.push_back(name);
     }
     const std::string report = ReportWriter::markdown(traces, names);
     if (m_out == "-") {
