@@ -1,5 +1,7 @@
 #include "operator_table_model.h"
 
+#include "byte_format.h"
+
 #include "trace/trace.h"
 #include "train/run_summary.h"
 
@@ -10,10 +12,6 @@
 namespace memscope {
 
 namespace {
-
-QString bytesText(int64_t bytes) {
-    return QString::fromStdString(formatBytes(bytes));
-}
 
 QString flopsText(double flops) {
     static const char* const units[] = {"", "K", "M", "G", "T", "P"};

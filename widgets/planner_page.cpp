@@ -1,5 +1,7 @@
 #include "planner_page.h"
 
+#include "byte_format.h"
+
 #include "analysis/run_statistics.h"
 #include "device/device_discovery.h"
 #include "model/config_error.h"
@@ -39,14 +41,6 @@
 namespace memscope {
 
 namespace {
-
-QString bytesText(double bytes) {
-    return QString::fromStdString(formatBytes(int64_t(std::llround(bytes))));
-}
-
-QString exactBytes(qint64 bytes) {
-    return QLocale().toString(bytes);
-}
 
 QString durationText(double seconds) {
     if (seconds < 1) {

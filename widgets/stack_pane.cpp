@@ -18,7 +18,8 @@
 namespace memscope {
 namespace {
 
-QString bytesText(int64_t bytes) {
+// "1,048,576 bytes (1.0 MiB)"
+QString allocationSizeText(int64_t bytes) {
     const QLocale locale;
     return StackPane::tr("%1 bytes (%2)")
         .arg(locale.toString(qint64(bytes)),
@@ -173,7 +174,7 @@ void StackPane::rebuild() {
         return new QTreeWidgetItem(m_tree, {name, value});
     };
     add(tr("Allocation"), locale.toString(qint64(m_allocation)));
-    add(tr("Size"), bytesText(a.size));
+    add(tr("Size"), allocationSizeText(a.size));
     add(tr("Category"), TimelineView::categoryName(int(a.category)));
     auto eventText = [&](int64_t e, int64_t x) {
         return tr("event %1 at %2 s, %3, step %4")

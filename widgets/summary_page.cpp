@@ -37,10 +37,6 @@ namespace memscope {
 
 namespace {
 
-QString bytesText(double bytes) {
-    return QString::fromStdString(formatBytes(int64_t(std::llround(bytes))));
-}
-
 // "12.3 GFLOP/s"-style numbers with an SI prefix.
 QString siText(double value, const QString& unit) {
     static const char* const prefixes[] = {"", "K", "M", "G", "T", "P"};

@@ -13,7 +13,7 @@ namespace memscope {
 namespace {
 
 // Lines and outlines closer than this many pixels are thinned out.
-constexpr double k_min_line_gap = 4;
+constexpr double k_min_drop_line_gap = 4;
 
 // A sub-pixel allocation waiting to be merged with its neighbours: in pixel column `bucket`
 // covering rows [lo, hi) when it is narrower than a pixel, or in pixel row `bucket` covering
@@ -179,7 +179,7 @@ void TimelineAllocationPainter::paint(QPainter& painter) const {
                              [](const TimelinePoint& p, int64_t value) { return p.x < value; }) -
             it;
         const bool outlined =
-            height >= 6 && px1 - px0 >= 6 && double(drops) * k_min_line_gap <= px1 - px0;
+            height >= 6 && px1 - px0 >= 6 && double(drops) * k_min_drop_line_gap <= px1 - px0;
         const double left = std::max(px0, m.left - 2);
         const double right = std::min(px1, m.left + m.width + 2);
         if (height < 1.0) {

@@ -15,15 +15,6 @@
 #include <vector>
 
 namespace memscope {
-namespace {
-
-// "1,048,576": exact bytes with the locale's digit grouping.
-QString exactBytes(int64_t bytes) {
-    return QLocale().toString(qint64(bytes));
-}
-
-}  // namespace
-
 void TimelineOverlayPainter::paintCapacityAndOom(QPainter& painter) const {
     const TimelineMapping& m = m_ctx.m;
     const QFontMetricsF fm(painter.font());

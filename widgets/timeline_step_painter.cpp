@@ -17,7 +17,7 @@ namespace memscope {
 namespace {
 
 // Lines and bands closer than this many pixels are thinned out.
-constexpr double k_min_line_gap = 4;
+constexpr double k_min_step_line_gap = 4;
 
 }  // namespace
 
@@ -37,8 +37,9 @@ void TimelineStepPainter::paintPhases(QPainter& painter, const QRectF& strip) co
         const double px1 = m_ctx.timeToPixel(interval.end_ns);
         visible += px1 >= plot.left() && px0 <= plot.right() && px1 > px0;
     }
-    const double narrowest =
-        visible > 0 && plot.width() / double(visible) < k_min_line_gap ? 2 * k_min_line_gap : 0.5;
+    const double narrowest = visible > 0 && plot.width() / double(visible) < k_min_step_line_gap
+                                 ? 2 * k_min_step_line_gap
+                                 : 0.5;
     for (const PhaseInterval& interval : trace.phases) {
         const double px0 = m_ctx.timeToPixel(interval.begin_ns);
         const double px1 = m_ctx.timeToPixel(interval.end_ns);
@@ -144,7 +145,7 @@ void TimelineStepPainter::paintStepLines(QPainter& painter) const {
     painter.setPen(QPen(QColor(60, 60, 60, 110), 0, Qt::DashLine));
     double last = -1e9;
     for (const Mark& mark : marks) {
-        if (mark.step % every == 0 && mark.px - last >= k_min_line_gap) {
+        if (mark.step % every == 0 && mark.px - last >= k_min_step_line_gap) {
             painter.drawLine(QPointF(mark.px + 0.5, m.top),
                              QPointF(mark.px + 0.5, m.top + m.height));
             last = mark.px;
@@ -157,7 +158,7 @@ int32_t TimelineStepPainter::stepLineStride(double pixels_per_step) {
     for (int32_t decade = 1; decade < (1 << 29); decade *= 10) {
         for (const int32_t multiple : {1, 2, 5}) {
             every = decade * multiple;
-            if (pixels_per_step * every >= k_min_line_gap) {
+            if (pixels_per_step * every >= k_min_step_line_gap) {
                 return every;
             }
         }

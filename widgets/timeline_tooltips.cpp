@@ -12,15 +12,6 @@
 #include <QStringList>
 
 namespace memscope {
-namespace {
-
-// "1,048,576": exact bytes with the locale's digit grouping.
-QString exactBytes(int64_t bytes) {
-    return QLocale().toString(qint64(bytes));
-}
-
-}  // namespace
-
 QString TimelineTooltips::allocationText(const Trace* trace, const TimelineLayout* layout,
                                          int64_t allocation, int64_t x) {
     if (!trace || !layout) {
