@@ -9,6 +9,7 @@
 #include "predict/memory_tape.h"
 
 #include <algorithm>
+#include <thread>
 #include <vector>
 
 namespace memscope {
@@ -25,8 +26,12 @@ struct Shape {
     int64_t e = 4;  // bytes of an activation element: 4 in fp32, 2 under autocast
     bool mixed = false;
     bool tied = true;
-    bool quadratic = true;  // attention keeps the S x S probabilities (eager, fused, CPU sdpa)
-    bool mask = true;       // the model builds the additive causal mask (eager, fused)
+    bool quadratic = true;  // attention keeps the S x S probabilities (eager, fused, 1.x sdpa)
+    // sdpa by a fused flash kernel (2.x: the CPU's, or a GPU's with Semantics::sdpa_is_flash):
+    // out and log-sum-exp saved, a per-thread workspace on the CPU (threads > 0)
+    bool flash = false;
+    int64_t flash_threads = 0;
+    bool mask = true;  // the model builds the additive causal mask (eager, fused)
     bool checkpoint = false;
     bool training = true;
     bool adamw = true;
@@ -290,11 +295,14 @@ class StepWalk {
     }
 
     void attentionForward(bool grad, bool cache) {
-        const bool saves_qkv = grad && !s.quadratic;  // the memory-efficient Function saves them
+        // The memory-efficient Function saves q, k and v; the flash kernel q and the k and v it
+        // is given, which are repeated copies under GQA.
+        const bool saves_q = grad && !s.quadratic;
+        const bool saves_kv = saves_q && (!s.flash || s.nrep == 1);
         const int64_t q = s.e * s.T * s.h, kv = s.e * s.T * s.kvd;
         linear(s.h, s.h, true, grad, cache, C::Temporaries);
         linear(s.h, s.kvd, true, grad, cache, C::Temporaries);
-        linear(s.h, s.kvd, true, grad, cache, saves_qkv ? C::Activations : C::Temporaries);
+        linear(s.h, s.kvd, true, grad, cache, saves_kv ? C::Activations : C::Temporaries);
         // RotaryEmbedding::forward: tables in float64, cast to the activation dtype
         const int64_t table = 8 * s.S * s.hd;
         tape.alloc(C::Temporaries, table / 2 + table);  // outer, cat
@@ -303,9 +311,8 @@ class StepWalk {
             tape.alloc(keep(grad), s.e * s.S * s.hd);
             tape.free(C::Temporaries, table);
         }
-        const C rotated = saves_qkv ? C::Activations : C::Temporaries;
-        ropeApply(q, rotated);
-        ropeApply(kv, rotated);
+        ropeApply(q, saves_q ? C::Activations : C::Temporaries);
+        ropeApply(kv, saves_kv ? C::Activations : C::Temporaries);
         tape.free(C::Temporaries, table / 2 + table);
         if (!grad) {
             tape.free(C::Temporaries, 2 * s.e * s.S * s.hd);
@@ -313,19 +320,70 @@ class StepWalk {
         tape.free(C::Temporaries, q + kv);  // q and k projections, replaced by the rotated ones
         if (s.quadratic) {
             quadraticCore(grad);
+        } else if (s.flash) {
+            flashCore(grad);
         } else {
             chunkedCore(grad);
         }
-        tape.alloc(keep(grad), q);  // out.transpose(1, 2).contiguous()
-        if (!(grad && !s.quadratic)) {
-            tape.free(C::Temporaries, q);  // the core's output (saved by the Function otherwise)
+        // out.transpose(1, 2).contiguous(): a copy, except after the flash kernel, whose output
+        // is laid out [B, S, H, hd] already (o_proj then reads, and saves, the kernel's output)
+        if (!s.flash) {
+            tape.alloc(keep(grad), q);
+            if (!(grad && !s.quadratic)) {
+                tape.free(C::Temporaries, q);  // the core's output (the Function saves it)
+            }
         }
         linear(s.h, s.h, false, grad, cache, C::Temporaries);  // o_proj
         if (!grad) {
-            tape.free(C::Temporaries, q);  // the contiguous copy
+            tape.free(C::Temporaries, q);  // o_proj's input
         }
-        if (!saves_qkv) {
-            tape.free(C::Temporaries, q + 2 * kv);  // rotated q, k and the v projection
+        // rotated q, k and the v projection, where nothing saved them
+        tape.free(C::Temporaries, (saves_q ? 0 : q) + (saves_kv ? 0 : 2 * kv));
+    }
+
+    // The flash kernel's query and key blocks (FlashAttentionKernel.cpp in 2.x).
+    int64_t flashQueryBlock() const {
+        return std::min<int64_t>(s.S >= 768 ? 256 : s.S >= 192 ? 64 : 32, s.S);
+    }
+    int64_t flashKeyBlock() const { return std::min<int64_t>(512, s.S); }
+
+    // sdpa by a flash kernel: repeat_interleave of k and v under GQA, then out and log-sum-exp
+    // (both saved) and, on the CPU, a per-thread fp32 workspace (scores block, row maxima and
+    // sums, the output block) with a reduced-precision scores block under autocast.
+    void flashCore(bool grad) {
+        const C k = keep(grad);
+        const int64_t q = s.e * s.T * s.h;
+        if (s.nrep > 1) {
+            tape.alloc(k, 2 * q);  // k and v repeated: expand, then a contiguous clone
+        }
+        tape.alloc(k, q);                    // out
+        tape.alloc(k, 4 * s.B * s.H * s.S);  // lse
+        const int64_t qb = flashQueryBlock(), kb = flashKeyBlock();
+        const int64_t n = s.flash_threads;
+        tape.spike(C::Temporaries,
+                   n * 4 * (qb * kb + 2 * qb + qb * s.hd) + (s.mixed ? n * 2 * qb * kb : 0));
+        if (!grad) {
+            tape.free(C::Temporaries, (s.nrep > 1 ? 2 * q : 0) + 4 * s.B * s.H * s.S);
+        }
+    }
+
+    // Leaves the gradients of the rotated q, k and of v, as quadraticCoreBackward does.
+    void flashCoreBackward() {
+        const int64_t q = s.e * s.T * s.h, kv = s.e * s.T * s.kvd;
+        const int64_t lse = 4 * s.B * s.H * s.S;
+        const int64_t k_given = s.nrep > 1 ? q : kv;  // k and v as the kernel got them
+        tape.alloc(C::Temporaries, q + 2 * k_given);  // grad q, k, v (zeros)
+        const int64_t qb = flashQueryBlock(), kb = flashKeyBlock();
+        const int64_t n = s.flash_threads;
+        // fp32 blocks of the scores and their gradient, and a row sum, a thread
+        tape.spike(C::Temporaries, n * 4 * (2 * qb * kb + qb) + (s.mixed ? n * 2 * qb * kb : 0));
+        tape.free(C::Temporaries, q);                          // o_proj's input gradient
+        tape.free(C::Activations, q + 2 * k_given + q + lse);  // q, k, v, out, lse
+        if (s.nrep > 1) {
+            for (int i = 0; i < 2; ++i) {  // ExpandBackward's sum for k and v
+                tape.alloc(C::Temporaries, kv);
+                tape.free(C::Temporaries, q);
+            }
         }
     }
 
@@ -581,9 +639,13 @@ class StepWalk {
         sumGradients();                   // residual
         // attention
         linearBackward(s.h, s.h, false, 0, mode);  // o_proj
-        tape.free(C::Activations, q);              // its contiguous input
+        if (!s.flash) {
+            tape.free(C::Activations, q);  // its contiguous input (the flash kernel's out: saved)
+        }
         if (s.quadratic) {
             quadraticCoreBackward();
+        } else if (s.flash) {
+            flashCoreBackward();
         } else {
             chunkedCoreBackward();
         }
@@ -741,13 +803,21 @@ Shape makeShape(const TrainOptions& o, const MemoryModel::Semantics& semantics) 
     s.mixed = o.dtype != Dtype::Float32;
     s.e = s.mixed ? 2 : 4;
     s.tied = c.tie_embeddings;
-    const bool flash = o.attention == AttentionKind::Sdpa && semantics.sdpa_is_flash;
-    s.quadratic = o.attention != AttentionKind::MemoryEfficient && !flash;
+    s.autograd2 = semantics.libtorch_major >= 2;
+    // LibTorch 2.x runs sdpa on the CPU with its flash kernel too (at::_scaled_dot_product_
+    // flash_attention_for_cpu); 1.13 had only the math path, which keeps the probabilities.
+    const bool cpu_flash = o.attention == AttentionKind::Sdpa && s.autograd2 &&
+                           !semantics.sdpa_is_flash && o.device == "cpu";
+    s.flash = o.attention == AttentionKind::Sdpa && (semantics.sdpa_is_flash || cpu_flash);
+    s.flash_threads =
+        cpu_flash
+            ? std::max(1, o.threads > 0 ? o.threads : int(std::thread::hardware_concurrency()))
+            : 0;
+    s.quadratic = o.attention != AttentionKind::MemoryEfficient && !s.flash;
     s.mask = o.attention == AttentionKind::Eager || o.attention == AttentionKind::Fused;
     s.checkpoint = o.checkpointing == Checkpointing::PerBlock;
     s.training = o.training();
     s.adamw = o.optimizer == OptimizerKind::AdamW;
-    s.autograd2 = semantics.libtorch_major >= 2;
     const int64_t chunk = std::min<int64_t>(kAttentionChunkSize, s.S);
     for (int64_t begin = 0; begin < s.S; begin += chunk) {
         const int64_t rows = std::min(chunk, s.S - begin);
