@@ -31,7 +31,7 @@ tables, scaling sweeps and a memory planner. memscope-cli does the same headless
 # Library dependencies are read off the binaries by dpkg-shlibdeps (libtorch1.13, the Qt 6
 # libraries, libyaml-cpp0.7, ...). LibTorch links the generic BLAS interface, which any BLAS
 # satisfies; OpenBLAS is what makes it fast (25x the reference BLAS on a 1024^3 matmul, see
-# docs/DESIGN.md), so it is a dependency too.
+# docs/DESIGN-LOG.md), so it is a dependency too.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libopenblas0-openmp")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "desktop-file-utils")

@@ -1,9 +1,9 @@
 #include "allocation_list_model.h"
 
+#include "run/run_summary.h"
 #include "run_indexes.h"
 #include "timeline_view.h"
 #include "trace/trace.h"
-#include "train/run_summary.h"
 
 #include <QLocale>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "train/run_summary.h"
+#include "run/run_summary.h"
 
 #include <QLocale>
 #include <QString>

@@ -2,8 +2,8 @@
 
 #include "byte_format.h"
 
+#include "run/run_summary.h"
 #include "trace/trace.h"
-#include "train/run_summary.h"
 
 #include <QLocale>
 

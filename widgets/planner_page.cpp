@@ -4,12 +4,12 @@
 
 #include "analysis/run_statistics.h"
 #include "device/device_discovery.h"
+#include "device/peak_flops.h"
 #include "model/config_error.h"
 #include "model/preset.h"
 #include "predict/planner.h"
+#include "run/run_summary.h"
 #include "trace/trace.h"
-#include "train/peak_flops.h"
-#include "train/run_summary.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "train/train_options.h"
+#include "run/train_options.h"
 
 #include <QObject>
 #include <QProcess>

@@ -4,8 +4,8 @@
 #include "device/device_discovery.h"
 #include "model/config_error.h"
 #include "model/preset.h"
-#include "train/byte_size.h"
-#include "train/run_summary.h"
+#include "run/byte_size.h"
+#include "run/run_summary.h"
 #include "train/thread_policy.h"
 
 #include <nlohmann/json.hpp>

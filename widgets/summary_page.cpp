@@ -5,11 +5,11 @@
 #include "run_document.h"
 #include "timeline_labels.h"
 
+#include "device/peak_bandwidth.h"
+#include "device/peak_flops.h"
+#include "run/run_summary.h"
 #include "timeline_view.h"
 #include "trace/trace.h"
-#include "train/peak_bandwidth.h"
-#include "train/peak_flops.h"
-#include "train/run_summary.h"
 #include "when_finished.h"
 
 #include <QBarCategoryAxis>

@@ -7,8 +7,8 @@
 #include "model/cancellation.h"
 #include "model/config_error.h"
 #include "model/preset.h"
+#include "run/byte_size.h"
 #include "sweep_table_model.h"
-#include "train/byte_size.h"
 
 #include <QChart>
 #include <QChartView>

@@ -2,7 +2,7 @@
 
 #include "timeline_paint_context.h"
 
-#include "analysis/trace_annotations.h"
+#include "trace/trace_annotations.h"
 
 #include <QCoreApplication>
 

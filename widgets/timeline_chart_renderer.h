@@ -2,8 +2,8 @@
 
 #include "timeline_paint_context.h"
 
-#include "analysis/trace_annotations.h"
 #include "trace/timeline_mapping.h"
+#include "trace/trace_annotations.h"
 
 #include <QColor>
 #include <QFont>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "capture/phase.h"
+#include "run/phase.h"
 #include "trace/category.h"
 
 #include <QColor>

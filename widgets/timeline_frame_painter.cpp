@@ -4,8 +4,8 @@
 
 #include "timeline_colors.h"
 
+#include "run/train_options.h"
 #include "trace/trace.h"
-#include "train/train_options.h"
 
 #include <nlohmann/json.hpp>
 

@@ -6,8 +6,8 @@
 #include "timeline_paint_context.h"
 
 #include "analysis/range_filter.h"
-#include "analysis/trace_annotations.h"
 #include "trace/timeline_mapping.h"
+#include "trace/trace_annotations.h"
 
 #include <QColor>
 #include <QImage>

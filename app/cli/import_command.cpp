@@ -4,7 +4,7 @@
 #include "io/run_file.h"
 #include "io/run_file_error.h"
 #include "io/run_range.h"
-#include "train/run_summary.h"
+#include "run/run_summary.h"
 
 #include <atomic>
 #include <fstream>

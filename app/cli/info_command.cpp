@@ -1,9 +1,9 @@
 #include "info_command.h"
 
 #include "cli_support.h"
+#include "run/run_summary.h"
 #include "trace/reserved_memory.h"
 #include "trace/trace_summary.h"
-#include "train/run_summary.h"
 
 #include <nlohmann/json.hpp>
 

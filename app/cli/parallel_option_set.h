@@ -1,9 +1,9 @@
 #pragma once
 
+#include "run/run_summary.h"
+#include "run/train_options.h"
 #include "train/parallel_mode.h"
 #include "train/rank_environment.h"
-#include "train/run_summary.h"
-#include "train/train_options.h"
 
 #include <CLI/App.hpp>
 #include <nlohmann/json_fwd.hpp>

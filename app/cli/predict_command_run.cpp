@@ -2,12 +2,12 @@
 
 #include "cli_support.h"
 #include "device/device_discovery.h"
+#include "device/peak_flops.h"
 #include "io/run_file.h"
 #include "model/config_error.h"
 #include "predict/model_shapes.h"
 #include "predict/plan_report.h"
 #include "predict/planner.h"
-#include "train/peak_flops.h"
 
 #include <nlohmann/json.hpp>
 

@@ -2,8 +2,8 @@
 
 #include "cli_support.h"
 #include "model/model_cost.h"
+#include "run/run_summary.h"
 #include "train/distributed_context.h"
-#include "train/run_summary.h"
 
 #include <torch/version.h>
 

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "device/device_info.h"
-#include "train/step_metrics.h"
-#include "train/train_options.h"
+#include "run/step_metrics.h"
+#include "run/train_options.h"
 
 #include <functional>
 

@@ -6,8 +6,8 @@
 #include "io/atomic_file.h"
 #include "model/cancellation.h"
 #include "model/config_error.h"
-#include "train/byte_size.h"
-#include "train/run_summary.h"
+#include "run/byte_size.h"
+#include "run/run_summary.h"
 
 #include <filesystem>
 #include <iomanip>

@@ -2,7 +2,7 @@
 
 #include "model/config_error.h"
 #include "model/preset.h"
-#include "train/byte_size.h"
+#include "run/byte_size.h"
 
 #include <CLI/Validators.hpp>
 #if __has_include(<CLI/ExtraValidators.hpp>)

@@ -1,7 +1,7 @@
 #include "analysis/run_statistics.h"
 
+#include "run/run_summary.h"
 #include "trace/trace_summary.h"
-#include "train/run_summary.h"
 
 #include <algorithm>
 

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <map>
 #include <set>
-#include "io/text_format.h"
+#include "run/text_format.h"
 
 namespace memscope {
 

@@ -1,8 +1,8 @@
 #include "analysis/seed_tables.h"
 
 #include "analysis/scaling_series.h"
-#include "io/text_format.h"
-#include "train/run_summary.h"
+#include "run/run_summary.h"
+#include "run/text_format.h"
 
 #include <algorithm>
 #include <cmath>

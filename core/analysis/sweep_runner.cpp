@@ -2,7 +2,7 @@
 
 #include "capture/recording_session.h"
 #include "io/run_file.h"
-#include "io/text_format.h"
+#include "run/text_format.h"
 
 #include <nlohmann/json.hpp>
 

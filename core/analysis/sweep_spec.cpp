@@ -3,7 +3,7 @@
 #include "model/config_error.h"
 #include "model/preset.h"
 #include "model/printable_text.h"
-#include "train/byte_size.h"
+#include "run/byte_size.h"
 
 #include <yaml-cpp/yaml.h>
 #include <nlohmann/json.hpp>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "train/step_metrics.h"
-#include "train/train_options.h"
+#include "run/step_metrics.h"
+#include "run/train_options.h"
 
 #include <functional>
 #include <memory>

@@ -1,6 +1,6 @@
 #include "capture/recorder.h"
 
-#include "capture/allocator_trace_link.h"
+#include "train/allocator_trace_link.h"
 
 #include "model/module_scope.h"
 #include "trace/column_growth.h"

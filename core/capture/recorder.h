@@ -1,8 +1,8 @@
 #pragma once
 
-#include "capture/allocation_observer.h"
 #include "capture/recorder_clock.h"
 #include "trace/trace.h"
+#include "train/allocation_observer.h"
 
 #include <ATen/record_function.h>
 

@@ -1,8 +1,8 @@
 #include "capture/recording_session.h"
 
 #include "io/run_journal.h"
-#include "io/text_format.h"
 #include "memscope_version.h"
+#include "run/text_format.h"
 #include "trace/trace_summary.h"
 
 #include <nlohmann/json.hpp>

@@ -2,10 +2,10 @@
 
 #include "device/device_info.h"
 #include "device/hip_runtime.h"
+#include "device/peak_bandwidth.h"
+#include "device/peak_flops.h"
 #include "predict/device_database.h"
 #include "torch_compat.h"
-#include "train/peak_bandwidth.h"
-#include "train/peak_flops.h"
 
 #include <ATen/Parallel.h>
 #include <torch/cuda.h>

@@ -1,6 +1,6 @@
 #include "device/discovered_device.h"
 
-#include "train/run_summary.h"
+#include "run/run_summary.h"
 
 #include <nlohmann/json.hpp>
 

@@ -3,8 +3,8 @@
 #include "io/column_codec.h"
 #include "io/run_file_error.h"
 #include "io/run_journal.h"
+#include "run/step_metrics_json.h"
 #include "trace/for_each_event_column.h"
-#include "train/step_metrics_json.h"
 
 #include <nlohmann/json.hpp>
 

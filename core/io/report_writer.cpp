@@ -1,11 +1,11 @@
 #include "io/report_writer.h"
 
 #include "io/table_exporter.h"
-#include "io/text_format.h"
 #include "model/model_cost.h"
 #include "model/preset.h"
+#include "run/run_summary.h"
+#include "run/text_format.h"
 #include "trace/trace_summary.h"
-#include "train/run_summary.h"
 
 #include <nlohmann/json.hpp>
 

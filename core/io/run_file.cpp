@@ -1,8 +1,8 @@
 #include "io/run_file.h"
 
 #include "io/column_codec.h"
+#include "run/step_metrics_json.h"
 #include "trace/for_each_event_column.h"
-#include "train/step_metrics_json.h"
 
 #include <zstd.h>
 #include <nlohmann/json.hpp>

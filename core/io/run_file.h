@@ -45,7 +45,7 @@
 // The writer uses delta_varint for time_ns, addr, allocated, reserved and step (training runs
 // reuse addresses and move the totals by one allocation at a time: most deltas fit 1-4 bytes),
 // varint for size and raw for the small columns; zstd then finds the repeats of each step.
-// Measured choice, see docs/DESIGN.md.
+// Measured choice, see docs/DESIGN-LOG.md.
 //
 // Version 1 columns are stored raw, back to back: "columns" is [{"name", "element_size",
 // "offset", "length", "checksum"}, ...] with length = N * element_size and checksum over the
@@ -83,7 +83,7 @@ class RunFile {
         uint32_t format_version = kFormatVersion;
         int compression_level = 3;  // zstd level
         // false: "delta" instead of "delta_varint" and "raw" instead of "varint" (measured in
-        // bench_run_file; the varint encodings won, see docs/DESIGN.md)
+        // bench_run_file; the varint encodings won, see docs/DESIGN-LOG.md)
         bool varints = true;
         uint64_t chunk_events = kDefaultChunkEvents;  // version 2 only
     };

@@ -1,7 +1,7 @@
 #include "io/snapshot_exporter.h"
 
-#include "analysis/trace_annotations.h"
 #include "io/atomic_file.h"
+#include "trace/trace_annotations.h"
 
 #include "io/pickle_writer.h"
 

@@ -1,6 +1,6 @@
 #include "io/snapshot_importer.h"
 
-#include "analysis/trace_annotations.h"
+#include "trace/trace_annotations.h"
 
 #include "io/pickle_error.h"
 #include "io/pickle_reader.h"

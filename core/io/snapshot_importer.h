@@ -55,7 +55,7 @@
 //     range does for a run file (RunFile::restrictToEvents before finalize()): event indices
 //     count the events above, the time-0 segments and blocks first; times are since the first
 //     trace entry. meta.source says what was loaded. The whole file is still read and converted
-//     (see docs/DESIGN.md for why the cut cannot happen while streaming).
+//     (see docs/DESIGN-LOG.md for why the cut cannot happen while streaming).
 //   - step 0, Phase::Other, thread 0, device = the chosen index; meta.source "imported from
 //     NAME", meta.device "cuda:N"; summary {"imported": true, "devices": [...],
 //     "skipped_entries": n}.

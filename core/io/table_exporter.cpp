@@ -1,8 +1,8 @@
 #include "io/table_exporter.h"
 
-#include "io/text_format.h"
+#include "run/run_summary.h"
+#include "run/text_format.h"
 #include "trace/trace_summary.h"
-#include "train/run_summary.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 #include "predict/memory_model.h"
 
 #include "memscope_version.h"
-#include "train/size_limits.h"
+#include "run/size_limits.h"
 
 #include "model/attention_chunk.h"
 #include "model/config_error.h"

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "predict/memory_prediction.h"
-#include "train/train_options.h"
+#include "run/train_options.h"
 
 #include <string>
 

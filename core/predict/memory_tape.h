@@ -1,7 +1,7 @@
 #pragma once
 
-#include "capture/phase.h"
 #include "predict/memory_component.h"
+#include "run/phase.h"
 
 #include <array>
 #include <cstdint>

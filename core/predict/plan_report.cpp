@@ -1,6 +1,6 @@
 #include "predict/plan_report.h"
 
-#include "train/run_summary.h"
+#include "run/run_summary.h"
 
 #include <nlohmann/json.hpp>
 

@@ -2,7 +2,7 @@
 
 #include "predict/memory_model.h"
 #include "predict/parallel_config.h"
-#include "train/train_options.h"
+#include "run/train_options.h"
 
 #include <nlohmann/json_fwd.hpp>
 

@@ -1,9 +1,9 @@
 #include "predict/planner.h"
-#include "train/size_limits.h"
+#include "run/size_limits.h"
 
 #include "model/config_error.h"
 #include "model/model_cost.h"
-#include "train/run_summary.h"
+#include "run/run_summary.h"
 
 #include <algorithm>
 #include <cmath>

@@ -2,7 +2,7 @@
 
 #include "predict/device_database.h"
 #include "predict/plan_result.h"
-#include "train/train_options.h"
+#include "run/train_options.h"
 
 #include <functional>
 

@@ -9,7 +9,7 @@ namespace memscope {
 // pages. Every byte a recording appends is fresh memory, faulted in on the consumer thread, and
 // on two cores that time is taken from training. Which kind of page is cheaper depends on the
 // host and on what its memory did in the last seconds, by more than tenfold either way
-// (docs/DESIGN.md, "Huge pages or small ones"). On this project's virtual machine, in a fresh
+// (docs/DESIGN-LOG.md, "Huge pages or small ones"). On this project's virtual machine, in a fresh
 // process: 0.7 to 4.5 ms per 2 MiB of 4 KiB faults, and 0.1 to 4 ms per fresh 2 MiB huge page (a
 // huge page the guest recently freed is cheap; one it handed back to the host is faulted in
 // again there). A small probe cannot tell which a run will get (the first few huge pages were

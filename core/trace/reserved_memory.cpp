@@ -1,7 +1,7 @@
 #include "trace/reserved_memory.h"
 
+#include "run/run_summary.h"
 #include "trace/segment_state.h"
-#include "train/run_summary.h"
 
 #include <sstream>
 

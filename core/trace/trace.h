@@ -1,9 +1,9 @@
 #pragma once
 
-#include "capture/phase.h"
+#include "run/phase.h"
+#include "run/step_metrics.h"
 #include "trace/category.h"
 #include "trace/stack_table.h"
-#include "train/step_metrics.h"
 
 #include <nlohmann/json.hpp>
 

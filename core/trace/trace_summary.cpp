@@ -1,7 +1,7 @@
 #include "trace/trace_summary.h"
 
+#include "run/run_summary.h"
 #include "trace/reserved_memory.h"
-#include "train/run_summary.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,6 +1,6 @@
 #include "train/device_capacity.h"
 
-#include "train/run_summary.h"
+#include "run/run_summary.h"
 
 #include "torch_compat.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "capture/allocation_hook.h"
+#include "train/allocation_hook.h"
 
 #include <cstdint>
 #include <memory>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "capture/allocation_observer.h"
+#include "train/allocation_observer.h"
 #include "train/rank_environment.h"
 
 #include <torch/types.h>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "capture/allocation_observer.h"
 #include "model/block_observer.h"
 #include "model/tiny_llama.h"
+#include "train/allocation_observer.h"
 #include "train/distributed_context.h"
 #include "train/parallel_mode.h"
 

@@ -1,11 +1,11 @@
 #pragma once
 
-#include "capture/allocation_hook.h"
 #include "model/cancellation.h"
+#include "run/run_summary.h"
+#include "run/train_options.h"
+#include "train/allocation_hook.h"
 #include "train/distributed_context.h"
 #include "train/parallel_mode.h"
-#include "train/run_summary.h"
-#include "train/train_options.h"
 
 #include <functional>
 #include <memory>

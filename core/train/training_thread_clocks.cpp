@@ -1,6 +1,6 @@
 #include "train/training_thread_clocks.h"
 
-#include "train/openmp_runtime.h"
+#include "device/openmp_runtime.h"
 
 #include <pthread.h>
 #include <unistd.h>

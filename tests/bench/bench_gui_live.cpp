@@ -58,6 +58,7 @@
 #include "load_average.h"
 #include "main_window.h"
 #include "replay_source.h"
+#include "run/train_options.h"
 #include "run_controller.h"
 #include "run_panel.h"
 #include "timed_application.h"
@@ -67,7 +68,6 @@
 #include "trace/timeline_layout.h"
 #include "trace/trace.h"
 #include "train/thread_policy.h"
-#include "train/train_options.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

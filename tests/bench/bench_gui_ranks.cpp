@@ -14,9 +14,9 @@
 #include "load_average.h"
 #include "main_window.h"
 #include "rank_run_controller.h"
+#include "run/train_options.h"
 #include "run_panel.h"
 #include "timeline_page.h"
-#include "train/train_options.h"
 
 #include <QApplication>
 #include <QComboBox>

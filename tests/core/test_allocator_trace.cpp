@@ -2,8 +2,8 @@
 // TraceEntry records (built here against the real headers on a CUDA build of LibTorch) into
 // segment events, the once-per-process attach rule, the sink, and the recorder's segment events.
 
-#include "capture/allocator_trace_link.h"
 #include "capture/recorder.h"
+#include "train/allocator_trace_link.h"
 
 #include <QtTest/QtTest>
 

@@ -4,8 +4,8 @@
 #include "model/model_cost.h"
 #include "model/preset.h"
 #include "model/tiny_llama.h"
-#include "train/byte_size.h"
-#include "train/train_options.h"
+#include "run/byte_size.h"
+#include "run/train_options.h"
 
 #include <nlohmann/json.hpp>
 

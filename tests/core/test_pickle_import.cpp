@@ -2,7 +2,6 @@
 // input), and SnapshotImporter on snapshots that Python's own pickle module writes at test time
 // (tests/fixtures/make_snapshots.py, protocols 2 to 5; skipped when python3 is missing).
 
-#include "analysis/trace_annotations.h"
 #include "io/pickle_error.h"
 #include "io/pickle_reader.h"
 #include "io/pickle_writer.h"
@@ -11,6 +10,7 @@
 #include "io/snapshot_exporter.h"
 #include "io/snapshot_importer.h"
 #include "trace/timeline_layout.h"
+#include "trace/trace_annotations.h"
 
 #include "heap_meter.h"
 

@@ -2,6 +2,7 @@
 // CS336 2.7B published figures, multi-GPU sharding, the maximum batch search and errors that
 // name the field.
 
+#include "device/peak_flops.h"
 #include "model/config_error.h"
 #include "model/preset.h"
 #include "model/tiny_llama.h"
@@ -9,7 +10,6 @@
 #include "predict/plan_report.h"
 #include "predict/planner.h"
 #include "tiny_options.h"
-#include "train/peak_flops.h"
 #include "train/trainer.h"
 
 #include <nlohmann/json.hpp>

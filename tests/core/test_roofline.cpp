@@ -5,9 +5,9 @@
 #include "analysis/roofline.h"
 #include "analysis/run_statistics.h"
 #include "capture/recording_session.h"
+#include "device/peak_bandwidth.h"
 #include "model/model_cost.h"
 #include "trace/trace_summary.h"
-#include "train/peak_bandwidth.h"
 
 #include <QtTest/QtTest>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "train/train_options.h"
+#include "run/train_options.h"
 
 // The tiny training configuration the core suites share: fast on 2 cores, still every module.
 inline memscope::TrainOptions tinyTrainOptions() {

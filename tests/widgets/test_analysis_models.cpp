@@ -11,8 +11,8 @@
 #include "operator_filter_proxy.h"
 #include "operator_page.h"
 #include "operator_table_model.h"
+#include "run/run_summary.h"
 #include "summary_page.h"
-#include "train/run_summary.h"
 #include "translation_loader.h"
 
 #include <QAbstractItemModelTester>

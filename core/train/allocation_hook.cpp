@@ -1,4 +1,4 @@
-#include "capture/allocation_hook.h"
+#include "train/allocation_hook.h"
 
 namespace memscope {
 

@@ -1,4 +1,4 @@
-#include "train/byte_size.h"
+#include "run/byte_size.h"
 
 #include <cctype>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "capture/phase.h"
+#include "run/phase.h"
 
 namespace memscope {
 

@@ -1,4 +1,4 @@
-#include "analysis/trace_annotations.h"
+#include "trace/trace_annotations.h"
 
 #include <algorithm>
 #include <map>

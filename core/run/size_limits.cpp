@@ -1,4 +1,4 @@
-#include "train/size_limits.h"
+#include "run/size_limits.h"
 
 #include "model/config_error.h"
 

@@ -1,8 +1,8 @@
-#include "train/train_options.h"
+#include "run/train_options.h"
 
 #include "model/config_error.h"
 #include "model/preset.h"
-#include "train/size_limits.h"
+#include "run/size_limits.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-#include "train/openmp_runtime.h"
+#include "device/openmp_runtime.h"
 
 #include <dlfcn.h>
 

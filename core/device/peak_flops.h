@@ -1,6 +1,6 @@
 #pragma once
 
-#include "train/train_options.h"
+#include "run/train_options.h"
 
 #include <c10/core/Device.h>
 

@@ -1,6 +1,6 @@
-#include "train/peak_flops.h"
+#include "device/peak_flops.h"
 
-#include "train/openmp_runtime.h"
+#include "device/openmp_runtime.h"
 
 #include <torch/cuda.h>
 #include <torch/torch.h>

@@ -1,4 +1,4 @@
-#include "train/peak_bandwidth.h"
+#include "device/peak_bandwidth.h"
 
 #include <torch/cuda.h>
 #include <torch/torch.h>

@@ -1,4 +1,4 @@
-#include "io/text_format.h"
+#include "run/text_format.h"
 
 #include <cstdio>
 #include <ctime>

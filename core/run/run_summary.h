@@ -1,8 +1,8 @@
 #pragma once
 
 #include "model/model_cost.h"
-#include "train/step_metrics.h"
-#include "train/train_options.h"
+#include "run/step_metrics.h"
+#include "run/train_options.h"
 
 #include <nlohmann/json_fwd.hpp>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "train/step_metrics.h"
+#include "run/step_metrics.h"
 
 #include <nlohmann/json_fwd.hpp>
 

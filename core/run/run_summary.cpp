@@ -1,7 +1,7 @@
-#include "train/run_summary.h"
+#include "run/run_summary.h"
 
 #include <nlohmann/json.hpp>
-#include "io/text_format.h"
+#include "run/text_format.h"
 
 #include <cmath>
 #include <cstdio>

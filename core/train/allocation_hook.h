@@ -1,7 +1,7 @@
 #pragma once
 
-#include "capture/allocation_observer.h"
 #include "torch_compat.h"
+#include "train/allocation_observer.h"
 
 #include <c10/core/Allocator.h>
 

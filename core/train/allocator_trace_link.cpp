@@ -1,4 +1,4 @@
-#include "capture/allocator_trace_link.h"
+#include "train/allocator_trace_link.h"
 
 #include <atomic>
 #include <mutex>

@@ -1,5 +1,5 @@
-#include "train/step_metrics.h"
-#include "train/step_metrics_json.h"
+#include "run/step_metrics.h"
+#include "run/step_metrics_json.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "capture/allocation_observer.h"
 #include "torch_compat.h"
 #include "trace/trace.h"
+#include "train/allocation_observer.h"
 
 #include <functional>
 #include <optional>
