@@ -54,10 +54,17 @@ DeviceInfo DeviceInfo::describe(const std::string& spec) {
         throw ConfigError("--device", "unknown device '" + spec + "' (use cpu, cuda or cuda:N)");
     }
     if (!gpuAvailable()) {
-        throw ConfigError("--device", "'" + spec +
-                                          "' requested but this LibTorch sees no CUDA or ROCm "
-                                          "device (Debian's LibTorch is CPU-only; point Torch_DIR "
-                                          "at a GPU build)");
+#if defined(MEMSCOPE_WITH_CUDA) || defined(MEMSCOPE_WITH_ROCM)
+        throw ConfigError("--device", "'" + spec + "' requested but this LibTorch (" +
+                                          TORCH_VERSION +
+                                          ", built for GPUs) sees no GPU on this machine (no "
+                                          "device, or no driver)");
+#else
+        throw ConfigError("--device", "'" + spec + "' requested but this LibTorch (" +
+                                          TORCH_VERSION +
+                                          ") is CPU-only, as Debian's is: build against a CUDA "
+                                          "or ROCm LibTorch (Torch_DIR, or --torch pip)");
+#endif
     }
     int index = 0;
     if (spec.size() > 5 && spec[4] == ':') {
