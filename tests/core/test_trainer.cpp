@@ -1,7 +1,7 @@
 // The trainer on tiny configurations: determinism, phases, peaks, forward-only, cancellation.
 
+#include "device/peak_flops.h"
 #include "model/config_error.h"
-#include "train/peak_flops.h"
 #include "train/trainer.h"
 #include "train/training_thread_clocks.h"
 
@@ -142,12 +142,15 @@ class TestTrainer : public QObject {
             return (int64_t(t.tv_sec) * 1000000000 + t.tv_nsec) /
                    (1000000000 / sysconf(_SC_CLK_TCK));
         };
+        // ATen's own parallel loop (at::parallel_for on LibTorch's OpenMP) rather than a GEMM:
+        // newer OpenBLAS keeps to OMP_NUM_THREADS=1 (which CTest sets) whatever
+        // omp_set_num_threads says, so a matrix product never woke the team there.
         at::set_num_threads(2);
         const int64_t own_before = ownTicks();
-        const auto a = torch::randn({512, 512});
+        const auto a = torch::randn({2048, 1024});
         const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(400);
         while (std::chrono::steady_clock::now() < until) {
-            (void)torch::mm(a, a);
+            (void)torch::exp(a);
         }
         const int64_t own = ownTicks() - own_before;
         const int64_t team = clocks.cpuTicks() - after_other;
