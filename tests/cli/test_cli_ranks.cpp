@@ -177,9 +177,6 @@ class TestCliRanks : public QObject {
         // CUDA ranks run on NCCL; with no GPU (or no NCCL) the device is what is wrong.
         QTest::newRow("device") << QStringList{"train", "--nproc", "2", "--device", "cuda"}
                                 << QStringList{} << "--device";
-        QTest::newRow("device not cpu or cuda")
-            << QStringList{"train", "--nproc", "2", "--device", "mps"} << QStringList{}
-            << "--parallel";
         QTest::newRow("rank outside world")
             << QStringList{"train"} << QStringList{"RANK=2", "WORLD_SIZE=2"} << "RANK";
         QTest::newRow("rank without world")
