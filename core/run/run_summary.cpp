@@ -129,6 +129,26 @@ nlohmann::json RunSummary::toJson() const {
         {"config", options.toJson()},
         {"step_metrics", step_list},
     };
+    // The caching allocator's own peaks (GPU runs), for comparing with torch.cuda's figures:
+    // recorded + allocated_at_start_bytes is what max_memory_allocated says.
+    int64_t peak = -1, steady = -1, reserved = -1, steady_reserved = -1;
+    for (size_t i = 0; i < steps.size(); ++i) {
+        peak = std::max(peak, steps[i].allocator_peak_allocated_bytes);
+        reserved = std::max(reserved, steps[i].allocator_peak_reserved_bytes);
+        if (i > 0) {
+            steady = std::max(steady, steps[i].allocator_peak_allocated_bytes);
+            steady_reserved = std::max(steady_reserved, steps[i].allocator_peak_reserved_bytes);
+        }
+    }
+    if (peak >= 0 || allocator_allocated_at_start_bytes >= 0) {
+        json["allocator"] = {
+            {"peak_allocated_bytes", peak},
+            {"steady_peak_allocated_bytes", steady},
+            {"peak_reserved_bytes", reserved},
+            {"steady_peak_reserved_bytes", steady_reserved},
+            {"allocated_at_start_bytes", allocator_allocated_at_start_bytes},
+        };
+    }
     if (world_size > 1) {
         json["rank"] = rank;
         json["world_size"] = world_size;

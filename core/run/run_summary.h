@@ -43,6 +43,10 @@ struct RunSummary {
 
     int64_t peak_allocated_bytes = 0;  // over the whole run
     int64_t init_allocated_bytes = 0;  // after building the model and optimizer
+    // What a GPU's caching allocator held when the run's hook was installed (a cuBLAS workspace
+    // and blocks of an earlier GEMM, say): in its own figures, not in the recorded ones; -1 on
+    // the CPU.
+    int64_t allocator_allocated_at_start_bytes = -1;
 
     // Derived from steps (timed steps are the non-warmup ones).
     int64_t timedSteps() const;

@@ -15,7 +15,9 @@ nlohmann::json StepMetrics::toJson() const {
             {"total_s", total_s},
             {"peak_allocated_bytes", peak_allocated_bytes},
             {"allocated_bytes_at_end", allocated_bytes_at_end},
-            {"threads", threads}};
+            {"threads", threads},
+            {"allocator_peak_allocated_bytes", allocator_peak_allocated_bytes},
+            {"allocator_peak_reserved_bytes", allocator_peak_reserved_bytes}};
 }
 
 StepMetrics stepMetricsFromJson(const nlohmann::json& j) {
@@ -30,6 +32,8 @@ StepMetrics stepMetricsFromJson(const nlohmann::json& j) {
     s.peak_allocated_bytes = j.value("peak_allocated_bytes", int64_t(0));
     s.allocated_bytes_at_end = j.value("allocated_bytes_at_end", int64_t(0));
     s.threads = j.value("threads", 0);
+    s.allocator_peak_allocated_bytes = j.value("allocator_peak_allocated_bytes", int64_t(-1));
+    s.allocator_peak_reserved_bytes = j.value("allocator_peak_reserved_bytes", int64_t(-1));
     return s;
 }
 

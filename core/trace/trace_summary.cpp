@@ -159,6 +159,15 @@ nlohmann::json TraceSummary::compute(const Trace& trace, size_t largest) {
     out["oom"] = oom;
     out["reserved"] = ReservedMemory::compute(trace).toJson();
     out["events"] = alloc_free;
+    // Segment events: the caching allocator's reserves and releases (a GPU recording with its
+    // trace tracker, an imported snapshot); 0 and 0 on a CPU run.
+    int64_t reserves = 0, releases = 0;
+    for (size_t i = 0; i < ev.count(); ++i) {
+        const auto kind = static_cast<EventKind>(ev.kind[i]);
+        reserves += kind == EventKind::SegmentAlloc;
+        releases += kind == EventKind::SegmentFree;
+    }
+    out["segment_events"] = {{"reserve", reserves}, {"release", releases}};
     out["dropped_events"] = trace.meta.dropped_events;
     return out;
 }

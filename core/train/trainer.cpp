@@ -160,6 +160,7 @@ RunSummary Trainer::run() {
     const auto device_info = DeviceInfo::describe(m_options.device);
     const auto device = device_info.device;
     const bool gpu = device.is_cuda();
+    const int gpu_index = device.has_index() ? device.index() : 0;
     const int threads = m_options.resolvedThreads();
     at::set_num_threads(threads);
 #ifdef __GLIBC__
@@ -216,6 +217,9 @@ RunSummary Trainer::run() {
         // Before the hook: the allocator's segments of this run reach the recorder through its
         // trace tracker (attached once per process; a no-op where LibTorch has none).
         AllocatorTraceLink::attach();
+        if (const auto stats = compat::cachingAllocatorStats(gpu_index); stats.valid) {
+            summary.allocator_allocated_at_start_bytes = stats.allocated_current;
+        }
     }
     {
         AllocationHookGuard hook_guard(hook);
@@ -284,6 +288,9 @@ RunSummary Trainer::run() {
                 metrics.warmup = step <= m_options.warmup_steps;
                 metrics.threads = gpu ? 0 : governor ? governor->threads() : threads;
                 hook->resetPeak();
+                if (gpu) {
+                    compat::resetPeakMemoryStats(gpu_index);
+                }
                 const auto step_start = Clock::now();
 
                 phase(Phase::Other, step);
@@ -356,6 +363,12 @@ RunSummary Trainer::run() {
                 metrics.total_s = secondsSince(step_start);
                 metrics.peak_allocated_bytes = hook->peak();
                 metrics.allocated_bytes_at_end = hook->current();
+                if (gpu) {
+                    if (const auto stats = compat::cachingAllocatorStats(gpu_index); stats.valid) {
+                        metrics.allocator_peak_allocated_bytes = stats.allocated_peak;
+                        metrics.allocator_peak_reserved_bytes = stats.reserved_peak;
+                    }
+                }
                 summary.peak_allocated_bytes =
                     std::max(summary.peak_allocated_bytes, metrics.peak_allocated_bytes);
                 summary.steps.push_back(metrics);
