@@ -9,7 +9,7 @@
 #      decoded on two threads
 # LibTorch, OpenMP and Qt are Debian's, not instrumented (tests/sanitizers/*.supp). The GUI's
 # run controller is not run under TSan: its threads hand work over through QtConcurrent, whose
-# synchronisation inside libQt6Core TSan cannot see (README says what that looked like).
+# synchronisation inside libQt6Core TSan cannot see (docs/development.md says what that looked like).
 # asan and tsan are the LibTorch-free subsets (memscope_base, its suites and the fuzzers: a few
 # minutes), for a quick pass by hand.
 # Any sanitizer report fails the pass, also one from a memscope-cli that a CLI suite started and
