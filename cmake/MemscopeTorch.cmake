@@ -47,6 +47,20 @@ if(TORCH_CXX_FLAGS)
 endif()
 add_library(memscope_torch INTERFACE)
 target_link_libraries(memscope_torch INTERFACE ${TORCH_LIBRARIES} memscope_torch_abi)
+# A PyTorch wheel's LibTorch finds its CUDA libraries (cudart, NCCL, cuDNN, ...) in the nvidia/
+# wheels beside it through its own RUNPATH. Executables linking it also get the CUDA toolkit's
+# folder in theirs (TorchConfig links the toolkit's cudart and nvrtc), and the linker resolved
+# libtorch_cuda's libnccl.so.2 there: PyTorch 2.15's needs newer NCCL symbols than the toolkit's
+# NCCL has (ncclCommGrow, ...), so the link failed. The wheels' folders come first, for the
+# linker (-rpath-link) and at run time (-rpath, before CMake's own).
+get_filename_component(_memscope_site_packages "${TORCH_INSTALL_PREFIX}/.." ABSOLUTE)
+file(GLOB _memscope_wheel_lib_dirs LIST_DIRECTORIES true "${_memscope_site_packages}/nvidia/*/lib")
+if(_memscope_wheel_lib_dirs)
+  list(JOIN _memscope_wheel_lib_dirs ":" _memscope_wheel_path)
+  target_link_options(memscope_torch INTERFACE "LINKER:-rpath-link,${_memscope_wheel_path}"
+                                               "LINKER:-rpath,${_memscope_wheel_path}")
+  message(STATUS "Memscope: the PyTorch wheel's CUDA libraries come first: ${_memscope_wheel_path}")
+endif()
 target_include_directories(memscope_torch SYSTEM INTERFACE ${TORCH_INCLUDE_DIRS})
 message(STATUS "Memscope: LibTorch ${Torch_VERSION} from ${Torch_DIR}")
 
