@@ -23,17 +23,21 @@ extern "C" void onInterrupt(int) {
 }
 }  // namespace
 
+int fail(const std::string& message, int status, std::ostream& err) {
+    std::string line = message;
+    if (const auto nl = line.find('\n'); nl != std::string::npos) {
+        line.resize(nl);  // c10 errors carry a backtrace after their first line
+    }
+    err << "memscope-cli: error: " << line << "\n";
+    return status;
+}
+
 int reportUsageError(const std::string& message) {
-    return reportUsageError(message, std::cerr);
+    return fail(message, 2);
 }
 
 int reportUsageError(const std::string& message, std::ostream& err) {
-    std::string line = message;
-    if (const auto nl = line.find('\n'); nl != std::string::npos) {
-        line.resize(nl);
-    }
-    err << "memscope-cli: error: " << line << "\n";
-    return 2;
+    return fail(message, 2, err);
 }
 
 std::string withThousands(int64_t value) {

@@ -3,7 +3,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
-#include <iosfwd>
+#include <iostream>
 #include <string>
 
 #include "memscope_version.h"
@@ -35,7 +35,10 @@ using TerminalLoad = std::function<Trace(const std::function<void(double)>& prog
                                          const std::atomic<bool>* cancel)>;
 Trace withTerminalPercent(const char* verb, const std::string& path, const TerminalLoad& load);
 
-// Prints "memscope-cli: error: MESSAGE" on one line (to std::cerr) and returns exit status 2.
+// The CLI's one way out on an error: prints "memscope-cli: error: MESSAGE" (its first line) to
+// `err` and returns `status` (1: the run, file or device failed; 2: bad options).
+int fail(const std::string& message, int status = 1, std::ostream& err = std::cerr);
+// fail(message, 2): a usage error.
 int reportUsageError(const std::string& message);
 int reportUsageError(const std::string& message, std::ostream& err);
 

@@ -35,8 +35,7 @@ int CompareCommand::run() {
         a = RunFile::load(m_a);
         b = RunFile::load(m_b);
     } catch (const std::exception& e) {
-        std::cerr << "memscope-cli: error: " << e.what() << "\n";
-        return 1;
+        return fail(e.what());
     }
     std::string name_a = baseName(m_a), name_b = baseName(m_b);
     if (name_a == name_b) {
@@ -58,8 +57,7 @@ int CompareCommand::run() {
             std::cout << "Wrote " << m_markdown << "\n";
         }
     } catch (const std::exception& e) {
-        std::cerr << "memscope-cli: error: " << e.what() << "\n";
-        return 1;
+        return fail(e.what());
     }
     return 0;
 }

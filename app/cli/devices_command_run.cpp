@@ -30,8 +30,7 @@ int DevicesCommand::run() {
         std::ofstream out(m_output);
         out << json.dump(2) << "\n";
         if (!out) {
-            std::cerr << "memscope-cli: error: --output: cannot write '" << m_output << "'\n";
-            return 1;
+            return fail("--output: cannot write '" + m_output + "'");
         }
         std::cerr << "Wrote " << m_output << "\n";
     }

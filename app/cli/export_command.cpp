@@ -112,8 +112,7 @@ int ExportCommand::run() {
         options.rank = m_rank;
         trace = loadRun(source, options);
     } catch (const std::exception& e) {
-        std::cerr << "memscope-cli: error: " << e.what() << "\n";
-        return 1;
+        return fail(e.what());
     }
     return exportOne(trace, m_to, suffix, kind);
 }
@@ -134,8 +133,7 @@ int ExportCommand::exportRanks(const RunSource& source, const std::string& suffi
         try {
             ChromeTraceExporter::writeRanks(present, m_to, ChromeTraceExporter::Options());
         } catch (const std::exception& e) {
-            std::cerr << "memscope-cli: error: " << e.what() << "\n";
-            return 1;
+            return fail(e.what());
         }
         std::cout << "Wrote " << m_to << "\n";
         return 0;
@@ -175,8 +173,7 @@ int ExportCommand::exportOne(const Trace& trace, const std::string& to, const st
             });
         }
     } catch (const std::exception& e) {
-        std::cerr << "memscope-cli: error: " << e.what() << "\n";
-        return 1;
+        return fail(e.what());
     }
     std::cout << "Wrote " << to << "\n";
     return 0;
@@ -207,8 +204,7 @@ int ExportCommand::writeFlameGraph() {
         options.rank = m_rank;
         trace = loadRun(source, options);
     } catch (const std::exception& e) {
-        std::cerr << "memscope-cli: error: " << e.what() << "\n";
-        return 1;
+        return fail(e.what());
     }
     StackTreeOptions options;
     if (!m_at.empty()) {
@@ -222,8 +218,7 @@ int ExportCommand::writeFlameGraph() {
     try {
         writeFileAtomically(m_flamegraph, [&](std::ostream& out) { out << tree.folded(); });
     } catch (const std::exception& e) {
-        std::cerr << "memscope-cli: error: " << e.what() << "\n";
-        return 1;
+        return fail(e.what());
     }
     std::cout << "Wrote " << m_flamegraph << " (" << tree.root().bytes << " bytes alive at event "
               << tree.atEvent() << ")\n";

@@ -68,8 +68,7 @@ int ImportCommand::run() {
         if (const auto nl = line.find('\n'); nl != std::string::npos) {
             line.resize(nl);
         }
-        std::cerr << "memscope-cli: error: " << line << "\n";
-        return 1;
+        return fail(line);
     }
 
     std::string devices;

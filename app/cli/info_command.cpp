@@ -106,8 +106,7 @@ int InfoCommand::run() {
         options.rank = m_rank;
         trace = loadRun(source, options);
     } catch (const std::exception& e) {
-        std::cerr << "memscope-cli: error: " << e.what() << "\n";
-        return 1;
+        return fail(e.what());
     }
     auto summary = trace.summary;
     if (!summary.is_object()) {

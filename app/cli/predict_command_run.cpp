@@ -173,8 +173,7 @@ int PredictCommand::run() {
     if (!m_output.empty()) {
         std::ofstream out(m_output);
         if (!out) {
-            std::cerr << "memscope-cli: error: --output: cannot write '" << m_output << "'\n";
-            return 1;
+            return fail("--output: cannot write '" + m_output + "'");
         }
         out << PlanReport::render(result, PlanReport::formatForPath(m_output));
         std::cerr << "Wrote " << m_output << "\n";

@@ -120,8 +120,7 @@ int RecordCommand::run() {
     try {
         session.start();
     } catch (const std::exception& e) {
-        std::cerr << "memscope-cli: error: " << e.what() << "\n";
-        return 1;
+        return fail(e.what());
     }
     while (session.running()) {
         session.poll();  // keep the recorder's buffers small, as the GUI does
@@ -152,7 +151,7 @@ int RecordCommand::run() {
         std::cout << "\n" << summary.toText() << "\n";
         std::cout << TraceSummary::toText(trace, trace.summary, 5);
     } else if (!summary.error.empty()) {
-        std::cerr << "memscope-cli: error: rank " << summary.rank << ": " << summary.error << "\n";
+        fail("rank " + std::to_string(summary.rank) + ": " + summary.error);
     }
     try {
         RunFile::save(trace, out);
@@ -161,8 +160,7 @@ int RecordCommand::run() {
             manifest(options, context->worldSize(), summary.parallel).save(m_out);
         }
     } catch (const std::exception& e) {
-        std::cerr << "memscope-cli: error: " << e.what() << "\n";
-        return 1;
+        return fail(e.what());
     }
     if (lead) {
         std::cout << "\nWrote " << (multi ? m_out + " (rank 0: " + out + ", " : out + " (")
@@ -175,9 +173,7 @@ int RecordCommand::run() {
     if (lead && !m_summaryJson.empty()) {
         std::ofstream out(m_summaryJson);
         if (!out) {
-            std::cerr << "memscope-cli: error: --summary-json: cannot write '" << m_summaryJson
-                      << "'\n";
-            return 1;
+            return fail("--summary-json: cannot write '" + m_summaryJson + "'");
         }
         out << trace.summary.dump(2) << "\n";
     }

@@ -39,15 +39,13 @@ int RecoverCommand::run() {
     try {
         result = JournalRecovery::recover(journal);
     } catch (const std::exception& e) {
-        std::cerr << "memscope-cli: error: " << e.what() << "\n";
-        return 1;
+        return fail(e.what());
     }
     std::cout << "Recovered " << journal << ": " << result.describe() << "\n";
     try {
         RunFile::save(result.trace, out);
     } catch (const std::exception& e) {
-        std::cerr << "memscope-cli: error: " << e.what() << "\n";
-        return 1;
+        return fail(e.what());
     }
     std::cout << "Wrote " << out << " (" << withThousands(result.events) << " events)\n";
     if (!m_keepJournal) {

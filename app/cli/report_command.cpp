@@ -44,8 +44,7 @@ int ReportCommand::run() {
                 names.push_back(source.isMultiRank() ? name + " rank " + std::to_string(r) : name);
             }
         } catch (const std::exception& e) {
-            std::cerr << "memscope-cli: error: " << e.what() << "\n";
-            return 1;
+            return fail(e.what());
         }
     }
     const std::string report = ReportWriter::markdown(traces, names);
@@ -56,8 +55,7 @@ int ReportCommand::run() {
     try {
         writeFileAtomically(m_out, [&](std::ostream& out) { out << report; });
     } catch (const std::exception& e) {
-        std::cerr << "memscope-cli: error: " << e.what() << "\n";
-        return 1;
+        return fail(e.what());
     }
     std::cout << "Wrote " << m_out << " (" << traces.size()
               << (traces.size() == 1 ? " run" : " runs") << ")\n";

@@ -103,8 +103,7 @@ int SweepCommand::run() {
     } catch (const ConfigError& e) {
         return reportUsageError(e.what());
     } catch (const std::exception& e) {
-        std::cerr << "memscope-cli: error: " << e.what() << "\n";
-        return 1;
+        return fail(e.what());
     }
     if (result.cancelled) {
         std::cout << " interrupted\nKept " << result.points.size() << " finished point(s) in "
@@ -158,8 +157,7 @@ int SweepCommand::run() {
             std::cout << "Wrote " << m_markdown << "\n";
         }
     } catch (const std::exception& e) {
-        std::cerr << "memscope-cli: error: " << e.what() << "\n";
-        status = 1;
+        status = fail(e.what());
     }
     if (result.cancelled) {
         return 130;

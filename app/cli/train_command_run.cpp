@@ -54,15 +54,13 @@ int TrainCommand::run() {
     if (lead) {
         std::cout << "\n" << summary.toText();
     } else if (!summary.error.empty()) {
-        std::cerr << "memscope-cli: error: rank " << summary.rank << ": " << summary.error << "\n";
+        fail("rank " + std::to_string(summary.rank) + ": " + summary.error);
     }
 
     if (lead && !m_summaryJson.empty()) {
         std::ofstream out(m_summaryJson);
         if (!out) {
-            std::cerr << "memscope-cli: error: --summary-json: cannot write '" << m_summaryJson
-                      << "'\n";
-            return 1;
+            return fail("--summary-json: cannot write '" + m_summaryJson + "'");
         }
         out << json.dump(2) << "\n";
     }
