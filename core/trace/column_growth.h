@@ -14,8 +14,8 @@ namespace memscope {
 // appends to a trace while a run goes on: the recorder's drain (Recorder::drainInto) and the live
 // mirror (LiveTraceBuilder). A run appends to these all the time; grown by the vector's own
 // reallocation, its fresh memory is faulted in 4 KiB page by page, and on a virtual machine a
-// fault costs tens of microseconds of CPU (docs/DESIGN-LOG.md, "Page faults are the recording's main
-// cost on virtual machines").
+// fault costs tens of microseconds of CPU (docs/DESIGN-LOG.md, "Page faults are the recording's
+// main cost on virtual machines").
 
 // Asks the kernel for transparent huge pages in [data, data + bytes) (the whole 2 MiB pages
 // inside it), where the process asks for them (HugePagePolicy, trace/huge_page_policy.h:
