@@ -104,6 +104,25 @@ Trace withTerminalPercent(const char* verb, const std::string& path, const Termi
     }
 }
 
+namespace {
+
+// The usage error of --rank RANK for `source` (empty when it fits or RANK is -1).
+std::string rankOptionProblem(const RunSource& source, int rank) {
+    if (rank < 0) {
+        return {};
+    }
+    if (!source.isMultiRank()) {
+        return "--rank: '" + source.path() + "' is a single run, not a multi-rank run directory";
+    }
+    if (rank >= source.worldSize()) {
+        return "--rank: " + std::to_string(rank) + " is not a rank of this " +
+               std::to_string(source.worldSize()) + "-rank run";
+    }
+    return {};
+}
+
+}  // namespace
+
 Trace loadRun(const RunSource& source, RunSource::Options options) {
     const char* verb = source.kind() == RunSource::Kind::Snapshot  ? "importing"
                        : source.kind() == RunSource::Kind::Journal ? "recovering"
@@ -123,18 +142,19 @@ Trace loadRun(const std::string& path, const RunRange& range) {
     return loadRun(RunSource(path), options);
 }
 
-std::string rankOptionProblem(const RunSource& source, int rank) {
-    if (rank < 0) {
-        return {};
+int loadRankOf(const RunSource& source, int rank, const RunRange& range, Trace& trace) {
+    if (const std::string problem = rankOptionProblem(source, rank); !problem.empty()) {
+        return reportUsageError(problem);
     }
-    if (!source.isMultiRank()) {
-        return "--rank: '" + source.path() + "' is a single run, not a multi-rank run directory";
+    RunSource::Options options;
+    options.range = range;
+    options.rank = rank;
+    try {
+        trace = loadRun(source, options);
+    } catch (const std::exception& e) {
+        return fail(e.what());
     }
-    if (rank >= source.worldSize()) {
-        return "--rank: " + std::to_string(rank) + " is not a rank of this " +
-               std::to_string(source.worldSize()) + "-rank run";
-    }
-    return {};
+    return 0;
 }
 
 InterruptForwarder::InterruptForwarder(std::function<void()> cancel) {

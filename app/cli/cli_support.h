@@ -24,8 +24,11 @@ bool parseRangeOption(const std::string& text, RunRange& range, int& exit_status
 // (RunFileCancelled). Throws RunFileError naming the file.
 Trace loadRun(const RunSource& source, RunSource::Options options);
 Trace loadRun(const std::string& path, const RunRange& range);
-// The usage error of --rank RANK for `source` (empty when it fits or RANK is -1).
-std::string rankOptionProblem(const RunSource& source, int rank);
+// The one trace a command reads: `--rank` RANK of a run directory (-1: the first readable) and
+// `--range` RANGE, loaded as loadRun does, into `trace`. Returns 0, or the exit status after
+// saying what is wrong: 2 for a rank the run does not have (or any rank of a single run), 1
+// when the run cannot be read.
+int loadRankOf(const RunSource& source, int rank, const RunRange& range, Trace& trace);
 // Runs `load` as a long read from the terminal: a percentage on stderr when it is a terminal
 // ("VERB PATH: NN%"; `load` reports the fraction done through the callback it gets, which is
 // empty otherwise), the line cleared afterwards, also when `load` throws, and Ctrl-C (SIGINT,

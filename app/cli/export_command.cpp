@@ -101,16 +101,12 @@ int ExportCommand::run() {
     Trace trace;
     try {
         const RunSource source(m_path);
-        if (const std::string problem = rankOptionProblem(source, m_rank); !problem.empty()) {
-            return reportUsageError(problem);
-        }
         if (source.isMultiRank() && m_rank < 0) {
             return exportRanks(source, suffix, kind);
         }
-        RunSource::Options options;
-        options.range = range;
-        options.rank = m_rank;
-        trace = loadRun(source, options);
+        if (const int status = loadRankOf(source, m_rank, range, trace); status != 0) {
+            return status;
+        }
     } catch (const std::exception& e) {
         return fail(e.what());
     }
@@ -196,13 +192,9 @@ int ExportCommand::writeFlameGraph() {
     Trace trace;
     try {
         const RunSource source(m_path);
-        if (const std::string problem = rankOptionProblem(source, m_rank); !problem.empty()) {
-            return reportUsageError(problem);
+        if (const int status = loadRankOf(source, m_rank, range, trace); status != 0) {
+            return status;
         }
-        RunSource::Options options;
-        options.range = range;
-        options.rank = m_rank;
-        trace = loadRun(source, options);
     } catch (const std::exception& e) {
         return fail(e.what());
     }

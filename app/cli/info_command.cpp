@@ -98,13 +98,9 @@ int InfoCommand::run() {
         if (source.isMultiRank() && m_rank < 0) {
             return printRanks(source, m_json);
         }
-        if (const std::string problem = rankOptionProblem(source, m_rank); !problem.empty()) {
-            return reportUsageError(problem);
+        if (const int status = loadRankOf(source, m_rank, range, trace); status != 0) {
+            return status;
         }
-        RunSource::Options options;
-        options.range = range;
-        options.rank = m_rank;
-        trace = loadRun(source, options);
     } catch (const std::exception& e) {
         return fail(e.what());
     }
