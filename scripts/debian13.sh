@@ -24,6 +24,9 @@ mirror=${MEMSCOPE_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 packages=(
   g++ cmake ninja-build pkg-config python3
   qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+  # trixie splits the SVG image and icon plugins out of libqt6svg6 (a recommendation only):
+  # without them the window has no icon and SVG images do not load
+  qt6-svg-plugins
   libgl-dev libvulkan-dev libxkbcommon-dev
   libtorch-dev libopenblas0-openmp libgloo-dev
   nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libzstd-dev
