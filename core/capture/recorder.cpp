@@ -462,9 +462,7 @@ Recorder::Recorder() : Recorder(Options{}) {}
 Recorder::Recorder(Options options) : m_options(options), m_generation(++g_generations) {}
 
 Recorder::~Recorder() {
-    if (AllocatorTraceLink::sink() == this) {
-        AllocatorTraceLink::setSink(nullptr);
-    }
+    AllocatorTraceLink::releaseSink(this);
     Recorder* self = this;
     g_active.compare_exchange_strong(self, nullptr);
 }
@@ -954,9 +952,7 @@ void Recorder::onRunThreadEnd() {
         at::removeCallback(m_callback);
         m_callback = 0;
     }
-    if (AllocatorTraceLink::sink() == this) {
-        AllocatorTraceLink::setSink(nullptr);
-    }
+    AllocatorTraceLink::releaseSink(this);
     Recorder* self = this;
     g_active.compare_exchange_strong(self, nullptr);
 }

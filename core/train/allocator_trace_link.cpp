@@ -105,6 +105,10 @@ void AllocatorTraceLink::setSink(AllocationObserver* sink) {
     g_traceSink.store(sink, std::memory_order_release);
 }
 
+void AllocatorTraceLink::releaseSink(AllocationObserver* sink) {
+    g_traceSink.compare_exchange_strong(sink, nullptr, std::memory_order_acq_rel);
+}
+
 AllocationObserver* AllocatorTraceLink::sink() {
     return g_traceSink.load(std::memory_order_acquire);
 }

@@ -41,6 +41,8 @@ class AllocatorTraceLink {
     // The observer told of every segment change, on the allocating thread, while the allocator
     // holds its lock (so it must not allocate through LibTorch); nullptr: nobody. One at a time.
     static void setSink(AllocationObserver* sink);
+    // Stops telling `sink` if it is still the one told (a later run's sink is left alone).
+    static void releaseSink(AllocationObserver* sink);
     static AllocationObserver* sink();
 
     // For tests: attach through `attacher` (standing in for LibTorch's attach) instead of
