@@ -635,6 +635,11 @@ void RunFile::save(const Trace& trace, const std::string& path, const SaveOption
         if (!trace.segment_tags.empty())
             header["segment_tags"] = segmentTagsToJson(trace.segment_tags);
     }
+    if (trace.hasRawStacks()) {
+        json raw = stacksToJson(trace.raw_stacks);
+        raw["events"] = toBytes(trace.raw_stack);
+        header["raw_stacks"] = std::move(raw);
+    }
     std::vector<uint8_t> cbor = json::to_cbor(header);
     header = json();
     if (v2) {
@@ -875,6 +880,16 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
                                                  p[3].get<int64_t>()});
         }
     });
+    section("raw_stacks", [&](const json& j) {
+        if (auto error = stacksFromJson(j, trace.raw_stacks); !error.empty()) {
+            throw RunFileError(path, "bad 'raw_stacks': " + error);
+        }
+        try {
+            trace.raw_stack = uint32Array(j.at("events"), "events");
+        } catch (const std::string& message) {
+            throw RunFileError(path, "bad 'raw_stacks': " + message);
+        }
+    });
     section("segment_tags", [&](const json& j) {
         if (auto error = segmentTagsFromJson(j, trace.segment_tags); !error.empty())
             throw RunFileError(path, "bad segment_tags: " + error);
@@ -1102,6 +1117,20 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
     if (auto error = checkEventValues(trace.events, trace.stacks.nodeCount()); !error.empty()) {
         throw RunFileError(path, error);
     }
+    if (!trace.raw_stack.empty()) {
+        if (trace.raw_stack.size() != count) {
+            throw RunFileError(path, "bad 'raw_stacks': " + std::to_string(trace.raw_stack.size()) +
+                                         " event stacks for " + std::to_string(count) + " events");
+        }
+        const size_t nodes = trace.raw_stacks.nodeCount();
+        for (size_t i = 0; i < trace.raw_stack.size(); ++i) {
+            if (trace.raw_stack[i] >= nodes) {
+                throw RunFileError(
+                    path, "bad 'raw_stacks': event " + std::to_string(i) + " names raw stack " +
+                              std::to_string(trace.raw_stack[i]) + " of " + std::to_string(nodes));
+            }
+        }
+    }
     if (!options.range.isAll()) {
         const auto [first, last] = eventRange(trace.events, options.range);
         restrictToEvents(trace, first, last);
@@ -1223,6 +1252,8 @@ void RunFile::restrictToEvents(Trace& trace, size_t first, size_t last) {
 
     EventColumns out;
     std::vector<SegmentTag> tags;
+    const bool raw = trace.hasRawStacks();
+    std::vector<uint32_t> raw_out;
     if (!empty_range) {
         out.reserve(survivors.size() * 2 + segment_survivors.size() + (last - first));
         auto synthetic = [&](size_t from) {
@@ -1231,6 +1262,8 @@ void RunFile::restrictToEvents(Trace& trace, size_t first, size_t last) {
             e.allocated = allocated;
             e.reserved = reserved;
             out.append(e);
+            if (raw)
+                raw_out.push_back(trace.raw_stack[from]);
         };
         for (const Live& s : segment_survivors) {
             if (auto t = tag_of.find(int64_t(s.event)); t != tag_of.end()) {
@@ -1262,6 +1295,10 @@ void RunFile::restrictToEvents(Trace& trace, size_t first, size_t last) {
     append(out.allocated, ev.allocated), append(out.reserved, ev.reserved);
     append(out.stack, ev.stack), append(out.step, ev.step), append(out.kind, ev.kind);
     append(out.phase, ev.phase), append(out.thread, ev.thread), append(out.device, ev.device);
+    if (raw)
+        append(raw_out, trace.raw_stack);
+    else
+        trace.raw_stacks = StackTable();
 
     // Spans and phase intervals: those that overlap the range's time.
     if (!empty_range) {
@@ -1284,6 +1321,7 @@ void RunFile::restrictToEvents(Trace& trace, size_t first, size_t last) {
     }
     trace.events = std::move(out);
     trace.segment_tags = std::move(tags);
+    trace.raw_stack = std::move(raw_out);
 }
 
 }  // namespace memscope

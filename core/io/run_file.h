@@ -26,6 +26,10 @@
 //   "phases"     [[phase, step, begin_ns, end_ns], ...]
 //   "segment_tags" (optional) {"event": bytes int64, "stream": bytes int64, "pool": [string]},
 //                parallel, one entry per Trace::segment_tags element
+//   "raw_stacks" (optional; imported snapshots) the frames as the snapshot listed them:
+//                "frames", "parents", "node_frames" as in "stacks", and "events": bytes, one
+//                uint32 raw stack node per event (Trace::raw_stacks, Trace::raw_stack). Files
+//                without it load with no raw stacks.
 //   "events"     the event count N
 //   "columns"    one entry per EventColumns member: time_ns, addr, size, allocated, reserved,
 //                stack, step, kind, phase, thread, device.

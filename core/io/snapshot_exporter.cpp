@@ -4,6 +4,7 @@
 #include "trace/trace_annotations.h"
 
 #include "io/pickle_writer.h"
+#include "memscope_version.h"
 
 #include <algorithm>
 #include <cctype>
@@ -64,6 +65,8 @@ class SnapshotWriter {
         m_w.endDict();
         key("external_annotations");
         writeAnnotations();
+        key(SnapshotExporter::kMarkerKey);
+        writeMarker();
         if (m_trace.meta.max_events > 0) {
             key("trace_alloc_max_entries");
             m_w.integer(m_trace.meta.max_events);
@@ -478,6 +481,32 @@ class SnapshotWriter {
         m_w.integer(device);
         key("time_us");
         m_w.integer(time_us);
+        m_w.endDict();
+    }
+
+    void writeMarker() {
+        const RunMetadata& meta = m_trace.meta;
+        m_w.beginDict();
+        key("memscope_version");
+        m_w.string(MEMSCOPE_VERSION);
+        key("device");
+        m_w.string(meta.device);
+        key("cpu_device");
+        m_w.integer(m_cpuIndex);
+        key("caching_allocator");
+        m_w.boolean(m_passthroughSegments);
+        if (!meta.device_name.empty()) {
+            key("device_name");
+            m_w.string(meta.device_name);
+        }
+        if (!meta.torch_version.empty()) {
+            key("torch_version");
+            m_w.string(meta.torch_version);
+        }
+        if (meta.threads > 0) {
+            key("threads");
+            m_w.integer(meta.threads);
+        }
         m_w.endDict();
     }
 

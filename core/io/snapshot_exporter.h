@@ -23,6 +23,12 @@ namespace memscope {
 //   external_annotations  the trainer's phases as record_function-style START/END markers
 //                     ("forward step 2"), when the trace has phases
 //   trace_alloc_max_entries / trace_alloc_overflowed  when the run was recorded with --max-events
+//   memscope_export   what memory_viz does not read and a re-import needs (kMarkerKey): {
+//                     "memscope_version", "device" ("cpu", "cuda:0"), "cpu_device" (the device
+//                     index the CPU's entries are under), "caching_allocator" (false when the
+//                     segment entries are the one-segment-per-block stand-ins below: the
+//                     importer then drops them, so the run comes back without a reserved line),
+//                     and "device_name", "torch_version", "threads" where the run has them}
 //
 // Devices: a CPU-only run is device 0. A GPU run keeps its GPU indices and puts the CPU (host
 // tensors) after the last GPU, like PyTorch's profile-to-snapshot conversion.
@@ -36,6 +42,9 @@ namespace memscope {
 // segments still open at the end.
 class SnapshotExporter {
   public:
+    // The top-level key of the export's own metadata (see above); memory_viz ignores it.
+    static constexpr const char* kMarkerKey = "memscope_export";
+
     // Throws std::runtime_error ("PATH: reason") when the file cannot be written, and
     // std::invalid_argument for a protocol other than 2 or 4. Writes PATH.tmp, then renames it.
     static void write(const Trace& trace, const std::string& path, int protocol = 4);

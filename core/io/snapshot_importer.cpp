@@ -1,11 +1,14 @@
 #include "io/snapshot_importer.h"
 
+#include "trace/frame_cleaner.h"
+#include "trace/phase_inference.h"
 #include "trace/trace_annotations.h"
 
 #include "io/pickle_error.h"
 #include "io/pickle_reader.h"
 #include "io/run_file.h"
 #include "io/run_file_cancelled.h"
+#include "io/snapshot_exporter.h"
 #include "memscope_version.h"
 
 #include <algorithm>
@@ -67,7 +70,7 @@ struct Entry {
     int64_t time_us = 0;
     int64_t extra = 0;   // "oom": device_free; others: stream
     uint32_t index = 0;  // position in the device's trace list (the time when none has one)
-    uint32_t stack = StackTable::kEmpty;
+    uint32_t stack = StackTable::kEmpty;  // a node of the raw stacks (Trace::raw_stacks)
     Action action = Action::Skip;
     uint8_t flags = 0;
     int8_t category = -1;  // Category code, -1: none of Memscope's
@@ -341,13 +344,23 @@ class Builder : public PickleListSink {
     void emitRole(EventColumns& out, int8_t category, int64_t time_ns, uint64_t addr,
                   int64_t allocated, int64_t reserved, uint32_t stack);
     static int8_t categoryOf(const PickleValue* category);
+    // What a Memscope export says of its run (SnapshotExporter::kMarkerKey): device, whether it
+    // had a caching allocator, the versions; anything missing or malformed is left as it was.
+    void readMarker(const PickleValue& marker);
+    // The raw stack of a frame list (a node of m_trace.raw_stacks); emit() cleans it.
     uint32_t stackOf(const PickleValue* frames);
     uint32_t frameOf(const PickleValue& frame);
 
     const std::string m_source;
     const std::atomic<bool>* m_cancel = nullptr;
+    FrameCleaner m_cleaner;
     int m_device = 0;
-    int32_t m_step = 0;  // -1 while emitting what was there before the trace began
+    int m_eventDevice = 0;  // the events' device: m_device, or -1 for a Memscope export's CPU
+    // false for a Memscope export of a run without a caching allocator (a CPU run): its segment
+    // entries are the exporter's one segment per block, not an allocator's (see readMarker).
+    bool m_cachingAllocator = true;
+    bool m_fromMemscope = false;  // the snapshot is a Memscope export (it has the marker)
+    int32_t m_step = 0;           // -1 while emitting what was there before the trace began
     Trace m_trace;
     std::map<int, DeviceTrace> m_traces;
     std::vector<std::string> m_pools{std::string()};
@@ -697,13 +710,14 @@ void Builder::emit(EventColumns& out, EventKind kind, int64_t time_ns, uint64_t 
     ev.size = size;
     ev.allocated = allocated;
     ev.reserved = reserved;
-    ev.stack = stack;
+    ev.stack = m_cleaner.clean(m_trace.raw_stacks, stack, m_trace.stacks);
     ev.step = m_step;
     ev.kind = kind;
     ev.phase = Phase::Other;
     ev.thread = 0;
-    ev.device = static_cast<int16_t>(m_device);
+    ev.device = static_cast<int16_t>(m_eventDevice);
     out.append(ev);
+    m_trace.raw_stack.push_back(stack);
 }
 
 void Builder::emitSegment(EventColumns& out, int64_t time_ns, uint64_t addr, int64_t size,
@@ -721,6 +735,42 @@ void Builder::emitRole(EventColumns& out, int8_t category, int64_t time_ns, uint
                        int64_t allocated, int64_t reserved, uint32_t stack) {
     if (category >= 0) {
         emit(out, EventKind::Role, time_ns, addr, category, allocated, reserved, stack);
+    }
+}
+
+void Builder::readMarker(const PickleValue& marker) {
+    if (!marker.isDict()) {
+        return;
+    }
+    m_fromMemscope = true;
+    auto text = [&](const char* key) -> std::string {
+        const PickleValue* v = marker.find(key);
+        return v && v->isString() && v->text().size() <= 256 ? v->text() : std::string();
+    };
+    if (const PickleValue* caching = marker.find("caching_allocator");
+        caching && caching->isBool()) {
+        m_cachingAllocator = caching->toBool();
+    }
+    const PickleValue* cpu = marker.find("cpu_device");
+    const auto cpu_index = cpu ? cpu->toInt64() : std::nullopt;
+    if (cpu_index && *cpu_index == m_device) {
+        m_eventDevice = -1;
+        m_trace.meta.device = "cpu";
+    } else if (const std::string dev = text("device"); !dev.empty() && dev != "cpu") {
+        const auto colon = dev.find(':');
+        if (colon != std::string::npos && dev.substr(colon + 1) == std::to_string(m_device)) {
+            m_trace.meta.device = dev;  // "hip:0" stays hip
+        }
+    }
+    m_trace.meta.device_name = text("device_name");
+    m_trace.meta.torch_version = text("torch_version");
+    if (const PickleValue* threads = marker.find("threads")) {
+        if (const auto t = threads->toInt64(); t && *t > 0 && *t < 1000000) {
+            m_trace.meta.threads = static_cast<int>(*t);
+        }
+    }
+    if (const std::string version = text("memscope_version"); !version.empty()) {
+        m_trace.meta.source += " (exported by Memscope " + version + ")";
     }
 }
 
@@ -743,7 +793,7 @@ uint32_t Builder::frameOf(const PickleValue& frame) {
         f.line = static_cast<int32_t>(std::clamp<int64_t>(
             *line, std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()));
     }
-    const uint32_t id = m_trace.stacks.internFrame(f) + 1;
+    const uint32_t id = m_trace.raw_stacks.internFrame(f) + 1;
     if (frame.shared()) {
         m_frameCache.emplace(frame.node(), std::make_pair(frame, id));
     }
@@ -761,7 +811,7 @@ uint32_t Builder::stackOf(const PickleValue* frames) {
     const auto& items = frames->items();
     for (size_t i = items.size(); i-- > 0;) {  // PyTorch lists the innermost frame first
         if (const uint32_t id = frameOf(items[i])) {
-            node = m_trace.stacks.child(node, id - 1);
+            node = m_trace.raw_stacks.child(node, id - 1);
         }
     }
     if (frames->shared()) {
@@ -793,6 +843,9 @@ std::vector<SnapshotSegment> Builder::snapshotSegments(const PickleValue& snapsh
 int64_t Builder::emitInitialSegments(EventColumns& out,
                                      const std::vector<SnapshotSegment>& segments,
                                      EntryList& entries) {
+    if (!m_cachingAllocator) {
+        return 0;
+    }
     std::vector<std::pair<uint64_t, uint64_t>> touched;  // [begin, end) of trace segment events
     for (size_t i = 0; i < entries.size(); ++i) {
         const Entry& e = entries[i];
@@ -901,6 +954,9 @@ void Builder::emitTrace(EventColumns& out, DeviceTrace& trace, int64_t allocated
             }
             case Action::SegmentAlloc:
             case Action::SegmentMap: {
+                if (!m_cachingAllocator) {
+                    break;
+                }
                 OpenSegment seg;
                 seg.size = e.size;
                 const SnapshotSegment* known = containing(e.addr);
@@ -919,6 +975,9 @@ void Builder::emitTrace(EventColumns& out, DeviceTrace& trace, int64_t allocated
             }
             case Action::SegmentFree:
             case Action::SegmentUnmap: {
+                if (!m_cachingAllocator) {
+                    break;
+                }
                 const uint64_t end =
                     e.addr + uint64_t(e.size) < e.addr ? UINT64_MAX : e.addr + uint64_t(e.size);
                 auto it = m_open.find(e.addr);
@@ -1128,11 +1187,17 @@ std::vector<AnnotationMarker> externalAnnotations(const PickleValue& list, int d
 
 Trace Builder::build(const PickleValue& snapshot, int device, const RunRange& range) {
     m_device = device;
+    m_eventDevice = device;
     m_trace.meta.memscope_version = MEMSCOPE_VERSION;
     m_trace.meta.source = "imported from " + baseName(m_source);
     m_trace.meta.device = "cuda:" + std::to_string(m_device);
     m_trace.meta.torch_version.clear();
     m_trace.meta.config = nlohmann::json::object();
+    m_trace.meta.categories_inferred = true;
+    if (const PickleValue* marker =
+            snapshot.isDict() ? snapshot.find(SnapshotExporter::kMarkerKey) : nullptr) {
+        readMarker(*marker);
+    }
 
     DeviceTrace& trace = m_traces[device];
     EntryList& entries = trace.entries;
@@ -1140,6 +1205,7 @@ Trace Builder::build(const PickleValue& snapshot, int device, const RunRange& ra
     foldFrees(entries);
     EventColumns& out = m_trace.events;
     out.reserve(entries.size() + entries.size() / 8 + 64);
+    m_trace.raw_stack.reserve(entries.size() + entries.size() / 8 + 64);
     // Time 0: the segments reserved before the trace, then the live blocks it never touches
     // (found by what the trace does not touch), then the trace.
     // Those at time 0 have step -1: TimelineLayout puts such blocks at x = 0, at the bottom, as
@@ -1170,6 +1236,7 @@ Trace Builder::build(const PickleValue& snapshot, int device, const RunRange& ra
     // Annotations: PyTorch 2.5+'s external_annotations, and the user_defined entries that
     // nightlies of mid-2024 wrote into device_traces instead. Both are placed by the trace
     // entries' times: without them there is nothing to place them by.
+    std::vector<PhaseInference::Region> phase_regions;
     if (trace.has_time) {
         nlohmann::json regions = nlohmann::json::array();
         const int64_t end_ns = out.time_ns.empty() ? 0 : out.time_ns.back();
@@ -1179,9 +1246,32 @@ Trace Builder::build(const PickleValue& snapshot, int device, const RunRange& ra
                         regions);
         }
         pairMarkers(trace.markers, trace.first_time_us, end_ns, regions);
+        phase_regions.reserve(regions.size());
+        nlohmann::json user = nlohmann::json::array();
+        for (auto& r : regions) {
+            PhaseInference::Region region{r["name"].get<std::string>(),
+                                          r["begin_ns"].get<int64_t>(), r["end_ns"].get<int64_t>()};
+            // A Memscope export's "forward step 2" regions are the trainer's phases: they come
+            // back as Trace::phases, not as user annotations too.
+            const auto meaning = PhaseInference::meaningOf(region.name);
+            if (!(m_fromMemscope && meaning.phase && meaning.step)) {
+                user.push_back(std::move(r));
+            }
+            phase_regions.push_back(std::move(region));
+        }
+        regions = std::move(user);
         if (!regions.empty()) {
             m_trace.summary[TraceAnnotations::kSummaryKey] = std::move(regions);
         }
+    }
+    // Phases and steps from the frames' evidence and the annotations (categories follow from
+    // them in finalize(): Categorizer::inferredCategoryOf).
+    {
+        std::vector<uint8_t> evidence(out.count());
+        for (size_t i = 0; i < evidence.size(); ++i) {
+            evidence[i] = m_cleaner.evidence(m_trace.raw_stack[i]);
+        }
+        m_trace.phases = PhaseInference::apply(out, evidence, phase_regions);
     }
     if (trace.has_time) {
         m_trace.meta.started_at = isoTimeFromMicros(trace.first_time_us);
@@ -1203,9 +1293,15 @@ Trace Builder::build(const PickleValue& snapshot, int device, const RunRange& ra
 
 // Throws unless the value looks like a memory snapshot.
 void checkSnapshot(const PickleValue& snapshot, const std::string& source_name) {
-    static const char* known_keys[] = {
-        "segments",      "device_traces", "allocator_settings",      "external_annotations",
-        "host_segments", "host_traces",   "trace_alloc_max_entries", "trace_alloc_overflowed"};
+    static const char* known_keys[] = {"segments",
+                                       "device_traces",
+                                       "allocator_settings",
+                                       "external_annotations",
+                                       "host_segments",
+                                       "host_traces",
+                                       "trace_alloc_max_entries",
+                                       "trace_alloc_overflowed",
+                                       SnapshotExporter::kMarkerKey};
     if (snapshot.isDict()) {
         const bool known = snapshot.size() == 0 ||
                            std::any_of(std::begin(known_keys), std::end(known_keys),

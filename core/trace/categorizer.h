@@ -16,8 +16,20 @@ namespace memscope {
 //   - made in forward and freed later without a backward in between
 //     (forward-only runs: logits, loss)                                -> TEMPORARY
 //   - anything else (including allocations present before recording)   -> UNKNOWN
-// Imported snapshots carry no Role events; their categories come from the file where it has
-// them, else from these timing rules.
+// Imported snapshots (RunMetadata::categories_inferred) carry no Role events but those of the
+// file's own `category` fields; their phases and steps are inferred (trace/phase_inference.h),
+// and inferredCategoryOf() applies the same rules over them, with what the trainer would have
+// named taken from the evidence an import has:
+//   - allocated before the trace began (no alloc event, or an alloc at step -1: a live block of
+//     the snapshot's segments)                                          -> BEFORE_RECORDING
+//   - made in forward: the rules above (ACTIVATION, TEMPORARY, UNKNOWN)
+//   - made in backward: freed in that backward -> TEMPORARY; kept, and made under AccumulateGrad
+//     (the node that stores a leaf's .grad)                                 -> GRADIENT
+//     kept otherwise                                                       -> AUTOGRAD_DETAIL
+//   - made in the optimizer: freed in that optimizer phase -> TEMPORARY; kept into a later step
+//     or to the end                                                        -> OPTIMIZER_STATE
+//   - made in init: freed in it -> TEMPORARY
+//   - made where nothing tells the phase (Phase::Other), and anything else -> UNKNOWN
 class Categorizer {
   public:
     // The category of one allocation: `role` is the category code a Role event named it with, or
@@ -25,6 +37,11 @@ class Categorizer {
     // Trace::finalize) calls it for each allocation that new events can change.
     static Category categoryOf(const EventColumns& events, const Allocation& allocation,
                                int64_t role, const BackwardStarts& backward_start);
+    // The rules for imports; `accumulate_grad`: the allocation's stack holds an AccumulateGrad
+    // autograd node (FrameKind::BackwardNode "AccumulateGrad").
+    static Category inferredCategoryOf(const EventColumns& events, const Allocation& allocation,
+                                       int64_t role, const BackwardStarts& backward_start,
+                                       bool accumulate_grad);
 };
 
 }  // namespace memscope

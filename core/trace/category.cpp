@@ -22,6 +22,8 @@ std::string toString(Category category) {
             return "UNKNOWN";
         case Category::Communication:
             return "COMMUNICATION";
+        case Category::BeforeRecording:
+            return "BEFORE_RECORDING";
     }
     return "UNKNOWN";
 }

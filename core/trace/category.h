@@ -22,9 +22,13 @@ enum class Category : uint8_t {
     // parameters, reduce outputs. After Unknown so that run files written before it keep their
     // numbers.
     Communication = 8,
+    // Imported snapshots: alive before the trace began (a block of the snapshot's segments with
+    // no alloc in the trace, or one the trace frees without having allocated it). Last, for the
+    // same reason.
+    BeforeRecording = 9,
 };
 
-inline constexpr int kCategoryCount = 9;
+inline constexpr int kCategoryCount = 10;
 
 // A stored category number as an index into per-category arrays; numbers from a newer or damaged
 // file count as Unknown.

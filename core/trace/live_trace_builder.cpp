@@ -104,6 +104,24 @@ bool LiveTraceBuilder::update(Trace& copy, const Trace& source) {
     return continues;
 }
 
+bool LiveTraceBuilder::madeByAccumulateGrad(const StackTable& stacks, uint32_t node) {
+    if (node >= stacks.nodeCount()) {
+        return false;
+    }
+    // Node ids grow from their parents', so each new node's flag follows from its parent's.
+    for (size_t n = m_accumulateGrad.size(); n < stacks.nodeCount(); ++n) {
+        if (n == 0) {
+            m_accumulateGrad.push_back(0);  // the empty stack
+            continue;
+        }
+        const auto id = static_cast<uint32_t>(n);
+        const Frame& f = stacks.frame(stacks.frameOf(id));
+        const bool here = f.kind == FrameKind::BackwardNode && f.name == "AccumulateGrad";
+        m_accumulateGrad.push_back(here || m_accumulateGrad[stacks.parent(id)]);
+    }
+    return m_accumulateGrad[node] != 0;
+}
+
 void LiveTraceBuilder::pairAppended(Trace& trace) {
     const auto& events = trace.events;
     const size_t first = m_events;
@@ -196,14 +214,23 @@ void LiveTraceBuilder::pairAppended(Trace& trace) {
         }
     }
 
-    // Categories: Categorizer::categorize's rules, for the allocations these events can change.
+    // Categories: Categorizer's rules (an import's inferred ones), for the allocations these
+    // events can change.
+    auto categorize = [&](size_t a) {
+        const Allocation& al = allocations[a];
+        if (!trace.meta.categories_inferred) {
+            return Categorizer::categoryOf(events, al, m_role[a], m_backwardStart);
+        }
+        const int64_t e = al.alloc_event;
+        return Categorizer::inferredCategoryOf(
+            events, al, m_role[a], m_backwardStart,
+            e >= 0 && madeByAccumulateGrad(trace.stacks, events.stack[e]));
+    };
     for (const size_t a : revisit) {
-        allocations[a].category =
-            Categorizer::categoryOf(events, allocations[a], m_role[a], m_backwardStart);
+        allocations[a].category = categorize(a);
     }
     for (size_t a = first_new; a < allocations.size(); ++a) {
-        allocations[a].category =
-            Categorizer::categoryOf(events, allocations[a], m_role[a], m_backwardStart);
+        allocations[a].category = categorize(a);
     }
     if (segments_changed) {
         auto& segments = trace.m_segments;

@@ -34,6 +34,9 @@ class LiveTraceBuilder {
     size_t eventCount() const { return m_events; }
 
   private:
+    // Whether stack `node` holds an AccumulateGrad autograd node (inferred categories' GRADIENT).
+    bool madeByAccumulateGrad(const StackTable& stacks, uint32_t node);
+
     size_t m_events = 0;
     int64_t m_dropped = 0;
     std::unordered_map<uint64_t, size_t> m_open;  // (device, addr) -> live allocation
@@ -44,6 +47,7 @@ class LiveTraceBuilder {
     std::vector<Segment> m_fromStart;            // freed, never seen reserved (they go first)
     std::unordered_map<int64_t, size_t> m_tags;  // SegmentAlloc event -> segment_tags index
     size_t m_tagsSeen = 0;
+    std::vector<uint8_t> m_accumulateGrad;  // per stack node, see madeByAccumulateGrad
 };
 
 }  // namespace memscope

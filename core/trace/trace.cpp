@@ -114,7 +114,8 @@ nlohmann::json RunMetadata::toJson() const {
             {"config", config},
             {"max_events", max_events},
             {"dropped_events", dropped_events},
-            {"capacity_bytes", capacity_bytes}};
+            {"capacity_bytes", capacity_bytes},
+            {"categories_inferred", categories_inferred}};
 }
 
 RunMetadata RunMetadata::fromJson(const nlohmann::json& j) {
@@ -130,7 +131,16 @@ RunMetadata RunMetadata::fromJson(const nlohmann::json& j) {
     m.max_events = j.value("max_events", int64_t(0));
     m.dropped_events = j.value("dropped_events", int64_t(0));
     m.capacity_bytes = j.value("capacity_bytes", int64_t(0));
+    m.categories_inferred = j.value("categories_inferred", false);
     return m;
+}
+
+void Trace::swapRawStacks() {
+    if (!hasRawStacks()) {
+        return;
+    }
+    std::swap(stacks, raw_stacks);
+    std::swap(events.stack, raw_stack);
 }
 
 void Trace::finalize() {

@@ -152,6 +152,10 @@ struct RunMetadata {
     int64_t max_events = 0;           // 0: unbounded
     int64_t dropped_events = 0;
     int64_t capacity_bytes = 0;  // device-capacity limit in force, 0 if none
+    // Imported snapshots: phases, steps and categories inferred from the snapshot's frames and
+    // annotations (trace/phase_inference.h, Categorizer::inferredCategoryOf), not recorded.
+    // Saved as "categories_inferred" (absent in older files: false).
+    bool categories_inferred = false;
 
     nlohmann::json toJson() const;
     static RunMetadata fromJson(const nlohmann::json& j);
@@ -174,6 +178,22 @@ class Trace {
     // Stream and pool of SegmentAlloc events, in event order (may be empty).
     std::vector<SegmentTag> segment_tags;
     nlohmann::json summary = nlohmann::json::object();
+    // Imported snapshots keep the file's own frame lists beside the cleaned stacks that every
+    // view, export, search and comparison reads (trace/frame_cleaner.h): `stacks` and
+    // events.stack hold the cleaned stacks; raw_stacks holds the frames as the file lists them
+    // (outermost first like any StackTable, kind Other, unresolved files "??"), and raw_stack the
+    // raw node of each event, parallel to the event columns. Both are empty for recordings and
+    // for files saved before; hasRawStacks() says whether they can be used. Run files store them
+    // as the optional header field "raw_stacks" (io/run_file.h).
+    StackTable raw_stacks;
+    std::vector<uint32_t> raw_stack;
+    bool hasRawStacks() const { return !raw_stack.empty() && raw_stack.size() == events.count(); }
+    // Exchanges the cleaned and the raw stacks (stacks <-> raw_stacks, events.stack <->
+    // raw_stack), so that this trace shows the raw frames everywhere it shows stacks: the "raw
+    // frames" view is a copy of the trace with this called. Does nothing without raw stacks.
+    // Spans keep naming `stacks` nodes, so it is for traces without spans (imports have none);
+    // categories stay those finalize() gave over the cleaned stacks.
+    void swapRawStacks();
 
     // Pairs allocs with frees per (device, address) and categorises them (trace/categorizer.h).
     // Call after events change; views and exports read allocations().

@@ -48,8 +48,24 @@ std::string TraceSummary::operatorOf(const StackTable& stacks, uint32_t node) {
     return backward_node;
 }
 
+std::string TraceSummary::userFrameOf(const StackTable& stacks, uint32_t node) {
+    for (uint32_t n = node; n != StackTable::kEmpty && n < stacks.nodeCount();
+         n = stacks.parent(n)) {
+        const auto& f = stacks.frame(stacks.frameOf(n));
+        if (f.kind == FrameKind::Other && !f.file.empty()) {
+            return f.file + ":" + std::to_string(f.line) + " " + f.name;
+        }
+    }
+    return {};
+}
+
 nlohmann::json TraceSummary::compute(const Trace& trace, size_t largest) {
     const auto& ev = trace.events;
+    // An import's Phase::Other is a phase nothing told (trace/phase_inference.h).
+    auto phaseText = [&trace](Phase p) {
+        return trace.meta.categories_inferred && p == Phase::Other ? std::string("unknown")
+                                                                   : toString(p);
+    };
     nlohmann::json out;
     int64_t alloc_free = 0;
     int64_t phase_peak[kPhaseCount] = {0, 0, 0, 0, 0};
@@ -128,7 +144,7 @@ nlohmann::json TraceSummary::compute(const Trace& trace, size_t largest) {
             avg > 0 ? double(ev.allocated[static_cast<size_t>(peak)]) / double(avg) : 0.0;
         out["peak_event"] = peak;
         out["peak_step"] = ev.step[static_cast<size_t>(peak)];
-        out["peak_phase"] = toString(static_cast<Phase>(ev.phase[static_cast<size_t>(peak)]));
+        out["peak_phase"] = phaseText(static_cast<Phase>(ev.phase[static_cast<size_t>(peak)]));
     }
     out["bytes_by_category_at_peak"] = by_category;
 
@@ -145,15 +161,23 @@ nlohmann::json TraceSummary::compute(const Trace& trace, size_t largest) {
         const auto& a = allocations[order[k]];
         const int64_t e = a.alloc_event >= 0 ? a.alloc_event : a.free_event;
         const auto stack = ev.stack[static_cast<size_t>(e)];
-        top.push_back({{"size", a.size},
-                       {"category", toString(a.category)},
-                       {"phase", a.alloc_event >= 0 ? toString(static_cast<Phase>(
-                                                          ev.phase[static_cast<size_t>(e)]))
-                                                    : std::string("before recording")},
-                       {"step", ev.step[static_cast<size_t>(e)]},
-                       {"module", moduleOf(trace.stacks, stack)},
-                       {"op", operatorOf(trace.stacks, stack)},
-                       {"stack", trace.stacks.describe(stack)}});
+        // Made before the trace began: freed without an alloc, or an import's block alive at
+        // its start (step -1).
+        const bool before = a.alloc_event < 0 || ev.step[static_cast<size_t>(e)] < 0;
+        nlohmann::json row = {
+            {"size", a.size},
+            {"category", toString(a.category)},
+            {"phase", !before ? phaseText(static_cast<Phase>(ev.phase[static_cast<size_t>(e)]))
+                              : std::string("before recording")},
+            {"step", ev.step[static_cast<size_t>(e)]},
+            {"module", moduleOf(trace.stacks, stack)},
+            {"op", operatorOf(trace.stacks, stack)},
+            {"frame", userFrameOf(trace.stacks, stack)},
+            {"stack", trace.stacks.describe(stack)}};
+        if (before) {
+            row["before_recording"] = true;
+        }
+        top.push_back(std::move(row));
     }
     out["largest_allocations"] = top;
     out["oom"] = oom;
@@ -169,15 +193,34 @@ nlohmann::json TraceSummary::compute(const Trace& trace, size_t largest) {
     }
     out["segment_events"] = {{"reserve", reserves}, {"release", releases}};
     out["dropped_events"] = trace.meta.dropped_events;
+    if (trace.meta.categories_inferred) {
+        out["categories_inferred"] = true;
+    }
     return out;
 }
 
 std::string TraceSummary::toText(const Trace& trace, const nlohmann::json& s, size_t top) {
     std::ostringstream out;
     auto bytes = [&s](const char* key) { return formatBytes(s.value(key, int64_t(0))); };
-    out << "Run: " << trace.meta.source << ", " << trace.meta.device << " ("
-        << trace.meta.device_name << "), LibTorch " << trace.meta.torch_version << ", "
-        << trace.meta.threads << " threads\n";
+    // What the run file does not know is left out, or said not to be recorded (imports).
+    const RunMetadata& meta = trace.meta;
+    out << "Run: " << meta.source;
+    if (!meta.device.empty()) {
+        out << ", " << meta.device;
+        if (!meta.device_name.empty()) {
+            out << " (" << meta.device_name << ")";
+        }
+    }
+    if (!meta.torch_version.empty()) {
+        out << ", LibTorch " << meta.torch_version;
+    }
+    if (meta.threads > 0) {
+        out << ", " << meta.threads << " threads";
+    }
+    if (meta.torch_version.empty() && meta.threads <= 0) {
+        out << "; PyTorch version and threads not recorded";
+    }
+    out << "\n";
     if (trace.meta.config.is_object() && trace.meta.config.contains("preset")) {
         const auto& c = trace.meta.config;
         out << "Config: " << c.value("preset", std::string()) << ", batch "
@@ -206,20 +249,31 @@ std::string TraceSummary::toText(const Trace& trace, const nlohmann::json& s, si
         out << ratio;
     }
     out << "\n";
+    const bool inferred = s.value("categories_inferred", false) || trace.meta.categories_inferred;
     if (s.contains("peak_by_phase")) {
         const auto& p = s["peak_by_phase"];
-        out << "Peak by phase: forward " << formatBytes(p.value("forward", int64_t(0)))
-            << ", backward " << formatBytes(p.value("backward", int64_t(0))) << ", optimizer "
-            << formatBytes(p.value("optimizer", int64_t(0))) << "\n";
+        const int64_t forward = p.value("forward", int64_t(0));
+        const int64_t backward = p.value("backward", int64_t(0));
+        const int64_t optimizer = p.value("optimizer", int64_t(0));
+        if (inferred && forward == 0 && backward == 0 && optimizer == 0) {
+            out << "Peak by phase: unknown (nothing in the snapshot tells the phases)\n";
+        } else {
+            out << "Peak by phase" << (inferred ? " (inferred)" : "") << ": forward "
+                << formatBytes(forward) << ", backward " << formatBytes(backward) << ", optimizer "
+                << formatBytes(optimizer) << "\n";
+        }
     }
     if (s.contains("bytes_by_category_at_peak")) {
         out << "At the peak (step " << s.value("peak_step", 0) << ", "
-            << s.value("peak_phase", std::string()) << "):\n";
+            << s.value("peak_phase", std::string()) << ")"
+            << (inferred ? ", categories inferred from the snapshot's frames and annotations" : "")
+            << ":\n";
         for (const auto& [name, value] : s["bytes_by_category_at_peak"].items()) {
             if (value.get<int64_t>() != 0) {
-                char line[128];
-                std::snprintf(line, sizeof line, "  %-16s %12s\n", name.c_str(),
-                              formatBytes(value.get<int64_t>()).c_str());
+                char line[160];
+                std::snprintf(line, sizeof line, "  %-16s %12s%s\n", name.c_str(),
+                              formatBytes(value.get<int64_t>()).c_str(),
+                              inferred ? "  inferred" : "");
                 out << line;
             }
         }
@@ -239,12 +293,23 @@ std::string TraceSummary::toText(const Trace& trace, const nlohmann::json& s, si
     if (s.contains("largest_allocations")) {
         out << "Largest allocations:\n";
         for (const auto& a : s["largest_allocations"]) {
-            char line[512];
-            std::snprintf(
-                line, sizeof line, "  %10s  %-15s %-9s %s / %s\n",
-                formatBytes(a.value("size", int64_t(0))).c_str(),
-                a.value("category", std::string()).c_str(), a.value("phase", std::string()).c_str(),
-                a.value("module", std::string()).c_str(), a.value("op", std::string()).c_str());
+            // Where: the module (recordings) or the innermost user frame (imports), and the
+            // operator; without either, why there is no stack when that is known.
+            std::string where = a.value("module", std::string());
+            if (where.empty()) {
+                where = a.value("frame", std::string());
+            }
+            const std::string op = a.value("op", std::string());
+            std::string text = where.empty() ? op : op.empty() ? where : where + " / " + op;
+            if (text.empty()) {
+                text = a.value("before_recording", false) ? "allocated before recording started"
+                                                          : "[no stack]";
+            }
+            char line[768];
+            std::snprintf(line, sizeof line, "  %10s  %-16s %-9s %s\n",
+                          formatBytes(a.value("size", int64_t(0))).c_str(),
+                          a.value("category", std::string()).c_str(),
+                          a.value("phase", std::string()).c_str(), text.c_str());
             out << line;
         }
     }

@@ -17,7 +17,11 @@ namespace memscope {
 //     bytes in step 1 and in the steps after it, from the events
 //   peak_by_phase: highest live bytes seen during forward / backward / optimizer
 //   bytes_by_category_at_peak: live bytes per category at the overall peak
-//   largest_allocations: the 10 largest, with category, phase, module, op and stack
+//   largest_allocations: the 10 largest, with category, phase, module, op, frame (the innermost
+//     user frame, imports) and stack; "before_recording": true for those made before the trace
+//     began (their phase reads "before recording")
+//   categories_inferred: true for imports (RunMetadata::categories_inferred); their phases read
+//     "unknown" where nothing told them
 //   oom: null, or the out-of-memory event
 //   reserved: the caching allocator's reserved peak and fragmentation at the peak and at the
 //     OOM point, or {"caching_allocator": false} (trace/reserved_memory.h)
@@ -26,6 +30,9 @@ class TraceSummary {
     static nlohmann::json compute(const Trace& trace, size_t largest = 10);
     // The innermost module on a stack ("backward of X" frames count as X's backward), or "".
     static std::string moduleOf(const StackTable& stacks, uint32_t node);
+    // The innermost frame with a source file (an imported snapshot's user Python frame) as
+    // "file:line function", or "".
+    static std::string userFrameOf(const StackTable& stacks, uint32_t node);
     // The innermost operator (or backward node) on a stack, or "".
     static std::string operatorOf(const StackTable& stacks, uint32_t node);
     // Readable text of a summary JSON plus the top operators of the trace.

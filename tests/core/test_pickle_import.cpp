@@ -2,6 +2,7 @@
 // input), and SnapshotImporter on snapshots that Python's own pickle module writes at test time
 // (tests/fixtures/make_snapshots.py, protocols 2 to 5; skipped when python3 is missing).
 
+#include "analysis/stack_tree.h"
 #include "io/pickle_error.h"
 #include "io/pickle_reader.h"
 #include "io/pickle_writer.h"
@@ -9,8 +10,10 @@
 #include "io/run_file_cancelled.h"
 #include "io/snapshot_exporter.h"
 #include "io/snapshot_importer.h"
+#include "trace/reserved_memory.h"
 #include "trace/timeline_layout.h"
 #include "trace/trace_annotations.h"
+#include "trace/trace_summary.h"
 
 #include "heap_meter.h"
 
@@ -439,10 +442,14 @@ class TestPickleImport : public QObject {
             EventKind::Free,         EventKind::Alloc, EventKind::Oom,          EventKind::Free,
             EventKind::Alloc};
         QCOMPARE(ev.count(), kinds.size());
+        QVERIFY(t.meta.categories_inferred);
         for (size_t i = 0; i < kinds.size(); ++i) {
             QCOMPARE(int(ev.kind[i]), int(kinds[i]));
             QCOMPARE(ev.step[i], i < 2 ? -1 : 0);  // -1: there before the trace began
-            QCOMPARE(ev.phase[i], uint8_t(Phase::Other));
+            // Inside the "forward" annotation (T0+1 .. T0+70): forward; the segment_alloc at T0
+            // and the alloc at T0+80 (no evidence in their frames): unknown.
+            const bool in_forward = i >= 3 && i <= 11;
+            QCOMPARE(int(ev.phase[i]), int(in_forward ? Phase::Forward : Phase::Other));
             QCOMPARE(ev.device[i], int16_t(0));
             QCOMPARE(ev.thread[i], uint16_t(0));
         }
@@ -498,9 +505,14 @@ class TestPickleImport : public QObject {
         QVERIFY(p && p->alloc_event == -1 && p->free_event == 8 && p->size == 4096);
         const Allocation* third = allocationAt(t, a3);
         QVERIFY(third && third->alloc_event == 9 && third->free_event == 11);
-        QVERIFY(third->category != Category::Activation && third->category != Category::Parameter);
+        // Made and freed in the forward annotation: temporary (its "weird" category is none).
+        QCOMPARE(int(third->category), int(Category::Temporary));
         const Allocation* last = allocationAt(t, top);
         QVERIFY(last && last->alloc_event == 12 && last->free_event == -1);
+        QCOMPARE(int(last->category), int(Category::Unknown));  // nothing tells its phase
+        // There before the trace began: the untouched block, the block freed without an alloc.
+        QCOMPARE(int(u->category), int(Category::BeforeRecording));
+        QCOMPARE(int(p->category), int(Category::BeforeRecording));
         QCOMPARE(t.peakEvent(), int64_t(5));
 
         // Frames, outermost first; the free carries the free's frames; missing frames: empty.
@@ -520,6 +532,200 @@ class TestPickleImport : public QObject {
         QCOMPARE(loaded.events.allocated, ev.allocated);
         QCOMPARE(loaded.allocations().size(), t.allocations().size());
         QCOMPARE(loaded.meta.source, t.meta.source);
+    }
+
+    // PyTorch 2.x stacks='all' frames (tests/fixtures/make_snapshots.py, pt2_all): cleaned
+    // stacks by default with the raw ones kept, phases and steps from the frames and
+    // annotations, the inferred categories, and the flame graph's top levels.
+    void importsPt2AllStacks_data() { protocols(); }
+    void importsPt2AllStacks() {
+        if (!m_skipReason.isEmpty())
+            QSKIP(qPrintable(m_skipReason));
+        QFETCH(int, protocol);
+        const Trace t = SnapshotImporter::import(fixture("pt2_all", protocol));
+        const auto& ev = t.events;
+        QVERIFY(t.meta.categories_inferred);
+        QVERIFY(t.hasRawStacks());
+        // The segment and block alive before the trace, then the 13 entries.
+        QCOMPARE(ev.count(), size_t(15));
+        const uint64_t base = 0x7D0000000000ULL, mib8 = 8ULL << 20;
+        const uint64_t a1 = base, t1 = base + mib8, g1 = base + 2 * mib8, b1 = base + 3 * mib8,
+                       s1 = base + 4 * mib8, o1 = base + 5 * mib8, a2 = base + 6 * mib8,
+                       u1 = base + 7 * mib8, before = 0x7C8000000000ULL;
+        using P = Phase;
+        const std::vector<P> phases = {P::Other,     P::Other,     P::Forward,   P::Forward,
+                                       P::Forward,   P::Backward,  P::Backward,  P::Backward,
+                                       P::Backward,  P::Optimizer, P::Optimizer, P::Optimizer,
+                                       P::Optimizer, P::Forward,   P::Other};
+        const std::vector<int32_t> steps = {-1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2};
+        for (size_t i = 0; i < ev.count(); ++i) {
+            QCOMPARE(int(ev.phase[i]), int(phases[i]));
+            QCOMPARE(ev.step[i], steps[i]);
+        }
+        auto category = [&](uint64_t addr) {
+            const Allocation* a = allocationAt(t, addr);
+            return a ? int(a->category) : -1;
+        };
+        QCOMPARE(category(a1), int(Category::Activation));  // forward, freed in backward
+        QCOMPARE(category(t1), int(Category::Temporary));   // made and freed in forward
+        QCOMPARE(category(g1), int(Category::Gradient));    // AccumulateGrad, kept
+        QCOMPARE(category(b1), int(Category::Temporary));   // made and freed in backward
+        QCOMPARE(category(s1), int(Category::OptimizerState));
+        QCOMPARE(category(o1), int(Category::Temporary));
+        QCOMPARE(category(a2), int(Category::Unknown));  // forward, no backward followed
+        QCOMPARE(category(u1), int(Category::Unknown));  // nothing tells its phase
+        QCOMPARE(category(before), int(Category::BeforeRecording));
+        // Phase intervals: forward, backward, optimizer of step 1, optimizer and forward of 2.
+        QCOMPARE(t.phases.size(), size_t(5));
+        QCOMPARE(int(t.phases[2].phase), int(Phase::Optimizer));
+        QCOMPARE(t.phases[3].step, 2);
+
+        // Cleaned stacks, outermost first.
+        QCOMPARE(framesOf(t, ev.stack[2]),
+                 QStringList({"train.py:60:<module>", "train.py:50:main", "train.py:30:train_step",
+                              "model.py:20:forward", ":0:aten::zeros", ":0:aten::empty"}));
+        QCOMPARE(framesOf(t, ev.stack[3]),
+                 QStringList({"train.py:60:<module>", "train.py:50:main", "train.py:30:train_step",
+                              "model.py:20:forward", ":0:aten::mm", ":0:aten::empty"}));
+        QCOMPARE(framesOf(t, ev.stack[5]),
+                 QStringList({":0:AccumulateGrad", ":0:aten::clone", ":0:aten::empty"}));
+        QCOMPARE(framesOf(t, ev.stack[6]),
+                 QStringList({":0:SelectBackward0", ":0:aten::zeros", ":0:aten::empty"}));
+        QCOMPARE(framesOf(t, ev.stack[9]),
+                 QStringList({"train.py:60:<module>", "train.py:50:main", "train.py:34:train_step",
+                              ":0:aten::zeros_like", ":0:aten::empty"}));
+        QCOMPARE(int(t.stacks.frame(t.stacks.frameOf(ev.stack[6])).kind), int(FrameKind::Operator));
+        QCOMPARE(TraceSummary::operatorOf(t.stacks, ev.stack[2]), std::string("aten::empty"));
+        // The raw frames are kept: the file's list, outermost (the leftover Python frames and
+        // then _start) first, the unwinder at the leaf.
+        const auto raw = t.raw_stacks.framesOf(t.raw_stack[2]);
+        QCOMPARE(t.raw_stacks.frame(raw.front()).name, std::string("<module>"));
+        QCOMPARE(t.raw_stacks.frame(raw[4]).name, std::string("_start"));
+        QCOMPARE(t.raw_stacks.frame(raw.back()).name, std::string("torch::unwind::unwind()"));
+        QCOMPARE(raw.size(), size_t(29));  // 13 C++ op frames, 11 interpreter, 5 Python
+
+        // The flame graph's top levels (the stack tree at the peak and over the whole run).
+        StackTreeOptions options;
+        options.at_event = 6;  // the backward's peak: a1, g1 and b1 alive with `before`
+        const StackTree tree = StackTree::build(t, options);
+        QStringList top;
+        for (const int32_t c : tree.root().children) {
+            top << QString::fromStdString(tree.node(c).name);
+        }
+        // Largest first (AccumulateGrad's 2 MiB and the 2 MiB block from before the trace tie,
+        // then by the bytes made in the run); report's allocation is made later, alive nowhere.
+        QCOMPARE(top.join(" | "),
+                 QStringList({"<module> (train.py:60)", "AccumulateGrad", "[no stack]",
+                              "SelectBackward0", "report (train.py:70)"})
+                     .join(" | "));
+        const StackTreeNode& module = tree.node(tree.root().children[0]);
+        QCOMPARE(tree.node(module.children[0]).name, std::string("main (train.py:50)"));
+
+        // Saved and loaded: the raw stacks and the inferred flag come back, categories too.
+        const std::string path = m_dir.filePath("pt2_all.memscope").toStdString();
+        RunFile::save(t, path);
+        const Trace loaded = RunFile::load(path);
+        QVERIFY(loaded.meta.categories_inferred);
+        QCOMPARE(loaded.raw_stack, t.raw_stack);
+        QCOMPARE(loaded.raw_stacks.nodeCount(), t.raw_stacks.nodeCount());
+        QCOMPARE(loaded.events.stack, t.events.stack);
+        for (size_t i = 0; i < t.allocations().size(); ++i) {
+            QCOMPARE(int(loaded.allocations()[i].category), int(t.allocations()[i].category));
+        }
+        // A range keeps the raw stack of each event it keeps (and of the synthetic allocs).
+        RunFile::LoadOptions part;
+        part.range = RunRange::events(6, 12);
+        const Trace cut = RunFile::load(path, part);
+        QVERIFY(cut.hasRawStacks());
+        QCOMPARE(cut.raw_stack.back(), t.raw_stack[11]);
+
+        // The summary: the peak by the inferred phases, the largest allocations' innermost user
+        // frame and operator, "inferred".
+        const auto summary = TraceSummary::compute(t);
+        QCOMPARE(summary["peak_by_phase"]["backward"].get<int64_t>(), int64_t(4 + 2 + 1 + 2) << 20);
+        QCOMPARE(summary["categories_inferred"], nlohmann::json(true));
+        const auto& largest = summary["largest_allocations"][0];
+        QCOMPARE(largest["size"].get<int64_t>(), int64_t(4) << 20);
+        QCOMPARE(largest["frame"].get<std::string>(), std::string("model.py:20 forward"));
+        QCOMPARE(largest["op"].get<std::string>(), std::string("aten::empty"));
+        const std::string text = TraceSummary::toText(t, summary);
+        QVERIFY2(text.find("model.py:20 forward / aten::empty") != std::string::npos, text.c_str());
+        QVERIFY2(text.find("inferred") != std::string::npos, text.c_str());
+        QVERIFY2(text.find("LibTorch ,") == std::string::npos, text.c_str());
+        QVERIFY2(text.find("()") == std::string::npos, text.c_str());
+    }
+
+    // A CPU run exported to a pickle and imported again keeps its device, says it has no
+    // caching allocator (the export's one segment per block is dropped), and gets its phases and
+    // steps back from the exported phase annotations.
+    void memscopeExportRoundTrip() {
+        Trace t;
+        t.meta.device = "cpu";
+        t.meta.torch_version = "1.13.1";
+        t.meta.threads = 4;
+        t.meta.started_at = "2025-01-01T00:00:00Z";
+        Frame op;
+        op.name = "aten::mm";
+        op.kind = FrameKind::Operator;
+        Frame module;
+        module.name = "TinyLlama.blocks.0";
+        module.kind = FrameKind::Module;
+        const uint32_t stack = t.stacks.child(t.stacks.child(0, t.stacks.internFrame(module)),
+                                              t.stacks.internFrame(op));
+        int64_t live = 0;
+        const Phase phases[] = {Phase::Forward, Phase::Backward, Phase::Optimizer};
+        for (int i = 0; i < 12; ++i) {
+            Event e;
+            e.time_ns = int64_t(i + 1) * 1000000;
+            e.kind = i % 2 == 0 ? EventKind::Alloc : EventKind::Free;
+            e.addr = 0x1000 + uint64_t(i / 2) * 0x100;
+            e.size = (i % 2 == 0 ? 1 : -1) * 256;
+            e.step = 1 + i / 6;
+            e.phase = phases[(i / 2) % 3];
+            e.stack = stack;
+            live += e.size;
+            e.allocated = live;
+            t.events.append(e);
+        }
+        for (int s = 1; s <= 2; ++s) {
+            for (int p = 0; p < 3; ++p) {
+                const int64_t begin = int64_t((s - 1) * 6 + p * 2 + 1) * 1000000;
+                t.phases.push_back({phases[p], s, begin, begin + 2000000});
+            }
+        }
+        t.finalize();
+        const std::string path = m_dir.filePath("cpu_round_trip.pickle").toStdString();
+        SnapshotExporter::write(t, path);
+        const Trace back = SnapshotImporter::import(path);
+        QCOMPARE(back.meta.device, std::string("cpu"));
+        QCOMPARE(back.meta.torch_version, std::string("1.13.1"));
+        QCOMPARE(back.meta.threads, 4);
+        QVERIFY(!back.hasCachingAllocator());
+        QCOMPARE(ReservedMemory::compute(back).toJson()["caching_allocator"],
+                 nlohmann::json(false));
+        size_t allocs = 0;
+        for (size_t i = 0; i < back.events.count(); ++i) {
+            QCOMPARE(back.events.device[i], int16_t(-1));
+            QVERIFY(back.events.kind[i] != uint8_t(EventKind::SegmentAlloc));
+            if (back.events.kind[i] == uint8_t(EventKind::Alloc)) {
+                const size_t k = allocs++;
+                QCOMPARE(int(back.events.phase[i]), int(phases[k % 3]));
+                QCOMPARE(back.events.step[i], int32_t(1 + k / 3));
+            }
+        }
+        QCOMPARE(allocs, size_t(6));
+        // The exported phases are phases again, not user annotations.
+        for (const TraceAnnotation& a : TraceAnnotations::fromTrace(back)) {
+            QVERIFY(a.kind != TraceAnnotation::Kind::User);
+        }
+        QCOMPARE(back.phases.size(), size_t(6));
+        // The operator frame reads as an operator again.
+        QCOMPARE(TraceSummary::operatorOf(back.stacks, back.events.stack[0]),
+                 std::string("aten::mm"));
+        // Categories are the recording's (the export names each block's).
+        for (size_t i = 0; i < back.allocations().size(); ++i) {
+            QCOMPARE(int(back.allocations()[i].category), int(t.allocations()[i].category));
+        }
     }
 
     void importsLegacyList_data() { protocols(); }
@@ -1044,7 +1250,13 @@ class TestPickleImport : public QObject {
         QCOMPARE(user[3].end_ns, int64_t(30000));
         // The Python-made v2 fixture (pickled by Python's own pickle module) has one pair.
         if (m_skipReason.isEmpty()) {
-            const auto v2 = TraceAnnotations::fromTrace(SnapshotImporter::import(fixture("v2", 2)));
+            std::vector<TraceAnnotation> v2;
+            for (TraceAnnotation& a :
+                 TraceAnnotations::fromTrace(SnapshotImporter::import(fixture("v2", 2)))) {
+                if (a.kind == TraceAnnotation::Kind::User) {
+                    v2.push_back(std::move(a));
+                }
+            }
             QCOMPARE(v2.size(), size_t(1));
             QCOMPARE(v2[0].name, std::string("forward"));
             QCOMPARE(v2[0].begin_ns, int64_t(1000));
@@ -1166,7 +1378,8 @@ class TestPickleImport : public QObject {
         const PickleValue tree = PickleReader::readFile(exported);
         const PickleValue* list = tree.find("external_annotations");
         QVERIFY(list && list->isSequence());
-        QCOMPARE(list->items().size(), size_t(8));  // START and END of each region
+        // START and END of each region, and of each inferred phase interval.
+        QCOMPARE(list->items().size(), size_t(8 + 2 * t.phases.size()));
         const Trace again = SnapshotImporter::import(exported, 0);
         QCOMPARE(user(again), a);
 
@@ -1213,9 +1426,11 @@ class TestPickleImport : public QObject {
         QCOMPARE(calls.front().first, uint64_t(0));
         QCOMPARE(calls.back().first, size);
         const Trace b = SnapshotImporter::import(path);
-        // Each allocation: its segment (the exporter gives it one), alloc, role, free, segment
-        // free.
-        QCOMPARE(a.events.count(), size_t(5 * 30000));
+        // Each allocation: alloc, role, free. The exporter gives each a segment of its own, which
+        // its marker says are no caching allocator's: the import drops them.
+        QCOMPARE(a.events.count(), size_t(3 * 30000));
+        QVERIFY(!a.hasCachingAllocator());
+        QCOMPARE(a.meta.device, std::string("cpu"));
         QCOMPARE(a.events.kind, b.events.kind);
         QCOMPARE(a.events.addr, b.events.addr);
         QCOMPARE(a.events.size, b.events.size);
