@@ -30,6 +30,7 @@ constexpr QRgb k_category_rgb[kCategoryCount] = {
     0x76B7B2,  // AutogradDetail
     0x9D9D9D,  // Unknown
     0x1F9E89,  // Communication
+    0x9C755F,  // BeforeRecording (imports: alive before the trace began)
 };
 constexpr QRgb k_band_rgb = 0xC5CBD3;
 constexpr QRgb k_total_rgb = 0x2B2F36;

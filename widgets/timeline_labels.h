@@ -32,6 +32,8 @@ class TimelineLabels {
                 return tr("Autograd detail");
             case Category::Communication:
                 return tr("Communication");
+            case Category::BeforeRecording:
+                return tr("Before recording");
             case Category::Unknown:
                 break;
         }
