@@ -20,12 +20,13 @@ RunDocument::RunDocument(QObject* parent) : QObject(parent) {
 RunDocument::~RunDocument() = default;
 
 void RunDocument::setTrace(std::shared_ptr<const Trace> trace, bool continuation,
-                           std::shared_ptr<const TimelineLayout> layout) {
+                           std::shared_ptr<TimelineLayout> layout) {
     if (trace == m_trace) {
         setLayout(std::move(layout));
         return;
     }
     continuation = continuation && m_trace && trace;
+    m_continuation = continuation;
     m_trace = std::move(trace);
     m_indexes.reset();
     if (m_operatorTrace.lock() != m_trace) {
@@ -50,7 +51,7 @@ void RunDocument::setTrace(std::shared_ptr<const Trace> trace, bool continuation
     }
 }
 
-void RunDocument::setLayout(std::shared_ptr<const TimelineLayout> layout) {
+void RunDocument::setLayout(std::shared_ptr<TimelineLayout> layout) {
     if (layout == m_layout) {
         return;
     }

@@ -43,11 +43,17 @@ class RunDocument : public QObject {
     // snapshot of the run on display (`continuation`: a live run growing) keeps them. The
     // window, x axis, detail and rank are the views' to set.
     void setTrace(std::shared_ptr<const Trace> trace, bool continuation = false,
-                  std::shared_ptr<const TimelineLayout> layout = nullptr);
+                  std::shared_ptr<TimelineLayout> layout = nullptr);
     std::shared_ptr<const Trace> trace() const { return m_trace; }
+    // Whether the trace shown came as a continuation of the one before it (a live run's newer
+    // snapshot): the timeline then updates in place instead of starting over.
+    bool isContinuation() const { return m_continuation; }
     // The trace's timeline layout (nullptr while it is laid out). It must belong to trace().
-    void setLayout(std::shared_ptr<const TimelineLayout> layout);
+    void setLayout(std::shared_ptr<TimelineLayout> layout);
     std::shared_ptr<const TimelineLayout> layout() const { return m_layout; }
+    // The same layout for the timeline, the one view that sets its detail (the largest n
+    // allocations drawn one by one, shared with the minimap and the stack pane).
+    std::shared_ptr<TimelineLayout> drawingLayout() const { return m_layout; }
     // The trace's derived indexes, built on the first call after the trace changed (nullptr
     // without a trace); every view asking gets the same object.
     std::shared_ptr<const RunIndexes> indexes() const;
@@ -138,7 +144,8 @@ class RunDocument : public QObject {
     void emitFilter();
 
     std::shared_ptr<const Trace> m_trace;
-    std::shared_ptr<const TimelineLayout> m_layout;
+    std::shared_ptr<TimelineLayout> m_layout;
+    bool m_continuation = false;
     mutable std::shared_ptr<const RunIndexes> m_indexes;
     mutable int m_indexBuilds = 0;
     mutable std::weak_ptr<const Trace> m_operatorTrace;  // whose table m_operatorTable is

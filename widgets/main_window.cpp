@@ -1,5 +1,6 @@
 #include "main_window.h"
 
+#include "about_box.h"
 #include "allocations_page.h"
 #include "app_settings.h"
 #include "byte_format.h"
@@ -7,86 +8,61 @@
 #include "export_dialog.h"
 #include "filter_chip.h"
 #include "flame_graph_page.h"
-#include "io/journal_recovery.h"
-#include "io/run_directory.h"
-#include "io/run_file.h"
-#include "io/run_file_cancelled.h"
-#include "io/run_journal.h"
-#include "io/run_source.h"
+#include "journal_recoverer.h"
 #include "operator_page.h"
 #include "planner_page.h"
-#include "rank_run_controller.h"
+#include "recent_files_menu.h"
+#include "recovery_offer.h"
 #include "run_controller.h"
 #include "run_document.h"
+#include "run_file_dialogs.h"
+#include "run_launcher.h"
 #include "run_load_progress.h"
 #include "run_panel.h"
+#include "run_session.h"
+#include "run_status_bar.h"
 #include "search_bar.h"
 #include "segment_page.h"
 #include "summary_page.h"
 #include "sweep_page.h"
+#include "tab_trace_follower.h"
 #include "timeline_page.h"
 #include "timeline_view.h"
 #include "trace/timeline_layout.h"
 #include "trace/trace.h"
-#include "when_finished.h"
+#include "view_exporter.h"
 
-#include <torch/version.h>  // only the version macros: keeps LibTorch's big headers out of widgets
-
-#include "device/device_discovery.h"
-
-#include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
-#include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QEvent>
-#include <QEventLoop>
-#include <QFile>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFont>
 #include <QFontDatabase>
-#include <QFuture>
-#include <QFutureWatcher>
-#include <QHash>
 #include <QIcon>
-#include <QImage>
-#include <QInputDialog>
 #include <QKeySequence>
 #include <QLabel>
-#include <QLineEdit>
-#include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QPainter>
 #include <QPlainTextEdit>
-#include <QProgressBar>
-#include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
-#include <QSignalBlocker>
 #include <QStackedWidget>
-#include <QStandardPaths>
 #include <QStatusBar>
-#include <QSvgGenerator>
 #include <QTabWidget>
 #include <QToolButton>
 #include <QUrl>
 #include <QVBoxLayout>
 #include <QWidget>
-#include <QtConcurrent/QtConcurrentRun>
 
-#include <cmath>
-#include <exception>
 #include <memory>
-#include <optional>
 
 #include "memscope_version.h"
 
@@ -95,23 +71,7 @@ namespace {
 
 constexpr auto k_geometry_key = "main_window/geometry";
 constexpr auto k_state_key = "main_window/state";
-constexpr auto k_last_dir_key = "main_window/last_run_dir";
-constexpr auto k_recent_key = "main_window/recent_files";
 constexpr auto k_export_dir_key = "main_window/last_export_dir";
-constexpr int k_max_recent = 10;
-// Files at least this large load on a worker thread (a 4 MiB run file loads in about 10 ms).
-constexpr qint64 k_async_load_bytes = 4 << 20;
-
-QString humanDuration(double seconds) {
-    if (seconds < 60) {
-        return QCoreApplication::translate("memscope::MainWindow", "%1 s")
-            .arg(QString::number(std::ceil(seconds)));
-    }
-    const int total = int(std::ceil(seconds));
-    return QCoreApplication::translate("memscope::MainWindow", "%1 min %2 s")
-        .arg(total / 60)
-        .arg(total % 60, 2, 10, QLatin1Char('0'));
-}
 
 bool acceptsDrop(const QMimeData* mime) {
     if (!mime || !mime->hasUrls()) {
@@ -134,31 +94,79 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowIcon(QIcon(QStringLiteral(":/icons/memscope.svg")));
     setAcceptDrops(true);
 
-    m_controller = new RunController(this);
-    m_controller->setKeepDirectory(
-        QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) +
-        QStringLiteral("/runs"));
-    connect(m_controller, &RunController::snapshotReady, this, &MainWindow::onSnapshot);
-    connect(m_controller, &RunController::stepFinished, this, &MainWindow::onStep);
-    connect(m_controller, &RunController::logMessage, this, &MainWindow::appendLog);
-    connect(m_controller, &RunController::finished, this,
-            [this](std::shared_ptr<const Trace> trace, std::shared_ptr<TimelineLayout> layout,
-                   const RunController::Outcome& outcome) {
-                onRunFinished(std::move(trace), std::move(layout), outcome.cancelled,
-                              outcome.outOfMemory, outcome.error, outcome.savedPath,
-                              outcome.saveError);
+    m_state = new RunDocument(this);
+    m_session = new RunSession(m_state, this);
+    m_recoverer = new JournalRecoverer(this);
+    m_launcher = new RunLauncher(m_session, JournalRecoverer::runsDirectory(), this);
+    createActions();
+    createMenus();
+    createCentralWidget();
+    createDocks();
+    createStatusBar();
+    connectSession();
+    connectLauncher();
+    retranslateUi();
+    restoreWindowState();
+    updateActions();
+}
+
+void MainWindow::connectSession() {
+    connect(m_session, &RunSession::loadingChanged, this, [this](bool loading) {
+        if (loading) {
+            QApplication::setOverrideCursor(Qt::BusyCursor);
+        } else {
+            QApplication::restoreOverrideCursor();
+            m_load_progress->finish();
+            updateStatus();
+        }
+        updateActions();
+    });
+    // Only loads on a worker report progress: the bar and Cancel show for them.
+    connect(m_session, &RunSession::progressChanged, this, [this](double fraction) {
+        if (!m_load_progress->isVisibleTo(this)) {
+            m_load_progress->start(true);
+        }
+        m_load_progress->setFraction(fraction);
+    });
+    connect(m_load_progress, &RunLoadProgress::cancelRequested, m_session, &RunSession::cancel);
+    connect(m_session, &RunSession::opened, this, [this](const QString& path, const QString& what) {
+        addRecentFile(path);
+        appendLog(tr("Opened %1: %2.").arg(QDir::toNativeSeparators(path), what));
+    });
+    connect(m_session, &RunSession::cancelled, this, [this](const QString& path) {
+        appendLog(tr("Opening %1 cancelled.").arg(QDir::toNativeSeparators(path)));
+    });
+    connect(m_session, &RunSession::failed, this,
+            [this](const QString& message) { reportError(tr("Cannot Open Run"), message); });
+    connect(m_session, &RunSession::logMessage, this, &MainWindow::appendLog);
+    connect(m_session, &RunSession::compareReady, this, &MainWindow::compareTraces);
+    connect(m_session, &RunSession::runChanged, this, &MainWindow::onRunChanged);
+    connect(m_session, &RunSession::ranksChanged, this, &MainWindow::onRanksChanged);
+    connect(m_recoverer, &JournalRecoverer::recovered, this,
+            [this](const QStringList& runs, const QStringList& lines) {
+                for (const QString& line : lines) {
+                    appendLog(line);
+                }
+                for (const QString& run : runs) {
+                    addRecentFile(run);
+                }
+                if (!runs.isEmpty() && !runActive() && !m_session->isLoading()) {
+                    openRun(runs.last());
+                }
             });
-    m_rank_controller = new RankRunController(this);
-    m_rank_controller->setKeepDirectory(
-        QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) +
-        QStringLiteral("/runs"));
-    connect(m_rank_controller, &RankRunController::snapshotReady, this, &MainWindow::onSnapshot);
-    connect(m_rank_controller, &RankRunController::logMessage, this, &MainWindow::appendLog);
-    connect(m_rank_controller, &RankRunController::progress, this,
-            [this](qint64 done, qint64 total, double left, qint64 peak) {
-                onStep(done, total, 0, left, peak, QString());
-            });
-    connect(m_rank_controller, &RankRunController::ranksChanged, this,
+}
+
+void MainWindow::connectLauncher() {
+    connect(m_launcher, &RunLauncher::logMessage, this, &MainWindow::appendLog);
+    connect(m_launcher, &RunLauncher::kept, this, &MainWindow::addRecentFile);
+    connect(m_launcher, &RunLauncher::started, m_run_status, &RunStatusBar::runStarted);
+    connect(m_launcher, &RunLauncher::started, this, [this] {
+        m_tabs->setCurrentWidget(m_timeline_stack);
+        updateActions();
+        updateStatus();
+    });
+    connect(m_launcher, &RunLauncher::stepped, m_run_status, &RunStatusBar::stepped);
+    connect(m_launcher, &RunLauncher::rankLabelsChanged, this,
             [this](const QStringList& labels, int shown) {
                 // Each step renames the ranks: in place, so that an open selector stays open.
                 QComboBox* combo = m_timeline_page->rankCombo();
@@ -171,257 +179,135 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                 }
                 m_timeline_page->setRanks(labels, shown);
             });
-    connect(m_rank_controller, &RankRunController::finished, this,
-            [this](const RankRunController::Outcome& o) {
-                onRankRunFinished(o.directory, o.cancelled, o.error, o.rankFiles);
+    connect(m_launcher, &RunLauncher::finished, this,
+            [this](const QString& status, const QString& error) {
+                m_run_status->runFinished(status);
+                if (!error.isEmpty()) {
+                    m_run_panel->showProblem(error);
+                }
+                if (m_state->trace() && m_state->layout()) {
+                    m_run_status->showPeak(m_state->layout()->peakBytes());
+                }
+                updateActions();
+                updateStatus();
             });
-
-    m_state = new RunDocument(this);
-    createActions();
-    createMenus();
-    createCentralWidget();
-    createDocks();
-    createStatusBar();
-    retranslateUi();
-    restoreWindowState();
-    updateRecentMenu();
-    updateActions();
+    // The live peak, until the first step reports one.
+    connect(m_state, &RunDocument::layoutChanged, this, [this] {
+        if (m_launcher->isActive() && !m_run_status->hasPeak() && m_state->layout()) {
+            m_run_status->showPeak(m_state->layout()->peakBytes());
+        }
+    });
 }
 
 MainWindow::~MainWindow() = default;
 
 QString MainWindow::aboutText() {
-    // The devices `memscope-cli devices` lists, one a line, then the CUDA and HIP status lines.
-    const auto& discovery = DeviceDiscovery::shared();
-    QStringList devices;
-    for (const auto& d : discovery.devices()) {
-        devices << QString::fromStdString(d.toText()).toHtmlEscaped();
-    }
-    devices << tr("CUDA: %1").arg(QString::fromStdString(discovery.cudaStatus()).toHtmlEscaped())
-            << tr("HIP: %1").arg(QString::fromStdString(discovery.hipStatus()).toHtmlEscaped());
-    return tr("<h3>%1 %2</h3>"
-              "<p>A memory profiler for Tiny LLaMA training: it records every tensor allocation "
-              "and shows where the memory goes.</p>"
-              "<p>Qt %3<br/>LibTorch %4</p><p>Devices:<br/>%5</p>")
-        .arg(QStringLiteral(MEMSCOPE_NAME), QStringLiteral(MEMSCOPE_VERSION),
-             QString::fromLatin1(qVersion()), QStringLiteral(TORCH_VERSION),
-             devices.join(QStringLiteral("<br/>")));
+    return AboutBox::text();
 }
 
 void MainWindow::showAbout() {
-    QMessageBox::about(this, tr("About Memscope"), aboutText());
+    AboutBox::show(this);
 }
 
 // --- files
 
 void MainWindow::openRunDialog() {
-    const QString dir =
-        appSettings().value(QLatin1String(k_last_dir_key), QDir::currentPath()).toString();
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open Run"), dir,
-        tr("Runs and snapshots (*.memscope *.pickle *.pkl manifest.json);;Memscope runs "
-           "(*.memscope);;Multi-rank runs (manifest.json);;PyTorch memory snapshots (*.pickle "
-           "*.pkl);;All files (*)"));
-    if (path.isEmpty()) {
-        return;
+    if (const auto path = RunFileDialogs::openRun(this)) {
+        openRun(*path);
     }
-    appSettings().setValue(QLatin1String(k_last_dir_key), QFileInfo(path).absolutePath());
-    openRun(path);
 }
 
 void MainWindow::openRunRangeDialog() {
-    const QString dir =
-        appSettings().value(QLatin1String(k_last_dir_key), QDir::currentPath()).toString();
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open Part of Run"), dir,
-        tr("Runs and snapshots (*.memscope *.pickle *.pkl);;Memscope runs (*.memscope);;PyTorch "
-           "memory snapshots (*.pickle *.pkl);;All files (*)"));
-    if (path.isEmpty()) {
-        return;
+    const auto part = RunFileDialogs::openRunPart(
+        this,
+        [this](const QString& title, const QString& message) { reportError(title, message); });
+    if (part) {
+        openRun(part->first, part->second);
     }
-    appSettings().setValue(QLatin1String(k_last_dir_key), QFileInfo(path).absolutePath());
-    QString text;
-    for (;;) {
-        bool ok = false;
-        text = QInputDialog::getText(
-            this, tr("Open Part of Run"),
-            tr("Range to load: event indices (1000000:2000000) or times since the start with a "
-               "unit (2.5s:4s, 300ms:, :1.5min).\nAllocations live at its start count as present "
-               "from the start. Leave empty for the whole run."),
-            QLineEdit::Normal, text, &ok);
-        if (!ok) {
-            return;
-        }
-        try {
-            openRun(path, RunRange::parse(text.toStdString()));
-            return;
-        } catch (const std::invalid_argument& e) {
-            reportError(tr("Not a Range"), QString::fromStdString(e.what()));
-        }
-    }
-}
-
-std::shared_ptr<const Trace> MainWindow::loadTrace(const QString& path, QString& error,
-                                                   const RunRange& range) {
-    // Reading, decoding and finalizing a large file run on a worker while this loop keeps
-    // painting and timers going (and the status bar's Cancel button working); a small one (well
-    // under a frame's worth of work) is read here. RunSource opens any kind of run.
-    const std::string file = QFile::encodeName(path).toStdString();
-    const bool async = QFileInfo(path).size() >= k_async_load_bytes;
-    RunSource::Options options;
-    options.range = range;
-    if (async) {
-        RunLoadProgress* progress = m_load_progress;
-        options.progress = [progress](double f) { progress->report(f); };
-        options.cancel = progress->cancelFlag();
-    }
-    auto load = [file, options, &error]() -> std::shared_ptr<const Trace> {
-        try {
-            return std::make_shared<const Trace>(RunSource(file).open(options));
-        } catch (const RunFileCancelled&) {
-            error.clear();
-        } catch (const std::exception& e) {
-            error = QString::fromLocal8Bit(e.what());
-        } catch (...) {
-            error = tr("unknown error");
-        }
-        return nullptr;
-    };
-    std::shared_ptr<const Trace> trace;
-    if (!async) {
-        trace = load();
-    } else {
-        m_load_progress->start(true);
-        QFutureWatcher<std::shared_ptr<const Trace>> watcher;
-        QEventLoop loop;
-        connect(&watcher, &QFutureWatcherBase::finished, &loop, &QEventLoop::quit);
-        watcher.setFuture(QtConcurrent::run(load));
-        if (!watcher.isFinished()) {
-            // User input too, for Cancel; m_loading keeps Open, Run and Compare disabled.
-            loop.exec();
-        }
-        trace = watcher.result();
-        m_load_progress->finish();
-    }
-    return trace;
 }
 
 bool MainWindow::openRun(const QString& path, const RunRange& range) {
-    if (m_loading) {
+    return startOpening(path, range, -1);
+}
+
+bool MainWindow::openRunDirectory(const QString& path, int rank, const RunRange& range) {
+    return startOpening(path, range, rank);
+}
+
+bool MainWindow::startOpening(const QString& path, const RunRange& range, int rank) {
+    if (m_session->isLoading()) {
         return false;
-    }
-    if (RunDirectory::isRunDirectory(QFile::encodeName(path).toStdString())) {
-        return openRunDirectory(path, -1, range);  // its ranks, each a trace
     }
     if (runActive()) {
         reportError(tr("Run in Progress"), tr("Stop the current run before opening another one."));
         return false;
     }
-    m_loading = true;
-    updateActions();
     m_status_label->setText(tr("Opening %1...").arg(QDir::toNativeSeparators(path)));
-    QApplication::setOverrideCursor(Qt::BusyCursor);
-    QString error;
-    std::shared_ptr<const Trace> trace = loadTrace(path, error, range);
-    QApplication::restoreOverrideCursor();
-    m_loading = false;
-    updateActions();
-    if (!trace && error.isEmpty()) {
-        updateStatus();
-        appendLog(tr("Opening %1 cancelled.").arg(QDir::toNativeSeparators(path)));
-        return false;
-    }
-    if (!trace) {
-        updateStatus();
-        reportError(
-            tr("Cannot Open Run"),
-            tr("Memscope could not open %1.\n\n%2").arg(QDir::toNativeSeparators(path), error));
-        return false;
-    }
-    clearRanks();
-    showTrace(trace, path);
-    addRecentFile(path);
-    if (range.isAll()) {
-        appendLog(tr("Opened %1: %2 events.")
-                      .arg(QDir::toNativeSeparators(path))
-                      .arg(QLocale().toString(qint64(trace->events.count()))));
-    } else {
-        appendLog(tr("Opened %1 (%2): %3 events.")
-                      .arg(QDir::toNativeSeparators(path), QString::fromStdString(range.describe()))
-                      .arg(QLocale().toString(qint64(trace->events.count()))));
-    }
-    return true;
+    return m_session->open(path, range, rank);
+}
+
+QString MainWindow::currentRunPath() const {
+    return m_session->path();
+}
+
+std::shared_ptr<const Trace> MainWindow::currentTrace() const {
+    return m_state->trace();
+}
+
+int MainWindow::rankCount() const {
+    return m_session->rankCount();
+}
+
+int MainWindow::currentRank() const {
+    return m_session->rank();
 }
 
 void MainWindow::showTrace(std::shared_ptr<const Trace> trace, const QString& path) {
-    m_trace = std::move(trace);
-    m_run_path = path;
-    m_timeline_page->setTrace(m_trace);
-    m_timeline_stack->setCurrentWidget(m_timeline_page);
-    showTraceInAnalysisTabs();
-    setRunTabsVisible(m_trace != nullptr);
-    const QString name = path.isEmpty() ? tr("Unsaved run") : QFileInfo(path).fileName();
+    m_session->show(std::move(trace), path);
+}
+
+void MainWindow::onRunChanged() {
+    const bool has_run = m_state->trace() != nullptr;
+    if (has_run || m_session->isLive()) {
+        m_timeline_stack->setCurrentWidget(m_timeline_page);
+    }
+    setRunTabsVisible(has_run);
+    const QString path = m_session->path();
+    const QString name = m_session->isLive()     ? tr("Recording")
+                         : m_session->hasRanks() ? QStringLiteral("%1 - %2").arg(
+                                                       QFileInfo(m_session->directory()).fileName(),
+                                                       tr("rank %1").arg(m_session->rank()))
+                         : path.isEmpty() ? tr("Unsaved run")
+                                          : QFileInfo(path).fileName();
     setWindowTitle(QStringLiteral("%1 - %2").arg(name, QStringLiteral(MEMSCOPE_NAME)));
     updateStatus();
     updateActions();
 }
 
 bool MainWindow::saveRun(const QString& path) {
-    if (!m_trace) {
+    QString error;
+    if (!m_session->save(path, &error)) {
+        if (!error.isEmpty()) {
+            reportError(tr("Cannot Save Run"), error);
+        }
         return false;
     }
-    try {
-        RunFile::save(*m_trace, QFile::encodeName(path).toStdString());
-    } catch (const std::exception& e) {
-        reportError(tr("Cannot Save Run"),
-                    tr("Memscope could not write %1.\n\n%2")
-                        .arg(QDir::toNativeSeparators(path), QString::fromLocal8Bit(e.what())));
-        return false;
-    }
-    m_run_path = path;
     addRecentFile(path);
-    setWindowTitle(
-        QStringLiteral("%1 - %2").arg(QFileInfo(path).fileName(), QStringLiteral(MEMSCOPE_NAME)));
     appendLog(tr("Saved %1.").arg(QDir::toNativeSeparators(path)));
-    updateStatus();
     return true;
 }
 
 void MainWindow::saveRunDialog() {
-    if (!m_trace) {
+    if (!m_state->trace()) {
         return;
     }
-    QString suggestion = m_run_path;
-    if (suggestion.isEmpty() || !suggestion.endsWith(QLatin1String(".memscope"))) {
-        const QString dir =
-            appSettings().value(QLatin1String(k_last_dir_key), QDir::currentPath()).toString();
-        const QString base =
-            m_run_path.isEmpty() ? QStringLiteral("run") : QFileInfo(m_run_path).completeBaseName();
-        suggestion = QDir(dir).filePath(base + QStringLiteral(".memscope"));
-    }
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save Run"), suggestion,
-                                                      tr("Memscope runs (*.memscope)"));
-    if (!path.isEmpty()) {
-        appSettings().setValue(QLatin1String(k_last_dir_key), QFileInfo(path).absolutePath());
-        saveRun(path);
+    if (const auto path = RunFileDialogs::saveRun(this, m_session->path())) {
+        saveRun(*path);
     }
 }
 
 QStringList MainWindow::unfinishedJournals(const QString& dir) const {
-    const QString runs =
-        dir.isEmpty() ? QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) +
-                            QStringLiteral("/runs")
-                      : dir;
-    const QDateTime recent = QDateTime::currentDateTime().addSecs(-10);
-    QStringList out;
-    for (const std::string& journal :
-         JournalRecovery::findJournals(QFile::encodeName(runs).toStdString())) {
-        const QString path = QFile::decodeName(QByteArray::fromStdString(journal));
-        if (QFileInfo(path).lastModified() < recent) {
-            out << path;
-        }
-    }
-    return out;
+    return JournalRecoverer::unfinishedJournals(dir);
 }
 
 void MainWindow::offerRecovery() {
@@ -429,107 +315,24 @@ void MainWindow::offerRecovery() {
     if (journals.isEmpty()) {
         return;
     }
-    // Non-modal: the window stays usable, and nothing waits for an answer.
-    auto* box = new QMessageBox(QMessageBox::Question, tr("Recover Unfinished Runs"),
-                                tr("%n run(s) ended before they were saved (the app was closed "
-                                   "or crashed). Recover what they recorded?",
-                                   nullptr, int(journals.size())),
-                                QMessageBox::NoButton, this);
-    box->setObjectName(QStringLiteral("recovery_offer"));
-    box->setDetailedText(journals.join(QLatin1Char('\n')));
-    QPushButton* recover = box->addButton(tr("Recover"), QMessageBox::AcceptRole);
-    QPushButton* discard = box->addButton(tr("Discard"), QMessageBox::DestructiveRole);
-    box->addButton(tr("Later"), QMessageBox::RejectRole);
-    box->setDefaultButton(recover);
-    box->setWindowModality(Qt::NonModal);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    connect(box, &QMessageBox::buttonClicked, this,
-            [this, journals, recover, discard](QAbstractButton* button) {
-                if (button == recover) {
-                    recoverJournals(journals);
-                } else if (button == discard) {
-                    for (const QString& j : journals) {
-                        QFile::remove(j);
-                    }
-                    appendLog(tr("Discarded %n unfinished run(s).", nullptr, int(journals.size())));
-                }
-            });
-    box->show();
+    auto* offer = new RecoveryOffer(journals, this);
+    connect(offer, &RecoveryOffer::recoverChosen, this, &MainWindow::recoverJournals);
+    connect(offer, &RecoveryOffer::discarded, this, [this](const QStringList& discarded) {
+        appendLog(tr("Discarded %n unfinished run(s).", nullptr, int(discarded.size())));
+    });
+    offer->show();
 }
 
 void MainWindow::recoverJournals(const QStringList& journals) {
-    struct Recovered {
-        QStringList runs;
-        QStringList lines;
-    };
-    auto work = [journals] {
-        Recovered r;
-        for (const QString& journal : journals) {
-            const std::string file = QFile::encodeName(journal).toStdString();
-            const QString run =
-                QFile::decodeName(QByteArray::fromStdString(RunJournal::runPathFor(file)));
-            try {
-                const JournalRecovery::Result result = JournalRecovery::recover(file);
-                RunFile::save(result.trace, QFile::encodeName(run).toStdString());
-                QFile::remove(journal);
-                r.runs << run;
-                r.lines << tr("Recovered %1: %2")
-                               .arg(QDir::toNativeSeparators(run),
-                                    QString::fromStdString(result.describe()));
-            } catch (const std::exception& e) {
-                r.lines << tr("Could not recover %1: %2")
-                               .arg(QDir::toNativeSeparators(journal),
-                                    QString::fromLocal8Bit(e.what()));
-            }
-        }
-        return r;
-    };
-    whenFinished(this, QtConcurrent::run(work), [this](Recovered r) {
-        for (const QString& line : r.lines) {
-            appendLog(line);
-        }
-        for (const QString& run : r.runs) {
-            addRecentFile(run);
-        }
-        if (!r.runs.isEmpty() && !runActive() && !m_loading) {
-            openRun(r.runs.last());
-        }
-    });
+    m_recoverer->recover(journals);
 }
 
 QStringList MainWindow::recentFiles() const {
-    return appSettings().value(QLatin1String(k_recent_key)).toStringList();
+    return m_recent_menu->files();
 }
 
 void MainWindow::addRecentFile(const QString& path) {
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    QStringList files = recentFiles();
-    files.removeAll(absolute);
-    files.prepend(absolute);
-    while (files.size() > k_max_recent) {
-        files.removeLast();
-    }
-    appSettings().setValue(QLatin1String(k_recent_key), files);
-    updateRecentMenu();
-}
-
-void MainWindow::updateRecentMenu() {
-    m_recent_menu->clear();
-    const QStringList files = recentFiles();
-    int number = 1;
-    for (const QString& file : files) {
-        QAction* action = m_recent_menu->addAction(
-            QStringLiteral("&%1 %2").arg(number++).arg(QDir::toNativeSeparators(file)));
-        action->setData(file);
-        action->setEnabled(QFileInfo::exists(file));
-        connect(action, &QAction::triggered, this, [this, file] { openRun(file); });
-    }
-    if (!files.isEmpty()) {
-        m_recent_menu->addSeparator();
-    }
-    m_recent_menu->addAction(m_clear_recent_action);
-    m_clear_recent_action->setEnabled(!files.isEmpty());
-    m_recent_menu->setEnabled(true);
+    m_recent_menu->addFile(path);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
@@ -556,7 +359,8 @@ void MainWindow::dropEvent(QDropEvent* event) {
 
 // --- views
 
-void MainWindow::addTab(QWidget* page, const QString& name, bool needs_run) {
+void MainWindow::addTab(QWidget* page, const QString& name, bool needs_run,
+                        std::function<void(const std::shared_ptr<const Trace>&)> fill) {
     // In a scroll area, so that a page with many controls never forces the window wider or
     // taller than a laptop screen: below its own minimum it scrolls.
     auto* area = new QScrollArea(m_tabs);
@@ -566,7 +370,10 @@ void MainWindow::addTab(QWidget* page, const QString& name, bool needs_run) {
     area->setFrameShape(QFrame::NoFrame);
     area->setWidget(page);
     const int index = m_tabs->addTab(area, QString());
-    m_tabs->setTabVisible(index, !needs_run || m_trace != nullptr);
+    m_tabs->setTabVisible(index, !needs_run || m_state->trace() != nullptr);
+    if (fill) {
+        new TabTraceFollower(m_state, area, std::move(fill));
+    }
 }
 
 int MainWindow::tabIndexOf(QWidget* page) const {
@@ -591,23 +398,35 @@ void MainWindow::createAnalysisTabs() {
     // than each other: an operator, module, roofline or flame graph row highlights its
     // allocations on the timeline through it, a pinned allocation selects its rows in the
     // pages, the flame graph's time and the segment page's event through it.
+    // Each page reads the document's run when its tab is shown (TabTraceFollower).
     m_operator_page = new OperatorPage(m_state, this);
-    addTab(m_operator_page, QStringLiteral("operators"), true);
+    addTab(m_operator_page, QStringLiteral("operators"), true,
+           [page = m_operator_page](const auto& trace) { page->setTrace(trace); });
     m_allocations_page = new AllocationsPage(m_state, this);
-    addTab(m_allocations_page, QStringLiteral("allocations"), true);
+    addTab(m_allocations_page, QStringLiteral("allocations"), true,
+           [page = m_allocations_page](const auto& trace) { page->setTrace(trace); });
     m_summary_page = new SummaryPage(m_state, this);
-    addTab(m_summary_page, QStringLiteral("summary"), true);
+    addTab(m_summary_page, QStringLiteral("summary"), true,
+           [page = m_summary_page](const auto& trace) { page->setTrace(trace); });
     m_segment_page = new SegmentPage(m_state, this);
-    addTab(m_segment_page, QStringLiteral("segments"), true);
+    addTab(m_segment_page, QStringLiteral("segments"), true,
+           [page = m_segment_page](const auto& trace) { page->setTrace(trace); });
     m_flame_graph_page = new FlameGraphPage(m_state, this);
-    addTab(m_flame_graph_page, QStringLiteral("flamegraph"), true);
+    // With the document's filter and pinned time.
+    addTab(m_flame_graph_page, QStringLiteral("flamegraph"), true,
+           [page = m_flame_graph_page](const auto& trace) { page->setTrace(trace); });
     m_compare_page = new ComparePage(this);
     addTab(m_compare_page, QStringLiteral("compare"), false);
     m_tabs->setTabVisible(tabIndexOf(m_compare_page), false);  // until File > Compare With
     m_sweep_page = new SweepPage(this);
     addTab(m_sweep_page, QStringLiteral("sweeps"), false);
     m_planner_page = new PlannerPage(this);
-    addTab(m_planner_page, QStringLiteral("planner"), false);
+    addTab(m_planner_page, QStringLiteral("planner"), false,
+           [page = m_planner_page](const auto& trace) {
+               if (trace) {
+                   page->setMeasuredTrace(trace);
+               }
+           });
 
     // A pick in the allocation list pins it (the page sets the document) and shows the
     // timeline: switching tabs is the window's business.
@@ -615,168 +434,22 @@ void MainWindow::createAnalysisTabs() {
         m_state->setSelectedAllocation(a);
         m_tabs->setCurrentWidget(m_timeline_stack);
     });
-    connect(m_tabs, &QTabWidget::currentChanged, this, [this] { syncCurrentTab(); });
-    // The rank selector sets the document's rank; loading that rank's trace is the window's.
-    connect(m_state, &RunDocument::rankChanged, this, [this](int rank) {
-        if (rank < 0) {
-            return;
-        }
-        if (m_rank_controller->isActive()) {
-            if (rank != m_rank_controller->shownRank()) {
-                // A live run: the chosen rank's snapshot follows at the next poll.
-                m_timeline_page->setLiveTrace(nullptr, nullptr);
-                m_rank_controller->showRank(rank);
-            }
-            return;
-        }
-        if (rank != m_rank && !showRank(rank)) {
-            m_state->setRank(m_rank);  // no recording of that rank: the selector goes back
-        }
-    });
     connect(m_sweep_page, &SweepPage::runFileActivated, this,
             [this](const QString& path) { openRun(path); });
 }
 
-void MainWindow::showTraceInAnalysisTabs() {
-    // The pages read the run when their tab is shown: filling all of them when a run finishes
-    // would hold the event loop (the allocation lists sort every allocation).
-    syncCurrentTab();
-}
-
-void MainWindow::syncCurrentTab() {
-    QWidget* page = pageAt(m_tabs->currentIndex());
-    if (!page || m_page_traces.value(page).lock() == m_trace) {
-        return;
-    }
-    if (page == m_operator_page) {
-        m_operator_page->setTrace(m_trace);
-    } else if (page == m_allocations_page) {
-        m_allocations_page->setTrace(m_trace);
-    } else if (page == m_summary_page) {
-        m_summary_page->setTrace(m_trace);
-    } else if (page == m_segment_page) {
-        m_segment_page->setTrace(m_trace);
-    } else if (page == m_flame_graph_page) {
-        m_flame_graph_page->setTrace(m_trace);  // with the document's filter and pinned time
-    } else if (page == m_planner_page) {
-        if (m_trace) {
-            m_planner_page->setMeasuredTrace(m_trace);
-        }
-    } else {
-        return;
-    }
-    // The pages select the document's pinned allocation themselves once they have the run
-    // (the operator page's table of a large run comes later).
-    m_page_traces.insert(page, m_trace);
-}
-
-bool MainWindow::openRunDirectory(const QString& path, int rank, const RunRange& range) {
-    if (m_loading) {
-        return false;
-    }
-    if (runActive()) {
-        reportError(tr("Run in Progress"), tr("Stop the current run before opening another one."));
-        return false;
-    }
-    const std::string where = QFile::encodeName(path).toStdString();
-    std::optional<RunSource> source;
-    try {
-        source.emplace(where);
-    } catch (const std::exception& e) {
-        reportError(tr("Cannot Open Run"),
-                    tr("Memscope could not open %1.\n\n%2")
-                        .arg(QDir::toNativeSeparators(path), QString::fromLocal8Bit(e.what())));
-        return false;
-    }
-    const RunDirectory& manifest = source->manifest();
-    const std::string& dir = source->directory();
-    QVector<std::shared_ptr<const Trace>> traces;
-    QStringList paths;
-    QStringList problems;
-    m_loading = true;
-    updateActions();
-    QApplication::setOverrideCursor(Qt::BusyCursor);
-    bool cancelled = false;
-    for (int r = 0; r < manifest.world_size && !cancelled; ++r) {
-        const QString file = QFile::decodeName(QByteArray::fromStdString(source->rankPath(r)));
-        m_status_label->setText(tr("Opening rank %1 of %2...").arg(r).arg(manifest.world_size));
-        paths.append(file);
-        if (!QFileInfo::exists(file)) {
-            traces.append(nullptr);
-            problems.append(
-                tr("rank %1: %2 is missing").arg(r).arg(QDir::toNativeSeparators(file)));
-            continue;
-        }
-        QString error;
-        auto trace = loadTrace(file, error, range);
-        if (!trace && error.isEmpty()) {
-            cancelled = true;
-        } else if (!trace) {
-            problems.append(tr("rank %1: %2").arg(r).arg(error));
-        }
-        traces.append(trace);
-    }
-    QApplication::restoreOverrideCursor();
-    m_loading = false;
-    updateActions();
-    if (cancelled) {
-        updateStatus();
-        appendLog(tr("Opening %1 cancelled.").arg(QDir::toNativeSeparators(path)));
-        return false;
-    }
-    for (const QString& problem : problems) {
-        appendLog(problem);
-    }
-    const auto readable =
-        std::count_if(traces.begin(), traces.end(), [](const auto& t) { return t != nullptr; });
-    if (readable == 0) {
-        updateStatus();
-        reportError(tr("Cannot Open Run"),
-                    tr("Memscope could not read any rank of %1.\n\n%2")
-                        .arg(QDir::toNativeSeparators(path), problems.join(QLatin1Char('\n'))));
-        return false;
-    }
-    m_rank_traces = traces;
-    m_rank_paths = paths;
-    m_rank_dir = QFile::decodeName(QByteArray::fromStdString(dir));
-    if (rank < 0 || rank >= m_rank_traces.size() || !m_rank_traces[rank]) {
-        rank = int(std::find_if(m_rank_traces.begin(), m_rank_traces.end(),
-                                [](const auto& t) { return t != nullptr; }) -
-                   m_rank_traces.begin());
-    }
-    m_rank = -1;
-    showRank(rank);
-    addRecentFile(m_rank_dir);
-    appendLog(tr("Opened %1: %2 of %3 ranks, %4.")
-                  .arg(QDir::toNativeSeparators(m_rank_dir))
-                  .arg(readable)
-                  .arg(manifest.world_size)
-                  .arg(QString::fromStdString(manifest.parallel)));
-    return true;
-}
-
-void MainWindow::clearRanks() {
-    m_rank_traces.clear();
-    m_rank_paths.clear();
-    m_rank_dir.clear();
-    m_rank = -1;
-    m_timeline_page->setRanks({}, -1);
-    m_summary_page->setRanks({}, -1);
-    updateRankMenu();
-}
-
 bool MainWindow::showRank(int rank) {
-    if (rank < 0 || rank >= m_rank_traces.size() || !m_rank_traces[rank]) {
-        return false;
-    }
-    m_rank = rank;
+    return m_session->showRank(rank);
+}
+
+void MainWindow::onRanksChanged() {
     QStringList labels;
     QVector<SummaryPage::RankRow> rows;
-    for (int r = 0; r < m_rank_traces.size(); ++r) {
+    for (int r = 0; r < m_session->rankCount(); ++r) {
         SummaryPage::RankRow row;
         row.rank = r;
-        if (m_rank_traces[r]) {
-            row = SummaryPage::rankRowOf(r, *m_rank_traces[r]);
+        if (const auto trace = m_session->rankTrace(r)) {
+            row = SummaryPage::rankRowOf(r, *trace);
             labels.append(tr("%1 (peak %2)").arg(r).arg(humanBytes(row.peak_bytes)));
         } else {
             row.missing = true;
@@ -784,14 +457,9 @@ bool MainWindow::showRank(int rank) {
         }
         rows.append(row);
     }
-    showTrace(m_rank_traces[rank], m_rank_paths.value(rank));
-    m_timeline_page->setRanks(labels, rank);
-    m_summary_page->setRanks(rows, rank);
-    setWindowTitle(QStringLiteral("%1 - %2 - %3")
-                       .arg(QFileInfo(m_rank_dir).fileName(), tr("rank %1").arg(rank),
-                            QStringLiteral(MEMSCOPE_NAME)));
+    m_timeline_page->setRanks(labels, m_session->rank());
+    m_summary_page->setRanks(rows, m_session->rank());
     updateRankMenu();
-    return true;
 }
 
 void MainWindow::updateRankMenu() {
@@ -799,31 +467,31 @@ void MainWindow::updateRankMenu() {
         return;
     }
     m_compare_rank_menu->clear();
-    for (int r = 0; r < m_rank_traces.size(); ++r) {
-        if (r == m_rank || !m_rank_traces[r]) {
+    for (int r = 0; r < m_session->rankCount(); ++r) {
+        if (r == m_session->rank() || !m_session->rankTrace(r)) {
             continue;
         }
         QAction* action = m_compare_rank_menu->addAction(tr("Rank %1").arg(r));
         connect(action, &QAction::triggered, this, [this, r] { compareWithRank(r); });
     }
-    m_compare_rank_menu->menuAction()->setVisible(m_rank_traces.size() > 1);
+    m_compare_rank_menu->menuAction()->setVisible(m_session->rankCount() > 1);
     m_compare_rank_menu->setEnabled(!m_compare_rank_menu->isEmpty());
 }
 
 bool MainWindow::compareWithRank(int rank) {
-    if (!m_trace || rank < 0 || rank >= m_rank_traces.size() || !m_rank_traces[rank] ||
-        rank == m_rank) {
+    if (!m_state->trace() || rank == m_session->rank() || !m_session->rankTrace(rank)) {
         return false;
     }
-    compareTraces(m_rank_traces[rank], tr("rank %1").arg(rank));
+    compareTraces(m_session->rankTrace(rank), tr("rank %1").arg(rank));
     return true;
 }
 
 void MainWindow::compareTraces(std::shared_ptr<const Trace> other, const QString& other_name) {
-    const QString this_name = m_rank >= 0            ? tr("rank %1").arg(m_rank)
-                              : m_run_path.isEmpty() ? tr("Unsaved run")
-                                                     : QFileInfo(m_run_path).fileName();
-    m_compare_page->setRuns(m_trace, std::move(other), this_name, other_name);
+    const QString path = m_session->path();
+    const QString this_name = m_session->rank() >= 0 ? tr("rank %1").arg(m_session->rank())
+                              : path.isEmpty()       ? tr("Unsaved run")
+                                                     : QFileInfo(path).fileName();
+    m_compare_page->setRuns(m_state->trace(), std::move(other), this_name, other_name);
     const int index = tabIndexOf(m_compare_page);
     m_tabs->setTabVisible(index, true);
     m_tabs->setCurrentIndex(index);
@@ -831,65 +499,18 @@ void MainWindow::compareTraces(std::shared_ptr<const Trace> other, const QString
 }
 
 bool MainWindow::compareWith(const QString& path) {
-    if (!m_trace) {
+    if (!m_state->trace() || runActive()) {
         return false;
     }
-    // A run directory (another strategy, say) compares by its rank of the same number as the
-    // rank shown here (rank 0 when it has fewer ranks).
-    QString file = path;
-    QString name = QFileInfo(path).fileName();
-    const std::string where = QFile::encodeName(path).toStdString();
-    try {
-        const RunSource source(where);
-        if (source.isMultiRank()) {
-            const int rank = m_rank >= 0 && m_rank < source.worldSize() ? m_rank : 0;
-            file = QFile::decodeName(QByteArray::fromStdString(source.rankPath(rank)));
-            name =
-                tr("%1 rank %2")
-                    .arg(QFileInfo(QFile::decodeName(QByteArray::fromStdString(source.directory())))
-                             .fileName())
-                    .arg(rank);
-        }
-    } catch (const std::exception& e) {
-        reportError(tr("Cannot Open Run"),
-                    tr("Memscope could not open %1.\n\n%2")
-                        .arg(QDir::toNativeSeparators(path), QString::fromLocal8Bit(e.what())));
-        return false;
-    }
-    QApplication::setOverrideCursor(Qt::BusyCursor);
-    m_loading = true;
-    updateActions();
-    QString error;
-    std::shared_ptr<const Trace> other = loadTrace(file, error);
-    m_loading = false;
-    updateActions();
-    QApplication::restoreOverrideCursor();
-    if (!other && error.isEmpty()) {
-        return false;  // cancelled
-    }
-    if (!other) {
-        reportError(
-            tr("Cannot Open Run"),
-            tr("Memscope could not open %1.\n\n%2").arg(QDir::toNativeSeparators(file), error));
-        return false;
-    }
-    compareTraces(other, name);
-    return true;
+    return m_session->openForComparison(path);  // compareTraces() when it is read
 }
 
 void MainWindow::compareWithDialog() {
-    if (!m_trace) {
+    if (!m_state->trace()) {
         return;
     }
-    const QString dir =
-        appSettings().value(QLatin1String(k_last_dir_key), QDir::currentPath()).toString();
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Compare With Run"), dir,
-        tr("Runs and snapshots (*.memscope *.pickle *.pkl manifest.json);;Memscope runs "
-           "(*.memscope);;Multi-rank runs (manifest.json);;PyTorch memory snapshots (*.pickle "
-           "*.pkl);;All files (*)"));
-    if (!path.isEmpty()) {
-        compareWith(path);
+    if (const auto path = RunFileDialogs::compareWith(this)) {
+        compareWith(*path);
     }
 }
 
@@ -942,67 +563,8 @@ QWidget* MainWindow::currentExportWidget() const {
 }
 
 bool MainWindow::exportView(const QString& path, double scale, const QSize& size, QString* error) {
-    QWidget* widget = currentExportWidget();
-    auto fail = [&](const QString& message) {
-        if (error) {
-            *error = message;
-        }
-        return false;
-    };
-    if (!widget) {
-        return fail(tr("There is no view to export."));
-    }
-    scale = std::clamp(scale, 1.0, 4.0);
-    auto* timeline = qobject_cast<TimelineView*>(widget);
-    const QSize target = size.isEmpty() ? widget->size() : size;
-    const bool svg =
-        QFileInfo(path).suffix().compare(QLatin1String("svg"), Qt::CaseInsensitive) == 0;
-    // Views other than the timeline render at the target size: resized for the moment.
-    auto renderWidget = [&](QPainter& painter) {
-        const QSize old = widget->size();
-        widget->resize(target);
-        widget->render(&painter);
-        widget->resize(old);
-    };
-    if (svg) {
-        QSvgGenerator generator;
-        generator.setFileName(path);
-        generator.setSize(target);
-        generator.setViewBox(QRect(QPoint(0, 0), target));
-        generator.setTitle(m_tabs->tabText(m_tabs->currentIndex()));
-        generator.setDescription(
-            tr("Exported from %1 %2")
-                .arg(QStringLiteral(MEMSCOPE_NAME), QStringLiteral(MEMSCOPE_VERSION)));
-        QPainter painter;
-        if (!painter.begin(&generator)) {
-            return fail(tr("Cannot write %1.").arg(QDir::toNativeSeparators(path)));
-        }
-        if (timeline) {
-            timeline->renderTo(painter, QRectF(QPointF(0, 0), QSizeF(target)));
-        } else {
-            renderWidget(painter);
-        }
-        painter.end();
-        if (!QFileInfo::exists(path)) {
-            return fail(tr("Cannot write %1.").arg(QDir::toNativeSeparators(path)));
-        }
-        return true;
-    }
-    QImage image;
-    if (timeline) {
-        image = timeline->renderImage(target, scale);
-    } else {
-        image = QImage(QSize(qRound(target.width() * scale), qRound(target.height() * scale)),
-                       QImage::Format_ARGB32_Premultiplied);
-        image.setDevicePixelRatio(scale);
-        image.fill(Qt::white);
-        QPainter painter(&image);
-        renderWidget(painter);
-    }
-    if (image.isNull() || !image.save(path, "PNG")) {
-        return fail(tr("Cannot write %1.").arg(QDir::toNativeSeparators(path)));
-    }
-    return true;
+    return ViewExporter::write(currentExportWidget(), path, scale, size,
+                               m_tabs->tabText(m_tabs->currentIndex()), error);
 }
 
 void MainWindow::exportViewDialog() {
@@ -1030,7 +592,7 @@ void MainWindow::exportViewDialog() {
 // --- runs
 
 void MainWindow::startRun() {
-    if (runActive() || m_loading) {
+    if (runActive() || m_session->isLoading()) {
         return;
     }
     const auto options = m_run_panel->validatedOptions();
@@ -1039,169 +601,36 @@ void MainWindow::startRun() {
         m_run_dock->raise();
         return;
     }
-    if (m_run_panel->processes() > 1) {
-        startRankRun(*options);
-        return;
-    }
-    QString error;
-    if (!m_controller->start(*options, m_run_panel->recordShapes(), &error)) {
-        m_run_panel->validatedOptions();
-        reportError(tr("Cannot Start Run"), error);
-        return;
-    }
-    m_run_panel->saveSettings();
-    showLiveRunStarting(options->num_steps + options->warmup_steps);
-}
-
-void MainWindow::showLiveRunStarting(qint64 total) {
-    m_live_step = 0;
-    m_live_total = total;
-    clearRanks();
-    m_trace.reset();
-    m_run_path.clear();
-    m_timeline_page->setTrace(nullptr);
-    m_timeline_stack->setCurrentWidget(m_timeline_page);
-    m_tabs->setCurrentWidget(m_timeline_stack);
-    setRunTabsVisible(false);
-    m_progress->setRange(0, int(m_live_total));
-    m_progress->setValue(0);
-    m_progress->show();
-    m_step_label->setText(tr("Starting..."));
-    m_eta_label->clear();
-    m_peak_label->clear();
-    setWindowTitle(QStringLiteral("%1 - %2").arg(tr("Recording"), QStringLiteral(MEMSCOPE_NAME)));
-    updateActions();
-    updateStatus();
-}
-
-void MainWindow::stopRun() {
-    m_controller->stop();
-    m_rank_controller->stop();
-}
-
-bool MainWindow::runActive() const {
-    return m_controller->isActive() || m_rank_controller->isActive();
-}
-
-// --- multi-process runs
-
-void MainWindow::startRankRun(const TrainOptions& options) {
     RankRunController::Request request;
-    request.options = options;
+    request.options = *options;
     request.recordShapes = m_run_panel->recordShapes();
     request.processes = m_run_panel->processes();
     request.parallel = m_run_panel->parallel();
     request.bucketMib = m_run_panel->bucketMib();
     request.directory = m_run_panel->outputDirectory();
     QString error;
-    if (!m_rank_controller->start(request, &error)) {
+    if (!m_launcher->start(request, &error)) {
         m_run_panel->showProblem(error);
         reportError(tr("Cannot Start Run"), error);
         return;
     }
     m_run_panel->saveSettings();
-    showLiveRunStarting(options.num_steps + options.warmup_steps);
-    m_timeline_page->setRanks(m_rank_controller->rankLabels(), m_rank_controller->shownRank());
 }
 
-void MainWindow::onRankRunFinished(const QString& directory, bool cancelled, const QString& error,
-                                   int rank_files) {
-    m_progress->hide();
-    m_eta_label->clear();
-    if (!error.isEmpty()) {
-        m_step_label->setText(tr("Failed: %1").arg(error.section(QLatin1Char('\n'), 0, 0)));
-        appendLog(tr("The run failed: %1").arg(error));
-        m_run_panel->showProblem(error);
-    } else if (cancelled) {
-        m_step_label->setText(tr("Stopped after step %1 of %2").arg(m_live_step).arg(m_live_total));
-        appendLog(tr("The run was stopped; every rank kept what it recorded."));
-    } else {
-        m_step_label->setText(tr("Finished %1 steps").arg(m_live_total));
-        appendLog(tr("The run finished."));
-    }
-    updateActions();
-    if (rank_files == 0) {
-        m_timeline_page->setRanks({}, -1);
-        appendLog(
-            tr("No rank recorded anything into %1.").arg(QDir::toNativeSeparators(directory)));
-        updateStatus();
-        return;
-    }
-    // What the ranks saved, opened as File > Open opens a run directory.
-    const QString step_text = m_step_label->text();
-    openRunDirectory(directory, m_rank_controller->shownRank());
-    m_step_label->setText(step_text);
-    setRunTabsVisible(true);
-    updateStatus();
+void MainWindow::stopRun() {
+    m_launcher->stop();
 }
 
-void MainWindow::onSnapshot(std::shared_ptr<const Trace> trace,
-                            std::shared_ptr<TimelineLayout> layout) {
-    m_trace = trace;
-    m_timeline_page->setLiveTrace(std::move(trace), std::move(layout));
-    if (m_peak_label->text().isEmpty() && m_timeline_page->view()->timelineLayout()) {
-        m_peak_label->setText(
-            tr("Peak %1").arg(humanBytes(m_timeline_page->view()->timelineLayout()->peakBytes())));
-    }
+bool MainWindow::runActive() const {
+    return m_launcher->isActive();
 }
 
-void MainWindow::onStep(qint64 step, qint64 total, double, double left, qint64 peak,
-                        const QString& line) {
-    // (A multi-process run's lines come from memscope-cli's output: `line` is empty.)
-    m_live_step = step;
-    m_live_total = total;
-    m_progress->setRange(0, int(total));
-    m_progress->setValue(int(step));
-    m_step_label->setText(tr("Step %1 of %2").arg(step).arg(total));
-    m_eta_label->setText(step < total ? tr("about %1 left").arg(humanDuration(left))
-                                      : tr("finishing"));
-    m_peak_label->setText(tr("Peak %1").arg(humanBytes(peak)));
-    if (!line.isEmpty()) {
-        appendLog(line);
-    }
+RunController* MainWindow::runController() const {
+    return m_launcher->controller();
 }
 
-void MainWindow::onRunFinished(std::shared_ptr<const Trace> trace,
-                               std::shared_ptr<TimelineLayout> layout, bool cancelled,
-                               bool out_of_memory, const QString& error, const QString& saved_path,
-                               const QString& save_error) {
-    m_trace = trace;
-    m_run_path.clear();
-    if (trace) {
-        m_timeline_page->setLiveTrace(trace, std::move(layout));
-        showTraceInAnalysisTabs();
-        setRunTabsVisible(true);
-    }
-    m_progress->hide();
-    if (out_of_memory) {
-        m_step_label->setText(tr("Out of memory at step %1").arg(m_live_step + 1));
-    } else if (!error.isEmpty()) {
-        m_step_label->setText(tr("Failed"));
-    } else if (cancelled) {
-        m_step_label->setText(tr("Stopped after step %1 of %2").arg(m_live_step).arg(m_live_total));
-    } else {
-        m_step_label->setText(tr("Finished %1 steps").arg(m_live_total));
-    }
-    m_eta_label->clear();
-    if (trace && m_timeline_page->view()->timelineLayout()) {
-        m_peak_label->setText(
-            tr("Peak %1").arg(humanBytes(m_timeline_page->view()->timelineLayout()->peakBytes())));
-    }
-    // Nothing recorded is lost: the controller kept every run as a file on its worker, also
-    // when it was stopped or ran out of memory. Save As copies it wherever the user wants.
-    if (!saved_path.isEmpty()) {
-        m_run_path = saved_path;
-        addRecentFile(saved_path);
-        appendLog(tr("The run was kept as %1 (File > Save Run As to put it elsewhere).")
-                      .arg(QDir::toNativeSeparators(saved_path)));
-    } else if (!save_error.isEmpty()) {
-        appendLog(save_error);
-    }
-    const QString name =
-        m_run_path.isEmpty() ? tr("Unsaved run") : QFileInfo(m_run_path).fileName();
-    setWindowTitle(QStringLiteral("%1 - %2").arg(name, QStringLiteral(MEMSCOPE_NAME)));
-    updateActions();
-    updateStatus();
+RankRunController* MainWindow::rankRunController() const {
+    return m_launcher->rankController();
 }
 
 // --- window
@@ -1221,46 +650,39 @@ void MainWindow::setRunTabsVisible(bool visible) {
 }
 
 void MainWindow::updateStatus() {
-    if (m_rank_controller->isActive()) {
-        m_status_label->setText(
-            tr("Recording %1 on %2 processes (%3)")
-                .arg(QString::fromStdString(m_rank_controller->request().options.preset))
-                .arg(m_rank_controller->worldSize())
-                .arg(m_rank_controller->request().parallel));
+    if (m_launcher->isActive()) {
+        m_status_label->setText(tr("Recording %1").arg(m_launcher->describe()));
         return;
     }
-    if (m_controller->isActive()) {
-        m_status_label->setText(
-            tr("Recording %1").arg(QString::fromStdString(m_controller->options().preset)));
+    if (m_session->isLoading()) {
         return;
     }
-    if (m_loading) {
-        return;
-    }
-    if (!m_trace) {
+    if (!m_state->trace()) {
         m_status_label->setText(tr("No run open"));
         return;
     }
-    if (m_run_path.isEmpty()) {
+    if (m_session->path().isEmpty()) {
         m_status_label->setText(tr("Unsaved run"));
         return;
     }
-    m_status_label->setText(tr("%1 open").arg(QDir::toNativeSeparators(m_run_path)));
+    m_status_label->setText(tr("%1 open").arg(QDir::toNativeSeparators(m_session->path())));
 }
 
 void MainWindow::updateActions() {
     const bool active = runActive();
-    m_run_action->setEnabled(!active && !m_loading);
+    const bool loading = m_session->isLoading();
+    const bool has_run = m_state->trace() != nullptr;
+    m_run_action->setEnabled(!active && !loading);
     m_stop_action->setEnabled(active);
-    m_open_action->setEnabled(!active && !m_loading);
-    m_open_range_action->setEnabled(!active && !m_loading);
-    m_recent_menu->setEnabled(!active && !m_loading);
-    m_save_action->setEnabled(!active && m_trace != nullptr);
-    m_compare_action->setEnabled(!active && !m_loading && m_trace != nullptr);
-    m_export_action->setEnabled(!m_loading);
-    m_find_action->setEnabled(m_trace != nullptr);
-    m_find_next_action->setEnabled(m_trace != nullptr);
-    m_find_previous_action->setEnabled(m_trace != nullptr);
+    m_open_action->setEnabled(!active && !loading);
+    m_open_range_action->setEnabled(!active && !loading);
+    m_recent_menu->setEnabled(!active && !loading);
+    m_save_action->setEnabled(!active && has_run);
+    m_compare_action->setEnabled(!active && !loading && has_run);
+    m_export_action->setEnabled(!loading);
+    m_find_action->setEnabled(has_run);
+    m_find_next_action->setEnabled(has_run);
+    m_find_previous_action->setEnabled(has_run);
     m_run_panel->setRunning(active);
 }
 
@@ -1272,14 +694,9 @@ void MainWindow::changeEvent(QEvent* event) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-    if (m_loading) {
-        m_load_progress->cancel();  // the worker stops at its next chunk
-    }
-    if (m_controller->isActive()) {
-        // The controller's destructor stops the run and waits for it.
-        m_controller->stop();
-    }
-    m_rank_controller->stop();  // every rank saves; the destructor waits for them
+    m_session->cancel();  // a load going stops at its next chunk
+    // The controllers' destructors wait for the run; every rank saves.
+    m_launcher->stop();
     m_run_panel->saveSettings();
     saveWindowState();
     QMainWindow::closeEvent(event);
@@ -1308,13 +725,6 @@ void MainWindow::createActions() {
     m_compare_action->setObjectName(QStringLiteral("action_compare"));
     connect(m_compare_action, &QAction::triggered, this, &MainWindow::compareWithDialog);
 
-    m_clear_recent_action = new QAction(this);
-    m_clear_recent_action->setObjectName(QStringLiteral("action_clear_recent"));
-    connect(m_clear_recent_action, &QAction::triggered, this, [this] {
-        appSettings().remove(QLatin1String(k_recent_key));
-        updateRecentMenu();
-    });
-
     m_quit_action = new QAction(this);
     m_quit_action->setObjectName(QStringLiteral("action_quit"));
     // Spelled out: QKeySequence::Quit is empty on platforms without a desktop theme.
@@ -1338,7 +748,7 @@ void MainWindow::createActions() {
     m_find_action->setObjectName(QStringLiteral("action_find"));
     m_find_action->setShortcut(QKeySequence::Find);
     connect(m_find_action, &QAction::triggered, this, [this] {
-        if (!m_trace) {
+        if (!m_state->trace()) {
             return;
         }
         m_tabs->setCurrentWidget(m_timeline_stack);
@@ -1373,8 +783,10 @@ void MainWindow::createMenus() {
     m_file_menu->setObjectName(QStringLiteral("menu_file"));
     m_file_menu->addAction(m_open_action);
     m_file_menu->addAction(m_open_range_action);
-    m_recent_menu = m_file_menu->addMenu(QString());
-    m_recent_menu->setObjectName(QStringLiteral("menu_recent"));
+    m_recent_menu = new RecentFilesMenu(this);
+    connect(m_recent_menu, &RecentFilesMenu::fileChosen, this,
+            [this](const QString& file) { openRun(file); });
+    m_file_menu->addMenu(m_recent_menu);
     m_file_menu->addAction(m_save_action);
     m_file_menu->addAction(m_compare_action);
     m_compare_rank_menu = m_file_menu->addMenu(QString());
@@ -1490,28 +902,12 @@ void MainWindow::createStatusBar() {
     m_status_label = new QLabel(this);
     m_status_label->setObjectName(QStringLiteral("status_label"));
     statusBar()->addWidget(m_status_label, 1);
-    m_step_label = new QLabel(this);
-    m_step_label->setObjectName(QStringLiteral("status_step"));
-    statusBar()->addPermanentWidget(m_step_label);
-    m_progress = new QProgressBar(this);
-    m_progress->setObjectName(QStringLiteral("status_progress"));
-    m_progress->setMaximumWidth(160);
-    m_progress->setTextVisible(false);
-    m_progress->hide();
-    statusBar()->addPermanentWidget(m_progress);
-    m_load_progress = new RunLoadProgress(this);
-    statusBar()->addPermanentWidget(m_load_progress);
-    m_eta_label = new QLabel(this);
-    m_eta_label->setObjectName(QStringLiteral("status_eta"));
-    statusBar()->addPermanentWidget(m_eta_label);
-    m_peak_label = new QLabel(this);
-    m_peak_label->setObjectName(QStringLiteral("status_peak"));
-    statusBar()->addPermanentWidget(m_peak_label);
+    m_run_status = new RunStatusBar(statusBar());
+    m_load_progress = m_run_status->loadProgress();
 }
 
 void MainWindow::retranslateUi() {
     m_file_menu->setTitle(tr("&File"));
-    m_recent_menu->setTitle(tr("Open &Recent"));
     m_run_menu->setTitle(tr("&Run"));
     m_view_menu->setTitle(tr("&View"));
     m_find_action->setText(tr("&Find..."));
@@ -1535,7 +931,6 @@ void MainWindow::retranslateUi() {
     m_save_action->setStatusTip(tr("Write the open run to a .memscope file"));
     m_export_action->setText(tr("&Export View..."));
     m_export_action->setStatusTip(tr("Save the current view as a PNG image or an SVG drawing"));
-    m_clear_recent_action->setText(tr("Clear Recent Files"));
     m_compare_action->setText(tr("&Compare With Run..."));
     if (m_compare_rank_menu) {
         m_compare_rank_menu->setTitle(tr("Compare With &Rank"));
@@ -1571,7 +966,6 @@ void MainWindow::retranslateUi() {
         tr("Press Run (F5) to train with the settings on the left and watch the memory live, "
            "open a recorded run or a PyTorch snapshot with File > Open Run (Ctrl+O), or drop "
            "one here."));
-    updateRecentMenu();
     updateStatus();
 }
 

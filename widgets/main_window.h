@@ -2,7 +2,6 @@
 
 #include "io/run_range.h"
 
-#include <QHash>
 #include <QMainWindow>
 #include <QStringList>
 #include <QVector>
@@ -28,24 +27,31 @@ class ComparePage;
 class FlameGraphPage;
 class OperatorPage;
 class PlannerPage;
+class JournalRecoverer;
 class RankRunController;
+class RecentFilesMenu;
 class RunController;
+class RunLauncher;
+class RunSession;
+class RunStatusBar;
 class SegmentPage;
 class RunLoadProgress;
 class SummaryPage;
 class SweepPage;
 class RunPanel;
+class TabTraceFollower;
 class TimelineLayout;
 class TimelinePage;
 class Trace;
-struct TrainOptions;
 
-// The application's top-level window. The run panel (a dock) defines a training run, Run (F5)
-// records it on a worker thread while the timeline grows live, Stop (Esc) ends it keeping what was
-// recorded; the log dock shows the per-step lines and the status bar the step, time left and live
-// peak. Runs are opened (.memscope, PyTorch .pickle snapshots; menu, recent files, drag and drop,
-// command line) on a worker thread, saved, and every view is exported as PNG or SVG. Views that
-// need a run appear once one is open.
+// The application's top-level window: menus, tabs, docks and the status bar (issue 30). The run
+// panel (a dock) defines a training run, Run (F5) records it on a worker thread while the timeline
+// grows live, Stop (Esc) ends it keeping what was recorded; the log dock shows the per-step lines
+// and the status bar the step, time left and live peak. The open run belongs to the RunSession
+// (models/), which opens runs (.memscope, PyTorch .pickle snapshots, run directories; menu,
+// recent files, drag and drop, command line) without blocking the window and gives the
+// RunDocument its trace; the pages follow the document. Views that need a run appear once one
+// is open.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 
@@ -56,27 +62,26 @@ class MainWindow : public QMainWindow {
     // The text of the About box, separate from the modal dialog so that it can be tested.
     static QString aboutText();
 
-    // Loads a run (.memscope, or a PyTorch memory snapshot .pickle) on a worker thread, keeping
-    // the window responsive, and shows it; a big .memscope file shows a progress bar with Cancel
-    // in the status bar. `range` loads only part of a .memscope run. On failure shows a message
-    // box naming the file, keeps whatever was open, and returns false (also when cancelled, with
-    // no message box).
+    // Opens a run (.memscope, a PyTorch memory snapshot .pickle, a run directory) through the
+    // session and shows it; a big one loads on a worker thread with a progress bar and Cancel
+    // in the status bar while the window keeps going. `range` loads only part of it. False when
+    // it could not start or a small file failed (a message box names the file; whatever was
+    // open stays); true when it is open or opening (session()->loadFinished() tells the end).
     bool openRun(const QString& path, const RunRange& range = RunRange());
-    // Compares the open run with another run file in the Compare tab; false (and a message box
-    // naming the file) when it cannot be read.
+    // Compares the open run with another run in the Compare tab (a run directory: its rank of
+    // the number shown); the return value as openRun().
     bool compareWith(const QString& path);
     // Shows a trace that is already in memory (a finished run, a test's trace).
     void showTrace(std::shared_ptr<const Trace> trace, const QString& path);
-    // Opens a multi-rank run directory (io/run_directory.h: one .memscope per rank and
-    // manifest.json): loads every rank, shows `rank` (the first readable one when it is -1 or
-    // unreadable) with the rank selector on the timeline and the ranks side by side in the
-    // summary. Ranks whose file is missing (a killed rank) are listed as such. False (and a
-    // message naming the file) when the manifest or no rank can be read.
+    // Opens a multi-rank run directory (one .memscope per rank and manifest.json) showing
+    // `rank` (the first readable one when it is -1 or unreadable) with the rank selector on the
+    // timeline and the ranks side by side in the summary. Ranks whose file is missing (a killed
+    // rank) are listed as such. The return value as openRun().
     bool openRunDirectory(const QString& path, int rank = -1, const RunRange& range = RunRange());
     // Shows another rank of the open run directory in every view; false when there is none.
     bool showRank(int rank);
-    int rankCount() const { return int(m_rank_traces.size()); }
-    int currentRank() const { return m_rank; }
+    int rankCount() const;
+    int currentRank() const;
     // Compares the shown rank with another rank of the same run in the Compare tab.
     bool compareWithRank(int rank);
     // Writes the open run as a .memscope file; false (and a message box) on failure.
@@ -94,8 +99,10 @@ class MainWindow : public QMainWindow {
     // Shows the named view's tab; false when there is none (or it needs a run and none is open).
     bool selectView(const QString& name);
 
-    QString currentRunPath() const { return m_run_path; }
-    std::shared_ptr<const Trace> currentTrace() const { return m_trace; }
+    QString currentRunPath() const;
+    std::shared_ptr<const Trace> currentTrace() const;
+    // The open run's owner: opening, ranks, live snapshots.
+    RunSession* session() const { return m_session; }
     TimelinePage* timelinePage() const { return m_timeline_page; }
     // What the user looks at in the open run, shared by the timeline, the minimap and the
     // operator, allocation and summary pages (they follow it; MainWindow does not wire them to
@@ -116,15 +123,13 @@ class MainWindow : public QMainWindow {
     ComparePage* comparePage() const { return m_compare_page; }
     SweepPage* sweepPage() const { return m_sweep_page; }
     PlannerPage* plannerPage() const { return m_planner_page; }
-    RunController* runController() const { return m_controller; }
+    RunController* runController() const;
     // Runs of several processes (the run panel's Processes > 1): memscope-cli's ranks.
-    RankRunController* rankRunController() const { return m_rank_controller; }
+    RankRunController* rankRunController() const;
     QTabWidget* tabs() const { return m_tabs; }
     QPlainTextEdit* logView() const { return m_log; }
     QStringList recentFiles() const;
-    // Journals of runs that died while recording (AppLocalDataLocation/runs/*.journal, or
-    // `dir`), leaving out any written to in the last 10 seconds: another Memscope may be
-    // recording it.
+    // Journals of runs that died while recording (JournalRecoverer::unfinishedJournals).
     QStringList unfinishedJournals(const QString& dir = QString()) const;
     // Rebuilds each journal's run file on a worker, deletes the journal, adds the runs to the
     // recent files and opens the newest; reports what was recovered in the log.
@@ -166,42 +171,34 @@ class MainWindow : public QMainWindow {
     void saveWindowState() const;
     void updateStatus();
     void updateActions();
-    void updateRecentMenu();
     void addRecentFile(const QString& path);
     void appendLog(const QString& line);
     // A message box, or the error reporter when one is set.
     void reportError(const QString& title, const QString& message);
     void setRunTabsVisible(bool visible);
-    void onSnapshot(std::shared_ptr<const Trace> trace, std::shared_ptr<TimelineLayout> layout);
-    void onStep(qint64 step, qint64 total, double seconds, double left, qint64 peak,
-                const QString& line);
-    void onRunFinished(std::shared_ptr<const Trace> trace, std::shared_ptr<TimelineLayout> layout,
-                       bool cancelled, bool out_of_memory, const QString& error,
-                       const QString& saved_path, const QString& save_error);
     QWidget* currentExportWidget() const;
     // A single-process or a multi-process run is going.
     bool runActive() const;
-    // The timeline, status bar and title for a live run of `total` steps.
-    void showLiveRunStarting(qint64 total);
-    void startRankRun(const TrainOptions& options);
-    void onRankRunFinished(const QString& directory, bool cancelled, const QString& error,
-                           int rank_files);
-    // Reads a run or snapshot; large files on a worker while the event loop keeps going. nullptr
-    // with the reason in `error` when it cannot be read.
-    // Empty error and nullptr: the user cancelled.
-    std::shared_ptr<const Trace> loadTrace(const QString& path, QString& error,
-                                           const RunRange& range = RunRange());
+    void connectSession();
+    // The status bar and the log follow the runs being recorded.
+    void connectLauncher();
+    // Starts opening PATH (rank of a run directory) unless a run is being recorded.
+    bool startOpening(const QString& path, const RunRange& range, int rank);
+    // The session's run changed: title, tabs, status, actions.
+    void onRunChanged();
+    // The session's ranks changed: the timeline's selector, the summary's rows, the menu.
+    void onRanksChanged();
     void createAnalysisTabs();
-    void addTab(QWidget* page, const QString& name, bool needs_run);
-    void showTraceInAnalysisTabs();
+    // A tab for `page` (in a scroll area); `fill` gives the page the document's run when the
+    // tab is shown (TabTraceFollower), none for pages that need no run.
+    void addTab(QWidget* page, const QString& name, bool needs_run,
+                std::function<void(const std::shared_ptr<const Trace>&)> fill = nullptr);
     // The tab showing `page` (pages sit in scroll areas), and the page of a tab.
     int tabIndexOf(QWidget* page) const;
     QWidget* pageAt(int index) const;
-    // Gives the current tab's page the open run if it does not show it yet.
-    void syncCurrentTab();
 
     QMenu* m_file_menu = nullptr;
-    QMenu* m_recent_menu = nullptr;
+    RecentFilesMenu* m_recent_menu = nullptr;
     QMenu* m_run_menu = nullptr;
     QMenu* m_view_menu = nullptr;
     QMenu* m_help_menu = nullptr;
@@ -210,7 +207,6 @@ class MainWindow : public QMainWindow {
     QAction* m_save_action = nullptr;
     QAction* m_export_action = nullptr;
     QAction* m_compare_action = nullptr;
-    QAction* m_clear_recent_action = nullptr;
     QAction* m_quit_action = nullptr;
     QAction* m_run_action = nullptr;
     QAction* m_stop_action = nullptr;
@@ -226,10 +222,7 @@ class MainWindow : public QMainWindow {
     QLabel* m_placeholder_title = nullptr;
     QLabel* m_placeholder_detail = nullptr;
     QLabel* m_status_label = nullptr;
-    QLabel* m_step_label = nullptr;
-    QLabel* m_eta_label = nullptr;
-    QLabel* m_peak_label = nullptr;
-    QProgressBar* m_progress = nullptr;
+    RunStatusBar* m_run_status = nullptr;
     RunLoadProgress* m_load_progress = nullptr;
     QTabWidget* m_tabs = nullptr;
     QStackedWidget* m_timeline_stack = nullptr;
@@ -247,25 +240,13 @@ class MainWindow : public QMainWindow {
     QDockWidget* m_log_dock = nullptr;
     RunPanel* m_run_panel = nullptr;
     QPlainTextEdit* m_log = nullptr;
-    RunController* m_controller = nullptr;
-    RankRunController* m_rank_controller = nullptr;
-    std::shared_ptr<const Trace> m_trace;
-    QString m_run_path;
-    bool m_loading = false;
-    // A run directory's ranks (nullptr where the rank's file is missing or unreadable).
-    QVector<std::shared_ptr<const Trace>> m_rank_traces;
-    QStringList m_rank_paths;
-    QString m_rank_dir;
-    int m_rank = -1;
+    RunLauncher* m_launcher = nullptr;
+    RunSession* m_session = nullptr;
+    JournalRecoverer* m_recoverer = nullptr;
     QMenu* m_compare_rank_menu = nullptr;
-    void clearRanks();
     void updateRankMenu();
     void compareTraces(std::shared_ptr<const Trace> other, const QString& other_name);
     std::function<void(const QString&)> m_error_reporter;
-    // Which run each analysis page shows (pages read a run when their tab is first shown).
-    QHash<QWidget*, std::weak_ptr<const Trace>> m_page_traces;
-    qint64 m_live_step = 0;
-    qint64 m_live_total = 0;
 };
 
 }  // namespace memscope

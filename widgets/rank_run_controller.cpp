@@ -4,10 +4,8 @@
 #include "when_finished.h"
 
 #include "io/journal_reader.h"
-#include "io/journal_recovery.h"
 #include "io/run_directory.h"
-#include "io/run_file.h"
-#include "io/run_journal.h"
+#include "journal_recoverer.h"
 #include "model/preset.h"
 #include "trace/timeline_layout.h"
 #include "trace/trace.h"
@@ -46,10 +44,8 @@ struct PollResult {
     QStringList recoveryProblems;
 };
 
-std::string rankPath(const QString& dir, int rank) {
-    return QFile::encodeName(
-               QDir(dir).filePath(QString::fromStdString(RunDirectory::rankFileName(rank))))
-        .toStdString();
+QString rankPath(const QString& dir, int rank) {
+    return QDir(dir).filePath(QString::fromStdString(RunDirectory::rankFileName(rank)));
 }
 
 }  // namespace
@@ -174,7 +170,8 @@ bool RankRunController::start(const Request& request, QString* error) {
     m_readers.clear();
     m_status = QVector<RankStatus>(request.processes);
     for (int r = 0; r < request.processes; ++r) {
-        m_readers.push_back(std::make_unique<JournalReader>(RunJournal::pathFor(rankPath(dir, r))));
+        m_readers.push_back(std::make_unique<JournalReader>(
+            QFile::encodeName(JournalRecoverer::journalOf(rankPath(dir, r))).toStdString()));
     }
     m_reported.clear();
     m_errors.clear();
@@ -424,23 +421,20 @@ void RankRunController::launchFinish() {
     m_job->future = QtConcurrent::run([dir, world]() -> PollResult {
         PollResult p;
         for (int r = 0; r < world; ++r) {
-            const std::string run = rankPath(dir, r);
-            const std::string journal = RunJournal::pathFor(run);
-            if (QFile::exists(QFile::decodeName(QByteArray::fromStdString(run)))) {
+            const QString run = rankPath(dir, r);
+            const QString journal = JournalRecoverer::journalOf(run);
+            if (QFile::exists(run)) {
                 ++p.rankFiles;
                 continue;
             }
-            if (!QFile::exists(QFile::decodeName(QByteArray::fromStdString(journal)))) {
+            if (!QFile::exists(journal)) {
                 continue;
             }
             // The rank died before it saved: its file is rebuilt from what it journaled.
             try {
-                JournalRecovery::Result result = JournalRecovery::recover(journal);
-                RunFile::save(result.trace, run);
-                QFile::remove(QFile::decodeName(QByteArray::fromStdString(journal)));
+                const QString what = JournalRecoverer::recoverRun(journal, run);
                 ++p.rankFiles;
-                p.recovered
-                    << tr("rank %1: %2").arg(r).arg(QString::fromStdString(result.describe()));
+                p.recovered << tr("rank %1: %2").arg(r).arg(what);
             } catch (const std::exception& e) {
                 p.recoveryProblems
                     << tr("rank %1: %2").arg(r).arg(QString::fromLocal8Bit(e.what()));

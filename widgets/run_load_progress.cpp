@@ -57,9 +57,15 @@ void RunLoadProgress::report(double fraction) {
         Qt::QueuedConnection);
 }
 
+void RunLoadProgress::setFraction(double fraction) {
+    const int per_mille = int(std::lround(std::min(1.0, std::max(0.0, fraction)) * 1000));
+    m_bar->setValue(std::max(m_bar->value(), per_mille));
+}
+
 void RunLoadProgress::cancel() {
     m_cancel = true;
     m_cancel_button->setEnabled(false);
+    emit cancelRequested();
 }
 
 int RunLoadProgress::value() const {

@@ -163,6 +163,9 @@ TimelinePage::TimelinePage(RunDocument* state, QWidget* parent)
             m_state->setRank(m_rankCombo->itemData(i).toInt());
         }
     });
+    // The run shown is the document's: whoever sets it (the run session, a test) is followed.
+    connect(m_state, &RunDocument::traceChanged, this, &TimelinePage::followTrace);
+    connect(m_state, &RunDocument::layoutChanged, this, &TimelinePage::followLayout);
     connect(m_state, &RunDocument::rankChanged, this, [this](int rank) {
         const QSignalBlocker block(m_rankCombo);
         m_rankCombo->setCurrentIndex(m_rankCombo->findData(rank));
@@ -193,45 +196,49 @@ void TimelinePage::setLiveTrace(std::shared_ptr<const Trace> trace,
     const bool continues = m_live && trace && m_trace && m_view->timelineLayout() &&
                            trace->events.count() >= m_trace->events.count() &&
                            trace->meta.started_at == m_trace->meta.started_at;
-    m_state->setTrace(trace, continues, layout);
-    ++m_generation;  // a layout still computing for an earlier setTrace is dropped
-    m_wantedDetail = -1;
+    m_state->setTrace(trace, continues, std::move(layout));  // followTrace() shows it
     m_live = trace != nullptr;
-    m_trace = std::move(trace);
-    m_pending = false;
-    m_view->setPlaceholderText(QString());
-    if (!continues) {
-        m_view->setTrace(m_trace, std::move(layout));
-        m_state->setLayout(m_view->sharedLayout());  // the view's own when none came
-        syncDetailControls();
-        if (m_trace) {
-            emit layoutReady();
-        }
-        return;
-    }
-    m_view->updateTrace(m_trace, std::move(layout));
-    m_state->setLayout(m_view->sharedLayout());
-    syncDetailControls();
 }
 
 void TimelinePage::setTrace(std::shared_ptr<const Trace> trace) {
-    m_trace = std::move(trace);
-    m_state->setTrace(m_trace);  // the layout follows when it is ready
+    m_state->setTrace(std::move(trace));  // followTrace() shows it
     m_live = false;
-    ++m_generation;
+}
+
+void TimelinePage::followTrace() {
+    const std::shared_ptr<const Trace> trace = m_state->trace();
+    if (trace == m_trace) {
+        return;
+    }
+    const bool continues = m_state->isContinuation() && m_trace && m_view->timelineLayout();
+    ++m_generation;  // a layout still computing for an earlier trace is dropped
     m_wantedDetail = -1;
+    m_pending = false;
+    m_trace = trace;
+    m_view->setPlaceholderText(QString());
     if (!m_trace) {
-        m_pending = false;
+        m_live = false;
         m_view->setTrace(nullptr);
         syncDetailControls();
         return;
     }
-    if (m_trace->events.count() <= kAsyncEvents) {
-        adoptLayout(nullptr);  // small: laid out here and now
+    std::shared_ptr<TimelineLayout> layout = m_state->drawingLayout();
+    if (continues) {
+        if (!layout) {
+            layout = std::make_shared<TimelineLayout>(*m_trace);
+        }
+        m_view->updateTrace(m_trace, layout);
+        m_state->setLayout(std::move(layout));
+        syncDetailControls();
         return;
     }
-    // Large: lay out on a worker thread (the Trace is immutable and shared), show the result
-    // when it arrives unless another trace came in meanwhile.
+    if (layout || m_trace->events.count() <= kAsyncEvents) {
+        // Laid out by whoever gave the run (the session, a run controller), or small: here.
+        adoptLayout(layout ? std::move(layout) : std::make_shared<TimelineLayout>(*m_trace));
+        return;
+    }
+    // Large and without a layout: lay out on a worker thread (the Trace is immutable and
+    // shared), show the result when it arrives unless another trace came in meanwhile.
     m_pending = true;
     m_view->setTrace(nullptr);
     m_view->setPlaceholderText(
@@ -249,11 +256,20 @@ void TimelinePage::setTrace(std::shared_ptr<const Trace> trace) {
                  });
 }
 
+void TimelinePage::followLayout() {
+    std::shared_ptr<TimelineLayout> layout = m_state->drawingLayout();
+    if (!layout || layout.get() == m_view->timelineLayout() || m_state->trace() != m_trace) {
+        return;
+    }
+    ++m_generation;  // a layout of our own still computing is not needed
+    adoptLayout(std::move(layout));
+}
+
 void TimelinePage::adoptLayout(std::shared_ptr<TimelineLayout> layout) {
     m_pending = false;
     m_view->setPlaceholderText(QString());
-    m_view->setTrace(m_trace, std::move(layout));
-    m_state->setLayout(m_view->sharedLayout());
+    m_view->setTrace(m_trace, layout);
+    m_state->setLayout(std::move(layout));
     syncDetailControls();
     emit layoutReady();
 }

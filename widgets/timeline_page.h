@@ -82,6 +82,11 @@ class TimelinePage : public QWidget {
     void changeEvent(QEvent* event) override;
 
   private:
+    // Shows the document's trace (a newer snapshot of a live run in place), with the layout
+    // that came with it or laid out here (large traces on a worker thread).
+    void followTrace();
+    // Adopts a layout given to the document for the trace shown.
+    void followLayout();
     void adoptLayout(std::shared_ptr<TimelineLayout> layout);
     void syncDetailControls();
     void retranslateUi();

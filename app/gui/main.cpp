@@ -33,14 +33,13 @@
 #include "analysis/range_filter.h"
 #include "compare_page.h"
 #include "flame_graph_page.h"
-#include "io/run_directory.h"
-#include "io/run_file.h"
 #include "io/run_range.h"
-#include "io/snapshot_importer.h"
+#include "io/run_source.h"
 #include "main_window.h"
 #include "memscope_version.h"
 #include "operator_page.h"
 #include "run_document.h"
+#include "run_session.h"
 #include "summary_page.h"
 #include "timeline_page.h"
 #include "timeline_view.h"
@@ -135,7 +134,30 @@ std::optional<QSize> parse_size(const QString& text) {
 }
 
 bool is_run_directory(const QString& path) {
-    return memscope::RunDirectory::isRunDirectory(QFile::encodeName(path).toStdString());
+    try {
+        return memscope::RunSource(QFile::encodeName(path).toStdString()).isMultiRank();
+    } catch (const std::exception&) {
+        return false;  // opening it says what is wrong
+    }
+}
+
+// Waits, the event loop going, for a load the window started (`started`) to end: whether it
+// opened its run. A small run opened here and now has ended already.
+bool finish_loading(memscope::MainWindow& window, bool started) {
+    if (!started) {
+        return false;
+    }
+    bool ok = true;
+    if (window.session()->isLoading()) {
+        QEventLoop loop;
+        QObject::connect(window.session(), &memscope::RunSession::loadFinished, &loop,
+                         [&](bool opened) {
+                             ok = opened;
+                             loop.quit();
+                         });
+        loop.exec();
+    }
+    return ok;
 }
 
 // What --filter, --filter-mode and --annotations ask the views to show.
@@ -168,18 +190,10 @@ int render_timeline_screenshot(const QString& run_path, const memscope::RunRange
                                const QSize& size, double scale, const ViewOptions& options) {
     std::shared_ptr<const memscope::Trace> trace;
     try {
-        const std::string file = QFile::encodeName(run_path).toStdString();
-        const QString suffix = QFileInfo(run_path).suffix().toLower();
-        if (suffix == QLatin1String("pickle") || suffix == QLatin1String("pkl")) {
-            memscope::SnapshotImporter::ImportOptions options;
-            options.range = range;
-            trace = std::make_shared<const memscope::Trace>(
-                memscope::SnapshotImporter::import(file, -1, options));
-        } else {
-            memscope::RunFile::LoadOptions options;
-            options.range = range;
-            trace = std::make_shared<const memscope::Trace>(memscope::RunFile::load(file, options));
-        }
+        memscope::RunSource::Options options;
+        options.range = range;
+        trace = std::make_shared<const memscope::Trace>(
+            memscope::RunSource(QFile::encodeName(run_path).toStdString()).open(options));
     } catch (const std::exception& e) {
         print_error(QCoreApplication::translate("main", "cannot open %1: %2")
                         .arg(run_path, QString::fromLocal8Bit(e.what())));
@@ -229,7 +243,7 @@ int render_window_screenshot(const QString& run_path, const memscope::RunRange& 
     window.resize(size);
     window.show();
     if (!run_path.isEmpty() && is_run_directory(run_path)) {
-        if (!window.openRunDirectory(run_path, rank, range)) {
+        if (!finish_loading(window, window.openRunDirectory(run_path, rank, range))) {
             return 1;
         }
         if (rank >= 0 && window.currentRank() != rank) {
@@ -238,10 +252,10 @@ int render_window_screenshot(const QString& run_path, const memscope::RunRange& 
                             .arg(rank));
             return k_usage_error;
         }
-    } else if (!run_path.isEmpty() && !window.openRun(run_path, range)) {
+    } else if (!run_path.isEmpty() && !finish_loading(window, window.openRun(run_path, range))) {
         return 1;
     }
-    if (!compare_path.isEmpty() && !window.compareWith(compare_path)) {
+    if (!compare_path.isEmpty() && !finish_loading(window, window.compareWith(compare_path))) {
         return 1;
     }
     memscope::TimelinePage* page = window.timelinePage();
@@ -606,13 +620,19 @@ int main(int argc, char** argv) {
     const bool opened = parser.isSet(open_option) &&
                         (rank >= 0 ? window.openRunDirectory(parser.value(open_option), rank, range)
                                    : window.openRun(parser.value(open_option), range));
-    if (opened && parser.isSet(compare_option)) {
-        window.compareWith(parser.value(compare_option));
-    }
-    if (opened && window.currentTrace()) {
-        apply_filter(*window.viewState(), *window.currentTrace(), view_options);
-    }
-    if (opened && detail) {
+    // What --compare, --filter and --detail ask of the run, once it is open (a big one opens on
+    // a worker while the window shows).
+    const QString compare_path = parser.value(compare_option);
+    auto when_open = [&window, compare_path, view_options, detail] {
+        if (!compare_path.isEmpty()) {
+            window.compareWith(compare_path);
+        }
+        if (window.currentTrace()) {
+            apply_filter(*window.viewState(), *window.currentTrace(), view_options);
+        }
+        if (!detail) {
+            return;
+        }
         memscope::TimelinePage* page = window.timelinePage();
         auto apply_detail = [page, d = *detail] {
             if (d.percent) {
@@ -627,6 +647,18 @@ int main(int argc, char** argv) {
         } else {
             apply_detail();
         }
+    };
+    if (opened && window.session()->isLoading()) {
+        QObject::connect(
+            window.session(), &memscope::RunSession::loadFinished, &window,
+            [when_open](bool ok) {
+                if (ok) {
+                    when_open();
+                }
+            },
+            Qt::SingleShotConnection);
+    } else if (opened) {
+        when_open();
     }
     return QApplication::exec();
 }

@@ -112,7 +112,7 @@ class TestRunDocument : public QObject {
         QSignalSpy selected(&doc, &RunDocument::selectedAllocationChanged);
         QSignalSpy filter(&doc, &RunDocument::filterChanged);
         const auto next = fixtureTrace();
-        const auto next_layout = std::make_shared<const TimelineLayout>(*next);
+        const auto next_layout = std::make_shared<TimelineLayout>(*next);
         doc.setTrace(next, true, next_layout);
         QCOMPARE(trace.count(), 1);
         QCOMPARE(layout.count(), 1);
@@ -137,7 +137,7 @@ class TestRunDocument : public QObject {
         doc.setTrace(trace);
         QCOMPARE(layout.count(), 0);
         QVERIFY(!doc.layout());
-        const auto laid = std::make_shared<const TimelineLayout>(*trace);
+        const auto laid = std::make_shared<TimelineLayout>(*trace);
         doc.setLayout(laid);
         doc.setLayout(laid);
         QCOMPARE(layout.count(), 1);

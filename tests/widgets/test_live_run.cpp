@@ -28,6 +28,7 @@
 #include "io/run_file.h"
 #include "io/snapshot_exporter.h"
 #include "main_window.h"
+#include "open_and_wait.h"
 #include "run_controller.h"
 #include "run_panel.h"
 #include "timeline_page.h"
@@ -223,7 +224,7 @@ class TestLiveRun : public QObject {
         window.resize(1000, 700);
         window.show();
         const QString run = recordTinyRun();
-        QVERIFY(window.openRun(run));
+        QVERIFY(memscope_test::openAndWait(window, run));
         QTRY_VERIFY(window.timelinePage()->view()->timelineLayout());
         const QString png = m_dir.filePath(QStringLiteral("timeline.png"));
         QString error;
@@ -271,7 +272,7 @@ class TestLiveRun : public QObject {
         MainWindow window;
         window.show();
         const QString run = recordTinyRun();
-        QVERIFY(window.openRun(run));
+        QVERIFY(memscope_test::openAndWait(window, run));
         const QString bad = m_dir.filePath(QStringLiteral("bad.memscope"));
         {
             QFile f(bad);
@@ -285,7 +286,7 @@ class TestLiveRun : public QObject {
                 box->accept();
             }
         });
-        QVERIFY(!window.openRun(bad));
+        QVERIFY(!memscope_test::openAndWait(window, bad));
         QCOMPARE(window.currentRunPath(), run);
         QVERIFY(window.currentTrace());
     }

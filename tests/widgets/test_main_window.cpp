@@ -21,6 +21,7 @@
 #include "io/run_file.h"
 #include "io/snapshot_exporter.h"
 #include "main_window.h"
+#include "open_and_wait.h"
 #include "memscope_version.h"
 #include "run_load_progress.h"
 #include "summary_page.h"
@@ -123,7 +124,7 @@ class TestMainWindow : public QObject {
         connect(&poll, &QTimer::timeout, &window,
                 [&] { seen_visible += progress->isVisibleTo(&window) ? 1 : 0; });
         poll.start(0);
-        QVERIFY(window.openRun(path, memscope::RunRange::events(1000, 3000)));
+        QVERIFY(memscope_test::openAndWait(window, path, memscope::RunRange::events(1000, 3000)));
         poll.stop();
         QVERIFY(!progress->isVisibleTo(&window));  // hidden again once loaded
         QVERIFY(seen_visible > 0);
@@ -149,13 +150,13 @@ class TestMainWindow : public QObject {
                 cancel->click();
         });
         click.start(0);
-        QVERIFY(!window.openRun(path));
+        QVERIFY(!memscope_test::openAndWait(window, path));
         click.stop();
         QVERIFY2(reported.isEmpty(), qPrintable(reported));  // cancelling is not an error
         QVERIFY(window.currentRunPath().isEmpty());
         QVERIFY(window.logView()->toPlainText().contains(QLatin1String("cancelled")));
         // The next open of the same file is not cancelled.
-        QVERIFY(window.openRun(path));
+        QVERIFY(memscope_test::openAndWait(window, path));
     }
 
     // A big memory_viz pickle loads like a big run: on a worker, with the bar and Cancel, and
@@ -181,7 +182,7 @@ class TestMainWindow : public QObject {
             }
         });
         poll.start(0);
-        QVERIFY(window.openRun(path, memscope::RunRange::events(1000, 3000)));
+        QVERIFY(memscope_test::openAndWait(window, path, memscope::RunRange::events(1000, 3000)));
         poll.stop();
         QVERIFY(!progress->isVisibleTo(&window));
         QVERIFY(seen_visible > 0);
@@ -202,7 +203,7 @@ class TestMainWindow : public QObject {
         memscope::MainWindow window;
         QString reported;
         window.setErrorReporter([&](const QString& message) { reported = message; });
-        QVERIFY(window.openRun(small));
+        QVERIFY(memscope_test::openAndWait(window, small));
         auto* cancel = window.findChild<QPushButton*>(QStringLiteral("load_cancel"));
         QVERIFY(cancel);
         QTimer click;
@@ -211,13 +212,13 @@ class TestMainWindow : public QObject {
                 cancel->click();
         });
         click.start(0);
-        QVERIFY(!window.openRun(path));
+        QVERIFY(!memscope_test::openAndWait(window, path));
         click.stop();
         QVERIFY2(reported.isEmpty(), qPrintable(reported));
         QCOMPARE(window.currentRunPath(), small);  // the run shown before stays
         QVERIFY(window.logView()->toPlainText().contains(
             QStringLiteral("Opening %1 cancelled.").arg(QDir::toNativeSeparators(path))));
-        QVERIFY(window.openRun(path));
+        QVERIFY(memscope_test::openAndWait(window, path));
         QCOMPARE(window.currentRunPath(), path);
     }
 
@@ -304,7 +305,7 @@ class TestMainWindow : public QObject {
 
         memscope::MainWindow window;
         window.setErrorReporter([](const QString& message) { QFAIL(qPrintable(message)); });
-        QVERIFY(window.openRun(dir.path()));
+        QVERIFY(memscope_test::openAndWait(window, dir.path()));
         QCOMPARE(window.rankCount(), 3);
         QCOMPARE(window.currentRank(), 0);
         QCOMPARE(window.currentTrace()->events.count(), size_t(10));
@@ -342,15 +343,15 @@ class TestMainWindow : public QObject {
         other.save(other_dir);
         memscope::RunFile::save(rankTrace(7), other.rankPath(other_dir, 0));
         memscope::RunFile::save(rankTrace(9), other.rankPath(other_dir, 1));
-        QVERIFY(window.compareWith(dir.filePath(QStringLiteral("ddp-run"))));
+        QVERIFY(memscope_test::compareAndWait(window, dir.filePath(QStringLiteral("ddp-run"))));
         QVERIFY2(window.logView()->toPlainText().contains(QStringLiteral("ddp-run rank 1")),
                  qPrintable(window.logView()->toPlainText()));
-        QVERIFY(window.compareWith(dir.filePath(QStringLiteral("ddp-run/manifest.json"))));
+        QVERIFY(memscope_test::compareAndWait(window, dir.filePath(QStringLiteral("ddp-run/manifest.json"))));
 
         // Opening a single run afterwards hides the selector.
         const QString single = dir.filePath(QStringLiteral("single.memscope"));
         memscope::RunFile::save(rankTrace(5), single.toStdString());
-        QVERIFY(window.openRun(single));
+        QVERIFY(memscope_test::openAndWait(window, single));
         QCOMPARE(window.rankCount(), 0);
         QVERIFY(!selector->isVisibleTo(window.timelinePage()));
     }
@@ -364,7 +365,7 @@ class TestMainWindow : public QObject {
         memscope::MainWindow window;
         QString reported;
         window.setErrorReporter([&](const QString& message) { reported = message; });
-        QVERIFY(!window.openRun(dir.path()));
+        QVERIFY(!memscope_test::openAndWait(window, dir.path()));
         QVERIFY2(reported.contains(QStringLiteral("manifest.json")), qPrintable(reported));
         QVERIFY2(reported.contains(QStringLiteral("world_size")), qPrintable(reported));
         QCOMPARE(window.rankCount(), 0);

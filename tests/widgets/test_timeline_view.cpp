@@ -5,6 +5,7 @@
 
 #include "io/run_file.h"
 #include "main_window.h"
+#include "open_and_wait.h"
 #include "stack_pane.h"
 #include "timeline_minimap.h"
 #include "timeline_page.h"
@@ -1260,7 +1261,7 @@ class TestTimelineView : public QObject {
         auto* open = window.findChild<QAction*>(QStringLiteral("action_open"));
         QVERIFY(open);
         QCOMPARE(open->shortcut(), QKeySequence(QStringLiteral("Ctrl+O")));
-        QVERIFY(window.openRun(path));
+        QVERIFY(memscope_test::openAndWait(window, path));
         auto* stack = window.findChild<QStackedWidget*>(QStringLiteral("central_stack"));
         QVERIFY(stack);
         QCOMPARE(stack->currentWidget(), window.timelinePage());
@@ -1285,7 +1286,7 @@ class TestTimelineView : public QObject {
                 box->accept();
             }
         });
-        QVERIFY(!window.openRun(path));
+        QVERIFY(!memscope_test::openAndWait(window, path));
         QVERIFY2(shown.contains(QLatin1String("not-a-run.memscope")), qPrintable(shown));
         QVERIFY(window.currentRunPath().isEmpty());
         auto* stack = window.findChild<QStackedWidget*>(QStringLiteral("central_stack"));

@@ -1,0 +1,390 @@
+#include "run_session.h"
+
+#include "run_document.h"
+#include "when_finished.h"
+
+#include "io/run_file.h"
+#include "io/run_file_cancelled.h"
+#include "io/run_source.h"
+#include "trace/timeline_layout.h"
+#include "trace/trace.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QLocale>
+#include <QMetaObject>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <vector>
+
+namespace memscope {
+
+struct RunSession::Loaded {
+    QString path;  // as asked for
+    bool comparison = false;
+    QString rangeText;  // empty: the whole run
+    bool cancelled = false;
+    QString error;  // the reason it failed (RunSource's "PATH: REASON")
+    bool multi = false;
+    QString directory;
+    QString parallel;
+    int world = 1;
+    std::vector<RunSource::Rank> ranks;
+    int shown = -1;
+    std::shared_ptr<TimelineLayout> layout;
+};
+
+namespace {
+
+QString nativePath(const QString& path) {
+    return QDir::toNativeSeparators(path);
+}
+
+QString fromPath(const std::string& path) {
+    return QFile::decodeName(QByteArray::fromStdString(path));
+}
+
+// The bytes a load reads: the file, or every rank file of a run directory.
+qint64 bytesToRead(const RunSource& source) {
+    std::error_code ec;
+    if (!source.isMultiRank()) {
+        const auto size = std::filesystem::file_size(source.path(), ec);
+        return ec ? 0 : qint64(size);
+    }
+    qint64 total = 0;
+    for (int r = 0; r < source.worldSize(); ++r) {
+        const auto size = std::filesystem::file_size(source.rankPath(r), ec);
+        total += ec ? 0 : qint64(size);
+    }
+    return total;
+}
+
+// Reads the run (on any thread): a single run, or every rank of a run directory with the one to
+// show (`rank`, else the first readable), laid out unless it is for a comparison.
+RunSession::Loaded loadRun(RunSession::Loaded loaded, const RunRange& range, int rank,
+                           const std::shared_ptr<std::atomic<bool>>& cancel,
+                           const std::function<void(double)>& progress) {
+    RunSource::Options options;
+    options.range = range;
+    options.cancel = cancel.get();
+    options.progress = progress;
+    try {
+        const RunSource source(QFile::encodeName(loaded.path).toStdString());
+        loaded.multi = source.isMultiRank();
+        if (!loaded.multi) {
+            RunSource::Rank one;
+            one.path = source.path();
+            one.trace = std::make_shared<const Trace>(source.open(options));
+            loaded.ranks.push_back(std::move(one));
+            loaded.shown = 0;
+        } else {
+            loaded.directory = fromPath(source.directory());
+            loaded.parallel = QString::fromStdString(source.manifest().parallel);
+            loaded.world = source.worldSize();
+            if (loaded.comparison) {
+                // The rank of the same number as the one shown, rank 0 when there are fewer.
+                const int r = rank >= 0 && rank < source.worldSize() ? rank : 0;
+                RunSource::Rank one;
+                one.rank = r;
+                one.path = source.rankPath(r);
+                options.rank = r;
+                one.trace = std::make_shared<const Trace>(source.open(options));
+                loaded.ranks.push_back(std::move(one));
+                loaded.shown = 0;
+            } else {
+                loaded.ranks = source.openRanks(options);
+                const auto readable = [](const RunSource::Rank& r) { return r.trace != nullptr; };
+                if (rank >= 0 && rank < int(loaded.ranks.size()) && loaded.ranks[rank].trace) {
+                    loaded.shown = rank;
+                } else {
+                    const auto it =
+                        std::find_if(loaded.ranks.begin(), loaded.ranks.end(), readable);
+                    loaded.shown = it == loaded.ranks.end() ? -1 : int(it - loaded.ranks.begin());
+                }
+            }
+        }
+        if (!loaded.comparison && loaded.shown >= 0 && !(cancel && cancel->load())) {
+            loaded.layout = std::make_shared<TimelineLayout>(*loaded.ranks[loaded.shown].trace);
+        }
+        if (cancel && cancel->load()) {
+            loaded.cancelled = true;
+        }
+    } catch (const RunFileCancelled&) {
+        loaded.cancelled = true;
+    } catch (const std::exception& e) {
+        loaded.error = QString::fromLocal8Bit(e.what());
+    } catch (...) {
+        loaded.error = RunSession::tr("unknown error");
+    }
+    return loaded;
+}
+
+}  // namespace
+
+RunSession::RunSession(RunDocument* document, QObject* parent)
+    : QObject(parent), m_document(document) {
+    // Choosing a rank in any view shows it, unless a live run picks its ranks itself.
+    connect(m_document, &RunDocument::rankChanged, this, [this](int rank) {
+        if (m_live || rank < 0 || rank == m_rank || m_ranks.isEmpty()) {
+            return;
+        }
+        if (!showRank(rank)) {
+            m_document->setRank(m_rank);  // no recording of that rank: the selector goes back
+        }
+    });
+}
+
+RunSession::~RunSession() {
+    if (m_cancel) {
+        m_cancel->store(true);
+    }
+    m_worker.waitForFinished();
+}
+
+bool RunSession::open(const QString& path, const RunRange& range, int rank) {
+    return startLoad(path, range, rank, false);
+}
+
+bool RunSession::openForComparison(const QString& path) {
+    return startLoad(path, RunRange(), m_rank, true);
+}
+
+bool RunSession::startLoad(const QString& path, const RunRange& range, int rank, bool comparison) {
+    if (m_loading) {
+        return false;
+    }
+    Loaded request;
+    request.path = path;
+    request.comparison = comparison;
+    if (!range.isAll()) {
+        request.rangeText = QString::fromStdString(range.describe());
+    }
+    qint64 bytes = 0;
+    try {
+        bytes = bytesToRead(RunSource(QFile::encodeName(path).toStdString()));
+    } catch (const std::exception& e) {
+        request.error = QString::fromLocal8Bit(e.what());
+        finishLoad(request);
+        return false;
+    }
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    if (bytes <= kInlineBytes) {
+        setLoading(true);
+        const Loaded loaded = loadRun(request, range, rank, m_cancel, {});
+        finishLoad(loaded);
+        return !loaded.cancelled && loaded.error.isEmpty() &&
+               std::any_of(loaded.ranks.begin(), loaded.ranks.end(),
+                           [](const RunSource::Rank& r) { return r.trace != nullptr; });
+    }
+    m_posted = std::make_shared<std::atomic<int>>(-1);
+    auto progress = [this, posted = m_posted](double fraction) {
+        const int per_mille = int(std::lround(std::clamp(fraction, 0.0, 1.0) * 1000));
+        if (posted->exchange(per_mille) == per_mille) {
+            return;
+        }
+        // Queued to this object's thread; the destructor waits for the worker, so `this` lives.
+        QMetaObject::invokeMethod(
+            this,
+            [this, per_mille] {
+                if (m_loading) {
+                    emit progressChanged(per_mille / 1000.0);
+                }
+            },
+            Qt::QueuedConnection);
+    };
+    setLoading(true);
+    emit progressChanged(0.0);
+    QFuture<Loaded> future = QtConcurrent::run([request, range, rank, cancel = m_cancel, progress] {
+        return loadRun(request, range, rank, cancel, progress);
+    });
+    m_worker = QFuture<void>(future);
+    whenFinished(this, future, [this](const Loaded& loaded) { finishLoad(loaded); });
+    return true;
+}
+
+void RunSession::cancel() {
+    if (m_loading && m_cancel) {
+        m_cancel->store(true);
+    }
+}
+
+void RunSession::setLoading(bool loading) {
+    if (m_loading == loading) {
+        return;
+    }
+    m_loading = loading;
+    emit loadingChanged(loading);
+}
+
+void RunSession::finishLoad(const Loaded& loaded) {
+    setLoading(false);
+    if (loaded.cancelled) {
+        emit cancelled(loaded.path);
+        emit loadFinished(false);
+        return;
+    }
+    if (!loaded.error.isEmpty()) {
+        emit failed(
+            tr("Memscope could not open %1.\n\n%2").arg(nativePath(loaded.path), loaded.error));
+        emit loadFinished(false);
+        return;
+    }
+    if (loaded.comparison) {
+        const RunSource::Rank& other = loaded.ranks.front();
+        const QString name =
+            loaded.multi
+                ? tr("%1 rank %2").arg(QFileInfo(loaded.directory).fileName()).arg(other.rank)
+                : QFileInfo(loaded.path).fileName();
+        emit compareReady(other.trace, name);
+        emit loadFinished(true);
+        return;
+    }
+    if (!loaded.multi) {
+        const auto& trace = loaded.ranks.front().trace;
+        clearRanks();
+        m_live = false;
+        m_path = loaded.path;
+        m_document->setTrace(trace, false, loaded.layout);
+        emit runChanged();
+        const QString events =
+            tr("%1 events").arg(QLocale().toString(qint64(trace->events.count())));
+        emit opened(loaded.path, loaded.rangeText.isEmpty()
+                                     ? events
+                                     : tr("%1, %2").arg(loaded.rangeText, events));
+        emit loadFinished(true);
+        return;
+    }
+    QStringList problems;
+    for (const RunSource::Rank& r : loaded.ranks) {
+        if (!r.trace) {
+            problems
+                << tr("rank %1: %2").arg(r.rank).arg(QString::fromLocal8Bit(r.problem.c_str()));
+        }
+    }
+    if (loaded.shown < 0) {
+        emit failed(tr("Memscope could not read any rank of %1.\n\n%2")
+                        .arg(nativePath(loaded.directory), problems.join(QLatin1Char('\n'))));
+        emit loadFinished(false);
+        return;
+    }
+    for (const QString& problem : problems) {
+        emit logMessage(problem);
+    }
+    m_live = false;
+    m_ranks.clear();
+    m_rankPaths.clear();
+    for (const RunSource::Rank& r : loaded.ranks) {
+        m_ranks.append(r.trace);
+        m_rankPaths.append(fromPath(r.path));
+    }
+    m_directory = loaded.directory;
+    m_rank = loaded.shown;
+    m_path = m_rankPaths.value(m_rank);
+    m_document->setTrace(m_ranks[m_rank], false, loaded.layout);
+    emit ranksChanged();
+    m_document->setRank(m_rank);
+    emit runChanged();
+    emit opened(loaded.directory, tr("%1 of %2 ranks, %3")
+                                      .arg(loaded.ranks.size() - problems.size())
+                                      .arg(loaded.world)
+                                      .arg(loaded.parallel));
+    emit loadFinished(true);
+}
+
+std::shared_ptr<const Trace> RunSession::rankTrace(int rank) const {
+    return m_ranks.value(rank);
+}
+
+QString RunSession::rankPath(int rank) const {
+    return m_rankPaths.value(rank);
+}
+
+bool RunSession::showRank(int rank) {
+    if (rank < 0 || rank >= m_ranks.size() || !m_ranks[rank]) {
+        return false;
+    }
+    if (rank == m_rank) {
+        return true;
+    }
+    m_rank = rank;
+    m_path = m_rankPaths.value(rank);
+    m_document->setTrace(m_ranks[rank]);  // the timeline lays it out (off the GUI thread when big)
+    emit ranksChanged();
+    m_document->setRank(rank);
+    emit runChanged();
+    return true;
+}
+
+void RunSession::clearRanks() {
+    const bool had = !m_ranks.isEmpty() || m_rank >= 0;
+    m_ranks.clear();
+    m_rankPaths.clear();
+    m_directory.clear();
+    m_rank = -1;
+    if (had) {
+        emit ranksChanged();
+    }
+}
+
+void RunSession::show(std::shared_ptr<const Trace> trace, const QString& path) {
+    clearRanks();
+    m_live = false;
+    m_path = path;
+    m_document->setTrace(std::move(trace));
+    emit runChanged();
+}
+
+bool RunSession::save(const QString& path, QString* error) {
+    const std::shared_ptr<const Trace> trace = m_document->trace();
+    if (!trace) {
+        return false;
+    }
+    try {
+        RunFile::save(*trace, QFile::encodeName(path).toStdString());
+    } catch (const std::exception& e) {
+        if (error) {
+            *error = tr("Memscope could not write %1.\n\n%2")
+                         .arg(nativePath(path), QString::fromLocal8Bit(e.what()));
+        }
+        return false;
+    }
+    m_path = path;
+    emit runChanged();
+    return true;
+}
+
+void RunSession::beginLive() {
+    clearRanks();
+    m_live = true;
+    m_path.clear();
+    m_document->setTrace(nullptr);
+    emit runChanged();
+}
+
+void RunSession::takeSnapshot(std::shared_ptr<const Trace> trace,
+                              std::shared_ptr<TimelineLayout> layout) {
+    const std::shared_ptr<const Trace> shown = m_document->trace();
+    const bool continues = trace && shown && m_document->layout() &&
+                           trace->events.count() >= shown->events.count() &&
+                           trace->meta.started_at == shown->meta.started_at;
+    m_document->setTrace(std::move(trace), continues, std::move(layout));
+}
+
+void RunSession::finishLive(std::shared_ptr<const Trace> trace,
+                            std::shared_ptr<TimelineLayout> layout, const QString& saved_path) {
+    if (trace) {
+        takeSnapshot(std::move(trace), std::move(layout));
+    }
+    m_live = false;
+    m_path = saved_path;
+    emit runChanged();
+}
+
+}  // namespace memscope

@@ -1,0 +1,290 @@
+// RunSession (issue 30): the one loader of the GUI. Small runs open here and now, big ones on a
+// worker with progress and cancel while the caller's event loop keeps going (no nested loop:
+// open() returns first); every failure is one failed() naming the file and keeps the run shown;
+// run directories keep their ranks and follow the document's rank; a comparison run comes back
+// by compareReady(); live snapshots go session -> document, continuations in place.
+
+#include "run_session.h"
+
+#include "io/run_directory.h"
+#include "io/run_file.h"
+#include "run_document.h"
+#include "trace/timeline_layout.h"
+#include "trace/trace.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace memscope;
+
+namespace {
+
+// N events of alloc/free pairs at reused addresses (version 1, uncompressed: a few hundred
+// thousand events pass the 4 MiB at which the session reads on a worker).
+Trace pairs(size_t n, int64_t started_at = 1) {
+    Trace t;
+    int64_t live = 0;
+    for (size_t i = 0; i < n; ++i) {
+        Event e;
+        e.time_ns = int64_t(i) * 1000;
+        e.addr = 0x10000 + (i / 2 % 64) * 0x1000;
+        e.kind = i % 2 == 0 ? EventKind::Alloc : EventKind::Free;
+        e.size = i % 2 == 0 ? 4096 : -4096;
+        live += e.size;
+        e.allocated = live;
+        t.events.append(e);
+    }
+    t.meta.started_at = started_at;
+    t.finalize();
+    return t;
+}
+
+QString saveRun(const QTemporaryDir& dir, const QString& name, size_t n) {
+    const QString path = dir.filePath(name);
+    RunFile::SaveOptions o;
+    o.format_version = 1;
+    RunFile::save(pairs(n), QFile::encodeName(path).toStdString(), o);
+    return path;
+}
+
+}  // namespace
+
+class TestRunSession : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void a_small_run_opens_here_and_now_with_its_layout() {
+        QTemporaryDir dir;
+        const QString path = saveRun(dir, QStringLiteral("small.memscope"), 1000);
+        RunDocument doc;
+        RunSession session(&doc);
+        QSignalSpy opened(&session, &RunSession::opened);
+        QSignalSpy finished(&session, &RunSession::loadFinished);
+        QSignalSpy layouts(&doc, &RunDocument::layoutChanged);
+        QVERIFY(session.open(path));
+        QVERIFY(!session.isLoading());
+        QCOMPARE(opened.count(), 1);
+        QCOMPARE(opened.first().at(0).toString(), path);
+        QVERIFY(opened.first().at(1).toString().contains(QStringLiteral("1,000 events")) ||
+                opened.first().at(1).toString().contains(QStringLiteral("1000 events")));
+        QCOMPARE(finished.count(), 1);
+        QCOMPARE(finished.first().first().toBool(), true);
+        QVERIFY(doc.trace());
+        QCOMPARE(doc.trace()->events.count(), size_t(1000));
+        QVERIFY(doc.layout());  // laid out with the load, handed over with the trace
+        QCOMPARE(layouts.count(), 1);
+        QCOMPARE(session.path(), path);
+        QVERIFY(!session.hasRanks());
+    }
+
+    void a_failure_names_the_file_and_keeps_the_run_shown() {
+        QTemporaryDir dir;
+        const QString good = saveRun(dir, QStringLiteral("good.memscope"), 100);
+        const QString bad = dir.filePath(QStringLiteral("bad.memscope"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("not a run at all");
+        f.close();
+        RunDocument doc;
+        RunSession session(&doc);
+        QVERIFY(session.open(good));
+        const auto shown = doc.trace();
+        QSignalSpy failed(&session, &RunSession::failed);
+        QSignalSpy finished(&session, &RunSession::loadFinished);
+        QVERIFY(!session.open(bad));
+        QCOMPARE(failed.count(), 1);
+        QVERIFY(failed.first().first().toString().contains(QDir::toNativeSeparators(bad)));
+        QCOMPARE(finished.first().first().toBool(), false);
+        QCOMPARE(doc.trace(), shown);
+        QCOMPARE(session.path(), good);
+
+        // A file that is not there: the same one signal.
+        QVERIFY(!session.open(dir.filePath(QStringLiteral("missing.memscope"))));
+        QCOMPARE(failed.count(), 2);
+        QVERIFY(failed.last().first().toString().contains(QStringLiteral("missing.memscope")));
+    }
+
+    void a_big_run_opens_on_a_worker_while_the_loop_goes_on() {
+        QTemporaryDir dir;
+        const QString path = saveRun(dir, QStringLiteral("big.memscope"), 200000);
+        QVERIFY(QFileInfo(path).size() > RunSession::kInlineBytes);
+        RunDocument doc;
+        RunSession session(&doc);
+        QSignalSpy progress(&session, &RunSession::progressChanged);
+        QSignalSpy loading(&session, &RunSession::loadingChanged);
+        QSignalSpy finished(&session, &RunSession::loadFinished);
+        QVERIFY(session.open(path, RunRange::events(1000, 3000)));
+        // open() returned before the run was read: the caller's event loop delivers the end.
+        QVERIFY(session.isLoading());
+        QVERIFY(!doc.trace());
+        QVERIFY(!session.open(path));  // one load at a time
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.first().first().toBool(), true);
+        QVERIFY(!session.isLoading());
+        QCOMPARE(loading.count(), 2);
+        QVERIFY(progress.count() >= 2);
+        double last = -1;
+        for (const auto& p : progress) {
+            QVERIFY(p.first().toDouble() >= last);  // never goes back
+            last = p.first().toDouble();
+        }
+        QCOMPARE(doc.trace()->events.count(), size_t(2000));
+        QVERIFY(doc.layout());
+    }
+
+    void cancel_ends_a_load_and_keeps_the_run_shown() {
+        QTemporaryDir dir;
+        const QString small = saveRun(dir, QStringLiteral("small.memscope"), 100);
+        const QString big = saveRun(dir, QStringLiteral("big.memscope"), 1000000);
+        RunDocument doc;
+        RunSession session(&doc);
+        QVERIFY(session.open(small));
+        const auto shown = doc.trace();
+        QSignalSpy cancelled(&session, &RunSession::cancelled);
+        QSignalSpy failed(&session, &RunSession::failed);
+        QSignalSpy finished(&session, &RunSession::loadFinished);
+        QVERIFY(session.open(big));
+        session.cancel();
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.first().first().toBool(), false);
+        QCOMPARE(cancelled.count(), 1);
+        QCOMPARE(cancelled.first().first().toString(), big);
+        QCOMPARE(failed.count(), 0);  // cancelling is not a failure
+        QCOMPARE(doc.trace(), shown);
+        QCOMPARE(session.path(), small);
+    }
+
+    void destroying_the_session_stops_its_worker() {
+        QTemporaryDir dir;
+        const QString big = saveRun(dir, QStringLiteral("big.memscope"), 1000000);
+        RunDocument doc;
+        {
+            RunSession session(&doc);
+            QVERIFY(session.open(big));
+        }  // cancels and waits: no result reaches a destroyed session
+        QCoreApplication::processEvents();
+        QVERIFY(!doc.trace());
+    }
+
+    void a_run_directory_keeps_its_ranks_and_follows_the_document() {
+        QTemporaryDir dir;
+        RunDirectory manifest;
+        manifest.world_size = 3;
+        manifest.parallel = "ddp";
+        for (int r = 0; r < 3; ++r) {
+            manifest.rank_files.push_back(RunDirectory::rankFileName(r));
+        }
+        const std::string where = QFile::encodeName(dir.path()).toStdString();
+        manifest.save(where);
+        RunFile::save(pairs(10), manifest.rankPath(where, 0));
+        RunFile::save(pairs(30), manifest.rankPath(where, 2));  // rank 1 died unsaved
+        RunDocument doc;
+        RunSession session(&doc);
+        QSignalSpy log(&session, &RunSession::logMessage);
+        QSignalSpy ranks(&session, &RunSession::ranksChanged);
+        QSignalSpy opened(&session, &RunSession::opened);
+        QVERIFY(session.open(dir.path(), RunRange(), 1));  // rank 1 unreadable: the first one
+        QCOMPARE(session.rankCount(), 3);
+        QCOMPARE(session.rank(), 0);
+        QCOMPARE(doc.rank(), 0);
+        QVERIFY(!session.rankTrace(1));
+        QCOMPARE(doc.trace()->events.count(), size_t(10));
+        QVERIFY(ranks.count() >= 1);
+        QCOMPARE(log.count(), 1);
+        QVERIFY(log.first().first().toString().startsWith(QStringLiteral("rank 1: ")));
+        QVERIFY(opened.first().at(1).toString().contains(QStringLiteral("2 of 3 ranks, ddp")));
+
+        // The document's rank (a selector) shows that rank; an unreadable one goes back.
+        doc.setRank(2);
+        QCOMPARE(session.rank(), 2);
+        QCOMPARE(doc.trace()->events.count(), size_t(30));
+        QCOMPARE(session.path(), QFile::decodeName(manifest.rankPath(where, 2).c_str()));
+        doc.setRank(1);
+        QCOMPARE(session.rank(), 2);
+        QCOMPARE(doc.rank(), 2);
+
+        // A comparison with a run directory takes the rank of the same number.
+        QSignalSpy compare(&session, &RunSession::compareReady);
+        QVERIFY(session.openForComparison(dir.path()));
+        QCOMPARE(compare.count(), 1);
+        QCOMPARE(compare.first().at(0).value<std::shared_ptr<const Trace>>()->events.count(),
+                 size_t(30));
+        QVERIFY(compare.first().at(1).toString().endsWith(QStringLiteral("rank 2")));
+        QCOMPARE(session.rank(), 2);  // the run shown stays
+
+        // A single run after it forgets the ranks.
+        QVERIFY(session.open(saveRun(dir, QStringLiteral("one.memscope"), 5)));
+        QVERIFY(!session.hasRanks());
+        QCOMPARE(session.rank(), -1);
+    }
+
+    void no_readable_rank_is_a_failure() {
+        QTemporaryDir dir;
+        RunDirectory manifest;
+        manifest.world_size = 2;
+        manifest.parallel = "ddp";
+        manifest.rank_files = {RunDirectory::rankFileName(0), RunDirectory::rankFileName(1)};
+        manifest.save(QFile::encodeName(dir.path()).toStdString());
+        RunDocument doc;
+        RunSession session(&doc);
+        QSignalSpy failed(&session, &RunSession::failed);
+        QVERIFY(!session.open(dir.path()));
+        QCOMPARE(failed.count(), 1);
+        QVERIFY(failed.first().first().toString().contains(QStringLiteral("any rank")));
+        QVERIFY(!doc.trace());
+    }
+
+    void live_snapshots_reach_the_document_and_continue_in_place() {
+        RunDocument doc;
+        RunSession session(&doc);
+        QSignalSpy changed(&session, &RunSession::runChanged);
+        session.beginLive();
+        QVERIFY(session.isLive());
+        QVERIFY(!doc.trace());
+        auto first = std::make_shared<const Trace>(pairs(100, 42));
+        session.takeSnapshot(first, std::make_shared<TimelineLayout>(*first));
+        QCOMPARE(doc.trace(), first);
+        QVERIFY(!doc.isContinuation());
+        doc.setSelectedAllocation(3);
+        auto next = std::make_shared<const Trace>(pairs(200, 42));
+        session.takeSnapshot(next, std::make_shared<TimelineLayout>(*next));
+        QCOMPARE(doc.trace(), next);
+        QVERIFY(doc.isContinuation());
+        QCOMPARE(doc.selectedAllocation(), qint64(3));  // kept across a continuation
+        // Another run's snapshot (another start) starts over.
+        auto other = std::make_shared<const Trace>(pairs(300, 43));
+        session.takeSnapshot(other, std::make_shared<TimelineLayout>(*other));
+        QVERIFY(!doc.isContinuation());
+        QCOMPARE(doc.selectedAllocation(), qint64(-1));
+        session.finishLive(other, nullptr, QStringLiteral("/kept/run.memscope"));
+        QVERIFY(!session.isLive());
+        QCOMPARE(session.path(), QStringLiteral("/kept/run.memscope"));
+        QVERIFY(changed.count() >= 2);
+    }
+
+    void save_writes_the_run_and_names_a_file_it_cannot_write() {
+        QTemporaryDir dir;
+        RunDocument doc;
+        RunSession session(&doc);
+        QString error;
+        QVERIFY(!session.save(dir.filePath(QStringLiteral("x.memscope")), &error));  // no run
+        session.show(std::make_shared<const Trace>(pairs(50)));
+        QVERIFY(session.path().isEmpty());
+        const QString out = dir.filePath(QStringLiteral("saved.memscope"));
+        QVERIFY(session.save(out, &error));
+        QCOMPARE(session.path(), out);
+        QVERIFY(session.open(out));
+        QCOMPARE(doc.trace()->events.count(), size_t(50));
+        const QString nowhere = dir.filePath(QStringLiteral("no/such/dir/run.memscope"));
+        QVERIFY(!session.save(nowhere, &error));
+        QVERIFY(error.contains(QDir::toNativeSeparators(nowhere)));
+        QCOMPARE(session.path(), out);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunSession)
+#include "test_run_session.moc"

@@ -1,0 +1,35 @@
+#include "about_box.h"
+
+#include "device/device_discovery.h"
+
+#include <torch/version.h>  // only the version macros: keeps LibTorch's big headers out of widgets
+
+#include <QMessageBox>
+#include <QStringList>
+
+#include "memscope_version.h"
+
+namespace memscope {
+
+QString AboutBox::text() {
+    const auto& discovery = DeviceDiscovery::shared();
+    QStringList devices;
+    for (const auto& d : discovery.devices()) {
+        devices << QString::fromStdString(d.toText()).toHtmlEscaped();
+    }
+    devices << tr("CUDA: %1").arg(QString::fromStdString(discovery.cudaStatus()).toHtmlEscaped())
+            << tr("HIP: %1").arg(QString::fromStdString(discovery.hipStatus()).toHtmlEscaped());
+    return tr("<h3>%1 %2</h3>"
+              "<p>A memory profiler for Tiny LLaMA training: it records every tensor allocation "
+              "and shows where the memory goes.</p>"
+              "<p>Qt %3<br/>LibTorch %4</p><p>Devices:<br/>%5</p>")
+        .arg(QStringLiteral(MEMSCOPE_NAME), QStringLiteral(MEMSCOPE_VERSION),
+             QString::fromLatin1(qVersion()), QStringLiteral(TORCH_VERSION),
+             devices.join(QStringLiteral("<br/>")));
+}
+
+void AboutBox::show(QWidget* parent) {
+    QMessageBox::about(parent, tr("About Memscope"), text());
+}
+
+}  // namespace memscope

@@ -1,0 +1,38 @@
+#include "tab_trace_follower.h"
+
+#include "run_document.h"
+
+#include <QEvent>
+#include <QWidget>
+
+namespace memscope {
+
+TabTraceFollower::TabTraceFollower(RunDocument* document, QWidget* tab, Fill fill)
+    : QObject(tab), m_document(document), m_tab(tab), m_fill(std::move(fill)) {
+    m_tab->installEventFilter(this);
+    connect(m_document, &RunDocument::traceChanged, this, &TabTraceFollower::sync);
+}
+
+void TabTraceFollower::sync() {
+    // isVisibleTo(window): the tab shown, also in a window not shown yet (tests, --screenshot).
+    if (!m_tab->isVisibleTo(m_tab->window())) {
+        return;
+    }
+    const std::shared_ptr<const Trace> trace = m_document->trace();
+    if (m_given.lock() == trace) {
+        return;
+    }
+    m_given = trace;
+    m_fill(trace);
+}
+
+bool TabTraceFollower::eventFilter(QObject* watched, QEvent* event) {
+    // ShowToParent: the tab widget showed the tab (sent also while the window is hidden).
+    if (watched == m_tab &&
+        (event->type() == QEvent::ShowToParent || event->type() == QEvent::Show)) {
+        sync();
+    }
+    return QObject::eventFilter(watched, event);
+}
+
+}  // namespace memscope
