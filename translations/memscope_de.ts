@@ -156,6 +156,10 @@
         <source>Communication</source>
         <translation>Kommunikation</translation>
     </message>
+    <message>
+        <source>Before recording</source>
+        <translation>Vor der Aufzeichnung</translation>
+    </message>
 </context>
 <context>
     <name>TimelineOverlayPainter</name>
@@ -447,6 +451,25 @@
     <message>
         <source>--filter-mode needs alive or made, not: %1</source>
         <translation>--filter-mode braucht alive oder made, nicht: %1</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::AboutBox</name>
+    <message>
+        <source>CUDA: %1</source>
+        <translation>CUDA: %1</translation>
+    </message>
+    <message>
+        <source>HIP: %1</source>
+        <translation>HIP: %1</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;%1 %2&lt;/h3&gt;&lt;p&gt;A memory profiler for Tiny LLaMA training: it records every tensor allocation and shows where the memory goes.&lt;/p&gt;&lt;p&gt;Qt %3&lt;br/&gt;LibTorch %4&lt;/p&gt;&lt;p&gt;Devices:&lt;br/&gt;%5&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;%1 %2&lt;/h3&gt;&lt;p&gt;Ein Speicherprofiler für das Training von Tiny LLaMA: Er zeichnet jede Tensor-Allokation auf und zeigt, wohin der Speicher geht.&lt;/p&gt;&lt;p&gt;Qt %3&lt;br/&gt;LibTorch %4&lt;/p&gt;&lt;p&gt;Geräte:&lt;br/&gt;%5&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>About Memscope</source>
+        <translation>Über Memscope</translation>
     </message>
 </context>
 <context>
@@ -923,11 +946,18 @@
     </message>
 </context>
 <context>
-    <name>memscope::MainWindow</name>
+    <name>memscope::JournalRecoverer</name>
     <message>
-        <source>About Memscope</source>
-        <translation>Über Memscope</translation>
+        <source>Recovered %1: %2</source>
+        <translation>%1 wiederhergestellt: %2</translation>
     </message>
+    <message>
+        <source>Could not recover %1: %2</source>
+        <translation>%1 konnte nicht wiederhergestellt werden: %2</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::MainWindow</name>
     <message>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
@@ -965,20 +995,8 @@
         <translation>Kein Lauf geöffnet</translation>
     </message>
     <message>
-        <source>Open Run</source>
-        <translation>Lauf öffnen</translation>
-    </message>
-    <message>
         <source>Cannot Open Run</source>
         <translation>Lauf kann nicht geöffnet werden</translation>
-    </message>
-    <message>
-        <source>Memscope could not open %1.
-
-%2</source>
-        <translation>Memscope konnte %1 nicht öffnen.
-
-%2</translation>
     </message>
     <message>
         <source>%1 open</source>
@@ -987,18 +1005,6 @@
     <message>
         <source>&amp;Open Run...</source>
         <translation>Lauf ö&amp;ffnen...</translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation>%1 s</translation>
-    </message>
-    <message>
-        <source>%1 min %2 s</source>
-        <translation>%1 min %2 s</translation>
-    </message>
-    <message>
-        <source>unknown error</source>
-        <translation>unbekannter Fehler</translation>
     </message>
     <message>
         <source>Run in Progress</source>
@@ -1013,10 +1019,6 @@
         <translation>%1 wird geöffnet...</translation>
     </message>
     <message>
-        <source>Opened %1: %2 events.</source>
-        <translation>%1 geöffnet: %2 Ereignisse.</translation>
-    </message>
-    <message>
         <source>Unsaved run</source>
         <translation>Ungespeicherter Lauf</translation>
     </message>
@@ -1025,44 +1027,12 @@
         <translation>Lauf kann nicht gespeichert werden</translation>
     </message>
     <message>
-        <source>Memscope could not write %1.
-
-%2</source>
-        <translation>Memscope konnte %1 nicht schreiben.
-
-%2</translation>
-    </message>
-    <message>
         <source>Saved %1.</source>
         <translation>%1 gespeichert.</translation>
     </message>
     <message>
-        <source>Save Run</source>
-        <translation>Lauf speichern</translation>
-    </message>
-    <message>
-        <source>Memscope runs (*.memscope)</source>
-        <translation>Memscope-Läufe (*.memscope)</translation>
-    </message>
-    <message>
         <source>Comparing %1 with %2.</source>
         <translation>Vergleiche %1 mit %2.</translation>
-    </message>
-    <message>
-        <source>Compare With Run</source>
-        <translation>Mit Lauf vergleichen</translation>
-    </message>
-    <message>
-        <source>There is no view to export.</source>
-        <translation>Es gibt keine Ansicht zum Exportieren.</translation>
-    </message>
-    <message>
-        <source>Exported from %1 %2</source>
-        <translation>Exportiert aus %1 %2</translation>
-    </message>
-    <message>
-        <source>Cannot write %1.</source>
-        <translation>%1 kann nicht geschrieben werden.</translation>
     </message>
     <message>
         <source>Cannot Export View</source>
@@ -1077,56 +1047,12 @@
         <translation>Lauf kann nicht gestartet werden</translation>
     </message>
     <message>
-        <source>Starting...</source>
-        <translation>Startet...</translation>
-    </message>
-    <message>
         <source>Recording</source>
         <translation>Aufzeichnung</translation>
     </message>
     <message>
-        <source>Peak %1</source>
-        <translation>Spitze %1</translation>
-    </message>
-    <message>
-        <source>Step %1 of %2</source>
-        <translation>Schritt %1 von %2</translation>
-    </message>
-    <message>
-        <source>about %1 left</source>
-        <translation>noch etwa %1</translation>
-    </message>
-    <message>
-        <source>finishing</source>
-        <translation>schließt ab</translation>
-    </message>
-    <message>
-        <source>Out of memory at step %1</source>
-        <translation>Speicher erschöpft in Schritt %1</translation>
-    </message>
-    <message>
-        <source>Failed</source>
-        <translation>Fehlgeschlagen</translation>
-    </message>
-    <message>
-        <source>Stopped after step %1 of %2</source>
-        <translation>Angehalten nach Schritt %1 von %2</translation>
-    </message>
-    <message>
-        <source>Finished %1 steps</source>
-        <translation>%1 Schritte abgeschlossen</translation>
-    </message>
-    <message>
-        <source>The run was kept as %1 (File &gt; Save Run As to put it elsewhere).</source>
-        <translation>Der Lauf wurde als %1 aufbewahrt (Datei &gt; Lauf speichern unter, um ihn woanders abzulegen).</translation>
-    </message>
-    <message>
         <source>Recording %1</source>
         <translation>Zeichne %1 auf</translation>
-    </message>
-    <message>
-        <source>Open &amp;Recent</source>
-        <translation>&amp;Zuletzt geöffnet</translation>
     </message>
     <message>
         <source>&amp;Run</source>
@@ -1155,10 +1081,6 @@
     <message>
         <source>Save the current view as a PNG image or an SVG drawing</source>
         <translation>Die aktuelle Ansicht als PNG-Bild oder SVG-Grafik speichern</translation>
-    </message>
-    <message>
-        <source>Clear Recent Files</source>
-        <translation>Liste zuletzt geöffneter Dateien leeren</translation>
     </message>
     <message>
         <source>&amp;Compare With Run...</source>
@@ -1229,61 +1151,8 @@
         <translation>Se&amp;gmente</translation>
     </message>
     <message>
-        <source>CUDA: %1</source>
-        <translation>CUDA: %1</translation>
-    </message>
-    <message>
-        <source>HIP: %1</source>
-        <translation>HIP: %1</translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;%1 %2&lt;/h3&gt;&lt;p&gt;A memory profiler for Tiny LLaMA training: it records every tensor allocation and shows where the memory goes.&lt;/p&gt;&lt;p&gt;Qt %3&lt;br/&gt;LibTorch %4&lt;/p&gt;&lt;p&gt;Devices:&lt;br/&gt;%5&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;%1 %2&lt;/h3&gt;&lt;p&gt;Ein Speicherprofiler für das Training von Tiny LLaMA: Er zeichnet jede Tensor-Allokation auf und zeigt, wohin der Speicher geht.&lt;/p&gt;&lt;p&gt;Qt %3&lt;br/&gt;LibTorch %4&lt;/p&gt;&lt;p&gt;Geräte:&lt;br/&gt;%5&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>Open Part of Run</source>
-        <translation>Teil eines Laufs öffnen</translation>
-    </message>
-    <message>
-        <source>Range to load: event indices (1000000:2000000) or times since the start with a unit (2.5s:4s, 300ms:, :1.5min).
-Allocations live at its start count as present from the start. Leave empty for the whole run.</source>
-        <translation>Zu ladender Bereich: Ereignisindizes (1000000:2000000) oder Zeiten seit dem Start mit Einheit (2.5s:4s, 300ms:, :1.5min).
-Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Leer lassen für den ganzen Lauf.</translation>
-    </message>
-    <message>
-        <source>Not a Range</source>
-        <translation>Kein Bereich</translation>
-    </message>
-    <message>
         <source>Opening %1 cancelled.</source>
         <translation>Öffnen von %1 abgebrochen.</translation>
-    </message>
-    <message>
-        <source>Opened %1 (%2): %3 events.</source>
-        <translation>%1 geöffnet (%2): %3 Ereignisse.</translation>
-    </message>
-    <message>
-        <source>Recover Unfinished Runs</source>
-        <translation>Unvollendete Läufe wiederherstellen</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n run(s) ended before they were saved (the app was closed or crashed). Recover what they recorded?</source>
-        <translation>
-            <numerusform>%n Lauf endete, bevor er gespeichert wurde (die Anwendung wurde geschlossen oder ist abgestürzt). Das Aufgezeichnete wiederherstellen?</numerusform>
-            <numerusform>%n Läufe endeten, bevor sie gespeichert wurden (die Anwendung wurde geschlossen oder ist abgestürzt). Das Aufgezeichnete wiederherstellen?</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Recover</source>
-        <translation>Wiederherstellen</translation>
-    </message>
-    <message>
-        <source>Discard</source>
-        <translation>Verwerfen</translation>
-    </message>
-    <message>
-        <source>Later</source>
-        <translation>Später</translation>
     </message>
     <message numerus="yes">
         <source>Discarded %n unfinished run(s).</source>
@@ -1291,14 +1160,6 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
             <numerusform>%n unvollendeter Lauf verworfen.</numerusform>
             <numerusform>%n unvollendete Läufe verworfen.</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>Recovered %1: %2</source>
-        <translation>%1 wiederhergestellt: %2</translation>
-    </message>
-    <message>
-        <source>Could not recover %1: %2</source>
-        <translation>%1 konnte nicht wiederhergestellt werden: %2</translation>
     </message>
     <message>
         <source>Open &amp;Part of Run...</source>
@@ -1311,34 +1172,6 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     <message>
         <source>F&amp;lame Graph</source>
         <translation>F&amp;lame Graph</translation>
-    </message>
-    <message>
-        <source>Runs and snapshots (*.memscope *.pickle *.pkl manifest.json);;Memscope runs (*.memscope);;Multi-rank runs (manifest.json);;PyTorch memory snapshots (*.pickle *.pkl);;All files (*)</source>
-        <translation>Läufe und Snapshots (*.memscope *.pickle *.pkl manifest.json);;Memscope-Läufe (*.memscope);;Mehrrang-Läufe (manifest.json);;PyTorch-Speicher-Snapshots (*.pickle *.pkl);;Alle Dateien (*)</translation>
-    </message>
-    <message>
-        <source>Opening rank %1 of %2...</source>
-        <translation>Öffne Rang %1 von %2 …</translation>
-    </message>
-    <message>
-        <source>rank %1: %2 is missing</source>
-        <translation>Rang %1: %2 fehlt</translation>
-    </message>
-    <message>
-        <source>rank %1: %2</source>
-        <translation>Rang %1: %2</translation>
-    </message>
-    <message>
-        <source>Memscope could not read any rank of %1.
-
-%2</source>
-        <translation>Memscope konnte keinen Rang von %1 lesen.
-
-%2</translation>
-    </message>
-    <message>
-        <source>Opened %1: %2 of %3 ranks, %4.</source>
-        <translation>%1 geöffnet: %2 von %3 Rängen, %4.</translation>
     </message>
     <message>
         <source>%1 (peak %2)</source>
@@ -1393,36 +1226,8 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>Mit &amp;Rang vergleichen</translation>
     </message>
     <message>
-        <source>%1 rank %2</source>
-        <translation>%1 Rang %2</translation>
-    </message>
-    <message>
-        <source>Failed: %1</source>
-        <translation>Fehlgeschlagen: %1</translation>
-    </message>
-    <message>
-        <source>The run failed: %1</source>
-        <translation>Der Lauf ist fehlgeschlagen: %1</translation>
-    </message>
-    <message>
-        <source>The run was stopped; every rank kept what it recorded.</source>
-        <translation>Der Lauf wurde angehalten; jeder Rang hat behalten, was er aufgezeichnet hat.</translation>
-    </message>
-    <message>
-        <source>The run finished.</source>
-        <translation>Der Lauf ist abgeschlossen.</translation>
-    </message>
-    <message>
-        <source>No rank recorded anything into %1.</source>
-        <translation>Kein Rang hat etwas nach %1 aufgezeichnet.</translation>
-    </message>
-    <message>
-        <source>Recording %1 on %2 processes (%3)</source>
-        <translation>Zeichne %1 auf %2 Prozessen auf (%3)</translation>
-    </message>
-    <message>
-        <source>Runs and snapshots (*.memscope *.pickle *.pkl);;Memscope runs (*.memscope);;PyTorch memory snapshots (*.pickle *.pkl);;All files (*)</source>
-        <translation>Läufe und Snapshots (*.memscope *.pickle *.pkl);;Memscope-Läufe (*.memscope);;PyTorch-Speicher-Snapshots (*.pickle *.pkl);;Alle Dateien (*)</translation>
+        <source>Opened %1: %2.</source>
+        <translation>%1 geöffnet: %2.</translation>
     </message>
 </context>
 <context>
@@ -2076,6 +1881,43 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     </message>
 </context>
 <context>
+    <name>memscope::RecentFilesMenu</name>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>&amp;Zuletzt geöffnet</translation>
+    </message>
+    <message>
+        <source>Clear Recent Files</source>
+        <translation>Liste zuletzt geöffneter Dateien leeren</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::RecoveryOffer</name>
+    <message>
+        <source>Recover Unfinished Runs</source>
+        <translation>Unvollendete Läufe wiederherstellen</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) ended before they were saved (the app was closed or crashed). Recover what they recorded?</source>
+        <translation>
+            <numerusform>%n Lauf endete, bevor er gespeichert wurde (die Anwendung wurde geschlossen oder ist abgestürzt). Das Aufgezeichnete wiederherstellen?</numerusform>
+            <numerusform>%n Läufe endeten, bevor sie gespeichert wurden (die Anwendung wurde geschlossen oder ist abgestürzt). Das Aufgezeichnete wiederherstellen?</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Recover</source>
+        <translation>Wiederherstellen</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>Verwerfen</translation>
+    </message>
+    <message>
+        <source>Later</source>
+        <translation>Später</translation>
+    </message>
+</context>
+<context>
     <name>memscope::ReservedLinePainter</name>
     <message>
         <source>Reserved (caching allocator)</source>
@@ -2139,6 +1981,94 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     <message>
         <source>The run failed: %1. Its journal is kept: Memscope offers to recover it when it starts next.</source>
         <translation>Der Lauf ist fehlgeschlagen: %1. Sein Journal bleibt erhalten: Memscope bietet beim nächsten Start an, ihn wiederherzustellen.</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::RunFileDialogs</name>
+    <message>
+        <source>Runs and snapshots (*.memscope *.pickle *.pkl manifest.json);;Memscope runs (*.memscope);;Multi-rank runs (manifest.json);;PyTorch memory snapshots (*.pickle *.pkl);;All files (*)</source>
+        <translation>Läufe und Snapshots (*.memscope *.pickle *.pkl manifest.json);;Memscope-Läufe (*.memscope);;Mehrrang-Läufe (manifest.json);;PyTorch-Speicher-Snapshots (*.pickle *.pkl);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Open Run</source>
+        <translation>Lauf öffnen</translation>
+    </message>
+    <message>
+        <source>Open Part of Run</source>
+        <translation>Teil eines Laufs öffnen</translation>
+    </message>
+    <message>
+        <source>Runs and snapshots (*.memscope *.pickle *.pkl);;Memscope runs (*.memscope);;PyTorch memory snapshots (*.pickle *.pkl);;All files (*)</source>
+        <translation>Läufe und Snapshots (*.memscope *.pickle *.pkl);;Memscope-Läufe (*.memscope);;PyTorch-Speicher-Snapshots (*.pickle *.pkl);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Range to load: event indices (1000000:2000000) or times since the start with a unit (2.5s:4s, 300ms:, :1.5min).
+Allocations live at its start count as present from the start. Leave empty for the whole run.</source>
+        <translation>Zu ladender Bereich: Ereignisindizes (1000000:2000000) oder Zeiten seit dem Start mit Einheit (2.5s:4s, 300ms:, :1.5min).
+Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Leer lassen für den ganzen Lauf.</translation>
+    </message>
+    <message>
+        <source>Not a Range</source>
+        <translation>Kein Bereich</translation>
+    </message>
+    <message>
+        <source>Compare With Run</source>
+        <translation>Mit Lauf vergleichen</translation>
+    </message>
+    <message>
+        <source>Save Run</source>
+        <translation>Lauf speichern</translation>
+    </message>
+    <message>
+        <source>Memscope runs (*.memscope)</source>
+        <translation>Memscope-Läufe (*.memscope)</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::RunLauncher</name>
+    <message>
+        <source>%1 on %2 processes (%3)</source>
+        <translation>%1 auf %2 Prozessen (%3)</translation>
+    </message>
+    <message>
+        <source>The run was kept as %1 (File &gt; Save Run As to put it elsewhere).</source>
+        <translation>Der Lauf wurde als %1 aufbewahrt (Datei &gt; Lauf speichern unter, um ihn woanders abzulegen).</translation>
+    </message>
+    <message>
+        <source>Out of memory at step %1</source>
+        <translation>Speicher erschöpft in Schritt %1</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>Fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Stopped after step %1 of %2</source>
+        <translation>Angehalten nach Schritt %1 von %2</translation>
+    </message>
+    <message>
+        <source>Finished %1 steps</source>
+        <translation>%1 Schritte abgeschlossen</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>Fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>The run failed: %1</source>
+        <translation>Der Lauf ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>The run was stopped; every rank kept what it recorded.</source>
+        <translation>Der Lauf wurde angehalten; jeder Rang hat behalten, was er aufgezeichnet hat.</translation>
+    </message>
+    <message>
+        <source>The run finished.</source>
+        <translation>Der Lauf ist abgeschlossen.</translation>
+    </message>
+    <message>
+        <source>No rank recorded anything into %1.</source>
+        <translation>Kein Rang hat etwas nach %1 aufgezeichnet.</translation>
     </message>
 </context>
 <context>
@@ -2533,6 +2463,88 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     <message>
         <source>CPU threads for LibTorch (--threads). All cores: fewer while other programs, or this window, keep a core busy. The default leaves a core to this window.</source>
         <translation>CPU-Threads für LibTorch (--threads). Alle Kerne: weniger, solange andere Programme oder dieses Fenster einen Kern auslasten. Die Voreinstellung lässt diesem Fenster einen Kern.</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::RunSession</name>
+    <message>
+        <source>unknown error</source>
+        <translation>unbekannter Fehler</translation>
+    </message>
+    <message>
+        <source>Memscope could not open %1.
+
+%2</source>
+        <translation>Memscope konnte %1 nicht öffnen.
+
+%2</translation>
+    </message>
+    <message>
+        <source>%1 rank %2</source>
+        <translation>%1 Rang %2</translation>
+    </message>
+    <message>
+        <source>%1 events</source>
+        <translation>%1 Ereignisse</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1, %2</translation>
+    </message>
+    <message>
+        <source>rank %1: %2</source>
+        <translation>Rang %1: %2</translation>
+    </message>
+    <message>
+        <source>Memscope could not read any rank of %1.
+
+%2</source>
+        <translation>Memscope konnte keinen Rang von %1 lesen.
+
+%2</translation>
+    </message>
+    <message>
+        <source>%1 of %2 ranks, %3</source>
+        <translation>%1 von %2 Rängen, %3</translation>
+    </message>
+    <message>
+        <source>Memscope could not write %1.
+
+%2</source>
+        <translation>Memscope konnte %1 nicht schreiben.
+
+%2</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::RunStatusBar</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 min %2 s</translation>
+    </message>
+    <message>
+        <source>Starting...</source>
+        <translation>Startet...</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2</source>
+        <translation>Schritt %1 von %2</translation>
+    </message>
+    <message>
+        <source>about %1 left</source>
+        <translation>noch etwa %1</translation>
+    </message>
+    <message>
+        <source>finishing</source>
+        <translation>schließt ab</translation>
+    </message>
+    <message>
+        <source>Peak %1</source>
+        <translation>Spitze %1</translation>
     </message>
 </context>
 <context>
@@ -3719,6 +3731,21 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     <message>
         <source>Rose and fell within a pixel column</source>
         <translation>Stieg und fiel innerhalb einer Pixelspalte</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::ViewExporter</name>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>%1 kann nicht geschrieben werden.</translation>
+    </message>
+    <message>
+        <source>There is no view to export.</source>
+        <translation>Es gibt keine Ansicht zum Exportieren.</translation>
+    </message>
+    <message>
+        <source>Exported from %1 %2</source>
+        <translation>Exportiert aus %1 %2</translation>
     </message>
 </context>
 </TS>

@@ -156,6 +156,10 @@
         <source>Communication</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Before recording</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>TimelineOverlayPainter</name>
@@ -446,6 +450,25 @@
     </message>
     <message>
         <source>--filter-mode needs alive or made, not: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::AboutBox</name>
+    <message>
+        <source>CUDA: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HIP: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;%1 %2&lt;/h3&gt;&lt;p&gt;A memory profiler for Tiny LLaMA training: it records every tensor allocation and shows where the memory goes.&lt;/p&gt;&lt;p&gt;Qt %3&lt;br/&gt;LibTorch %4&lt;/p&gt;&lt;p&gt;Devices:&lt;br/&gt;%5&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>About Memscope</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -923,11 +946,18 @@
     </message>
 </context>
 <context>
-    <name>memscope::MainWindow</name>
+    <name>memscope::JournalRecoverer</name>
     <message>
-        <source>About Memscope</source>
+        <source>Recovered %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Could not recover %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::MainWindow</name>
     <message>
         <source>&amp;File</source>
         <translation type="unfinished"></translation>
@@ -965,17 +995,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Open Run</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Cannot Open Run</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Memscope could not open %1.
-
-%2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -984,18 +1004,6 @@
     </message>
     <message>
         <source>&amp;Open Run...</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 min %2 s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>unknown error</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1011,10 +1019,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Opened %1: %2 events.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Unsaved run</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1023,41 +1027,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Memscope could not write %1.
-
-%2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Saved %1.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Save Run</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Memscope runs (*.memscope)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Comparing %1 with %2.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compare With Run</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>There is no view to export.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Exported from %1 %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot write %1.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1073,55 +1047,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Starting...</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Recording</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Peak %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Step %1 of %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>about %1 left</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>finishing</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Out of memory at step %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Failed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Stopped after step %1 of %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Finished %1 steps</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The run was kept as %1 (File &gt; Save Run As to put it elsewhere).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Recording %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open &amp;Recent</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1150,10 +1080,6 @@
     </message>
     <message>
         <source>Save the current view as a PNG image or an SVG drawing</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Clear Recent Files</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1225,59 +1151,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>CUDA: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>HIP: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;%1 %2&lt;/h3&gt;&lt;p&gt;A memory profiler for Tiny LLaMA training: it records every tensor allocation and shows where the memory goes.&lt;/p&gt;&lt;p&gt;Qt %3&lt;br/&gt;LibTorch %4&lt;/p&gt;&lt;p&gt;Devices:&lt;br/&gt;%5&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open Part of Run</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Range to load: event indices (1000000:2000000) or times since the start with a unit (2.5s:4s, 300ms:, :1.5min).
-Allocations live at its start count as present from the start. Leave empty for the whole run.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Not a Range</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Opening %1 cancelled.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Opened %1 (%2): %3 events.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Recover Unfinished Runs</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>%n run(s) ended before they were saved (the app was closed or crashed). Recover what they recorded?</source>
-        <translation>
-            <numerusform>%n run ended before it was saved (the app was closed or crashed). Recover what it recorded?</numerusform>
-            <numerusform>%n runs ended before they were saved (the app was closed or crashed). Recover what they recorded?</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Recover</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Discard</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Later</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
@@ -1286,14 +1160,6 @@ Allocations live at its start count as present from the start. Leave empty for t
             <numerusform>Discarded %n unfinished run.</numerusform>
             <numerusform>Discarded %n unfinished runs.</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>Recovered %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Could not recover %1: %2</source>
-        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Open &amp;Part of Run...</source>
@@ -1305,32 +1171,6 @@ Allocations live at its start count as present from the start. Leave empty for t
     </message>
     <message>
         <source>F&amp;lame Graph</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Runs and snapshots (*.memscope *.pickle *.pkl manifest.json);;Memscope runs (*.memscope);;Multi-rank runs (manifest.json);;PyTorch memory snapshots (*.pickle *.pkl);;All files (*)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Opening rank %1 of %2...</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>rank %1: %2 is missing</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>rank %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Memscope could not read any rank of %1.
-
-%2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Opened %1: %2 of %3 ranks, %4.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1386,35 +1226,7 @@ Allocations live at its start count as present from the start. Leave empty for t
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 rank %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Failed: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The run failed: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The run was stopped; every rank kept what it recorded.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The run finished.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No rank recorded anything into %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Recording %1 on %2 processes (%3)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Runs and snapshots (*.memscope *.pickle *.pkl);;Memscope runs (*.memscope);;PyTorch memory snapshots (*.pickle *.pkl);;All files (*)</source>
+        <source>Opened %1: %2.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2069,6 +1881,43 @@ Allocations live at its start count as present from the start. Leave empty for t
     </message>
 </context>
 <context>
+    <name>memscope::RecentFilesMenu</name>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clear Recent Files</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::RecoveryOffer</name>
+    <message>
+        <source>Recover Unfinished Runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) ended before they were saved (the app was closed or crashed). Recover what they recorded?</source>
+        <translation type="unfinished">
+            <numerusform>%n run ended before it was saved (the app was closed or crashed). Recover what it recorded?</numerusform>
+            <numerusform>%n runs ended before they were saved (the app was closed or crashed). Recover what they recorded?</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Recover</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Later</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>memscope::ReservedLinePainter</name>
     <message>
         <source>Reserved (caching allocator)</source>
@@ -2131,6 +1980,93 @@ Allocations live at its start count as present from the start. Leave empty for t
     </message>
     <message>
         <source>The run failed: %1. Its journal is kept: Memscope offers to recover it when it starts next.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::RunFileDialogs</name>
+    <message>
+        <source>Runs and snapshots (*.memscope *.pickle *.pkl manifest.json);;Memscope runs (*.memscope);;Multi-rank runs (manifest.json);;PyTorch memory snapshots (*.pickle *.pkl);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open Part of Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Runs and snapshots (*.memscope *.pickle *.pkl);;Memscope runs (*.memscope);;PyTorch memory snapshots (*.pickle *.pkl);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Range to load: event indices (1000000:2000000) or times since the start with a unit (2.5s:4s, 300ms:, :1.5min).
+Allocations live at its start count as present from the start. Leave empty for the whole run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not a Range</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare With Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memscope runs (*.memscope)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::RunLauncher</name>
+    <message>
+        <source>%1 on %2 processes (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run was kept as %1 (File &gt; Save Run As to put it elsewhere).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Out of memory at step %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopped after step %1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finished %1 steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run was stopped; every rank kept what it recorded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run finished.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No rank recorded anything into %1.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2525,6 +2461,82 @@ Allocations live at its start count as present from the start. Leave empty for t
     </message>
     <message>
         <source>CPU threads for LibTorch (--threads). All cores: fewer while other programs, or this window, keep a core busy. The default leaves a core to this window.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::RunSession</name>
+    <message>
+        <source>unknown error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memscope could not open %1.
+
+%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 rank %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 events</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rank %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memscope could not read any rank of %1.
+
+%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 ranks, %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memscope could not write %1.
+
+%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::RunStatusBar</name>
+    <message>
+        <source>%1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Starting...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step %1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>about %1 left</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>finishing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3711,6 +3723,21 @@ Allocations live at its start count as present from the start. Leave empty for t
     </message>
     <message>
         <source>Rose and fell within a pixel column</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::ViewExporter</name>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is no view to export.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exported from %1 %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
