@@ -6,6 +6,7 @@
 #include "io/run_range.h"
 #include "run/run_summary.h"
 
+#include <algorithm>
 #include <atomic>
 #include <fstream>
 #include <functional>
@@ -94,6 +95,25 @@ int ImportCommand::run() {
               << withThousands(trace.summary.value("skipped_entries", int64_t(0)))
               << " trace entries (snapshot markers, annotations, incomplete)\n";
     std::cout << "  devices       " << (devices.empty() ? "none" : devices) << "\n";
+    // What the import made of the frames: cleaned stacks (the raw ones kept in the run file),
+    // and how many steps and phase intervals it could tell.
+    std::cout << "  stacks        " << withThousands(int64_t(trace.stacks.nodeCount()) - 1)
+              << " cleaned, from " << withThousands(int64_t(trace.raw_stacks.nodeCount()) - 1)
+              << " raw (kept)\n";
+    int32_t last_step = 0;
+    for (const PhaseInterval& p : trace.phases) {
+        last_step = std::max(last_step, p.step);
+    }
+    std::cout << "  phases        ";
+    if (trace.phases.empty()) {
+        std::cout << "unknown (nothing in the snapshot tells them)\n";
+    } else {
+        std::cout << "inferred: " << trace.phases.size() << " intervals";
+        if (last_step > 0) {
+            std::cout << " in " << last_step << (last_step == 1 ? " step" : " steps");
+        }
+        std::cout << "; categories inferred from them\n";
+    }
     std::cout << "Wrote " << m_out << "\n";
     return 0;
 }

@@ -401,9 +401,11 @@ class Report {
                 const int64_t v = phases.value(phase, int64_t(0));
                 return v > 0 ? mb(v) : std::string("—");
             };
-            const std::string at = r.s.contains("peak_step") && r.configured()
+            const bool inferred = r.trace->meta.categories_inferred;
+            const std::string at = r.s.contains("peak_step") && (r.configured() || inferred)
                                        ? "step " + std::to_string(r.s.value("peak_step", 0)) +
-                                             ", " + r.s.value("peak_phase", std::string())
+                                             ", " + r.s.value("peak_phase", std::string()) +
+                                             (inferred ? " (inferred)" : "")
                                        : "—";
             t.rows.push_back(
                 {r.name, mb(r.peak), at, phase_mb("forward"), phase_mb("backward"),
@@ -421,6 +423,8 @@ class Report {
             {"TEMPORARY", "Temporaries"},
             {"INPUT", "Input"},
             {"AUTOGRAD_DETAIL", "Autograd detail"},
+            {"COMMUNICATION", "Communication"},
+            {"BEFORE_RECORDING", "Before recording"},
             {"UNKNOWN", "Unknown"}};
         Table c;
         c.columns = {"Run", "Live at peak (MB)"};
@@ -447,6 +451,16 @@ class Report {
         }
         m_out << "What is live at the peak (MB), by why it exists:\n\n";
         table(c);
+        bool any_inferred = false;
+        for (const auto& r : m_runs) {
+            any_inferred = any_inferred || r.trace->meta.categories_inferred;
+        }
+        if (any_inferred) {
+            m_out << "The phases and categories of imported snapshots are inferred from their "
+                     "frames and annotations (the trainer's rules over those phases), not "
+                     "recorded; \"Before recording\" is what the snapshot held before its trace "
+                     "began.\n\n";
+        }
     }
 
     // ---- workshop exercise 2 --------------------------------------------------------------
@@ -768,11 +782,21 @@ class Report {
                 init_largest = std::max(init_largest, a.size);
                 continue;
             }
-            const std::string phase =
-                recorded ? toString(static_cast<Phase>(ev.phase[e])) : "before recording";
-            const std::string op = TraceSummary::operatorOf(trace.stacks, stack);
-            const std::string module =
-                generalizeModule(TraceSummary::moduleOf(trace.stacks, stack));
+            const bool before = !recorded || ev.step[e] < 0;  // an import's blocks from before
+            const auto p = static_cast<Phase>(ev.phase[e]);
+            const std::string phase = before ? "before recording"
+                                      : trace.meta.categories_inferred && p == Phase::Other
+                                          ? "unknown"
+                                          : toString(p);
+            // Imports have no modules: their innermost user frame (or autograd node) says where,
+            // and the operator their code called says more than the aten::empty inside it.
+            const bool imported = trace.meta.categories_inferred;
+            const std::string op = imported ? TraceSummary::calledOperatorOf(trace.stacks, stack)
+                                            : TraceSummary::operatorOf(trace.stacks, stack);
+            std::string module = generalizeModule(TraceSummary::moduleOf(trace.stacks, stack));
+            if (module.empty() && imported) {
+                module = TraceSummary::userFrameOrNodeOf(trace.stacks, stack);
+            }
             auto [it, inserted] = groups.try_emplace(
                 {-a.size, toString(a.category), phase, op, module});  // largest first
             if (inserted) {
@@ -787,6 +811,10 @@ class Report {
         }
         Table t;
         t.columns = {"Size (MB)", "Count", "Category", "Phase", "Op", "Module", "Size matches"};
+        if (trace.meta.categories_inferred) {
+            t.columns[2] = "Category (inferred)";
+            t.columns[5] = "Where";
+        }
         t.numeric = {true, true, false, false, false, false, false};
         size_t n = 0;
         for (const auto& [key, g] : groups) {

@@ -59,9 +59,36 @@ std::string TraceSummary::userFrameOf(const StackTable& stacks, uint32_t node) {
     return {};
 }
 
+std::string TraceSummary::userFrameOrNodeOf(const StackTable& stacks, uint32_t node) {
+    std::string where = userFrameOf(stacks, node);
+    for (uint32_t n = node; where.empty() && n != StackTable::kEmpty && n < stacks.nodeCount();
+         n = stacks.parent(n)) {
+        const auto& f = stacks.frame(stacks.frameOf(n));
+        if (f.kind == FrameKind::BackwardNode) {
+            where = f.name;
+        }
+    }
+    return where;
+}
+
+std::string TraceSummary::calledOperatorOf(const StackTable& stacks, uint32_t node) {
+    std::string op;
+    for (uint32_t n = node; n != StackTable::kEmpty && n < stacks.nodeCount();
+         n = stacks.parent(n)) {
+        const auto& f = stacks.frame(stacks.frameOf(n));
+        if (f.kind == FrameKind::Operator) {
+            op = f.name;
+        } else if (!op.empty()) {
+            break;
+        }
+    }
+    return op;
+}
+
 nlohmann::json TraceSummary::compute(const Trace& trace, size_t largest) {
     const auto& ev = trace.events;
     // An import's Phase::Other is a phase nothing told (trace/phase_inference.h).
+    const bool inferred = trace.meta.categories_inferred;
     auto phaseText = [&trace](Phase p) {
         return trace.meta.categories_inferred && p == Phase::Other ? std::string("unknown")
                                                                    : toString(p);
@@ -171,11 +198,15 @@ nlohmann::json TraceSummary::compute(const Trace& trace, size_t largest) {
                               : std::string("before recording")},
             {"step", ev.step[static_cast<size_t>(e)]},
             {"module", moduleOf(trace.stacks, stack)},
-            {"op", operatorOf(trace.stacks, stack)},
+            {"op",
+             inferred ? calledOperatorOf(trace.stacks, stack) : operatorOf(trace.stacks, stack)},
             {"frame", userFrameOf(trace.stacks, stack)},
             {"stack", trace.stacks.describe(stack)}};
         if (before) {
             row["before_recording"] = true;
+        }
+        if (inferred) {
+            row["frame"] = userFrameOrNodeOf(trace.stacks, stack);
         }
         top.push_back(std::move(row));
     }
@@ -240,6 +271,10 @@ std::string TraceSummary::toText(const Trace& trace, const nlohmann::json& s, si
         out << "Peak allocated: " << bytes("peak_allocated_bytes")
             << " (step 1: " << bytes("step1_peak_allocated_bytes")
             << ", steady: " << bytes("steady_peak_allocated_bytes") << ")\n";
+    } else if (s.contains("peak_allocated_bytes_recorded")) {
+        // Imports and runs without a training summary: the peak of the events.
+        out << "Peak allocated: " << bytes("peak_allocated_bytes_recorded") << " (event "
+            << s.value("peak_event", int64_t(0)) << ")\n";
     }
     out << "Average allocated: " << bytes("avg_allocated_bytes");
     if (s.value("peak_to_avg_ratio", 0.0) > 0) {

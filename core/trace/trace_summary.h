@@ -17,8 +17,9 @@ namespace memscope {
 //     bytes in step 1 and in the steps after it, from the events
 //   peak_by_phase: highest live bytes seen during forward / backward / optimizer
 //   bytes_by_category_at_peak: live bytes per category at the overall peak
-//   largest_allocations: the 10 largest, with category, phase, module, op, frame (the innermost
-//     user frame, imports) and stack; "before_recording": true for those made before the trace
+//   largest_allocations: the 10 largest, with category, phase, module, op (imports: the called
+//     operator, calledOperatorOf), frame (the innermost user frame; imports without one: the
+//     autograd node) and stack; "before_recording": true for those made before the trace
 //     began (their phase reads "before recording")
 //   categories_inferred: true for imports (RunMetadata::categories_inferred); their phases read
 //     "unknown" where nothing told them
@@ -33,6 +34,13 @@ class TraceSummary {
     // The innermost frame with a source file (an imported snapshot's user Python frame) as
     // "file:line function", or "".
     static std::string userFrameOf(const StackTable& stacks, uint32_t node);
+    // userFrameOf, else the innermost autograd node (the engine's thread has no Python frames),
+    // else "": where an import's allocation was made.
+    static std::string userFrameOrNodeOf(const StackTable& stacks, uint32_t node);
+    // The operator the code above the innermost operators called: the outermost of the
+    // innermost run of operator frames ("aten::zeros" of aten::zeros > aten::empty), or "".
+    // Imports' largest allocations name it; their innermost is nearly always aten::empty.
+    static std::string calledOperatorOf(const StackTable& stacks, uint32_t node);
     // The innermost operator (or backward node) on a stack, or "".
     static std::string operatorOf(const StackTable& stacks, uint32_t node);
     // Readable text of a summary JSON plus the top operators of the trace.

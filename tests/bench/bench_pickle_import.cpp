@@ -300,8 +300,8 @@ int64_t bytesOf(const std::vector<T>& v) {
 }
 
 // What the finished Trace holds in memory: its event columns, the paired allocations and
-// segments, the per-event allocation index and the stack table (frames counted by their
-// fixed part, plus their strings).
+// segments, the per-event allocation index and the stack tables, the raw ones of an import
+// included (frames counted by their fixed part, plus their strings).
 int64_t traceBytes(const Trace& t) {
     const EventColumns& e = t.events;
     int64_t n = bytesOf(e.time_ns) + bytesOf(e.addr) + bytesOf(e.size) + bytesOf(e.allocated) +
@@ -309,10 +309,14 @@ int64_t traceBytes(const Trace& t) {
                 bytesOf(e.phase) + bytesOf(e.thread) + bytesOf(e.device);
     n += bytesOf(t.allocations()) + bytesOf(t.allocationOfEvent()) + bytesOf(t.segments()) +
          bytesOf(t.segment_tags);
-    n += bytesOf(t.stacks.frames()) + bytesOf(t.stacks.parents()) + bytesOf(t.stacks.nodeFrames());
-    for (const Frame& f : t.stacks.frames()) {
-        n += int64_t(f.name.capacity() + f.file.capacity());
+    // The cleaned stacks and, for imports, the raw ones beside them (Trace::raw_stacks).
+    for (const StackTable* table : {&t.stacks, &t.raw_stacks}) {
+        n += bytesOf(table->frames()) + bytesOf(table->parents()) + bytesOf(table->nodeFrames());
+        for (const Frame& f : table->frames()) {
+            n += int64_t(f.name.capacity() + f.file.capacity());
+        }
     }
+    n += bytesOf(t.raw_stack);
     return n;
 }
 

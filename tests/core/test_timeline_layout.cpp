@@ -476,8 +476,10 @@ class TestTimelineLayout : public QObject {
         QCOMPARE(layout.categoryBytesAt(7), (B{}));  // past the axis
         // Stacked in enum order (parameter, optimizer state, input, temporary, activation,
         // gradient, ...): the highest top of each layer over the range.
-        QCOMPARE(layout.categoryStackMax(0, 7), (B{100, 100, 100, 130, 180, 180, 180, 180, 180}));
-        QCOMPARE(layout.categoryStackMax(3, 6), (B{100, 100, 100, 100, 150, 170, 170, 170, 170}));
+        QCOMPARE(layout.categoryStackMax(0, 7),
+                 (B{100, 100, 100, 130, 180, 180, 180, 180, 180, 180}));
+        QCOMPARE(layout.categoryStackMax(3, 6),
+                 (B{100, 100, 100, 100, 150, 170, 170, 170, 170, 170}));
         QCOMPARE(layout.categoryStackMax(6, 6), (B{}));
         // Present from the start (freed without a recorded alloc): live from x = 0.
         const Trace present = traceFromScript("f9:40 a1:10 f1");
