@@ -6,7 +6,8 @@
 #include "io/journal_reader.h"
 #include "io/run_directory.h"
 #include "journal_recoverer.h"
-#include "model/preset.h"
+
+#include <nlohmann/json.hpp>
 #include "trace/timeline_layout.h"
 #include "trace/trace.h"
 
@@ -92,50 +93,25 @@ int RankRunController::pollInterval() const {
     return m_timer->interval();
 }
 
+QString RankRunController::optionsFile(const QString& directory) {
+    return QDir(directory).filePath(QStringLiteral("options.json"));
+}
+
+QByteArray RankRunController::optionsJson(const TrainOptions& options) {
+    nlohmann::json json = options.toJson();
+    json["threads"] = options.threads;  // 0: the CLI divides the cores among the ranks
+    return QByteArray::fromStdString(json.dump(2));
+}
+
 QStringList RankRunController::cliArguments(const Request& request, const QString& directory) {
-    const TrainOptions& o = request.options;
-    QStringList args{QStringLiteral("record")};
-    const auto add = [&args](const char* option, const QString& value) {
-        args << QLatin1String(option) << value;
-    };
-    // Every field is given, so the preset only names where the run started.
-    if (Preset::find(o.preset)) {
-        add("--preset", QString::fromStdString(o.preset));
-    }
-    add("--hidden-dim", QString::number(o.model.hidden_dim));
-    add("--num-layers", QString::number(o.model.n_layers));
-    add("--num-heads", QString::number(o.model.n_heads));
-    add("--num-kv-heads", QString::number(o.model.n_kv_heads));
-    add("--intermediate-dim", QString::number(o.model.intermediate_dim));
-    add("--vocab-size", QString::number(o.model.vocab_size));
-    add("--max-seq-len", QString::number(o.model.max_seq_len));
-    args << (o.model.tie_embeddings ? QStringLiteral("--tie-embeddings")
-                                    : QStringLiteral("--no-tie-embeddings"));
-    add("--batch-size", QString::number(o.batch_size));
-    add("--seq-len", QString::number(o.seq_len));
-    add("--num-steps", QString::number(o.num_steps));
-    add("--warmup-steps", QString::number(o.warmup_steps));
-    add("--profile-type", QString::fromStdString(toString(o.profile)));
-    add("--optimizer", QString::fromStdString(toString(o.optimizer)));
-    add("--learning-rate", QString::number(o.learning_rate, 'g', 17));
-    add("--seed", QString::number(o.seed));
-    add("--dtype", QString::fromStdString(toString(o.dtype)));
-    add("--attention", QString::fromStdString(toString(o.attention)));
-    add("--checkpointing", QString::fromStdString(toString(o.checkpointing)));
-    add("--device", QString::fromStdString(o.device));
-    if (o.threads > 0) {  // else the CLI's default: the cores divided among the ranks
-        add("--threads", QString::number(o.threads));
-    }
-    if (o.device_memory_limit > 0) {
-        add("--device-memory-limit", QString::number(o.device_memory_limit));
-    }
+    // The training options travel whole, as JSON (optionsFile()); only the run's own are flags.
+    QStringList args{QStringLiteral("record"), QStringLiteral("--options"), optionsFile(directory)};
     if (request.recordShapes) {
         args << QStringLiteral("--record-shapes");
     }
-    add("--nproc", QString::number(request.processes));
-    add("--parallel", request.parallel);
-    add("--bucket-mib", QString::number(request.bucketMib, 'g', 17));
-    add("--out", directory);
+    args << QStringLiteral("--nproc") << QString::number(request.processes)
+         << QStringLiteral("--parallel") << request.parallel << QStringLiteral("--bucket-mib")
+         << QString::number(request.bucketMib, 'g', 17) << QStringLiteral("--out") << directory;
     return args;
 }
 
@@ -164,6 +140,14 @@ bool RankRunController::start(const Request& request, QString* error) {
         return fail(tr("Cannot create the folder %1 for the ranks' files.")
                         .arg(QDir::toNativeSeparators(dir)));
     }
+
+    QFile options(optionsFile(dir));
+    if (!options.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
+        options.write(optionsJson(request.options)) < 0 || !options.flush()) {
+        return fail(tr("Cannot write the run's options to %1.")
+                        .arg(QDir::toNativeSeparators(options.fileName())));
+    }
+    options.close();
 
     m_request = request;
     m_directory = dir;

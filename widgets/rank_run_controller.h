@@ -68,8 +68,13 @@ class RankRunController : public QObject {
     void setPollInterval(int ms);
     int pollInterval() const;
 
-    // The memscope-cli arguments for `request` recording into `directory`.
+    // The memscope-cli arguments for `request` recording into `directory`: the training
+    // options as a JSON file (optionsFile(), written by start()), the run's own as flags.
     static QStringList cliArguments(const Request& request, const QString& directory);
+    // DIRECTORY/options.json, and what start() writes there: TrainOptions::toJson, the
+    // threads as asked (0: the CLI's share of the cores per rank).
+    static QString optionsFile(const QString& directory);
+    static QByteArray optionsJson(const TrainOptions& options);
     // Starts the ranks. False with the reason in `error` when a run is going, memscope-cli is
     // not there, or the directory cannot be made.
     bool start(const Request& request, QString* error = nullptr);

@@ -14,7 +14,7 @@ namespace memscope {
 
 namespace {
 
-QString durationText(double seconds) {
+QString etaText(double seconds) {
     if (seconds < 60) {
         return RunStatusBar::tr("%1 s").arg(QString::number(std::ceil(seconds)));
     }
@@ -61,7 +61,7 @@ void RunStatusBar::stepped(qint64 step, qint64 total, double secondsLeft, qint64
     m_progress->setRange(0, int(total));
     m_progress->setValue(int(step));
     m_step_label->setText(tr("Step %1 of %2").arg(step).arg(total));
-    m_eta_label->setText(step < total ? tr("about %1 left").arg(durationText(secondsLeft))
+    m_eta_label->setText(step < total ? tr("about %1 left").arg(etaText(secondsLeft))
                                       : tr("finishing"));
     showPeak(peakBytes);
 }

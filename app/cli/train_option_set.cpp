@@ -4,20 +4,31 @@
 #include "model/preset.h"
 #include "run/byte_size.h"
 
+#include <nlohmann/json.hpp>
+
 #include <CLI/Validators.hpp>
 #if __has_include(<CLI/ExtraValidators.hpp>)
 #include <CLI/ExtraValidators.hpp>  // CLI11 2.6 moved IsMember here
 #endif
 
+#include <fstream>
+#include <sstream>
+
 namespace memscope::cli {
 
 void TrainOptionSet::addTo(CLI::App& app) {
-    app.add_option("--preset", m_preset, "Model and problem size preset")
-        ->check(CLI::IsMember(Preset::names()))
-        ->capture_default_str();
-    app.add_option("--model-size", m_modelSize,
-                   "CS336 model size (small, medium, large, xl, 2.7B); same as --preset")
-        ->check(CLI::IsMember({"small", "medium", "large", "xl", "2.7B"}));
+    auto* preset = app.add_option("--preset", m_preset, "Model and problem size preset")
+                       ->check(CLI::IsMember(Preset::names()))
+                       ->capture_default_str();
+    auto* model_size =
+        app.add_option("--model-size", m_modelSize,
+                       "CS336 model size (small, medium, large, xl, 2.7B); same as --preset")
+            ->check(CLI::IsMember({"small", "medium", "large", "xl", "2.7B"}));
+    app.add_option("--options", m_optionsFile,
+                   "Every option from a JSON file (a run's config, as `info --json` prints it); "
+                   "options given beside it override its values")
+        ->excludes(preset)
+        ->excludes(model_size);
     app.add_option("--hidden-dim,--d-model", m_hidden, "Model hidden dimension");
     app.add_option("--num-layers,--n-layers", m_layers, "Number of transformer layers");
     app.add_option("--num-heads,--n-heads", m_heads, "Number of attention heads");
@@ -54,8 +65,38 @@ void TrainOptionSet::addTo(CLI::App& app) {
     tie->excludes(untie);
 }
 
+TrainOptions TrainOptionSet::readOptionsFile() const {
+    std::ifstream in(*m_optionsFile);
+    if (!in) {
+        throw ConfigError("--options", "cannot read " + *m_optionsFile);
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    nlohmann::json json;
+    try {
+        json = nlohmann::json::parse(text.str());
+    } catch (const nlohmann::json::exception& e) {
+        throw ConfigError("--options", *m_optionsFile + " is not JSON: " + e.what());
+    }
+    if (!json.is_object()) {
+        throw ConfigError("--options", *m_optionsFile + " holds no object of options");
+    }
+    try {
+        return TrainOptions::fromJson(json);
+    } catch (const ConfigError& e) {
+        // fromJson names the field as an option ("--hidden_dim"): here it is a JSON field.
+        const std::string field =
+            e.option().rfind("--", 0) == 0 ? e.option().substr(2) : e.option();
+        const std::string what = e.what();
+        const std::string reason =
+            what.size() > e.option().size() + 2 ? what.substr(e.option().size() + 2) : what;
+        throw ConfigError("--options", *m_optionsFile + ": field " + field + " " + reason);
+    }
+}
+
 TrainOptions TrainOptionSet::resolve() const {
-    TrainOptions o = TrainOptions::fromPreset(m_modelSize.value_or(m_preset));
+    TrainOptions o = m_optionsFile ? readOptionsFile()
+                                   : TrainOptions::fromPreset(m_modelSize.value_or(m_preset));
     if (m_hidden)
         o.model.hidden_dim = *m_hidden;
     if (m_layers)

@@ -9,10 +9,11 @@
 
 namespace memscope::cli {
 
-// The training options shared by `train` (and later `record` and `sweep`), named like the
-// workshop script (--batch-size, --hidden-dim, ...) and the CS336 script (--model-size,
-// --context-length, --profile-type, --use-mixed-precision). Values the user gives override the
-// chosen preset; everything else comes from the preset.
+// The training options shared by `train`, `record` and `sweep`, named like the workshop script
+// (--batch-size, --hidden-dim, ...) and the CS336 script (--model-size, --context-length,
+// --profile-type, --use-mixed-precision). Values the user gives override the chosen preset;
+// everything else comes from the preset, or from --options FILE: a whole TrainOptions as JSON
+// (TrainOptions::toJson, the run's "config"), which is how the GUI hands a run to the CLI.
 class TrainOptionSet {
   public:
     void addTo(CLI::App& app);
@@ -20,7 +21,11 @@ class TrainOptionSet {
     TrainOptions resolve() const;
 
   private:
+    // TrainOptions from --options FILE; throws ConfigError naming the option and the file.
+    TrainOptions readOptionsFile() const;
+
     std::string m_preset = "workshop-default";
+    std::optional<std::string> m_optionsFile;
     std::optional<std::string> m_modelSize;
     std::optional<int64_t> m_hidden, m_layers, m_heads, m_kvHeads, m_intermediate, m_vocab,
         m_maxSeq, m_seq, m_batch;

@@ -78,6 +78,54 @@ class TestCli : public QObject {
         QVERIFY(json["peak_allocated_bytes"].toDouble() > 0);
     }
 
+    // --options FILE: a run's config as JSON (what the GUI hands the CLI); flags beside it
+    // override it; a bad file names --options and the file.
+    void optionsFileGivesEveryOptionAndFlagsOverrideIt() {
+        QTemporaryDir dir;
+        const auto first = dir.filePath("first.json");
+        QVERIFY(
+            cli(QStringList{"train", "--num-steps", "1", "--seed", "7", "--summary-json", first} +
+                kTiny)
+                .exit_code == 0);
+        QFile f(first);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const auto config = QJsonDocument::fromJson(f.readAll()).object()["config"].toObject();
+        const auto options = dir.filePath("options.json");
+        QFile o(options);
+        QVERIFY(o.open(QIODevice::WriteOnly));
+        o.write(QJsonDocument(config).toJson());
+        o.close();
+        const auto second = dir.filePath("second.json");
+        const auto r =
+            cli({"train", "--options", options, "--num-steps", "2", "--summary-json", second});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        QFile g(second);
+        QVERIFY(g.open(QIODevice::ReadOnly));
+        auto again = QJsonDocument::fromJson(g.readAll()).object()["config"].toObject();
+        QCOMPARE(again["num_steps"].toInt(), 2);  // the flag won
+        again["num_steps"] = config["num_steps"];
+        QCOMPARE(again, config);  // everything else came from the file
+
+        const auto bad = dir.filePath("bad.json");
+        QFile b(bad);
+        QVERIFY(b.open(QIODevice::WriteOnly));
+        b.write("{\"hidden_dim\": \"wide\"}");
+        b.close();
+        for (const QStringList& args :
+             {QStringList{"train", "--options", dir.filePath("missing.json")},
+              QStringList{"train", "--options", first + "x"},
+              QStringList{"train", "--options", bad}}) {
+            const auto e = cli(args);
+            QCOMPARE(e.exit_code, 2);
+            QVERIFY2(e.err.contains("--options"), qPrintable(e.err));
+        }
+        const auto wrong = cli({"train", "--options", bad});
+        QVERIFY2(wrong.err.contains(bad) && wrong.err.contains("hidden_dim"),
+                 qPrintable(wrong.err));
+        // A preset and a whole set of options cannot both be the start.
+        QCOMPARE(cli({"train", "--options", options, "--preset", "workshop-default"}).exit_code, 2);
+    }
+
     void cs336NamesSelectTheModel() {
         // --model-size and --context-length are the CS336 spellings; forward-only keeps it fast
         const auto r = cli({"train", "--model-size", "small", "--context-length", "16",

@@ -17,6 +17,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <nlohmann/json.hpp>
+
 #include "../core/tiny_options.h"
 #include "io/run_directory.h"
 #include "io/run_file.h"
@@ -148,15 +150,22 @@ class TestRankRun : public QObject {
         QCOMPARE(value("--parallel"), QStringLiteral("zero3"));
         QCOMPARE(value("--bucket-mib"), QStringLiteral("2.5"));
         QCOMPARE(value("--out"), QStringLiteral("/d"));
-        QCOMPARE(value("--hidden-dim"), QStringLiteral("32"));
-        QCOMPARE(value("--num-kv-heads"), QStringLiteral("2"));
-        QCOMPARE(value("--num-steps"), QStringLiteral("5"));
-        QCOMPARE(value("--warmup-steps"), QStringLiteral("1"));
-        QCOMPARE(value("--dtype"), QStringLiteral("bf16"));
-        QCOMPARE(value("--threads"), QStringLiteral("1"));
-        QCOMPARE(value("--device-memory-limit"), QString::number(64 << 20));
         QVERIFY(args.contains(QStringLiteral("--record-shapes")));
-        QVERIFY(!args.contains(QStringLiteral("--preset")));  // "custom" is not a preset
+        // The training options travel whole as JSON, not as flags the CLI parses back.
+        QCOMPARE(value("--options"), RankRunController::optionsFile(QStringLiteral("/d")));
+        QVERIFY(!args.contains(QStringLiteral("--hidden-dim")));
+        QVERIFY(!args.contains(QStringLiteral("--preset")));
+        const auto json =
+            nlohmann::json::parse(RankRunController::optionsJson(request.options).toStdString());
+        const memscope::TrainOptions back = memscope::TrainOptions::fromJson(json);
+        QCOMPARE(back.model.hidden_dim, request.options.model.hidden_dim);
+        QCOMPARE(back.model.n_kv_heads, request.options.model.n_kv_heads);
+        QCOMPARE(back.num_steps, int64_t(5));
+        QCOMPARE(back.warmup_steps, int64_t(1));
+        QVERIFY(back.dtype == memscope::Dtype::BFloat16);
+        QCOMPARE(back.threads, request.options.threads);
+        QCOMPARE(back.device_memory_limit, int64_t(64 << 20));
+        QCOMPARE(back.toJson(), request.options.toJson());  // nothing lost on the way
     }
 
     void missing_cli_is_said() {
