@@ -1,13 +1,25 @@
 // memscope-cli: the headless front end. No Qt: it builds wherever LibTorch does.
 
 #include "cli_app.h"
+#include "python_record.h"
 #include "rank_launcher.h"
 #include "train/thread_policy.h"
 
 #include <cstring>
 #include <iostream>
+#include <string>
+#include <vector>
 
 int main(int argc, char** argv) {
+    // record --python: everything after --python is the program's (app/cli/python_record.h).
+    // Before the wait policy: the program runs in the environment it was given, as it would
+    // without Memscope.
+    if (argc > 1 && std::strcmp(argv[1], "record") == 0) {
+        const std::vector<std::string> args(argv + 2, argv + argc);
+        if (memscope::cli::PythonRecord::requested(args)) {
+            return memscope::cli::PythonRecord::run(args);
+        }
+    }
     // Commands that train get the OpenMP wait policy (see ThreadPolicy); the others start once.
     if (argc > 1 && (std::strcmp(argv[1], "train") == 0 || std::strcmp(argv[1], "record") == 0 ||
                      std::strcmp(argv[1], "sweep") == 0)) {

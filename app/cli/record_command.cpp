@@ -21,6 +21,14 @@ RecordCommand::RecordCommand(CLI::App& parent) {
     m_app->add_option("--summary-json", m_summaryJson, "Write the run summary as JSON to FILE");
     m_app->add_option("--log-interval", m_logInterval, "Print every N-th step (default 1)")
         ->check(CLI::PositiveNumber);
+    // Parsed apart (app/cli/python_record.h): everything after --python is the program's.
+    m_app->footer(
+        "Record a Python program instead of the built-in trainer:\n"
+        "  record [--out RUN.memscope] [--python-exe EXE (default python3)]\n"
+        "         [--python-frames N (innermost Python frames per allocation, default 4)]\n"
+        "         [--poll-ms N] --python (SCRIPT.py | -m MODULE) [ARGS...]\n"
+        "The exit status is the program's; a program killed before it saved is recovered from\n"
+        "its journal.");
 }
 
 }  // namespace memscope::cli

@@ -481,13 +481,18 @@ Recorder::ThreadState& Recorder::threadState() {
 
 void Recorder::emit(ThreadState& ts, EventKind kind, uint64_t addr, int64_t size, int64_t allocated,
                     int64_t reserved, c10::Device device) {
+    emitAt(ts, ts.current_node, kind, addr, size, allocated, reserved, device);
+}
+
+void Recorder::emitAt(ThreadState& ts, uint32_t stack, EventKind kind, uint64_t addr, int64_t size,
+                      int64_t allocated, int64_t reserved, c10::Device device) {
     Event& e = ts.events.slot();
     e.time_ns = m_clock.nowNs();
     e.addr = addr;
     e.size = size;
     e.allocated = allocated;
     e.reserved = reserved;
-    e.stack = ts.current_node;
+    e.stack = stack;
     e.step = m_step.load(std::memory_order_relaxed);
     e.kind = kind;
     e.phase = static_cast<Phase>(m_phase.load(std::memory_order_relaxed));
@@ -507,6 +512,28 @@ void Recorder::onMemoryEvent(void* ptr, int64_t size, int64_t allocated, int64_t
          allocated, device.is_cpu() ? 0 : allocator_reserved, device);
     m_allocatorTotal.store(allocator_total, std::memory_order_relaxed);
     m_recordedTotal.store(allocated, std::memory_order_relaxed);
+    addToScope(ts, size);
+}
+
+void Recorder::onMemoryEventWithFrames(void* ptr, int64_t size, int64_t allocated,
+                                       int64_t allocator_total, int64_t allocator_reserved,
+                                       c10::Device device, const Frame* frames, size_t count) {
+    ThreadState& ts = threadState();
+    uint32_t stack = ts.current_node;
+    for (size_t i = 0; i < count; ++i) {
+        const Frame& f = frames[i];
+        stack = internNode(ts, stack, f.name.c_str(), f.file.empty() ? nullptr : f.file.c_str(),
+                           f.line, f.kind);
+    }
+    emitAt(ts, stack, size >= 0 ? EventKind::Alloc : EventKind::Free,
+           reinterpret_cast<uint64_t>(ptr), size, allocated,
+           device.is_cpu() ? 0 : allocator_reserved, device);
+    m_allocatorTotal.store(allocator_total, std::memory_order_relaxed);
+    m_recordedTotal.store(allocated, std::memory_order_relaxed);
+    addToScope(ts, size);
+}
+
+void Recorder::addToScope(ThreadState& ts, int64_t size) {
     if (!ts.scopes.empty()) {
         auto& top = ts.scopes.back();
         top.self_net += size;
@@ -932,12 +959,27 @@ void Recorder::onRunThreadStart() {
     }
     m_segmentReserved.store(reserved_before, std::memory_order_relaxed);
     AllocatorTraceLink::setSink(this);
+    m_callback = attachThread();
+}
+
+at::CallbackHandle Recorder::attachThread() {
+    threadState();
     auto callback =
         at::RecordFunctionCallback(&Recorder::onFunctionEnter, &Recorder::onFunctionExit)
             .needsInputs(m_options.record_shapes)
             .scopes({at::RecordScope::FUNCTION, at::RecordScope::BACKWARD_FUNCTION,
                      at::RecordScope::USER_SCOPE});
-    m_callback = at::addThreadLocalCallback(std::move(callback));
+    return at::addThreadLocalCallback(std::move(callback));
+}
+
+void Recorder::detachThread(at::CallbackHandle handle) {
+    if (handle != 0) {
+        at::removeCallback(handle);
+    }
+}
+
+void Recorder::deactivateAfterFork() {
+    g_active.store(nullptr, std::memory_order_release);
 }
 
 void Recorder::onRunThreadEnd() {

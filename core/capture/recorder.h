@@ -51,6 +51,21 @@ class Recorder : public AllocationObserver {
     void onRunThreadStart() override;
     void onRunThreadEnd() override;
 
+    // An allocation or free whose stack is the calling thread's current scope with `frames`
+    // below it (outermost first): a Python program's own frames (python/). The frames' names and
+    // files are copied when their node is first made.
+    void onMemoryEventWithFrames(void* ptr, int64_t size, int64_t allocated,
+                                 int64_t allocator_total, int64_t allocator_reserved,
+                                 c10::Device device, const Frame* frames, size_t count);
+    // Threads that start after the run began (a Python program's own threads): their op and
+    // module scopes reach this recorder once attachThread() ran on them (the handle to give
+    // detachThread() on the same thread when it ends). onRunThreadStart() must have run.
+    at::CallbackHandle attachThread();
+    static void detachThread(at::CallbackHandle handle);
+    // In a child made by fork(): no recorder is active any more, without taking any lock (another
+    // thread of the parent may have held one when it forked). The child's events are dropped.
+    static void deactivateAfterFork();
+
     // Consumer side, any one thread at a time: appends new stack nodes and events to `trace`
     // (events in time order), applies the max_events bound and returns how many events it added.
     size_t drainInto(Trace& trace);
@@ -75,6 +90,9 @@ class Recorder : public AllocationObserver {
     ThreadState& threadState();
     void emit(ThreadState& ts, EventKind kind, uint64_t addr, int64_t size, int64_t allocated,
               int64_t reserved, c10::Device device);
+    void emitAt(ThreadState& ts, uint32_t stack, EventKind kind, uint64_t addr, int64_t size,
+                int64_t allocated, int64_t reserved, c10::Device device);
+    void addToScope(ThreadState& ts, int64_t size);
     static std::unique_ptr<at::ObserverContext> onFunctionEnter(const at::RecordFunction& fn);
     static void onFunctionExit(const at::RecordFunction& fn, at::ObserverContext* ctx);
     int64_t nowNs() const;

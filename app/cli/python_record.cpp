@@ -1,0 +1,297 @@
+#include "python_record.h"
+
+#include "cli_support.h"
+#include "io/journal_recovery.h"
+#include "io/run_file.h"
+#include "io/run_journal.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+
+namespace memscope::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::atomic<pid_t> g_programPid{0};
+
+// A signal sent by another process (kill(2): a GUI's Stop) goes on to the program; one the
+// terminal sent (Ctrl-C: si_code SI_KERNEL) has reached the program's process group already.
+void forwardToProgram(int signal, siginfo_t* info, void*) {
+    const pid_t pid = g_programPid.load();
+    if (pid > 0 && info != nullptr && (info->si_code == SI_USER || info->si_code == SI_QUEUE)) {
+        kill(pid, signal);
+    }
+}
+
+std::optional<fs::file_time_type> modifiedAt(const std::string& path) {
+    std::error_code ec;
+    const auto t = fs::last_write_time(path, ec);
+    if (ec) {
+        return std::nullopt;
+    }
+    return t;
+}
+
+bool holdsMemscopePackage(const fs::path& dir) {
+    std::error_code ec;
+    return fs::is_regular_file(dir / "memscope" / "run.py", ec);
+}
+
+std::string signalNameOf(int sig) {
+    const char* name = sigabbrev_np(sig);
+    return name != nullptr ? std::string("SIG") + name : "signal " + std::to_string(sig);
+}
+
+struct PythonRecordOptions {
+    std::string out = "run.memscope";
+    std::string python = "python3";
+    std::string frames = "4";
+    std::string poll_ms = "50";
+    std::vector<std::string> program;  // [SCRIPT, ARGS...] or ["-m", MODULE, ARGS...]
+};
+
+// Throws std::invalid_argument with the message for the user.
+PythonRecordOptions parsePythonRecord(const std::vector<std::string>& args) {
+    PythonRecordOptions o;
+    size_t i = 0;
+    for (; i < args.size() && args[i] != "--python"; ++i) {
+        const std::string& a = args[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= args.size() || args[i + 1] == "--python") {
+                throw std::invalid_argument(a + " needs a value");
+            }
+            return args[++i];
+        };
+        auto number = [&](int max) {
+            const std::string v = value();
+            char* end = nullptr;
+            errno = 0;
+            const long n = std::strtol(v.c_str(), &end, 10);
+            if (v.empty() || *end != '\0' || errno != 0 || n < 0 || n > max) {
+                throw std::invalid_argument(a + ": '" + v + "' is not a whole number from 0 to " +
+                                            std::to_string(max));
+            }
+            return std::to_string(n);
+        };
+        if (a == "--out" || a == "-o") {
+            o.out = value();
+        } else if (a == "--python-exe") {
+            o.python = value();
+        } else if (a == "--python-frames") {
+            o.frames = number(64);
+        } else if (a == "--poll-ms") {
+            o.poll_ms = number(10000);
+            if (o.poll_ms == "0") {
+                throw std::invalid_argument("--poll-ms: must be at least 1");
+            }
+        } else {
+            throw std::invalid_argument(
+                "record --python takes --out, --python-exe, --python-frames and --poll-ms "
+                "before --python; '" +
+                a + "' is not one of them");
+        }
+    }
+    o.program.assign(args.begin() + static_cast<std::ptrdiff_t>(std::min(i + 1, args.size())),
+                     args.end());
+    if (o.program.empty() || (o.program[0] == "-m" && o.program.size() < 2)) {
+        throw std::invalid_argument(
+            "--python needs a program: --python SCRIPT.py [ARGS...] or --python -m MODULE "
+            "[ARGS...]");
+    }
+    return o;
+}
+
+}  // namespace
+
+bool PythonRecord::requested(const std::vector<std::string>& args) {
+    for (const auto& a : args) {
+        if (a == "--python") {
+            return true;
+        }
+        if (a == "--help" || a == "-h") {
+            return false;
+        }
+    }
+    return false;
+}
+
+std::string PythonRecord::packageDir() {
+    if (const char* env = std::getenv("MEMSCOPE_PYTHONPATH"); env != nullptr && *env != '\0') {
+        return holdsMemscopePackage(env) ? std::string(env) : std::string();
+    }
+#ifdef MEMSCOPE_PYTHON_PACKAGE_DIR
+    if (holdsMemscopePackage(MEMSCOPE_PYTHON_PACKAGE_DIR)) {
+        return MEMSCOPE_PYTHON_PACKAGE_DIR;
+    }
+#endif
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        const fs::path installed = exe.parent_path().parent_path() / "lib" / "memscope" / "python";
+        if (holdsMemscopePackage(installed)) {
+            return installed.string();
+        }
+    }
+    return {};
+}
+
+int PythonRecord::run(const std::vector<std::string>& args) {
+    PythonRecordOptions o;
+    try {
+        o = parsePythonRecord(args);
+    } catch (const std::invalid_argument& e) {
+        return reportUsageError(e.what());
+    }
+    const std::string package = packageDir();
+    if (package.empty()) {
+        return fail(
+            "--python: this memscope-cli was built without the Python recorder (configure "
+            "found no interpreter whose torch is its LibTorch; see README, \"Recording a Python "
+            "program\")",
+            2);
+    }
+    if (o.program[0] != "-m") {
+        std::error_code ec;
+        if (!fs::exists(o.program[0], ec)) {
+            return fail("--python " + o.program[0] + ": no such file", 2);
+        }
+        if (!fs::is_regular_file(o.program[0], ec)) {
+            return fail("--python " + o.program[0] + ": not a file", 2);
+        }
+    }
+    {
+        std::error_code ec;
+        const bool existed = fs::exists(o.out, ec);
+        std::ofstream probe(o.out, std::ios::app);
+        if (!probe) {
+            return fail("--out: cannot write '" + o.out + "'", 2);
+        }
+        probe.close();
+        if (!existed) {
+            fs::remove(o.out, ec);
+        }
+    }
+    const std::string journal = RunJournal::pathFor(o.out);
+    const auto out_before = modifiedAt(o.out);
+
+    std::vector<std::string> argv = {o.python,          "-m",     "memscope.run", "--out",  o.out,
+                                     "--python-frames", o.frames, "--poll-ms",    o.poll_ms};
+    if (o.program[0] != "-m") {
+        argv.push_back("--");
+    }
+    argv.insert(argv.end(), o.program.begin(), o.program.end());
+    std::string pythonpath = package;
+    if (const char* old = std::getenv("PYTHONPATH"); old != nullptr && *old != '\0') {
+        pythonpath += ":" + std::string(old);
+    }
+
+    // exec's failure comes back through a close-on-exec pipe.
+    int pipefd[2];
+    if (pipe2(pipefd, O_CLOEXEC) != 0) {
+        return fail(std::string("cannot start the program: ") + std::strerror(errno));
+    }
+    std::cout << "Recording " << (o.program[0] == "-m" ? "-m " + o.program[1] : o.program[0])
+              << " with " << o.python << " into " << o.out << "..." << std::endl;
+    const pid_t pid = fork();
+    if (pid < 0) {
+        return fail(std::string("cannot start the program: ") + std::strerror(errno));
+    }
+    if (pid == 0) {
+        close(pipefd[0]);
+        setenv("PYTHONPATH", pythonpath.c_str(), 1);
+        std::vector<char*> cargs;
+        for (auto& a : argv) {
+            cargs.push_back(a.data());
+        }
+        cargs.push_back(nullptr);
+        execvp(cargs[0], cargs.data());
+        const int err = errno;
+        (void)!write(pipefd[1], &err, sizeof err);
+        _exit(127);
+    }
+    close(pipefd[1]);
+    g_programPid = pid;
+    struct sigaction action {};
+    action.sa_sigaction = forwardToProgram;
+    action.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&action.sa_mask);
+    struct sigaction old_int {
+    }, old_term{};
+    sigaction(SIGINT, &action, &old_int);
+    sigaction(SIGTERM, &action, &old_term);
+    int exec_error = 0;
+    ssize_t got = 0;
+    do {
+        got = read(pipefd[0], &exec_error, sizeof exec_error);
+    } while (got < 0 && errno == EINTR);
+    close(pipefd[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    g_programPid = 0;
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGTERM, &old_term, nullptr);
+    if (got == static_cast<ssize_t>(sizeof exec_error)) {
+        return fail("--python-exe " + o.python + ": cannot run it: " + std::strerror(exec_error),
+                    2);
+    }
+
+    int code = 0;
+    std::string how;
+    if (WIFEXITED(status)) {
+        code = WEXITSTATUS(status);
+        how = "exit status " + std::to_string(code);
+    } else if (WIFSIGNALED(status)) {
+        code = 128 + WTERMSIG(status);
+        how = "killed by " + signalNameOf(WTERMSIG(status));
+    }
+    std::error_code ec;
+    if (fs::exists(journal, ec)) {
+        // The program ended before its recording was saved: rebuild the run from the journal.
+        try {
+            auto result = JournalRecovery::recover(journal);
+            result.trace.summary["program"] = {{"ending", how + " (recovered from the journal)"},
+                                               {"exit_status", code}};
+            RunFile::save(result.trace, o.out);
+            fs::remove(journal, ec);
+            std::cerr << "memscope-cli: the program ended (" << how
+                      << ") before its recording was saved; " << result.describe() << " into "
+                      << o.out << "\n";
+        } catch (const std::exception& e) {
+            std::cerr << "memscope-cli: the program ended (" << how
+                      << "); its journal could not be recovered: " << e.what()
+                      << " (kept: " << journal << ")\n";
+            return code != 0 ? code : 1;
+        }
+        return code;
+    }
+    const auto out_after = modifiedAt(o.out);
+    if (!out_after || out_after == out_before) {
+        // The runner refused before it recorded (it said why) or died before it began.
+        if (code == 0) {
+            return fail("the program ended (" + how + ") and nothing was recorded");
+        }
+        if (code != 2) {  // 2: memscope.run refused to start, and its one line said why
+            std::cerr << "memscope-cli: nothing was recorded (" << how << ")\n";
+        }
+        return code;
+    }
+    return code;
+}
+
+}  // namespace memscope::cli

@@ -1,0 +1,25 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace memscope::cli {
+
+// `memscope-cli record [--out RUN.memscope] [--python-exe EXE] [--python-frames N] [--poll-ms N]
+// --python (SCRIPT.py | -m MODULE) [ARGS...]`: runs a Python program under the recorder
+// (python/memscope/run.py in the interpreter, with this build's python folder on PYTHONPATH) and
+// returns the program's own exit status (128 + N when a signal N killed it). Everything after
+// --python belongs to the program. SIGINT or SIGTERM sent to this process (a GUI's Stop) goes on
+// to the program; one typed at a terminal reaches both already. When the program dies before it
+// saves its run (killed, crashed), the run is recovered from its journal.
+class PythonRecord {
+  public:
+    // True when `args` (the words after "record") ask for a Python program.
+    static bool requested(const std::vector<std::string>& args);
+    static int run(const std::vector<std::string>& args);
+    // The folder that holds the memscope package (with the extension), or "" when this build
+    // has none: $MEMSCOPE_PYTHONPATH, the build's python/ folder, or PREFIX/lib/memscope/python.
+    static std::string packageDir();
+};
+
+}  // namespace memscope::cli

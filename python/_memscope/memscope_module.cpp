@@ -1,0 +1,285 @@
+// _memscope: the CPython extension the memscope package (python/memscope) drives. Plain CPython
+// API, no pybind11 and no libtorch_python: it links the LibTorch the rest of Memscope links,
+// which must be the one the interpreter's `import torch` loaded (the package checks the version
+// before it imports this module). Tensors never cross: Python passes storage addresses.
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "memscope_version.h"
+#include "model/module_scope.h"
+#include "program_recording.h"
+#include "python_stack.h"
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+namespace {
+
+using memscope::ProgramRecording;
+
+// Kept to the end of the process: a thread the program left running, or a forked child, may
+// still reach its hook after finish().
+ProgramRecording* g_recording = nullptr;
+
+// Module names and files the open scopes point at (RecordFunction keeps the pointer): interned,
+// never freed (a program has a few hundred).
+std::mutex g_namesMutex;
+std::unordered_set<std::string> g_names;
+
+const std::string& internName(const char* text) {
+    std::lock_guard<std::mutex> lock(g_namesMutex);
+    return *g_names.emplace(text).first;
+}
+
+thread_local std::vector<std::unique_ptr<memscope::ModuleScope>> t_scopes;
+
+PyObject* fail(const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+    return nullptr;
+}
+
+PyObject* notRecording() {
+    PyErr_SetString(PyExc_RuntimeError, "memscope: no recording was started in this process");
+    return nullptr;
+}
+
+PyObject* start(PyObject*, PyObject* args) {
+    const char* out = nullptr;
+    int frames = 0;
+    int poll_ms = 50;
+    const char* program = nullptr;
+    const char* torch_version = nullptr;
+    const char* device = nullptr;
+    if (!PyArg_ParseTuple(args, "siisss", &out, &frames, &poll_ms, &program, &torch_version,
+                          &device)) {
+        return nullptr;
+    }
+    if (g_recording != nullptr) {
+        PyErr_SetString(PyExc_RuntimeError, "memscope: a recording already ran in this process");
+        return nullptr;
+    }
+    try {
+        ProgramRecording::Options options;
+        options.out = out;
+        options.python_frames = memscope::PythonStack::supported() ? frames : 0;
+        options.poll_ms = poll_ms;
+        options.program = nlohmann::json::parse(program);
+        options.torch_version = torch_version;
+        options.device = device;
+        auto recording = std::make_unique<ProgramRecording>(std::move(options));
+        recording->start();
+        g_recording = recording.release();
+    } catch (const std::exception& e) {
+        return fail(e);
+    }
+    Py_RETURN_NONE;
+}
+
+PyObject* finish(PyObject*, PyObject* args) {
+    const char* ending = nullptr;
+    int status = 0;
+    const char* device = nullptr;
+    if (!PyArg_ParseTuple(args, "sis", &ending, &status, &device)) {
+        return nullptr;
+    }
+    if (g_recording == nullptr) {
+        return notRecording();
+    }
+    t_scopes.clear();
+    std::string summary;
+    std::string error;
+    Py_BEGIN_ALLOW_THREADS;
+    try {
+        summary = g_recording->finish(ending, status, device).dump();
+    } catch (const std::exception& e) {
+        error = e.what();
+    }
+    Py_END_ALLOW_THREADS;
+    if (!error.empty()) {
+        PyErr_SetString(PyExc_RuntimeError, error.c_str());
+        return nullptr;
+    }
+    return PyUnicode_FromStringAndSize(summary.data(), static_cast<Py_ssize_t>(summary.size()));
+}
+
+PyObject* skipCode(PyObject*, PyObject* code) {
+    if (!PyCode_Check(code)) {
+        PyErr_SetString(PyExc_TypeError, "skip_code: a code object is needed");
+        return nullptr;
+    }
+    Py_INCREF(code);  // kept: the skip list holds its address
+    memscope::PythonStack::skipCode(code);
+    Py_RETURN_NONE;
+}
+
+PyObject* event(PyObject*, PyObject* args) {
+    int code = 0;
+    double loss = 0;
+    if (!PyArg_ParseTuple(args, "id", &code, &loss)) {
+        return nullptr;
+    }
+    if (g_recording != nullptr && code >= 0 &&
+        code <= static_cast<int>(ProgramRecording::Event::OptimizerDone)) {
+        g_recording->event(static_cast<ProgramRecording::Event>(code), loss);
+    }
+    Py_RETURN_NONE;
+}
+
+PyObject* role(PyObject*, PyObject* args) {
+    unsigned long long ptr = 0;
+    int category = 0;
+    const char* device = nullptr;
+    if (!PyArg_ParseTuple(args, "Kis", &ptr, &category, &device)) {
+        return nullptr;
+    }
+    if (g_recording == nullptr || category < 0 || category >= memscope::kCategoryCount) {
+        Py_RETURN_NONE;
+    }
+    try {
+        g_recording->role(reinterpret_cast<const void*>(static_cast<uintptr_t>(ptr)),
+                          static_cast<memscope::Category>(category), c10::Device(device));
+    } catch (const std::exception& e) {
+        return fail(e);
+    }
+    Py_RETURN_NONE;
+}
+
+PyObject* moduleEnter(PyObject*, PyObject* args) {
+    const char* name = nullptr;
+    const char* file = nullptr;
+    int line = 0;
+    if (!PyArg_ParseTuple(args, "ssi", &name, &file, &line)) {
+        return nullptr;
+    }
+    if (g_recording == nullptr) {
+        Py_RETURN_NONE;
+    }
+    try {
+        t_scopes.push_back(std::make_unique<memscope::ModuleScope>(internName(name),
+                                                                   internName(file).c_str(), line));
+    } catch (const std::exception& e) {
+        return fail(e);
+    }
+    Py_RETURN_NONE;
+}
+
+// Closes the innermost open module scopes until `depth` remain (a forward that raised leaves
+// its scopes open; the next exit at a lower depth closes them).
+PyObject* moduleExit(PyObject*, PyObject* args) {
+    Py_ssize_t depth = 0;
+    if (!PyArg_ParseTuple(args, "n", &depth)) {
+        return nullptr;
+    }
+    while (static_cast<Py_ssize_t>(t_scopes.size()) > std::max<Py_ssize_t>(depth, 0)) {
+        t_scopes.pop_back();
+    }
+    Py_RETURN_NONE;
+}
+
+PyObject* moduleDepth(PyObject*, PyObject*) {
+    return PyLong_FromSsize_t(static_cast<Py_ssize_t>(t_scopes.size()));
+}
+
+PyObject* threadEnter(PyObject*, PyObject*) {
+    if (g_recording != nullptr) {
+        g_recording->attachThread();
+    }
+    Py_RETURN_NONE;
+}
+
+PyObject* threadExit(PyObject*, PyObject*) {
+    t_scopes.clear();
+    if (g_recording != nullptr) {
+        g_recording->detachThread();
+    }
+    Py_RETURN_NONE;
+}
+
+PyObject* afterForkChild(PyObject*, PyObject*) {
+    if (g_recording != nullptr) {
+        g_recording->forked();
+    }
+    Py_RETURN_NONE;
+}
+
+PyObject* nowNs(PyObject*, PyObject*) {
+    if (g_recording == nullptr) {
+        return notRecording();
+    }
+    return PyLong_FromLongLong(g_recording->nowNs());
+}
+
+PyObject* addRegion(PyObject*, PyObject* args) {
+    const char* name = nullptr;
+    long long begin = 0;
+    long long end = 0;
+    if (!PyArg_ParseTuple(args, "sLL", &name, &begin, &end)) {
+        return nullptr;
+    }
+    if (g_recording != nullptr) {
+        g_recording->addRegion(name, begin, end);
+    }
+    Py_RETURN_NONE;
+}
+
+PyObject* currentBytes(PyObject*, PyObject*) {
+    if (g_recording == nullptr) {
+        return notRecording();
+    }
+    return PyLong_FromLongLong(g_recording->currentBytes());
+}
+
+PyObject* step(PyObject*, PyObject*) {
+    return PyLong_FromLongLong(g_recording != nullptr ? g_recording->step() : 0);
+}
+
+PyMethodDef g_methods[] = {
+    {"start", start, METH_VARARGS,
+     "start(out, python_frames, poll_ms, program_json, torch_version, device)"},
+    {"finish", finish, METH_VARARGS, "finish(ending, exit_status, device) -> summary JSON"},
+    {"skip_code", skipCode, METH_O, "leave this code object's frames out of Python frames"},
+    {"event", event, METH_VARARGS,
+     "event(code, loss): forward 0, backward 1, backward done 2, "
+     "optimizer 3, optimizer done 4"},
+    {"role", role, METH_VARARGS, "role(storage_ptr, category, device)"},
+    {"module_enter", moduleEnter, METH_VARARGS, "module_enter(path, file, line)"},
+    {"module_exit", moduleExit, METH_VARARGS, "module_exit(depth): close scopes down to depth"},
+    {"module_depth", moduleDepth, METH_NOARGS, "open module scopes on this thread"},
+    {"thread_enter", threadEnter, METH_NOARGS, "record the calling thread"},
+    {"thread_exit", threadExit, METH_NOARGS, "stop recording the calling thread"},
+    {"after_fork_child", afterForkChild, METH_NOARGS, "in a forked child: record nothing"},
+    {"now_ns", nowNs, METH_NOARGS, "the recording's clock"},
+    {"add_region", addRegion, METH_VARARGS, "add_region(name, begin_ns, end_ns)"},
+    {"current_bytes", currentBytes, METH_NOARGS, "bytes the recording counts alive now"},
+    {"step", step, METH_NOARGS, "the step being recorded (0: initialisation)"},
+    {nullptr, nullptr, 0, nullptr},
+};
+
+PyModuleDef g_module = {
+    PyModuleDef_HEAD_INIT,
+    "_memscope",
+    "Memscope's recorder inside a Python program",
+    -1,
+    g_methods,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+};
+
+}  // namespace
+
+PyMODINIT_FUNC PyInit__memscope() {
+    PyObject* module = PyModule_Create(&g_module);
+    if (module == nullptr) {
+        return nullptr;
+    }
+    PyModule_AddStringConstant(module, "TORCH_VERSION", MEMSCOPE_LIBTORCH_VERSION);
+    PyModule_AddStringConstant(module, "VERSION", MEMSCOPE_VERSION);
+    PyModule_AddIntConstant(module, "PYTHON_FRAMES_SUPPORTED",
+                            memscope::PythonStack::supported() ? 1 : 0);
+    return module;
+}

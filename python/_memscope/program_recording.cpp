@@ -1,0 +1,262 @@
+#include "program_recording.h"
+
+#include "io/run_file.h"
+#include "io/run_journal.h"
+#include "memscope_version.h"
+#include "run/text_format.h"
+#include "trace/trace_summary.h"
+
+#include <ATen/Parallel.h>
+
+#include <chrono>
+
+namespace memscope {
+
+namespace {
+// The hook guard and callback of a thread the program started (attachThread).
+struct ProgramThread {
+    std::unique_ptr<AllocationHookGuard> guard;
+    at::CallbackHandle callback = 0;
+};
+thread_local ProgramThread t_programThread;
+}  // namespace
+
+ProgramRecording::ProgramRecording(Options options)
+    : m_options(std::move(options)),
+      m_observer(m_recorder, m_options.python_frames),
+      m_hook(std::make_shared<AllocationHook>(&m_observer)) {}
+
+ProgramRecording::~ProgramRecording() {
+    {
+        std::lock_guard<std::mutex> lock(m_pollMutex);
+        m_stopPolling = true;
+    }
+    m_pollWake.notify_all();
+    if (m_poller.joinable()) {
+        m_poller.join();
+    }
+}
+
+void ProgramRecording::start() {
+    auto& meta = m_trace.meta;
+    meta.memscope_version = MEMSCOPE_VERSION;
+    meta.started_at = utcTimestampNow();
+    meta.torch_version = MEMSCOPE_LIBTORCH_VERSION;
+    meta.device = m_options.device;
+    meta.threads = at::get_num_threads();
+    meta.config = nlohmann::json{{"program", m_options.program}};
+    m_journal = std::make_unique<RunJournal>(RunJournal::pathFor(m_options.out));
+    m_journal->append(m_trace);
+    m_runThread = std::this_thread::get_id();
+    m_hookGuard = std::make_unique<AllocationHookGuard>(m_hook);
+    m_observer.onRunThreadStart();
+    m_observer.onPhase(Phase::Init, 0);
+    m_phaseSince = nowNs();
+    m_started = true;
+    m_poller = std::thread([this] { pollLoop(); });
+}
+
+void ProgramRecording::pollLoop() {
+    std::unique_lock<std::mutex> lock(m_pollMutex);
+    while (!m_stopPolling) {
+        m_pollWake.wait_for(lock, std::chrono::milliseconds(m_options.poll_ms));
+        if (m_stopPolling) {
+            break;
+        }
+        lock.unlock();
+        drain(false);
+        lock.lock();
+    }
+}
+
+void ProgramRecording::drain(bool final) {
+    std::lock_guard<std::mutex> lock(m_traceMutex);
+    m_recorder.drainInto(m_trace);
+    {
+        std::lock_guard<std::mutex> steps(m_stepMutex);
+        m_trace.steps.insert(m_trace.steps.end(), m_pendingSteps.begin(), m_pendingSteps.end());
+        m_pendingSteps.clear();
+    }
+    if (!m_journal || final) {
+        return;
+    }
+    try {
+        const bool operators = m_journal->syncDue();
+        if (operators) {
+            m_trace.operators = m_recorder.publishedOperatorStats();
+        }
+        m_journal->append(m_trace, operators);
+    } catch (const std::exception& e) {
+        // A full disk must not end the program: it goes on, unprotected, and says so at the end.
+        m_journalError = e.what();
+        m_journal.reset();
+    }
+}
+
+void ProgramRecording::enterPhase(Phase phase, int64_t now) {
+    m_phaseSeconds[static_cast<int>(m_phase)] += double(now - m_phaseSince) * 1e-9;
+    m_phase = phase;
+    m_phaseSince = now;
+    m_observer.onPhase(phase, m_step.load());
+}
+
+void ProgramRecording::event(Event e, double loss) {
+    if (!m_started || m_finished || m_observer.stopped()) {
+        return;
+    }
+    std::lock_guard<std::mutex> lock(m_stepMutex);
+    const int64_t now = nowNs();
+    if (m_step.load() == 0) {
+        // The first forward, backward or optimizer step ends initialisation: step 1 begins.
+        m_step = 1;
+        m_stepStart = now;
+        m_hook->resetPeak();
+        m_observer.takePeak(m_hook->current());
+        for (double& s : m_phaseSeconds) {
+            s = 0;
+        }
+    }
+    switch (e) {
+        case Event::Forward:
+            if (m_phase != Phase::Forward) {
+                enterPhase(Phase::Forward, now);
+            }
+            break;
+        case Event::Backward:
+            m_loss = loss;
+            enterPhase(Phase::Backward, now);
+            break;
+        case Event::BackwardDone:
+            enterPhase(Phase::Other, now);
+            break;
+        case Event::Optimizer:
+            enterPhase(Phase::Optimizer, now);
+            break;
+        case Event::OptimizerDone: {
+            m_phaseSeconds[static_cast<int>(m_phase)] += double(now - m_phaseSince) * 1e-9;
+            m_phaseSince = now;
+            StepMetrics metrics;
+            metrics.step = m_step.load();
+            metrics.loss = m_loss;
+            metrics.forward_s = m_phaseSeconds[static_cast<int>(Phase::Forward)];
+            metrics.backward_s = m_phaseSeconds[static_cast<int>(Phase::Backward)];
+            metrics.optimizer_s = m_phaseSeconds[static_cast<int>(Phase::Optimizer)];
+            metrics.total_s = double(now - m_stepStart) * 1e-9;
+            metrics.peak_allocated_bytes = m_hook->peak();
+            metrics.allocated_bytes_at_end = m_hook->current();
+            metrics.threads = m_options.device == "cpu" ? at::get_num_threads() : 0;
+            const auto check = m_observer.takePeak(m_hook->current());
+            m_peakChecks.push_back({{"step", metrics.step},
+                                    {"recorded_peak_bytes", check.recorded},
+                                    {"allocator_total_at_peak_bytes", check.allocator}});
+            m_pendingSteps.push_back(metrics);
+            m_hook->resetPeak();
+            for (double& s : m_phaseSeconds) {
+                s = 0;
+            }
+            m_step = m_step.load() + 1;
+            m_stepStart = now;
+            m_phase = Phase::Other;
+            m_observer.onPhase(Phase::Other, m_step.load());
+            break;
+        }
+    }
+}
+
+void ProgramRecording::role(const void* ptr, Category category, c10::Device device) {
+    if (m_started && !m_finished && ptr != nullptr) {
+        m_observer.onRole(ptr, category, device);
+    }
+}
+
+void ProgramRecording::attachThread() {
+    if (!m_started || m_finished || m_observer.stopped() || t_programThread.guard) {
+        return;
+    }
+    t_programThread.guard = std::make_unique<AllocationHookGuard>(m_hook);
+    t_programThread.callback = m_recorder.attachThread();
+}
+
+void ProgramRecording::detachThread() {
+    if (!t_programThread.guard) {
+        return;
+    }
+    Recorder::detachThread(t_programThread.callback);
+    t_programThread.callback = 0;
+    t_programThread.guard.reset();
+}
+
+void ProgramRecording::forked() {
+    // No lock the parent's threads held may be taken here. The poll thread does not exist in
+    // the child: the recording is never destroyed (the module keeps it to the end), so nothing
+    // joins it.
+    m_observer.stop();
+    Recorder::deactivateAfterFork();
+    m_finished = true;
+}
+
+void ProgramRecording::addRegion(const std::string& name, int64_t begin_ns, int64_t end_ns) {
+    std::lock_guard<std::mutex> lock(m_stepMutex);
+    m_regions.push_back({{"name", name}, {"begin_ns", begin_ns}, {"end_ns", end_ns}});
+}
+
+nlohmann::json ProgramRecording::finish(const std::string& ending, int exit_status,
+                                        const std::string& device) {
+    if (!m_started || m_finished) {
+        throw std::logic_error("memscope: the recording is not running");
+    }
+    if (std::this_thread::get_id() != m_runThread) {
+        throw std::logic_error("memscope: finish() must run on the thread that started");
+    }
+    m_finished = true;
+    {
+        std::lock_guard<std::mutex> lock(m_stepMutex);
+        enterPhase(Phase::Other, nowNs());
+    }
+    m_observer.onRunThreadEnd();
+    m_hookGuard.reset();
+    m_observer.stop();
+    {
+        std::lock_guard<std::mutex> lock(m_pollMutex);
+        m_stopPolling = true;
+    }
+    m_pollWake.notify_all();
+    if (m_poller.joinable()) {
+        m_poller.join();
+    }
+    drain(true);
+    std::lock_guard<std::mutex> lock(m_traceMutex);
+    m_trace.meta.device = device;
+    m_trace.operators = m_recorder.operatorStats();
+    m_trace.finalize();
+    nlohmann::json program = {{"ending", ending},
+                              {"exit_status", exit_status},
+                              {"torch_version", m_options.torch_version},
+                              {"python_frames", m_options.python_frames},
+                              {"peak_checks", m_peakChecks}};
+    if (!m_journalError.empty()) {
+        program["journal_error"] = m_journalError;
+    }
+    auto summary = TraceSummary::compute(m_trace);
+    summary["program"] = program;
+    if (!m_regions.empty()) {
+        summary["annotations"] = m_regions;
+    }
+    m_trace.summary = summary;
+    if (m_journal) {
+        try {
+            m_journal->append(m_trace, true);
+            m_journal->sync();
+        } catch (const std::exception& e) {
+            summary["program"]["journal_error"] = e.what();
+        }
+    }
+    RunFile::save(m_trace, m_options.out);
+    if (m_journal) {
+        m_journal->remove();
+        m_journal.reset();
+    }
+    return summary;
+}
+
+}  // namespace memscope

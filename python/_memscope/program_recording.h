@@ -1,0 +1,108 @@
+#pragma once
+
+#include "capture/recorder.h"
+#include "program_observer.h"
+#include "train/allocation_hook.h"
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace memscope {
+
+class RunJournal;
+
+// The recording of a Python program (python/memscope/run.py drives it through _memscope): the
+// program's thread is the run thread. start() installs the AllocationHook and the recorder's
+// callbacks on the calling thread and starts a poll thread that drains the recorder into a Trace
+// and the journal every poll interval (as RecordingSession's owner does for the trainer);
+// finish(), on the same thread, takes them down and writes the run file. Phases come from the
+// program's hooks (phase()): a step ends with an optimizer step.
+class ProgramRecording {
+  public:
+    struct Options {
+        std::string out;            // the run file; its journal is OUT.journal
+        int python_frames = 4;      // innermost Python frames per allocation (0: none)
+        int poll_ms = 50;           // drain and journal interval
+        nlohmann::json program;     // what ran: {"script" or "module", "argv", "python", ...}
+        std::string torch_version;  // the interpreter's torch.__version__
+        std::string device = "cpu";
+    };
+    // What the program's hooks tell (python/memscope/_hooks.py uses the same numbers).
+    enum class Event {
+        Forward = 0,        // a top-level module's forward begins
+        Backward = 1,       // torch.autograd.backward / grad begins
+        BackwardDone = 2,   // ... and returned
+        Optimizer = 3,      // an optimizer's step() begins
+        OptimizerDone = 4,  // ... and returned: the step ends
+    };
+
+    explicit ProgramRecording(Options options);
+    ~ProgramRecording();  // stops the poll thread; finish() is the owner's to call
+    ProgramRecording(const ProgramRecording&) = delete;
+    ProgramRecording& operator=(const ProgramRecording&) = delete;
+
+    // Throws RunFileError when the journal cannot be created.
+    void start();
+    // The status line the run ended with ("exit status 0", "raised ValueError: ...") goes
+    // into the run's summary; returns the summary. Must run on start()'s thread.
+    // `device`: the one the program used ("cpu", "cuda:0").
+    nlohmann::json finish(const std::string& ending, int exit_status, const std::string& device);
+
+    void event(Event e, double loss);
+    void role(const void* ptr, Category category, c10::Device device);
+    // A thread the program started: hooks on entry, off on exit (on that thread).
+    void attachThread();
+    void detachThread();
+    // In the child after fork(): drop everything (lock-free).
+    void forked();
+    int64_t nowNs() const { return m_recorder.clock().nowNs(); }
+    void addRegion(const std::string& name, int64_t begin_ns, int64_t end_ns);
+    int64_t step() const { return m_step.load(); }
+    int64_t currentBytes() const { return m_hook->current(); }
+    int pythonFrames() const { return m_options.python_frames; }
+
+  private:
+    void pollLoop();
+    void drain(bool final);
+    void enterPhase(Phase phase, int64_t now);
+
+    Options m_options;
+    Recorder m_recorder;
+    ProgramObserver m_observer;
+    std::shared_ptr<AllocationHook> m_hook;
+    std::unique_ptr<AllocationHookGuard> m_hookGuard;
+    std::thread::id m_runThread;
+    std::atomic<bool> m_started{false};
+    bool m_finished = false;
+
+    std::mutex m_traceMutex;  // the trace and journal: the poll thread and finish()
+    Trace m_trace;
+    std::unique_ptr<RunJournal> m_journal;
+    std::string m_journalError;
+
+    std::mutex m_pollMutex;
+    std::condition_variable m_pollWake;
+    bool m_stopPolling = false;
+    std::thread m_poller;
+
+    // Step bookkeeping (under m_stepMutex: a program's threads may call event())
+    std::mutex m_stepMutex;
+    std::atomic<int64_t> m_step{0};
+    Phase m_phase = Phase::Init;
+    int64_t m_phaseSince = 0;
+    int64_t m_stepStart = 0;
+    double m_phaseSeconds[5] = {};  // by Phase
+    double m_loss = 0;
+    std::vector<StepMetrics> m_pendingSteps;  // to the trace at the next drain
+    nlohmann::json m_peakChecks = nlohmann::json::array();
+    nlohmann::json m_regions = nlohmann::json::array();
+};
+
+}  // namespace memscope

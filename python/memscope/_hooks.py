@@ -1,0 +1,228 @@
+"""The hooks that tell the recorder what a PyTorch program is doing, without changing it.
+
+- nn.Module.__call__ is wrapped: each call opens a module scope named by the module's path
+  ("TinyLlama.blocks.2.attention.q_proj": the class of the outermost module, then the
+  attribute names of named_modules()), closed in a finally (a forward that raises leaves no scope
+  open). The outermost call on a thread starts the forward phase, names the storages of every
+  parameter of that module PARAMETER (once a step) and its tensor arguments without autograd
+  history INPUT (on the first outermost call of a step).
+  A wrapper and not the global forward pre/post hooks: a post hook never runs when forward raises,
+  and the scope stack would stay open.
+- torch.autograd.backward and torch.autograd.grad (Tensor.backward calls the former): the
+  backward phase; afterwards every .grad of the parameters seen is named GRADIENT.
+- every torch.optim.Optimizer subclass's step (wrapped once per class when its first instance is
+  made): the optimizer phase; afterwards its state tensors are named OPTIMIZER_STATE, and the
+  step ends.
+- threading.Thread._bootstrap_inner: threads the program starts are recorded too.
+- os.register_at_fork: a forked child (a DataLoader worker) records nothing.
+"""
+
+import functools
+import os
+import threading
+import weakref
+
+import torch
+
+# ProgramRecording::Event
+FORWARD, BACKWARD, BACKWARD_DONE, OPTIMIZER, OPTIMIZER_DONE = range(5)
+# trace/category.h
+PARAMETER, OPTIMIZER_STATE, INPUT, GRADIENT = 0, 1, 2, 5
+
+_m = None
+_installed = []  # (owner, attribute, original)
+_tls = threading.local()
+_paths = weakref.WeakKeyDictionary()  # module -> path
+_roots = weakref.WeakSet()  # outermost modules called so far
+_announced = weakref.WeakKeyDictionary()  # root -> step its parameters were last named in
+_optimizers = weakref.WeakSet()
+_input_step = [-1]
+
+
+def _storage_ptr(t):
+    try:
+        storage = t.untyped_storage()  # 2.x
+    except AttributeError:
+        storage = t.storage()  # 1.13
+    return storage.data_ptr()
+
+
+def _name(t, category):
+    if isinstance(t, torch.Tensor) and t.layout == torch.strided and not t.is_meta:
+        ptr = _storage_ptr(t)
+        if ptr:
+            _m.role(ptr, category, str(t.device))
+
+
+def _stack():
+    s = getattr(_tls, "stack", None)
+    if s is None:
+        s = _tls.stack = []
+    return s
+
+
+def _path_of(module, stack):
+    path = _paths.get(module)
+    if path is not None:
+        return path
+    if not stack:
+        root = type(module).__name__
+        for name, sub in module.named_modules():
+            if sub not in _paths:
+                _paths[sub] = root + "." + name if name else root
+        return _paths[module]
+    path = stack[-1] + "." + type(module).__name__
+    _paths[module] = path
+    return path
+
+
+def _call(original):
+    @functools.wraps(original)
+    def __call__(self, *args, **kwargs):
+        stack = _stack()
+        depth = len(stack)
+        if depth == 0:
+            _m.event(FORWARD, 0.0)
+            step = _m.step()
+            if _announced.get(self) != step:
+                _announced[self] = step
+                _roots.add(self)
+                for p in self.parameters():
+                    _name(p, PARAMETER)
+            if _input_step[0] != step:
+                _input_step[0] = step
+                for a in list(args) + list(kwargs.values()):
+                    if isinstance(a, torch.Tensor) and a.grad_fn is None and not a.requires_grad:
+                        _name(a, INPUT)
+        path = _path_of(self, stack)
+        code = getattr(type(self).forward, "__code__", None)
+        _m.module_enter(path, code.co_filename if code else "", code.co_firstlineno if code else 0)
+        stack.append(path)
+        try:
+            return original(self, *args, **kwargs)
+        finally:
+            del stack[depth:]
+            _m.module_exit(depth)
+    return __call__
+
+
+def _loss_of(tensors):
+    t = tensors[0] if isinstance(tensors, (tuple, list)) and len(tensors) == 1 else tensors
+    if isinstance(t, torch.Tensor) and t.dim() == 0 and t.device.type == "cpu":
+        return float(t.detach())
+    return 0.0
+
+
+def _name_gradients():
+    params = set()
+    for root in list(_roots):
+        for p in root.parameters():
+            params.add(p)
+    for opt in list(_optimizers):
+        for group in opt.param_groups:
+            params.update(group["params"])
+    for p in params:
+        if p.grad is not None:
+            _name(p.grad, GRADIENT)
+
+
+def _backward(original):
+    @functools.wraps(original)
+    def wrapper(*args, **kwargs):
+        if getattr(_tls, "in_backward", False):
+            return original(*args, **kwargs)
+        _tls.in_backward = True
+        _m.event(BACKWARD, _loss_of(args[0]) if args else 0.0)
+        try:
+            return original(*args, **kwargs)
+        finally:
+            _tls.in_backward = False
+            _name_gradients()
+            _m.event(BACKWARD_DONE, 0.0)
+    return wrapper
+
+
+def _wrap_step(cls):
+    step = cls.__dict__.get("step")
+    if step is None or getattr(step, "_memscope", False):
+        return
+
+    @functools.wraps(step)
+    def wrapper(self, *args, **kwargs):
+        if getattr(_tls, "in_step", False):
+            return step(self, *args, **kwargs)
+        _tls.in_step = True
+        _m.event(OPTIMIZER, 0.0)
+        try:
+            return step(self, *args, **kwargs)
+        finally:
+            _tls.in_step = False
+            for state in list(self.state.values()):
+                for value in state.values():
+                    _name(value, OPTIMIZER_STATE)
+            _m.event(OPTIMIZER_DONE, 0.0)
+    wrapper._memscope = True
+    cls.step = wrapper
+
+
+def _optimizer_init(original):
+    @functools.wraps(original)
+    def __init__(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        _optimizers.add(self)
+        for cls in type(self).__mro__:
+            if cls is torch.optim.Optimizer:
+                break
+            _wrap_step(cls)
+    return __init__
+
+
+def _bootstrap(original):
+    @functools.wraps(original)
+    def _bootstrap_inner(self):
+        _m.thread_enter()
+        try:
+            original(self)
+        finally:
+            _m.thread_exit()
+    return _bootstrap_inner
+
+
+def _patch(owner, attribute, make):
+    original = getattr(owner, attribute)
+    _installed.append((owner, attribute, original))
+    setattr(owner, attribute, make(original))
+
+
+def install(extension):
+    global _m
+    _m = extension
+    _patch(torch.nn.Module, "__call__", _call)
+    _patch(torch.autograd, "backward", _backward)
+    _patch(torch.autograd, "grad", _backward)
+    _patch(torch.optim.Optimizer, "__init__", _optimizer_init)
+    _patch(threading.Thread, "_bootstrap_inner", _bootstrap)
+    os.register_at_fork(after_in_child=extension.after_fork_child)
+
+
+def wrapper_codes():
+    """The code objects of the wrappers above: the recorder leaves them out of Python frames."""
+    def code(f):
+        return f.__code__
+    return [code(_call(lambda *a: None)), code(_backward(lambda *a: None)),
+            code(_optimizer_init(lambda *a: None)), code(_bootstrap(lambda *a: None)),
+            _wrap_step_code()]
+
+
+def _wrap_step_code():
+    class Probe:
+        def step(self):
+            pass
+    _wrap_step(Probe)
+    return Probe.step.__code__
+
+
+def uninstall():
+    while _installed:
+        owner, attribute, original = _installed.pop()
+        setattr(owner, attribute, original)

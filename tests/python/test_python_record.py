@@ -1,0 +1,270 @@
+#!/usr/bin/env python3
+"""CTest driver for `memscope-cli record --python` (tests/CMakeLists.txt, label cli).
+
+    test_python_record.py --cli MEMSCOPE_CLI --python-exe PY MODE
+
+MODE program: records small_program.py and checks operator frames, module paths, Python frames,
+  phases, steps, categories, backward attribution, the named region and the program's thread.
+MODE faults: the program raises, exits non-zero, is killed, is interrupted (SIGINT to
+  memscope-cli), forks; the script is missing; an interpreter without torch and one with another
+  torch version; a program that never touches a tensor. Each: the exit status, one clear line,
+  the recording kept (or recovered), no hang.
+MODE llama: records tests/python/tiny_llama_v1.py and the built-in trainer with the same tiny
+  configuration and checks that the recorded steady peak is LibTorch's own running total at that
+  moment, to the byte, and that the bytes by category at the peak agree within 1% (the labels
+  of the Python script's loss are the one expected difference, see below).
+Only the standard library: it runs under any interpreter.
+"""
+
+import argparse
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FAILURES = []
+
+
+def check(condition, what):
+    print(("ok   " if condition else "FAIL ") + what, flush=True)
+    if not condition:
+        FAILURES.append(what)
+
+
+def record(cli, python, out, program, extra=(), env=None, timeout=600):
+    cmd = [cli, "record", "--out", out, "--python-exe", python, *extra, "--python", *program]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+    return p.returncode, p.stdout, p.stderr
+
+
+def info(cli, run):
+    p = subprocess.run([cli, "info", "--json", run], capture_output=True, text=True, timeout=120)
+    if p.returncode != 0:
+        raise RuntimeError(f"info {run}: {p.stderr}")
+    return json.loads(p.stdout)
+
+
+def allocations(cli, run, tmp):
+    csv_path = os.path.join(tmp, os.path.basename(run) + ".csv")
+    p = subprocess.run([cli, "export", run, "--table", "allocations", "--to", csv_path],
+                       capture_output=True, text=True, timeout=120)
+    if p.returncode != 0:
+        raise RuntimeError(f"export {run}: {p.stderr}")
+    with open(csv_path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def summary_of(doc):
+    # info --json: the stored summary (a multi-rank run would nest it; this is one rank)
+    return doc.get("summary", doc)
+
+
+def mode_program(a, tmp):
+    out = os.path.join(tmp, "small.memscope")
+    rc, so, se = record(a.cli, a.python_exe, out, [os.path.join(HERE, "small_program.py")])
+    check(rc == 0, f"small_program exits 0 (got {rc}: {se.strip()[-300:]})")
+    check(os.path.exists(out) and not os.path.exists(out + ".journal"),
+          "the run file is written and its journal removed")
+    rows = allocations(a.cli, out, tmp)
+    stacks = [r["stack"] for r in rows]
+    check(any("aten::addmm" in s or "aten::mm" in s for s in stacks), "operator frames (aten::addmm)")
+    modules = {r["module"] for r in rows}
+    check("Net.blocks.1.proj" in modules, f"module paths (Net.blocks.1.proj in {sorted(modules)[:8]})")
+    scratch = [r for r in rows if int(r["size_bytes"]) == 4099 * 4]
+    check(len(scratch) == 6, f"make_scratch's allocation once per block and step ({len(scratch)})")
+    check(all("make_scratch" in r["stack"] and "Block.forward" in r["stack"] for r in scratch),
+          "Python frames of the allocating code (Block.forward > make_scratch)")
+    check(all(r["module"].startswith("Net.blocks.") for r in scratch),
+          "the Python frames sit under the module that ran them")
+    phases = {r["phase"] for r in rows}
+    check({"forward", "backward", "optimizer"} <= phases, f"phases recorded ({sorted(phases)})")
+    steps = {int(r["step"]) for r in rows}
+    check({1, 2, 3} <= steps, f"steps 1-3 ({sorted(steps)})")
+    by_cat = {}
+    for r in rows:
+        by_cat.setdefault(r["category"], []).append(r)
+    params = 16 * 32 + 32 + 2 * (32 * 32 + 32) + 32 * 4 + 4
+    param_bytes = sum(int(r["size_bytes"]) for r in by_cat.get("PARAMETER", []))
+    check(param_bytes == params * 4, f"PARAMETER bytes = the model's parameters ({param_bytes} vs {params * 4})")
+    grad_bytes = sum(int(r["size_bytes"]) for r in by_cat.get("GRADIENT", []))
+    check(grad_bytes == params * 4, f"GRADIENT bytes = one gradient per parameter ({grad_bytes})")
+    state = [r for r in by_cat.get("OPTIMIZER_STATE", [])]
+    state_bytes = sum(int(r["size_bytes"]) for r in state)
+    check(state_bytes >= 2 * params * 4, f"OPTIMIZER_STATE: AdamW's two moments ({state_bytes})")
+    check(all(r["phase"] == "optimizer" for r in state), "optimizer state made in the optimizer phase")
+    check(len(by_cat.get("ACTIVATION", [])) > 0 and len(by_cat.get("INPUT", [])) > 0,
+          "ACTIVATION and INPUT allocations")
+    backward = [r for r in rows if r["phase"] == "backward"]
+    check(any("backward of Net.blocks.1.proj" in r["stack"] for r in backward),
+          "backward allocations carry the forward module (backward of Net.blocks.1.proj)")
+    thread = [r for r in rows if int(r["size_bytes"]) == 3001 * 4]
+    check(len(thread) == 1, "the program's own thread is recorded")
+    summary = summary_of(info(a.cli, out))
+    regions = [x["name"] for x in summary.get("annotations", [])]
+    check(regions.count("data") == 3, f"memscope.region annotations ({regions})")
+    checks = summary.get("program", {}).get("peak_checks", [])
+    check(len(checks) == 3, f"three optimizer steps ({len(checks)})")
+
+
+def expect_line(stderr, needle, what):
+    lines = [l for l in stderr.splitlines() if needle in l]
+    check(len(lines) >= 1, f"{what}: says '{needle}' ({stderr.strip()[-200:]!r})")
+
+
+def mode_faults(a, tmp):
+    def write(name, text):
+        path = os.path.join(tmp, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    step = ("import torch\nm = torch.nn.Linear(8, 8)\nopt = torch.optim.SGD(m.parameters(), lr=0.1)\n"
+            "m(torch.randn(4, 8)).sum().backward(); opt.step()\n")
+    # raises
+    out = os.path.join(tmp, "raises.memscope")
+    rc, so, se = record(a.cli, a.python_exe, out, [write("raises.py", step + "raise ValueError('boom')\n")])
+    check(rc == 1, f"a program that raises: status 1 ({rc})")
+    expect_line(se, "ValueError: boom", "raises")
+    check(os.path.exists(out), "raises: the recording is kept")
+    if os.path.exists(out):
+        s = summary_of(info(a.cli, out))
+        check("raised ValueError" in s.get("program", {}).get("ending", ""), "raises: the run says how it ended")
+    # exits non-zero
+    out = os.path.join(tmp, "exit3.memscope")
+    rc, so, se = record(a.cli, a.python_exe, out, [write("exit3.py", step + "import sys; sys.exit(3)\n")])
+    check(rc == 3 and os.path.exists(out), f"sys.exit(3): status 3, recording kept ({rc})")
+    # killed
+    out = os.path.join(tmp, "killed.memscope")
+    rc, so, se = record(a.cli, a.python_exe, out, [write(
+        "killed.py", step + "import os, signal, time\nx = torch.ones(1 << 16)\ntime.sleep(0.5)\n"
+        "os.kill(os.getpid(), signal.SIGKILL)\n")])
+    check(rc == 128 + 9, f"killed: status 137 ({rc})")
+    expect_line(se, "recovered", "killed")
+    check(os.path.exists(out) and not os.path.exists(out + ".journal"), "killed: the run recovered from its journal")
+    if os.path.exists(out):
+        rows = allocations(a.cli, out, tmp)
+        check(any(int(r["size_bytes"]) == (1 << 16) * 4 for r in rows), "killed: what it made before is in the run")
+    # interrupted: SIGINT sent to memscope-cli goes on to the program
+    out = os.path.join(tmp, "sigint.memscope")
+    loop = write("loop.py", step + "import time\nprint('ready', flush=True)\nwhile True:\n"
+                 "    m(torch.randn(4, 8)).sum().backward(); opt.step(); time.sleep(0.01)\n")
+    p = subprocess.Popen([a.cli, "record", "--out", out, "--python-exe", a.python_exe, "--python", loop],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    t0 = time.time()
+    while time.time() - t0 < 60:
+        line = p.stdout.readline()
+        if not line or "ready" in line:
+            break
+    time.sleep(0.5)
+    p.send_signal(signal.SIGINT)
+    try:
+        so, se = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        so, se = p.communicate()
+        check(False, "SIGINT: memscope-cli ends")
+    check(p.returncode == 130, f"SIGINT: status 130 ({p.returncode})")
+    check(os.path.exists(out) and not os.path.exists(out + ".journal"), "SIGINT: the recording is saved")
+    if os.path.exists(out):
+        s = summary_of(info(a.cli, out))
+        check(s.get("program", {}).get("ending") == "interrupted (SIGINT)" and
+              len(s["program"]["peak_checks"]) >= 2, "SIGINT: the run keeps its steps")
+    # script missing
+    out = os.path.join(tmp, "missing.memscope")
+    rc, so, se = record(a.cli, a.python_exe, out, [os.path.join(tmp, "no_such.py")])
+    check(rc == 2 and not os.path.exists(out), f"missing script: status 2, nothing written ({rc})")
+    expect_line(se, "no such file", "missing script")
+    check(len(se.strip().splitlines()) == 1, f"missing script: one line ({se!r})")
+    # an interpreter without torch, and one whose torch is another version: a torch that shadows
+    # the real one on PYTHONPATH (memscope-cli keeps the caller's PYTHONPATH after its own)
+    for name, body, needle in (("notorch", "raise ImportError(\"No module named 'torch'\")\n", "cannot import torch"),
+                               ("othertorch", "__version__ = '2.99.0+fake'\n", "2.99.0+fake")):
+        d = os.path.join(tmp, name)
+        os.makedirs(d, exist_ok=True)
+        write(os.path.join(name, "torch.py"), body)
+        env = dict(os.environ, PYTHONPATH=d)
+        out = os.path.join(tmp, name + ".memscope")
+        rc, so, se = record(a.cli, a.python_exe, out, [write("plain.py", "print('hi')\n")], env=env)
+        check(rc == 2 and not os.path.exists(out), f"{name}: status 2, nothing written ({rc})")
+        expect_line(se, needle, name)
+        check(len(se.strip().splitlines()) == 1, f"{name}: one line ({se!r})")
+    # forks and starts threads
+    out = os.path.join(tmp, "fork.memscope")
+    rc, so, se = record(a.cli, a.python_exe, out, [os.path.join(HERE, "small_program.py"), "--fork"], timeout=120)
+    check(rc == 0 and os.path.exists(out), f"a program that forks and starts a thread: status 0, recorded ({rc})")
+    if os.path.exists(out):
+        rows = allocations(a.cli, out, tmp)
+        check(not any(int(r["size_bytes"]) == 4000 for r in rows), "the forked child's allocations are not in the run")
+    # never touches a tensor
+    out = os.path.join(tmp, "plain.memscope")
+    rc, so, se = record(a.cli, a.python_exe, out, [write("hello.py", "print('hello')\n")])
+    check(rc == 0 and os.path.exists(out) and "hello" in so, f"no tensors: status 0, a run written ({rc})")
+    # bad options
+    rc, so, se = record(a.cli, a.python_exe, os.path.join(tmp, "x.memscope"), [], extra=())
+    check(rc == 2 and "needs a program" in se, f"--python without a program: status 2 ({se.strip()})")
+    rc, so, se = record(a.cli, "/nonexistent/python", os.path.join(tmp, "y.memscope"), [write("p.py", "")])
+    check(rc == 2 and "cannot run it" in se, f"--python-exe that does not exist: status 2 ({se.strip()})")
+
+
+def category_bytes(summary):
+    return {k: int(v) for k, v in summary.get("bytes_by_category_at_peak", {}).items()}
+
+
+def mode_llama(a, tmp):
+    cfg = ["--batch-size", "4", "--seq-len", "32", "--hidden-dim", "64", "--num-layers", "2",
+           "--num-steps", "4"]
+    out = os.path.join(tmp, "llama_py.memscope")
+    rc, so, se = record(a.cli, a.python_exe, out, [os.path.join(HERE, "tiny_llama_v1.py"), *cfg])
+    check(rc == 0, f"tiny_llama_v1.py recorded ({rc}: {se.strip()[-300:]})")
+    py = summary_of(info(a.cli, out))
+    checks = py["program"]["peak_checks"]
+    steady = [c for c in checks if c["step"] >= 2]
+    check(len(steady) == 3 and all(c["recorded_peak_bytes"] == c["allocator_total_at_peak_bytes"]
+                                   for c in steady),
+          f"each steady step's recorded peak is LibTorch's running total at that moment ({steady})")
+    check(max(c["recorded_peak_bytes"] for c in steady) == py["steady_peak_allocated_bytes_recorded"],
+          "the run's steady peak is the highest of them")
+    ref = os.path.join(tmp, "llama_cpp.memscope")
+    p = subprocess.run([a.cli, "record", "--preset", "workshop-default", "--batch-size", "4",
+                        "--seq-len", "32", "--hidden-dim", "64", "--num-layers", "2",
+                        "--num-steps", "4", "--out", ref], capture_output=True, text=True, timeout=600)
+    check(p.returncode == 0, f"the built-in trainer records the same configuration ({p.stderr.strip()[-200:]})")
+    cpp = summary_of(info(a.cli, ref))
+    pc, cc = category_bytes(py), category_bytes(cpp)
+    print(f"steady peak: python {py['steady_peak_allocated_bytes_recorded']}, "
+          f"trainer {cpp['steady_peak_allocated_bytes_recorded']}")
+    for k in sorted(set(pc) | set(cc)):
+        print(f"  {k:16s} python {pc.get(k, 0):>10} trainer {cc.get(k, 0):>10}")
+    for k in ("PARAMETER", "GRADIENT", "INPUT", "ACTIVATION"):
+        ref_bytes = cc.get(k, 0)
+        check(ref_bytes > 0 and abs(pc.get(k, 0) - ref_bytes) <= 0.01 * ref_bytes,
+              f"{k} at the peak within 1% of the trainer's ({pc.get(k, 0)} vs {ref_bytes})")
+    # AdamW's state: the trainer's C++ AdamW keeps `step` as an integer, PyTorch's as a tensor
+    # of one float per parameter (1.13 and 2.x): that many bytes more, nothing else.
+    n_params = 1 + 2 * 9 + 1  # embedding, 9 per block, final norm
+    diff = pc.get("OPTIMIZER_STATE", 0) - cc.get("OPTIMIZER_STATE", 0)
+    check(diff in (0, 4 * n_params), f"OPTIMIZER_STATE differs only by AdamW's step tensors ({diff} bytes)")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cli", required=True)
+    ap.add_argument("--python-exe", required=True)
+    ap.add_argument("mode", choices=["program", "faults", "llama"])
+    a = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="memscope-py-") as tmp:
+        {"program": mode_program, "faults": mode_faults, "llama": mode_llama}[a.mode](a, tmp)
+    if FAILURES:
+        print(f"{len(FAILURES)} check(s) failed", file=sys.stderr)
+        return 1
+    print("all checks passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
