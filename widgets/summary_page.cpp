@@ -217,12 +217,12 @@ SummaryPage::Result SummaryPage::compute(std::shared_ptr<const Trace> trace, boo
                                ? trace->meta.config.value("dtype", std::string("fp32"))
                                : std::string("fp32"))
                     .value_or(Dtype::Float32);
-            const auto peak = PeakFlops::measure(c10::Device(c10::kCPU), dtype, threads);
+            const auto peak = PeakFlops::measureOnCpu(dtype, threads);
             r.peak_flops_per_s = peak.flops_per_s;
             r.peak_flops_method =
                 tr("%1, now on this computer").arg(QString::fromStdString(peak.method));
         }
-        const auto bandwidth = PeakBandwidth::measure(c10::Device(c10::kCPU), threads);
+        const auto bandwidth = PeakBandwidth::measureOnCpu(threads);
         r.peak_bytes_per_s = bandwidth.bytes_per_s;
         r.peak_bandwidth_method =
             tr("%1, now on this computer").arg(QString::fromStdString(bandwidth.method));

@@ -65,4 +65,8 @@ PeakBandwidth PeakBandwidth::measure(const c10::Device& device, int threads) {
     return peak;
 }
 
+PeakBandwidth PeakBandwidth::measureOnCpu(int threads) {
+    return measure(c10::Device(c10::kCPU), threads);
+}
+
 }  // namespace memscope

@@ -1,8 +1,12 @@
 #pragma once
 
-#include <c10/core/Device.h>
-
 #include <string>
+
+// Declared only: views that show the CPU's measured bandwidth include this header without
+// LibTorch's.
+namespace c10 {
+struct Device;
+}
 
 namespace memscope {
 
@@ -17,6 +21,8 @@ struct PeakBandwidth {
     // Cached per (device, threads) for the life of the process (about 0.2 s the first time).
     // threads <= 0: the calling thread's current LibTorch thread count.
     static PeakBandwidth measure(const c10::Device& device, int threads);
+    // measure() on the CPU.
+    static PeakBandwidth measureOnCpu(int threads);
 };
 
 }  // namespace memscope

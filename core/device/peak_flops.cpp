@@ -111,8 +111,12 @@ PeakFlops PeakFlops::measure(const c10::Device& device, Dtype dtype, int threads
     return peak;
 }
 
+PeakFlops PeakFlops::measureOnCpu(Dtype dtype, int threads) {
+    return measure(c10::Device(c10::kCPU), dtype, threads);
+}
+
 double PeakFlops::measureCpu(Dtype dtype, int threads) {
-    return measure(c10::Device(c10::kCPU), dtype, threads).flops_per_s;
+    return measureOnCpu(dtype, threads).flops_per_s;
 }
 
 }  // namespace memscope

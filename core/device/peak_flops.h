@@ -2,9 +2,12 @@
 
 #include "run/train_options.h"
 
-#include <c10/core/Device.h>
-
 #include <string>
+
+// Declared only: views that show the CPU's measured peak include this header without LibTorch's.
+namespace c10 {
+struct Device;
+}
 
 namespace memscope {
 
@@ -17,7 +20,8 @@ struct PeakFlops {
 
     // Cached per (device, dtype, threads) for the life of the process (about 0.3 s the first time).
     static PeakFlops measure(const c10::Device& device, Dtype dtype, int threads);
-    // measure() on the CPU, in FLOP/s (what Planner asks for).
+    // measure() on the CPU, and its FLOP/s alone (what Planner asks for).
+    static PeakFlops measureOnCpu(Dtype dtype, int threads);
     static double measureCpu(Dtype dtype, int threads);
 };
 
