@@ -9,6 +9,7 @@
 #include "model/preset.h"
 #include "predict/planner.h"
 #include "run/run_summary.h"
+#include "run/train_option_table.h"
 #include "trace/trace.h"
 
 #include <nlohmann/json.hpp>
@@ -135,12 +136,27 @@ QComboBox* comboWith(const QStringList& items) {
     return combo;
 }
 
-QSpinBox* spinBox(int minimum, int maximum, int value) {
+QSpinBox* spinBox(int64_t minimum, int64_t maximum, int value) {
     auto* spin = new QSpinBox;
-    spin->setRange(minimum, maximum);
+    spin->setRange(int(minimum), int(maximum));
     spin->setValue(value);
     spin->setKeyboardTracking(false);
     return spin;
+}
+
+// The field of training option `key`, with its range from the one table (the run panel's and
+// memscope-cli's).
+QSpinBox* optionBox(const char* key, int value) {
+    const TrainOptionSpec& spec = TrainOptionTable::integer(key);
+    return spinBox(spec.min, spec.max, value);
+}
+
+QStringList namesOf(const std::vector<std::string>& names) {
+    QStringList out;
+    for (const auto& name : names) {
+        out << QString::fromStdString(name);
+    }
+    return out;
 }
 
 }  // namespace
@@ -172,24 +188,20 @@ void PlannerPage::buildUi() {
     for (const auto& name : Preset::names()) {
         m_preset->addItem(QString::fromStdString(name));
     }
-    m_hidden = spinBox(8, 65536, 256);
-    m_layers = spinBox(1, 1024, 4);
-    m_heads = spinBox(1, 1024, 8);
-    m_kvHeads = spinBox(1, 1024, 4);
-    m_intermediate = spinBox(8, 262144, 512);
-    m_vocab = spinBox(2, 1000000, 1000);
+    m_hidden = optionBox("hidden_dim", 256);
+    m_layers = optionBox("num_layers", 4);
+    m_heads = optionBox("num_heads", 8);
+    m_kvHeads = optionBox("num_kv_heads", 4);
+    m_intermediate = optionBox("intermediate_dim", 512);
+    m_vocab = optionBox("vocab_size", 1000);
     m_tied = new QCheckBox;
-    m_batch = spinBox(1, 65536, 8);
-    m_seq = spinBox(1, 1048576, 128);
-    m_dtype = comboWith({QStringLiteral("fp32"), QStringLiteral("bf16"), QStringLiteral("fp16")});
-    QStringList attention;
-    for (const auto& name : attentionKindNames()) {
-        attention << QString::fromStdString(name);
-    }
-    m_attention = comboWith(attention);
-    m_checkpointing = comboWith({QStringLiteral("none"), QStringLiteral("per-block")});
-    m_profile = comboWith({QStringLiteral("training"), QStringLiteral("forward")});
-    m_optimizer = comboWith({QStringLiteral("adamw"), QStringLiteral("sgd")});
+    m_batch = optionBox("batch_size", 8);
+    m_seq = optionBox("seq_len", 128);
+    m_dtype = comboWith(namesOf(dtypeNames()));
+    m_attention = comboWith(namesOf(attentionKindNames()));
+    m_checkpointing = comboWith(namesOf(checkpointingNames()));
+    m_profile = comboWith(namesOf(profileTypeNames()));
+    m_optimizer = comboWith(namesOf(optimizerKindNames()));
     m_device = new QComboBox;
     m_gpus = spinBox(1, 65536, 1);
     QStringList strategies;

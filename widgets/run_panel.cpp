@@ -5,7 +5,9 @@
 #include "model/config_error.h"
 #include "model/preset.h"
 #include "run/byte_size.h"
+#include "run/parallel_rules.h"
 #include "run/run_summary.h"
+#include "run/train_option_table.h"
 #include "train/thread_policy.h"
 
 #include <nlohmann/json.hpp>
@@ -19,6 +21,7 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
+#include <QHash>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -40,13 +43,20 @@ constexpr auto k_shapes_key = "run_panel/record_shapes";
 constexpr auto k_parallel_key = "run_panel/parallel";
 constexpr auto k_bucket_key = "run_panel/bucket_mib";
 
-QSpinBox* spin(QWidget* parent, const char* name, int lo, int hi) {
+// A field for a whole number in [lo, hi].
+QSpinBox* spin(QWidget* parent, const char* name, int64_t lo, int64_t hi) {
     auto* box = new QSpinBox(parent);
     box->setObjectName(QLatin1String(name));
-    box->setRange(lo, hi);
+    box->setRange(int(lo), int(hi));
     box->setGroupSeparatorShown(true);
     box->setAccelerated(true);
     return box;
+}
+
+// The field of training option `name` (TrainOptionTable's key), with the option's range.
+QSpinBox* spin(QWidget* parent, const char* name) {
+    const TrainOptionSpec& spec = TrainOptionTable::integer(name);
+    return spin(parent, name, spec.min, spec.max);
 }
 
 QComboBox* combo(QWidget* parent, const char* name) {
@@ -99,13 +109,13 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     }
     // A shape of the user's own (the CLI's --preset custom); its text is set in retranslateUi.
     m_preset->addItem(QString(), QStringLiteral("custom"));
-    m_hidden = spin(m_modelGroup, "hidden_dim", 1, 65536);
-    m_layers = spin(m_modelGroup, "num_layers", 1, 512);
-    m_heads = spin(m_modelGroup, "num_heads", 1, 1024);
-    m_kvHeads = spin(m_modelGroup, "num_kv_heads", 1, 1024);
-    m_intermediate = spin(m_modelGroup, "intermediate_dim", 1, 1 << 20);
-    m_vocab = spin(m_modelGroup, "vocab_size", 2, 1 << 22);
-    m_maxSeq = spin(m_modelGroup, "max_seq_len", 1, 1 << 20);
+    m_hidden = spin(m_modelGroup, "hidden_dim");
+    m_layers = spin(m_modelGroup, "num_layers");
+    m_heads = spin(m_modelGroup, "num_heads");
+    m_kvHeads = spin(m_modelGroup, "num_kv_heads");
+    m_intermediate = spin(m_modelGroup, "intermediate_dim");
+    m_vocab = spin(m_modelGroup, "vocab_size");
+    m_maxSeq = spin(m_modelGroup, "max_seq_len");
     m_tie = new QCheckBox(m_modelGroup);
     m_tie->setObjectName(QStringLiteral("tie_embeddings"));
     for (QWidget* w :
@@ -118,10 +128,10 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     // Run length and training.
     m_runGroup = new QGroupBox(this);
     m_runForm = new QFormLayout(m_runGroup);
-    m_batch = spin(m_runGroup, "batch_size", 1, 1 << 16);
-    m_seq = spin(m_runGroup, "seq_len", 1, 1 << 20);
-    m_steps = spin(m_runGroup, "num_steps", 1, 1000000);
-    m_warmup = spin(m_runGroup, "warmup_steps", 0, 1000000);
+    m_batch = spin(m_runGroup, "batch_size");
+    m_seq = spin(m_runGroup, "seq_len");
+    m_steps = spin(m_runGroup, "num_steps");
+    m_warmup = spin(m_runGroup, "warmup_steps");
     m_profile = combo(m_runGroup, "profile_type");
     m_optimizer = combo(m_runGroup, "optimizer");
     m_lr = new QDoubleSpinBox(m_runGroup);
@@ -129,7 +139,7 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     m_lr->setDecimals(6);
     m_lr->setRange(0, 10);
     m_lr->setSingleStep(1e-4);
-    m_seed = spin(m_runGroup, "seed", 0, std::numeric_limits<int>::max());
+    m_seed = spin(m_runGroup, "seed");
     for (QWidget* w : std::initializer_list<QWidget*>{m_batch, m_seq, m_steps, m_warmup, m_profile,
                                                       m_optimizer, m_lr, m_seed}) {
         m_runForm->addRow(new QLabel(m_runGroup), w);
@@ -151,7 +161,7 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     m_deviceGroup = new QGroupBox(this);
     m_deviceForm = new QFormLayout(m_deviceGroup);
     m_device = combo(m_deviceGroup, "device");
-    m_threads = spin(m_deviceGroup, "threads", 0, 1024);
+    m_threads = spin(m_deviceGroup, "threads");
     m_capacity = new QLineEdit(m_deviceGroup);
     m_capacity->setObjectName(QStringLiteral("device_memory_limit"));
     m_capacity->setClearButtonEnabled(true);
@@ -316,43 +326,52 @@ void RunPanel::retranslateUi() {
              "empty: a new folder beside the kept runs (--out)"));
     m_output->setPlaceholderText(tr("new folder beside the kept runs"));
 
-    // Items keep their data (the CLI spelling) and change only their text.
-    const auto fill = [](QComboBox* box, const QList<QPair<QString, QString>>& items) {
+    // Items keep their data (the CLI spelling) and change only their text. The items are the
+    // option's names from core, in core's order; a name without a text here shows as itself.
+    const auto fill = [](QComboBox* box, const std::vector<std::string>& names,
+                         const QHash<QString, QString>& texts) {
         const QString current = dataOf(box);
         const QSignalBlocker block(box);
         box->clear();
-        for (const auto& [data, text] : items) {
-            box->addItem(text, data);
+        for (const std::string& name : names) {
+            const QString data = QString::fromStdString(name);
+            box->addItem(texts.value(data, data), data);
         }
         selectData(box, current);
     };
-    fill(m_profile, {{QStringLiteral("training"), tr("Training (forward, backward, optimizer)")},
-                     {QStringLiteral("forward"), tr("Forward only")}});
-    fill(m_optimizer, {{QStringLiteral("adamw"), tr("AdamW")},
-                       {QStringLiteral("sgd"), tr("SGD with momentum")}});
-    fill(m_dtype, {{QStringLiteral("fp32"), tr("fp32")},
-                   {QStringLiteral("bf16"), tr("bf16 (autocast)")},
-                   {QStringLiteral("fp16"), tr("fp16 (autocast)")}});
-    fill(m_attention, {{QStringLiteral("eager"), tr("Eager (workshop baseline)")},
-                       {QStringLiteral("fused"), tr("Fused projections")},
-                       {QStringLiteral("sdpa"), tr("Scaled dot-product (LibTorch)")},
-                       {QStringLiteral("memory-efficient"), tr("Memory-efficient (chunked)")}});
-    fill(m_checkpointing,
+    fill(m_profile, profileTypeNames(),
+         {{QStringLiteral("training"), tr("Training (forward, backward, optimizer)")},
+          {QStringLiteral("forward"), tr("Forward only")}});
+    fill(
+        m_optimizer, optimizerKindNames(),
+        {{QStringLiteral("adamw"), tr("AdamW")}, {QStringLiteral("sgd"), tr("SGD with momentum")}});
+    fill(m_dtype, dtypeNames(),
+         {{QStringLiteral("fp32"), tr("fp32")},
+          {QStringLiteral("bf16"), tr("bf16 (autocast)")},
+          {QStringLiteral("fp16"), tr("fp16 (autocast)")}});
+    fill(m_attention, attentionKindNames(),
+         {{QStringLiteral("eager"), tr("Eager (workshop baseline)")},
+          {QStringLiteral("fused"), tr("Fused projections")},
+          {QStringLiteral("sdpa"), tr("Scaled dot-product (LibTorch)")},
+          {QStringLiteral("memory-efficient"), tr("Memory-efficient (chunked)")}});
+    fill(m_checkpointing, checkpointingNames(),
          {{QStringLiteral("none"), tr("None")}, {QStringLiteral("per-block"), tr("Per block")}});
-    fill(m_parallel,
+    fill(m_parallel, parallelModeNames(),
          {{QStringLiteral("ddp"), tr("DDP (gradients all-reduced)")},
           {QStringLiteral("zero1"), tr("ZeRO-1 (optimizer state sharded)")},
           {QStringLiteral("zero2"), tr("ZeRO-2 (optimizer state and gradients sharded)")},
           {QStringLiteral("zero3"), tr("ZeRO-3 (parameters sharded too)")}});
     // What exists: the CPU always, then each GPU LibTorch can use, by --device spelling.
-    QList<QPair<QString, QString>> devices{{QStringLiteral("cpu"), tr("CPU")}};
+    std::vector<std::string> devices{"cpu"};
+    QHash<QString, QString> device_texts{{QStringLiteral("cpu"), tr("CPU")}};
     for (const auto& d : DeviceDiscovery::shared().devices()) {
         if (d.kind == "cuda") {
-            devices.append({QString::fromStdString(d.torch_device),
-                            tr("GPU %1: %2").arg(d.index).arg(QString::fromStdString(d.name))});
+            devices.push_back(d.torch_device);
+            device_texts.insert(QString::fromStdString(d.torch_device),
+                                tr("GPU %1: %2").arg(d.index).arg(QString::fromStdString(d.name)));
         }
     }
-    fill(m_device, devices);
+    fill(m_device, devices, device_texts);
 
     m_run->setText(tr("Run (F5)"));
     m_run->setToolTip(tr("Train with these settings and record every allocation"));
@@ -515,21 +534,16 @@ bool RunPanel::checkProcesses(const TrainOptions& o, QString* option, QString* m
     if (processes() <= 1) {
         return true;
     }
-    const QString strategy = m_parallel->currentText();
-    if (o.device != "cpu") {
-        *option = QStringLiteral("--device");
-        *message = tr("Several processes train on c10d's Gloo backend, which this LibTorch has "
-                      "for the CPU only: choose the CPU device or 1 process (--device %1 with "
-                      "--nproc %2).")
-                       .arg(QString::fromStdString(o.device))
-                       .arg(processes());
-        return false;
-    }
-    if (!o.training() && parallel() != QLatin1String("ddp")) {
-        *option = QStringLiteral("--parallel");
-        *message = tr("%1 shards training state: it needs the Training profile, or choose DDP "
-                      "(--parallel %2 with --profile-type forward).")
-                       .arg(strategy, parallel());
+    // The rules memscope-cli applies (ParallelRules), so that the panel refuses what the CLI
+    // would, with its words and the option it names.
+    try {
+        ParallelRules::check(
+            o, parseParallelMode(parallel().toStdString()).value_or(ParallelMode::Ddp),
+            processes());
+        ParallelRules::checkBucket(bucketMib());
+    } catch (const ConfigError& e) {
+        *option = QString::fromStdString(e.option());
+        *message = QString::fromLocal8Bit(e.what());
         return false;
     }
     const QString out = outputDirectory();

@@ -1,6 +1,7 @@
 #include "parallel_option_set.h"
 
 #include "model/config_error.h"
+#include "run/parallel_rules.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -23,7 +24,7 @@ void ParallelOptionSet::addTo(CLI::App& app) {
 
 ParallelOptionSet::Role ParallelOptionSet::resolve(TrainOptions& options) {
     if (m_nproc < 1) {
-        throw ConfigError("--nproc", "must be at least 1, not " + std::to_string(m_nproc));
+        ParallelRules::check(options, ParallelMode::None, m_nproc);  // names --nproc
     }
     if (m_masterPort < 0 || m_masterPort > 65535) {
         throw ConfigError("--master-port", std::to_string(m_masterPort) + " is not a port");
@@ -31,9 +32,7 @@ ParallelOptionSet::Role ParallelOptionSet::resolve(TrainOptions& options) {
     if (!(m_commTimeout > 0)) {
         throw ConfigError("--comm-timeout", "must be positive");
     }
-    if (!(m_bucketMib > 0)) {
-        throw ConfigError("--bucket-mib", "must be positive");
-    }
+    ParallelRules::checkBucket(m_bucketMib);
     m_mode = ParallelMode::None;
     if (!m_parallel.empty()) {
         const auto mode = parseParallelMode(m_parallel);
@@ -58,21 +57,10 @@ ParallelOptionSet::Role ParallelOptionSet::resolve(TrainOptions& options) {
     }
     // The CPU runs on Gloo, a CUDA device on NCCL where LibTorch has it (DistributedContext::
     // connect refuses a CUDA device otherwise, naming --device).
-    const bool cuda = options.device.rfind("cuda", 0) == 0;
-    if (options.device != "cpu" && !cuda) {
-        throw ConfigError("--parallel",
-                          "runs on c10d's Gloo backend for the CPU and NCCL for "
-                          "CUDA devices: --device " +
-                              options.device + " is not supported");
-    }
-    if (cuda && options.device == "cuda" && m_env) {
+    ParallelRules::check(options, m_mode, world);
+    if (options.device == "cuda" && m_env) {
         // One GPU a rank: the rank's LOCAL_RANK picks it, as torchrun's scripts do.
         options.device = "cuda:" + std::to_string(m_env->local_rank);
-    }
-    if (!options.training() && m_mode != ParallelMode::Ddp) {
-        throw ConfigError("--parallel", toString(m_mode) +
-                                            " shards training state; it needs --profile-type "
-                                            "training");
     }
     if (options.threads == 0) {
         int local_world = world;

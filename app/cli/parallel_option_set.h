@@ -2,7 +2,7 @@
 
 #include "run/run_summary.h"
 #include "run/train_options.h"
-#include "train/parallel_mode.h"
+#include "run/parallel_mode.h"
 #include "train/rank_environment.h"
 
 #include <CLI/App.hpp>

@@ -3,6 +3,7 @@
 #include "model/config_error.h"
 #include "model/preset.h"
 #include "run/byte_size.h"
+#include "run/train_option_table.h"
 
 #include <nlohmann/json.hpp>
 
@@ -15,6 +16,30 @@
 #include <sstream>
 
 namespace memscope::cli {
+
+namespace {
+
+// A choice of an enum's names (aliases the parser knows are accepted too).
+template <typename Parse>
+CLI::Validator choiceOf(const std::vector<std::string>& names, Parse parse) {
+    std::string list;
+    for (const auto& name : names) {
+        list += (list.empty() ? "" : ", ") + name;
+    }
+    return CLI::Validator(
+        [list, parse](std::string& value) -> std::string {
+            return parse(value) ? std::string() : "unknown value '" + value + "' (" + list + ")";
+        },
+        "{" + list + "}");
+}
+
+// The option's range from the one table.
+CLI::Range rangeOf(const char* key) {
+    const TrainOptionSpec& spec = TrainOptionTable::integer(key);
+    return CLI::Range(spec.min, spec.max);
+}
+
+}  // namespace
 
 void TrainOptionSet::addTo(CLI::App& app) {
     auto* preset = app.add_option("--preset", m_preset, "Model and problem size preset")
@@ -29,33 +54,43 @@ void TrainOptionSet::addTo(CLI::App& app) {
                    "options given beside it override its values")
         ->excludes(preset)
         ->excludes(model_size);
-    app.add_option("--hidden-dim,--d-model", m_hidden, "Model hidden dimension");
-    app.add_option("--num-layers,--n-layers", m_layers, "Number of transformer layers");
-    app.add_option("--num-heads,--n-heads", m_heads, "Number of attention heads");
-    app.add_option("--num-kv-heads,--n-kv-heads", m_kvHeads, "Number of key/value heads (GQA)");
-    app.add_option("--intermediate-dim,--d-ff", m_intermediate, "Feed-forward intermediate size");
-    app.add_option("--vocab-size", m_vocab, "Vocabulary size");
-    app.add_option("--max-seq-len", m_maxSeq, "Longest sequence the model supports");
-    app.add_option("--seq-len,--context-length", m_seq, "Sequence length");
-    app.add_option("--batch-size", m_batch, "Samples per batch");
-    app.add_option("--num-steps", m_steps, "Timed steps (default 50)");
-    app.add_option("--warmup-steps", m_warmup, "Untimed steps run first (default 0)");
+    app.add_option("--hidden-dim,--d-model", m_hidden, "Model hidden dimension")
+        ->check(rangeOf("hidden_dim"));
+    app.add_option("--num-layers,--n-layers", m_layers, "Number of transformer layers")
+        ->check(rangeOf("num_layers"));
+    app.add_option("--num-heads,--n-heads", m_heads, "Number of attention heads")
+        ->check(rangeOf("num_heads"));
+    app.add_option("--num-kv-heads,--n-kv-heads", m_kvHeads, "Number of key/value heads (GQA)")
+        ->check(rangeOf("num_kv_heads"));
+    app.add_option("--intermediate-dim,--d-ff", m_intermediate, "Feed-forward intermediate size")
+        ->check(rangeOf("intermediate_dim"));
+    app.add_option("--vocab-size", m_vocab, "Vocabulary size")->check(rangeOf("vocab_size"));
+    app.add_option("--max-seq-len", m_maxSeq, "Longest sequence the model supports")
+        ->check(rangeOf("max_seq_len"));
+    app.add_option("--seq-len,--context-length", m_seq, "Sequence length")
+        ->check(rangeOf("seq_len"));
+    app.add_option("--batch-size", m_batch, "Samples per batch")->check(rangeOf("batch_size"));
+    app.add_option("--num-steps", m_steps, "Timed steps (default 50)")->check(rangeOf("num_steps"));
+    app.add_option("--warmup-steps", m_warmup, "Untimed steps run first (default 0)")
+        ->check(rangeOf("warmup_steps"));
     app.add_option("--learning-rate", m_lr, "Optimizer learning rate (default 1e-4)");
-    app.add_option("--seed", m_seed, "Random seed for weights and data (default 42)");
+    app.add_option("--seed", m_seed, "Random seed for weights and data (default 42)")
+        ->check(rangeOf("seed"));
     app.add_option("--threads", m_threads,
-                   "CPU threads (default: all cores, fewer while other processes keep cores busy)");
+                   "CPU threads (default: all cores, fewer while other processes keep cores busy)")
+        ->check(rangeOf("threads"));
     app.add_option("--dtype", m_dtype, "fp32, or bf16 / fp16 autocast")
-        ->check(CLI::IsMember({"fp32", "float32", "bf16", "bfloat16", "fp16", "float16"}));
+        ->check(choiceOf(dtypeNames(), parseDtype));
     app.add_flag("--use-amp,--use-mixed-precision", m_mixedPrecision, "Same as --dtype bf16");
     app.add_option("--attention", m_attention, "eager, fused, sdpa or memory-efficient")
         ->check(CLI::IsMember(attentionKindNames()));
     app.add_option("--checkpointing", m_checkpointing,
                    "Activation checkpointing: none or per-block")
-        ->check(CLI::IsMember({"none", "per-block", "block"}));
+        ->check(choiceOf(checkpointingNames(), parseCheckpointing));
     app.add_option("--profile-type", m_profile, "training (forward+backward+step) or forward")
-        ->check(CLI::IsMember({"training", "forward"}));
+        ->check(choiceOf(profileTypeNames(), parseProfileType));
     app.add_option("--optimizer", m_optimizer, "adamw or sgd")
-        ->check(CLI::IsMember({"adamw", "sgd"}));
+        ->check(choiceOf(optimizerKindNames(), parseOptimizerKind));
     app.add_option("--device", m_device, "cpu, cuda or cuda:N");
     app.add_option("--device-memory-limit", m_memoryLimit,
                    "Make the CPU behave like a device of this size (e.g. 512MiB): allocations "

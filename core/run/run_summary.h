@@ -31,7 +31,7 @@ struct RunSummary {
     std::string peak_flops_method;
     double wall_s = 0;  // whole run, initialisation included
 
-    // Multi-process runs: this rank, the world size and the strategy (train/parallel_mode.h);
+    // Multi-process runs: this rank, the world size and the strategy (run/parallel_mode.h);
     // the global batch is options.batch_size x world_size.
     int rank = 0;
     int world_size = 1;

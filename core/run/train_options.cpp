@@ -41,7 +41,29 @@ std::string nameOf(Enum v, const std::vector<std::pair<Enum, std::string>>& name
     return names.front().second;
 }
 
+template <typename Enum>
+std::vector<std::string> namesOf(const std::vector<std::pair<Enum, std::string>>& names) {
+    std::vector<std::string> out;
+    for (const auto& entry : names) {
+        out.push_back(entry.second);
+    }
+    return out;
+}
+
 }  // namespace
+
+std::vector<std::string> dtypeNames() {
+    return namesOf(kDtypes);
+}
+std::vector<std::string> checkpointingNames() {
+    return namesOf(kCheckpointing);
+}
+std::vector<std::string> profileTypeNames() {
+    return namesOf(kProfiles);
+}
+std::vector<std::string> optimizerKindNames() {
+    return namesOf(kOptimizers);
+}
 
 std::string toString(Dtype v) {
     return nameOf(v, kDtypes);

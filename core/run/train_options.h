@@ -24,6 +24,12 @@ std::optional<Dtype> parseDtype(const std::string& text);
 std::optional<Checkpointing> parseCheckpointing(const std::string& text);
 std::optional<ProfileType> parseProfileType(const std::string& text);
 std::optional<OptimizerKind> parseOptimizerKind(const std::string& text);
+// Each enum's names, as toString spells them, in declaration order: the CLI's choices and the
+// GUI's items.
+std::vector<std::string> dtypeNames();
+std::vector<std::string> checkpointingNames();
+std::vector<std::string> profileTypeNames();
+std::vector<std::string> optimizerKindNames();
 
 // Everything that defines a run. Defaults are the workshop's (tiny_llama_v1.py).
 struct TrainOptions {

@@ -4,7 +4,7 @@
 #include "model/tiny_llama.h"
 #include "train/allocation_observer.h"
 #include "train/distributed_context.h"
-#include "train/parallel_mode.h"
+#include "run/parallel_mode.h"
 
 #include <memory>
 #include <vector>

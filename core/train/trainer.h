@@ -5,7 +5,7 @@
 #include "run/train_options.h"
 #include "train/allocation_hook.h"
 #include "train/distributed_context.h"
-#include "train/parallel_mode.h"
+#include "run/parallel_mode.h"
 
 #include <functional>
 #include <memory>

@@ -1,6 +1,7 @@
 // Configuration validation, presets, and exact parameter / FLOP counts.
 
 #include "model/config_error.h"
+#include "run/parallel_rules.h"
 #include "model/model_cost.h"
 #include "model/preset.h"
 #include "model/tiny_llama.h"
@@ -191,6 +192,37 @@ class TestModelConfig : public QObject {
         QVERIFY(!parseByteSize("-1MiB"));
         QVERIFY(!parseByteSize("12 parsecs"));
         QVERIFY(!parseByteSize(""));
+    }
+
+    // The multi-process rules (ParallelRules), shared by the CLI and the run panel: each names
+    // the option at fault; a single process is never refused by them.
+    void parallelRulesNameTheOption() {
+        TrainOptions o;
+        ParallelRules::check(o, ParallelMode::None, 1);
+        ParallelRules::check(o, ParallelMode::Zero3, 4);
+        o.device = "tpu";
+        ParallelRules::check(o, ParallelMode::None, 1);  // one process: not these rules' business
+        const auto option_of = [](auto&& f) {
+            try {
+                f();
+            } catch (const ConfigError& e) {
+                return e.option();
+            }
+            return std::string("(accepted)");
+        };
+        QCOMPARE(option_of([&] { ParallelRules::check(o, ParallelMode::Ddp, 2); }),
+                 std::string("--device"));
+        o.device = "cuda:1";  // NCCL's: accepted here, refused later where LibTorch lacks it
+        ParallelRules::check(o, ParallelMode::Ddp, 2);
+        o.device = "cpu";
+        o.profile = ProfileType::Forward;
+        ParallelRules::check(o, ParallelMode::Ddp, 2);  // DDP runs forward passes
+        QCOMPARE(option_of([&] { ParallelRules::check(o, ParallelMode::Zero1, 2); }),
+                 std::string("--parallel"));
+        QCOMPARE(option_of([&] { ParallelRules::check(o, ParallelMode::None, 0); }),
+                 std::string("--nproc"));
+        QCOMPARE(option_of([] { ParallelRules::checkBucket(0); }), std::string("--bucket-mib"));
+        ParallelRules::checkBucket(0.5);
     }
 
     void optionsRoundTripThroughJson() {

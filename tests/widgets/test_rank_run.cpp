@@ -108,7 +108,8 @@ class TestRankRun : public QObject {
         panel.setProcesses(2);
         QVERIFY(!panel.validatedOptions());
         QVERIFY(!panel.errorLabel()->isHidden());
-        QVERIFY2(panel.errorLabel()->text().contains(QLatin1String("--parallel zero2")),
+        // The CLI's rule and words (ParallelRules): the option and the strategy named.
+        QVERIFY2(panel.errorLabel()->text().startsWith(QLatin1String("--parallel: zero2 shards")),
                  qPrintable(panel.errorLabel()->text()));
         QVERIFY(
             panel.findChild<QComboBox*>(QStringLiteral("parallel"))->property("invalid").toBool());

@@ -1,4 +1,4 @@
-#include "train/parallel_mode.h"
+#include "run/parallel_mode.h"
 
 #include <utility>
 
