@@ -34,4 +34,34 @@ std::optional<int> CliApp::parse(int argc, const char* const* argv, std::ostream
     return std::nullopt;
 }
 
+bool CliApp::needsLibTorch() const {
+    const Commands& c = *m_commands;
+    return c.train.selected() || c.record.selected() || c.predict.selected() ||
+           c.sweep.selected() || c.devices.selected();
+}
+
+int CliApp::runWithoutLibTorch() {
+    Commands& c = *m_commands;
+    if (c.info.selected()) {
+        return c.info.run();
+    }
+    if (c.import.selected()) {
+        return c.import.run();
+    }
+    if (c.exportCommand.selected()) {
+        return c.exportCommand.run();
+    }
+    if (c.report.selected()) {
+        return c.report.run();
+    }
+    if (c.compare.selected()) {
+        return c.compare.run();
+    }
+    if (c.recover.selected()) {
+        return c.recover.run();
+    }
+    return reportUsageError(needsLibTorch() ? "this command needs LibTorch (memscope-cli loads it)"
+                                            : "no command given (try --help)");
+}
+
 }  // namespace memscope::cli

@@ -23,8 +23,9 @@ namespace memscope::cli {
 // memscope-cli's command line: the CLI11 app with every command registered. main() parses and
 // runs; tests/cli/fuzz_cli_options.cpp parses random argument vectors in-process.
 // Parsing needs no LibTorch (cli_app.cpp, in memscope_cli_base with every command's options, so
-// the fuzzer builds under ASan without the LibTorch part); run() is in cli_app_run.cpp
-// (memscope_cli), as are the run() of the commands that train or look at devices.
+// the fuzzer builds under ASan without the LibTorch part), nor do the commands that only read and
+// write runs (runWithoutLibTorch); run() is in cli_app_run.cpp (memscope_cli), as are the run()
+// of the commands that train or look at devices.
 class CliApp {
   public:
     CliApp();
@@ -37,8 +38,14 @@ class CliApp {
     // "memscope-cli: error: ...").
     std::optional<int> parse(int argc, const char* const* argv, std::ostream& out,
                              std::ostream& err);
-    // Runs the chosen command; its exit status.
+    // Runs the chosen command; its exit status. (cli_app_run.cpp: links the LibTorch part.)
     int run();
+    // Whether the chosen command trains, records, predicts with measured peaks or looks at
+    // devices: it needs LibTorch, which memscope-cli loads only then (LibTorchPart).
+    bool needsLibTorch() const;
+    // Runs a chosen command that needs no LibTorch (info, import, export, report, compare,
+    // recover); 2 with a usage error for one that does.
+    int runWithoutLibTorch();
 
     CLI::App& app() { return m_app; }
 

@@ -1,6 +1,9 @@
-// memscope-cli: the headless front end. No Qt: it builds wherever LibTorch does.
+// memscope-cli: the headless front end. No Qt: it builds wherever LibTorch does. The executable
+// itself links no LibTorch: the commands that read and write runs start in a few milliseconds,
+// and those that need LibTorch run in its part, loaded then (LibTorchPart).
 
 #include "cli_app.h"
+#include "libtorch_part.h"
 #include "python_record.h"
 #include "rank_launcher.h"
 #include "train/thread_policy.h"
@@ -31,5 +34,8 @@ int main(int argc, char** argv) {
     if (const auto status = cli.parse(argc, argv, std::cout, std::cerr)) {
         return *status;
     }
-    return cli.run();
+    if (cli.needsLibTorch()) {
+        return memscope::cli::LibTorchPart::run(argc, argv);
+    }
+    return cli.runWithoutLibTorch();
 }

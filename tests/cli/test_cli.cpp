@@ -126,6 +126,28 @@ class TestCli : public QObject {
         QCOMPARE(cli({"train", "--options", options, "--preset", "workshop-default"}).exit_code, 2);
     }
 
+    // memscope-cli loads LibTorch only for the commands that need it (LibTorchPart): without its
+    // part those fail with one line naming the library, and the others still work.
+    void libTorchIsLoadedOnlyWhereNeeded() {
+        QTemporaryDir dir;
+        const auto run = dir.filePath("r.memscope");
+        QCOMPARE(cli(QStringList{"record", "--num-steps", "1", "--out", run} + kTiny).exit_code, 0);
+        QProcess p;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("MEMSCOPE_CLI_TORCH_PART", dir.filePath("no-such-part.so"));
+        p.setProcessEnvironment(env);
+        p.start(MEMSCOPE_CLI_PATH, QStringList{"train", "--num-steps", "1"} + kTiny);
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 1);
+        const auto err = QString::fromUtf8(p.readAllStandardError()).trimmed().split('\n');
+        QCOMPARE(err.size(), 1);
+        QVERIFY2(err[0].contains("no-such-part.so"), qPrintable(err[0]));
+        p.start(MEMSCOPE_CLI_PATH, {"info", run});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(QString::fromUtf8(p.readAllStandardOutput()).contains("Run: recorded"));
+    }
+
     void cs336NamesSelectTheModel() {
         // --model-size and --context-length are the CS336 spellings; forward-only keeps it fast
         const auto r = cli({"train", "--model-size", "small", "--context-length", "16",
