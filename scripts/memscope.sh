@@ -55,7 +55,10 @@ packages=(
   libgloo-dev
   # other libraries
   nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libamdhip64-dev libzstd-dev
-  # PyTorch from Python, for the side-by-side benchmark (scripts/bench_vs_pytorch.sh)
+  # Python.h: the recorder of Python programs (python/, memscope-cli record --python)
+  python3-dev
+  # PyTorch from Python, for the side-by-side benchmark (scripts/bench_vs_pytorch.sh) and the
+  # Python recorder's interpreter
   python3-torch
 )
 if [ "$torch_source" = pip ]; then

@@ -200,6 +200,22 @@ def mode_faults(a, tmp):
     if os.path.exists(out):
         rows = allocations(a.cli, out, tmp)
         check(not any(int(r["size_bytes"]) == 4000 for r in rows), "the forked child's allocations are not in the run")
+    # -m MODULE, and a module that does not exist
+    pkg = os.path.join(tmp, "modpkg")
+    os.makedirs(pkg, exist_ok=True)
+    write(os.path.join("modpkg", "__init__.py"), "")
+    write(os.path.join("modpkg", "__main__.py"), step + "print('module ran')\n")
+    out = os.path.join(tmp, "module.memscope")
+    p = subprocess.run([a.cli, "record", "--out", out, "--python-exe", a.python_exe, "--python",
+                        "-m", "modpkg"], capture_output=True, text=True, timeout=120, cwd=tmp)
+    check(p.returncode == 0 and "module ran" in p.stdout and os.path.exists(out),
+          f"-m MODULE runs and is recorded ({p.returncode}: {p.stderr.strip()[-200:]})")
+    out = os.path.join(tmp, "nomodule.memscope")
+    p = subprocess.run([a.cli, "record", "--out", out, "--python-exe", a.python_exe, "--python",
+                        "-m", "no_such_module_here"], capture_output=True, text=True, timeout=120, cwd=tmp)
+    check(p.returncode == 2 and not os.path.exists(out) and len(p.stderr.strip().splitlines()) == 1
+          and "no module named 'no_such_module_here'" in p.stderr,
+          f"-m of a missing module: status 2, one line ({p.stderr.strip()!r})")
     # never touches a tensor
     out = os.path.join(tmp, "plain.memscope")
     rc, so, se = record(a.cli, a.python_exe, out, [write("hello.py", "print('hello')\n")])
@@ -257,6 +273,7 @@ def main():
     ap.add_argument("--python-exe", required=True)
     ap.add_argument("mode", choices=["program", "faults", "llama"])
     a = ap.parse_args()
+    a.cli = os.path.abspath(a.cli)
     with tempfile.TemporaryDirectory(prefix="memscope-py-") as tmp:
         {"program": mode_program, "faults": mode_faults, "llama": mode_llama}[a.mode](a, tmp)
     if FAILURES:
