@@ -7,6 +7,7 @@
 #include "stack_tree_model.h"
 #include "trace/trace.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QEvent>
 #include <QHBoxLayout>
@@ -52,6 +53,9 @@ FlameGraphPage::FlameGraphPage(QWidget* parent) : QWidget(parent) {
     m_colorBy = new QComboBox(this);
     m_colorBy->addItem(QString());
     m_colorBy->addItem(QString());
+    m_rawFrames = new QCheckBox(this);
+    m_rawFrames->setObjectName(QStringLiteral("flame_raw_frames"));
+    m_rawFrames->setVisible(false);
     m_info = new QLabel(this);
     m_info->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_flame = new FlameGraphView(this);
@@ -73,6 +77,7 @@ FlameGraphPage::FlameGraphPage(QWidget* parent) : QWidget(parent) {
     auto* controls = new QHBoxLayout;
     controls->addWidget(m_time);
     controls->addWidget(m_colorBy);
+    controls->addWidget(m_rawFrames);
     controls->addWidget(m_info, 1);
     m_splitter = new QSplitter(Qt::Vertical, this);
     m_splitter->addWidget(m_flame);
@@ -84,6 +89,7 @@ FlameGraphPage::FlameGraphPage(QWidget* parent) : QWidget(parent) {
     layout->addWidget(m_splitter, 1);
 
     connect(m_time, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
+    connect(m_rawFrames, &QCheckBox::toggled, this, [this] { rebuild(); });
     connect(m_colorBy, &QComboBox::currentIndexChanged, this, [this](int index) {
         m_flame->setColorBy(index == 1 ? FlameGraphView::ColorBy::Module
                                        : FlameGraphView::ColorBy::Category);
@@ -138,6 +144,10 @@ bool FlameGraphPage::showsDocumentRun() const {
 
 void FlameGraphPage::setTrace(std::shared_ptr<const Trace> trace) {
     m_trace = std::move(trace);
+    m_rawFrames->setVisible(m_trace && m_trace->hasRawStacks());
+    if (m_rawOf.lock() != m_trace) {
+        m_rawTrace.reset();  // another run's copy
+    }
     m_selectedEvent = -1;
     m_first = 0;
     m_last = -1;
@@ -216,6 +226,7 @@ void FlameGraphPage::rebuild() {
     if (timeChoice() == TimeChoice::Selected && m_selectedEvent >= 0) {
         options.at_event = m_selectedEvent;
     }
+    const std::shared_ptr<const Trace> tree_trace = treeTrace();
     auto build = [options](const Trace& trace) mutable {
         options.direction = StackTreeOptions::Direction::TopDown;
         auto top_down = std::make_shared<const StackTree>(StackTree::build(trace, options));
@@ -224,7 +235,7 @@ void FlameGraphPage::rebuild() {
         return Trees(std::move(top_down), std::move(bottom_up));
     };
     if (m_trace->events.count() <= m_asyncEvents) {
-        adoptTrees(build(*m_trace));  // small: here and now
+        adoptTrees(build(*tree_trace));  // small: here and now
         return;
     }
     // Large: the trees of the previous run, range or time go (their nodes would name the
@@ -246,9 +257,27 @@ void FlameGraphPage::rebuild() {
             }
         });
     }
-    std::shared_ptr<const Trace> trace = m_trace;
+    std::shared_ptr<const Trace> trace = tree_trace;
     m_watcherGeneration = generation;
     m_watcher->setFuture(QtConcurrent::run([build, trace]() mutable { return build(*trace); }));
+}
+
+bool FlameGraphPage::showsRawFrames() const {
+    return m_trace && m_trace->hasRawStacks() && m_rawFrames->isChecked();
+}
+
+std::shared_ptr<const Trace> FlameGraphPage::treeTrace() {
+    if (!showsRawFrames()) {
+        return m_trace;
+    }
+    if (!m_rawTrace || m_rawOf.lock() != m_trace) {
+        // A copy whose stacks are the raw ones; allocation indices stay those of the run.
+        auto raw = std::make_shared<Trace>(*m_trace);
+        raw->swapRawStacks();
+        m_rawTrace = std::move(raw);
+        m_rawOf = m_trace;
+    }
+    return m_rawTrace;
 }
 
 void FlameGraphPage::adoptTrees(Trees trees) {
@@ -272,7 +301,7 @@ void FlameGraphPage::highlightNode(const StackTree* tree, int node) {
     // The root (or a click that zoomed out to it) clears the highlight.
     QVector<qint64> out;
     if (node > 0) {
-        for (int64_t a : tree->allocationsAt(*m_trace, node)) {
+        for (int64_t a : tree->allocationsAt(*treeTrace(), node)) {
             out.push_back(a);
         }
     }
@@ -329,6 +358,10 @@ void FlameGraphPage::retranslateUi() {
            "memory, or the allocation pinned on the timeline"));
     m_colorBy->setItemText(0, tr("Colour by category"));
     m_colorBy->setItemText(1, tr("Colour by module"));
+    m_rawFrames->setText(tr("Raw frames"));
+    m_rawFrames->setToolTip(
+        tr("Show the snapshot's frames as PyTorch wrote them (interpreter, dispatcher and "
+           "allocator frames included) instead of the cleaned stacks"));
     m_trees->setTabText(0, tr("Top-down"));
     m_trees->setTabText(1, tr("Bottom-up"));
     m_flame->setToolTip(QString());

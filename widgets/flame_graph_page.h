@@ -9,6 +9,7 @@
 #include <utility>
 
 class QComboBox;
+class QCheckBox;
 class QLabel;
 class QSortFilterProxyModel;
 class QSplitter;
@@ -69,6 +70,12 @@ class FlameGraphPage : public QWidget {
     int64_t rangeFirst() const { return m_first; }
     int64_t rangeLast() const { return m_last; }
 
+    // "Raw frames": an imported snapshot's frames as the file lists them (interpreter, libc,
+    // dispatcher and allocator frames included) instead of the cleaned stacks. Shown only for a
+    // run that has them (Trace::hasRawStacks).
+    QCheckBox* rawFramesBox() const { return m_rawFrames; }
+    bool showsRawFrames() const;
+
     FlameGraphView* flameGraph() const { return m_flame; }
     QTreeView* topDownView() const { return m_topDownView; }
     QTreeView* bottomUpView() const { return m_bottomUpView; }
@@ -95,6 +102,9 @@ class FlameGraphPage : public QWidget {
     // Whether the page shows the document's run.
     bool showsDocumentRun() const;
     void rebuild();
+    // The trace the trees are built over: the run, or (raw frames) its copy with the file's
+    // frames as its stacks, made once per run.
+    std::shared_ptr<const Trace> treeTrace();
     using Trees = std::pair<std::shared_ptr<const StackTree>, std::shared_ptr<const StackTree>>;
     void adoptTrees(Trees trees);
     void highlightNode(const StackTree* tree, int node);
@@ -115,6 +125,9 @@ class FlameGraphPage : public QWidget {
     QFutureWatcher<Trees>* m_watcher = nullptr;
     QComboBox* m_time = nullptr;
     QComboBox* m_colorBy = nullptr;
+    QCheckBox* m_rawFrames = nullptr;
+    std::shared_ptr<const Trace> m_rawTrace;  // m_trace with its raw frames as stacks
+    std::weak_ptr<const Trace> m_rawOf;       // the run m_rawTrace was made from
     QLabel* m_info = nullptr;
     FlameGraphView* m_flame = nullptr;
     QTabWidget* m_trees = nullptr;

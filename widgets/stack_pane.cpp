@@ -140,8 +140,7 @@ void StackPane::copyToClipboard() const {
     QApplication::clipboard()->setText(plainText());
 }
 
-void StackPane::addStack(QTreeWidgetItem* parent, uint32_t node) {
-    const StackTable& stacks = m_trace->stacks;
+void StackPane::addStack(QTreeWidgetItem* parent, const StackTable& stacks, uint32_t node) {
     if (node == StackTable::kEmpty) {
         new QTreeWidgetItem(parent, {tr("(no frames recorded)")});
         return;
@@ -192,19 +191,33 @@ void StackPane::rebuild() {
     add(tr("Address"), QStringLiteral("0x%1").arg(a.addr, 0, 16));
     add(tr("Device"), a.device < 0 ? tr("CPU") : tr("GPU %1").arg(a.device));
 
+    // An imported snapshot's raw frames, one click away under each cleaned stack (collapsed).
+    QList<QTreeWidgetItem*> raw_items;
+    auto addStacksOf = [&](QTreeWidgetItem* parent, int64_t event) {
+        addStack(parent, m_trace->stacks, events.stack[size_t(event)]);
+        if (m_trace->hasRawStacks()) {
+            auto* raw = new QTreeWidgetItem(
+                parent, {tr("Raw frames"), tr("as the snapshot lists them, innermost first")});
+            addStack(raw, m_trace->raw_stacks, m_trace->raw_stack[size_t(event)]);
+            raw_items << raw;
+        }
+    };
     auto* alloc_stack = add(tr("Allocation stack"), QString());
     if (a.alloc_event >= 0) {
-        addStack(alloc_stack, events.stack[size_t(a.alloc_event)]);
+        addStacksOf(alloc_stack, a.alloc_event);
     } else {
         new QTreeWidgetItem(alloc_stack, {tr("(allocated before recording started)")});
     }
     auto* free_stack = add(tr("Free stack"), QString());
     if (a.free_event >= 0) {
-        addStack(free_stack, events.stack[size_t(a.free_event)]);
+        addStacksOf(free_stack, a.free_event);
     } else {
         new QTreeWidgetItem(free_stack, {tr("(never freed)")});
     }
     m_tree->expandAll();
+    for (QTreeWidgetItem* raw : raw_items) {
+        raw->setExpanded(false);
+    }
     m_tree->resizeColumnToContents(0);
 }
 

@@ -12,6 +12,7 @@ namespace memscope {
 
 class RunDocument;
 class TimelineLayout;
+class StackTable;
 class Trace;
 
 // Read-only details of one allocation: size, category, phase, where it was allocated and freed
@@ -47,7 +48,7 @@ class StackPane : public QWidget {
 
   private:
     void rebuild();
-    void addStack(QTreeWidgetItem* parent, uint32_t node);
+    void addStack(QTreeWidgetItem* parent, const StackTable& stacks, uint32_t node);
     void copyToClipboard() const;
 
     RunDocument* m_state = nullptr;

@@ -9,17 +9,22 @@
 #include "flame_graph_view.h"
 #include "main_window.h"
 #include "stack_diff_model.h"
+#include "stack_pane.h"
 #include "stack_tree_model.h"
+#include "timeline_colors.h"
+#include "trace/timeline_layout.h"
 #include "trace/trace.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QMouseEvent>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTreeView>
+#include <QTreeWidget>
 #include <QtTest/QtTest>
 
 #include "../core/analysis_fixtures.h"
@@ -58,6 +63,7 @@ class TestFlameGraph : public QObject {
     void modelsPassTheModelTester();
     void comparePageShowsTheStackDifference();
     void mainWindowHasTheTab();
+    void rawFramesOfAnImportAreOneClickAway();
 };
 
 void TestFlameGraph::boxesAreProportionalToBytes() {
@@ -353,6 +359,87 @@ void TestFlameGraph::mainWindowHasTheTab() {
     QVERIFY(window.viewNames(true).contains(QStringLiteral("flamegraph")));
     QVERIFY(!window.viewNames().contains(QStringLiteral("flamegraph")));  // no run open
     QVERIFY(window.flameGraphPage());
+}
+
+// An imported snapshot keeps the file's frames beside the cleaned stacks (Trace::raw_stacks):
+// the flame graph shows them on demand, the stack pane lists them (collapsed) under each stack,
+// and the timeline's legend says the categories are inferred.
+void TestFlameGraph::rawFramesOfAnImportAreOneClickAway() {
+    AnalysisFixture f;
+    Trace trace = f.trace;
+    // Raw frames as a stacks='all' snapshot lists them: interpreter and allocator frames around
+    // the user's, one raw node per event.
+    auto raw = [&trace](std::initializer_list<const char*> outermost_first) {
+        uint32_t node = StackTable::kEmpty;
+        for (const char* name : outermost_first) {
+            node = trace.raw_stacks.child(
+                node, trace.raw_stacks.internFrame({name, "", 0, FrameKind::Other}));
+        }
+        return node;
+    };
+    const uint32_t forward =
+        raw({"_start", "Py_BytesMain", "train.py:12 main", "_PyEval_EvalFrameDefault",
+             "model.py:3 forward", "c10::NativeCachingAllocator::malloc"});
+    const uint32_t backward = raw({"torch::autograd::Engine::thread_main", "MmBackward0::apply",
+                                   "c10::NativeCachingAllocator::malloc"});
+    trace.raw_stack.clear();
+    for (size_t e = 0; e < trace.events.count(); ++e) {
+        trace.raw_stack.push_back(Phase(trace.events.phase[e]) == Phase::Backward ? backward
+                                                                                  : forward);
+    }
+    trace.meta.categories_inferred = true;
+    QVERIFY(trace.hasRawStacks());
+    const auto imported = std::make_shared<const Trace>(trace);
+
+    FlameGraphPage page;
+    QVERIFY(!page.rawFramesBox()->isVisibleTo(&page));
+    page.setTrace(fixtureTrace());  // a recording: no raw frames, no box
+    QVERIFY(!page.rawFramesBox()->isVisibleTo(&page));
+    page.setTrace(imported);
+    QVERIFY(page.rawFramesBox()->isVisibleTo(&page));
+    const auto topNames = [&page] {
+        QStringList names;
+        const StackTree* tree = page.topDown();
+        for (int child : tree->root().children) {
+            names << QString::fromStdString(tree->node(child).name);
+        }
+        names.sort();
+        return names;
+    };
+    QVERIFY(!topNames().contains(QStringLiteral("_start")));  // cleaned: the modules
+    page.rawFramesBox()->setChecked(true);
+    QVERIFY(page.showsRawFrames());
+    QVERIFY2(topNames().contains(QStringLiteral("_start")), qPrintable(topNames().join(", ")));
+    // The same allocations either way: the root's bytes at the peak do not change.
+    const int64_t raw_bytes = page.topDown()->root().bytes;
+    page.rawFramesBox()->setChecked(false);
+    QCOMPARE(page.topDown()->root().bytes, raw_bytes);
+
+    // The stack pane: the cleaned stack, then "Raw frames", collapsed, innermost first.
+    StackPane pane;
+    pane.setTrace(imported);
+    pane.showAllocation(f.allocation(0xa0));
+    const QString text = pane.plainText();
+    QVERIFY2(text.contains(QStringLiteral("Raw frames")), qPrintable(text));
+    QVERIFY(text.indexOf(QStringLiteral("c10::NativeCachingAllocator::malloc")) <
+            text.indexOf(QStringLiteral("_start")));
+    QList<QTreeWidgetItem*> raws =
+        pane.tree()->findItems(QStringLiteral("Raw frames"), Qt::MatchRecursive);
+    QVERIFY(!raws.isEmpty());
+    QVERIFY(!raws.first()->isExpanded());
+
+    // The legend: inferred categories are labelled so.
+    TimelineLayout layout(*imported);
+    TimelineColors colors;
+    colors.rebuild(imported.get(), &layout, TimelineColors::Scheme::Category);
+    QStringList legend;
+    for (const auto& group : colors.groups()) {
+        legend << group.name;
+    }
+    QVERIFY2(legend.contains(QStringLiteral("Activation (inferred)")),
+             qPrintable(legend.join(", ")));
+    colors.rebuild(fixtureTrace().get(), &layout, TimelineColors::Scheme::Category);
+    QVERIFY(colors.groups().first().name.indexOf(QStringLiteral("inferred")) < 0);
 }
 
 QTEST_MAIN(TestFlameGraph)
