@@ -6,11 +6,14 @@
 #include "trace/trace.h"
 
 #include <QFontMetricsF>
+#include <QLineF>
 #include <QPainter>
 #include <QPolygonF>
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <vector>
 
 namespace memscope {
 
@@ -89,10 +92,14 @@ void ReservedLinePainter::extendTo(const Trace& trace, const TimelineLayout* lay
             m_values[size_t(x++)] = m_running;
         }
     }
-    m_blockMax.resize(size_t((n + kBlock - 1) / kBlock), 0);
+    const size_t blocks = size_t((n + kBlock - 1) / kBlock);
+    m_blockMax.resize(blocks, 0);
+    m_blockMin.resize(blocks, std::numeric_limits<int64_t>::max());
     for (int64_t i = m_xCount / kBlock * kBlock; i < n; ++i) {
         auto& top = m_blockMax[size_t(i / kBlock)];
         top = std::max(top, m_values[size_t(i)]);
+        auto& bottom = m_blockMin[size_t(i / kBlock)];
+        bottom = std::min(bottom, m_values[size_t(i)]);
     }
     m_events = count;
     m_xCount = n;
@@ -117,6 +124,24 @@ int64_t ReservedLinePainter::maxIn(int64_t x0, int64_t x1) const {
     return best;
 }
 
+int64_t ReservedLinePainter::minIn(int64_t x0, int64_t x1) const {
+    x0 = std::max<int64_t>(x0, 0);
+    x1 = std::min<int64_t>(x1, int64_t(m_values.size()));
+    if (x0 >= x1) {
+        return 0;
+    }
+    int64_t best = std::numeric_limits<int64_t>::max();
+    while (x0 < x1) {
+        if (x0 % kBlock == 0 && x0 + kBlock <= x1) {
+            best = std::min(best, m_blockMin[size_t(x0 / kBlock)]);
+            x0 += kBlock;
+        } else {
+            best = std::min(best, m_values[size_t(x0++)]);
+        }
+    }
+    return best;
+}
+
 void ReservedLinePainter::paint(QPainter& painter, const TimelineMapping& m) const {
     if (m_values.empty()) {
         return;
@@ -124,28 +149,45 @@ void ReservedLinePainter::paint(QPainter& painter, const TimelineMapping& m) con
     const int64_t n = int64_t(m_values.size());
     const int64_t wx0 = std::max<int64_t>(0, int64_t(std::floor(m.x0)));
     const int64_t wx1 = std::min(n, int64_t(std::ceil(m.x1)));
-    QPolygonF line;
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, false);
     if (wx1 - wx0 <= int64_t(m.width)) {
+        // Zoomed in: every x its own step.
+        QPolygonF line;
         for (int64_t x = wx0; x < wx1; ++x) {
             const double y = m.bytesToPixel(double(m_values[size_t(x)]));
             line << QPointF(m.xToPixel(double(x)), y) << QPointF(m.xToPixel(double(x + 1)), y);
         }
-    } else {
-        // Per pixel column its highest reserved total, like the allocated outline.
-        const int columns = int(std::ceil(m.width));
-        for (int c = 0; c < columns; ++c) {
-            const int64_t lo = std::max(wx0, int64_t(std::floor(m.pixelToX(m.left + c))));
-            const int64_t hi = std::min(wx1, int64_t(std::ceil(m.pixelToX(m.left + c + 1))));
-            if (lo < hi) {
-                const double y = m.bytesToPixel(double(maxIn(lo, hi)));
-                line << QPointF(m.left + c, y) << QPointF(m.left + c + 1, y);
-            }
-        }
+        painter.setPen(QPen(color(), 2));
+        painter.drawPolyline(line);
+        painter.restore();
+        return;
     }
-    painter.save();
-    painter.setRenderHint(QPainter::Antialiasing, false);
+    // Zoomed out: per pixel column the envelope, like the allocated total's: the range of the
+    // reserved totals in the column as a light band, its highest as a short line (columns of
+    // one value join into a line).
+    QColor band = color();
+    band.setAlpha(70);
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(band);
+    std::vector<QLineF> tops;
+    const int columns = int(std::ceil(m.width));
+    for (int c = 0; c < columns; ++c) {
+        const int64_t lo = std::max(wx0, int64_t(std::floor(m.pixelToX(m.left + c))));
+        const int64_t hi = std::min(wx1, int64_t(std::ceil(m.pixelToX(m.left + c + 1))));
+        if (lo >= hi) {
+            continue;
+        }
+        const double y_max = m.bytesToPixel(double(maxIn(lo, hi)));
+        const double y_min = m.bytesToPixel(double(minIn(lo, hi)));
+        if (y_min - y_max >= 1) {
+            painter.drawRect(QRectF(m.left + c, y_max, 1, y_min - y_max));
+        }
+        tops.emplace_back(QPointF(m.left + c, y_max), QPointF(m.left + c + 1, y_max));
+    }
     painter.setPen(QPen(color(), 2));
-    painter.drawPolyline(line);
+    painter.setBrush(Qt::NoBrush);
+    painter.drawLines(tops.data(), int(tops.size()));
     painter.restore();
 }
 

@@ -15,10 +15,13 @@ class Trace;
 struct TimelineMapping;
 
 // The caching allocator's reserved bytes as a line above the timeline's allocated stack, and its
-// legend entry. A run without a caching allocator (a CPU run) gets no line: its legend entry
-// says so instead of drawing reserved equal to allocated. Reserved totals are read once per
-// trace at every x of the layout (trace/reserved_memory.h) and kept with per-block maxima, so a
-// repaint or a y-range query costs O(pixels + blocks), not O(events). A live run's grown trace
+// legend entry. Zoomed out (more x than pixel columns) each column gets what the allocated total
+// gets: its range between the lowest and the highest reserved total as a light band, and the
+// highest as a short line, so that a total that swings within columns reads as a band, not as a
+// solid mass of vertical strokes. A run without a caching allocator (a CPU run) gets no line: its
+// legend entry says so instead of drawing reserved equal to allocated. Reserved totals are read
+// once per trace at every x of the layout (trace/reserved_memory.h) and kept with per-block maxima,
+// so a repaint or a y-range query costs O(pixels + blocks), not O(events). A live run's grown trace
 // is read from its first new event on (extend), so that a refresh costs what it added.
 class ReservedLinePainter {
     Q_DECLARE_TR_FUNCTIONS(memscope::ReservedLinePainter)
@@ -33,8 +36,9 @@ class ReservedLinePainter {
     // The run has a caching allocator: the line is drawn.
     bool active() const { return m_active; }
     int64_t at(int64_t x) const;
-    // Highest reserved total over x in [x0, x1), 0 when inactive.
+    // Highest (lowest) reserved total over x in [x0, x1), 0 when inactive.
     int64_t maxIn(int64_t x0, int64_t x1) const;
+    int64_t minIn(int64_t x0, int64_t x1) const;
     void paint(QPainter& painter, const TimelineMapping& m) const;
     // The legend entry ("Reserved", or "No caching allocator (CPU)") at x on the legend
     // baseline, with a swatch `box` pixels wide; answers the x after it.
@@ -57,6 +61,7 @@ class ReservedLinePainter {
     int64_t m_fromStart = 0;          // bytes of the segments reserved before the trace
     std::vector<int64_t> m_values;    // per x
     std::vector<int64_t> m_blockMax;  // per kBlock x
+    std::vector<int64_t> m_blockMin;  // per kBlock x
 };
 
 }  // namespace memscope

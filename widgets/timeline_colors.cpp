@@ -147,13 +147,9 @@ void TimelineColors::rebuild(const Trace* trace, const TimelineLayout* layout, S
         case Scheme::Category:
             // A group per category, present or not (the legend lists the present ones), so
             // that a category appearing or going in a live run changes no allocation's colour.
-            // An import's categories are inferred from its frames and annotations, not recorded:
-            // the legend says so, so that no one reads them as a recording's exact ones.
             for (int c = 0; c < kCategoryCount; ++c) {
-                const QString name = trace && trace->meta.categories_inferred
-                                         ? tr("%1 (inferred)").arg(TimelineLabels::categoryName(c))
-                                         : TimelineLabels::categoryName(c);
-                m_groupOfCategory[size_t(c)] = addGroup(name, categoryColor(c));
+                m_groupOfCategory[size_t(c)] =
+                    addGroup(TimelineLabels::categoryName(c), categoryColor(c));
             }
             break;
         case Scheme::Phase: {

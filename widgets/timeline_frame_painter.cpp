@@ -144,10 +144,24 @@ void TimelineFramePainter::paintHeader(QPainter& painter, const QRectF& area,
         painter.drawText(QPointF(x + box + 5, legend_base), name);
         x += box + 5 + fm.horizontalAdvance(name) + 16;
     };
-    // As many entries as fit before the total's, then how many did not.
+    // An import's categories are inferred from its frames and annotations, not recorded: the
+    // legend says so first, so that no one reads them as a recording's exact ones.
+    if (const QString inferred = legendLead(m_ctx.trace); !inferred.isEmpty()) {
+        QFont italic = base;
+        italic.setItalic(true);
+        painter.setFont(italic);
+        painter.setPen(QColor(90, 90, 90));
+        painter.drawText(QPointF(x, legend_base), inferred);
+        x += QFontMetricsF(italic).horizontalAdvance(inferred) + 8;
+        painter.setFont(base);
+    }
+    // As many entries as fit before the total's and the reserved line's, then how many did not.
     const QString total = tr("Total");
     const QVector<TimelineLegendEntry>& entries = legend;
-    const double total_width = box + 5 + fm.horizontalAdvance(total) + 16;
+    const QString reserved_text = reserved ? reserved->legendText() : QString();
+    const double total_width =
+        box + 5 + fm.horizontalAdvance(total) + 16 +
+        (reserved_text.isEmpty() ? 0.0 : box + 5 + fm.horizontalAdvance(reserved_text) + 16);
     for (qsizetype i = 0; i < entries.size(); ++i) {
         const double w = box + 5 + fm.horizontalAdvance(entries[i].name) + 16;
         const QString more = tr("+%1 more").arg(entries.size() - i);
@@ -164,6 +178,10 @@ void TimelineFramePainter::paintHeader(QPainter& painter, const QRectF& area,
     if (reserved) {
         reserved->paintLegend(painter, x, legend_base, box);
     }
+}
+
+QString TimelineFramePainter::legendLead(const Trace* trace) {
+    return trace && trace->meta.categories_inferred ? tr("Inferred:") : QString();
 }
 
 QString TimelineFramePainter::runSubtitle() const {

@@ -12,6 +12,8 @@ class QPainter;
 
 namespace memscope {
 
+class Trace;
+
 class ReservedLinePainter;
 
 // What frames the timeline's plot: the header (title, the run's subtitle, the legend and the
@@ -41,6 +43,9 @@ class TimelineFramePainter {
     // "96 MiB", "1.5 GiB": a byte tick label in the largest binary unit that `top`, the axis'
     // top, reaches, so every label on an axis has the same unit.
     static QString byteTickLabel(double bytes, double top);
+    // What the legend says before the categories: "Inferred:" for an import's categories
+    // (RunMetadata::categories_inferred), else nothing.
+    static QString legendLead(const Trace* trace);
 
   private:
     // "preset · batch 8 · ... · 73,740 allocations".
