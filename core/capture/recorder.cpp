@@ -824,8 +824,10 @@ std::unique_ptr<at::ObserverContext> Recorder::onFunctionEnter(const at::RecordF
     int line = 0;
     switch (fn.scope()) {
         case at::RecordScope::USER_SCOPE: {
-            kind = FrameKind::Module;
+            // A ModuleScope says where it is; a user range without one (Python's
+            // record_function: "Optimizer.step#AdamW.step") is no module.
             const auto location = ModuleScope::pendingLocation();
+            kind = location.file != nullptr ? FrameKind::Module : FrameKind::Other;
             file = location.file;
             line = location.line;
             break;

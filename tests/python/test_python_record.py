@@ -75,6 +75,9 @@ def mode_program(a, tmp):
     check(any("aten::addmm" in s or "aten::mm" in s for s in stacks), "operator frames (aten::addmm)")
     modules = {r["module"] for r in rows}
     check("Net.blocks.1.proj" in modules, f"module paths (Net.blocks.1.proj in {sorted(modules)[:8]})")
+    check(not any(m.startswith("Optimizer.") for m in modules) and
+          any("Optimizer.step#AdamW.step" in s for s in stacks),
+          "the optimizer's record_function range is a frame, not a module")
     scratch = [r for r in rows if int(r["size_bytes"]) == 4099 * 4]
     check(len(scratch) == 6, f"make_scratch's allocation once per block and step ({len(scratch)})")
     check(all("make_scratch" in r["stack"] and "Block.forward" in r["stack"] for r in scratch),
