@@ -227,6 +227,7 @@ nlohmann::json ProgramRecording::finish(const std::string& ending, int exit_stat
     drain(true);
     std::lock_guard<std::mutex> lock(m_traceMutex);
     m_trace.meta.device = device;
+    m_trace.meta.threads = at::get_num_threads();  // at start the pool may not be made yet
     m_trace.operators = m_recorder.operatorStats();
     m_trace.finalize();
     nlohmann::json program = {{"ending", ending},
