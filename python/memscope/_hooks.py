@@ -206,12 +206,19 @@ def install(extension):
 
 
 def wrapper_codes():
-    """The code objects of the wrappers above: the recorder leaves them out of Python frames."""
+    """The code objects the recorder leaves out of Python frames: the wrappers above and
+    nn.Module's call machinery."""
     def code(f):
         return f.__code__
-    return [code(_call(lambda *a: None)), code(_backward(lambda *a: None)),
-            code(_optimizer_init(lambda *a: None)), code(_bootstrap(lambda *a: None)),
-            _wrap_step_code()]
+    codes = [code(_call(lambda *a: None)), code(_backward(lambda *a: None)),
+             code(_optimizer_init(lambda *a: None)), code(_bootstrap(lambda *a: None)),
+             _wrap_step_code()]
+    # nn.Module's own call machinery between a forward and the next: not the program's code
+    for name in ("_call_impl", "_wrapped_call_impl"):
+        f = getattr(torch.nn.Module, name, None)
+        if hasattr(f, "__code__"):
+            codes.append(f.__code__)
+    return codes
 
 
 def _wrap_step_code():
