@@ -1,5 +1,6 @@
 // memscope: the desktop GUI. Options: --lang CODE picks the interface language (default: the
-// system's), --quit-after-ms N quits after N ms (smoke tests), --open RUN opens a run file, and
+// system's), --quit-after-ms N quits after N ms (smoke tests), --quit-when-drawn quits once the
+// window has drawn the opened run's timeline (start-up timing), --open RUN opens a run file, and
 // --screenshot VIEW=FILE renders a view of the opened run to a PNG without showing a window
 // (offscreen unless QT_QPA_PLATFORM says otherwise), with --detail N|P%, --size WxH, a range
 // filter (--filter A:B, --filter-mode alive|made), annotation bands (--annotations) and, for the
@@ -12,6 +13,7 @@
 #include <QCommandLineOption>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
+#include <QEvent>
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
@@ -327,9 +329,59 @@ int render_window_screenshot(const QString& run_path, const memscope::RunRange& 
     return 0;
 }
 
+// --quit-when-drawn: quits once the timeline has drawn the opened run on screen (with no run,
+// once the window has painted), printing the milliseconds since main() began; the whole
+// process's time to the first picture is measured around it (issue 31). A run that cannot be
+// opened quits with status 1.
+class QuitWhenDrawn : public QObject {
+  public:
+    QuitWhenDrawn(memscope::MainWindow* window, bool run, const QElapsedTimer& since)
+        : QObject(window), m_window(window), m_run(run), m_since(since) {
+        QWidget* watched = run ? static_cast<QWidget*>(window->timelinePage()->view()) : window;
+        watched->installEventFilter(this);
+        if (run) {
+            connect(window->session(), &memscope::RunSession::loadFinished, this, [](bool ok) {
+                if (!ok) {
+                    QCoreApplication::exit(1);
+                }
+            });
+        }
+    }
+
+  protected:
+    bool eventFilter(QObject*, QEvent* event) override {
+        if (event->type() == QEvent::Paint && !m_done) {
+            QTimer::singleShot(0, this, &QuitWhenDrawn::check);  // after the paint
+        }
+        return false;
+    }
+
+  private:
+    void check() {
+        if (m_done) {
+            return;
+        }
+        if (m_run && (!m_window->currentTrace() ||
+                      m_window->timelinePage()->view()->chartImage().isNull())) {
+            return;
+        }
+        m_done = true;
+        std::fprintf(stderr, "memscope: drawn after %.1f ms\n",
+                     double(m_since.nsecsElapsed()) / 1e6);
+        QCoreApplication::quit();
+    }
+
+    memscope::MainWindow* m_window;
+    bool m_run;
+    QElapsedTimer m_since;
+    bool m_done = false;
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
+    QElapsedTimer since_start;
+    since_start.start();
     // The OpenMP wait policy must be in the environment before libgomp starts: see ThreadPolicy.
     memscope::ThreadPolicy::applyWaitPolicy(argv);
     prefer_offscreen_for_screenshots(argc, argv);
@@ -373,6 +425,11 @@ int main(int argc, char** argv) {
         QCoreApplication::translate("main", "Quit after the given number of milliseconds."),
         QCoreApplication::translate("main", "ms"));
     parser.addOption(quit_after_option);
+    const QCommandLineOption quit_when_drawn_option(
+        QStringLiteral("quit-when-drawn"),
+        QCoreApplication::translate("main",
+                                    "Quit once the window has drawn the opened run (timing)."));
+    parser.addOption(quit_when_drawn_option);
     const QCommandLineOption open_option(
         QStringLiteral("open"),
         QCoreApplication::translate(
@@ -617,6 +674,9 @@ int main(int argc, char** argv) {
         QTimer::singleShot(0, &window, &memscope::MainWindow::offerRecovery);
     }
     window.annotationsAction()->setChecked(view_options.annotations);
+    if (parser.isSet(quit_when_drawn_option)) {
+        new QuitWhenDrawn(&window, parser.isSet(open_option), since_start);
+    }
     const bool opened = parser.isSet(open_option) &&
                         (rank >= 0 ? window.openRunDirectory(parser.value(open_option), rank, range)
                                    : window.openRun(parser.value(open_option), range));
