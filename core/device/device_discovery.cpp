@@ -153,40 +153,4 @@ const DeviceDiscovery& DeviceDiscovery::shared() {
     return discovery;
 }
 
-const DiscoveredDevice* DeviceDiscovery::firstGpu() const {
-    for (const auto& device : m_devices) {
-        if (device.isGpu()) {
-            return &device;
-        }
-    }
-    return nullptr;
-}
-
-std::string DeviceDiscovery::plannerDefault() const {
-    for (const auto& device : m_devices) {
-        if (device.isGpu() && device.database_entry) {
-            return device.database_entry->name;
-        }
-    }
-    return {};
-}
-
-nlohmann::json DeviceDiscovery::toJson() const {
-    auto list = nlohmann::json::array();
-    for (const auto& device : m_devices) {
-        list.push_back(device.toJson());
-    }
-    return {{"devices", list}, {"cuda", m_cudaStatus}, {"hip", m_hipStatus}};
-}
-
-std::string DeviceDiscovery::toText() const {
-    std::ostringstream out;
-    for (const auto& device : m_devices) {
-        out << device.toText() << "\n";
-    }
-    out << "CUDA: " << m_cudaStatus << "\n";
-    out << "HIP: " << m_hipStatus << "\n";
-    return out.str();
-}
-
 }  // namespace memscope

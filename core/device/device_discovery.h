@@ -21,6 +21,7 @@ class DeviceDiscovery {
         std::string device_db;      // empty: DeviceDatabase::defaultPath()
     };
 
+    // discover() and shared() need LibTorch (memscope_core); the rest is in memscope_base.
     static DeviceDiscovery discover(const Options& options);
     static DeviceDiscovery discover() { return discover(Options{}); }
     // Discovered once per process without measuring peaks, for the GUI (the About box, the run

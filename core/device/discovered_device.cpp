@@ -1,5 +1,7 @@
 #include "device/discovered_device.h"
 
+#include "device/device_discovery.h"
+
 #include "run/run_summary.h"
 
 #include <nlohmann/json.hpp>
@@ -66,6 +68,45 @@ std::string DiscoveredDevice::toText() const {
     }
     out << "  [database: " << (database_entry ? database_entry->name : std::string("no entry"))
         << "]";
+    return out.str();
+}
+
+// DeviceDiscovery's members that need no LibTorch (discover() and shared() are in memscope_core's
+// device_discovery.cpp): the GUI reads the discovery its LibTorch part made (issue 31).
+
+const DiscoveredDevice* DeviceDiscovery::firstGpu() const {
+    for (const auto& device : m_devices) {
+        if (device.isGpu()) {
+            return &device;
+        }
+    }
+    return nullptr;
+}
+
+std::string DeviceDiscovery::plannerDefault() const {
+    for (const auto& device : m_devices) {
+        if (device.isGpu() && device.database_entry) {
+            return device.database_entry->name;
+        }
+    }
+    return {};
+}
+
+nlohmann::json DeviceDiscovery::toJson() const {
+    auto list = nlohmann::json::array();
+    for (const auto& device : m_devices) {
+        list.push_back(device.toJson());
+    }
+    return {{"devices", list}, {"cuda", m_cudaStatus}, {"hip", m_hipStatus}};
+}
+
+std::string DeviceDiscovery::toText() const {
+    std::ostringstream out;
+    for (const auto& device : m_devices) {
+        out << device.toText() << "\n";
+    }
+    out << "CUDA: " << m_cudaStatus << "\n";
+    out << "HIP: " << m_hipStatus << "\n";
     return out.str();
 }
 
