@@ -5,7 +5,7 @@
   attribute names of named_modules()), closed in a finally (a forward that raises leaves no scope
   open). The outermost call on a thread starts the forward phase, names the storages of every
   parameter of that module PARAMETER (once a step) and its tensor arguments without autograd
-  history INPUT (on the first outermost call of a step).
+  history INPUT.
   A wrapper and not the global forward pre/post hooks: a post hook never runs when forward raises,
   and the scope stack would stay open.
 - torch.autograd.backward and torch.autograd.grad (Tensor.backward calls the former): the
@@ -89,7 +89,10 @@ def _call(original):
                 _roots.add(self)
                 for p in self.parameters():
                     _name(p, PARAMETER)
-            if _input_step[0] != step:
+            # Inputs: tensors without autograd history given to an outermost module (the model,
+            # a loss module's labels). Under no_grad an activation has no history either (layers
+            # called one by one at the top): then only the first outermost call of a step.
+            if torch.is_grad_enabled() or _input_step[0] != step:
                 _input_step[0] = step
                 for a in list(args) + list(kwargs.values()):
                     if isinstance(a, torch.Tensor) and a.grad_fn is None and not a.requires_grad:

@@ -55,6 +55,7 @@ def main():
     torch.manual_seed(0)
     model = Net()
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    criterion = nn.MSELoss()
     kept = []
     worker = threading.Thread(target=lambda: kept.append(torch.zeros(THREAD_FLOATS)))
     worker.start()
@@ -64,7 +65,7 @@ def main():
             x = torch.randn(8, 16)
             target = torch.randn(8, 4)
         optimizer.zero_grad(set_to_none=False)
-        loss = ((model(x) - target) ** 2).mean()
+        loss = criterion(model(x), target)
         loss.backward()
         optimizer.step()
         print(f"step {step + 1}: loss {loss.item():.4f}")

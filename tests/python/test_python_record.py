@@ -101,8 +101,10 @@ def mode_program(a, tmp):
     state_bytes = sum(int(r["size_bytes"]) for r in state)
     check(state_bytes >= 2 * params * 4, f"OPTIMIZER_STATE: AdamW's two moments ({state_bytes})")
     check(all(r["phase"] == "optimizer" for r in state), "optimizer state made in the optimizer phase")
-    check(len(by_cat.get("ACTIVATION", [])) > 0 and len(by_cat.get("INPUT", [])) > 0,
-          "ACTIVATION and INPUT allocations")
+    inputs = [int(r["size_bytes"]) for r in by_cat.get("INPUT", [])]
+    check(sorted(inputs) == sorted([8 * 16 * 4, 8 * 4 * 4] * 3),
+          f"INPUT: the batch given to the model and the target given to the loss module ({inputs})")
+    check(len(by_cat.get("ACTIVATION", [])) > 0, "ACTIVATION allocations")
     backward = [r for r in rows if r["phase"] == "backward"]
     check(any("backward of Net.blocks.1.proj" in r["stack"] for r in backward),
           "backward allocations carry the forward module (backward of Net.blocks.1.proj)")
