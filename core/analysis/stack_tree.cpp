@@ -53,6 +53,18 @@ uint32_t stackOf(const Trace& trace, const Allocation& a) {
     return s < trace.stacks.nodeCount() ? s : StackTable::kEmpty;
 }
 
+// The stack an allocation is counted under: its own, or for an import's allocation without one
+// that was alive before the trace began, one more slot after the table's nodes (kBeforeRecording).
+uint32_t slotOf(const Trace& trace, const Allocation& a) {
+    const uint32_t s = stackOf(trace, a);
+    if (s != StackTable::kEmpty || !trace.meta.categories_inferred) {
+        return s;
+    }
+    const bool before = a.alloc_event < 0 || (size_t(a.alloc_event) < trace.events.count() &&
+                                              trace.events.step[size_t(a.alloc_event)] < 0);
+    return before ? uint32_t(trace.stacks.nodeCount()) : s;
+}
+
 bool aliveAt(const Allocation& a, int64_t at) {
     return at >= 0 && a.alloc_event <= at && (a.free_event < 0 || a.free_event > at);
 }
@@ -136,7 +148,7 @@ StackTree StackTree::build(const Trace& trace, const StackTreeOptions& options) 
 
     const auto& stacks = trace.stacks;
     const std::vector<bool> temporary = temporaryAllocations(trace);
-    std::vector<StackFigures> per_stack(stacks.nodeCount());
+    std::vector<StackFigures> per_stack(stacks.nodeCount() + 1);  // + slotOf's extra slot
     const auto& allocations = trace.allocations();
     for (size_t k = 0; k < allocations.size(); ++k) {
         const Allocation& a = allocations[k];
@@ -148,7 +160,7 @@ StackTree StackTree::build(const Trace& trace, const StackTreeOptions& options) 
         if (!alive && !made) {
             continue;
         }
-        StackFigures& f = per_stack[stackOf(trace, a)];
+        StackFigures& f = per_stack[slotOf(trace, a)];
         f.used = true;
         if (alive) {
             f.bytes += a.size;
@@ -165,7 +177,7 @@ StackTree StackTree::build(const Trace& trace, const StackTreeOptions& options) 
         }
     }
 
-    tree.m_leafOfStack.assign(stacks.nodeCount(), -1);
+    tree.m_leafOfStack.assign(per_stack.size(), -1);
     std::vector<int32_t> text_of_frame(stacks.frameCount(), -1);
     std::vector<std::string> texts;
     const bool bottom_up = options.direction == StackTreeOptions::Direction::BottomUp;
@@ -174,13 +186,14 @@ StackTree StackTree::build(const Trace& trace, const StackTreeOptions& options) 
         if (!f.used) {
             continue;
         }
-        std::vector<uint32_t> frames = stacks.framesOf(s);
+        const bool before = s == stacks.nodeCount();
+        std::vector<uint32_t> frames = before ? std::vector<uint32_t>() : stacks.framesOf(s);
         if (bottom_up) {
             std::reverse(frames.begin(), frames.end());
         }
         std::vector<int32_t> chain{0};
         if (frames.empty()) {
-            chain.push_back(tree.child(0, kNoStack, FrameKind::Other));
+            chain.push_back(tree.child(0, before ? kBeforeRecording : kNoStack, FrameKind::Other));
         }
         for (uint32_t frame : frames) {
             if (text_of_frame[frame] < 0) {
@@ -231,7 +244,7 @@ std::vector<int64_t> StackTree::allocationsAt(const Trace& trace, int32_t node) 
         if (!aliveAt(a, m_at) || !overlaps(a, m_first, m_last)) {
             continue;
         }
-        const uint32_t s = stackOf(trace, a);
+        const uint32_t s = slotOf(trace, a);
         if (s >= under.size()) {
             continue;
         }

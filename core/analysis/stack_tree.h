@@ -60,6 +60,10 @@ struct StackTreeNode {
 class StackTree {
   public:
     static constexpr const char* kNoStack = "[no stack]";
+    // An imported snapshot's allocations without a stack that were alive before its trace
+    // began (RunMetadata::categories_inferred; a block of the snapshot's segments, a free with no
+    // alloc): they sit under this frame instead of kNoStack.
+    static constexpr const char* kBeforeRecording = "[allocated before recording]";
 
     static StackTree build(const Trace& trace, const StackTreeOptions& options = {});
 

@@ -9,6 +9,10 @@ namespace {
 
 // An internal bit beside the Evidence ones: the cleaned stack holds a user Python frame.
 constexpr uint8_t kUserFrameKept = 0x80;
+// And: the frame is a C++ symbol read as an operator (at::_ops::X::call, at::native::X), which
+// may repeat the operator of the frame outside it. Memscope's own exported "aten::" frames are
+// each a call of their own (aten::add inside aten::add is two calls).
+constexpr uint8_t kOperatorSymbol = 0x40;
 
 bool startsWith(std::string_view s, std::string_view prefix) {
     return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
@@ -318,8 +322,10 @@ uint32_t FrameCleaner::frameId(const StackTable& raw, uint32_t frame, StackTable
     }
     m_frameDone[frame] = 1;
     m_cleanFrameOf[frame] = id;
+    const bool symbol = info.cls == FrameClass::Operator && f.name.rfind("aten::", 0) != 0;
     m_frameEvidence[frame] = static_cast<uint8_t>(
-        info.evidence | (info.cls == FrameClass::UserPython ? kUserFrameKept : 0));
+        info.evidence | (info.cls == FrameClass::UserPython ? kUserFrameKept : 0) |
+        (symbol ? kOperatorSymbol : 0));
     return id;
 }
 
@@ -362,13 +368,13 @@ uint32_t FrameCleaner::clean(const StackTable& raw, uint32_t raw_node, StackTabl
                 }
             }
             const bool repeat = node != StackTable::kEmpty && f.kind == FrameKind::Operator &&
-                                clean.frameOf(node) == id - 1;
+                                (frame_evidence & kOperatorSymbol) && clean.frameOf(node) == id - 1;
             if (!repeat) {
                 node = clean.child(node, id - 1);
             }
         }
         m_cleanOfRaw[n] = node;
-        m_evidence[n] = static_cast<uint8_t>(evidence | frame_evidence);
+        m_evidence[n] = static_cast<uint8_t>(evidence | (frame_evidence & ~kOperatorSymbol));
     }
     return m_cleanOfRaw[raw_node];
 }

@@ -23,8 +23,9 @@ namespace memscope {
 //     folded away;
 //   - operators: `at::_ops::zeros::call`, `at::native::zeros` (and `_cuda`/`_cpu`/`_out`/
 //     `_symint` variants) -> "aten::zeros" (kind Operator), an overload suffix
-//     (`add_Tensor`) dropped; a frame naming the same operator as the kept frame just outside it
-//     is one call and is not repeated; Memscope's own exported "aten::..." frames stay operators;
+//     (`add_Tensor`) dropped; such a frame naming the same operator as the kept frame just
+//     outside it is the same call and is not repeated; Memscope's own exported "aten::..."
+//     frames stay operators, each one (a recording's aten::add inside aten::add is two calls);
 //   - autograd nodes: `torch::autograd::generated::SelectBackward0::apply` -> "SelectBackward0",
 //     `torch::autograd::AccumulateGrad::apply` -> "AccumulateGrad", CopySlices and PyNode alike
 //     (kind BackwardNode);

@@ -245,6 +245,110 @@ class TestFrameCleaner : public QObject {
         QCOMPARE(cleaner.clean(raw, parent, clean), forward);  // the unwinder frame folds away
     }
 
+    // Frames as PyTorch 2.11 (CPU wheel, Python 3.11) really symbolized them: a tensor hook
+    // called by the autograd engine during loss.backward() in train_step, gathered with
+    // torch._C._profiler.gather_traceback(python=True, script=True, cpp=True) and
+    // symbolize_tracebacks (the pybind11 name cut at 150 characters, build paths shortened).
+    // The Python frames of torch/autograd and torch/_tensor.py are left over after _start.
+    void realCapturedTraceback() {
+        struct Raw {
+            const char* name;
+            const char* file;
+            int line;
+        };
+        const Raw raw[] = {
+            {"torch::unwind::unwind()", "??", 0},
+            {"torch::CapturedTraceback::gather(bool, bool, bool)", "??", 0},
+            {"pybind11::cpp_function::initialize<std::shared_ptr<torch::CapturedTraceback> "
+             "(*&)(bool, bool, bool), std::shared_ptr<torch::CapturedTraceback>, bool, ",
+             "", 0},
+            {"pybind11::cpp_function::dispatcher(_object*, _object*, _object*)", "", 0},
+            {"cfunction_call", "/tmp/python-build/Python-3.11.7/Objects/methodobject.c", 542},
+            {"_PyObject_MakeTpCall", "/tmp/python-build/Python-3.11.7/Objects/call.c", 214},
+            {"grab", "gen.py", 5},
+            {"_PyEval_EvalFrameDefault", "/tmp/python-build/Python-3.11.7/Python/ceval.c", 4769},
+            {"<lambda>", "gen.py", 19},
+            {"_PyEval_EvalFrame",
+             "/tmp/python-build/Python-3.11.7/./Include/internal/pycore_ceval.h", 73},
+            {"torch::autograd::(anonymous namespace)::_call_hooks(_object*, _object*)",
+             "python_hook.cpp", 0},
+            {"torch::autograd::PyFunctionTensorPreHook::operator()(std::vector<at::Tensor, "
+             "std::allocator<at::Tensor> > const&)",
+             "", 0},
+            {"torch::autograd::call_tensor_pre_hooks(torch::autograd::Node&, "
+             "std::vector<at::Tensor, std::allocator<at::Tensor> >)",
+             "engine.cpp", 0},
+            {"torch::autograd::Engine::evaluate_function(std::shared_ptr<torch::autograd::"
+             "GraphTask>&, torch::autograd::Node*, torch::autograd::InputBuffer&, std::s",
+             "??", 0},
+            {"torch::autograd::Engine::thread_main(std::shared_ptr<torch::autograd::GraphTask> "
+             "const&)",
+             "??", 0},
+            {"torch::autograd::Engine::execute_with_graph_task(std::shared_ptr<torch::autograd::"
+             "GraphTask> const&, std::shared_ptr<torch::autograd::Node>, torch::au",
+             "??", 0},
+            {"torch::autograd::python::PythonEngine::execute_with_graph_task(std::shared_ptr<torch:"
+             ":autograd::GraphTask> const&, std::shared_ptr<torch::autograd::No",
+             "", 0},
+            {"torch::autograd::Engine::execute(std::vector<torch::autograd::Edge, "
+             "std::allocator<torch::autograd::Edge> > const&, std::vector<at::Tensor, std::alloc",
+             "??", 0},
+            {"torch::autograd::python::PythonEngine::execute(std::vector<torch::autograd::Edge, "
+             "std::allocator<torch::autograd::Edge> > const&, std::vector<at::Tens",
+             "", 0},
+            {"THPEngine_run_backward(_object*, _object*, _object*)", "python_engine.cpp", 0},
+            {"cfunction_call", "/tmp/python-build/Python-3.11.7/Objects/methodobject.c", 542},
+            {"_PyObject_Call", "/tmp/python-build/Python-3.11.7/Objects/call.c", 343},
+            {"do_call_core", "/tmp/python-build/Python-3.11.7/Python/ceval.c", 7352},
+            {"_engine_run_backward", "/venv/lib/python3.11/site-packages/torch/autograd/graph.py",
+             869},
+            {"_PyEval_EvalFrame",
+             "/tmp/python-build/Python-3.11.7/./Include/internal/pycore_ceval.h", 73},
+            {"run_eval_code_obj", "/tmp/python-build/Python-3.11.7/Python/pythonrun.c", 1710},
+            {"pyrun_file", "/tmp/python-build/Python-3.11.7/Python/pythonrun.c", 1626},
+            {"_PyRun_AnyFileObject", "/tmp/python-build/Python-3.11.7/Python/pythonrun.c", 79},
+            {"pymain_run_file_obj", "/tmp/python-build/Python-3.11.7/Modules/main.c", 360},
+            {"pymain_main", "/tmp/python-build/Python-3.11.7/Modules/main.c", 710},
+            {"__libc_start_call_main", "./csu/../sysdeps/x86/libc-start.c", 58},
+            {"__libc_start_main_impl", "./csu/../csu/libc-start.c", 360},
+            {"_start", "??", 0},
+            {"backward", "/venv/lib/python3.11/site-packages/torch/autograd/__init__.py", 381},
+            {"backward", "/venv/lib/python3.11/site-packages/torch/_tensor.py", 631},
+            {"train_step", "gen.py", 20},
+            {"<module>", "gen.py", 25},
+        };
+        std::vector<Frame> frames;
+        for (const Raw& r : raw) {
+            Frame f = cpp(r.name, r.file);
+            f.line = r.line;
+            frames.push_back(f);
+        }
+        QCOMPARE(texts(FrameCleaner::cleanList(frames)),
+                 QStringList({"gen.py:25:<module>", "gen.py:20:train_step", "gen.py:19:<lambda>",
+                              "gen.py:5:grab"}));
+        StackTable table;
+        uint32_t node = StackTable::kEmpty;
+        for (size_t i = frames.size(); i-- > 0;) {
+            node = table.child(node, table.internFrame(frames[i]));
+        }
+        StackTable clean;
+        FrameCleaner cleaner;
+        cleaner.clean(table, node, clean);
+        QCOMPARE(int(cleaner.evidence(node)), int(FrameCleaner::kBackward));
+    }
+
+    // Memscope's own exported operator frames are calls each: aten::add inside aten::add stays
+    // two frames, while the C++ symbols of one call fold into one.
+    void exportedOperatorsAreNotMerged() {
+        const auto cleaned = FrameCleaner::cleanList(
+            {cpp("aten::empty"), cpp("aten::add"), cpp("aten::add"), cpp("TinyLlama.norm")});
+        QCOMPARE(texts(cleaned),
+                 QStringList({":0:TinyLlama.norm", "aten::add", "aten::add", "aten::empty"}));
+        QCOMPARE(texts(FrameCleaner::cleanList({cpp("at::native::add(at::Tensor const&)"),
+                                                cpp("at::_ops::add_Tensor::call(at::Tensor)")})),
+                 QStringList({"aten::add"}));
+    }
+
     // Native frames the raw list puts outside the outermost user Python frame go; operators and
     // nodes stay.
     void userFrameIsTheRoot() {

@@ -612,12 +612,16 @@ class TestPickleImport : public QObject {
         for (const int32_t c : tree.root().children) {
             top << QString::fromStdString(tree.node(c).name);
         }
-        // Largest first (AccumulateGrad's 2 MiB and the 2 MiB block from before the trace tie,
-        // then by the bytes made in the run); report's allocation is made later, alive nowhere.
-        QCOMPARE(top.join(" | "),
-                 QStringList({"<module> (train.py:60)", "AccumulateGrad", "[no stack]",
-                              "SelectBackward0", "report (train.py:70)"})
-                     .join(" | "));
+        // Largest first (AccumulateGrad's 2 MiB and the 2 MiB block from before the trace, which
+        // has no frames, tie, then by the bytes made in the run); report's allocation is made
+        // later, alive nowhere.
+        QCOMPARE(top.join(" | "), QStringList({"<module> (train.py:60)", "AccumulateGrad",
+                                               StackTree::kBeforeRecording, "SelectBackward0",
+                                               "report (train.py:70)"})
+                                      .join(" | "));
+        const int32_t before_node = tree.root().children[2];
+        QCOMPARE(tree.node(before_node).bytes, int64_t(2) << 20);
+        QCOMPARE(tree.allocationsAt(t, before_node).size(), size_t(1));
         const StackTreeNode& module = tree.node(tree.root().children[0]);
         QCOMPARE(tree.node(module.children[0]).name, std::string("main (train.py:50)"));
 
