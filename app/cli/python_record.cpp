@@ -151,12 +151,8 @@ std::string PythonRecord::packageDir() {
 }
 
 int PythonRecord::run(const std::vector<std::string>& args) {
-    PythonRecordOptions o;
-    try {
-        o = parsePythonRecord(args);
-    } catch (const std::invalid_argument& e) {
-        return reportUsageError(e.what());
-    }
+    // First: a front end can ask whether this build has the recorder with a bare `record
+    // --python` (this message, or the one that says a program is needed).
     const std::string package = packageDir();
     if (package.empty()) {
         return fail(
@@ -164,6 +160,12 @@ int PythonRecord::run(const std::vector<std::string>& args) {
             "found no interpreter whose torch is its LibTorch; see README, \"Recording a Python "
             "program\")",
             2);
+    }
+    PythonRecordOptions o;
+    try {
+        o = parsePythonRecord(args);
+    } catch (const std::invalid_argument& e) {
+        return reportUsageError(e.what());
     }
     if (o.program[0] != "-m") {
         std::error_code ec;

@@ -12,6 +12,14 @@ namespace memscope::cli {
 // --python belongs to the program. SIGINT or SIGTERM sent to this process (a GUI's Stop) goes on
 // to the program; one typed at a terminal reaches both already. When the program dies before it
 // saves its run (killed, crashed), the run is recovered from its journal.
+//
+// For a front end (the GUI's "Python program" source): start this command line in the program's
+// working folder; RUN.journal appears once the interpreter has imported torch and the recorder
+// started, grows every --poll-ms (operators once a second), and is replaced by RUN when the run
+// is saved: follow it with a JournalReader as a rank's journal. Stop: SIGINT to this process
+// (the program gets KeyboardInterrupt, the run is saved, status 130); SIGTERM if it ignores that
+// (the program dies, the journal is recovered, 143). Status 2 with no RUN: refused, stderr's
+// last line says why. A bare `record --python` says whether this build has the recorder.
 class PythonRecord {
   public:
     // True when `args` (the words after "record") ask for a Python program.

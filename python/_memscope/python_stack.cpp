@@ -20,6 +20,7 @@ namespace memscope {
 
 namespace {
 
+#if MEMSCOPE_PY311_FRAMES
 // The text of a str without creating anything: ASCII strings hold it inline; others only when
 // their UTF-8 form was already made.
 void assignText(std::string& out, PyObject* text) {
@@ -39,9 +40,11 @@ void assignText(std::string& out, PyObject* text) {
     }
     out.assign("?");
 }
+#endif
 
 std::array<std::atomic<const void*>, 16> g_skipped{};
 
+#if MEMSCOPE_PY311_FRAMES
 bool skipped(const void* code) {
     for (const auto& s : g_skipped) {
         const void* c = s.load(std::memory_order_relaxed);
@@ -54,6 +57,7 @@ bool skipped(const void* code) {
     }
     return false;
 }
+#endif
 
 }  // namespace
 
