@@ -1,8 +1,9 @@
 #include "about_box.h"
 
-#include "device/device_discovery.h"
+#include "torch_part_loader.h"
 
-#include <torch/version.h>  // only the version macros: keeps LibTorch's big headers out of widgets
+#include "analysis/torch_part.h"
+#include "device/device_discovery.h"
 
 #include <QMessageBox>
 #include <QStringList>
@@ -12,19 +13,26 @@
 namespace memscope {
 
 QString AboutBox::text() {
-    const auto& discovery = DeviceDiscovery::shared();
+    // The devices are LibTorch's: loaded here if the window has not loaded the part yet.
     QStringList devices;
-    for (const auto& d : discovery.devices()) {
-        devices << QString::fromStdString(d.toText()).toHtmlEscaped();
-    }
-    devices << tr("CUDA: %1").arg(QString::fromStdString(discovery.cudaStatus()).toHtmlEscaped())
+    QString missing;
+    if (TorchPart* part = TorchPartLoader::part(&missing)) {
+        const DeviceDiscovery& discovery = part->devices();
+        for (const auto& d : discovery.devices()) {
+            devices << QString::fromStdString(d.toText()).toHtmlEscaped();
+        }
+        devices
+            << tr("CUDA: %1").arg(QString::fromStdString(discovery.cudaStatus()).toHtmlEscaped())
             << tr("HIP: %1").arg(QString::fromStdString(discovery.hipStatus()).toHtmlEscaped());
+    } else {
+        devices << missing.toHtmlEscaped();
+    }
     return tr("<h3>%1 %2</h3>"
               "<p>A memory profiler for Tiny LLaMA training: it records every tensor allocation "
               "and shows where the memory goes.</p>"
               "<p>Qt %3<br/>LibTorch %4</p><p>Devices:<br/>%5</p>")
         .arg(QStringLiteral(MEMSCOPE_NAME), QStringLiteral(MEMSCOPE_VERSION),
-             QString::fromLatin1(qVersion()), QStringLiteral(TORCH_VERSION),
+             QString::fromLatin1(qVersion()), QStringLiteral(MEMSCOPE_LIBTORCH_VERSION),
              devices.join(QStringLiteral("<br/>")));
 }
 

@@ -28,6 +28,7 @@
 #include "tab_trace_follower.h"
 #include "timeline_page.h"
 #include "timeline_view.h"
+#include "torch_part_loader.h"
 #include "trace/timeline_layout.h"
 #include "trace/trace.h"
 #include "view_exporter.h"
@@ -57,6 +58,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QToolButton>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -72,6 +74,8 @@ namespace {
 constexpr auto k_geometry_key = "main_window/geometry";
 constexpr auto k_state_key = "main_window/state";
 constexpr auto k_export_dir_key = "main_window/last_export_dir";
+// After the window shows: when the LibTorch part starts loading in the background.
+constexpr int k_torch_part_delay_ms = 1000;
 
 bool acceptsDrop(const QMimeData* mime) {
     if (!mime || !mime->hasUrls()) {
@@ -108,6 +112,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     retranslateUi();
     restoreWindowState();
     updateActions();
+    // The LibTorch part (runs, the GPUs in the run panel, measured peaks) loads on a worker a
+    // moment after the window shows, so that opening and drawing a run never waits for it and
+    // the first Run does not either.
+    QTimer::singleShot(k_torch_part_delay_ms, this, [] { TorchPartLoader::loadInBackground(); });
 }
 
 void MainWindow::connectSession() {
@@ -420,7 +428,7 @@ void MainWindow::createAnalysisTabs() {
     m_tabs->setTabVisible(tabIndexOf(m_compare_page), false);  // until File > Compare With
     m_sweep_page = new SweepPage(this);
     addTab(m_sweep_page, QStringLiteral("sweeps"), false);
-    m_planner_page = new PlannerPage(this);
+    m_planner_page = new PlannerPage(this, true);  // predicts when its tab shows
     addTab(m_planner_page, QStringLiteral("planner"), false,
            [page = m_planner_page](const auto& trace) {
                if (trace) {

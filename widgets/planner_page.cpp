@@ -1,8 +1,10 @@
 #include "planner_page.h"
 
 #include "byte_format.h"
+#include "torch_part_loader.h"
 
 #include "analysis/run_statistics.h"
+#include "analysis/torch_part.h"
 #include "device/device_discovery.h"
 #include "device/peak_flops.h"
 #include "model/config_error.h"
@@ -38,6 +40,7 @@
 #include <QValueAxis>
 
 #include <cmath>
+#include <stdexcept>
 
 namespace memscope {
 
@@ -124,10 +127,23 @@ std::vector<Category> categoriesOf(int group) {
     }
 }
 
-// The GPU in this machine when the device database knows it, else the CPU (as before).
+// The GPU in this machine when the device database knows it, else the CPU (as before). The GPUs
+// are LibTorch's: until its part is loaded (in the background after the window shows), the CPU.
 QString defaultDevice() {
-    const auto detected = DeviceDiscovery::shared().plannerDefault();
+    TorchPart* part = TorchPartLoader::loadedPart();
+    const auto detected = part ? part->devices().plannerDefault() : std::string();
     return detected.empty() ? QStringLiteral("CPU") : QString::fromStdString(detected);
+}
+
+// The CPU's measured peak for the planner: LibTorch's GEMM, in its part (loaded now if it was not
+// yet; without it the planner says it cannot measure).
+double measureCpuPeak(Dtype dtype, int threads) {
+    QString missing;
+    TorchPart* part = TorchPartLoader::part(&missing);
+    if (!part) {
+        throw std::runtime_error(missing.toStdString());
+    }
+    return part->peakFlopsOnCpu(dtype, threads).flops_per_s;
 }
 
 QComboBox* comboWith(const QStringList& items) {
@@ -161,16 +177,25 @@ QStringList namesOf(const std::vector<std::string>& names) {
 
 }  // namespace
 
-PlannerPage::PlannerPage(QWidget* parent) : QWidget(parent) {
+PlannerPage::PlannerPage(QWidget* parent, bool predict_when_shown)
+    : QWidget(parent), m_predictWhenShown(predict_when_shown) {
     buildUi();
     retranslate();
     try {
-        m_planner =
-            std::make_unique<Planner>(DeviceDatabase::loadDefault(), &PeakFlops::measureCpu);
+        m_planner = std::make_unique<Planner>(DeviceDatabase::loadDefault(), &measureCpuPeak);
         for (const auto& device : m_planner->database().devices()) {
             m_device->addItem(QString::fromStdString(device.name));
         }
         m_device->setCurrentText(defaultDevice());
+        // This machine's GPU once the part is loaded, unless the form shows another device or
+        // a measured run by then.
+        connect(TorchPartLoader::instance(), &TorchPartLoader::ready, this, [this] {
+            const QString detected = defaultDevice();
+            if (!m_trace && detected != QLatin1String("CPU") &&
+                m_device->currentText() == QLatin1String("CPU")) {
+                m_device->setCurrentText(detected);
+            }
+        });
     } catch (const ConfigError& e) {
         showError(QString::fromStdString(e.what()));
     }
@@ -374,6 +399,13 @@ void PlannerPage::retranslate() {
     }
 }
 
+void PlannerPage::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (m_predictionStale) {
+        updatePrediction();
+    }
+}
+
 void PlannerPage::changeEvent(QEvent* event) {
     if (event->type() == QEvent::LanguageChange) {
         retranslate();
@@ -472,6 +504,11 @@ void PlannerPage::updatePrediction() {
     if (m_filling || !m_planner) {
         return;
     }
+    if (m_predictWhenShown && !isVisible()) {
+        m_predictionStale = true;
+        return;
+    }
+    m_predictionStale = false;
     try {
         m_result = std::make_unique<PlanResult>(m_planner->plan(requestFromForm()));
     } catch (const ConfigError& e) {

@@ -36,7 +36,11 @@ class PlannerPage : public QWidget {
     Q_OBJECT
 
   public:
-    explicit PlannerPage(QWidget* parent = nullptr);
+    // predict_when_shown: while the page is hidden (a tab of the main window not shown), the
+    // prediction waits for it to show; the CPU's peak it needs is measured with LibTorch, which
+    // the window does not load before it has opened and drawn a run (issue 31). Otherwise the
+    // prediction follows the form at once.
+    explicit PlannerPage(QWidget* parent = nullptr, bool predict_when_shown = false);
     ~PlannerPage() override;
 
     // The last prediction; nullptr while the form describes something that cannot run.
@@ -65,6 +69,7 @@ class PlannerPage : public QWidget {
 
   protected:
     void changeEvent(QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
   private:
     void buildUi();
@@ -84,6 +89,8 @@ class PlannerPage : public QWidget {
     std::vector<qint64> m_measuredGroups;  // per chart group, at the measured peak
     double m_measuredMfu = 0;              // the open run's MFU (0..1), 0 when it has none
     bool m_filling = false;
+    bool m_predictWhenShown = false;
+    bool m_predictionStale = false;  // updatePrediction waits for the page to show
 
     QFormLayout* m_modelForm = nullptr;
     QFormLayout* m_runForm = nullptr;

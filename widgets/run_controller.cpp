@@ -1,9 +1,11 @@
 #include "run_controller.h"
 
 #include "byte_format.h"
+#include "torch_part_loader.h"
 #include "when_finished.h"
 
-#include "capture/live_session.h"
+#include "analysis/torch_part.h"
+#include "capture/live_run.h"
 #include "io/run_file.h"
 #include "trace/timeline_layout.h"
 #include "trace/trace.h"
@@ -39,13 +41,13 @@ struct Snapshot {
 
 // The job of a poll, on the pool's thread: a live snapshot, or the run's end (final: its
 // result, kept as a file at `path`).
-Snapshot takeSnapshot(LiveSession* recording, bool final, const QString& path, bool incremental) {
+Snapshot takeSnapshot(LiveRun* recording, bool final, const QString& path, bool incremental) {
     QElapsedTimer clock;
     clock.start();
     Snapshot s;
     std::shared_ptr<Trace> trace;
     if (final) {
-        LiveSession::Result result = recording->finish();
+        LiveRun::Result result = recording->finish();
         s.outcome.cancelled = result.cancelled;
         s.outcome.outOfMemory = result.out_of_memory;
         s.outcome.error = QString::fromStdString(result.error);
@@ -68,7 +70,7 @@ Snapshot takeSnapshot(LiveSession* recording, bool final, const QString& path, b
     } else if (incremental) {
         // The snapshot and layout of the refresh before last, extended by what was
         // recorded since (core/trace/live_trace_mirror.h).
-        LiveSession::LiveSnapshot live = recording->liveSnapshot();
+        LiveRun::LiveSnapshot live = recording->liveSnapshot();
         s.layout = std::move(live.layout);
         s.trace = std::move(live.trace);
         s.incremental = live.incremental;
@@ -88,8 +90,8 @@ Snapshot takeSnapshot(LiveSession* recording, bool final, const QString& path, b
 }  // namespace
 
 struct RunController::Session {
-    std::unique_ptr<LiveSession> recording;
-    QFuture<Snapshot> job;  // the snapshot or final job in flight
+    std::unique_ptr<LiveRun> recording;  // a LiveSession of the LibTorch part
+    QFuture<Snapshot> job;               // the snapshot or final job in flight
 };
 
 RunController::RunController(QObject* parent) : QObject(parent) {
@@ -132,7 +134,17 @@ bool RunController::start(const TrainOptions& options, bool record_shapes, QStri
     auto session = std::make_unique<Session>();
     try {
         options.validate();
-        LiveSession::Options live;
+        // The first run loads the LibTorch part (unless the window loaded it meanwhile); without
+        // it the run cannot start, and the message names the library.
+        QString missing;
+        TorchPart* part = TorchPartLoader::part(&missing);
+        if (!part) {
+            if (error) {
+                *error = missing;
+            }
+            return false;
+        }
+        LiveRun::Options live;
         live.record_shapes = record_shapes;
         live.yield_to_interface = m_yieldToInterface;
         m_runPath.clear();
@@ -146,7 +158,7 @@ bool RunController::start(const TrainOptions& options, bool record_shapes, QStri
             live.journal_path =
                 QFile::encodeName(m_runPath + QStringLiteral(".journal")).toStdString();
         }
-        session->recording = std::make_unique<LiveSession>(options, live);
+        session->recording = part->createLiveRun(options, live);
         session->recording->setStepCallback([this](const StepMetrics& s) {
             // Training thread: hand the figures to the GUI thread. Dropped with the controller.
             QMetaObject::invokeMethod(
@@ -274,7 +286,7 @@ void RunController::launchSnapshot(bool final) {
         m_finishing = true;
         m_timer->stop();
     }
-    LiveSession* recording = m_session->recording.get();
+    LiveRun* recording = m_session->recording.get();
     const QString path = final ? m_runPath : QString();
     const bool incremental = m_incremental;
     m_session->job = QtConcurrent::run([recording, final, path, incremental]() -> Snapshot {

@@ -16,10 +16,11 @@ namespace memscope {
 class TimelineLayout;
 class Trace;
 
-// Runs a recorded training run for the GUI. The trainer works on its own thread (a LiveSession,
-// which keeps LibTorch's headers out of the widgets); every pollInterval the controller hands the
+// Runs a recorded training run for the GUI. The trainer works on its own thread (a LiveRun: a
+// LiveSession made by the LibTorch part, which the first run loads, TorchPartLoader); every
+// pollInterval the controller hands the
 // new events to a worker job that appends them to the snapshot of the refresh before last and
-// extends its layout (LiveSession::liveSnapshot: the cost is what was recorded since, not the
+// extends its layout (LiveRun::liveSnapshot: the cost is what was recorded since, not the
 // run), and emits snapshotReady() with the result on the GUI thread; each snapshot extends the one
 // shown before it (events only appended). At most one job is in flight, so a slow refresh lowers
 // the refresh rate instead of queueing work; the GUI thread itself never touches the events, which
@@ -60,7 +61,7 @@ class RunController : public QObject {
     // DIR/run-<time>.memscope.journal, which a later start can recover if the app dies.
     void setKeepDirectory(const QString& dir) { m_keepDirectory = dir; }
     // With the default threads, whether training gives the interface a core back while the
-    // interface needs more than half of one (LiveSession::Options::yield_to_interface). On by
+    // interface needs more than half of one (LiveRun::Options::yield_to_interface). On by
     // default; benchmarks turn it off to compare.
     void setYieldToInterface(bool yield) { m_yieldToInterface = yield; }
     // Milliseconds between polls (default 50).

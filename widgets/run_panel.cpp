@@ -1,6 +1,9 @@
 #include "run_panel.h"
 
 #include "app_settings.h"
+#include "torch_part_loader.h"
+
+#include "analysis/torch_part.h"
 #include "device/device_discovery.h"
 #include "model/config_error.h"
 #include "model/preset.h"
@@ -214,6 +217,9 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     outer->addWidget(m_error);
 
     retranslateUi();
+    connect(TorchPartLoader::instance(), &TorchPartLoader::ready, this,
+            [this] { retranslateUi(); });
+    connect(m_device, &QComboBox::activated, this, [this] { m_wantedDevice.clear(); });
 
     connect(m_run, &QPushButton::clicked, this, &RunPanel::runRequested);
     connect(m_stop, &QPushButton::clicked, this, &RunPanel::stopRequested);
@@ -361,17 +367,24 @@ void RunPanel::retranslateUi() {
           {QStringLiteral("zero1"), tr("ZeRO-1 (optimizer state sharded)")},
           {QStringLiteral("zero2"), tr("ZeRO-2 (optimizer state and gradients sharded)")},
           {QStringLiteral("zero3"), tr("ZeRO-3 (parameters sharded too)")}});
-    // What exists: the CPU always, then each GPU LibTorch can use, by --device spelling.
+    // What exists: the CPU always, then each GPU LibTorch can use, by --device spelling. The GPUs
+    // are added when the LibTorch part is loaded (in the background after the window shows).
     std::vector<std::string> devices{"cpu"};
     QHash<QString, QString> device_texts{{QStringLiteral("cpu"), tr("CPU")}};
-    for (const auto& d : DeviceDiscovery::shared().devices()) {
-        if (d.kind == "cuda") {
-            devices.push_back(d.torch_device);
-            device_texts.insert(QString::fromStdString(d.torch_device),
-                                tr("GPU %1: %2").arg(d.index).arg(QString::fromStdString(d.name)));
+    if (TorchPart* part = TorchPartLoader::loadedPart()) {
+        for (const auto& d : part->devices().devices()) {
+            if (d.kind == "cuda") {
+                devices.push_back(d.torch_device);
+                device_texts.insert(
+                    QString::fromStdString(d.torch_device),
+                    tr("GPU %1: %2").arg(d.index).arg(QString::fromStdString(d.name)));
+            }
         }
     }
     fill(m_device, devices, device_texts);
+    if (!m_wantedDevice.isEmpty() && dataOf(m_device) != m_wantedDevice) {
+        selectData(m_device, m_wantedDevice);  // a GPU asked for before the list had it
+    }
 
     m_run->setText(tr("Run (F5)"));
     m_run->setToolTip(tr("Train with these settings and record every allocation"));
@@ -428,7 +441,8 @@ void RunPanel::setOptions(const TrainOptions& o) {
     selectData(m_attention, QString::fromStdString(toString(o.attention)));
     selectData(m_checkpointing, QString::fromStdString(toString(o.checkpointing)));
     const QString device = QString::fromStdString(o.device);
-    selectData(m_device, device == QLatin1String("cuda") ? QStringLiteral("cuda:0") : device);
+    m_wantedDevice = device == QLatin1String("cuda") ? QStringLiteral("cuda:0") : device;
+    selectData(m_device, m_wantedDevice);
     m_threads->setValue(o.threads);
     m_capacity->setText(
         o.device_memory_limit > 0

@@ -108,6 +108,9 @@ class RunPanel : public QWidget {
     QSpinBox* m_warmup = nullptr;
     QComboBox* m_profile = nullptr;
     QComboBox* m_optimizer = nullptr;
+    // The device setOptions asked for (a GPU is listed once the LibTorch part is loaded); cleared
+    // when the user picks one.
+    QString m_wantedDevice;
     QDoubleSpinBox* m_lr = nullptr;
     QSpinBox* m_seed = nullptr;
 

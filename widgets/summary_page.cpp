@@ -1,10 +1,12 @@
 #include "summary_page.h"
 
 #include "byte_format.h"
+#include "torch_part_loader.h"
 
 #include "run_document.h"
 #include "timeline_labels.h"
 
+#include "analysis/torch_part.h"
 #include "device/peak_bandwidth.h"
 #include "device/peak_flops.h"
 #include "run/run_summary.h"
@@ -209,7 +211,10 @@ SummaryPage::Result SummaryPage::compute(std::shared_ptr<const Trace> trace, boo
     const std::string device = trace->meta.device;
     const bool cpu = device.empty() || device == "cpu";
     const bool recorded = trace->meta.source == "recorded";
-    if (measure_peaks && cpu && recorded) {
+    // Measured with LibTorch (its part is loaded here, on the worker, if it was not yet); without
+    // the part the peaks stay unknown.
+    TorchPart* part = measure_peaks && cpu && recorded ? TorchPartLoader::part() : nullptr;
+    if (part) {
         const int threads = trace->meta.threads;
         if (r.peak_flops_per_s <= 0) {
             const auto dtype =
@@ -217,12 +222,12 @@ SummaryPage::Result SummaryPage::compute(std::shared_ptr<const Trace> trace, boo
                                ? trace->meta.config.value("dtype", std::string("fp32"))
                                : std::string("fp32"))
                     .value_or(Dtype::Float32);
-            const auto peak = PeakFlops::measureOnCpu(dtype, threads);
+            const auto peak = part->peakFlopsOnCpu(dtype, threads);
             r.peak_flops_per_s = peak.flops_per_s;
             r.peak_flops_method =
                 tr("%1, now on this computer").arg(QString::fromStdString(peak.method));
         }
-        const auto bandwidth = PeakBandwidth::measureOnCpu(threads);
+        const auto bandwidth = part->peakBandwidthOnCpu(threads);
         r.peak_bytes_per_s = bandwidth.bytes_per_s;
         r.peak_bandwidth_method =
             tr("%1, now on this computer").arg(QString::fromStdString(bandwidth.method));

@@ -3,12 +3,14 @@
 #include "analysis/scaling_series.h"
 #include "analysis/seed_tables.h"
 #include "analysis/sweep_runner.h"
+#include "analysis/torch_part.h"
 #include "io/atomic_file.h"
 #include "model/cancellation.h"
 #include "model/config_error.h"
 #include "model/preset.h"
 #include "run/byte_size.h"
 #include "sweep_table_model.h"
+#include "torch_part_loader.h"
 
 #include <QChart>
 #include <QChartView>
@@ -43,6 +45,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <stdexcept>
 
 namespace memscope {
 
@@ -509,8 +512,13 @@ bool SweepPage::startSweep(const SweepSpec& spec, const QString& dir) {
         SweepResult result;
         QString error;
         try {
-            SweepRunner runner(spec, out);
-            runner.setProgressCallback([this](const SweepRunner::Progress& p) {
+            // Sweeps train: the LibTorch part runs them (loaded here if it was not yet).
+            QString missing;
+            TorchPart* part = TorchPartLoader::part(&missing);
+            if (!part) {
+                throw std::runtime_error(missing.toStdString());
+            }
+            auto progress = [this](const SweepRunner::Progress& p) {
                 using Stage = SweepRunner::Progress::Stage;
                 if (p.stage == Stage::Done) {
                     return;
@@ -522,8 +530,8 @@ bool SweepPage::startSweep(const SweepSpec& spec, const QString& dir) {
                      label = QString::fromStdString(p.label), step,
                      steps = int(p.steps)] { onProgress(index, total, label, step, steps); },
                     Qt::QueuedConnection);
-            });
-            result = runner.run(cancel.get());
+            };
+            result = part->runSweep(spec, out, progress, cancel.get());
         } catch (const std::exception& e) {
             error = QString::fromStdString(e.what());
         }
