@@ -189,6 +189,15 @@ int PythonRecord::run(const std::vector<std::string>& args) {
         }
     }
     const std::string journal = RunJournal::pathFor(o.out);
+    if (std::error_code ec; fs::exists(journal, ec)) {
+        // Left by an earlier run that died: this run would overwrite it, and a journal found
+        // after this run could be either.
+        return fail("--out " + o.out + ": " + journal +
+                        " exists, from an earlier run that was not recovered: `memscope-cli "
+                        "recover " +
+                        journal + "` first, or remove it",
+                    2);
+    }
     const auto out_before = modifiedAt(o.out);
 
     std::vector<std::string> argv = {o.python,          "-m",     "memscope.run", "--out",  o.out,

@@ -155,6 +155,13 @@ def mode_faults(a, tmp):
     if os.path.exists(out):
         rows = allocations(a.cli, out, tmp)
         check(any(int(r["size_bytes"]) == (1 << 16) * 4 for r in rows), "killed: what it made before is in the run")
+    # a journal left by an earlier run that died is not overwritten
+    stale = os.path.join(tmp, "stale.memscope")
+    with open(stale + ".journal", "wb") as f:
+        f.write(b"MSJOURNL")
+    rc, so, se = record(a.cli, a.python_exe, stale, [write("p0.py", "print(1)\n")])
+    check(rc == 2 and "not recovered" in se and os.path.getsize(stale + ".journal") == 8,
+          f"an earlier run's journal: status 2, kept ({se.strip()})")
     # interrupted: SIGINT sent to memscope-cli goes on to the program
     out = os.path.join(tmp, "sigint.memscope")
     loop = write("loop.py", step + "import time\nprint('ready', flush=True)\nwhile True:\n"
