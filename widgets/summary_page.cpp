@@ -432,13 +432,22 @@ void SummaryPage::showResult() {
     set_bytes("average", s.avg_bytes);
     setFigure(QStringLiteral("peak_to_average"),
               s.peak_to_avg > 0 ? locale.toString(s.peak_to_avg, 'f', 2) : none);
-    set_bytes("forward_peak", s.forward_peak_bytes);
-    set_bytes("backward_peak", s.backward_peak_bytes);
-    set_bytes("optimizer_peak", s.optimizer_peak_bytes);
+    // An import's phases (and so its per-phase peaks and categories) are inferred from the
+    // snapshot's frames and annotations: said beside each figure that rests on them.
+    const bool inferred = m_trace && m_trace->meta.categories_inferred;
+    auto set_phase_bytes = [&](const char* key, int64_t b) {
+        const auto [text, tip] = bytes(b);
+        setFigure(QLatin1String(key), inferred ? tr("%1 (inferred)").arg(text) : text, tip);
+    };
+    set_phase_bytes("forward_peak", s.forward_peak_bytes);
+    set_phase_bytes("backward_peak", s.backward_peak_bytes);
+    set_phase_bytes("optimizer_peak", s.optimizer_peak_bytes);
+    QString peak_at =
+        s.peak_phase.empty()
+            ? none
+            : tr("step %1, %2").arg(s.peak_step).arg(QString::fromStdString(s.peak_phase));
     setFigure(QStringLiteral("peak_at"),
-              s.peak_phase.empty()
-                  ? none
-                  : tr("step %1, %2").arg(s.peak_step).arg(QString::fromStdString(s.peak_phase)));
+              inferred && !s.peak_phase.empty() ? tr("%1 (inferred)").arg(peak_at) : peak_at);
     // Reserved memory: a caching allocator's figures, or why there are none.
     const ReservedMemory& reserved = r->reserved;
     auto fragmentation = [&](const ReservedMemory::Point& p) {
@@ -635,8 +644,12 @@ void SummaryPage::updateChart() {
         x->setTitleText(tr("MiB at the peak"));
         chart->addAxis(x, Qt::AlignBottom);
         series->attachAxis(x);
-        chart->setTitle(tr("Bytes by category at the peak (%1)")
-                            .arg(QString::fromStdString(formatBytes(r->statistics.peak_bytes))));
+        const QString peak = QString::fromStdString(formatBytes(r->statistics.peak_bytes));
+        chart->setTitle(m_trace && m_trace->meta.categories_inferred
+                            ? tr("Bytes by category at the peak (%1), categories inferred from "
+                                 "the snapshot")
+                                  .arg(peak)
+                            : tr("Bytes by category at the peak (%1)").arg(peak));
     }
     QChart* old = m_chart_view->chart();
     m_chart_view->setChart(chart);

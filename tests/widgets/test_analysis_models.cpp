@@ -366,6 +366,28 @@ class TestAnalysisModels : public QObject {
         QCOMPARE(operators.groupingCombo()->itemText(1), QStringLiteral("Module tree"));
     }
 
+    // An import's phase figures and category chart say they are inferred; a recording's do not.
+    void summaryPageSaysWhatIsInferred() {
+        AnalysisFixture f;
+        Trace imported = f.trace;
+        imported.meta.categories_inferred = true;
+        for (const auto& [trace, inferred] :
+             {std::make_pair(std::make_shared<const Trace>(imported), true),
+              std::make_pair(fixtureTrace(), false)}) {
+            SummaryPage page;
+            QSignalSpy computed(&page, &SummaryPage::computed);
+            page.setTrace(trace);
+            if (page.isComputing()) {
+                QVERIFY(computed.wait(60000));
+            }
+            QCOMPARE(page.figureText(QStringLiteral("forward_peak"))
+                         .endsWith(QStringLiteral("(inferred)")),
+                     inferred);
+            QCOMPARE(page.figureText(QStringLiteral("peak")).contains(QStringLiteral("inferred")),
+                     false);  // the peak itself is the snapshot's, not inferred
+        }
+    }
+
     void summaryPageShowsTinyRun() {
         const auto trace = recordTiny();
         SummaryPage page;
