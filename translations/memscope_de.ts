@@ -97,6 +97,10 @@
         <source>%1 allocations</source>
         <translation>%1 Allokationen</translation>
     </message>
+    <message>
+        <source>Inferred:</source>
+        <translation>Abgeleitet:</translation>
+    </message>
 </context>
 <context>
     <name>TimelineLabels</name>
@@ -451,6 +455,10 @@
     <message>
         <source>--filter-mode needs alive or made, not: %1</source>
         <translation>--filter-mode braucht alive oder made, nicht: %1</translation>
+    </message>
+    <message>
+        <source>Quit once the window has drawn the opened run (timing).</source>
+        <translation>Beenden, sobald das Fenster den geöffneten Lauf gezeichnet hat (Zeitmessung).</translation>
     </message>
 </context>
 <context>
@@ -905,6 +913,14 @@
     <message>
         <source>Building the stack trees of %1 events…</source>
         <translation>Baue die Stack-Bäume aus %1 Ereignissen…</translation>
+    </message>
+    <message>
+        <source>Raw frames</source>
+        <translation>Rohe Frames</translation>
+    </message>
+    <message>
+        <source>Show the snapshot&apos;s frames as PyTorch wrote them (interpreter, dispatcher and allocator frames included) instead of the cleaned stacks</source>
+        <translation>Die Frames des Snapshots so zeigen, wie PyTorch sie schrieb (mit Interpreter-, Dispatcher- und Allokator-Frames), statt der bereinigten Stacks</translation>
     </message>
 </context>
 <context>
@@ -1879,6 +1895,10 @@
         <source>Could not rebuild from its journal: %1</source>
         <translation>Konnte nicht aus seinem Journal wiederhergestellt werden: %1</translation>
     </message>
+    <message>
+        <source>Cannot write the run&apos;s options to %1.</source>
+        <translation>Die Optionen des Laufs können nicht nach %1 geschrieben werden.</translation>
+    </message>
 </context>
 <context>
     <name>memscope::RecentFilesMenu</name>
@@ -2445,14 +2465,6 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>ZeRO-3 (auch die Parameter verteilt)</translation>
     </message>
     <message>
-        <source>Several processes train on c10d&apos;s Gloo backend, which this LibTorch has for the CPU only: choose the CPU device or 1 process (--device %1 with --nproc %2).</source>
-        <translation>Mehrere Prozesse trainieren auf dem Gloo-Backend von c10d, das diese LibTorch nur für die CPU hat: wählen Sie das Gerät CPU oder 1 Prozess (--device %1 mit --nproc %2).</translation>
-    </message>
-    <message>
-        <source>%1 shards training state: it needs the Training profile, or choose DDP (--parallel %2 with --profile-type forward).</source>
-        <translation>%1 verteilt den Trainingszustand: das braucht das Profil Training, oder wählen Sie DDP (--parallel %2 mit --profile-type forward).</translation>
-    </message>
-    <message>
         <source>%1 is a file; a run of several processes writes a folder there (--out).</source>
         <translation>%1 ist eine Datei; ein Lauf mehrerer Prozesse schreibt dort einen Ordner (--out).</translation>
     </message>
@@ -2811,6 +2823,14 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     <message>
         <source>(never freed)</source>
         <translation>(nie freigegeben)</translation>
+    </message>
+    <message>
+        <source>Raw frames</source>
+        <translation>Rohe Frames</translation>
+    </message>
+    <message>
+        <source>as the snapshot lists them, innermost first</source>
+        <translation>wie der Snapshot sie auflistet, innerster zuerst</translation>
     </message>
 </context>
 <context>
@@ -3232,6 +3252,14 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     <message>
         <source>Collective payload</source>
         <translation>Nutzlast der Kollektive</translation>
+    </message>
+    <message>
+        <source>%1 (inferred)</source>
+        <translation>%1 (abgeleitet)</translation>
+    </message>
+    <message>
+        <source>Bytes by category at the peak (%1), categories inferred from the snapshot</source>
+        <translation>Bytes nach Kategorie an der Spitze (%1), Kategorien aus dem Snapshot abgeleitet</translation>
     </message>
 </context>
 <context>
@@ -3731,6 +3759,25 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     <message>
         <source>Rose and fell within a pixel column</source>
         <translation>Stieg und fiel innerhalb einer Pixelspalte</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::TorchPartLoader</name>
+    <message>
+        <source>This needs LibTorch, and its part %1 is neither beside memscope nor in ../lib/memscope (reinstall Memscope)</source>
+        <translation>Dies braucht LibTorch, und dessen Teil %1 liegt weder neben memscope noch in ../lib/memscope (Memscope neu installieren)</translation>
+    </message>
+    <message>
+        <source>Cannot load %1: %2</source>
+        <translation>%1 kann nicht geladen werden: %2</translation>
+    </message>
+    <message>
+        <source>unknown error</source>
+        <translation>unbekannter Fehler</translation>
+    </message>
+    <message>
+        <source>%1 has no %2 (a library of another Memscope build?)</source>
+        <translation>%1 hat kein %2 (eine Bibliothek eines anderen Memscope-Builds?)</translation>
     </message>
 </context>
 <context>

@@ -97,6 +97,10 @@
         <source>%1 allocations</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Inferred:</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>TimelineLabels</name>
@@ -450,6 +454,10 @@
     </message>
     <message>
         <source>--filter-mode needs alive or made, not: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quit once the window has drawn the opened run (timing).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -904,6 +912,14 @@
     </message>
     <message>
         <source>Building the stack trees of %1 events…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Raw frames</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the snapshot&apos;s frames as PyTorch wrote them (interpreter, dispatcher and allocator frames included) instead of the cleaned stacks</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1879,6 +1895,10 @@
         <source>Could not rebuild from its journal: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Cannot write the run&apos;s options to %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>memscope::RecentFilesMenu</name>
@@ -2444,14 +2464,6 @@ Allocations live at its start count as present from the start. Leave empty for t
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Several processes train on c10d&apos;s Gloo backend, which this LibTorch has for the CPU only: choose the CPU device or 1 process (--device %1 with --nproc %2).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 shards training state: it needs the Training profile, or choose DDP (--parallel %2 with --profile-type forward).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 is a file; a run of several processes writes a folder there (--out).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2803,6 +2815,14 @@ Allocations live at its start count as present from the start. Leave empty for t
     </message>
     <message>
         <source>(never freed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Raw frames</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>as the snapshot lists them, innermost first</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3224,6 +3244,14 @@ Allocations live at its start count as present from the start. Leave empty for t
     </message>
     <message>
         <source>Collective payload</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (inferred)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bytes by category at the peak (%1), categories inferred from the snapshot</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3723,6 +3751,25 @@ Allocations live at its start count as present from the start. Leave empty for t
     </message>
     <message>
         <source>Rose and fell within a pixel column</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::TorchPartLoader</name>
+    <message>
+        <source>This needs LibTorch, and its part %1 is neither beside memscope nor in ../lib/memscope (reinstall Memscope)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot load %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has no %2 (a library of another Memscope build?)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
