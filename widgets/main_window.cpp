@@ -603,21 +603,14 @@ void MainWindow::startRun() {
     if (runActive() || m_session->isLoading()) {
         return;
     }
-    const auto options = m_run_panel->validatedOptions();
-    if (!options) {
+    const auto request = m_run_panel->validatedRequest();
+    if (!request) {
         m_run_dock->show();
         m_run_dock->raise();
         return;
     }
-    RankRunController::Request request;
-    request.options = *options;
-    request.recordShapes = m_run_panel->recordShapes();
-    request.processes = m_run_panel->processes();
-    request.parallel = m_run_panel->parallel();
-    request.bucketMib = m_run_panel->bucketMib();
-    request.directory = m_run_panel->outputDirectory();
     QString error;
-    if (!m_launcher->start(request, &error)) {
+    if (!m_launcher->start(*request, &error)) {
         m_run_panel->showProblem(error);
         reportError(tr("Cannot Start Run"), error);
         return;

@@ -104,6 +104,18 @@ QByteArray RankRunController::optionsJson(const TrainOptions& options) {
 }
 
 QStringList RankRunController::cliArguments(const Request& request, const QString& directory) {
+    if (request.isPython()) {
+        // Everything after --python is the program's. The run is rank 0's file, so that the
+        // journal is followed and recovered like a rank's.
+        return QStringList{
+                   QStringLiteral("record"),
+                   QStringLiteral("--out"),
+                   rankPath(directory, 0),
+                   QStringLiteral("--python-exe"),
+                   request.pythonExe.isEmpty() ? QStringLiteral("python3") : request.pythonExe,
+                   QStringLiteral("--python")} +
+               request.python;
+    }
     // The training options travel whole, as JSON (optionsFile()); only the run's own are flags.
     QStringList args{QStringLiteral("record"), QStringLiteral("--options"), optionsFile(directory)};
     if (request.recordShapes) {
@@ -115,7 +127,11 @@ QStringList RankRunController::cliArguments(const Request& request, const QStrin
     return args;
 }
 
-bool RankRunController::start(const Request& request, QString* error) {
+bool RankRunController::start(const Request& asked, QString* error) {
+    Request request = asked;
+    if (request.isPython()) {
+        request.processes = 1;  // the program is one process; its own threads are recorded
+    }
     const auto fail = [error](const QString& message) {
         if (error) {
             *error = message;
@@ -141,13 +157,15 @@ bool RankRunController::start(const Request& request, QString* error) {
                         .arg(QDir::toNativeSeparators(dir)));
     }
 
-    QFile options(optionsFile(dir));
-    if (!options.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
-        options.write(optionsJson(request.options)) < 0 || !options.flush()) {
-        return fail(tr("Cannot write the run's options to %1.")
-                        .arg(QDir::toNativeSeparators(options.fileName())));
+    if (!request.isPython()) {
+        QFile options(optionsFile(dir));
+        if (!options.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
+            options.write(optionsJson(request.options)) < 0 || !options.flush()) {
+            return fail(tr("Cannot write the run's options to %1.")
+                            .arg(QDir::toNativeSeparators(options.fileName())));
+        }
+        options.close();
     }
-    options.close();
 
     m_request = request;
     m_directory = dir;
@@ -202,14 +220,20 @@ bool RankRunController::start(const Request& request, QString* error) {
         }
     });
     const QStringList args = cliArguments(request, dir);
+    if (request.isPython() && !request.workingDirectory.isEmpty()) {
+        m_process->setWorkingDirectory(request.workingDirectory);
+    }
     m_process->start(m_cliPath, args);
     m_active = true;
     m_timer->start();
     emit started();
-    emit logMessage(
-        tr("Run started on %1 processes (%2) into %3: memscope-cli %4")
-            .arg(request.processes)
-            .arg(request.parallel, QDir::toNativeSeparators(dir), args.join(QLatin1Char(' '))));
+    emit logMessage(request.isPython()
+                        ? tr("Python program started into %1: memscope-cli %2")
+                              .arg(QDir::toNativeSeparators(dir), args.join(QLatin1Char(' ')))
+                        : tr("Run started on %1 processes (%2) into %3: memscope-cli %4")
+                              .arg(request.processes)
+                              .arg(request.parallel, QDir::toNativeSeparators(dir),
+                                   args.join(QLatin1Char(' '))));
     emit ranksChanged(rankLabels(), m_shown);
     return true;
 }
@@ -240,17 +264,24 @@ qint64 RankRunController::stepsDone(int rank) const {
     return rank >= 0 && rank < m_status.size() ? m_status[rank].steps : 0;
 }
 
+qint64 RankRunController::totalSteps() const {
+    // A Python program's steps are its own: not known before it ends.
+    return m_request.isPython() ? 0 : m_request.options.num_steps + m_request.options.warmup_steps;
+}
+
 QStringList RankRunController::rankLabels() const {
-    const qint64 total = m_request.options.num_steps + m_request.options.warmup_steps;
+    const qint64 total = totalSteps();
     QStringList labels;
     for (int r = 0; r < m_status.size(); ++r) {
         const RankStatus& s = m_status[r];
-        labels << (s.started ? tr("%1 (step %2/%3, peak %4)")
-                                   .arg(r)
-                                   .arg(s.steps)
-                                   .arg(total)
-                                   .arg(humanBytes(s.peak))
-                             : tr("%1 (starting)").arg(r));
+        labels << (!s.started ? tr("%1 (starting)").arg(r)
+                   : total > 0
+                       ? tr("%1 (step %2/%3, peak %4)")
+                             .arg(r)
+                             .arg(s.steps)
+                             .arg(total)
+                             .arg(humanBytes(s.peak))
+                       : tr("%1 (step %2, peak %3)").arg(r).arg(s.steps).arg(humanBytes(s.peak)));
     }
     return labels;
 }
@@ -382,18 +413,19 @@ void RankRunController::applyStatus(const QVector<RankStatus>& status,
         return;
     }
     emit ranksChanged(rankLabels(), m_shown);
-    const qint64 total = m_request.options.num_steps + m_request.options.warmup_steps;
-    qint64 done = total;
+    const qint64 total = totalSteps();
+    qint64 done = -1;  // the slowest rank's steps
     qint64 peak = 0;
     double per_step = 0;
     for (const RankStatus& s : m_status) {
-        done = std::min(done, s.steps);
+        done = done < 0 ? s.steps : std::min(done, s.steps);
         peak = std::max(peak, s.peak);
         if (s.steps > 0) {
             per_step = std::max(per_step, s.stepSeconds / double(s.steps));
         }
     }
-    emit progress(done, total, per_step * double(total - done), peak);
+    done = std::max<qint64>(done, 0);
+    emit progress(done, total, total > 0 ? per_step * double(total - done) : 0, peak);
 }
 
 void RankRunController::launchFinish() {
@@ -430,6 +462,9 @@ void RankRunController::launchFinish() {
         m_job->inFlight = false;
         Outcome outcome;
         outcome.directory = m_directory;
+        if (m_request.isPython()) {
+            outcome.runFile = rankPath(m_directory, 0);
+        }
         outcome.exitCode = m_exitCode;
         outcome.cancelled = m_cancelled || m_exitCode == 130;
         outcome.rankFiles = p.rankFiles;

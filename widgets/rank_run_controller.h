@@ -20,7 +20,8 @@ class JournalReader;
 class TimelineLayout;
 class Trace;
 
-// A multi-process run started from the GUI. The ranks are memscope-cli's own: the controller
+// A multi-process run started from the GUI, or a Python program's (Request::python), recorded the
+// same way on one process. The ranks are memscope-cli's own: the controller
 // starts `memscope-cli record --nproc N --parallel S --out DIR ...` (found next to the GUI's
 // executable) with the run panel's options, and follows every rank live by reading the journal
 // each rank streams beside its run file (DIR/rankR.memscope.journal, io/run_journal.h) with a
@@ -41,11 +42,20 @@ class RankRunController : public QObject {
         QString parallel = QStringLiteral("ddp");
         double bucketMib = 25;
         QString directory;  // empty: a new run-<time> folder in the keep directory
+        // A Python program instead of the built-in trainer (issue 32): its script and arguments
+        // (or -m MODULE and arguments), run by `memscope-cli record --python` with pythonExe
+        // in workingDirectory, on one process; `options` and the multi-process fields are
+        // unused then.
+        QStringList python;
+        QString pythonExe = QStringLiteral("python3");
+        QString workingDirectory;
+        bool isPython() const { return !python.isEmpty(); }
     };
 
     // How a run ended.
     struct Outcome {
         QString directory;  // the run directory
+        QString runFile;    // a Python program's run file (DIR/rank0.memscope), else empty
         int exitCode = 0;   // memscope-cli's: 0 finished, 130 stopped, 2 bad options, else failed
         bool cancelled = false;
         QString error;      // the CLI's error lines when a rank or the CLI failed, else empty
@@ -71,6 +81,8 @@ class RankRunController : public QObject {
     // The memscope-cli arguments for `request` recording into `directory`: the training
     // options as a JSON file (optionsFile(), written by start()), the run's own as flags.
     static QStringList cliArguments(const Request& request, const QString& directory);
+    // Steps of the run in all (0: not known, a Python program's).
+    qint64 totalSteps() const;
     // DIRECTORY/options.json, and what start() writes there: TrainOptions::toJson, the
     // threads as asked (0: the CLI's share of the cores per rank).
     static QString optionsFile(const QString& directory);

@@ -46,7 +46,11 @@ RunLauncher::RunLauncher(RunSession* session, const QString& keep_directory, QOb
                 emit stepped(done, total, left, peak);
             });
     connect(m_rank_controller, &RankRunController::ranksChanged, this,
-            &RunLauncher::rankLabelsChanged);
+            [this](const QStringList& labels, int shown) {
+                if (!m_rank_controller->request().isPython()) {  // one process: no selector
+                    emit rankLabelsChanged(labels, shown);
+                }
+            });
     connect(m_rank_controller, &RankRunController::finished, this, &RunLauncher::onRankRunFinished);
     // Choosing a rank while the ranks record: its snapshot follows at the controller's next
     // poll (a recorded run's ranks are the session's).
@@ -66,17 +70,19 @@ bool RunLauncher::start(const RankRunController::Request& request, QString* erro
     if (isActive()) {
         return false;
     }
-    const bool ok = request.processes > 1
-                        ? m_rank_controller->start(request, error)
+    // A Python program is followed like a rank, through memscope-cli and its journal.
+    const bool cli = request.processes > 1 || request.isPython();
+    const bool ok = cli ? m_rank_controller->start(request, error)
                         : m_controller->start(request.options, request.recordShapes, error);
     if (!ok) {
         return false;
     }
     m_step = 0;
-    m_total = request.options.num_steps + request.options.warmup_steps;
+    m_total = cli ? m_rank_controller->totalSteps()
+                  : request.options.num_steps + request.options.warmup_steps;
     m_session->beginLive();
     emit started(m_total);
-    if (request.processes > 1) {
+    if (request.processes > 1 && !request.isPython()) {
         emit rankLabelsChanged(m_rank_controller->rankLabels(), m_rank_controller->shownRank());
     }
     return true;
@@ -88,6 +94,10 @@ void RunLauncher::stop() {
 }
 
 QString RunLauncher::describe() const {
+    if (m_rank_controller->isActive() && m_rank_controller->request().isPython()) {
+        return tr("the Python program %1")
+            .arg(m_rank_controller->request().python.join(QLatin1Char(' ')));
+    }
     if (m_rank_controller->isActive()) {
         return tr("%1 on %2 processes (%3)")
             .arg(QString::fromStdString(m_rank_controller->request().options.preset))
@@ -119,15 +129,22 @@ void RunLauncher::onFinished(std::shared_ptr<const Trace> trace,
 }
 
 void RunLauncher::onRankRunFinished(const RankRunController::Outcome& outcome) {
+    const bool python = !outcome.runFile.isEmpty();
     QString status;
-    if (!outcome.error.isEmpty()) {
+    if (python && outcome.exitCode != 0 && outcome.exitCode != 130 && outcome.rankFiles > 0) {
+        // The program's own failure: its status, and the recording it left.
+        status = tr("The program exited with status %1").arg(outcome.exitCode);
+        emit logMessage(tr("The program exited with status %1; what it recorded is kept.")
+                            .arg(outcome.exitCode));
+    } else if (!outcome.error.isEmpty()) {
         status = tr("Failed: %1").arg(outcome.error.section(QLatin1Char('\n'), 0, 0));
         emit logMessage(tr("The run failed: %1").arg(outcome.error));
     } else if (outcome.cancelled) {
         status = tr("Stopped after step %1 of %2").arg(m_step).arg(m_total);
         emit logMessage(tr("The run was stopped; every rank kept what it recorded."));
     } else {
-        status = tr("Finished %1 steps").arg(m_total);
+        status = m_total > 0 ? tr("Finished %1 steps").arg(m_total)
+                             : tr("Finished after %n step(s)", nullptr, int(m_step));
         emit logMessage(tr("The run finished."));
     }
     if (outcome.rankFiles == 0) {
@@ -136,10 +153,12 @@ void RunLauncher::onRankRunFinished(const RankRunController::Outcome& outcome) {
         emit logMessage(tr("No rank recorded anything into %1.")
                             .arg(QDir::toNativeSeparators(outcome.directory)));
     } else {
-        // What the ranks saved, opened as File > Open opens a run directory.
-        m_session->open(outcome.directory, RunRange(), m_rank_controller->shownRank());
+        // What the ranks saved, opened as File > Open opens a run directory (a Python
+        // program's run file as any run file).
+        m_session->open(python ? outcome.runFile : outcome.directory, RunRange(),
+                        m_rank_controller->shownRank());
     }
-    emit finished(status, outcome.error);
+    emit finished(status, python && outcome.rankFiles > 0 ? QString() : outcome.error);
 }
 
 }  // namespace memscope

@@ -27,6 +27,7 @@
 #include <QHash>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProcess>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
@@ -45,6 +46,8 @@ constexpr auto k_options_key = "run_panel/options";
 constexpr auto k_shapes_key = "run_panel/record_shapes";
 constexpr auto k_parallel_key = "run_panel/parallel";
 constexpr auto k_bucket_key = "run_panel/bucket_mib";
+constexpr auto k_source_key = "run_panel/source";
+constexpr auto k_python_key = "run_panel/python_program";
 
 // A field for a whole number in [lo, hi].
 QSpinBox* spin(QWidget* parent, const char* name, int64_t lo, int64_t hi) {
@@ -102,6 +105,27 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     outer->addWidget(scroll, 1);
     auto* layout = new QVBoxLayout(form_widget);
     layout->setContentsMargins(2, 2, 2, 2);
+
+    // What runs: the built-in Tiny LLaMA trainer, or a Python program of the user's (issue 32).
+    m_programGroup = new QGroupBox(this);
+    m_programForm = new QFormLayout(m_programGroup);
+    m_source = combo(m_programGroup, "source");
+    m_source->addItem(QString(), QStringLiteral("trainer"));
+    m_source->addItem(QString(), QStringLiteral("python"));
+    m_script = new QLineEdit(m_programGroup);
+    m_script->setObjectName(QStringLiteral("python"));
+    m_script->setClearButtonEnabled(true);
+    m_arguments = new QLineEdit(m_programGroup);
+    m_arguments->setObjectName(QStringLiteral("python_arguments"));
+    m_workingDirectory = new QLineEdit(m_programGroup);
+    m_workingDirectory->setObjectName(QStringLiteral("python_working_directory"));
+    m_interpreter = new QLineEdit(m_programGroup);
+    m_interpreter->setObjectName(QStringLiteral("python_exe"));
+    for (QWidget* w : std::initializer_list<QWidget*>{m_source, m_script, m_arguments,
+                                                      m_workingDirectory, m_interpreter}) {
+        m_programForm->addRow(new QLabel(m_programGroup), w);
+    }
+    layout->addWidget(m_programGroup);
 
     // Model.
     m_modelGroup = new QGroupBox(this);
@@ -246,6 +270,10 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     connect(m_output, &QLineEdit::textChanged, this, clear);
     connect(m_bucket, &QDoubleSpinBox::valueChanged, this, clear);
     connect(m_processes, &QSpinBox::valueChanged, this, [this] { updateDependentFields(); });
+    connect(m_source, &QComboBox::currentIndexChanged, this, [this] { updateDependentFields(); });
+    for (QLineEdit* edit : {m_script, m_arguments, m_workingDirectory, m_interpreter}) {
+        connect(edit, &QLineEdit::textChanged, this, clear);
+    }
 
     // Every core but one: the interface keeps a core to paint on while the run trains (see
     // ThreadPolicy); 0, "all cores", stays a choice.
@@ -255,6 +283,13 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
 }
 
 void RunPanel::retranslateUi() {
+    m_programGroup->setTitle(tr("Program"));
+    m_source->setItemText(0, tr("Built-in Tiny LLaMA"));
+    m_source->setItemText(1, tr("Python program"));
+    m_script->setPlaceholderText(tr("train.py, or -m package.module"));
+    m_arguments->setPlaceholderText(tr("--batch-size 8"));
+    m_workingDirectory->setPlaceholderText(tr("the current folder"));
+    m_interpreter->setPlaceholderText(QStringLiteral("python3"));
     m_modelGroup->setTitle(tr("Model"));
     m_runGroup->setTitle(tr("Run"));
     m_numericsGroup->setTitle(tr("Precision and memory techniques"));
@@ -267,6 +302,17 @@ void RunPanel::retranslateUi() {
         }
         field->setToolTip(tip);
     };
+    label(m_programForm, m_source, tr("Source:"),
+          tr("Train the built-in Tiny LLaMA with the settings below, or record a PyTorch program "
+             "of your own as it runs (memscope-cli record --python)"));
+    label(m_programForm, m_script, tr("Script:"),
+          tr("The program's script, or -m and a module, as you would give them to python"));
+    label(m_programForm, m_arguments, tr("Arguments:"),
+          tr("The program's own arguments (quoted as in a shell)"));
+    label(m_programForm, m_workingDirectory, tr("Working folder:"),
+          tr("Where the program runs; empty: Memscope's current folder"));
+    label(m_programForm, m_interpreter, tr("Interpreter:"),
+          tr("The Python whose torch the recorder was built against (--python-exe)"));
     m_preset->setItemText(m_preset->findData(QStringLiteral("custom")), tr("custom"));
     label(m_modelForm, m_preset, tr("&Preset:"),
           tr("A named model shape with the batch and sequence length of its document (--preset)"));
@@ -535,6 +581,16 @@ void RunPanel::showError(const QString& option, const QString& message) {
 }
 
 void RunPanel::updateDependentFields() {
+    const bool python = pythonSource();
+    for (QWidget* w : std::initializer_list<QWidget*>{m_script, m_arguments, m_workingDirectory,
+                                                      m_interpreter}) {
+        w->setEnabled(python);
+    }
+    // The program defines its own model and run.
+    for (QGroupBox* group :
+         {m_modelGroup, m_runGroup, m_numericsGroup, m_deviceGroup, m_processGroup}) {
+        group->setVisible(!python);
+    }
     const bool training = dataOf(m_profile) != QLatin1String("forward");
     m_optimizer->setEnabled(training);
     m_lr->setEnabled(training);
@@ -619,8 +675,8 @@ void RunPanel::showProblem(const QString& message) {
 void RunPanel::setRunning(bool running) {
     m_run->setEnabled(!running);
     m_stop->setEnabled(running);
-    for (QGroupBox* group :
-         {m_modelGroup, m_runGroup, m_numericsGroup, m_deviceGroup, m_processGroup}) {
+    for (QGroupBox* group : {m_programGroup, m_modelGroup, m_runGroup, m_numericsGroup,
+                             m_deviceGroup, m_processGroup}) {
         group->setEnabled(!running);
     }
 }
@@ -633,8 +689,82 @@ void RunPanel::setRecordShapes(bool on) {
     m_recordShapes->setChecked(on);
 }
 
+bool RunPanel::pythonSource() const {
+    return dataOf(m_source) == QLatin1String("python");
+}
+
+void RunPanel::setPythonProgram(const QString& script, const QString& arguments,
+                                const QString& working_directory, const QString& interpreter) {
+    selectData(m_source, QStringLiteral("python"));
+    m_script->setText(script);
+    m_arguments->setText(arguments);
+    m_workingDirectory->setText(working_directory);
+    m_interpreter->setText(interpreter);
+    updateDependentFields();
+}
+
+void RunPanel::setTrainerSource() {
+    selectData(m_source, QStringLiteral("trainer"));
+    updateDependentFields();
+}
+
+std::optional<RankRunController::Request> RunPanel::validatedRequest() {
+    RankRunController::Request request;
+    if (pythonSource()) {
+        const QString script = m_script->text().trimmed();
+        const QString dir = m_workingDirectory->text().trimmed();
+        if (script.isEmpty()) {
+            showError(QStringLiteral("--python"), tr("--python: name the program's script (or "
+                                                     "-m and a module)"));
+            return std::nullopt;
+        }
+        if (!dir.isEmpty() && !QFileInfo(dir).isDir()) {
+            showError(QStringLiteral("--python_working_directory"),
+                      tr("%1 is not a folder (Working folder)").arg(QDir::toNativeSeparators(dir)));
+            return std::nullopt;
+        }
+        QStringList program = QProcess::splitCommand(script);
+        const bool module = program.value(0) == QLatin1String("-m");
+        const QString file = QFileInfo(program.value(0)).isAbsolute() || dir.isEmpty()
+                                 ? program.value(0)
+                                 : QDir(dir).filePath(program.value(0));
+        if (!module && !QFileInfo::exists(file)) {
+            showError(QStringLiteral("--python"),
+                      tr("--python: %1 does not exist").arg(QDir::toNativeSeparators(file)));
+            return std::nullopt;
+        }
+        if (module && program.size() < 2) {
+            showError(QStringLiteral("--python"), tr("--python: -m needs a module"));
+            return std::nullopt;
+        }
+        request.python = program + QProcess::splitCommand(m_arguments->text());
+        request.pythonExe = m_interpreter->text().trimmed().isEmpty()
+                                ? QStringLiteral("python3")
+                                : m_interpreter->text().trimmed();
+        request.workingDirectory = dir;
+        request.processes = 1;
+        m_error->hide();
+        return request;
+    }
+    const auto options = validatedOptions();
+    if (!options) {
+        return std::nullopt;
+    }
+    request.options = *options;
+    request.recordShapes = recordShapes();
+    request.processes = processes();
+    request.parallel = parallel();
+    request.bucketMib = bucketMib();
+    request.directory = outputDirectory();
+    return request;
+}
+
 void RunPanel::saveSettings() const {
     QSettings settings = appSettings();
+    settings.setValue(QLatin1String(k_source_key), dataOf(m_source));
+    settings.setValue(QLatin1String(k_python_key),
+                      QStringList{m_script->text(), m_arguments->text(), m_workingDirectory->text(),
+                                  m_interpreter->text()});
     settings.setValue(QLatin1String(k_shapes_key), recordShapes());
     // The process count is not kept: every session starts with a run in the application.
     settings.setValue(QLatin1String(k_parallel_key), parallel());
@@ -649,6 +779,16 @@ void RunPanel::saveSettings() const {
 
 void RunPanel::restoreSettings() {
     const QSettings settings = appSettings();
+    const QStringList python = settings.value(QLatin1String(k_python_key)).toStringList();
+    if (python.size() == 4) {
+        m_script->setText(python[0]);
+        m_arguments->setText(python[1]);
+        m_workingDirectory->setText(python[2]);
+        m_interpreter->setText(python[3]);
+    }
+    selectData(m_source,
+               settings.value(QLatin1String(k_source_key), QStringLiteral("trainer")).toString());
+    updateDependentFields();
     m_recordShapes->setChecked(settings.value(QLatin1String(k_shapes_key), true).toBool());
     setParallel(settings.value(QLatin1String(k_parallel_key), QStringLiteral("ddp")).toString());
     setBucketMib(settings.value(QLatin1String(k_bucket_key), 25.0).toDouble());

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "rank_run_controller.h"
 #include "run/train_options.h"
 
 #include <QWidget>
@@ -51,6 +52,16 @@ class RunPanel : public QWidget {
     void setBucketMib(double mib);
     QString outputDirectory() const;
     void setOutputDirectory(const QString& dir);
+    // The program: the built-in trainer (the options above) or a Python program of the user's
+    // (issue 32), recorded through memscope-cli record --python on one process.
+    bool pythonSource() const;
+    void setPythonProgram(const QString& script, const QString& arguments,
+                          const QString& working_directory, const QString& interpreter);
+    void setTrainerSource();
+    // What Run starts: the validated options and multi-process settings, or the Python
+    // program (its script checked to exist, or -m MODULE); the problem in the error line and
+    // nullopt when it cannot run.
+    std::optional<RankRunController::Request> validatedRequest();
     // Shows `message` in the error line (a run that could not start or failed at once).
     void showProblem(const QString& message);
 
@@ -81,6 +92,13 @@ class RunPanel : public QWidget {
     // with the option and the message when `o` cannot run on processes().
     bool checkProcesses(const TrainOptions& o, QString* option, QString* message) const;
 
+    QGroupBox* m_programGroup = nullptr;
+    QFormLayout* m_programForm = nullptr;
+    QComboBox* m_source = nullptr;
+    QLineEdit* m_script = nullptr;
+    QLineEdit* m_arguments = nullptr;
+    QLineEdit* m_workingDirectory = nullptr;
+    QLineEdit* m_interpreter = nullptr;
     QGroupBox* m_modelGroup = nullptr;
     QGroupBox* m_runGroup = nullptr;
     QGroupBox* m_numericsGroup = nullptr;

@@ -8,6 +8,7 @@
 #include <QProgressBar>
 #include <QStatusBar>
 
+#include <algorithm>
 #include <cmath>
 
 namespace memscope {
@@ -49,7 +50,7 @@ bool RunStatusBar::hasPeak() const {
 }
 
 void RunStatusBar::runStarted(qint64 total) {
-    m_progress->setRange(0, int(total));
+    m_progress->setRange(0, int(std::max<qint64>(total, 0)));
     m_progress->setValue(0);
     m_progress->show();
     m_step_label->setText(tr("Starting..."));
@@ -58,6 +59,14 @@ void RunStatusBar::runStarted(qint64 total) {
 }
 
 void RunStatusBar::stepped(qint64 step, qint64 total, double secondsLeft, qint64 peakBytes) {
+    if (total <= 0) {
+        // A run whose length is its own (a Python program): a busy bar, the steps so far.
+        m_progress->setRange(0, 0);
+        m_step_label->setText(tr("Step %1").arg(step));
+        m_eta_label->clear();
+        showPeak(peakBytes);
+        return;
+    }
     m_progress->setRange(0, int(total));
     m_progress->setValue(int(step));
     m_step_label->setText(tr("Step %1 of %2").arg(step).arg(total));

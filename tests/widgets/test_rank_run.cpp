@@ -10,11 +10,14 @@
 #include <QFile>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QProcess>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
@@ -55,6 +58,7 @@ void prepare(MainWindow& window, const memscope::TrainOptions& options, const QS
              const QString& dir) {
     window.rankRunController()->setCliPath(QStringLiteral(MEMSCOPE_CLI_PATH));
     window.rankRunController()->setPollInterval(20);
+    window.runPanel()->setTrainerSource();
     window.runPanel()->setOptions(options);
     window.runPanel()->setRecordShapes(false);
     window.runPanel()->setProcesses(2);
@@ -167,6 +171,88 @@ class TestRankRun : public QObject {
         QCOMPARE(back.threads, request.options.threads);
         QCOMPARE(back.device_memory_limit, int64_t(64 << 20));
         QCOMPARE(back.toJson(), request.options.toJson());  // nothing lost on the way
+    }
+
+    // A Python program from the Run panel (issue 32): recorded live through memscope-cli record
+    // --python like a rank, shown while it runs, and its run file opened at the end.
+    void a_python_program_records_live_from_the_panel() {
+#ifndef MEMSCOPE_PYTHON_EXE
+        QSKIP("this build has no Python recorder (MEMSCOPE_BUILD_PYTHON)");
+#else
+        MainWindow window;
+        QStringList errors;
+        window.setErrorReporter([&errors](const QString& e) { errors << e; });
+        window.rankRunController()->setCliPath(QStringLiteral(MEMSCOPE_CLI_PATH));
+        window.rankRunController()->setPollInterval(20);
+        window.rankRunController()->setKeepDirectory(m_dir.filePath(QStringLiteral("kept")));
+        RunPanel* panel = window.runPanel();
+        // The panel keeps its source in the settings every window shares: back to the trainer
+        // at the end, whatever happens, so that no other test starts a Python program.
+        const auto restore = qScopeGuard([panel] {
+            panel->setTrainerSource();
+            panel->saveSettings();
+        });
+        // Bad input first: no script, a script that is not there.
+        panel->setPythonProgram(QString(), QString(), QString(),
+                                QStringLiteral(MEMSCOPE_PYTHON_EXE));
+        QVERIFY(!panel->validatedRequest());
+        QVERIFY(panel->errorLabel()->text().contains(QLatin1String("--python")));
+        panel->setPythonProgram(m_dir.filePath(QStringLiteral("nowhere.py")), QString(), QString(),
+                                QStringLiteral(MEMSCOPE_PYTHON_EXE));
+        QVERIFY(!panel->validatedRequest());
+        QVERIFY(panel->errorLabel()->text().contains(QLatin1String("does not exist")));
+
+        panel->setPythonProgram(QStringLiteral(MEMSCOPE_PYTHON_PROGRAM), QString(), QString(),
+                                QStringLiteral(MEMSCOPE_PYTHON_EXE));
+        const auto request = panel->validatedRequest();
+        QVERIFY(request && request->isPython());
+        QCOMPARE(
+            RankRunController::cliArguments(*request, QStringLiteral("/d")).mid(5, 2),
+            (QStringList{QStringLiteral("--python"), QStringLiteral(MEMSCOPE_PYTHON_PROGRAM)}));
+        // MEMSCOPE_LIVE_SCREENSHOT=FILE: the window at the program's fifth live snapshot, as a
+        // user sees it (issue 32's picture); PROGRAM and ARGS may be given in
+        // MEMSCOPE_LIVE_PROGRAM (tests/python/tiny_llama_v1.py for a fuller picture).
+        const QString shot = qEnvironmentVariable("MEMSCOPE_LIVE_SCREENSHOT");
+        if (qEnvironmentVariableIsSet("MEMSCOPE_LIVE_PROGRAM")) {
+            const QStringList program =
+                QProcess::splitCommand(qEnvironmentVariable("MEMSCOPE_LIVE_PROGRAM"));
+            panel->setPythonProgram(program.value(0), program.mid(1).join(QLatin1Char(' ')),
+                                    QString(), QStringLiteral(MEMSCOPE_PYTHON_EXE));
+        }
+        if (!shot.isEmpty()) {
+            window.resize(1500, 950);
+            window.show();
+        }
+        int live = 0;
+        connect(window.rankRunController(), &RankRunController::snapshotReady, &window,
+                [&live, &window, shot] {
+                    if (++live == 5 && !shot.isEmpty()) {
+                        QTimer::singleShot(200, &window,
+                                           [&window, shot] { window.grab().save(shot); });
+                    }
+                });
+        window.startRun();
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+        QVERIFY2(window.rankRunController()->isActive(), qPrintable(panel->errorLabel()->text()));
+        QVERIFY(!window.timelinePage()->rankCombo()->isVisibleTo(&window));  // one process
+        QVERIFY(waitForEnd(window, 180000));
+        QTRY_VERIFY_WITH_TIMEOUT(window.currentTrace() != nullptr, 30000);
+        QVERIFY(window.currentRunPath().endsWith(QLatin1String("rank0.memscope")));
+        QVERIFY(live > 0 || window.currentTrace()->events.count() > 0);
+        // The program's module tree and three optimizer steps are in the run.
+        bool module_frame = false;
+        const auto& stacks = window.currentTrace()->stacks;
+        for (uint32_t f = 0; f < stacks.frameCount(); ++f) {
+            module_frame |= stacks.frame(f).name.find("Net") != std::string::npos;
+        }
+        const bool own_program = !qEnvironmentVariableIsSet("MEMSCOPE_LIVE_PROGRAM");
+        QVERIFY(module_frame || !own_program);
+        QVERIFY(window.findChild<QLabel*>(QStringLiteral("status_step"))
+                    ->text()
+                    .startsWith(QLatin1String("Finished")));
+        QVERIFY(!own_program ||
+                window.logView()->toPlainText().contains(QLatin1String("step 3: loss")));
+#endif
     }
 
     void missing_cli_is_said() {
