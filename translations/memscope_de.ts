@@ -1899,6 +1899,14 @@
         <source>Cannot write the run&apos;s options to %1.</source>
         <translation>Die Optionen des Laufs können nicht nach %1 geschrieben werden.</translation>
     </message>
+    <message>
+        <source>Python program started into %1: memscope-cli %2</source>
+        <translation>Python-Programm gestartet nach %1: memscope-cli %2</translation>
+    </message>
+    <message>
+        <source>%1 (step %2, peak %3)</source>
+        <translation>%1 (Schritt %2, Spitze %3)</translation>
+    </message>
 </context>
 <context>
     <name>memscope::RecentFilesMenu</name>
@@ -2089,6 +2097,25 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     <message>
         <source>No rank recorded anything into %1.</source>
         <translation>Kein Rang hat etwas nach %1 aufgezeichnet.</translation>
+    </message>
+    <message>
+        <source>the Python program %1</source>
+        <translation>das Python-Programm %1</translation>
+    </message>
+    <message>
+        <source>The program exited with status %1</source>
+        <translation>Das Programm endete mit Status %1</translation>
+    </message>
+    <message>
+        <source>The program exited with status %1; what it recorded is kept.</source>
+        <translation>Das Programm endete mit Status %1; was es aufgezeichnet hat, bleibt erhalten.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Finished after %n step(s)</source>
+        <translation>
+            <numerusform>Nach %n Schritt beendet</numerusform>
+            <numerusform>Nach %n Schritten beendet</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2476,6 +2503,86 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <source>CPU threads for LibTorch (--threads). All cores: fewer while other programs, or this window, keep a core busy. The default leaves a core to this window.</source>
         <translation>CPU-Threads für LibTorch (--threads). Alle Kerne: weniger, solange andere Programme oder dieses Fenster einen Kern auslasten. Die Voreinstellung lässt diesem Fenster einen Kern.</translation>
     </message>
+    <message>
+        <source>Program</source>
+        <translation>Programm</translation>
+    </message>
+    <message>
+        <source>Built-in Tiny LLaMA</source>
+        <translation>Eingebautes Tiny LLaMA</translation>
+    </message>
+    <message>
+        <source>Python program</source>
+        <translation>Python-Programm</translation>
+    </message>
+    <message>
+        <source>train.py, or -m package.module</source>
+        <translation>train.py oder -m paket.modul</translation>
+    </message>
+    <message>
+        <source>--batch-size 8</source>
+        <translation>--batch-size 8</translation>
+    </message>
+    <message>
+        <source>the current folder</source>
+        <translation>der aktuelle Ordner</translation>
+    </message>
+    <message>
+        <source>Source:</source>
+        <translation>Quelle:</translation>
+    </message>
+    <message>
+        <source>Train the built-in Tiny LLaMA with the settings below, or record a PyTorch program of your own as it runs (memscope-cli record --python)</source>
+        <translation>Das eingebaute Tiny LLaMA mit den Einstellungen unten trainieren oder ein eigenes PyTorch-Programm während des Laufs aufzeichnen (memscope-cli record --python)</translation>
+    </message>
+    <message>
+        <source>Script:</source>
+        <translation>Skript:</translation>
+    </message>
+    <message>
+        <source>The program&apos;s script, or -m and a module, as you would give them to python</source>
+        <translation>Das Skript des Programms oder -m und ein Modul, wie man sie python übergibt</translation>
+    </message>
+    <message>
+        <source>Arguments:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The program&apos;s own arguments (quoted as in a shell)</source>
+        <translation>Die eigenen Argumente des Programms (wie in einer Shell quotiert)</translation>
+    </message>
+    <message>
+        <source>Working folder:</source>
+        <translation>Arbeitsordner:</translation>
+    </message>
+    <message>
+        <source>Where the program runs; empty: Memscope&apos;s current folder</source>
+        <translation>Wo das Programm läuft; leer: der aktuelle Ordner von Memscope</translation>
+    </message>
+    <message>
+        <source>Interpreter:</source>
+        <translation>Interpreter:</translation>
+    </message>
+    <message>
+        <source>The Python whose torch the recorder was built against (--python-exe)</source>
+        <translation>Das Python, gegen dessen torch der Recorder gebaut wurde (--python-exe)</translation>
+    </message>
+    <message>
+        <source>--python: name the program&apos;s script (or -m and a module)</source>
+        <translation>--python: das Skript des Programms angeben (oder -m und ein Modul)</translation>
+    </message>
+    <message>
+        <source>%1 is not a folder (Working folder)</source>
+        <translation>%1 ist kein Ordner (Arbeitsordner)</translation>
+    </message>
+    <message>
+        <source>--python: %1 does not exist</source>
+        <translation>--python: %1 existiert nicht</translation>
+    </message>
+    <message>
+        <source>--python: -m needs a module</source>
+        <translation>--python: -m braucht ein Modul</translation>
+    </message>
 </context>
 <context>
     <name>memscope::RunSession</name>
@@ -2557,6 +2664,10 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     <message>
         <source>Peak %1</source>
         <translation>Spitze %1</translation>
+    </message>
+    <message>
+        <source>Step %1</source>
+        <translation>Schritt %1</translation>
     </message>
 </context>
 <context>

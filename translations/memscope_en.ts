@@ -1899,6 +1899,14 @@
         <source>Cannot write the run&apos;s options to %1.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Python program started into %1: memscope-cli %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (step %2, peak %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>memscope::RecentFilesMenu</name>
@@ -2088,6 +2096,25 @@ Allocations live at its start count as present from the start. Leave empty for t
     <message>
         <source>No rank recorded anything into %1.</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the Python program %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The program exited with status %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The program exited with status %1; what it recorded is kept.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Finished after %n step(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2475,6 +2502,86 @@ Allocations live at its start count as present from the start. Leave empty for t
         <source>CPU threads for LibTorch (--threads). All cores: fewer while other programs, or this window, keep a core busy. The default leaves a core to this window.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Program</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Built-in Tiny LLaMA</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Python program</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>train.py, or -m package.module</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--batch-size 8</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the current folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Source:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Train the built-in Tiny LLaMA with the settings below, or record a PyTorch program of your own as it runs (memscope-cli record --python)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Script:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The program&apos;s script, or -m and a module, as you would give them to python</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Arguments:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The program&apos;s own arguments (quoted as in a shell)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Working folder:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Where the program runs; empty: Memscope&apos;s current folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Interpreter:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The Python whose torch the recorder was built against (--python-exe)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--python: name the program&apos;s script (or -m and a module)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not a folder (Working folder)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--python: %1 does not exist</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--python: -m needs a module</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>memscope::RunSession</name>
@@ -2549,6 +2656,10 @@ Allocations live at its start count as present from the start. Leave empty for t
     </message>
     <message>
         <source>Peak %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
