@@ -1,11 +1,15 @@
 #include "cli_support.h"
 
 #include "io/run_range.h"
+#include "model/config_error.h"
+#include "model/preset.h"
 
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #ifndef _WIN32
 #include <unistd.h>
@@ -167,6 +171,45 @@ InterruptForwarder::~InterruptForwarder() {
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
     g_cancel = nullptr;
+}
+
+nlohmann::json readJsonObject(const std::string& option, const std::string& file) {
+    std::ifstream in(file);
+    if (!in) {
+        throw ConfigError(option, "cannot read " + file);
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    nlohmann::json json;
+    try {
+        json = nlohmann::json::parse(text.str());
+    } catch (const nlohmann::json::exception& e) {
+        throw ConfigError(option, file + " is not JSON: " + e.what());
+    }
+    if (!json.is_object()) {
+        throw ConfigError(option, file + " holds no object of options");
+    }
+    return json;
+}
+
+TrainOptions optionsFromJson(const std::string& option, const std::string& file,
+                             const nlohmann::json& json) {
+    try {
+        TrainOptions base;
+        if (json.contains("preset") && json["preset"].is_string() &&
+            Preset::find(json["preset"].get<std::string>())) {
+            base = TrainOptions::fromPreset(json["preset"].get<std::string>());
+        }
+        return TrainOptions::fromJson(json, base);
+    } catch (const ConfigError& e) {
+        // fromJson names the field as an option ("--hidden_dim"): here it is a JSON field.
+        const std::string field =
+            e.option().rfind("--", 0) == 0 ? e.option().substr(2) : e.option();
+        const std::string what = e.what();
+        const std::string reason =
+            what.size() > e.option().size() + 2 ? what.substr(e.option().size() + 2) : what;
+        throw ConfigError(option, file + ": field " + field + " " + reason);
+    }
 }
 
 }  // namespace memscope::cli

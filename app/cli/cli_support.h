@@ -9,6 +9,9 @@
 #include "memscope_version.h"
 
 #include "io/run_source.h"
+#include "run/train_options.h"
+
+#include <nlohmann/json.hpp>
 
 namespace memscope::cli {
 
@@ -44,6 +47,15 @@ int fail(const std::string& message, int status = 1, std::ostream& err = std::ce
 // fail(message, 2): a usage error.
 int reportUsageError(const std::string& message);
 int reportUsageError(const std::string& message, std::ostream& err);
+
+// The JSON object in FILE, given with `option` (--options, --config). Throws ConfigError naming
+// the option and the file: it cannot be read, is not JSON, or holds no object.
+nlohmann::json readJsonObject(const std::string& option, const std::string& file);
+// A run's options from a JSON object of TrainOptions' keys: a known "preset" first gives the
+// model's shape, batch and sequence, the other keys override it. Throws ConfigError naming
+// `option`, the file and the field.
+TrainOptions optionsFromJson(const std::string& option, const std::string& file,
+                             const nlohmann::json& json);
 
 // 2617600 -> "2,617,600"
 std::string withThousands(int64_t value);

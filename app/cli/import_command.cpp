@@ -27,6 +27,11 @@ ImportCommand::ImportCommand(CLI::App& parent) {
                       "Import only part of the trace: event indices A:B of the imported run "
                       "(1000000:2000000) or times since its first entry with a unit (2.5s:4s, "
                       "300ms:, :1.5min); allocations live at A count as present from the start");
+    m_app->add_option("--config", m_config,
+                      "The configuration the snapshot's job ran with, as JSON of a run's config "
+                      "keys (preset, batch_size, seq_len, dtype, profile_type, ...; a known preset "
+                      "first fills the model's shape): report then places the run in its tables "
+                      "by model, batch, context length, dtype and profile");
 }
 
 int ImportCommand::run() {
@@ -34,6 +39,19 @@ int ImportCommand::run() {
     int status = 0;
     if (!parseRangeOption(m_range, range, status)) {
         return status;
+    }
+    // The configuration, read before the output is probed and the snapshot read:
+    // a bad file costs nothing and leaves nothing.
+    nlohmann::json config;
+    if (!m_config.empty()) {
+        try {
+            TrainOptions options =
+                optionsFromJson("--config", m_config, readJsonObject("--config", m_config));
+            config = options.toJson();
+            config.erase("threads");  // the snapshot's job's, which it does not tell
+        } catch (const std::exception& e) {
+            return reportUsageError(e.what());
+        }
     }
     const bool existed = std::ifstream(m_out).good();
     {
@@ -60,6 +78,9 @@ int ImportCommand::run() {
         options.range = range;
         options.device = m_device;
         trace = loadRun(source, options);
+        if (!config.is_null()) {
+            trace.meta.config = config;
+        }
         RunFile::save(trace, m_out);
     } catch (const std::exception& e) {
         if (!existed) {
@@ -113,6 +134,13 @@ int ImportCommand::run() {
             std::cout << " in " << last_step << (last_step == 1 ? " step" : " steps");
         }
         std::cout << "; categories inferred from them\n";
+    }
+    if (!config.is_null()) {
+        std::cout << "  config        " << config.value("preset", std::string()) << ", batch "
+                  << config.value("batch_size", int64_t(0)) << ", seq "
+                  << config.value("seq_len", int64_t(0)) << ", "
+                  << config.value("dtype", std::string()) << ", "
+                  << config.value("profile_type", std::string()) << " (from " << m_config << ")\n";
     }
     std::cout << "Wrote " << m_out << "\n";
     return 0;

@@ -6,11 +6,13 @@
 
 namespace memscope::cli {
 
-// `memscope-cli import SNAPSHOT.pickle --out RUN.memscope [--device N] [--range A:B]`: converts
-// a PyTorch memory snapshot (torch.cuda.memory._dump_snapshot()) into a run file and prints a
-// short summary. On a terminal stderr shows the bytes read as a percentage; Ctrl-C cancels.
-// Exit status: 0 done, 1 the snapshot or the run file failed (or the import was cancelled),
-// 2 bad options.
+// `memscope-cli import SNAPSHOT.pickle --out RUN.memscope [--device N] [--range A:B]
+// [--config FILE]`: converts a PyTorch memory snapshot (torch.cuda.memory._dump_snapshot()) into
+// a run file and prints a short summary. A snapshot carries no configuration: --config gives the
+// one its job ran with (model, batch, context length, dtype, profile), so that `report` puts the
+// run into the tables that group runs by them, as it does recordings. On a terminal stderr shows
+// the bytes read as a percentage; Ctrl-C cancels. Exit status: 0 done, 1 the snapshot or the run
+// file failed (or the import was cancelled), 2 bad options.
 class ImportCommand {
   public:
     explicit ImportCommand(CLI::App& parent);
@@ -24,6 +26,7 @@ class ImportCommand {
     std::string m_out;
     int m_device = -1;
     std::string m_range;
+    std::string m_config;
 };
 
 }  // namespace memscope::cli

@@ -1,5 +1,6 @@
 #include "train_option_set.h"
 
+#include "cli_support.h"
 #include "model/config_error.h"
 #include "model/preset.h"
 #include "run/byte_size.h"
@@ -101,32 +102,8 @@ void TrainOptionSet::addTo(CLI::App& app) {
 }
 
 TrainOptions TrainOptionSet::readOptionsFile() const {
-    std::ifstream in(*m_optionsFile);
-    if (!in) {
-        throw ConfigError("--options", "cannot read " + *m_optionsFile);
-    }
-    std::stringstream text;
-    text << in.rdbuf();
-    nlohmann::json json;
-    try {
-        json = nlohmann::json::parse(text.str());
-    } catch (const nlohmann::json::exception& e) {
-        throw ConfigError("--options", *m_optionsFile + " is not JSON: " + e.what());
-    }
-    if (!json.is_object()) {
-        throw ConfigError("--options", *m_optionsFile + " holds no object of options");
-    }
-    try {
-        return TrainOptions::fromJson(json);
-    } catch (const ConfigError& e) {
-        // fromJson names the field as an option ("--hidden_dim"): here it is a JSON field.
-        const std::string field =
-            e.option().rfind("--", 0) == 0 ? e.option().substr(2) : e.option();
-        const std::string what = e.what();
-        const std::string reason =
-            what.size() > e.option().size() + 2 ? what.substr(e.option().size() + 2) : what;
-        throw ConfigError("--options", *m_optionsFile + ": field " + field + " " + reason);
-    }
+    return optionsFromJson("--options", *m_optionsFile,
+                           readJsonObject("--options", *m_optionsFile));
 }
 
 TrainOptions TrainOptionSet::resolve() const {

@@ -188,7 +188,11 @@ nlohmann::json TrainOptions::toJson() const {
 }
 
 TrainOptions TrainOptions::fromJson(const nlohmann::json& j) {
-    TrainOptions o;
+    return fromJson(j, TrainOptions());
+}
+
+TrainOptions TrainOptions::fromJson(const nlohmann::json& j, const TrainOptions& base) {
+    TrainOptions o = base;
     auto read = [&j](const char* key, auto& field) {
         if (!j.contains(key)) {
             return;

@@ -61,7 +61,9 @@ struct TrainOptions {
     bool training() const { return profile == ProfileType::Training; }
 
     nlohmann::json toJson() const;
-    static TrainOptions fromJson(const nlohmann::json& json);  // throws ConfigError
+    // The keys `json` has over the defaults, or over `base`. Throws ConfigError.
+    static TrainOptions fromJson(const nlohmann::json& json);
+    static TrainOptions fromJson(const nlohmann::json& json, const TrainOptions& base);
 };
 
 }  // namespace memscope

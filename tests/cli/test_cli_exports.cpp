@@ -271,6 +271,45 @@ class TestCliExports : public QObject {
         QCOMPARE(bad.err.count('\n'), 1);
     }
 
+    // A snapshot carries no configuration: import --config gives the one its job ran with, and
+    // report then places the run in the context-length table as it does a recording.
+    void importTakesTheConfigurationForTheReport() {
+        const auto pickle = m_dir.filePath("config.pickle");
+        auto r = cli({"export", m_run, "--to", pickle});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        const auto config = m_dir.filePath("ctx.json");
+        QFile f(config);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"preset": "small", "batch_size": 2, "seq_len": 96, "profile_type": "forward",
+                    "dtype": "fp32", "num_layers": 1})");
+        f.close();
+        const auto run = m_dir.filePath("ctx96.memscope");
+        r = cli({"import", pickle, "--out", run, "--config", config});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains("config        small, batch 2, seq 96, fp32, forward"),
+                 qPrintable(r.out));
+        const auto info = cli({"info", run});
+        QVERIFY2(info.out.contains("Config: small, batch 2, seq 96, fp32"), qPrintable(info.out));
+        const auto report = cli({"report", run, "--out", "-"});
+        QVERIFY2(report.exit_code == 0, qPrintable(report.err));
+        // The preset's shape with the file's keys over it, in the context-length table.
+        QVERIFY2(report.out.contains("small with hidden 768, 1 layer"), qPrintable(report.out));
+        QVERIFY2(report.out.contains("| 96 |"), qPrintable(report.out));
+        // Bad configurations name --config and the file, and write nothing.
+        QFile bad(m_dir.filePath("bad.json"));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write(R"({"seq_len": "long"})");
+        bad.close();
+        const auto refused = m_dir.filePath("refused.memscope");
+        for (const QString& file : {bad.fileName(), m_dir.filePath("missing.json")}) {
+            const auto e = cli({"import", pickle, "--out", refused, "--config", file});
+            QCOMPARE(e.exit_code, 2);
+            QVERIFY2(e.err.startsWith("memscope-cli: error: --config: ") && e.err.contains(file),
+                     qPrintable(e.err));
+        }
+        QVERIFY(!QFile::exists(refused));
+    }
+
     void aCorruptRunFileIsRefused() {
         const auto junk = m_dir.filePath("junk.memscope");
         QFile f(junk);
