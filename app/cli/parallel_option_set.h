@@ -1,8 +1,8 @@
 #pragma once
 
+#include "run/parallel_mode.h"
 #include "run/run_summary.h"
 #include "run/train_options.h"
-#include "run/parallel_mode.h"
 #include "train/rank_environment.h"
 
 #include <CLI/App.hpp>

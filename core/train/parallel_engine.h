@@ -2,9 +2,9 @@
 
 #include "model/block_observer.h"
 #include "model/tiny_llama.h"
+#include "run/parallel_mode.h"
 #include "train/allocation_observer.h"
 #include "train/distributed_context.h"
-#include "run/parallel_mode.h"
 
 #include <memory>
 #include <vector>

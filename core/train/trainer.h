@@ -1,11 +1,11 @@
 #pragma once
 
 #include "model/cancellation.h"
+#include "run/parallel_mode.h"
 #include "run/run_summary.h"
 #include "run/train_options.h"
 #include "train/allocation_hook.h"
 #include "train/distributed_context.h"
-#include "run/parallel_mode.h"
 
 #include <functional>
 #include <memory>

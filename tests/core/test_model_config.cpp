@@ -1,11 +1,11 @@
 // Configuration validation, presets, and exact parameter / FLOP counts.
 
 #include "model/config_error.h"
-#include "run/parallel_rules.h"
 #include "model/model_cost.h"
 #include "model/preset.h"
 #include "model/tiny_llama.h"
 #include "run/byte_size.h"
+#include "run/parallel_rules.h"
 #include "run/train_options.h"
 
 #include <nlohmann/json.hpp>

@@ -21,8 +21,8 @@
 #include "io/run_file.h"
 #include "io/snapshot_exporter.h"
 #include "main_window.h"
-#include "open_and_wait.h"
 #include "memscope_version.h"
+#include "open_and_wait.h"
 #include "run_load_progress.h"
 #include "summary_page.h"
 #include "timeline_page.h"
@@ -346,7 +346,8 @@ class TestMainWindow : public QObject {
         QVERIFY(memscope_test::compareAndWait(window, dir.filePath(QStringLiteral("ddp-run"))));
         QVERIFY2(window.logView()->toPlainText().contains(QStringLiteral("ddp-run rank 1")),
                  qPrintable(window.logView()->toPlainText()));
-        QVERIFY(memscope_test::compareAndWait(window, dir.filePath(QStringLiteral("ddp-run/manifest.json"))));
+        QVERIFY(memscope_test::compareAndWait(
+            window, dir.filePath(QStringLiteral("ddp-run/manifest.json"))));
 
         // Opening a single run afterwards hides the selector.
         const QString single = dir.filePath(QStringLiteral("single.memscope"));
