@@ -1,14 +1,14 @@
 #include "run_file_dialogs.h"
 
 #include "app_settings.h"
+#include "error_text.h"
+#include "model/input_error.h"
 
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QLineEdit>
-
-#include <stdexcept>
 
 namespace memscope {
 
@@ -67,8 +67,8 @@ std::optional<std::pair<QString, RunRange>> RunFileDialogs::openRunPart(
         }
         try {
             return std::make_pair(path, RunRange::parse(text.toStdString()));
-        } catch (const std::invalid_argument& e) {
-            report(tr("Not a Range"), QString::fromStdString(e.what()));
+        } catch (const InputError& e) {
+            report(tr("Not a Range"), errorText(e));
         }
     }
 }

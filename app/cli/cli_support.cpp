@@ -2,6 +2,7 @@
 
 #include "io/run_range.h"
 #include "model/config_error.h"
+#include "model/input_error.h"
 #include "model/preset.h"
 
 #include <atomic>
@@ -65,7 +66,7 @@ bool parseRangeOption(const std::string& text, RunRange& range, int& exit_status
     try {
         range = RunRange::parse(text);
         return true;
-    } catch (const std::invalid_argument& e) {
+    } catch (const InputError& e) {
         exit_status = reportUsageError(std::string("--range: ") + e.what());
         return false;
     }

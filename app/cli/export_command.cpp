@@ -8,6 +8,7 @@
 #include "io/chrome_trace_exporter.h"
 #include "io/snapshot_exporter.h"
 #include "io/table_exporter.h"
+#include "model/input_error.h"
 
 #include <algorithm>
 #include <cctype>
@@ -180,7 +181,7 @@ int ExportCommand::writeFlameGraph() {
     if (!m_at.empty()) {
         try {
             at = EventAt::parse(m_at);
-        } catch (const std::invalid_argument& e) {
+        } catch (const InputError& e) {
             return reportUsageError(std::string("--at: ") + e.what());
         }
     }
@@ -202,7 +203,7 @@ int ExportCommand::writeFlameGraph() {
     if (!m_at.empty()) {
         try {
             options.at_event = at.resolve(trace);
-        } catch (const std::invalid_argument& e) {
+        } catch (const InputError& e) {
             return reportUsageError("--at " + m_at + ": " + e.what());
         }
     }

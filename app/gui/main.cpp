@@ -34,11 +34,13 @@
 #include "analysis/event_at.h"
 #include "analysis/range_filter.h"
 #include "compare_page.h"
+#include "error_text.h"
 #include "flame_graph_page.h"
 #include "io/run_range.h"
 #include "io/run_source.h"
 #include "main_window.h"
 #include "memscope_version.h"
+#include "model/input_error.h"
 #include "operator_page.h"
 #include "run_document.h"
 #include "run_session.h"
@@ -198,7 +200,7 @@ int render_timeline_screenshot(const QString& run_path, const memscope::RunRange
             memscope::RunSource(QFile::encodeName(run_path).toStdString()).open(options));
     } catch (const std::exception& e) {
         print_error(QCoreApplication::translate("main", "cannot open %1: %2")
-                        .arg(run_path, QString::fromLocal8Bit(e.what())));
+                        .arg(run_path, memscope::errorText(e)));
         return 1;
     }
     memscope::TimelineView view;
@@ -288,12 +290,11 @@ int render_window_screenshot(const QString& run_path, const memscope::RunRange& 
         memscope::FlameGraphPage* flame = window.flameGraphPage();
         try {
             if (!flame->trace()) {
-                throw std::invalid_argument("there is no run");
+                throw memscope::InputError("there is no run");
             }
             flame->showAtEvent(at->resolve(*flame->trace()));
-        } catch (const std::invalid_argument& e) {
-            print_error(
-                QStringLiteral("--at %1: %2").arg(at_text, QString::fromStdString(e.what())));
+        } catch (const memscope::InputError& e) {
+            print_error(QStringLiteral("--at %1: %2").arg(at_text, memscope::errorText(e)));
             return k_usage_error;
         }
     }
@@ -538,8 +539,8 @@ int main(int argc, char** argv) {
     if (parser.isSet(range_option)) {
         try {
             range = memscope::RunRange::parse(parser.value(range_option).toStdString());
-        } catch (const std::invalid_argument& e) {
-            print_error(QStringLiteral("--range: %1").arg(QString::fromStdString(e.what())));
+        } catch (const memscope::InputError& e) {
+            print_error(QStringLiteral("--range: %1").arg(memscope::errorText(e)));
             return k_usage_error;
         }
     }
@@ -565,8 +566,8 @@ int main(int argc, char** argv) {
         try {
             view_options.filter =
                 memscope::RunRange::parse(parser.value(filter_option).toStdString());
-        } catch (const std::invalid_argument& e) {
-            print_error(QStringLiteral("--filter: %1").arg(QString::fromStdString(e.what())));
+        } catch (const memscope::InputError& e) {
+            print_error(QStringLiteral("--filter: %1").arg(memscope::errorText(e)));
             return k_usage_error;
         }
     }
@@ -621,8 +622,8 @@ int main(int argc, char** argv) {
     if (parser.isSet(at_option)) {
         try {
             at = memscope::EventAt::parse(parser.value(at_option).toStdString());
-        } catch (const std::invalid_argument& e) {
-            print_error(QStringLiteral("--at: %1").arg(QString::fromStdString(e.what())));
+        } catch (const memscope::InputError& e) {
+            print_error(QStringLiteral("--at: %1").arg(memscope::errorText(e)));
             return k_usage_error;
         }
         const QString spec = parser.value(screenshot_option);

@@ -1,11 +1,11 @@
 #include "analysis/event_at.h"
 
+#include "model/input_error.h"
 #include "trace/trace.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <regex>
-#include <stdexcept>
 
 namespace memscope {
 
@@ -13,9 +13,9 @@ EventAt EventAt::parse(const std::string& text) {
     static const std::regex pattern(R"(^\s*(\d+(?:\.\d+)?)\s*(ns|us|ms|s|min)?\s*$)");
     std::smatch match;
     const auto bad = [&text] {
-        return std::invalid_argument("'" + text +
-                                     "' is not an event index (5000) or a time with a unit "
-                                     "(1.25s, 300ms)");
+        return InputError("'" + text +
+                          "' is not an event index (5000) or a time with a unit "
+                          "(1.25s, 300ms)");
     };
     if (!std::regex_match(text, match, pattern)) {
         throw bad();
@@ -47,12 +47,11 @@ EventAt EventAt::parse(const std::string& text) {
 int64_t EventAt::resolve(const Trace& trace) const {
     const auto count = int64_t(trace.events.count());
     if (count == 0) {
-        throw std::invalid_argument("the run has no events");
+        throw InputError("the run has no events");
     }
     if (!is_time) {
         if (value >= count) {
-            throw std::invalid_argument("the run has events 0 to " + std::to_string(count - 1) +
-                                        " only");
+            throw InputError("the run has events 0 to " + std::to_string(count - 1) + " only");
         }
         return value;
     }
@@ -60,7 +59,7 @@ int64_t EventAt::resolve(const Trace& trace) const {
     if (value > times.back()) {
         char buffer[64];
         std::snprintf(buffer, sizeof buffer, "%.3f s", double(times.back()) * 1e-9);
-        throw std::invalid_argument(std::string("the run ends at ") + buffer);
+        throw InputError(std::string("the run ends at ") + buffer);
     }
     const auto it = std::upper_bound(times.begin(), times.end(), value);
     return std::max<int64_t>(0, int64_t(it - times.begin()) - 1);

@@ -14,10 +14,10 @@ class EventAt {
     bool is_time = false;
     int64_t value = 0;  // an event index, or ns
 
-    // Throws std::invalid_argument with a message naming the text when it is neither.
+    // Throws InputError with a message naming the text when it is neither.
     static EventAt parse(const std::string& text);
     // The event index in `trace`: the index itself, or the last event at or before the time.
-    // Throws std::invalid_argument when the run has no such event ("the run has events 0 to
+    // Throws InputError when the run has no such event ("the run has events 0 to
     // 99 only", "the run ends at 3.200 s").
     int64_t resolve(const Trace& trace) const;
 };

@@ -1,7 +1,9 @@
 #include "analysis/sweep_result.h"
 
 #include "io/atomic_file.h"
+#include "io/file_error.h"
 #include "model/config_error.h"
+#include "model/input_error.h"
 
 #include <nlohmann/json.hpp>
 
@@ -56,7 +58,7 @@ nlohmann::json SweepPointResult::toJson() const {
 
 SweepPointResult SweepPointResult::fromJson(const nlohmann::json& j) {
     if (!j.is_object()) {
-        throw std::runtime_error("expected an object");
+        throw InputError("expected an object");
     }
     SweepPointResult p;
     const auto get = [&j](const char* key, auto& target) {
@@ -66,7 +68,7 @@ SweepPointResult SweepPointResult::fromJson(const nlohmann::json& j) {
         try {
             j.at(key).get_to(target);
         } catch (const nlohmann::json::exception&) {
-            throw std::runtime_error(std::string("field '") + key + "' has the wrong type");
+            throw InputError(std::string("field '") + key + "' has the wrong type");
         }
     };
     get("label", p.label);
@@ -83,7 +85,7 @@ SweepPointResult SweepPointResult::fromJson(const nlohmann::json& j) {
     } else if (status == "error") {
         p.status = Status::Error;
     } else {
-        throw std::runtime_error("field 'status': unknown value '" + status + "'");
+        throw InputError("field 'status': unknown value '" + status + "'");
     }
     get("error", p.error);
     get("parameters", p.parameters);
@@ -115,14 +117,11 @@ nlohmann::json SweepResult::toJson() const {
 
 SweepResult SweepResult::fromJson(const nlohmann::json& j, const std::string& source) {
     if (!j.is_object() || j.value("format", std::string()) != "memscope-sweep") {
-        throw std::runtime_error(source +
-                                 ": not a Memscope sweep file (no \"format\": "
-                                 "\"memscope-sweep\")");
+        throw FileError(source, "not a Memscope sweep file (no \"format\": \"memscope-sweep\")");
     }
     if (j.value("version", 0) > 1) {
-        throw std::runtime_error(source + ": sweep file version " +
-                                 std::to_string(j.value("version", 0)) +
-                                 " is newer than this Memscope reads (1)");
+        throw FileError(source, "sweep file version " + std::to_string(j.value("version", 0)) +
+                                    " is newer than this Memscope reads (1)");
     }
     SweepResult r;
     try {
@@ -130,16 +129,16 @@ SweepResult SweepResult::fromJson(const nlohmann::json& j, const std::string& so
             r.spec = SweepSpec::fromJson(j["spec"]);
         }
     } catch (const std::exception& e) {
-        throw std::runtime_error(source + ": spec: " + e.what());
+        throw FileError(source, std::string("spec: ") + e.what());
     }
     if (!j.contains("points") || !j["points"].is_array()) {
-        throw std::runtime_error(source + ": field 'points' is missing or not a list");
+        throw FileError(source, "field 'points' is missing or not a list");
     }
     for (size_t i = 0; i < j["points"].size(); ++i) {
         try {
             r.points.push_back(SweepPointResult::fromJson(j["points"][i]));
         } catch (const std::exception& e) {
-            throw std::runtime_error(source + ": points[" + std::to_string(i) + "]: " + e.what());
+            throw FileError(source, "points[" + std::to_string(i) + "]: " + e.what());
         }
     }
     r.cancelled = j.value("cancelled", false);
@@ -163,13 +162,13 @@ SweepResult SweepResult::load(const std::string& path) {
     }
     std::ifstream in(file, std::ios::binary);
     if (!in) {
-        throw std::runtime_error(file.string() + ": cannot read (is it a sweep directory?)");
+        throw FileError(file.string(), "cannot read (is it a sweep directory?)");
     }
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(in);
     } catch (const nlohmann::json::exception& e) {
-        throw std::runtime_error(file.string() + ": not JSON: " + e.what());
+        throw FileError(file.string(), std::string("not JSON: ") + e.what());
     }
     return fromJson(j, file.string());
 }

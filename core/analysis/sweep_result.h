@@ -63,7 +63,7 @@ struct SweepResult {
     static constexpr const char* kFileName = "sweep.json";
 
     nlohmann::json toJson() const;
-    // Throws std::runtime_error naming the file and the field on bad input.
+    // Throws FileError naming the file and the field on bad input.
     static SweepResult fromJson(const nlohmann::json& json, const std::string& source = "sweep");
     // Writes DIR/sweep.json atomically.
     void save(const std::string& dir) const;

@@ -1,6 +1,7 @@
 #include "analysis/sweep_runner.h"
 
 #include "capture/recording_session.h"
+#include "io/file_error.h"
 #include "io/run_file.h"
 #include "run/text_format.h"
 
@@ -63,8 +64,8 @@ SweepResult SweepRunner::run(const CancellationToken* cancel) {
     std::error_code ec;
     std::filesystem::create_directories(m_outDir, ec);
     if (ec || !std::filesystem::is_directory(m_outDir)) {
-        throw std::runtime_error(m_outDir + ": cannot create the sweep directory" +
-                                 (ec ? " (" + ec.message() + ")" : std::string()));
+        throw FileError(m_outDir, std::string("cannot create the sweep directory") +
+                                      (ec ? " (" + ec.message() + ")" : std::string()));
     }
 
     SweepResult result;

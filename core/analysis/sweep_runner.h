@@ -38,7 +38,7 @@ class SweepRunner {
     void setPollIntervalMs(int ms) { m_pollMs = ms; }
 
     // Validates every point first (throws ConfigError), creates the directory (throws
-    // std::runtime_error), then runs. `cancel` may be requested from any thread: the running
+    // FileError), then runs. `cancel` may be requested from any thread: the running
     // point stops at the next module boundary and is dropped; finished points are kept.
     SweepResult run(const CancellationToken* cancel = nullptr);
 

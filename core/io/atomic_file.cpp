@@ -1,10 +1,11 @@
 #include "io/atomic_file.h"
 
+#include "io/file_error.h"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <stdexcept>
 
 namespace memscope {
 
@@ -13,7 +14,7 @@ void writeFileAtomically(const std::string& path, const std::function<void(std::
     {
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
         if (!out) {
-            throw std::runtime_error(path + ": cannot write (" + std::strerror(errno) + ")");
+            throw FileError(path, std::string("cannot write (") + std::strerror(errno) + ")");
         }
         try {
             body(out);
@@ -25,13 +26,13 @@ void writeFileAtomically(const std::string& path, const std::function<void(std::
         out.close();
         if (!out) {
             std::remove(tmp.c_str());
-            throw std::runtime_error(path + ": write failed (disk full?)");
+            throw FileError(path, "write failed (disk full?)");
         }
     }
     if (std::rename(tmp.c_str(), path.c_str()) != 0) {
         const std::string reason = std::strerror(errno);
         std::remove(tmp.c_str());
-        throw std::runtime_error(path + ": cannot write (" + reason + ")");
+        throw FileError(path, "cannot write (" + reason + ")");
     }
 }
 

@@ -30,7 +30,7 @@ class ChromeTraceExporter {
         size_t max_counter_points = 200'000;
     };
 
-    // Throws std::runtime_error ("PATH: reason") when the file cannot be written.
+    // Throws FileError ("PATH: reason") when the file cannot be written.
     static void write(const Trace& trace, const std::string& path, const Options& options);
     static void write(const Trace& trace, const std::string& path) {
         write(trace, path, Options());

@@ -3,6 +3,7 @@
 #include "io/column_codec.h"
 #include "io/run_file_error.h"
 #include "io/run_journal.h"
+#include "model/input_error.h"
 #include "run/step_metrics_json.h"
 #include "trace/for_each_event_column.h"
 
@@ -51,18 +52,18 @@ uint32_t getU32(const char* p) {
     return v;
 }
 
-// A byte array of T from a chunk, or throws a message naming the field.
+// A byte array of T from a chunk, or throws an InputError naming the field.
 template <typename T>
 std::vector<T> typedArray(const json& parent, const char* field, size_t expected) {
     const auto it = parent.find(field);
     if (it == parent.end() || !it->is_binary()) {
-        throw std::string("'") + field + "' is missing or not a byte array";
+        throw InputError(std::string("'") + field + "' is missing or not a byte array");
     }
     const auto& bytes = it->get_binary();
     if (bytes.size() % sizeof(T) != 0 ||
         (expected != size_t(-1) && bytes.size() / sizeof(T) != expected)) {
-        throw std::string("'") + field + "' has " + std::to_string(bytes.size()) +
-            " bytes, not a whole number of entries of the other fields' length";
+        throw InputError(std::string("'") + field + "' has " + std::to_string(bytes.size()) +
+                         " bytes, not a whole number of entries of the other fields' length");
     }
     std::vector<T> out(bytes.size() / sizeof(T));
     if (!out.empty()) {
@@ -75,27 +76,27 @@ std::vector<T> typedArray(const json& parent, const char* field, size_t expected
 size_t countOf(const json& parent, const char* what) {
     const auto it = parent.find("count");
     if (it == parent.end() || !it->is_number_unsigned()) {
-        throw std::string("'") + what + "' has no 'count'";
+        throw InputError(std::string("'") + what + "' has no 'count'");
     }
     return static_cast<size_t>(it->get<uint64_t>());
 }
 
-// n values of T from a version 3 byte array encoded as `encoding`, or throws a message naming
-// the field.
+// n values of T from a version 3 byte array encoded as `encoding`, or throws an InputError
+// naming the field.
 template <typename T>
 std::vector<T> codedArray(const json& parent, const char* field, size_t n,
                           ColumnEncoding encoding) {
     const auto it = parent.find(field);
     if (it == parent.end() || !it->is_binary()) {
-        throw std::string("'") + field + "' is missing or not a byte array";
+        throw InputError(std::string("'") + field + "' is missing or not a byte array");
     }
     const auto& bytes = it->get_binary();
     // Every value takes a byte at least: a count beyond that is damage, refused before anything
     // is allocated for it.
     std::vector<T> out(std::min(n, bytes.size()));
     if (n > bytes.size() || !decodeColumn(bytes.data(), bytes.size(), encoding, out.data(), n)) {
-        throw std::string("'") + field + "' does not hold " + std::to_string(n) + " " +
-            columnEncodingName(encoding) + " values";
+        throw InputError(std::string("'") + field + "' does not hold " + std::to_string(n) + " " +
+                         columnEncodingName(encoding) + " values");
     }
     return out;
 }
@@ -103,12 +104,12 @@ std::vector<T> codedArray(const json& parent, const char* field, size_t n,
 size_t firstIndex(const json& chunk, const char* field, size_t have, bool may_overlap) {
     const auto it = chunk.find(field);
     if (it == chunk.end() || !it->is_number_unsigned()) {
-        throw std::string("'") + field + "' is missing";
+        throw InputError(std::string("'") + field + "' is missing");
     }
     const auto first = it->get<uint64_t>();
     if (may_overlap ? first > have : first != have) {
-        throw std::string("'") + field + "' is " + std::to_string(first) + ", expected " +
-            std::to_string(have) + " (a chunk is missing)";
+        throw InputError(std::string("'") + field + "' is " + std::to_string(first) +
+                         ", expected " + std::to_string(have) + " (a chunk is missing)");
     }
     return static_cast<size_t>(first);
 }
@@ -135,11 +136,11 @@ struct Rebuild {
 // (io/column_codec.h, RunJournal::eventEncoding and spanEncoding).
 void applyChunk(const json& c, uint32_t version, Rebuild& r) {
     if (!c.is_object()) {
-        throw std::string("the payload is not a map");
+        throw InputError("the payload is not a map");
     }
     json meta = c.contains("meta") ? c.at("meta") : r.meta;
     if (!meta.is_object() && !meta.is_null()) {
-        throw std::string("'meta' is not a map");
+        throw InputError("'meta' is not a map");
     }
     if (c.contains("meta")) {
         (void)RunMetadata::fromJson(meta);  // a field of the wrong type throws here, not later
@@ -152,7 +153,7 @@ void applyChunk(const json& c, uint32_t version, Rebuild& r) {
             if (!f.is_array() || f.size() != 4 || !f[0].is_string() || !f[1].is_string() ||
                 !f[2].is_number_integer() || !f[3].is_number_integer() || f[3].get<int>() < 0 ||
                 f[3].get<int>() > static_cast<int>(FrameKind::Other)) {
-                throw std::string("a frame is not [name, file, line, kind]");
+                throw InputError("a frame is not [name, file, line, kind]");
             }
             frames.push_back(Frame{f[0].get<std::string>(), f[1].get<std::string>(),
                                    f[2].get<int32_t>(), static_cast<FrameKind>(f[3].get<int>())});
@@ -169,7 +170,7 @@ void applyChunk(const json& c, uint32_t version, Rebuild& r) {
         // Node 0 (the empty stack) is in the first chunk again; skip what is already there.
         const size_t skip = r.parents.size() - first;
         if (skip > parents.size()) {
-            throw std::string("'node_first' overlaps more nodes than it sends");
+            throw InputError("'node_first' overlaps more nodes than it sends");
         }
         parents.erase(parents.begin(), parents.begin() + static_cast<std::ptrdiff_t>(skip));
         node_frames.erase(node_frames.begin(),
@@ -177,8 +178,8 @@ void applyChunk(const json& c, uint32_t version, Rebuild& r) {
         for (size_t i = 0; i < parents.size(); ++i) {
             const size_t id = r.parents.size() + i;
             if (parents[i] >= id || node_frames[i] >= frame_count) {
-                throw std::string("stack node ") + std::to_string(id) +
-                    " names a parent or frame that does not exist";
+                throw InputError(std::string("stack node ") + std::to_string(id) +
+                                 " names a parent or frame that does not exist");
             }
         }
     }
@@ -189,19 +190,20 @@ void applyChunk(const json& c, uint32_t version, Rebuild& r) {
     if (c.contains("events")) {
         const auto it = c.find("event_first");
         if (it == c.end() || !it->is_number_unsigned()) {
-            throw std::string("'event_first' is missing");
+            throw InputError("'event_first' is missing");
         }
         event_first = it->get<int64_t>();
         // A bounded run may have dropped events between chunks; never may one go back.
         if (r.have_events ? event_first != r.event_base + static_cast<int64_t>(r.events.count())
                           : false) {
-            throw std::string("'event_first' is ") + std::to_string(event_first) + ", expected " +
-                std::to_string(r.event_base + static_cast<int64_t>(r.events.count())) +
-                " (a chunk is missing)";
+            throw InputError(std::string("'event_first' is ") + std::to_string(event_first) +
+                             ", expected " +
+                             std::to_string(r.event_base + static_cast<int64_t>(r.events.count())) +
+                             " (a chunk is missing)");
         }
         const json& e = c.at("events");
         if (!e.is_object()) {
-            throw std::string("'events' is not a map");
+            throw InputError("'events' is not a map");
         }
         // Version 3 says how many events; before it, the first column (time_ns) does.
         size_t count = version >= 3 ? countOf(e, "events") : size_t(-1);
@@ -214,17 +216,18 @@ void applyChunk(const json& c, uint32_t version, Rebuild& r) {
         const size_t n = events.time_ns.size();
         for (size_t i = 0; i < n; ++i) {
             if (events.stack[i] >= node_count) {
-                throw std::string("an event names stack ") + std::to_string(events.stack[i]) +
-                    ", beyond the " + std::to_string(node_count) + " stack nodes";
+                throw InputError(std::string("an event names stack ") +
+                                 std::to_string(events.stack[i]) + ", beyond the " +
+                                 std::to_string(node_count) + " stack nodes");
             }
             if (events.kind[i] > static_cast<uint8_t>(EventKind::Role) ||
                 events.phase[i] > static_cast<uint8_t>(Phase::Other)) {
-                throw std::string("an event has an unknown kind or phase");
+                throw InputError("an event has an unknown kind or phase");
             }
             if (beyondEventBytes(events.size[i]) || beyondEventBytes(events.allocated[i]) ||
                 beyondEventBytes(events.reserved[i])) {
-                throw std::string("event ") + std::to_string(i) +
-                    " has a size, allocated or reserved count beyond 256 TiB";
+                throw InputError(std::string("event ") + std::to_string(i) +
+                                 " has a size, allocated or reserved count beyond 256 TiB");
             }
         }
     }
@@ -235,13 +238,13 @@ void applyChunk(const json& c, uint32_t version, Rebuild& r) {
         const size_t first = c.at("shape_first").get<size_t>();
         for (const auto& s : c.at("shapes")) {
             if (!s.is_string()) {
-                throw std::string("'shapes' holds something that is not a string");
+                throw InputError("'shapes' holds something that is not a string");
             }
             shapes.push_back(s.get<std::string>());
         }
         const size_t skip = r.shapes.size() - first;
         if (skip > shapes.size()) {
-            throw std::string("'shape_first' overlaps more strings than it sends");
+            throw InputError("'shape_first' overlaps more strings than it sends");
         }
         shapes.erase(shapes.begin(), shapes.begin() + static_cast<std::ptrdiff_t>(skip));
     }
@@ -252,7 +255,7 @@ void applyChunk(const json& c, uint32_t version, Rebuild& r) {
         firstIndex(c, "span_first", r.spans.size(), false);
         const json& s = c.at("spans");
         if (!s.is_object()) {
-            throw std::string("'spans' is not a map");
+            throw InputError("'spans' is not a map");
         }
         std::vector<int64_t> begin, end;
         std::vector<uint32_t> stack, shape;
@@ -281,7 +284,7 @@ void applyChunk(const json& c, uint32_t version, Rebuild& r) {
         spans.reserve(begin.size());
         for (size_t i = 0; i < begin.size(); ++i) {
             if (stack[i] >= node_count || shape[i] >= shape_count) {
-                throw std::string("a span names a stack node or shape that does not exist");
+                throw InputError("a span names a stack node or shape that does not exist");
             }
             spans.push_back(Span{begin[i], end[i], stack[i], thread[i], shape[i]});
         }
@@ -296,7 +299,7 @@ void applyChunk(const json& c, uint32_t version, Rebuild& r) {
                 p[0].get<int>() < 0 || p[0].get<int>() > static_cast<int>(Phase::Other) ||
                 !p[1].is_number_integer() || !p[2].is_number_integer() ||
                 !p[3].is_number_integer()) {
-                throw std::string("a phase is not [phase, step, begin_ns, end_ns]");
+                throw InputError("a phase is not [phase, step, begin_ns, end_ns]");
             }
             phases.push_back(PhaseInterval{static_cast<Phase>(p[0].get<int>()), p[1].get<int32_t>(),
                                            p[2].get<int64_t>(), p[3].get<int64_t>()});
@@ -308,7 +311,7 @@ void applyChunk(const json& c, uint32_t version, Rebuild& r) {
         firstIndex(c, "step_first", r.steps.size(), false);
         for (const auto& s : c.at("steps")) {
             if (!s.is_object()) {
-                throw std::string("a step is not a map");
+                throw InputError("a step is not a map");
             }
             steps.push_back(stepMetricsFromJson(s));
         }
@@ -319,7 +322,7 @@ void applyChunk(const json& c, uint32_t version, Rebuild& r) {
     if (have_operators) {
         for (const auto& o : c.at("operators")) {
             if (!o.is_object()) {
-                throw std::string("an operator is not a map");
+                throw InputError("an operator is not a map");
             }
             operators.push_back(OperatorStat::fromJson(o));
         }
@@ -465,9 +468,9 @@ void JournalReader::readChunks() {
         try {
             const json chunk = json::from_cbor(payload, payload + length);
             applyChunk(chunk, m_version, *m_state);
-        } catch (const std::string& message) {
+        } catch (const InputError& e) {
             m_failed = true;
-            m_failure = at + ": " + message;
+            m_failure = at + ": " + e.what();
             break;
         } catch (const std::exception& e) {
             m_failed = true;

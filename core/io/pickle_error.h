@@ -1,7 +1,8 @@
 #pragma once
 
+#include "model/error.h"
+
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 
 namespace memscope {
@@ -13,7 +14,7 @@ namespace memscope {
 //    of the file (12 bytes)"
 //   "run.pickle: not a memory snapshot: the pickle holds an int"
 // reason() is the part after the location, for callers that lay the message out themselves.
-class PickleError : public std::runtime_error {
+class PickleError : public Error {
   public:
     static constexpr int64_t kNoOffset = -1;
     static constexpr int kNoOpcode = -1;
@@ -22,7 +23,7 @@ class PickleError : public std::runtime_error {
     // the data ended before STOP).
     PickleError(const std::string& path, int64_t offset, int opcode, const std::string& opcode_name,
                 const std::string& reason)
-        : std::runtime_error(compose(path, offset, opcode, opcode_name, reason)),
+        : Error(compose(path, offset, opcode, opcode_name, reason)),
           m_path(path),
           m_offset(offset),
           m_opcode(opcode),
@@ -61,11 +62,7 @@ class PickleError : public std::runtime_error {
   private:
     PickleError(const std::string& message, const std::string& path, int64_t offset, int opcode,
                 const std::string& reason)
-        : std::runtime_error(message),
-          m_path(path),
-          m_offset(offset),
-          m_opcode(opcode),
-          m_reason(reason) {}
+        : Error(message), m_path(path), m_offset(offset), m_opcode(opcode), m_reason(reason) {}
 
     static std::string compose(const std::string& path, int64_t offset, int opcode,
                                const std::string& opcode_name, const std::string& reason) {

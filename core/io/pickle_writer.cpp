@@ -1,5 +1,7 @@
 #include "io/pickle_writer.h"
 
+#include "model/input_error.h"
+
 #include <cstring>
 #include <stdexcept>
 
@@ -46,8 +48,7 @@ void putLe32(std::string& s, uint32_t v) {
 
 PickleWriter::PickleWriter(std::ostream& out, int protocol) : m_out(out), m_protocol(protocol) {
     if (protocol != 2 && protocol != 4) {
-        throw std::invalid_argument("pickle protocol must be 2 or 4, not " +
-                                    std::to_string(protocol));
+        throw InputError("pickle protocol must be 2 or 4, not " + std::to_string(protocol));
     }
     // PROTO stands before the first frame, as Python writes it.
     const char proto[2] = {static_cast<char>(kProto), static_cast<char>(protocol)};
@@ -201,7 +202,7 @@ void PickleWriter::string(std::string_view value) {
         m_frame.push_back(static_cast<char>(value.size()));
     } else {
         if (value.size() > UINT32_MAX) {
-            throw std::length_error("PickleWriter: string longer than 4 GiB");
+            throw InputError("PickleWriter: string longer than 4 GiB");
         }
         op(kBinUnicode);
         putLe32(m_frame, static_cast<uint32_t>(value.size()));

@@ -24,7 +24,7 @@ namespace memscope {
 // once. The unpickled objects are then shared (the same Python object), as in PyTorch's files.
 class PickleWriter {
   public:
-    // Writes the PROTO opcode. protocol must be 2 or 4 (throws std::invalid_argument otherwise).
+    // Writes the PROTO opcode. protocol must be 2 or 4 (throws InputError otherwise).
     PickleWriter(std::ostream& out, int protocol);
     ~PickleWriter();
     PickleWriter(const PickleWriter&) = delete;

@@ -1,6 +1,7 @@
 #include "io/run_file.h"
 
 #include "io/column_codec.h"
+#include "model/input_error.h"
 #include "run/step_metrics_json.h"
 #include "trace/for_each_event_column.h"
 
@@ -250,15 +251,15 @@ json::binary_t toBytes(const std::vector<T>& v) {
     return json::binary_t(std::move(bytes));
 }
 
-// A little-endian array stored as CBOR bytes. Throws a string saying what is wrong.
+// A little-endian array stored as CBOR bytes. Throws an InputError saying what is wrong.
 template <typename T>
 std::vector<T> arrayFromBytes(const json& j, const char* name) {
     if (!j.is_binary())
-        throw std::string("'") + name + "' is not bytes";
+        throw InputError(std::string("'") + name + "' is not bytes");
     const auto& bytes = j.get_binary();
     if (bytes.size() % sizeof(T) != 0) {
-        throw std::string("'") + name + "' holds " + std::to_string(bytes.size()) +
-            " bytes, not a whole number of elements";
+        throw InputError(std::string("'") + name + "' holds " + std::to_string(bytes.size()) +
+                         " bytes, not a whole number of elements");
     }
     std::vector<T> out(bytes.size() / sizeof(T));
     if (!out.empty())
@@ -313,8 +314,8 @@ std::string spansFromJson(const json& j, size_t node_count, size_t shape_count,
             }
             spans[i] = Span{begin[i], end[i], stack[i], thread[i], shapes[i]};
         }
-    } catch (const std::string& message) {
-        return message;
+    } catch (const InputError& e) {
+        return e.what();
     }
     return {};
 }
@@ -338,14 +339,14 @@ json stacksToJson(const StackTable& stacks) {
 }
 
 // Reads a uint32 array stored as bytes (what save writes) or as a JSON array (hand-made files).
-// Throws a string saying what is wrong.
+// Throws an InputError saying what is wrong.
 std::vector<uint32_t> uint32Array(const json& j, const char* name) {
     std::vector<uint32_t> out;
     if (j.is_binary()) {
         const auto& bytes = j.get_binary();
         if (bytes.size() % sizeof(uint32_t) != 0) {
-            throw std::string("'") + name + "' holds " + std::to_string(bytes.size()) +
-                " bytes, not a whole number of uint32";
+            throw InputError(std::string("'") + name + "' holds " + std::to_string(bytes.size()) +
+                             " bytes, not a whole number of uint32");
         }
         out.resize(bytes.size() / sizeof(uint32_t));
         if (!out.empty())
@@ -355,7 +356,7 @@ std::vector<uint32_t> uint32Array(const json& j, const char* name) {
         for (const auto& v : j)
             out.push_back(v.get<uint32_t>());
     } else {
-        throw std::string("'") + name + "' is neither bytes nor an array";
+        throw InputError(std::string("'") + name + "' is neither bytes nor an array");
     }
     return out;
 }
@@ -387,8 +388,8 @@ std::string stacksFromJson(const json& j, StackTable& stacks) {
         auto parents = uint32Array(j.at("parents"), "parents");
         auto node_frames = uint32Array(j.at("node_frames"), "node_frames");
         return stacks.assign(std::move(frames), std::move(parents), std::move(node_frames));
-    } catch (const std::string& message) {
-        return message;
+    } catch (const InputError& e) {
+        return e.what();
     }
 }
 
@@ -454,8 +455,8 @@ std::string segmentTagsFromJson(const json& j, std::vector<SegmentTag>& tags) {
         for (size_t i = 0; i < event.size(); ++i) {
             tags[i] = SegmentTag{event[i], stream[i], pool[i].get<std::string>()};
         }
-    } catch (const std::string& message) {
-        return message;
+    } catch (const InputError& e) {
+        return e.what();
     }
     return {};
 }
@@ -886,8 +887,8 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
         }
         try {
             trace.raw_stack = uint32Array(j.at("events"), "events");
-        } catch (const std::string& message) {
-            throw RunFileError(path, "bad 'raw_stacks': " + message);
+        } catch (const InputError& e) {
+            throw RunFileError(path, std::string("bad 'raw_stacks': ") + e.what());
         }
     });
     section("segment_tags", [&](const json& j) {

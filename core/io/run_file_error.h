@@ -1,23 +1,16 @@
 #pragma once
 
-#include <stdexcept>
+#include "io/file_error.h"
+
 #include <string>
 
 namespace memscope {
 
 // A .memscope file could not be read or written. what() is "PATH: REASON", ready to show a user;
-// path() and reason() give the parts for callers that lay them out themselves.
-class RunFileError : public std::runtime_error {
+// path() and reason() (FileError's) give the parts for callers that lay them out themselves.
+class RunFileError : public FileError {
   public:
-    RunFileError(const std::string& path, const std::string& reason)
-        : std::runtime_error(path + ": " + reason), m_path(path), m_reason(reason) {}
-
-    const std::string& path() const { return m_path; }
-    const std::string& reason() const { return m_reason; }
-
-  private:
-    std::string m_path;
-    std::string m_reason;
+    RunFileError(const std::string& path, const std::string& reason) : FileError(path, reason) {}
 };
 
 }  // namespace memscope

@@ -3,6 +3,7 @@
 #include "io/column_codec.h"
 #include "io/crc32.h"
 #include "io/run_file_error.h"
+#include "model/input_error.h"
 #include "trace/for_each_event_column.h"
 
 #include <nlohmann/json.hpp>
@@ -87,8 +88,7 @@ std::vector<uint32_t> RunJournal::writableVersions() {
 RunJournal::RunJournal(std::string path, uint32_t version)
     : m_path(std::move(path)), m_version(version) {
     if (version < kOldestVersion || version > kVersion) {
-        throw std::invalid_argument("RunJournal: cannot write journal version " +
-                                    std::to_string(version));
+        throw InputError("RunJournal: cannot write journal version " + std::to_string(version));
     }
     m_fd = ::open(m_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
     if (m_fd < 0) {

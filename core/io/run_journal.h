@@ -87,7 +87,7 @@ class RunJournal {
     static std::vector<uint32_t> writableVersions();
 
     // Creates (or truncates) PATH and writes the file header of a journal of `version`. Throws
-    // RunFileError naming PATH; std::invalid_argument for a version it cannot write.
+    // RunFileError naming PATH; InputError for a version it cannot write.
     explicit RunJournal(std::string path, uint32_t version = kVersion);
     ~RunJournal();  // closes the file and keeps it
     RunJournal(const RunJournal&) = delete;

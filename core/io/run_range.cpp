@@ -1,5 +1,7 @@
 #include "io/run_range.h"
 
+#include "model/input_error.h"
+
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -24,7 +26,7 @@ std::string trim(const std::string& s) {
     return s.substr(b, e - b + 1);
 }
 
-// Throws std::invalid_argument naming the range and the bad end.
+// Throws InputError naming the range and the bad end.
 Bound parseBound(const std::string& raw, const std::string& whole) {
     const std::string text = trim(raw);
     Bound b;
@@ -32,8 +34,8 @@ Bound parseBound(const std::string& raw, const std::string& whole) {
         return b;
     b.present = true;
     auto bad = [&]() {
-        return std::invalid_argument("range '" + whole + "': '" + text +
-                                     "' is not an event index or a time like 2.5s");
+        return InputError("range '" + whole + "': '" + text +
+                          "' is not an event index or a time like 2.5s");
     };
     size_t digits = 0;
     while (digits < text.size() &&
@@ -46,9 +48,9 @@ Bound parseBound(const std::string& raw, const std::string& whole) {
     const std::string unit = trim(text.substr(digits));
     if (unit.empty()) {
         if (number.find('.') != std::string::npos) {
-            throw std::invalid_argument("range '" + whole + "': '" + text +
-                                        "' is not a whole event index (times need a unit: "
-                                        "ns, us, ms, s, min)");
+            throw InputError("range '" + whole + "': '" + text +
+                             "' is not a whole event index (times need a unit: "
+                             "ns, us, ms, s, min)");
         }
         errno = 0;
         char* end = nullptr;
@@ -70,8 +72,8 @@ Bound parseBound(const std::string& raw, const std::string& whole) {
     else if (unit == "min")
         scale = 60e9;
     else {
-        throw std::invalid_argument("range '" + whole + "': unknown unit '" + unit +
-                                    "' (use ns, us, ms, s or min)");
+        throw InputError("range '" + whole + "': unknown unit '" + unit +
+                         "' (use ns, us, ms, s or min)");
     }
     char* end = nullptr;
     const double v = std::strtod(number.c_str(), &end);
@@ -115,25 +117,24 @@ RunRange RunRange::parse(const std::string& input) {
         return {};
     const auto colon = text.find(':');
     if (colon == std::string::npos || text.find(':', colon + 1) != std::string::npos) {
-        throw std::invalid_argument("range '" + text +
-                                    "' is not A:B (event indices like 1000:5000, or times like "
-                                    "2.5s:4s; either end may be left out)");
+        throw InputError("range '" + text +
+                         "' is not A:B (event indices like 1000:5000, or times like "
+                         "2.5s:4s; either end may be left out)");
     }
     const Bound a = parseBound(text.substr(0, colon), text);
     const Bound b = parseBound(text.substr(colon + 1), text);
     if (!a.present && !b.present)
         return {};
     if (a.present && b.present && a.is_time != b.is_time) {
-        throw std::invalid_argument("range '" + text +
-                                    "' mixes an event index with a time; give both ends the "
-                                    "same way");
+        throw InputError("range '" + text +
+                         "' mixes an event index with a time; give both ends the "
+                         "same way");
     }
     const bool is_time = a.present ? a.is_time : b.is_time;
     RunRange r = is_time ? time(a.present ? a.value : 0, b.present ? b.value : kOpen)
                          : events(a.present ? a.value : 0, b.present ? b.value : kOpen);
     if (r.last <= r.first) {
-        throw std::invalid_argument("range '" + text +
-                                    "' is empty (its end is not after its start)");
+        throw InputError("range '" + text + "' is empty (its end is not after its start)");
     }
     return r;
 }

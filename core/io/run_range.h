@@ -25,7 +25,7 @@ class RunRange {
     static RunRange events(int64_t first, int64_t last);
     static RunRange time(int64_t begin_ns, int64_t end_ns);
 
-    // Parses "A:B" as above; "" gives the whole run. Throws std::invalid_argument with a message
+    // Parses "A:B" as above; "" gives the whole run. Throws InputError with a message
     // naming what is wrong ("range '5:x': 'x' is not an event index or a time like 2.5s").
     static RunRange parse(const std::string& text);
     // "events 10..20", "time 2.5 s..4 s", "the whole run": for messages and titles.

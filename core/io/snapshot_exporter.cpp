@@ -5,6 +5,7 @@
 
 #include "io/pickle_writer.h"
 #include "memscope_version.h"
+#include "model/input_error.h"
 
 #include <algorithm>
 #include <cctype>
@@ -632,8 +633,7 @@ void SnapshotExporter::write(const Trace& trace, std::ostream& out, int protocol
 
 void SnapshotExporter::write(const Trace& trace, const std::string& path, int protocol) {
     if (protocol != 2 && protocol != 4) {
-        throw std::invalid_argument("pickle protocol must be 2 or 4, not " +
-                                    std::to_string(protocol));
+        throw InputError("pickle protocol must be 2 or 4, not " + std::to_string(protocol));
     }
     writeFileAtomically(path, [&](std::ostream& out) { write(trace, out, protocol); });
 }

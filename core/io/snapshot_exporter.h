@@ -45,8 +45,8 @@ class SnapshotExporter {
     // The top-level key of the export's own metadata (see above); memory_viz ignores it.
     static constexpr const char* kMarkerKey = "memscope_export";
 
-    // Throws std::runtime_error ("PATH: reason") when the file cannot be written, and
-    // std::invalid_argument for a protocol other than 2 or 4. Writes PATH.tmp, then renames it.
+    // Throws FileError ("PATH: reason") when the file cannot be written, and
+    // InputError for a protocol other than 2 or 4. Writes PATH.tmp, then renames it.
     static void write(const Trace& trace, const std::string& path, int protocol = 4);
     static void write(const Trace& trace, std::ostream& out, int protocol = 4);
 

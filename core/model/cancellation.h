@@ -1,16 +1,17 @@
 #pragma once
 
+#include "model/error.h"
+
 #include <atomic>
-#include <stdexcept>
 
 namespace memscope {
 
 // Thrown on the training thread when another thread asked the run to stop. It unwinds through
 // LibTorch (module forwards and autograd hooks both check), so the run ends at the next module
 // boundary instead of at the end of the step.
-class RunCancelled : public std::runtime_error {
+class RunCancelled : public Error {
   public:
-    RunCancelled() : std::runtime_error("run cancelled") {}
+    RunCancelled() : Error("run cancelled") {}
 };
 
 class CancellationToken {

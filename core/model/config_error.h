@@ -1,16 +1,18 @@
 #pragma once
 
-#include <stdexcept>
+#include "model/error.h"
+
 #include <string>
+#include <utility>
 
 namespace memscope {
 
 // A configuration that cannot be run. option() is the command-line spelling of the field
 // (for example "--num-heads") so the CLI and the GUI can point at it.
-class ConfigError : public std::invalid_argument {
+class ConfigError : public Error {
   public:
     ConfigError(std::string option, const std::string& message)
-        : std::invalid_argument(option + ": " + message), m_option(std::move(option)) {}
+        : Error(option + ": " + message), m_option(std::move(option)) {}
 
     const std::string& option() const { return m_option; }
 

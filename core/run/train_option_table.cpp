@@ -31,7 +31,7 @@ const TrainOptionSpec& TrainOptionTable::integer(std::string_view key) {
             return spec;
         }
     }
-    throw std::out_of_range("no training option " + std::string(key));
+    throw std::logic_error("no training option " + std::string(key));
 }
 
 }  // namespace memscope

@@ -23,7 +23,8 @@ struct TrainOptionSpec {
 class TrainOptionTable {
   public:
     static const std::vector<TrainOptionSpec>& integers();
-    // The entry of `key`; throws std::out_of_range naming it when there is none.
+    // The entry of `key`; throws std::logic_error naming it when there is none (the keys are
+    // the code's own, never a user's).
     static const TrainOptionSpec& integer(std::string_view key);
 };
 

@@ -1,5 +1,7 @@
 #include "trace/timeline_layout.h"
 
+#include "model/input_error.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -104,7 +106,7 @@ TimelineLayout::TimelineLayout(const Trace& trace, int64_t detail) {
         throw std::logic_error("TimelineLayout needs a finalized Trace (call Trace::finalize())");
     }
     if (allocations.size() > size_t(std::numeric_limits<int32_t>::max())) {
-        throw std::length_error("TimelineLayout supports at most 2^31 - 1 allocations");
+        throw InputError("TimelineLayout supports at most 2^31 - 1 allocations");
     }
     const size_t count = allocations.size();
     m_size.resize(count);

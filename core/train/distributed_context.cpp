@@ -1,6 +1,7 @@
 #include "train/distributed_context.h"
 
 #include "model/config_error.h"
+#include "model/error.h"
 #include "train/c10d_compat.h"
 
 #include <ATen/record_function.h>
@@ -166,9 +167,8 @@ void waitFor(c10::intrusive_ptr<c10d::Work> work, const char* op) {
     try {
         work->wait();
     } catch (const std::exception& e) {
-        throw std::runtime_error(
-            std::string(op) +
-            " failed (another rank stopped or is unreachable): " + firstLine(e.what()));
+        throw Error(std::string(op) +
+                    " failed (another rank stopped or is unreachable): " + firstLine(e.what()));
     }
     // The work holds the collective's tensors, and Gloo's worker thread drops its own reference
     // just after it marks the work done. Whichever reference goes last frees the tensors; on the

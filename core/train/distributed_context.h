@@ -16,7 +16,7 @@ namespace memscope {
 // (rank 0 serves it at MASTER_ADDR:MASTER_PORT) and a Gloo process group. Every collective is
 // blocking, runs under a RecordFunction span ("c10d::allreduce", ...) so the recorder sees it, and
 // adds its payload to bytesMoved(). A collective that fails (a peer died, the timeout passed)
-// throws std::runtime_error naming the operation.
+// throws memscope::Error naming the operation.
 class DistributedContext {
   public:
     ~DistributedContext();

@@ -8,6 +8,7 @@
 #include "io/run_file.h"
 #include "io/snapshot_exporter.h"
 #include "io/table_exporter.h"
+#include "model/input_error.h"
 #include "model/preset.h"
 #include "trace/trace_summary.h"
 
@@ -368,7 +369,7 @@ class TestExports : public QObject {
 
     void pickleWriterRejectsMisuse() {
         std::ostringstream out;
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, PickleWriter(out, 5));
+        QVERIFY_THROWS_EXCEPTION(InputError, PickleWriter(out, 5));
         PickleWriter w(out, 4);
         w.beginList();
         QVERIFY_THROWS_EXCEPTION(std::logic_error, w.endDict());

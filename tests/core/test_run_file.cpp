@@ -1,8 +1,13 @@
 // The .memscope run file: lossless round trips, and clear RunFileErrors (never a crash) for
 // truncated, foreign, newer, damaged or inconsistent files.
 
+#include "io/atomic_file.h"
 #include "io/column_codec.h"
+#include "io/pickle_error.h"
 #include "io/run_file.h"
+#include "model/cancellation.h"
+#include "model/config_error.h"
+#include "model/input_error.h"
 
 #include <zstd.h>
 #include <nlohmann/json.hpp>
@@ -796,7 +801,7 @@ class TestRunFile : public QObject {
         auto error = [](const char* text) -> QString {
             try {
                 RunRange::parse(text);
-            } catch (const std::invalid_argument& e) {
+            } catch (const InputError& e) {
                 return e.what();
             }
             return {};
@@ -885,6 +890,43 @@ class TestRunFile : public QObject {
         } catch (const RunFileError& e) {
             QCOMPARE(QString::fromStdString(e.path()), p);
             QVERIFY2(QString(e.what()).startsWith(p + ": cannot create"), e.what());
+        }
+    }
+
+    // Issue 30: core throws one family. Each own type is a memscope::Error (a std::runtime_error,
+    // so catch sites of std::exception hold), and what bad input or a failed write throws is one
+    // of them, with its message as it was.
+    void errorsShareOneFamily() {
+        static_assert(std::is_base_of_v<std::runtime_error, Error>);
+        static_assert(std::is_base_of_v<Error, ConfigError>);
+        static_assert(std::is_base_of_v<Error, InputError>);
+        static_assert(std::is_base_of_v<Error, RunCancelled>);
+        static_assert(std::is_base_of_v<Error, PickleError>);
+        static_assert(std::is_base_of_v<FileError, RunFileError>);
+        static_assert(std::is_base_of_v<Error, FileError>);
+        QCOMPARE(std::string(ConfigError("--num-heads", "must be positive").what()),
+                 std::string("--num-heads: must be positive"));
+        try {
+            RunRange::parse("5:x");
+            QFAIL("a bad range parsed");
+        } catch (const Error& e) {
+            QVERIFY(dynamic_cast<const InputError*>(&e) != nullptr);
+            QCOMPARE(std::string(e.what()),
+                     std::string("range '5:x': 'x' is not an event index or a time like 2.5s"));
+        }
+        const auto p = path("no/such/dir/export.csv");
+        try {
+            writeFileAtomically(p.toStdString(), [](std::ostream& out) { out << "x"; });
+            QFAIL("a write into a missing directory succeeded");
+        } catch (const FileError& e) {
+            QCOMPARE(QString::fromStdString(e.path()), p);
+            QVERIFY2(QString(e.what()).startsWith(p + ": cannot write ("), e.what());
+        }
+        try {
+            RunFile::load(path("absent.memscope").toStdString());
+            QFAIL("an absent file loaded");
+        } catch (const Error& e) {
+            QVERIFY(dynamic_cast<const RunFileError*>(&e) != nullptr);
         }
     }
 

@@ -11,6 +11,7 @@
 #include "io/run_file.h"
 #include "io/run_file_error.h"
 #include "io/run_journal.h"
+#include "model/input_error.h"
 #include "tiny_options.h"
 
 #include <QTemporaryDir>
@@ -299,7 +300,7 @@ class TestRunJournal : public QObject {
             sizes.push_back(readAll(path).size());
         }
         QVERIFY2(sizes[2] * 2 < sizes[1], "version 3 is not half the size of version 2");
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+        QVERIFY_THROWS_EXCEPTION(InputError,
                                  RunJournal(m_dir.filePath("v4.journal").toStdString(), 4));
     }
 

@@ -5,6 +5,7 @@
 #include "analysis/event_at.h"
 #include "analysis/stack_diff.h"
 #include "analysis/stack_tree.h"
+#include "model/input_error.h"
 #include "trace/trace.h"
 
 #include <QtTest/QtTest>
@@ -429,18 +430,18 @@ void TestStackTree::eventAtParsesAndResolves() {
     QCOMPARE(seconds.value, int64_t(1250000000));
     QCOMPARE(EventAt::parse("2min").value, int64_t(120000000000));
     for (const char* bad : {"", "x", "1.5", "-3", "5 kb", "1e3s", "99999999999999999999"}) {
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, EventAt::parse(bad));
+        QVERIFY_THROWS_EXCEPTION(InputError, EventAt::parse(bad));
     }
     try {
         EventAt::parse("7").resolve(f.trace);
         QFAIL("event 7 of 7 events resolved");
-    } catch (const std::invalid_argument& e) {
+    } catch (const InputError& e) {
         QCOMPARE(std::string(e.what()), std::string("the run has events 0 to 6 only"));
     }
     try {
         EventAt::parse("1s").resolve(f.trace);
         QFAIL("a time after the run resolved");
-    } catch (const std::invalid_argument& e) {
+    } catch (const InputError& e) {
         QCOMPARE(std::string(e.what()), std::string("the run ends at 0.000 s"));
     }
 }
