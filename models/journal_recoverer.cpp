@@ -1,5 +1,6 @@
 #include "journal_recoverer.h"
 
+#include "error_text.h"
 #include "when_finished.h"
 
 #include "io/journal_recovery.h"
@@ -65,8 +66,7 @@ void JournalRecoverer::recover(const QStringList& journals) {
                 r.second << tr("Recovered %1: %2").arg(QDir::toNativeSeparators(run), what);
             } catch (const std::exception& e) {
                 r.second << tr("Could not recover %1: %2")
-                                .arg(QDir::toNativeSeparators(journal),
-                                     QString::fromLocal8Bit(e.what()));
+                                .arg(QDir::toNativeSeparators(journal), errorText(e));
             }
         }
         return r;

@@ -1,5 +1,6 @@
 #include "run_session.h"
 
+#include "error_text.h"
 #include "run_document.h"
 #include "when_finished.h"
 
@@ -119,7 +120,7 @@ RunSession::Loaded loadRun(RunSession::Loaded loaded, const RunRange& range, int
     } catch (const RunFileCancelled&) {
         loaded.cancelled = true;
     } catch (const std::exception& e) {
-        loaded.error = QString::fromLocal8Bit(e.what());
+        loaded.error = errorText(e);
     } catch (...) {
         loaded.error = RunSession::tr("unknown error");
     }
@@ -170,7 +171,7 @@ bool RunSession::startLoad(const QString& path, const RunRange& range, int rank,
     try {
         bytes = bytesToRead(RunSource(QFile::encodeName(path).toStdString()));
     } catch (const std::exception& e) {
-        request.error = QString::fromLocal8Bit(e.what());
+        request.error = errorText(e);
         finishLoad(request);
         return false;
     }
@@ -264,8 +265,7 @@ void RunSession::finishLoad(const Loaded& loaded) {
     QStringList problems;
     for (const RunSource::Rank& r : loaded.ranks) {
         if (!r.trace) {
-            problems
-                << tr("rank %1: %2").arg(r.rank).arg(QString::fromLocal8Bit(r.problem.c_str()));
+            problems << tr("rank %1: %2").arg(r.rank).arg(errorText(r.problem));
         }
     }
     if (loaded.shown < 0) {
@@ -350,8 +350,7 @@ bool RunSession::save(const QString& path, QString* error) {
         RunFile::save(*trace, QFile::encodeName(path).toStdString());
     } catch (const std::exception& e) {
         if (error) {
-            *error = tr("Memscope could not write %1.\n\n%2")
-                         .arg(nativePath(path), QString::fromLocal8Bit(e.what()));
+            *error = tr("Memscope could not write %1.\n\n%2").arg(nativePath(path), errorText(e));
         }
         return false;
     }

@@ -1,6 +1,7 @@
 #include "rank_run_controller.h"
 
 #include "byte_format.h"
+#include "error_text.h"
 #include "when_finished.h"
 
 #include "io/journal_reader.h"
@@ -341,12 +342,11 @@ void RankRunController::launchPoll() {
             try {
                 taken = reader->poll();
             } catch (const std::exception& e) {
-                p.problems << QString::fromLocal8Bit(e.what());
+                p.problems << errorText(e);
             }
             if (reader->failed()) {
-                p.problems << QStringLiteral("%1: %2").arg(
-                    QString::fromStdString(reader->path()),
-                    QString::fromStdString(reader->stopReason()));
+                p.problems << QStringLiteral("%1: %2").arg(QString::fromStdString(reader->path()),
+                                                           errorText(reader->stopReason()));
             }
             double seconds = 0;
             for (const auto& s : reader->steps()) {
@@ -363,7 +363,7 @@ void RankRunController::launchPoll() {
                     p.trace = std::move(trace);
                     p.rank = shown;
                 } catch (const std::exception& e) {
-                    p.problems << QString::fromLocal8Bit(e.what());
+                    p.problems << errorText(e);
                 }
             }
         }
@@ -452,8 +452,7 @@ void RankRunController::launchFinish() {
                 ++p.rankFiles;
                 p.recovered << tr("rank %1: %2").arg(r).arg(what);
             } catch (const std::exception& e) {
-                p.recoveryProblems
-                    << tr("rank %1: %2").arg(r).arg(QString::fromLocal8Bit(e.what()));
+                p.recoveryProblems << tr("rank %1: %2").arg(r).arg(errorText(e));
             }
         }
         return p;

@@ -1,6 +1,7 @@
 #include "run_controller.h"
 
 #include "byte_format.h"
+#include "error_text.h"
 #include "torch_part_loader.h"
 #include "when_finished.h"
 
@@ -50,7 +51,7 @@ Snapshot takeSnapshot(LiveRun* recording, bool final, const QString& path, bool 
         LiveRun::Result result = recording->finish();
         s.outcome.cancelled = result.cancelled;
         s.outcome.outOfMemory = result.out_of_memory;
-        s.outcome.error = QString::fromStdString(result.error);
+        s.outcome.error = errorText(result.error);
         s.outcome.summary = QString::fromStdString(result.summary);
         s.outcome.peakBytes = result.peak_bytes;
         trace = std::move(result.trace);
@@ -62,9 +63,8 @@ Snapshot takeSnapshot(LiveRun* recording, bool final, const QString& path, bool 
                 s.outcome.savedPath = path;
                 recording->discardJournal();
             } catch (const std::exception& e) {
-                s.outcome.saveError =
-                    RunController::tr("Could not keep the run as %1: %2")
-                        .arg(QDir::toNativeSeparators(path), QString::fromLocal8Bit(e.what()));
+                s.outcome.saveError = RunController::tr("Could not keep the run as %1: %2")
+                                          .arg(QDir::toNativeSeparators(path), errorText(e));
             }
         }
     } else if (incremental) {
@@ -170,7 +170,7 @@ bool RunController::start(const TrainOptions& options, bool record_shapes, QStri
         session->recording->start();
     } catch (const std::exception& e) {
         if (error) {
-            *error = QString::fromLocal8Bit(e.what());
+            *error = errorText(e);
         }
         return false;
     }
@@ -294,7 +294,7 @@ void RunController::launchSnapshot(bool final) {
             return takeSnapshot(recording, final, path, incremental);
         } catch (const std::exception& e) {
             Snapshot s;
-            s.failure = QString::fromLocal8Bit(e.what());
+            s.failure = errorText(e);
             return s;
         }
     });

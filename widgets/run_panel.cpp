@@ -1,6 +1,7 @@
 #include "run_panel.h"
 
 #include "app_settings.h"
+#include "error_text.h"
 #include "torch_part_loader.h"
 
 #include "analysis/torch_part.h"
@@ -549,9 +550,9 @@ std::optional<TrainOptions> RunPanel::validatedOptions() {
         m_error->hide();
         return o;
     } catch (const ConfigError& e) {
-        showError(QString::fromStdString(e.option()), QString::fromLocal8Bit(e.what()));
+        showError(QString::fromStdString(e.option()), errorText(e));
     } catch (const std::exception& e) {
-        showError(QString(), QString::fromLocal8Bit(e.what()));
+        showError(QString(), errorText(e));
     }
     return std::nullopt;
 }
@@ -613,7 +614,7 @@ bool RunPanel::checkProcesses(const TrainOptions& o, QString* option, QString* m
         ParallelRules::checkBucket(bucketMib());
     } catch (const ConfigError& e) {
         *option = QString::fromStdString(e.option());
-        *message = QString::fromLocal8Bit(e.what());
+        *message = errorText(e);
         return false;
     }
     const QString out = outputDirectory();

@@ -4,6 +4,7 @@
 #include "analysis/seed_tables.h"
 #include "analysis/sweep_runner.h"
 #include "analysis/torch_part.h"
+#include "error_text.h"
 #include "io/atomic_file.h"
 #include "model/cancellation.h"
 #include "model/config_error.h"
@@ -477,7 +478,7 @@ bool SweepPage::specFromForm(SweepSpec& spec, QString& error) const {
         }
         spec.points();  // every point valid
     } catch (const ConfigError& e) {
-        error = QString::fromStdString(e.what());
+        error = errorText(e);
         return false;
     }
     return true;
@@ -492,7 +493,7 @@ bool SweepPage::startSweep(const SweepSpec& spec, const QString& dir) {
     try {
         total = spec.points().size();
     } catch (const ConfigError& e) {
-        m_lastError = QString::fromStdString(e.what());
+        m_lastError = errorText(e);
         return false;
     }
     m_running = true;
@@ -533,7 +534,7 @@ bool SweepPage::startSweep(const SweepSpec& spec, const QString& dir) {
             };
             result = part->runSweep(spec, out, progress, cancel.get());
         } catch (const std::exception& e) {
-            error = QString::fromStdString(e.what());
+            error = errorText(e);
         }
         QMetaObject::invokeMethod(
             this, [this, result, error] { finishSweep(result, error); }, Qt::QueuedConnection);
@@ -591,7 +592,7 @@ bool SweepPage::openSweep(const QString& dir) {
     try {
         setResult(SweepResult::load(dir.toStdString()), dir);
     } catch (const std::exception& e) {
-        m_lastError = QString::fromStdString(e.what());
+        m_lastError = errorText(e);
         return false;
     }
     m_status->setText(
@@ -795,7 +796,7 @@ bool SweepPage::exportCsv(const QString& path) {
     try {
         writeFileAtomically(path.toStdString(), [&text](std::ostream& out) { out << text; });
     } catch (const std::exception& e) {
-        m_lastError = QString::fromStdString(e.what());
+        m_lastError = errorText(e);
         return false;
     }
     return true;

@@ -1,6 +1,7 @@
 #include "torch_part_loader.h"
 
 #include "analysis/torch_part.h"
+#include "error_text.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -64,7 +65,7 @@ TorchPart* load(QString* error) {
         const char* why = ::dlerror();
         *error = TorchPartLoader::tr("Cannot load %1: %2")
                      .arg(QDir::toNativeSeparators(path),
-                          why ? QString::fromLocal8Bit(why) : TorchPartLoader::tr("unknown error"));
+                          why ? errorText(std::string(why)) : TorchPartLoader::tr("unknown error"));
         return nullptr;
     }
     using Entry = TorchPart* (*)();
