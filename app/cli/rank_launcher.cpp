@@ -1,5 +1,6 @@
 #include "rank_launcher.h"
 
+#include "cli_support.h"
 #include "model/config_error.h"
 
 #include <arpa/inet.h>
@@ -14,6 +15,7 @@
 #include <cstring>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <thread>
 
 namespace memscope::cli {
@@ -100,8 +102,8 @@ int RankLauncher::run(int nproc, int master_port, double comm_timeout_s) {
     for (int r = 0; r < nproc; ++r) {
         const pid_t pid = ::fork();
         if (pid < 0) {
-            std::cerr << "memscope-cli: error: cannot start rank " << r << ": "
-                      << std::strerror(errno) << "\n";
+            const int error = errno;
+            fail("cannot start rank " + std::to_string(r) + ": " + std::strerror(error));
             forwardSignal(SIGTERM);
             break;
         }
@@ -115,8 +117,8 @@ int RankLauncher::run(int nproc, int master_port, double comm_timeout_s) {
             ::setenv("MASTER_ADDR", "127.0.0.1", 1);
             ::setenv("MASTER_PORT", std::to_string(port).c_str(), 1);
             ::execv("/proc/self/exe", argv.data());
-            std::cerr << "memscope-cli: error: cannot start rank " << r << ": "
-                      << std::strerror(errno) << "\n";
+            const int error = errno;
+            fail("cannot start rank " + std::to_string(r) + ": " + std::strerror(error));
             ::_exit(127);
         }
         g_children[size_t(r)] = pid;
@@ -138,8 +140,8 @@ int RankLauncher::run(int nproc, int master_port, double comm_timeout_s) {
         }
         if (pid <= 0) {
             if (kill_at && Clock::now() > *kill_at) {
-                std::cerr << "memscope-cli: error: ranks still running " << int(comm_timeout_s + 15)
-                          << " s after a rank failed; killing them\n";
+                fail("ranks still running " + std::to_string(int(comm_timeout_s + 15)) +
+                     " s after a rank failed; killing them");
                 forwardSignal(SIGKILL);
                 kill_at.reset();
             }
@@ -172,9 +174,11 @@ int RankLauncher::run(int nproc, int master_port, double comm_timeout_s) {
             continue;
         }
         if (!failed) {
-            std::cerr << "memscope-cli: error: rank " << rank << " (pid " << pid << ") "
-                      << describeStatus(status) << "; the other ranks stop at their next "
-                      << "collective (within --comm-timeout " << comm_timeout_s << " s)\n";
+            std::ostringstream message;
+            message << "rank " << rank << " (pid " << pid << ") " << describeStatus(status)
+                    << "; the other ranks stop at their next collective (within --comm-timeout "
+                    << comm_timeout_s << " s)";
+            fail(message.str());
         }
         failed = true;
         if (!kill_at) {
