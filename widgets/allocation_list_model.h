@@ -44,6 +44,7 @@ class AllocationListModel : public QAbstractTableModel {
     // document's, shared with the other views), else from indexes built here.
     void setTrace(std::shared_ptr<const Trace> trace,
                   std::shared_ptr<const RunIndexes> indexes = nullptr);
+    const std::shared_ptr<const Trace>& trace() const { return m_trace; }
     // Lists only the allocations the filter selects (std::nullopt: all of them).
     void setRangeFilter(const std::optional<RangeFilter>& filter);
     const std::optional<RangeFilter>& rangeFilter() const { return m_filter; }

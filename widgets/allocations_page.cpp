@@ -88,19 +88,22 @@ AllocationsPage::AllocationsPage(RunDocument* document, QWidget* parent) : Alloc
 
 AllocationsPage::~AllocationsPage() = default;
 
+bool AllocationsPage::showsDocumentRun() const {
+    return m_state && m_allocations->trace() && m_allocations->trace() == m_state->trace();
+}
+
 void AllocationsPage::setTrace(std::shared_ptr<const Trace> trace) {
-    m_trace = std::move(trace);
     // The document's indexes when this is its run: module and operator computed once per run.
     const auto indexes =
-        m_state && m_trace && m_state->trace() == m_trace ? m_state->indexes() : nullptr;
-    m_allocations->setTrace(m_trace, indexes);
-    m_events->setTrace(m_trace, indexes);
+        m_state && trace && m_state->trace() == trace ? m_state->indexes() : nullptr;
+    m_events->setTrace(trace, indexes);
+    m_allocations->setTrace(std::move(trace), indexes);
     followFilter();
     for (QTreeView* view : {m_allocation_view, m_events_view}) {
         view->header()->resizeSections(QHeaderView::ResizeToContents);
     }
     // The document's pinned allocation selects its rows in the new lists.
-    if (m_state && m_trace && m_trace == m_state->trace() && m_state->selectedAllocation() >= 0) {
+    if (showsDocumentRun() && m_state->selectedAllocation() >= 0) {
         showAllocation(m_state->selectedAllocation());
     }
     retranslateUi();
@@ -114,7 +117,7 @@ void AllocationsPage::setViewState(RunDocument* state) {
     if (m_state) {
         connect(m_state, &RunDocument::filterChanged, this, &AllocationsPage::followFilter);
         connect(m_state, &RunDocument::selectedAllocationChanged, this, [this](qint64 a) {
-            if (a >= 0 && m_trace && m_trace == m_state->trace()) {
+            if (a >= 0 && showsDocumentRun()) {
                 showAllocation(a);
             }
         });
@@ -123,8 +126,7 @@ void AllocationsPage::setViewState(RunDocument* state) {
 }
 
 void AllocationsPage::followFilter() {
-    const bool same_run = m_state && m_trace && m_trace == m_state->trace();
-    const auto filter = same_run ? m_state->filter() : std::nullopt;
+    const auto filter = showsDocumentRun() ? m_state->filter() : std::nullopt;
     m_allocations->setRangeFilter(filter);
     if (filter) {
         m_events->setEventRange(filter->first, filter->last);
@@ -184,12 +186,13 @@ void AllocationsPage::retranslateUi() {
     m_tabs->setTabText(0, tr("Allocations (largest first)"));
     m_tabs->setTabText(1, tr("Memory events"));
     const QLocale locale;
-    m_status->setText(m_trace ? tr("%1 of %2 allocations, %3 of %4 alloc/free events shown")
-                                    .arg(locale.toString(m_allocation_proxy->rowCount()),
-                                         locale.toString(m_allocations->totalCount()),
-                                         locale.toString(m_events_proxy->rowCount()),
-                                         locale.toString(m_events->totalCount()))
-                              : tr("No run open."));
+    m_status->setText(m_allocations->trace()
+                          ? tr("%1 of %2 allocations, %3 of %4 alloc/free events shown")
+                                .arg(locale.toString(m_allocation_proxy->rowCount()),
+                                     locale.toString(m_allocations->totalCount()),
+                                     locale.toString(m_events_proxy->rowCount()),
+                                     locale.toString(m_events->totalCount()))
+                          : tr("No run open."));
 }
 
 QString AllocationsPage::statusText() const {

@@ -64,8 +64,9 @@ class AllocationsPage : public QWidget {
     void rowActivated(const QModelIndex& proxy_index);
     void retranslateUi();
     void followFilter();
+    // Whether the lists show the document's run (the lists hold the run, the page does not).
+    bool showsDocumentRun() const;
 
-    std::shared_ptr<const Trace> m_trace;
     RunDocument* m_state = nullptr;
     AllocationListModel* m_allocations = nullptr;
     MemoryEventsModel* m_events = nullptr;

@@ -3,6 +3,7 @@
 #include "analysis/stack_diff.h"
 #include "byte_format.h"
 #include "comparison_model.h"
+#include "error_text.h"
 #include "flame_graph_view.h"
 #include "io/atomic_file.h"
 #include "stack_diff_model.h"
@@ -130,13 +131,12 @@ ComparePage::~ComparePage() = default;
 
 void ComparePage::setRuns(std::shared_ptr<const Trace> a, std::shared_ptr<const Trace> b,
                           QString nameA, QString nameB) {
-    m_a = std::move(a);
-    m_b = std::move(b);
+    m_comparing = a && b;
     m_nameA = std::move(nameA);
     m_nameB = std::move(nameB);
     ++m_generation;
     m_alignment = StepAlignment();
-    if (!m_a || !m_b) {
+    if (!m_comparing) {
         m_model->setComparison(RunComparison());
         m_stackModel->setDiff(nullptr);
         m_diffFlame->setTree(nullptr);
@@ -147,9 +147,9 @@ void ComparePage::setRuns(std::shared_ptr<const Trace> a, std::shared_ptr<const 
         return;
     }
     m_model->setComparison(
-        RunComparison::compare(*m_a, *m_b, m_nameA.toStdString(), m_nameB.toStdString()));
+        RunComparison::compare(*a, *b, m_nameA.toStdString(), m_nameB.toStdString()));
     m_table->resizeColumnsToContents();
-    auto diff = std::make_shared<const StackDiff>(StackDiff::compare(*m_a, *m_b));
+    auto diff = std::make_shared<const StackDiff>(StackDiff::compare(*a, *b));
     m_stackModel->setDiff(diff);
     m_diffFlame->setTree(std::shared_ptr<const StackTree>(diff, &diff->tree()),
                          FlameGraphView::Mode::Difference);
@@ -159,26 +159,28 @@ void ComparePage::setRuns(std::shared_ptr<const Trace> a, std::shared_ptr<const 
     m_viewA->setPlaceholderText(tr("Laying out..."));
     m_viewB->setPlaceholderText(tr("Laying out..."));
     retranslateUi();
-    const auto ta = m_a, tb = m_b;
+    // The runs travel with their layouts: the page keeps neither run, its two timelines do.
     const uint64_t generation = m_generation;
     using Layouts = std::pair<std::shared_ptr<TimelineLayout>, std::shared_ptr<TimelineLayout>>;
-    whenFinished(this, QtConcurrent::run([ta, tb] {
-                     return Layouts(std::make_shared<TimelineLayout>(*ta),
-                                    std::make_shared<TimelineLayout>(*tb));
+    whenFinished(this, QtConcurrent::run([a, b] {
+                     return Layouts(std::make_shared<TimelineLayout>(*a),
+                                    std::make_shared<TimelineLayout>(*b));
                  }),
-                 [this, generation](Layouts layouts) {
+                 [this, generation, a, b](Layouts layouts) {
                      if (generation == m_generation) {
-                         adoptLayouts(std::move(layouts.first), std::move(layouts.second));
+                         adoptLayouts(a, std::move(layouts.first), b, std::move(layouts.second));
                      }
                  });
 }
 
-void ComparePage::adoptLayouts(std::shared_ptr<TimelineLayout> a,
-                               std::shared_ptr<TimelineLayout> b) {
-    m_alignment = StepAlignment::between(*m_a, *a, *m_b, *b);
+void ComparePage::adoptLayouts(std::shared_ptr<const Trace> a,
+                               std::shared_ptr<TimelineLayout> layout_a,
+                               std::shared_ptr<const Trace> b,
+                               std::shared_ptr<TimelineLayout> layout_b) {
+    m_alignment = StepAlignment::between(*a, *layout_a, *b, *layout_b);
     m_following = true;  // the two resets below must not move each other
-    m_viewA->setTrace(m_a, std::move(a));
-    m_viewB->setTrace(m_b, std::move(b));
+    m_viewA->setTrace(std::move(a), std::move(layout_a));
+    m_viewB->setTrace(std::move(b), std::move(layout_b));
     m_following = false;
     m_pending = false;
     emit layoutsReady();
@@ -204,7 +206,7 @@ bool ComparePage::exportCsv(const QString& path) {
     try {
         writeFileAtomically(path.toStdString(), [&text](std::ostream& out) { out << text; });
     } catch (const std::exception& e) {
-        m_lastError = QString::fromStdString(e.what());
+        m_lastError = errorText(e);
         return false;
     }
     return true;
@@ -228,9 +230,9 @@ void ComparePage::retranslateUi() {
     m_diffLegend->setText(
         tr("Bytes alive at each run's peak by stack, B minus A: red frames grew, blue frames "
            "shrank; a frame is as wide as the bytes that changed below it."));
-    m_diffFlame->setPlaceholderText(m_a && m_b ? tr("The two runs hold the same bytes by stack "
-                                                    "at their peaks.")
-                                               : tr("Compare two runs to see the difference."));
+    m_diffFlame->setPlaceholderText(m_comparing ? tr("The two runs hold the same bytes by stack "
+                                                     "at their peaks.")
+                                                : tr("Compare two runs to see the difference."));
 }
 
 }  // namespace memscope

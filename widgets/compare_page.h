@@ -63,12 +63,12 @@ class ComparePage : public QWidget {
     void changeEvent(QEvent* event) override;
 
   private:
-    void adoptLayouts(std::shared_ptr<TimelineLayout> a, std::shared_ptr<TimelineLayout> b);
+    void adoptLayouts(std::shared_ptr<const Trace> a, std::shared_ptr<TimelineLayout> layout_a,
+                      std::shared_ptr<const Trace> b, std::shared_ptr<TimelineLayout> layout_b);
     void follow(bool from_a, double x0, double x1);
     void retranslateUi();
 
-    std::shared_ptr<const Trace> m_a;
-    std::shared_ptr<const Trace> m_b;
+    bool m_comparing = false;  // two runs given (their timelines hold them once laid out)
     QString m_nameA;
     QString m_nameB;
     TimelineView* m_viewA = nullptr;

@@ -139,13 +139,14 @@ void FlameGraphPage::setViewState(RunDocument* document) {
 }
 
 bool FlameGraphPage::showsDocumentRun() const {
-    return m_state && m_trace && m_state->trace() == m_trace;
+    const auto trace = m_trace.lock();
+    return m_state && trace && m_state->trace() == trace;
 }
 
 void FlameGraphPage::setTrace(std::shared_ptr<const Trace> trace) {
-    m_trace = std::move(trace);
-    m_rawFrames->setVisible(m_trace && m_trace->hasRawStacks());
-    if (m_rawOf.lock() != m_trace) {
+    m_trace = trace;
+    m_rawFrames->setVisible(trace && trace->hasRawStacks());
+    if (m_rawOf.lock() != trace) {
         m_rawTrace.reset();  // another run's copy
     }
     m_selectedEvent = -1;
@@ -158,8 +159,8 @@ void FlameGraphPage::setTrace(std::shared_ptr<const Trace> trace) {
             m_last = filter->last;
         }
         const int64_t a = m_state->selectedAllocation();
-        if (a >= 0 && size_t(a) < m_trace->allocations().size()) {
-            m_selectedEvent = std::max<int64_t>(0, m_trace->allocations()[size_t(a)].alloc_event);
+        if (a >= 0 && size_t(a) < trace->allocations().size()) {
+            m_selectedEvent = std::max<int64_t>(0, trace->allocations()[size_t(a)].alloc_event);
         }
     }
     rebuild();
@@ -201,9 +202,10 @@ void FlameGraphPage::setEventRange(qint64 first, qint64 last) {
 }
 
 void FlameGraphPage::setSelectedAllocation(qint64 allocation) {
+    const auto trace = m_trace.lock();
     int64_t event = -1;
-    if (m_trace && allocation >= 0 && size_t(allocation) < m_trace->allocations().size()) {
-        event = std::max<int64_t>(0, m_trace->allocations()[size_t(allocation)].alloc_event);
+    if (trace && allocation >= 0 && size_t(allocation) < trace->allocations().size()) {
+        event = std::max<int64_t>(0, trace->allocations()[size_t(allocation)].alloc_event);
     }
     if (event == m_selectedEvent) {
         return;
@@ -215,8 +217,9 @@ void FlameGraphPage::setSelectedAllocation(qint64 allocation) {
 }
 
 void FlameGraphPage::rebuild() {
+    const auto trace = m_trace.lock();
     const uint64_t generation = ++m_generation;
-    if (!m_trace) {
+    if (!trace) {
         adoptTrees({});
         return;
     }
@@ -234,7 +237,7 @@ void FlameGraphPage::rebuild() {
         auto bottom_up = std::make_shared<const StackTree>(StackTree::build(trace, options));
         return Trees(std::move(top_down), std::move(bottom_up));
     };
-    if (m_trace->events.count() <= m_asyncEvents) {
+    if (trace->events.count() <= m_asyncEvents) {
         adoptTrees(build(*tree_trace));  // small: here and now
         return;
     }
@@ -257,25 +260,27 @@ void FlameGraphPage::rebuild() {
             }
         });
     }
-    std::shared_ptr<const Trace> trace = tree_trace;
     m_watcherGeneration = generation;
-    m_watcher->setFuture(QtConcurrent::run([build, trace]() mutable { return build(*trace); }));
+    m_watcher->setFuture(
+        QtConcurrent::run([build, tree_trace]() mutable { return build(*tree_trace); }));
 }
 
 bool FlameGraphPage::showsRawFrames() const {
-    return m_trace && m_trace->hasRawStacks() && m_rawFrames->isChecked();
+    const auto trace = m_trace.lock();
+    return trace && trace->hasRawStacks() && m_rawFrames->isChecked();
 }
 
 std::shared_ptr<const Trace> FlameGraphPage::treeTrace() {
+    const auto trace = m_trace.lock();
     if (!showsRawFrames()) {
-        return m_trace;
+        return trace;
     }
-    if (!m_rawTrace || m_rawOf.lock() != m_trace) {
+    if (!m_rawTrace || m_rawOf.lock() != trace) {
         // A copy whose stacks are the raw ones; allocation indices stay those of the run.
-        auto raw = std::make_shared<Trace>(*m_trace);
+        auto raw = std::make_shared<Trace>(*trace);
         raw->swapRawStacks();
         m_rawTrace = std::move(raw);
-        m_rawOf = m_trace;
+        m_rawOf = trace;
     }
     return m_rawTrace;
 }
@@ -295,7 +300,8 @@ void FlameGraphPage::adoptTrees(Trees trees) {
 }
 
 void FlameGraphPage::highlightNode(const StackTree* tree, int node) {
-    if (!m_trace || !tree) {
+    const auto trace = m_trace.lock();
+    if (!trace || !tree) {
         return;
     }
     // The root (or a click that zoomed out to it) clears the highlight.
@@ -309,13 +315,14 @@ void FlameGraphPage::highlightNode(const StackTree* tree, int node) {
 }
 
 void FlameGraphPage::updateInfo() {
+    const auto trace = m_trace.lock();
     if (m_pending) {
         m_info->setText(tr("Building the stack trees of %1 events…")
-                            .arg(QLocale().toString(qint64(m_trace->events.count()))));
+                            .arg(QLocale().toString(qint64(trace ? trace->events.count() : 0))));
         m_flame->setPlaceholderText(m_info->text());
         return;
     }
-    if (!m_trace || !m_topDown) {
+    if (!trace || !m_topDown) {
         m_info->setText(tr("No run."));
         return;
     }
@@ -325,7 +332,7 @@ void FlameGraphPage::updateInfo() {
         m_flame->setPlaceholderText(tr("No allocation or free in this run or range."));
         return;
     }
-    const double seconds = double(m_trace->events.time_ns[size_t(at)]) * 1e-9;
+    const double seconds = double(trace->events.time_ns[size_t(at)]) * 1e-9;
     QString text = tr("At event %1 (%2 s): %3 alive in %n allocation(s)", nullptr,
                       int(std::min<int64_t>(m_topDown->root().alive_count, INT32_MAX)))
                        .arg(QLocale().toString(qint64(at)))

@@ -50,7 +50,7 @@ class FlameGraphPage : public QWidget {
     // A run; the document's filter and pinned allocation apply at once when it is the
     // document's run.
     void setTrace(std::shared_ptr<const Trace> trace);
-    const Trace* trace() const { return m_trace.get(); }
+    const Trace* trace() const { return m_trace.lock().get(); }
     // Follows a run document (nullptr: none).
     void setViewState(RunDocument* document);
     // Shows the bytes alive just after event `event` (as "at the selected time").
@@ -112,7 +112,9 @@ class FlameGraphPage : public QWidget {
     void retranslateUi();
 
     RunDocument* m_state = nullptr;
-    std::shared_ptr<const Trace> m_trace;
+    // The run shown: the document's (or the caller's), which keeps it alive; the page keeps the
+    // stack trees it built from it.
+    std::weak_ptr<const Trace> m_trace;
     std::shared_ptr<const StackTree> m_topDown;
     std::shared_ptr<const StackTree> m_bottomUp;
     int64_t m_selectedEvent = -1;

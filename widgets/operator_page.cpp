@@ -1,5 +1,6 @@
 #include "operator_page.h"
 
+#include "error_text.h"
 #include "run_document.h"
 #include "when_finished.h"
 
@@ -98,6 +99,11 @@ void OperatorPage::setTrace(std::shared_ptr<const Trace> trace) {
     rebuild();
 }
 
+bool OperatorPage::showsDocumentRun() const {
+    const auto trace = m_trace.lock();
+    return m_state && trace && trace == m_state->trace();
+}
+
 void OperatorPage::setViewState(RunDocument* state) {
     if (m_state) {
         disconnect(m_state, nullptr, this, nullptr);
@@ -112,7 +118,7 @@ void OperatorPage::setViewState(RunDocument* state) {
     connect(this, &OperatorPage::allocationsHighlighted, m_state,
             &RunDocument::setHighlightedAllocations);
     connect(m_state, &RunDocument::selectedAllocationChanged, this, [this](qint64 a) {
-        if (a >= 0 && m_trace && m_trace == m_state->trace()) {
+        if (a >= 0 && showsDocumentRun()) {
             showAllocation(a);
         }
     });
@@ -120,8 +126,7 @@ void OperatorPage::setViewState(RunDocument* state) {
 }
 
 void OperatorPage::followFilter() {
-    const bool same_run = m_state && m_trace && m_trace == m_state->trace();
-    m_model->setRangeFilter(same_run ? m_state->filter() : std::nullopt);
+    m_model->setRangeFilter(showsDocumentRun() ? m_state->filter() : std::nullopt);
     if (m_grouping == OperatorTable::Grouping::ByModule) {
         m_view->expandToDepth(1);
     }
@@ -141,13 +146,13 @@ void OperatorPage::setGrouping(OperatorTable::Grouping grouping) {
 
 void OperatorPage::rebuild() {
     const uint64_t generation = ++m_generation;
-    if (!m_trace) {
+    const auto trace = m_trace.lock();
+    if (!trace) {
         m_pending = false;
         m_model->setTable(nullptr, nullptr);
         updateStatus();
         return;
     }
-    const auto trace = m_trace;
     const auto grouping = m_grouping;
     const bool now = trace->events.count() <= kAsyncEvents;  // small: built here and now
     // By operator, the document's table of the run (the summary page's too); by module, ours.
@@ -163,22 +168,24 @@ void OperatorPage::rebuild() {
         });
     }
     if (now) {
-        adoptTable(table.result());
+        adoptTable(trace, table.result());
         return;
     }
     m_pending = true;
     m_model->setTable(nullptr, nullptr);
     updateStatus();
-    whenFinished(this, table, [this, generation](std::shared_ptr<const OperatorTable> table) {
-        if (generation == m_generation) {
-            adoptTable(std::move(table));
-        }
-    });
+    whenFinished(this, table,
+                 [this, generation, trace](std::shared_ptr<const OperatorTable> table) {
+                     if (generation == m_generation) {
+                         adoptTable(trace, std::move(table));
+                     }
+                 });
 }
 
-void OperatorPage::adoptTable(std::shared_ptr<const OperatorTable> table) {
+void OperatorPage::adoptTable(std::shared_ptr<const Trace> trace,
+                              std::shared_ptr<const OperatorTable> table) {
     m_pending = false;
-    m_model->setTable(m_trace, std::move(table));
+    m_model->setTable(std::move(trace), std::move(table));
     m_view->setRootIsDecorated(m_grouping == OperatorTable::Grouping::ByModule);
     // Device time exists only where a GPU was timed: no empty column for CPU runs.
     bool device_time = false;
@@ -207,7 +214,7 @@ void OperatorPage::adoptTable(std::shared_ptr<const OperatorTable> table) {
     updateStatus();
     // The document's pinned allocation selects its row once the table is there (a large run's
     // table arrives after the pin).
-    if (m_state && m_trace == m_state->trace() && m_state->selectedAllocation() >= 0) {
+    if (showsDocumentRun() && m_state->selectedAllocation() >= 0) {
         showAllocation(m_state->selectedAllocation());
     }
     emit tableReady();
@@ -313,7 +320,7 @@ bool OperatorPage::exportCsv(const QString& path, QString* error) const {
                             [&table](std::ostream& out) { out << TableExporter::toCsv(table); });
     } catch (const std::exception& e) {
         if (error) {
-            *error = QString::fromStdString(e.what());
+            *error = errorText(e);
         }
         return false;
     }
@@ -343,8 +350,8 @@ void OperatorPage::updateStatus() {
     } else if (table->rows().empty()) {
         m_status->setText(tr("This run has no operators or allocations."));
     } else {
-        const bool spans = !m_trace->spans.empty();
-        const bool shapes = m_trace->shape_strings.size() > 1;
+        const bool spans = !m_model->trace()->spans.empty();
+        const bool shapes = m_model->trace()->shape_strings.size() > 1;
         QString text = tr("%n row(s)", nullptr, int(m_model->shownRowCount()));
         if (const auto& filter = m_model->rangeFilter()) {
             text += QStringLiteral(" ") + tr("of %1").arg(table->rows().size()) +

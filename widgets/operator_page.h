@@ -70,14 +70,18 @@ class OperatorPage : public QWidget {
 
   private:
     void rebuild();
-    void adoptTable(std::shared_ptr<const OperatorTable> table);
+    void adoptTable(std::shared_ptr<const Trace> trace, std::shared_ptr<const OperatorTable> table);
     void onSelectionChanged();
     void exportClicked();
     void updateStatus();
     void followFilter();
     void retranslateUi();
+    // Whether the page shows the document's run.
+    bool showsDocumentRun() const;
 
-    std::shared_ptr<const Trace> m_trace;
+    // The run shown: the document's (or the caller's), which keeps it alive; the table's model
+    // holds it once the table is built.
+    std::weak_ptr<const Trace> m_trace;
     RunDocument* m_state = nullptr;
     OperatorTable::Grouping m_grouping = OperatorTable::Grouping::ByOperator;
     OperatorTableModel* m_model = nullptr;

@@ -1,6 +1,7 @@
 #include "planner_page.h"
 
 #include "byte_format.h"
+#include "error_text.h"
 #include "torch_part_loader.h"
 
 #include "analysis/run_statistics.h"
@@ -191,13 +192,13 @@ PlannerPage::PlannerPage(QWidget* parent, bool predict_when_shown)
         // a measured run by then.
         connect(TorchPartLoader::instance(), &TorchPartLoader::ready, this, [this] {
             const QString detected = defaultDevice();
-            if (!m_trace && detected != QLatin1String("CPU") &&
+            if (!m_measured && detected != QLatin1String("CPU") &&
                 m_device->currentText() == QLatin1String("CPU")) {
                 m_device->setCurrentText(detected);
             }
         });
     } catch (const ConfigError& e) {
-        showError(QString::fromStdString(e.what()));
+        showError(errorText(e));
     }
     applyPreset();
 }
@@ -421,7 +422,7 @@ void PlannerPage::applyPreset() {
         auto options = TrainOptions::fromPreset(m_preset->currentText().toStdString());
         fillForm(options);
     } catch (const ConfigError& e) {
-        showError(QString::fromStdString(e.what()));
+        showError(errorText(e));
     }
 }
 
@@ -490,9 +491,9 @@ PlanRequest PlannerPage::requestFromForm() const {
         r.parallel.tensor = r.parallel.gpus % 2 == 0 ? 2 : 1;  // the rest data parallel
     }
     r.parallel.zero_stage = m_zero->value();
-    if (m_trace) {
+    if (m_measured) {
         const double mfu = m_measuredMfu;
-        if (mfu > 0 && m_trace->meta.device == "cpu" && r.device == "CPU") {
+        if (mfu > 0 && m_measuredOnCpu && r.device == "CPU") {
             r.mfu = mfu;
             r.mfu_source = "calibrated from the open run";
         }
@@ -513,11 +514,11 @@ void PlannerPage::updatePrediction() {
         m_result = std::make_unique<PlanResult>(m_planner->plan(requestFromForm()));
     } catch (const ConfigError& e) {
         m_result.reset();
-        showError(QString::fromStdString(e.what()));
+        showError(errorText(e));
         return;
     } catch (const std::exception& e) {
         m_result.reset();
-        showError(QString::fromStdString(e.what()));
+        showError(errorText(e));
         return;
     }
     showResult();
@@ -644,12 +645,13 @@ void PlannerPage::updateChart() {
 }
 
 void PlannerPage::setMeasuredTrace(std::shared_ptr<const Trace> trace) {
-    m_trace = std::move(trace);
+    m_measured = trace != nullptr;
+    m_measuredOnCpu = trace && trace->meta.device == "cpu";
     m_measuredPeak.reset();
     m_measuredGroups.clear();
     m_measuredMfu = 0;
-    if (m_trace) {
-        const RunStatistics measured = RunStatistics::fromTrace(*m_trace);
+    if (trace) {
+        const RunStatistics measured = RunStatistics::fromTrace(*trace);
         m_measuredPeak = measured.recorded_peak_bytes;
         m_measuredMfu = measured.mfu;
         m_measuredGroups.assign(GroupCount, 0);
@@ -658,9 +660,9 @@ void PlannerPage::setMeasuredTrace(std::shared_ptr<const Trace> trace) {
                 m_measuredGroups[size_t(g)] += measured.bytes_by_category_at_peak[size_t(category)];
             }
         }
-        if (!m_trace->meta.config.is_null() && !m_trace->meta.config.empty()) {
+        if (!trace->meta.config.is_null() && !trace->meta.config.empty()) {
             try {
-                const auto options = TrainOptions::fromJson(m_trace->meta.config);
+                const auto options = TrainOptions::fromJson(trace->meta.config);
                 {
                     const QSignalBlocker a(m_device), b(m_gpus), c(m_strategy), d(m_zero);
                     m_device->setCurrentText(QStringLiteral("CPU"));

@@ -84,7 +84,9 @@ class PlannerPage : public QWidget {
 
     std::unique_ptr<Planner> m_planner;
     std::unique_ptr<PlanResult> m_result;
-    std::shared_ptr<const Trace> m_trace;
+    // The open run's figures (the page keeps these, not the run).
+    bool m_measured = false;       // a run is open
+    bool m_measuredOnCpu = false;  // ... and it ran on a CPU
     std::optional<qint64> m_measuredPeak;
     std::vector<qint64> m_measuredGroups;  // per chart group, at the measured peak
     double m_measuredMfu = 0;              // the open run's MFU (0..1), 0 when it has none

@@ -105,36 +105,37 @@ void SegmentPage::setViewState(RunDocument* document) {
 }
 
 void SegmentPage::showPinned() {
-    if (!m_state || !m_trace || m_state->trace() != m_trace) {
+    const auto trace = m_trace.lock();
+    if (!m_state || !trace || m_state->trace() != trace) {
         return;
     }
     const int64_t a = m_state->selectedAllocation();
-    if (a >= 0 && size_t(a) < m_trace->allocations().size()) {
-        showAtEvent(std::max<int64_t>(0, m_trace->allocations()[size_t(a)].alloc_event));
+    if (a >= 0 && size_t(a) < trace->allocations().size()) {
+        showAtEvent(std::max<int64_t>(0, trace->allocations()[size_t(a)].alloc_event));
     }
 }
 
 void SegmentPage::setTrace(std::shared_ptr<const Trace> trace) {
-    m_trace = std::move(trace);
+    m_trace = trace;
     m_event = -1;
-    m_peakEvent = m_trace ? m_trace->peakEvent() : -1;
+    m_peakEvent = trace ? trace->peakEvent() : -1;
     m_oomEvent = -1;
-    const bool document_run = m_state && m_trace && m_state->trace() == m_trace;
+    const bool document_run = m_state && trace && m_state->trace() == trace;
     if (document_run) {  // found once per trace
         const auto& ooms = m_state->indexes()->oomEvents();
         m_oomEvent = ooms.empty() ? -1 : ooms.front();
-    } else if (m_trace) {
-        const auto& ev = m_trace->events;
+    } else if (trace) {
+        const auto& ev = trace->events;
         for (size_t i = 0; i < ev.count() && m_oomEvent < 0; ++i) {
             if (static_cast<EventKind>(ev.kind[i]) == EventKind::Oom) {
                 m_oomEvent = int64_t(i);
             }
         }
     }
-    const bool segments = m_trace && !m_trace->segments().empty();
+    const bool segments = trace && !trace->segments().empty();
     m_message->setVisible(!segments);
     m_content->setVisible(segments);
-    const int last = m_trace ? int(std::max<size_t>(1, m_trace->events.count()) - 1) : 0;
+    const int last = trace ? int(std::max<size_t>(1, trace->events.count()) - 1) : 0;
     {
         const QSignalBlocker a(m_slider);
         const QSignalBlocker b(m_spin);
@@ -152,10 +153,11 @@ void SegmentPage::setTrace(std::shared_ptr<const Trace> trace) {
 }
 
 void SegmentPage::showAtEvent(int64_t event) {
-    if (!m_trace || m_trace->segments().empty() || event < 0) {
+    const auto trace = m_trace.lock();
+    if (!trace || trace->segments().empty() || event < 0) {
         return;
     }
-    event = std::min<int64_t>(event, int64_t(m_trace->events.count()) - 1);
+    event = std::min<int64_t>(event, int64_t(trace->events.count()) - 1);
     if (event == m_event) {
         return;
     }
@@ -166,15 +168,16 @@ void SegmentPage::showAtEvent(int64_t event) {
         m_slider->setValue(int(event));
         m_spin->setValue(int(event));
     }
-    m_view->setState(m_trace, SegmentState::at(*m_trace, event));
+    m_view->setState(trace, SegmentState::at(*trace, event));
     updateState();
 }
 
 void SegmentPage::updateHeader() {
-    if (!m_trace || m_trace->segments().empty()) {
+    const auto trace = m_trace.lock();
+    if (!trace || trace->segments().empty()) {
         return;
     }
-    const ReservedMemory r = ReservedMemory::compute(*m_trace);
+    const ReservedMemory r = ReservedMemory::compute(*trace);
     QStringList lines;
     lines << tr("<b>Reserved peak</b>: %1 (%2 bytes) at event %3")
                  .arg(humanBytes(r.peakReserved()), QLocale().toString(qint64(r.peakReserved())))
@@ -192,7 +195,7 @@ void SegmentPage::updateHeader() {
     m_header->setText(lines.join(QStringLiteral("<br/>")));
 
     std::array<bool, kCategoryCount> present{};
-    for (const auto& a : m_trace->allocations()) {
+    for (const auto& a : trace->allocations()) {
         present[size_t(a.category) % present.size()] = true;
     }
     QStringList legend;
@@ -213,12 +216,13 @@ void SegmentPage::updateHeader() {
 }
 
 void SegmentPage::updateState() {
-    if (!m_trace || m_event < 0) {
+    const auto trace = m_trace.lock();
+    if (!trace || m_event < 0) {
         m_stateLabel->clear();
         return;
     }
     const SegmentState& s = m_view->state();
-    const auto& ev = m_trace->events;
+    const auto& ev = trace->events;
     QString text = tr("Event %1 (step %2, %3 s): %4 segments, reserved %5, allocated %6, "
                       "fragmentation %7, largest free block %8, %9 free blocks")
                        .arg(m_event)
@@ -240,16 +244,17 @@ void SegmentPage::updateState() {
 }
 
 void SegmentPage::retranslateUi() {
+    const auto trace = m_trace.lock();
     m_eventLabel->setText(tr("Event:"));
     m_peakButton->setText(tr("Peak"));
     m_peakButton->setToolTip(tr("Show the segments at the allocated peak"));
     m_oomButton->setText(tr("OOM"));
     m_oomButton->setToolTip(tr("Show the segments at the out-of-memory event"));
-    if (!m_trace) {
+    if (!trace) {
         m_message->setText(tr("No run open."));
-    } else if (m_trace->segments().empty()) {
-        const bool cpu = m_trace->meta.device.empty() || m_trace->meta.device.rfind("cpu", 0) == 0;
-        if (cpu && !ReservedMemory::hasCachingAllocator(*m_trace)) {
+    } else if (trace->segments().empty()) {
+        const bool cpu = trace->meta.device.empty() || trace->meta.device.rfind("cpu", 0) == 0;
+        if (cpu && !ReservedMemory::hasCachingAllocator(*trace)) {
             m_message->setText(
                 tr("This run has no caching allocator (CPU): the CPU allocator reserves nothing "
                    "beyond what it hands out, so there are no segments to show."));

@@ -59,7 +59,9 @@ class SegmentPage : public QWidget {
     void updateState();
 
     RunDocument* m_state = nullptr;
-    std::shared_ptr<const Trace> m_trace;
+    // The run shown: the document's (or the caller's), which keeps it alive; the segment view
+    // holds it while it draws its segments.
+    std::weak_ptr<const Trace> m_trace;
     int64_t m_event = -1;
     int64_t m_peakEvent = -1;
     int64_t m_oomEvent = -1;

@@ -114,7 +114,8 @@ void StackPane::setTrace(std::shared_ptr<const Trace> trace,
 }
 
 void StackPane::showAllocation(int64_t index) {
-    if (!m_trace || index < 0 || size_t(index) >= m_trace->allocations().size()) {
+    const auto trace = m_trace.lock();
+    if (!trace || index < 0 || size_t(index) >= trace->allocations().size()) {
         index = -1;
     }
     m_allocation = index;
@@ -160,15 +161,16 @@ void StackPane::addStack(QTreeWidgetItem* parent, const StackTable& stacks, uint
 void StackPane::rebuild() {
     m_tree->clear();
     m_tree->setHeaderLabels({tr("Item"), tr("Details")});
-    if (!m_trace || m_allocation < 0) {
+    const auto trace = m_trace.lock();
+    if (!trace || m_allocation < 0) {
         auto* hint = new QTreeWidgetItem(m_tree, {tr("Click an allocation in the timeline to see "
                                                      "its size, category and stacks.")});
         hint->setDisabled(true);
         return;
     }
     const QLocale locale;
-    const Allocation& a = m_trace->allocations()[size_t(m_allocation)];
-    const auto& events = m_trace->events;
+    const Allocation& a = trace->allocations()[size_t(m_allocation)];
+    const auto& events = trace->events;
     auto add = [this](const QString& name, const QString& value) {
         return new QTreeWidgetItem(m_tree, {name, value});
     };
@@ -194,11 +196,11 @@ void StackPane::rebuild() {
     // An imported snapshot's raw frames, one click away under each cleaned stack (collapsed).
     QList<QTreeWidgetItem*> raw_items;
     auto addStacksOf = [&](QTreeWidgetItem* parent, int64_t event) {
-        addStack(parent, m_trace->stacks, events.stack[size_t(event)]);
-        if (m_trace->hasRawStacks()) {
+        addStack(parent, trace->stacks, events.stack[size_t(event)]);
+        if (trace->hasRawStacks()) {
             auto* raw = new QTreeWidgetItem(
                 parent, {tr("Raw frames"), tr("as the snapshot lists them, innermost first")});
-            addStack(raw, m_trace->raw_stacks, m_trace->raw_stack[size_t(event)]);
+            addStack(raw, trace->raw_stacks, trace->raw_stack[size_t(event)]);
             raw_items << raw;
         }
     };

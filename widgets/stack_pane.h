@@ -31,7 +31,8 @@ class StackPane : public QWidget {
     void setViewState(RunDocument* document);
 
     // The layout, when there is one, numbers events like the timeline's x axis (alloc/free
-    // events only); without it they are numbered as in the trace.
+    // events only); without it they are numbered as in the trace. The pane does not keep the
+    // trace alive: its owner (the document) does, as long as the pane shows it.
     void setTrace(std::shared_ptr<const Trace> trace,
                   std::shared_ptr<const TimelineLayout> layout = nullptr);
     // Shows allocation `index` of the trace (-1 clears).
@@ -52,7 +53,7 @@ class StackPane : public QWidget {
     void copyToClipboard() const;
 
     RunDocument* m_state = nullptr;
-    std::shared_ptr<const Trace> m_trace;
+    std::weak_ptr<const Trace> m_trace;  // the document's (or the caller's): not kept alive here
     std::shared_ptr<const TimelineLayout> m_layout;
     int64_t m_allocation = -1;
     QTreeWidget* m_tree = nullptr;

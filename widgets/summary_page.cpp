@@ -1,6 +1,7 @@
 #include "summary_page.h"
 
 #include "byte_format.h"
+#include "error_text.h"
 #include "torch_part_loader.h"
 
 #include "run_document.h"
@@ -198,6 +199,10 @@ QString SummaryPage::figureText(const QString& key) const {
 SummaryPage::Result SummaryPage::compute(std::shared_ptr<const Trace> trace, bool measure_peaks,
                                          QFuture<std::shared_ptr<const OperatorTable>> operators) {
     Result r;
+    r.source = QString::fromStdString(trace->meta.source);
+    r.events = qint64(trace->events.count());
+    r.allocations = qint64(trace->allocations().size());
+    r.categories_inferred = trace->meta.categories_inferred;
     r.statistics = RunStatistics::fromTrace(*trace);
     r.roofline = Roofline::compute(*trace);
     r.reserved = ReservedMemory::compute(*trace);
@@ -311,13 +316,14 @@ void SummaryPage::setViewState(RunDocument* state) {
 }
 
 void SummaryPage::followFilter() {
-    const bool same_run = m_state && m_trace && m_trace == m_state->trace();
+    const auto trace = m_trace.lock();
+    const bool same_run = m_state && trace && trace == m_state->trace();
     const auto& filter = m_state ? m_state->filter() : std::optional<RangeFilter>();
     if (!same_run || !filter) {
         m_filter_box->setVisible(false);
         return;
     }
-    const RangeFilter::Summary sum = filter->summarize(*m_trace);
+    const RangeFilter::Summary sum = filter->summarize(*trace);
     const QLocale locale;
     m_filter_box->setVisible(true);
     m_filter_box->setTitle(tr("Filtered range"));
@@ -353,29 +359,28 @@ void SummaryPage::followFilter() {
 }
 
 void SummaryPage::setTrace(std::shared_ptr<const Trace> trace) {
-    m_trace = std::move(trace);
+    m_trace = trace;
     followFilter();
     const uint64_t generation = ++m_generation;
     m_result.reset();
-    if (!m_trace) {
+    if (!trace) {
         m_pending = false;
         showResult();
         return;
     }
     m_pending = true;
     showResult();
-    const auto trace_copy = m_trace;
     const bool measure = m_measure;
     const auto operators =
-        m_state ? m_state->operatorTable(m_trace) : QFuture<std::shared_ptr<const OperatorTable>>();
+        m_state ? m_state->operatorTable(trace) : QFuture<std::shared_ptr<const OperatorTable>>();
     // A run the analysis cannot take (a malformed imported file, say) says why instead of
     // computing forever: an exception would end the future without its result.
-    auto work = [trace_copy, measure, operators] {
+    auto work = [trace, measure, operators] {
         try {
-            return std::make_shared<const Result>(compute(trace_copy, measure, operators));
+            return std::make_shared<const Result>(compute(trace, measure, operators));
         } catch (const std::exception& e) {
             Result failed;
-            failed.error = QString::fromUtf8(e.what());
+            failed.error = errorText(e);
             return std::make_shared<const Result>(std::move(failed));
         }
     };
@@ -434,7 +439,7 @@ void SummaryPage::showResult() {
               s.peak_to_avg > 0 ? locale.toString(s.peak_to_avg, 'f', 2) : none);
     // An import's phases (and so its per-phase peaks and categories) are inferred from the
     // snapshot's frames and annotations: said beside each figure that rests on them.
-    const bool inferred = m_trace && m_trace->meta.categories_inferred;
+    const bool inferred = r->categories_inferred;
     auto set_phase_bytes = [&](const char* key, int64_t b) {
         const auto [text, tip] = bytes(b);
         setFigure(QLatin1String(key), inferred ? tr("%1 (inferred)").arg(text) : text, tip);
@@ -559,10 +564,9 @@ void SummaryPage::showResult() {
     m_roofline_note->setText(notes.join(QLatin1Char(' ')));
     fillRooflineTable();
     updateChart();
-    m_status->setText(tr("%1: %2 events, %3 allocations")
-                          .arg(QString::fromStdString(m_trace->meta.source),
-                               locale.toString(qint64(m_trace->events.count())),
-                               locale.toString(qint64(m_trace->allocations().size()))));
+    m_status->setText(
+        tr("%1: %2 events, %3 allocations")
+            .arg(r->source, locale.toString(r->events), locale.toString(r->allocations)));
 }
 
 void SummaryPage::fillRooflineTable() {
@@ -645,7 +649,7 @@ void SummaryPage::updateChart() {
         chart->addAxis(x, Qt::AlignBottom);
         series->attachAxis(x);
         const QString peak = QString::fromStdString(formatBytes(r->statistics.peak_bytes));
-        chart->setTitle(m_trace && m_trace->meta.categories_inferred
+        chart->setTitle(r->categories_inferred
                             ? tr("Bytes by category at the peak (%1), categories inferred from "
                                  "the snapshot")
                                   .arg(peak)

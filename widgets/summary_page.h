@@ -43,7 +43,13 @@ class SummaryPage : public QWidget {
         double peak_bytes_per_s = 0;
         QString peak_bandwidth_method;
         ReservedMemory reserved;  // the caching allocator's figures; none on a CPU
-        QString error;            // why the run could not be summarized; "" when it was
+        // The run's own description (the status line), and whether its categories and phases
+        // were inferred (an import): the page keeps these, not the run.
+        QString source;
+        qint64 events = 0;
+        qint64 allocations = 0;
+        bool categories_inferred = false;
+        QString error;  // why the run could not be summarized; "" when it was
     };
 
     // One rank of a multi-process run, side by side with the others in the Ranks table.
@@ -117,7 +123,9 @@ class SummaryPage : public QWidget {
     void retranslateUi();
     void followFilter();
 
-    std::shared_ptr<const Trace> m_trace;
+    // The run shown: the document's (or the caller's), which keeps it alive; the page keeps
+    // what it computed from it (m_result).
+    std::weak_ptr<const Trace> m_trace;
     std::shared_ptr<const Result> m_result;
     bool m_measure = true;
     bool m_pending = false;

@@ -14,15 +14,23 @@ TabTraceFollower::TabTraceFollower(RunDocument* document, QWidget* tab, Fill fil
 }
 
 void TabTraceFollower::sync() {
+    const std::shared_ptr<const Trace> trace = m_document->trace();
     // isVisibleTo(window): the tab shown, also in a window not shown yet (tests, --screenshot).
     if (!m_tab->isVisibleTo(m_tab->window())) {
+        // A hidden page lets go of a run the document no longer shows (and of all it derived
+        // from it) at once, not when it is next shown.
+        if (m_filled && m_given.lock() != trace) {
+            m_filled = false;
+            m_given.reset();
+            m_fill(nullptr);
+        }
         return;
     }
-    const std::shared_ptr<const Trace> trace = m_document->trace();
-    if (m_given.lock() == trace) {
+    if (m_filled && m_given.lock() == trace) {
         return;
     }
     m_given = trace;
+    m_filled = true;
     m_fill(trace);
 }
 

@@ -193,9 +193,10 @@ TimelinePage::~TimelinePage() = default;
 
 void TimelinePage::setLiveTrace(std::shared_ptr<const Trace> trace,
                                 std::shared_ptr<TimelineLayout> layout) {
-    const bool continues = m_live && trace && m_trace && m_view->timelineLayout() &&
-                           trace->events.count() >= m_trace->events.count() &&
-                           trace->meta.started_at == m_trace->meta.started_at;
+    const auto shown = m_trace.lock();
+    const bool continues = m_live && trace && shown && m_view->timelineLayout() &&
+                           trace->events.count() >= shown->events.count() &&
+                           trace->meta.started_at == shown->meta.started_at;
     m_state->setTrace(trace, continues, std::move(layout));  // followTrace() shows it
     m_live = trace != nullptr;
 }
@@ -207,16 +208,17 @@ void TimelinePage::setTrace(std::shared_ptr<const Trace> trace) {
 
 void TimelinePage::followTrace() {
     const std::shared_ptr<const Trace> trace = m_state->trace();
-    if (trace == m_trace) {
+    const auto shown = m_trace.lock();
+    if (trace == shown) {
         return;
     }
-    const bool continues = m_state->isContinuation() && m_trace && m_view->timelineLayout();
+    const bool continues = m_state->isContinuation() && shown && m_view->timelineLayout();
     ++m_generation;  // a layout still computing for an earlier trace is dropped
     m_wantedDetail = -1;
     m_pending = false;
     m_trace = trace;
     m_view->setPlaceholderText(QString());
-    if (!m_trace) {
+    if (!trace) {
         m_live = false;
         m_view->setTrace(nullptr);
         syncDetailControls();
@@ -225,16 +227,16 @@ void TimelinePage::followTrace() {
     std::shared_ptr<TimelineLayout> layout = m_state->drawingLayout();
     if (continues) {
         if (!layout) {
-            layout = std::make_shared<TimelineLayout>(*m_trace);
+            layout = std::make_shared<TimelineLayout>(*trace);
         }
-        m_view->updateTrace(m_trace, layout);
+        m_view->updateTrace(trace, layout);
         m_state->setLayout(std::move(layout));
         syncDetailControls();
         return;
     }
-    if (layout || m_trace->events.count() <= kAsyncEvents) {
+    if (layout || trace->events.count() <= kAsyncEvents) {
         // Laid out by whoever gave the run (the session, a run controller), or small: here.
-        adoptLayout(layout ? std::move(layout) : std::make_shared<TimelineLayout>(*m_trace));
+        adoptLayout(layout ? std::move(layout) : std::make_shared<TimelineLayout>(*trace));
         return;
     }
     // Large and without a layout: lay out on a worker thread (the Trace is immutable and
@@ -242,13 +244,11 @@ void TimelinePage::followTrace() {
     m_pending = true;
     m_view->setTrace(nullptr);
     m_view->setPlaceholderText(
-        tr("Laying out %1 events…").arg(QLocale().toString(qint64(m_trace->events.count()))));
+        tr("Laying out %1 events…").arg(QLocale().toString(qint64(trace->events.count()))));
     syncDetailControls();
     const uint64_t generation = m_generation;
-    std::shared_ptr<const Trace> trace_for_worker = m_trace;
-    whenFinished(this, QtConcurrent::run([trace_for_worker] {
-                     return std::make_shared<TimelineLayout>(*trace_for_worker);
-                 }),
+    whenFinished(this,
+                 QtConcurrent::run([trace] { return std::make_shared<TimelineLayout>(*trace); }),
                  [this, generation](std::shared_ptr<TimelineLayout> layout) {
                      if (generation == m_generation) {
                          adoptLayout(std::move(layout));
@@ -258,7 +258,7 @@ void TimelinePage::followTrace() {
 
 void TimelinePage::followLayout() {
     std::shared_ptr<TimelineLayout> layout = m_state->drawingLayout();
-    if (!layout || layout.get() == m_view->timelineLayout() || m_state->trace() != m_trace) {
+    if (!layout || layout.get() == m_view->timelineLayout() || m_state->trace() != m_trace.lock()) {
         return;
     }
     ++m_generation;  // a layout of our own still computing is not needed
@@ -268,7 +268,7 @@ void TimelinePage::followLayout() {
 void TimelinePage::adoptLayout(std::shared_ptr<TimelineLayout> layout) {
     m_pending = false;
     m_view->setPlaceholderText(QString());
-    m_view->setTrace(m_trace, layout);
+    m_view->setTrace(m_trace.lock(), layout);
     m_state->setLayout(std::move(layout));
     syncDetailControls();
     emit layoutReady();

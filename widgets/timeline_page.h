@@ -94,7 +94,7 @@ class TimelinePage : public QWidget {
     // over a million allocations recomputes once per event-loop turn, not once per value.
     void requestDetail(int64_t n);
 
-    std::shared_ptr<const Trace> m_trace;
+    std::weak_ptr<const Trace> m_trace;  // the document's run the view shows (the view holds it)
     RunDocument* m_state = nullptr;
     SearchBar* m_search = nullptr;
     QToolButton* m_annotations = nullptr;

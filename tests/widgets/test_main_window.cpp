@@ -254,6 +254,29 @@ class TestMainWindow : public QObject {
         QVERIFY(text.contains(QStringLiteral("LibTorch")));
     }
 
+    // Only the document and the views that draw hold the run (issue 30): once another run is
+    // shown, every page lets go of the one before, the pages shown with it and those hidden.
+    void every_page_lets_go_of_the_run_before() {
+        memscope::MainWindow window;
+        window.findChild<memscope::SummaryPage*>()->setMeasurePeaks(false);
+        auto first = std::make_shared<const memscope::Trace>(rankTrace(40));
+        const std::weak_ptr<const memscope::Trace> first_held = first;
+        window.showTrace(std::move(first), QString());
+        QTabWidget* tabs = window.tabs();
+        for (int i = 0; i < tabs->count(); ++i) {  // every page fills itself with the run
+            if (tabs->isTabVisible(i)) {
+                tabs->setCurrentIndex(i);
+                QCoreApplication::processEvents();
+            }
+        }
+        auto* summary = window.findChild<memscope::SummaryPage*>();
+        QTRY_VERIFY_WITH_TIMEOUT(!summary->isComputing(), 20000);
+        QVERIFY(!first_held.expired());  // the document's
+        tabs->setCurrentIndex(0);
+        window.showTrace(std::make_shared<const memscope::Trace>(rankTrace(20)), QString());
+        QTRY_VERIFY_WITH_TIMEOUT(first_held.expired(), 20000);
+    }
+
     void placeholder_says_no_run_is_open() {
         memscope::MainWindow window;
         auto* title = window.findChild<QLabel*>(QStringLiteral("placeholder_title"));
