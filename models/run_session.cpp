@@ -341,16 +341,24 @@ void RunSession::show(std::shared_ptr<const Trace> trace, const QString& path) {
     emit runChanged();
 }
 
+QString RunSession::writeRunFile(const Trace& trace, const QString& path) {
+    try {
+        RunFile::save(trace, QFile::encodeName(path).toStdString());
+    } catch (const std::exception& e) {
+        return errorText(e);
+    }
+    return QString();
+}
+
 bool RunSession::save(const QString& path, QString* error) {
     const std::shared_ptr<const Trace> trace = m_document->trace();
     if (!trace) {
         return false;
     }
-    try {
-        RunFile::save(*trace, QFile::encodeName(path).toStdString());
-    } catch (const std::exception& e) {
+    const QString why = writeRunFile(*trace, path);
+    if (!why.isEmpty()) {
         if (error) {
-            *error = tr("Memscope could not write %1.\n\n%2").arg(nativePath(path), errorText(e));
+            *error = tr("Memscope could not write %1.\n\n%2").arg(nativePath(path), why);
         }
         return false;
     }

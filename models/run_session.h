@@ -56,6 +56,9 @@ class RunSession : public QObject {
     // Writes the run shown as a .memscope file and makes PATH its file. False without a run,
     // or with "Memscope could not write PATH." and the reason in `error`.
     bool save(const QString& path, QString* error);
+    // Writes `trace` as a .memscope file at PATH, on any thread (a run controller keeps each
+    // recorded run so): "" when it is written, else why not.
+    static QString writeRunFile(const Trace& trace, const QString& path);
     // Stops a load going; it ends with cancelled().
     void cancel();
     bool isLoading() const { return m_loading; }

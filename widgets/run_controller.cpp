@@ -2,12 +2,12 @@
 
 #include "byte_format.h"
 #include "error_text.h"
+#include "run_session.h"
 #include "torch_part_loader.h"
 #include "when_finished.h"
 
 #include "analysis/torch_part.h"
 #include "capture/live_run.h"
-#include "io/run_file.h"
 #include "trace/timeline_layout.h"
 #include "trace/trace.h"
 
@@ -58,13 +58,13 @@ Snapshot takeSnapshot(LiveRun* recording, bool final, const QString& path, bool 
         if (path.isEmpty() || !trace || trace->events.count() == 0) {
             recording->discardJournal();  // nothing to keep
         } else {
-            try {
-                RunFile::save(*trace, QFile::encodeName(path).toStdString());
+            const QString why = RunSession::writeRunFile(*trace, path);
+            if (why.isEmpty()) {
                 s.outcome.savedPath = path;
                 recording->discardJournal();
-            } catch (const std::exception& e) {
+            } else {
                 s.outcome.saveError = RunController::tr("Could not keep the run as %1: %2")
-                                          .arg(QDir::toNativeSeparators(path), errorText(e));
+                                          .arg(QDir::toNativeSeparators(path), why);
             }
         }
     } else if (incremental) {
@@ -240,9 +240,10 @@ void RunController::poll() {
 }
 
 bool RunController::snapshotBeforeLastHeld() {
-    if (m_trace != m_newest.lock()) {  // a snapshot was shown since the last poll
+    const std::shared_ptr<const Trace> latest = m_trace.lock();
+    if (latest != m_newest.lock()) {  // a snapshot was shown since the last poll
         m_beforeLast = m_newest;
-        m_newest = m_trace;
+        m_newest = latest;
         m_heldSince.invalidate();
     }
     // The mirror (not the full path) writes the snapshot shown before last next; the mirror's

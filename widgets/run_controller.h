@@ -68,8 +68,6 @@ class RunController : public QObject {
     void setPollInterval(int ms);
     int pollInterval() const;
     const TrainOptions& options() const { return m_options; }
-    // The newest snapshot shown, or the final trace once finished.
-    std::shared_ptr<const Trace> currentTrace() const { return m_trace; }
     // Snapshots emitted so far in this run (tests and the stall benchmark read it).
     int64_t snapshotCount() const { return m_snapshots; }
 
@@ -126,7 +124,7 @@ class RunController : public QObject {
     QString m_keepDirectory;
     bool m_yieldToInterface = true;
     QString m_runPath;  // where this run will be kept (its journal is PATH.journal), or empty
-    std::shared_ptr<const Trace> m_trace;
+    std::weak_ptr<const Trace> m_trace;       // the latest snapshot (the document holds it)
     std::weak_ptr<const Trace> m_newest;      // m_trace at the last poll
     std::weak_ptr<const Trace> m_beforeLast;  // the snapshot shown before it
     QElapsedTimer m_heldSince;                // since when a poll waits for its readers

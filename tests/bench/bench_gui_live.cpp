@@ -483,7 +483,7 @@ int main(int argc, char** argv) {
     std::printf("    once the run finished  %8.2f ms   (final trace shown, run kept)\n",
                 worst_after);
     std::printf("  longest timeline paint   %8.2f ms\n", max_paint);
-    const auto last_trace = window.runController()->currentTrace();
+    const auto last_trace = window.currentTrace();  // the final trace, shown
     std::printf("  events recorded          %8lld\n",
                 static_cast<long long>(last_trace ? last_trace->events.count() : 0));
 
