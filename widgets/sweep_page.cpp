@@ -445,11 +445,11 @@ bool SweepPage::specFromForm(SweepSpec& spec, QString& error) const {
             return edit->text().trimmed().toStdString();
         };
         if (!list(m_batchSizes).empty())
-            spec.batch_sizes =
-                SweepSpec::parseSizes(tr("Batch sizes").toStdString(), list(m_batchSizes));
+            spec.batch_sizes = SweepSpec::parseSizes(tr("Batch sizes").toStdString(),
+                                                     list(m_batchSizes), "batch_size");
         if (!list(m_seqLens).empty())
-            spec.seq_lens =
-                SweepSpec::parseSizes(tr("Sequence lengths").toStdString(), list(m_seqLens));
+            spec.seq_lens = SweepSpec::parseSizes(tr("Sequence lengths").toStdString(),
+                                                  list(m_seqLens), "seq_len");
         if (!list(m_presets).empty())
             spec.presets = SweepSpec::parsePresets(tr("Presets").toStdString(), list(m_presets));
         if (!list(m_dtypes).empty())

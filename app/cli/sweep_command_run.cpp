@@ -24,9 +24,9 @@ int SweepCommand::run() {
             spec.mergeYamlFile(*m_config);
         }
         if (m_batchSizes)
-            spec.batch_sizes = SweepSpec::parseSizes("--batch-sizes", *m_batchSizes);
+            spec.batch_sizes = SweepSpec::parseSizes("--batch-sizes", *m_batchSizes, "batch_size");
         if (m_seqLens)
-            spec.seq_lens = SweepSpec::parseSizes("--seq-lens", *m_seqLens);
+            spec.seq_lens = SweepSpec::parseSizes("--seq-lens", *m_seqLens, "seq_len");
         if (m_presets)
             spec.presets = SweepSpec::parsePresets("--presets", *m_presets);
         if (m_dtypes)

@@ -4,6 +4,7 @@
 #include "model/preset.h"
 #include "model/printable_text.h"
 #include "run/byte_size.h"
+#include "run/train_option_table.h"
 
 #include <yaml-cpp/yaml.h>
 #include <nlohmann/json.hpp>
@@ -25,6 +26,15 @@ std::string trim(const std::string& s) {
     while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1])))
         --e;
     return s.substr(b, e - b);
+}
+
+// "fp32, bf16, fp16": an option's names as error messages list them.
+std::string joinedNames(const std::vector<std::string>& names) {
+    std::string text;
+    for (const auto& n : names) {
+        text += (text.empty() ? "" : ", ") + n;
+    }
+    return text;
 }
 
 template <typename T, typename Parse>
@@ -94,32 +104,31 @@ std::vector<std::string> SweepSpec::splitList(const std::string& text) {
     return out;
 }
 
-std::vector<int64_t> SweepSpec::parseSizes(const std::string& field, const std::string& text) {
+std::vector<int64_t> SweepSpec::parseSizes(const std::string& field, const std::string& text,
+                                           std::string_view option) {
+    const TrainOptionSpec& spec = TrainOptionTable::integer(option);
     return parseEach<int64_t>(
         field, text,
-        [](const std::string& item) -> std::optional<int64_t> {
+        [&spec](const std::string& item) -> std::optional<int64_t> {
             if (item.empty() || item.size() > 12 ||
                 !std::all_of(item.begin(), item.end(),
                              [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
                 return std::nullopt;
             }
             const int64_t v = std::stoll(item);
-            return v > 0 ? std::optional<int64_t>(v) : std::nullopt;
+            return v >= spec.min && v <= spec.max ? std::optional<int64_t>(v) : std::nullopt;
         },
-        "positive whole numbers");
+        "the whole numbers " + std::to_string(spec.min) + " to " + std::to_string(spec.max));
 }
 
 std::vector<Dtype> SweepSpec::parseDtypes(const std::string& field, const std::string& text) {
-    return parseEach<Dtype>(field, text, memscope::parseDtype, "fp32, bf16, fp16");
+    return parseEach<Dtype>(field, text, memscope::parseDtype, joinedNames(dtypeNames()));
 }
 
 std::vector<AttentionKind> SweepSpec::parseAttentions(const std::string& field,
                                                       const std::string& text) {
-    std::string names;
-    for (const auto& n : attentionKindNames()) {
-        names += (names.empty() ? "" : ", ") + n;
-    }
-    return parseEach<AttentionKind>(field, text, memscope::parseAttentionKind, names);
+    return parseEach<AttentionKind>(field, text, memscope::parseAttentionKind,
+                                    joinedNames(attentionKindNames()));
 }
 
 std::vector<Checkpointing> SweepSpec::parseCheckpointing(const std::string& field,
@@ -135,26 +144,23 @@ std::vector<Checkpointing> SweepSpec::parseCheckpointing(const std::string& fiel
             }
             return memscope::parseCheckpointing(item);
         },
-        "off, on, none, per-block");
+        "off, on, " + joinedNames(checkpointingNames()));
 }
 
 std::vector<ProfileType> SweepSpec::parseProfiles(const std::string& field,
                                                   const std::string& text) {
-    return parseEach<ProfileType>(field, text, memscope::parseProfileType, "training, forward");
+    return parseEach<ProfileType>(field, text, memscope::parseProfileType,
+                                  joinedNames(profileTypeNames()));
 }
 
 std::vector<std::string> SweepSpec::parsePresets(const std::string& field,
                                                  const std::string& text) {
-    std::string names;
-    for (const auto& n : Preset::names()) {
-        names += (names.empty() ? "" : ", ") + n;
-    }
     return parseEach<std::string>(
         field, text,
         [](const std::string& item) -> std::optional<std::string> {
             return Preset::find(item) ? std::optional<std::string>(item) : std::nullopt;
         },
-        names);
+        joinedNames(Preset::names()));
 }
 
 std::vector<SweepPoint> SweepSpec::points() const {
@@ -293,9 +299,9 @@ void SweepSpec::mergeYaml(const std::string& text, const std::string& source) {
             throw ConfigError(field, "expected a value or a list");
         }
         if (key == "batch_sizes" || key == "batch_size") {
-            batch_sizes = parseSizes(field, list);
+            batch_sizes = parseSizes(field, list, "batch_size");
         } else if (key == "seq_lens" || key == "seq_len" || key == "context_lengths") {
-            seq_lens = parseSizes(field, list);
+            seq_lens = parseSizes(field, list, "seq_len");
         } else if (key == "presets" || key == "preset" || key == "model_sizes") {
             presets = parsePresets(field, list);
         } else if (key == "dtypes" || key == "dtype") {
@@ -307,7 +313,7 @@ void SweepSpec::mergeYaml(const std::string& text, const std::string& source) {
         } else if (key == "profile_types" || key == "profile_type") {
             profiles = parseProfiles(field, list);
         } else if (key == "steps" || key == "num_steps") {
-            const auto v = parseSizes(field, list);
+            const auto v = parseSizes(field, list, "num_steps");
             if (v.size() != 1) {
                 throw ConfigError(field, "expected one number");
             }
@@ -376,9 +382,9 @@ SweepSpec SweepSpec::fromJson(const nlohmann::json& j) {
         s.base = TrainOptions::fromJson(j["base"]);
     }
     if (!joined("batch_sizes").empty())
-        s.batch_sizes = parseSizes("spec.batch_sizes", joined("batch_sizes"));
+        s.batch_sizes = parseSizes("spec.batch_sizes", joined("batch_sizes"), "batch_size");
     if (!joined("seq_lens").empty())
-        s.seq_lens = parseSizes("spec.seq_lens", joined("seq_lens"));
+        s.seq_lens = parseSizes("spec.seq_lens", joined("seq_lens"), "seq_len");
     if (!joined("presets").empty())
         s.presets = parsePresets("spec.presets", joined("presets"));
     if (!joined("dtypes").empty())

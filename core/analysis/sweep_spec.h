@@ -5,6 +5,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace memscope {
@@ -41,7 +42,10 @@ struct SweepSpec {
     std::vector<SweepPoint> points() const;
 
     // Parsing of the list syntax the CLI takes ("4,8,16"); throw ConfigError naming `field`.
-    static std::vector<int64_t> parseSizes(const std::string& field, const std::string& text);
+    // Sizes are values of the whole-number training option `option` (its TrainOptionTable key:
+    // "batch_size", "seq_len", "num_steps"), in that option's range.
+    static std::vector<int64_t> parseSizes(const std::string& field, const std::string& text,
+                                           std::string_view option);
     static std::vector<Dtype> parseDtypes(const std::string& field, const std::string& text);
     static std::vector<AttentionKind> parseAttentions(const std::string& field,
                                                       const std::string& text);

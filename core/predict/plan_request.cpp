@@ -4,6 +4,7 @@
 #include "model/preset.h"
 #include "model/printable_text.h"
 #include "predict/model_shapes.h"
+#include "run/train_option_table.h"
 
 #include <yaml-cpp/yaml.h>
 #include <nlohmann/json.hpp>
@@ -82,6 +83,49 @@ bool flag(const YAML::Node& node, const std::string& field) {
     }
 }
 
+// The model section's whole-number training options: the name the planner's YAML gives each
+// (the course's format) and its TrainOptionTable key.
+constexpr std::pair<const char*, const char*> kIntegerOptions[] = {
+    {"hidden_dim", "hidden_dim"},
+    {"num_layers", "num_layers"},
+    {"num_heads", "num_heads"},
+    {"num_kv_heads", "num_kv_heads"},
+    {"intermediate_dim", "intermediate_dim"},
+    {"vocab_size", "vocab_size"},
+    {"batch_size", "batch_size"},
+    {"sequence_length", "seq_len"}};
+
+// Its named options (attention apart: it also takes "flash"): the YAML's name, TrainOptions'
+// JSON key, the names the option takes and its parser.
+struct NamedOption {
+    const char* yaml_name;
+    const char* key;
+    std::vector<std::string> (*names)();
+    std::function<bool(const std::string&)> valid;
+};
+
+const std::vector<NamedOption>& namedOptions() {
+    static const std::vector<NamedOption> options{
+        {"precision", "dtype", dtypeNames,
+         [](const std::string& t) { return parseDtype(t).has_value(); }},
+        {"checkpointing", "checkpointing", checkpointingNames,
+         [](const std::string& t) { return parseCheckpointing(t).has_value(); }},
+        {"profile", "profile_type", profileTypeNames,
+         [](const std::string& t) { return parseProfileType(t).has_value(); }},
+        {"optimizer", "optimizer", optimizerKindNames,
+         [](const std::string& t) { return parseOptimizerKind(t).has_value(); }}};
+    return options;
+}
+
+// "must be one of fp32, bf16, fp16"
+std::string oneOf(const std::vector<std::string>& names) {
+    std::string text = "must be one of ";
+    for (size_t i = 0; i < names.size(); ++i) {
+        text += (i ? ", " : "") + names[i];
+    }
+    return text;
+}
+
 }  // namespace
 
 PlanRequest PlanRequest::fromYaml(const std::string& yaml_text) {
@@ -114,126 +158,93 @@ PlanRequest PlanRequest::fromYaml(const std::string& yaml_text) {
     o = TrainOptions::fromPreset("workshop-default");
     std::optional<double> billions;
     std::optional<std::string> preset;
-    std::map<std::string, int64_t> shape;
-    std::optional<bool> tied;
-    bool dtype_given = false;
-    readSection(
-        root, "model",
-        {{"type",
-          [](const YAML::Node& n, const std::string& f) {
-              const auto t = text(n, f);
-              if (t != "transformer" && t != "transformer_decoder" && t != "llama") {
-                  throw ConfigError(
-                      f, "only transformer decoders are modelled, not '" + printableText(t) + "'");
-              }
-          }},
-         {"framework",
-          [](const YAML::Node& n, const std::string& f) {
-              const auto t = text(n, f);
-              if (t != "pytorch" && t != "libtorch") {
-                  throw ConfigError(f, "pytorch or libtorch, not '" + printableText(t) + "'");
-              }
-          }},
-         {"size_billions",
-          [&](const YAML::Node& n, const std::string& f) {
-              billions = number(n, f);
-              if (!(*billions > 0)) {
-                  throw ConfigError(f, "must be positive");
-              }
-          }},
-         {"preset",
-          [&](const YAML::Node& n, const std::string& f) {
-              preset = text(n, f);
-              if (Preset::find(*preset) == nullptr) {
-                  throw ConfigError(f, "unknown preset '" + printableText(*preset) + "'");
-              }
-          }},
-         {"hidden_dim", [&](auto& n, auto& f) { shape["hidden"] = integer(n, f); }},
-         {"num_layers", [&](auto& n, auto& f) { shape["layers"] = integer(n, f); }},
-         {"num_heads", [&](auto& n, auto& f) { shape["heads"] = integer(n, f); }},
-         {"num_kv_heads", [&](auto& n, auto& f) { shape["kv"] = integer(n, f); }},
-         {"intermediate_dim", [&](auto& n, auto& f) { shape["ffn"] = integer(n, f); }},
-         {"vocab_size", [&](auto& n, auto& f) { shape["vocab"] = integer(n, f); }},
-         {"tie_embeddings", [&](auto& n, auto& f) { tied = flag(n, f); }},
-         {"batch_size", [&](auto& n, auto& f) { shape["batch"] = integer(n, f); }},
-         {"sequence_length", [&](auto& n, auto& f) { shape["seq"] = integer(n, f); }},
-         {"precision",
-          [&](const YAML::Node& n, const std::string& f) {
-              const auto d = parseDtype(text(n, f));
-              if (!d) {
-                  throw ConfigError(f, "fp32, bf16 or fp16");
-              }
-              o.dtype = *d;
-              dtype_given = true;
-          }},
-         {"attention",
-          [&](const YAML::Node& n, const std::string& f) {
-              auto t = text(n, f);
-              if (t == "flash" || t == "flash_attention") {
-                  t = "sdpa";
-                  r.semantics.sdpa_is_flash = true;
-              }
-              const auto a = parseAttentionKind(t);
-              if (!a) {
-                  throw ConfigError(f, "eager, fused, sdpa, memory-efficient or flash");
-              }
-              o.attention = *a;
-          }},
-         {"checkpointing",
-          [&](const YAML::Node& n, const std::string& f) {
-              const auto c = parseCheckpointing(text(n, f));
-              if (!c) {
-                  throw ConfigError(f, "none or per-block");
-              }
-              o.checkpointing = *c;
-          }},
-         {"profile",
-          [&](const YAML::Node& n, const std::string& f) {
-              const auto p = parseProfileType(text(n, f));
-              if (!p) {
-                  throw ConfigError(f, "training or forward");
-              }
-              o.profile = *p;
-          }},
-         {"optimizer", [&](const YAML::Node& n, const std::string& f) {
-              const auto p = parseOptimizerKind(text(n, f));
-              if (!p) {
-                  throw ConfigError(f, "adamw or sgd");
-              }
-              o.optimizer = *p;
-          }}});
+    nlohmann::json given = nlohmann::json::object();  // TrainOptions' keys
+    std::map<std::string, Handler> model_fields{
+        {"type",
+         [](const YAML::Node& n, const std::string& f) {
+             const auto t = text(n, f);
+             if (t != "transformer" && t != "transformer_decoder" && t != "llama") {
+                 throw ConfigError(
+                     f, "only transformer decoders are modelled, not '" + printableText(t) + "'");
+             }
+         }},
+        {"framework",
+         [](const YAML::Node& n, const std::string& f) {
+             const auto t = text(n, f);
+             if (t != "pytorch" && t != "libtorch") {
+                 throw ConfigError(f, "pytorch or libtorch, not '" + printableText(t) + "'");
+             }
+         }},
+        {"size_billions",
+         [&](const YAML::Node& n, const std::string& f) {
+             billions = number(n, f);
+             if (!(*billions > 0)) {
+                 throw ConfigError(f, "must be positive");
+             }
+         }},
+        {"preset",
+         [&](const YAML::Node& n, const std::string& f) {
+             preset = text(n, f);
+             if (Preset::find(*preset) == nullptr) {
+                 throw ConfigError(f, "unknown preset '" + printableText(*preset) + "'");
+             }
+         }},
+        {"attention",
+         [&](const YAML::Node& n, const std::string& f) {
+             auto t = text(n, f);
+             if (t == "flash" || t == "flash_attention") {
+                 t = "sdpa";
+                 r.semantics.sdpa_is_flash = true;
+             }
+             if (!parseAttentionKind(t)) {
+                 throw ConfigError(f, oneOf(attentionKindNames()) + " or flash");
+             }
+             given["attention"] = t;
+         }},
+        {"tie_embeddings",
+         [&](const YAML::Node& n, const std::string& f) { given["tie_embeddings"] = flag(n, f); }}};
+    // The training options of the section, by the table's keys (TrainOptionTable: the ranges
+    // the CLI and the Run panel use too), read into TrainOptions by TrainOptions::fromJson.
+    for (const auto& [yaml_name, key] : kIntegerOptions) {
+        const TrainOptionSpec& spec = TrainOptionTable::integer(key);
+        model_fields[yaml_name] = [&given, &spec](const YAML::Node& n, const std::string& f) {
+            const int64_t value = integer(n, f, spec.min);
+            if (value > spec.max) {
+                throw ConfigError(f, "must be at most " + std::to_string(spec.max));
+            }
+            given[spec.key] = value;
+        };
+    }
+    for (const auto& named : namedOptions()) {
+        model_fields[named.yaml_name] = [&given, &named](const YAML::Node& n,
+                                                         const std::string& f) {
+            const auto t = text(n, f);
+            if (!named.valid(t)) {
+                throw ConfigError(f, oneOf(named.names()));
+            }
+            given[named.key] = t;
+        };
+    }
+    readSection(root, "model", model_fields);
     if (billions && preset) {
         throw ConfigError("model.size_billions", "give either size_billions or preset");
     }
     if (preset) {
         o = TrainOptions::fromPreset(*preset);
     }
-    const int64_t seq = shape.count("seq") ? shape["seq"] : (billions ? 2048 : o.seq_len);
+    const int64_t seq =
+        given.contains("seq_len") ? given["seq_len"].get<int64_t>() : (billions ? 2048 : o.seq_len);
     if (billions) {
         o.preset = "custom";
         o.model = ModelShapes::forBillions(*billions, seq);
-        if (!dtype_given) {
+        if (!given.contains("dtype")) {
             o.dtype = Dtype::BFloat16;
         }
     }
-    auto set = [&](const char* key, int64_t& target) {
-        if (shape.count(key)) {
-            target = shape[key];
-        }
-    };
-    set("hidden", o.model.hidden_dim);
-    set("layers", o.model.n_layers);
-    set("heads", o.model.n_heads);
-    set("kv", o.model.n_kv_heads);
-    set("ffn", o.model.intermediate_dim);
-    set("vocab", o.model.vocab_size);
-    set("batch", o.batch_size);
-    if (shape.count("heads") && !shape.count("kv")) {
-        o.model.n_kv_heads = o.model.n_heads;
+    if (given.contains("num_heads") && !given.contains("num_kv_heads")) {
+        given["num_kv_heads"] = given["num_heads"];
     }
-    if (tied) {
-        o.model.tie_embeddings = *tied;
-    }
+    o = TrainOptions::fromJson(given, o);
     o.seq_len = seq;
     o.model.max_seq_len = std::max(o.model.max_seq_len, seq);
     try {

@@ -43,17 +43,18 @@ class TestSweepRunner : public QObject {
 
   private slots:
     void listsParseAndBadItemsNameTheField() {
-        QCOMPARE(SweepSpec::parseSizes("--batch-sizes", "4, 8,16,8"),
+        QCOMPARE(SweepSpec::parseSizes("--batch-sizes", "4, 8,16,8", "batch_size"),
                  std::vector<int64_t>({4, 8, 16}));
         QCOMPARE(SweepSpec::parseCheckpointing("--checkpointing", "off,on"),
                  std::vector<Checkpointing>({Checkpointing::None, Checkpointing::PerBlock}));
         QCOMPARE(SweepSpec::parseAttentions("--attention", "eager,memory-efficient").size(),
                  size_t(2));
-        QCOMPARE(optionOfError([] { SweepSpec::parseSizes("--batch-sizes", "4,eight"); }),
-                 std::string("--batch-sizes"));
-        QCOMPARE(optionOfError([] { SweepSpec::parseSizes("--seq-lens", "0"); }),
+        QCOMPARE(
+            optionOfError([] { SweepSpec::parseSizes("--batch-sizes", "4,eight", "batch_size"); }),
+            std::string("--batch-sizes"));
+        QCOMPARE(optionOfError([] { SweepSpec::parseSizes("--seq-lens", "0", "seq_len"); }),
                  std::string("--seq-lens"));
-        QCOMPARE(optionOfError([] { SweepSpec::parseSizes("--seq-lens", ","); }),
+        QCOMPARE(optionOfError([] { SweepSpec::parseSizes("--seq-lens", ",", "seq_len"); }),
                  std::string("--seq-lens"));
         QCOMPARE(optionOfError([] { SweepSpec::parseDtypes("--dtypes", "fp32,int8"); }),
                  std::string("--dtypes"));
