@@ -11,6 +11,9 @@ Reads every #include "..." of core/, models/, widgets/ and app/ and checks:
 2. Between the top folders: core/ includes nothing of models/, widgets/ or app/, and no Qt
    header; models/ includes only core/ (and itself); widgets/ only core/ and models/ (and
    itself); app/ may include anything.
+3. widgets/ opens and saves runs through models/ (RunSession): of core/io/ it includes only the
+   exports' headers and the rank controller's journal reader and run-directory names
+   (WIDGETS_IO_ALLOWED).
 
 Exit status 0 when everything holds, 1 on a new upward include (each one named with its file,
 line and include), 2 on a usage error. A listed edge that no longer exists is a note, not a
@@ -39,6 +42,11 @@ TOP_ALLOWED = {
     "widgets": {"core", "models", "widgets"},
     "app": {"core", "models", "widgets", "app"},
 }
+
+# The core/io/ headers widgets/ may include (rule 3): the exports' (atomic_file, table_exporter) and
+# the rank controller's journal reader and run-directory names.
+WIDGETS_IO_ALLOWED = {"core/io/atomic_file.h", "core/io/table_exporter.h",
+                      "core/io/journal_reader.h", "core/io/run_directory.h"}
 
 # The directories the build puts on the include path, searched in this order after the
 # including file's own folder (core: memscope_base, models: memscope_models, widgets:
@@ -266,6 +274,12 @@ def main():
                 if target_top not in TOP_ALLOWED[top]:
                     failures.append(f"{path}:{number}: #include \"{quoted}\" ({target}): "
                                     f"{top}/ may include only {', '.join(sorted(TOP_ALLOWED[top]))}")
+                    continue
+                if top == "widgets" and target.startswith("core/io/") and \
+                        target not in WIDGETS_IO_ALLOWED:
+                    failures.append(f"{path}:{number}: #include \"{quoted}\": widgets/ open and "
+                                    f"save runs through models/ (RunSession); of core/io/ they "
+                                    f"include only {', '.join(sorted(WIDGETS_IO_ALLOWED))}")
                     continue
                 if top == "core" and target_top == "core":
                     a, b = core_folder(path), core_folder(target)

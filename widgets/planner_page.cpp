@@ -693,7 +693,7 @@ void PlannerPage::updateOverlay() {
     for (int i = 0; i < kAllocatedComponentCount; ++i) {
         predicted[size_t(groupOf(static_cast<MemoryComponent>(i)))] += at[i];
     }
-    auto errorText = [](qint64 p, qint64 m) {
+    auto deviationText = [](qint64 p, qint64 m) {
         if (m == 0) {
             return p == 0 ? QStringLiteral("0%") : QStringLiteral("-");
         }
@@ -707,7 +707,7 @@ void PlannerPage::updateOverlay() {
                            new QTableWidgetItem(bytesText(double(m_measuredGroups[size_t(g)]))));
         m_overlay->setItem(
             g, 3,
-            new QTableWidgetItem(errorText(predicted[size_t(g)], m_measuredGroups[size_t(g)])));
+            new QTableWidgetItem(deviationText(predicted[size_t(g)], m_measuredGroups[size_t(g)])));
     }
     const qint64 peak = m_result->memory.peak();
     auto* name = new QTableWidgetItem(tr("Peak"));
@@ -721,7 +721,7 @@ void PlannerPage::updateOverlay() {
     auto* m = new QTableWidgetItem(bytesText(double(*m_measuredPeak)));
     m->setToolTip(exactBytes(*m_measuredPeak));
     m_overlay->setItem(Workspace, 2, m);
-    m_overlay->setItem(Workspace, 3, new QTableWidgetItem(errorText(peak, *m_measuredPeak)));
+    m_overlay->setItem(Workspace, 3, new QTableWidgetItem(deviationText(peak, *m_measuredPeak)));
 }
 
 }  // namespace memscope

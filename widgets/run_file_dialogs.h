@@ -1,6 +1,6 @@
 #pragma once
 
-#include "io/run_range.h"
+#include "run/run_range.h"
 
 #include <QCoreApplication>
 #include <QString>

@@ -1,9 +1,9 @@
 #include "cli_support.h"
 
-#include "io/run_range.h"
 #include "model/config_error.h"
 #include "model/input_error.h"
 #include "model/preset.h"
+#include "run/run_range.h"
 
 #include <atomic>
 #include <csignal>

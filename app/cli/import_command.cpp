@@ -3,7 +3,7 @@
 #include "cli_support.h"
 #include "io/run_file.h"
 #include "io/run_file_error.h"
-#include "io/run_range.h"
+#include "run/run_range.h"
 #include "run/run_summary.h"
 
 #include <algorithm>

@@ -4,6 +4,7 @@
 #include "model/preset.h"
 #include "model/printable_text.h"
 #include "run/byte_size.h"
+#include "run/text_format.h"
 #include "run/train_option_table.h"
 
 #include <yaml-cpp/yaml.h>
@@ -18,15 +19,6 @@
 namespace memscope {
 
 namespace {
-
-std::string trim(const std::string& s) {
-    size_t b = 0, e = s.size();
-    while (b < e && std::isspace(static_cast<unsigned char>(s[b])))
-        ++b;
-    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1])))
-        --e;
-    return s.substr(b, e - b);
-}
 
 // "fp32, bf16, fp16": an option's names as error messages list them.
 std::string joinedNames(const std::vector<std::string>& names) {
@@ -96,7 +88,7 @@ std::vector<std::string> SweepSpec::splitList(const std::string& text) {
     std::stringstream in(text);
     std::string item;
     while (std::getline(in, item, ',')) {
-        item = trim(item);
+        item = trimmedText(item, true);
         if (!item.empty()) {
             out.push_back(item);
         }

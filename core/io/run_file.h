@@ -64,7 +64,7 @@
 
 #include "io/run_file_cancelled.h"
 #include "io/run_file_error.h"
-#include "io/run_range.h"
+#include "run/run_range.h"
 #include "trace/trace.h"
 
 #include <atomic>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "io/run_directory.h"
-#include "io/run_range.h"
+#include "run/run_range.h"
 #include "trace/trace.h"
 
 #include <atomic>

@@ -61,7 +61,7 @@
 //     "skipped_entries": n}.
 
 #include "io/pickle_value.h"
-#include "io/run_range.h"
+#include "run/run_range.h"
 #include "trace/trace.h"
 
 #include <atomic>

@@ -1,5 +1,7 @@
 #include "run/text_format.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <ctime>
 
@@ -18,6 +20,20 @@ std::string utcTimestampNow() {
     char buf[32];
     std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
     return buf;
+}
+
+std::string trimmedText(const std::string& text, bool all_space) {
+    auto space = [all_space](char c) {
+        return all_space ? std::isspace(static_cast<unsigned char>(c)) != 0 : c == ' ' || c == '\t';
+    };
+    size_t b = 0, e = text.size();
+    while (b < e && space(text[b])) {
+        ++b;
+    }
+    while (e > b && space(text[e - 1])) {
+        --e;
+    }
+    return text.substr(b, e - b);
 }
 
 }  // namespace memscope

@@ -14,4 +14,8 @@ std::string formatFixed(double value, int digits);
 // sweep's started_at).
 std::string utcTimestampNow();
 
+// `text` without its leading and trailing spaces and tabs (and, with `all_space`, any other
+// white space: newlines, carriage returns, ...).
+std::string trimmedText(const std::string& text, bool all_space = false);
+
 }  // namespace memscope

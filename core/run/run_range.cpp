@@ -1,4 +1,5 @@
-#include "io/run_range.h"
+#include "run/run_range.h"
+#include "run/text_format.h"
 
 #include "model/input_error.h"
 
@@ -18,17 +19,9 @@ struct Bound {
     int64_t value = 0;
 };
 
-std::string trim(const std::string& s) {
-    const auto b = s.find_first_not_of(" \t");
-    if (b == std::string::npos)
-        return {};
-    const auto e = s.find_last_not_of(" \t");
-    return s.substr(b, e - b + 1);
-}
-
 // Throws InputError naming the range and the bad end.
 Bound parseBound(const std::string& raw, const std::string& whole) {
-    const std::string text = trim(raw);
+    const std::string text = trimmedText(raw);
     Bound b;
     if (text.empty())
         return b;
@@ -45,7 +38,7 @@ Bound parseBound(const std::string& raw, const std::string& whole) {
     if (digits == 0)
         throw bad();
     const std::string number = text.substr(0, digits);
-    const std::string unit = trim(text.substr(digits));
+    const std::string unit = trimmedText(text.substr(digits));
     if (unit.empty()) {
         if (number.find('.') != std::string::npos) {
             throw InputError("range '" + whole + "': '" + text +
@@ -112,7 +105,7 @@ RunRange RunRange::time(int64_t begin_ns, int64_t end_ns) {
 }
 
 RunRange RunRange::parse(const std::string& input) {
-    const std::string text = trim(input);
+    const std::string text = trimmedText(input);
     if (text.empty())
         return {};
     const auto colon = text.find(':');
