@@ -10,6 +10,7 @@
 #include "io/table_exporter.h"
 #include "model/input_error.h"
 #include "model/preset.h"
+#include "tiny_options.h"
 #include "trace/trace_summary.h"
 
 #if __has_include("io/snapshot_importer.h")
@@ -190,19 +191,11 @@ Hand handTrace() {
     return h;
 }
 
+// The suites' tiny configuration, with one layer and two steps.
 TrainOptions tinyOptions() {
-    TrainOptions o;
-    o.preset = "custom";
-    o.model.vocab_size = 64;
-    o.model.hidden_dim = 32;
+    TrainOptions o = tinyTrainOptions();
     o.model.n_layers = 1;
-    o.model.n_heads = 4;
-    o.model.n_kv_heads = 2;
-    o.model.intermediate_dim = 64;
-    o.batch_size = 2;
-    o.seq_len = 16;
     o.num_steps = 2;
-    o.threads = 1;
     return o;
 }
 

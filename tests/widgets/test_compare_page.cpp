@@ -1,6 +1,7 @@
 // ComparePage offscreen: the difference table model and its proxy under
 // QAbstractItemModelTester, the two timelines following each other by step, CSV export.
 
+#include "../core/tiny_options.h"
 #include "analysis/run_comparison.h"
 #include "capture/recording_session.h"
 #include "compare_page.h"
@@ -21,18 +22,10 @@ using namespace memscope;
 namespace {
 
 std::shared_ptr<const Trace> record(AttentionKind attention) {
-    TrainOptions o;
-    o.preset = "custom";
-    o.model.vocab_size = 64;
-    o.model.hidden_dim = 32;
+    TrainOptions o = tinyTrainOptions();  // with one layer, two steps, 32 tokens
     o.model.n_layers = 1;
-    o.model.n_heads = 4;
-    o.model.n_kv_heads = 2;
-    o.model.intermediate_dim = 64;
-    o.batch_size = 2;
     o.seq_len = 32;
     o.num_steps = 2;
-    o.threads = 1;
     o.attention = attention;
     RecordingSession session(o);
     session.setMeasurePeakFlops(false);

@@ -1,6 +1,7 @@
 // PlannerPage offscreen: the prediction follows the form at once, and an open run's measured
 // peak appears next to the prediction with its error.
 
+#include "../core/tiny_options.h"
 #include "capture/recording_session.h"
 #include "planner_page.h"
 #include "predict/plan_result.h"
@@ -20,18 +21,11 @@ using namespace memscope;
 namespace {
 
 TrainOptions tinyRun() {
-    TrainOptions o;
-    o.preset = "custom";
-    o.model.vocab_size = 64;
-    o.model.hidden_dim = 32;
+    TrainOptions o = tinyTrainOptions();  // with one layer, two steps, batch 3, 32 tokens
     o.model.n_layers = 1;
-    o.model.n_heads = 4;
-    o.model.n_kv_heads = 2;
-    o.model.intermediate_dim = 64;
     o.batch_size = 3;
     o.seq_len = 32;
     o.num_steps = 2;
-    o.threads = 1;
     return o;
 }
 

@@ -2,6 +2,7 @@
 // sweep run on the worker thread), log-log axes, OOM markers, verdicts, the table models under
 // QAbstractItemModelTester, CSV export, opening a sweep directory, cancel, form errors.
 
+#include "../core/tiny_options.h"
 #include "analysis/seed_tables.h"
 #include "sweep_page.h"
 #include "sweep_table_model.h"
@@ -191,16 +192,9 @@ class TestSweepPage : public QObject {
     void runsATinySweepOnTheWorkerAndOpensItAgain() {
         QTemporaryDir dir;
         SweepSpec spec;
-        spec.base.preset = "custom";
-        spec.base.model.vocab_size = 64;
-        spec.base.model.hidden_dim = 32;
+        spec.base = tinyTrainOptions();  // with one layer, batch 1
         spec.base.model.n_layers = 1;
-        spec.base.model.n_heads = 4;
-        spec.base.model.n_kv_heads = 2;
-        spec.base.model.intermediate_dim = 64;
-        spec.base.threads = 1;
         spec.base.batch_size = 1;
-        spec.base.seq_len = 16;
         spec.batch_sizes = {1, 2};
         spec.seq_lens = {16, 32};
         spec.mode = SweepSpec::Mode::Axes;
