@@ -13,6 +13,7 @@
 #include "predict/planner.h"
 #include "run/run_summary.h"
 #include "run/train_option_table.h"
+#include "trace/recorded_options.h"
 #include "trace/trace.h"
 
 #include <nlohmann/json.hpp>
@@ -660,20 +661,17 @@ void PlannerPage::setMeasuredTrace(std::shared_ptr<const Trace> trace) {
                 m_measuredGroups[size_t(g)] += measured.bytes_by_category_at_peak[size_t(category)];
             }
         }
-        if (!trace->meta.config.is_null() && !trace->meta.config.empty()) {
-            try {
-                const auto options = TrainOptions::fromJson(trace->meta.config);
-                {
-                    const QSignalBlocker a(m_device), b(m_gpus), c(m_strategy), d(m_zero);
-                    m_device->setCurrentText(QStringLiteral("CPU"));
-                    m_gpus->setValue(1);
-                    m_strategy->setCurrentText(QStringLiteral("single"));
-                    m_zero->setValue(0);
-                }
-                fillForm(options);  // updates the prediction
-            } catch (const std::exception&) {
-                updatePrediction();  // a run without a usable configuration: overlay only
+        if (const auto options = recordedOptions(trace->meta)) {
+            {
+                const QSignalBlocker a(m_device), b(m_gpus), c(m_strategy), d(m_zero);
+                m_device->setCurrentText(QStringLiteral("CPU"));
+                m_gpus->setValue(1);
+                m_strategy->setCurrentText(QStringLiteral("single"));
+                m_zero->setValue(0);
             }
+            fillForm(*options);  // updates the prediction
+        } else if (!trace->meta.config.is_null() && !trace->meta.config.empty()) {
+            updatePrediction();  // a run without a usable configuration: overlay only
         }
     }
     m_overlayBox->setVisible(m_measuredPeak.has_value());

@@ -12,6 +12,7 @@
 #include "device/peak_flops.h"
 #include "run/run_summary.h"
 #include "timeline_view.h"
+#include "trace/recorded_options.h"
 #include "trace/trace.h"
 #include "when_finished.h"
 
@@ -222,11 +223,7 @@ SummaryPage::Result SummaryPage::compute(std::shared_ptr<const Trace> trace, boo
     if (part) {
         const int threads = trace->meta.threads;
         if (r.peak_flops_per_s <= 0) {
-            const auto dtype =
-                parseDtype(trace->meta.config.is_object()
-                               ? trace->meta.config.value("dtype", std::string("fp32"))
-                               : std::string("fp32"))
-                    .value_or(Dtype::Float32);
+            const auto dtype = recordedOptions(trace->meta).value_or(TrainOptions()).dtype;
             const auto peak = part->peakFlopsOnCpu(dtype, threads);
             r.peak_flops_per_s = peak.flops_per_s;
             r.peak_flops_method =

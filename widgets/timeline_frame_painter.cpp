@@ -4,7 +4,7 @@
 
 #include "timeline_colors.h"
 
-#include "run/train_options.h"
+#include "trace/recorded_options.h"
 #include "trace/trace.h"
 
 #include <nlohmann/json.hpp>
@@ -189,16 +189,8 @@ QString TimelineFramePainter::runSubtitle() const {
         return {};
     }
     QStringList parts;
-    std::optional<TrainOptions> options;
-    const auto& c = m_ctx.trace->meta.config;
-    if (c.is_object() && c.contains("preset")) {
-        try {
-            options = TrainOptions::fromJson(c);
-        } catch (const std::exception&) {
-            // a damaged configuration: the subtitle falls back to the source
-        }
-    }
-    if (options) {
+    // A damaged configuration (or none): the subtitle falls back to the source.
+    if (const auto options = recordedOptions(m_ctx.trace->meta)) {
         parts << QString::fromStdString(options->preset);
         parts << tr("batch %1").arg(options->batch_size);
         parts << tr("sequence %1").arg(options->seq_len);

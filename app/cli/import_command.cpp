@@ -43,11 +43,11 @@ int ImportCommand::run() {
     // The configuration, read before the output is probed and the snapshot read:
     // a bad file costs nothing and leaves nothing.
     nlohmann::json config;
+    std::optional<TrainOptions> options;
     if (!m_config.empty()) {
         try {
-            TrainOptions options =
-                optionsFromJson("--config", m_config, readJsonObject("--config", m_config));
-            config = options.toJson();
+            options = optionsFromJson("--config", m_config, readJsonObject("--config", m_config));
+            config = options->toJson();
             config.erase("threads");  // the snapshot's job's, which it does not tell
         } catch (const std::exception& e) {
             return reportUsageError(e.what());
@@ -135,12 +135,10 @@ int ImportCommand::run() {
         }
         std::cout << "; categories inferred from them\n";
     }
-    if (!config.is_null()) {
-        std::cout << "  config        " << config.value("preset", std::string()) << ", batch "
-                  << config.value("batch_size", int64_t(0)) << ", seq "
-                  << config.value("seq_len", int64_t(0)) << ", "
-                  << config.value("dtype", std::string()) << ", "
-                  << config.value("profile_type", std::string()) << " (from " << m_config << ")\n";
+    if (options) {
+        std::cout << "  config        " << options->preset << ", batch " << options->batch_size
+                  << ", seq " << options->seq_len << ", " << toString(options->dtype) << ", "
+                  << toString(options->profile) << " (from " << m_config << ")\n";
     }
     std::cout << "Wrote " << m_out << "\n";
     return 0;

@@ -2,6 +2,7 @@
 
 #include "analysis/shape_list.h"
 #include "analysis/span_nesting.h"
+#include "trace/recorded_options.h"
 
 #include <algorithm>
 #include <map>
@@ -97,9 +98,8 @@ double Roofline::ridgePoint(double peak_flops_per_s, double peak_bytes_per_s) {
 
 Roofline Roofline::compute(const Trace& trace) {
     Roofline out;
-    out.dtype = trace.meta.config.is_object()
-                    ? trace.meta.config.value("dtype", std::string("fp32"))
-                    : std::string("fp32");
+    const auto options = recordedOptions(trace.meta);
+    out.dtype = memscope::toString(options ? options->dtype : Dtype::Float32);
     const auto& spans = trace.spans;
     const auto& stacks = trace.stacks;
     auto frame_of = [&](const Span& s) -> const Frame& {

@@ -2,6 +2,7 @@
 
 #include "io/atomic_file.h"
 
+#include "trace/recorded_options.h"
 #include "trace/trace_summary.h"
 
 #include <nlohmann/json.hpp>
@@ -212,18 +213,10 @@ class ChromeWriter {
 
     void writeMetadata() {
         std::string title = m_titlePrefix + "Memscope";
-        const auto& c = m_trace.meta.config;
-        // The configuration comes from a run file: any field may hold any JSON type.
-        auto field = [&c](const char* key, const char* missing = "") -> std::string {
-            const auto it = c.find(key);
-            if (it == c.end() || it->is_null()) {
-                return missing;
-            }
-            return it->is_string() ? it->get<std::string>() : it->dump();
-        };
-        if (c.is_object() && c.contains("preset")) {
-            title += ": " + field("preset") + ", batch " + field("batch_size", "0") + ", seq " +
-                     field("seq_len", "0") + ", " + field("dtype") + ", " + field("profile_type");
+        if (const auto o = recordedOptions(m_trace.meta)) {
+            title += ": " + o->preset + ", batch " + std::to_string(o->batch_size) + ", seq " +
+                     std::to_string(o->seq_len) + ", " + toString(o->dtype) + ", " +
+                     toString(o->profile);
         }
         m_out.event(common("M", 0) + ",\"name\":\"process_name\",\"args\":{\"name\":\"" +
                     escape(title) + "\"}");

@@ -5,6 +5,7 @@
 #include "model/preset.h"
 #include "run/run_summary.h"
 #include "run/text_format.h"
+#include "trace/recorded_options.h"
 #include "trace/trace_summary.h"
 
 #include <nlohmann/json.hpp>
@@ -124,25 +125,31 @@ Run describe(const Trace& trace, const std::string& name) {
             r.s[k] = v;
         }
     }
-    nlohmann::json c = trace.meta.config;
-    if (!c.is_object() || c.empty()) {
-        c = r.s.value("config", nlohmann::json::object());
+    // The run's options, typed (its stored configuration, else the stored summary's); without
+    // them (an import without --config) the shape stays 0 and the run joins no table that
+    // groups by it, and the names are TrainOptions' defaults.
+    std::optional<TrainOptions> options = recordedOptions(trace.meta);
+    if (!options) {
+        options = recordedOptions(r.s.value("config", nlohmann::json::object()));
     }
-    r.preset = c.value("preset", std::string());
-    r.dtype = c.value("dtype", std::string("fp32"));
-    r.attention = c.value("attention", std::string("eager"));
-    r.checkpointing = c.value("checkpointing", std::string("none"));
-    r.profile = c.value("profile_type", std::string("training"));
-    r.optimizer = c.value("optimizer", std::string("adamw"));
-    r.batch = c.value("batch_size", int64_t(0));
-    r.seq = c.value("seq_len", int64_t(0));
-    r.hidden = c.value("hidden_dim", int64_t(0));
-    r.layers = c.value("num_layers", int64_t(0));
-    r.heads = c.value("num_heads", int64_t(0));
-    r.kv_heads = c.value("num_kv_heads", r.heads);
-    r.inter = c.value("intermediate_dim", int64_t(0));
-    r.vocab = c.value("vocab_size", int64_t(0));
-    r.num_steps = c.value("num_steps", int64_t(0));
+    const TrainOptions o = options.value_or(TrainOptions());
+    r.dtype = toString(o.dtype);
+    r.attention = toString(o.attention);
+    r.checkpointing = toString(o.checkpointing);
+    r.profile = toString(o.profile);
+    r.optimizer = toString(o.optimizer);
+    if (options) {
+        r.preset = o.preset;
+        r.batch = o.batch_size;
+        r.seq = o.seq_len;
+        r.hidden = o.model.hidden_dim;
+        r.layers = o.model.n_layers;
+        r.heads = o.model.n_heads;
+        r.kv_heads = o.model.n_kv_heads;
+        r.inter = o.model.intermediate_dim;
+        r.vocab = o.model.vocab_size;
+        r.num_steps = o.num_steps;
+    }
     if (const Preset* p = Preset::find(r.preset)) {
         const auto& m = p->model;
         if (m.hidden_dim == r.hidden && m.n_layers == r.layers && m.n_heads == r.heads &&

@@ -1,6 +1,6 @@
 #include "trace/expected_run_length.h"
 
-#include <nlohmann/json.hpp>
+#include "trace/recorded_options.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -8,17 +8,12 @@
 namespace memscope {
 
 size_t expectedRunTotal(const Trace& trace, size_t so_far, bool bounded) {
-    const nlohmann::json& config = trace.meta.config;
-    if (!config.is_object()) {
+    const auto options = recordedOptions(trace.meta);
+    if (!options) {
         return 0;
     }
-    int64_t steps = 0;
-    for (const char* key : {"num_steps", "warmup_steps"}) {
-        const auto it = config.find(key);
-        if (it != config.end() && it->is_number_integer()) {
-            steps += std::max<int64_t>(0, it->get<int64_t>());
-        }
-    }
+    const int64_t steps =
+        std::max<int64_t>(0, options->num_steps) + std::max<int64_t>(0, options->warmup_steps);
     const size_t done = trace.steps.size();
     if (done < 2 || steps <= int64_t(done) || steps > (int64_t(1) << 32)) {
         return 0;

@@ -148,8 +148,10 @@ struct RunMetadata {
     int threads = 0;
     std::string started_at;           // ISO 8601, UTC
     std::string source = "recorded";  // or "imported from FILE"
-    nlohmann::json config;            // TrainOptions::toJson()
-    int64_t max_events = 0;           // 0: unbounded
+    // TrainOptions::toJson() of a recorded run (or an import given --config), {"program": FILE}
+    // of a Python program's, {} of a bare import: read it typed with recordedOptions().
+    nlohmann::json config;
+    int64_t max_events = 0;  // 0: unbounded
     int64_t dropped_events = 0;
     int64_t capacity_bytes = 0;  // device-capacity limit in force, 0 if none
     // Imported snapshots: phases, steps and categories inferred from the snapshot's frames and

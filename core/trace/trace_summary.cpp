@@ -1,6 +1,7 @@
 #include "trace/trace_summary.h"
 
 #include "run/run_summary.h"
+#include "trace/recorded_options.h"
 #include "trace/reserved_memory.h"
 
 #include <algorithm>
@@ -252,14 +253,11 @@ std::string TraceSummary::toText(const Trace& trace, const nlohmann::json& s, si
         out << "; PyTorch version and threads not recorded";
     }
     out << "\n";
-    if (trace.meta.config.is_object() && trace.meta.config.contains("preset")) {
-        const auto& c = trace.meta.config;
-        out << "Config: " << c.value("preset", std::string()) << ", batch "
-            << c.value("batch_size", 0) << ", seq " << c.value("seq_len", 0) << ", "
-            << c.value("dtype", std::string()) << ", attention "
-            << c.value("attention", std::string()) << ", checkpointing "
-            << c.value("checkpointing", std::string()) << ", "
-            << c.value("profile_type", std::string()) << "\n";
+    if (const auto o = recordedOptions(trace.meta)) {
+        out << "Config: " << o->preset << ", batch " << o->batch_size << ", seq " << o->seq_len
+            << ", " << toString(o->dtype) << ", attention " << toString(o->attention)
+            << ", checkpointing " << toString(o->checkpointing) << ", " << toString(o->profile)
+            << "\n";
     }
     out << "Events: " << s.value("events", int64_t(0)) << " allocations and frees";
     if (s.value("dropped_events", int64_t(0)) > 0) {

@@ -8,6 +8,8 @@
 #include "model/cancellation.h"
 #include "model/config_error.h"
 #include "model/input_error.h"
+#include "model/preset.h"
+#include "trace/recorded_options.h"
 
 #include <zstd.h>
 #include <nlohmann/json.hpp>
@@ -396,6 +398,42 @@ class TestRunFile : public QObject {
         RunFile::save(makeTrace(), m_v2Path.toStdString(), smallChunks());
         m_v2Bytes = readAll(m_v2Path);
         QCOMPARE(int(m_v2Bytes[8]), 2);
+    }
+
+    // A run's stored configuration is read typed through one function (issue 30): what a
+    // recording stores comes back whole, a partial one is filled from its preset, and what is
+    // not a training configuration reads as none rather than as defaults.
+    void theStoredConfigurationReadsTyped() {
+        RunMetadata meta;
+        QVERIFY(!recordedOptions(meta));  // a bare import: {}
+        TrainOptions recorded = TrainOptions::fromPreset("study-tiny");
+        recorded.batch_size = 3;
+        recorded.dtype = Dtype::BFloat16;
+        recorded.attention = AttentionKind::MemoryEfficient;
+        recorded.num_steps = 7;
+        meta.config = recorded.toJson();
+        const auto back = recordedOptions(meta);
+        QVERIFY(back);
+        QCOMPARE(back->toJson(), recorded.toJson());
+        // Through a saved file too.
+        Trace t = makeTrace();
+        t.meta.config = recorded.toJson();
+        const auto p = path("config.memscope").toStdString();
+        RunFile::save(t, p);
+        QCOMPARE(recordedOptions(RunFile::load(p).meta)->toJson(), recorded.toJson());
+        // A partial configuration: the preset's shape, then its keys.
+        const auto partial =
+            recordedOptions(nlohmann::json{{"preset", "study-tiny"}, {"seq_len", 64}});
+        QVERIFY(partial);
+        QCOMPARE(partial->model.hidden_dim,
+                 TrainOptions::fromPreset("study-tiny").model.hidden_dim);
+        QCOMPARE(partial->seq_len, int64_t(64));
+        QCOMPARE(recordedOptions(nlohmann::json{{"batch_size", 2}})->preset, std::string("custom"));
+        // Not a training configuration.
+        QVERIFY(!recordedOptions(nlohmann::json{{"program", "train.py"}}));
+        QVERIFY(!recordedOptions(nlohmann::json{{"num_steps", "8"}}));  // wrong type
+        QVERIFY(!recordedOptions(nlohmann::json{{"dtype", "int3"}}));   // unknown name
+        QVERIFY(!recordedOptions(nlohmann::json::array({1, 2})));
     }
 
     void version2RoundTripsEveryColumnAndHeaderField() {
