@@ -28,6 +28,8 @@ import re
 import sys
 from collections import defaultdict
 
+from source_tree import source_files
+
 LIBRARIES = ["core", "models", "widgets", "app/gui", "app/cli"]
 SOURCE_EXTENSIONS = (".cpp", ".cc", ".cxx")
 
@@ -305,13 +307,6 @@ def anon_definitions(text):
     return found
 
 
-def source_files(root, library):
-    base = os.path.join(root, library)
-    for dirpath, dirnames, filenames in os.walk(base):
-        dirnames.sort()
-        for name in sorted(filenames):
-            if name.endswith(SOURCE_EXTENSIONS):
-                yield os.path.relpath(os.path.join(dirpath, name), root)
 
 
 def read_allowed(path):
@@ -354,7 +349,7 @@ def main():
     for library in LIBRARIES:
         if not os.path.isdir(os.path.join(root, library)):
             continue
-        for path in source_files(root, library):
+        for path in source_files(root, library, SOURCE_EXTENSIONS):
             files_scanned += 1
             with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
                 definitions = anon_definitions(f.read())

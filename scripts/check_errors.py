@@ -28,6 +28,8 @@ import os
 import re
 import sys
 
+from source_tree import repo_root, source_files
+
 SOURCE_EXTENSIONS = (".h", ".hpp", ".cpp", ".cc", ".cxx")
 
 # Rule 1: what core/ may throw from std:: (and nothing else of std::).
@@ -52,17 +54,7 @@ CLI_FAIL = "app/cli/cli_support.cpp"
 ERROR_PREFIX_RE = re.compile(r"\berror:")
 
 
-def repo_root():
-    return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-
-def source_files(root, top):
-    base = os.path.join(root, top)
-    for dirpath, dirnames, filenames in os.walk(base):
-        dirnames.sort()
-        for name in sorted(filenames):
-            if name.endswith(SOURCE_EXTENSIONS):
-                yield os.path.relpath(os.path.join(dirpath, name), root).replace(os.sep, "/")
 
 
 # Comments, raw strings, string literals and character literals, in the order they can start.
@@ -126,7 +118,7 @@ def main():
     counts = {"own": 0, "std": 0, "errorText": 0, "fail": 0}
 
     # 1. core/ throws its own types.
-    for path in source_files(root, "core"):
+    for path in source_files(root, "core", SOURCE_EXTENSIONS):
         code, _ = scan(read(root, path))
         thrown = set()  # where a std:: type is thrown, reported once by the rule above
         for m in STD_THROW_RE.finditer(code):
@@ -151,7 +143,7 @@ def main():
 
     # 2. The GUI converts an error's text once: errorText().
     for top in GUI_FOLDERS:
-        for path in source_files(root, top):
+        for path in source_files(root, top, SOURCE_EXTENSIONS):
             code, _ = scan(read(root, path))
             if path.startswith(CONVERTER[:-len(".cpp")]):
                 continue  # error_text.h and .cpp
@@ -162,7 +154,7 @@ def main():
                                 f"(models/error_text.h, UTF-8)")
 
     # 3. The CLI writes "error:" in one place: fail() in cli_support.cpp.
-    for path in source_files(root, CLI_FOLDER):
+    for path in source_files(root, CLI_FOLDER, SOURCE_EXTENSIONS):
         code, literals = scan(read(root, path))
         counts["fail"] += len(re.findall(r"\b(?:fail|reportUsageError)\s*\(", code))
         if path == CLI_FAIL:

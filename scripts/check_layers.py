@@ -29,6 +29,8 @@ import re
 import sys
 from collections import defaultdict
 
+from source_tree import repo_root, source_files
+
 # The intended bottom-up order of core's folders (the CEO's direction, shared/DESIGN.md, "Layers").
 # "" is core/ itself (torch_compat.h): the ground floor, below model/. A folder in this list that
 # does not exist yet (run/) is skipped; a folder that exists and is not in it is reported.
@@ -59,17 +61,7 @@ QT_INCLUDE_RE = re.compile(r"^\s*#\s*include\s*<(Q[A-Za-z][^>]*)>")
 ALLOWED_LINE_RE = re.compile(r"^\s*(\S*)\s*->\s*(\S*)\s*(?:#.*)?$")
 
 
-def repo_root():
-    return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-
-def source_files(root, top):
-    base = os.path.join(root, top)
-    for dirpath, dirnames, filenames in os.walk(base):
-        dirnames.sort()
-        for name in sorted(filenames):
-            if name.endswith(SOURCE_EXTENSIONS):
-                yield os.path.relpath(os.path.join(dirpath, name), root)
 
 
 def strip_block_comments(lines):
@@ -259,7 +251,7 @@ def main():
     for top in ("core", "models", "widgets", "app"):
         if not os.path.isdir(os.path.join(root, top)):
             continue
-        for path in source_files(root, top):
+        for path in source_files(root, top, SOURCE_EXTENSIONS):
             if top == "core":
                 present.add(core_folder(path))
             for number, quoted, qt in read_includes(root, path):
