@@ -3372,6 +3372,14 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <source>Bytes by category at the peak (%1), categories inferred from the snapshot</source>
         <translation>Bytes nach Kategorie an der Spitze (%1), Kategorien aus dem Snapshot abgeleitet</translation>
     </message>
+    <message>
+        <source>not recorded</source>
+        <translation>nicht aufgezeichnet</translation>
+    </message>
+    <message>
+        <source>This GPU run has neither segments nor reserved totals (the snapshot did not include them).</source>
+        <translation>Dieser GPU-Lauf hat weder Segmente noch reservierte Summen (der Snapshot enthielt sie nicht).</translation>
+    </message>
 </context>
 <context>
     <name>memscope::SweepPage</name>

@@ -3365,6 +3365,14 @@ Allocations live at its start count as present from the start. Leave empty for t
         <source>Bytes by category at the peak (%1), categories inferred from the snapshot</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>not recorded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This GPU run has neither segments nor reserved totals (the snapshot did not include them).</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>memscope::SweepPage</name>

@@ -471,6 +471,12 @@ void SummaryPage::showResult() {
         setFigure(QStringLiteral("fragmentation_oom"), reserved.atOom()
                                                            ? fragmentation(*reserved.atOom())
                                                            : tr("no out-of-memory event"));
+    } else if (!reserved.onCpu()) {
+        setFigure(QStringLiteral("reserved_peak"), tr("not recorded"),
+                  tr("This GPU run has neither segments nor reserved totals (the snapshot did "
+                     "not include them)."));
+        setFigure(QStringLiteral("fragmentation_peak"), none);
+        setFigure(QStringLiteral("fragmentation_oom"), none);
     } else {
         setFigure(QStringLiteral("reserved_peak"), tr("no caching allocator (CPU)"),
                   tr("The CPU allocator reserves nothing beyond what it hands out."));

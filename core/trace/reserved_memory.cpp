@@ -87,6 +87,7 @@ ReservedMemory::Point ReservedMemory::at(const Trace& trace, int64_t event) {
 ReservedMemory ReservedMemory::compute(const Trace& trace) {
     ReservedMemory r;
     r.m_caching = hasCachingAllocator(trace);
+    r.m_cpu = trace.meta.device.empty() || trace.meta.device.rfind("cpu", 0) == 0;
     if (!r.m_caching) {
         return r;
     }
@@ -122,7 +123,8 @@ nlohmann::json ReservedMemory::Point::toJson() const {
 
 nlohmann::json ReservedMemory::toJson() const {
     if (!m_caching) {
-        return {{"caching_allocator", false}};
+        return m_cpu ? nlohmann::json{{"caching_allocator", false}}
+                     : nlohmann::json{{"caching_allocator", false}, {"cpu", false}};
     }
     return {{"caching_allocator", true},
             {"peak_reserved_bytes", m_peakReserved},
@@ -133,7 +135,10 @@ nlohmann::json ReservedMemory::toJson() const {
 
 std::string ReservedMemory::toText(const nlohmann::json& r) {
     if (!r.is_object() || !r.value("caching_allocator", false)) {
-        return "Reserved: no caching allocator (CPU)\n";
+        return r.is_object() && !r.value("cpu", true)
+                   ? "Reserved: not recorded (this GPU run has neither segments nor reserved "
+                     "totals)\n"
+                   : "Reserved: no caching allocator (CPU)\n";
     }
     std::ostringstream out;
     out << "Reserved peak: " << formatBytes(r.value("peak_reserved_bytes", int64_t(0))) << "\n";

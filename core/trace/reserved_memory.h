@@ -46,20 +46,27 @@ class ReservedMemory {
     static Point at(const Trace& trace, int64_t event);
 
     bool cachingAllocator() const { return m_caching; }
+    // Whether the run ran on a CPU (its device "" or "cpu..."): without a caching allocator a CPU
+    // run has none to record, a GPU run (an imported snapshot with neither segments nor reserved
+    // totals) did not record it.
+    bool onCpu() const { return m_cpu; }
     int64_t peakReserved() const { return m_peakReserved; }
     int64_t peakReservedEvent() const { return m_peakReservedEvent; }
     // At the allocated peak (Trace::peakEvent), and at the first OOM event if there is one.
     const Point& atPeak() const { return m_atPeak; }
     const std::optional<Point>& atOom() const { return m_atOom; }
 
-    // {"caching_allocator": false} or {"caching_allocator": true, "peak_reserved_bytes",
+    // {"caching_allocator": false} (a CPU run), {"caching_allocator": false, "cpu": false} (a GPU
+    // run without reserved figures) or {"caching_allocator": true, "peak_reserved_bytes",
     // "peak_reserved_event", "at_peak": Point, "at_oom": Point or null}.
     nlohmann::json toJson() const;
-    // Lines for `memscope-cli info`: "Reserved: no caching allocator (CPU)" or the figures.
+    // Lines for `memscope-cli info`: "Reserved: no caching allocator (CPU)", "Reserved: not
+    // recorded (...)" or the figures.
     static std::string toText(const nlohmann::json& reserved);
 
   private:
     bool m_caching = false;
+    bool m_cpu = true;
     int64_t m_peakReserved = 0;
     int64_t m_peakReservedEvent = -1;
     Point m_atPeak;

@@ -202,6 +202,15 @@ class TestSegmentState : public QObject {
         QVERIFY(!summary["reserved"]["caching_allocator"].get<bool>());
         QVERIFY(QString::fromStdString(TraceSummary::toText(t, summary))
                     .contains("no caching allocator (CPU)"));
+        // The same figures from a GPU (an imported snapshot without segments): not recorded,
+        // rather than "CPU".
+        t.meta.device = "cuda:0";
+        const auto gpu = ReservedMemory::compute(t);
+        QVERIFY(!gpu.cachingAllocator() && !gpu.onCpu());
+        QCOMPARE(gpu.toJson().dump(), std::string(R"({"caching_allocator":false,"cpu":false})"));
+        QCOMPARE(ReservedMemory::toText(gpu.toJson()),
+                 std::string("Reserved: not recorded (this GPU run has neither segments nor "
+                             "reserved totals)\n"));
     }
 
     // The demo run survives a save and load with its segments (what the screenshots open);
