@@ -4,32 +4,40 @@ namespace memscope {
 
 namespace {
 
-Category byTiming(const EventColumns& ev, const Allocation& a, bool saw_backward_start) {
-    if (a.alloc_event < 0) {
-        return Category::Unknown;
-    }
-    const auto alloc_phase = static_cast<Phase>(ev.phase[a.alloc_event]);
-    const auto alloc_step = ev.step[a.alloc_event];
-    const bool freed = a.free_event >= 0;
-    const auto free_phase = freed ? static_cast<Phase>(ev.phase[a.free_event]) : Phase::Other;
-    const bool same_step = freed && ev.step[a.free_event] == alloc_step;
-    switch (alloc_phase) {
+// When an allocation was made and freed: what both categorizations start from, read once.
+struct AllocationTiming {
+    Phase alloc_phase = Phase::Other;
+    int32_t alloc_step = 0;
+    bool freed = false;
+    Phase free_phase = Phase::Other;  // Other when never freed
+    bool same_step = false;           // freed in the step it was made in
+
+    AllocationTiming(const EventColumns& ev, const Allocation& a)
+        : alloc_phase(static_cast<Phase>(ev.phase[a.alloc_event])),
+          alloc_step(ev.step[a.alloc_event]),
+          freed(a.free_event >= 0),
+          free_phase(freed ? static_cast<Phase>(ev.phase[a.free_event]) : Phase::Other),
+          same_step(freed && ev.step[a.free_event] == alloc_step) {}
+};
+
+Category byTiming(const AllocationTiming& t, bool saw_backward_start) {
+    switch (t.alloc_phase) {
         case Phase::Forward:
-            if (freed && free_phase == Phase::Backward && same_step)
+            if (t.freed && t.free_phase == Phase::Backward && t.same_step)
                 return Category::Activation;
             if (saw_backward_start)
                 return Category::Activation;
-            if (freed && free_phase == Phase::Forward && same_step)
+            if (t.freed && t.free_phase == Phase::Forward && t.same_step)
                 return Category::Temporary;
-            return freed ? Category::Temporary : Category::Unknown;
+            return t.freed ? Category::Temporary : Category::Unknown;
         case Phase::Backward:
-            if (freed && free_phase == Phase::Backward && same_step)
+            if (t.freed && t.free_phase == Phase::Backward && t.same_step)
                 return Category::Temporary;
             return Category::AutogradDetail;
         case Phase::Optimizer:
         case Phase::Other:
         case Phase::Init:
-            if (freed && free_phase == alloc_phase && same_step)
+            if (t.freed && t.free_phase == t.alloc_phase && t.same_step)
                 return Category::Temporary;
             return Category::Unknown;
     }
@@ -58,15 +66,11 @@ Category Categorizer::inferredCategoryOf(const EventColumns& ev, const Allocatio
     if (a.alloc_event < 0 || ev.step[a.alloc_event] < 0) {
         return Category::BeforeRecording;
     }
-    const auto alloc_phase = static_cast<Phase>(ev.phase[a.alloc_event]);
-    const auto alloc_step = ev.step[a.alloc_event];
-    const bool freed = a.free_event >= 0;
-    const auto free_phase = freed ? static_cast<Phase>(ev.phase[a.free_event]) : Phase::Other;
-    const bool same_step = freed && ev.step[a.free_event] == alloc_step;
-    const bool freed_in_phase = freed && same_step && free_phase == alloc_phase;
-    switch (alloc_phase) {
+    const AllocationTiming t(ev, a);
+    const bool freed_in_phase = t.freed && t.same_step && t.free_phase == t.alloc_phase;
+    switch (t.alloc_phase) {
         case Phase::Forward:
-            return byTiming(ev, a, aliveAtBackward(ev, a, backward_start));
+            return byTiming(t, aliveAtBackward(ev, a, backward_start));
         case Phase::Backward:
             if (freed_in_phase) {
                 return Category::Temporary;
@@ -76,8 +80,8 @@ Category Categorizer::inferredCategoryOf(const EventColumns& ev, const Allocatio
             if (freed_in_phase) {
                 return Category::Temporary;
             }
-            return !freed || ev.step[a.free_event] > alloc_step ? Category::OptimizerState
-                                                                : Category::Unknown;
+            return !t.freed || ev.step[a.free_event] > t.alloc_step ? Category::OptimizerState
+                                                                    : Category::Unknown;
         case Phase::Init:
             return freed_in_phase ? Category::Temporary : Category::Unknown;
         case Phase::Other:
@@ -91,7 +95,10 @@ Category Categorizer::categoryOf(const EventColumns& ev, const Allocation& a, in
     if (role >= 0) {
         return static_cast<Category>(role);
     }
-    return byTiming(ev, a, aliveAtBackward(ev, a, backward_start));
+    if (a.alloc_event < 0) {
+        return Category::Unknown;
+    }
+    return byTiming(AllocationTiming(ev, a), aliveAtBackward(ev, a, backward_start));
 }
 
 }  // namespace memscope
