@@ -45,6 +45,10 @@ class RunDocument : public QObject {
     void setTrace(std::shared_ptr<const Trace> trace, bool continuation = false,
                   std::shared_ptr<TimelineLayout> layout = nullptr);
     std::shared_ptr<const Trace> trace() const { return m_trace; }
+    // Whether `run` is the run shown (never for nullptr): how a page, which holds its run weakly,
+    // tells whether the document's filter and pin are about the run it shows.
+    bool shows(const std::shared_ptr<const Trace>& run) const { return run && run == m_trace; }
+    bool shows(const std::weak_ptr<const Trace>& run) const { return shows(run.lock()); }
     // Whether the trace shown came as a continuation of the one before it (a live run's newer
     // snapshot): the timeline then updates in place instead of starting over.
     bool isContinuation() const { return m_continuation; }

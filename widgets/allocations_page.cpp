@@ -89,13 +89,12 @@ AllocationsPage::AllocationsPage(RunDocument* document, QWidget* parent) : Alloc
 AllocationsPage::~AllocationsPage() = default;
 
 bool AllocationsPage::showsDocumentRun() const {
-    return m_state && m_allocations->trace() && m_allocations->trace() == m_state->trace();
+    return m_state && m_state->shows(m_allocations->trace());
 }
 
 void AllocationsPage::setTrace(std::shared_ptr<const Trace> trace) {
     // The document's indexes when this is its run: module and operator computed once per run.
-    const auto indexes =
-        m_state && trace && m_state->trace() == trace ? m_state->indexes() : nullptr;
+    const auto indexes = m_state && m_state->shows(trace) ? m_state->indexes() : nullptr;
     m_events->setTrace(trace, indexes);
     m_allocations->setTrace(std::move(trace), indexes);
     followFilter();

@@ -139,8 +139,7 @@ void FlameGraphPage::setViewState(RunDocument* document) {
 }
 
 bool FlameGraphPage::showsDocumentRun() const {
-    const auto trace = m_trace.lock();
-    return m_state && trace && m_state->trace() == trace;
+    return m_state && m_state->shows(m_trace);
 }
 
 void FlameGraphPage::setTrace(std::shared_ptr<const Trace> trace) {

@@ -100,8 +100,7 @@ void OperatorPage::setTrace(std::shared_ptr<const Trace> trace) {
 }
 
 bool OperatorPage::showsDocumentRun() const {
-    const auto trace = m_trace.lock();
-    return m_state && trace && trace == m_state->trace();
+    return m_state && m_state->shows(m_trace);
 }
 
 void OperatorPage::setViewState(RunDocument* state) {

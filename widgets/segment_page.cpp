@@ -106,7 +106,7 @@ void SegmentPage::setViewState(RunDocument* document) {
 
 void SegmentPage::showPinned() {
     const auto trace = m_trace.lock();
-    if (!m_state || !trace || m_state->trace() != trace) {
+    if (!m_state || !m_state->shows(trace)) {
         return;
     }
     const int64_t a = m_state->selectedAllocation();
@@ -120,7 +120,7 @@ void SegmentPage::setTrace(std::shared_ptr<const Trace> trace) {
     m_event = -1;
     m_peakEvent = trace ? trace->peakEvent() : -1;
     m_oomEvent = -1;
-    const bool document_run = m_state && trace && m_state->trace() == trace;
+    const bool document_run = m_state && m_state->shows(trace);
     if (document_run) {  // found once per trace
         const auto& ooms = m_state->indexes()->oomEvents();
         m_oomEvent = ooms.empty() ? -1 : ooms.front();
@@ -253,8 +253,7 @@ void SegmentPage::retranslateUi() {
     if (!trace) {
         m_message->setText(tr("No run open."));
     } else if (trace->segments().empty()) {
-        const bool cpu = trace->meta.device.empty() || trace->meta.device.rfind("cpu", 0) == 0;
-        if (cpu && !ReservedMemory::hasCachingAllocator(*trace)) {
+        if (ReservedMemory::ranOnCpu(*trace) && !ReservedMemory::hasCachingAllocator(*trace)) {
             m_message->setText(
                 tr("This run has no caching allocator (CPU): the CPU allocator reserves nothing "
                    "beyond what it hands out, so there are no segments to show."));

@@ -314,7 +314,7 @@ void SummaryPage::setViewState(RunDocument* state) {
 
 void SummaryPage::followFilter() {
     const auto trace = m_trace.lock();
-    const bool same_run = m_state && trace && trace == m_state->trace();
+    const bool same_run = m_state && m_state->shows(trace);
     const auto& filter = m_state ? m_state->filter() : std::optional<RangeFilter>();
     if (!same_run || !filter) {
         m_filter_box->setVisible(false);

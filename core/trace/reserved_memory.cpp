@@ -25,6 +25,10 @@ bool ReservedMemory::hasCachingAllocator(const Trace& trace) {
     return !trace.segments().empty() || columnHasReserved(trace);
 }
 
+bool ReservedMemory::ranOnCpu(const Trace& trace) {
+    return trace.meta.device.empty() || trace.meta.device.rfind("cpu", 0) == 0;
+}
+
 void ReservedMemory::forEachReserved(const Trace& trace,
                                      const std::function<void(size_t, int64_t)>& visit) {
     const auto& ev = trace.events;
@@ -87,7 +91,7 @@ ReservedMemory::Point ReservedMemory::at(const Trace& trace, int64_t event) {
 ReservedMemory ReservedMemory::compute(const Trace& trace) {
     ReservedMemory r;
     r.m_caching = hasCachingAllocator(trace);
-    r.m_cpu = trace.meta.device.empty() || trace.meta.device.rfind("cpu", 0) == 0;
+    r.m_cpu = ranOnCpu(trace);
     if (!r.m_caching) {
         return r;
     }

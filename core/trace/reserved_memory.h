@@ -38,6 +38,8 @@ class ReservedMemory {
     static ReservedMemory compute(const Trace& trace);
     // Segments, or a non-zero reserved total on any event that is not an out-of-memory event.
     static bool hasCachingAllocator(const Trace& trace);
+    // Whether the run ran on a CPU: its device "" (older files) or "cpu...".
+    static bool ranOnCpu(const Trace& trace);
     // Calls visit(event index, reserved after it) for every event in order.
     static void forEachReserved(const Trace& trace,
                                 const std::function<void(size_t, int64_t)>& visit);
