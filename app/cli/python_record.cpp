@@ -2,7 +2,6 @@
 
 #include "cli_support.h"
 #include "io/journal_recovery.h"
-#include "io/run_file.h"
 #include "io/run_journal.h"
 
 #include <fcntl.h>
@@ -275,11 +274,7 @@ int PythonRecord::run(const std::vector<std::string>& args) {
     if (fs::exists(journal, ec)) {
         // The program ended before its recording was saved: rebuild the run from the journal.
         try {
-            auto result = JournalRecovery::recover(journal);
-            result.trace.summary["program"] = {{"ending", how + " (recovered from the journal)"},
-                                               {"exit_status", code}};
-            RunFile::save(result.trace, o.out);
-            fs::remove(journal, ec);
+            const auto result = JournalRecovery::saveProgramRun(journal, o.out, how, code);
             std::cerr << "memscope-cli: the program ended (" << how
                       << ") before its recording was saved; " << result.describe() << " into "
                       << o.out << "\n";

@@ -1,8 +1,10 @@
 #include "io/journal_recovery.h"
 
 #include "io/journal_reader.h"
+#include "io/run_file.h"
 #include "io/run_file_error.h"
 #include "io/run_journal.h"
+#include "trace/program_stack_order.h"
 #include "trace/trace_summary.h"
 
 #include <nlohmann/json.hpp>
@@ -50,6 +52,10 @@ JournalRecovery::Result JournalRecovery::recover(const std::string& path) {
     Trace& trace = result.trace;
     trace = reader.takeTrace();
     trace.meta.source = "recovered from an unfinished journal";
+    if (ProgramStackOrder::applies(trace)) {  // a Python program's: stacks in reading order
+        ProgramStackOrder::apply(trace);
+        trace.finalize();
+    }
     json summary = TraceSummary::compute(trace);
     // The trainer's own summary died with the run; its peak is the recorder's (CPU runs).
     if (summary.contains("peak_allocated_bytes_recorded")) {
@@ -60,6 +66,19 @@ JournalRecovery::Result JournalRecovery::recover(const std::string& path) {
     trace.summary = std::move(summary);
     result.events = static_cast<int64_t>(trace.events.count());
     result.steps = static_cast<int64_t>(trace.steps.size());
+    return result;
+}
+
+JournalRecovery::Result JournalRecovery::saveProgramRun(const std::string& journal,
+                                                        const std::string& out,
+                                                        const std::string& ending,
+                                                        int exit_status) {
+    Result result = recover(journal);
+    result.trace.summary["program"] = {{"ending", ending + " (recovered from the journal)"},
+                                       {"exit_status", exit_status}};
+    RunFile::save(result.trace, out);
+    std::error_code ec;
+    std::filesystem::remove(journal, ec);
     return result;
 }
 

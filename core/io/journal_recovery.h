@@ -30,6 +30,13 @@ class JournalRecovery {
     // Reads PATH. Throws RunFileError naming PATH when it is not a journal at all (wrong magic,
     // newer version, nothing recoverable in it).
     static Result recover(const std::string& path);
+    // A Python program's run that ended (`ending`: "exit status 1", "killed by SIGKILL") before
+    // it saved: recovers JOURNAL, writes its run file OUT with the ending in the summary's
+    // "program" and removes the journal. What the program's recorder (memscope-cli record
+    // --python, python -m memscope record) does after a crash. Throws as recover(), or
+    // RunFileError naming OUT when it cannot be written (the journal is kept then).
+    static Result saveProgramRun(const std::string& journal, const std::string& out,
+                                 const std::string& ending, int exit_status);
 
     // Journals ("*.journal") in DIR, oldest first; empty when DIR does not exist.
     static std::vector<std::string> findJournals(const std::string& dir);

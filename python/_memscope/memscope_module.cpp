@@ -5,6 +5,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "io/journal_recovery.h"
 #include "memscope_version.h"
 #include "model/module_scope.h"
 #include "program_recording.h"
@@ -103,6 +104,33 @@ PyObject* finish(PyObject*, PyObject* args) {
         return nullptr;
     }
     return PyUnicode_FromStringAndSize(summary.data(), static_cast<Py_ssize_t>(summary.size()));
+}
+
+// recover(journal, out, ending, exit_status) -> "recovered ... events ..." (python -m memscope
+// record, when the program died before it saved).
+PyObject* recover(PyObject*, PyObject* args) {
+    const char* journal = nullptr;
+    const char* out = nullptr;
+    const char* ending = nullptr;
+    int status = 0;
+    if (!PyArg_ParseTuple(args, "sssi", &journal, &out, &ending, &status)) {
+        return nullptr;
+    }
+    std::string described;
+    std::string error;
+    Py_BEGIN_ALLOW_THREADS;
+    try {
+        described =
+            memscope::JournalRecovery::saveProgramRun(journal, out, ending, status).describe();
+    } catch (const std::exception& e) {
+        error = e.what();
+    }
+    Py_END_ALLOW_THREADS;
+    if (!error.empty()) {
+        PyErr_SetString(PyExc_RuntimeError, error.c_str());
+        return nullptr;
+    }
+    return PyUnicode_FromStringAndSize(described.data(), static_cast<Py_ssize_t>(described.size()));
 }
 
 PyObject* skipCode(PyObject*, PyObject* code) {
@@ -240,6 +268,8 @@ PyMethodDef g_methods[] = {
     {"start", start, METH_VARARGS,
      "start(out, python_frames, poll_ms, program_json, torch_version, device)"},
     {"finish", finish, METH_VARARGS, "finish(ending, exit_status, device) -> summary JSON"},
+    {"recover", recover, METH_VARARGS,
+     "recover(journal, out, ending, exit_status): a dead program's run file from its journal"},
     {"skip_code", skipCode, METH_O, "leave this code object's frames out of Python frames"},
     {"event", event, METH_VARARGS,
      "event(code, loss): forward 0, backward 1, backward done 2, "

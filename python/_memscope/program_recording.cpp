@@ -4,6 +4,7 @@
 #include "io/run_journal.h"
 #include "memscope_version.h"
 #include "run/text_format.h"
+#include "trace/program_stack_order.h"
 #include "trace/trace_summary.h"
 
 #include <ATen/Parallel.h>
@@ -229,14 +230,26 @@ nlohmann::json ProgramRecording::finish(const std::string& ending, int exit_stat
     m_trace.meta.device = device;
     m_trace.meta.threads = at::get_num_threads();  // at start the pool may not be made yet
     m_trace.operators = m_recorder.operatorStats();
+    // The journal ends with the stacks as recorded (it appends to what it holds); the run file
+    // gets them in reading order, the recorded ones kept as raw stacks.
+    std::string journal_error = m_journalError;
+    if (m_journal) {
+        try {
+            m_journal->append(m_trace, true);
+            m_journal->sync();
+        } catch (const std::exception& e) {
+            journal_error = e.what();
+        }
+    }
+    ProgramStackOrder::apply(m_trace);
     m_trace.finalize();
     nlohmann::json program = {{"ending", ending},
                               {"exit_status", exit_status},
                               {"torch_version", m_options.torch_version},
                               {"python_frames", m_options.python_frames},
                               {"peak_checks", m_peakChecks}};
-    if (!m_journalError.empty()) {
-        program["journal_error"] = m_journalError;
+    if (!journal_error.empty()) {
+        program["journal_error"] = journal_error;
     }
     auto summary = TraceSummary::compute(m_trace);
     summary["program"] = program;
@@ -244,14 +257,6 @@ nlohmann::json ProgramRecording::finish(const std::string& ending, int exit_stat
         summary["annotations"] = m_regions;
     }
     m_trace.summary = summary;
-    if (m_journal) {
-        try {
-            m_journal->append(m_trace, true);
-            m_journal->sync();
-        } catch (const std::exception& e) {
-            summary["program"]["journal_error"] = e.what();
-        }
-    }
     RunFile::save(m_trace, m_options.out);
     if (m_journal) {
         m_journal->remove();

@@ -16,6 +16,9 @@ class Refused(Exception):
 
 
 def _rebuild_hint():
+    if getattr(_build_info, "INSTALL", "cmake") == "pip":
+        return (f"install the recorder again for this torch: {sys.executable} -m pip install "
+                f"--no-build-isolation --force-reinstall {_build_info.SOURCE_DIR}")
     return (f"build Memscope against it: cmake -S {_build_info.SOURCE_DIR} -B build-py "
             f"-DCMAKE_PREFIX_PATH=$({sys.executable} -c 'import torch; "
             f"print(torch.utils.cmake_prefix_path)') -DMEMSCOPE_PYTHON_EXECUTABLE={sys.executable}"
@@ -34,7 +37,7 @@ def check_torch():
     release = re.match(r"\d+\.\d+\.\d+", have)
     if release is None or release.group(0) != _build_info.TORCH_VERSION:
         raise Refused(f"this interpreter's torch is {have} ({os.path.dirname(torch.__file__)}), "
-                      f"Memscope's recorder was built against LibTorch "
+                      f"Memscope's recorder was built against torch "
                       f"{_build_info.TORCH_VERSION}; {_rebuild_hint()}")
     c10 = os.path.join(os.path.dirname(torch.__file__), "lib", "libc10.so")
     if _build_info.C10_FILE and os.path.exists(c10) and \

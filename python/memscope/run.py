@@ -120,7 +120,7 @@ def main(argv=None):
         return _refuse(f"--out {opts['out']}: the folder {out_dir} does not exist")
     if opts["frames"] > 0 and not ext.PYTHON_FRAMES_SUPPORTED:
         print(f"memscope: Python {sys.version_info.major}.{sys.version_info.minor}: no Python "
-              f"frames (supported on 3.11); operator and module frames are recorded",
+              f"frames (supported on 3.11 to 3.13); operator and module frames are recorded",
               file=sys.stderr)
     program = {"python": sys.executable, "python_version": sys.version.split()[0],
                "torch": torch.__version__, "argv": args, "cwd": os.getcwd()}
