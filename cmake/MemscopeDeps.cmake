@@ -15,19 +15,6 @@ if(NOT TARGET nlohmann_json::nlohmann_json)
                              ${MEMSCOPE_NLOHMANN_INCLUDE_DIR})
 endif()
 
-find_package(yaml-cpp QUIET)
-if(NOT TARGET yaml-cpp)
-  find_path(MEMSCOPE_YAML_CPP_INCLUDE_DIR yaml-cpp/yaml.h)
-  find_library(MEMSCOPE_YAML_CPP_LIBRARY NAMES libyaml-cpp.a yaml-cpp)
-  if(NOT MEMSCOPE_YAML_CPP_INCLUDE_DIR OR NOT MEMSCOPE_YAML_CPP_LIBRARY)
-    message(FATAL_ERROR "Memscope: yaml-cpp not found (Debian: libyaml-cpp-dev)")
-  endif()
-  add_library(yaml-cpp UNKNOWN IMPORTED)
-  set_target_properties(yaml-cpp PROPERTIES IMPORTED_LOCATION ${MEMSCOPE_YAML_CPP_LIBRARY}
-                                            INTERFACE_INCLUDE_DIRECTORIES
-                                            ${MEMSCOPE_YAML_CPP_INCLUDE_DIR})
-endif()
-
 # Run files compress their columns with zstd (Debian: libzstd-dev).
 add_library(memscope_zstd INTERFACE)
 find_package(PkgConfig QUIET)
@@ -44,6 +31,25 @@ else()
   endif()
   target_include_directories(memscope_zstd SYSTEM INTERFACE ${MEMSCOPE_ZSTD_INCLUDE_DIR})
   target_link_libraries(memscope_zstd INTERFACE ${MEMSCOPE_ZSTD_LIBRARY})
+endif()
+
+if(MEMSCOPE_RECORDER_ONLY)
+  # The recorder alone (pip install, pyproject.toml) reads no YAML, parses no command line and
+  # trains on no process group: nlohmann/json and zstd are all it needs besides LibTorch.
+  return()
+endif()
+
+find_package(yaml-cpp QUIET)
+if(NOT TARGET yaml-cpp)
+  find_path(MEMSCOPE_YAML_CPP_INCLUDE_DIR yaml-cpp/yaml.h)
+  find_library(MEMSCOPE_YAML_CPP_LIBRARY NAMES libyaml-cpp.a yaml-cpp)
+  if(NOT MEMSCOPE_YAML_CPP_INCLUDE_DIR OR NOT MEMSCOPE_YAML_CPP_LIBRARY)
+    message(FATAL_ERROR "Memscope: yaml-cpp not found (Debian: libyaml-cpp-dev)")
+  endif()
+  add_library(yaml-cpp UNKNOWN IMPORTED)
+  set_target_properties(yaml-cpp PROPERTIES IMPORTED_LOCATION ${MEMSCOPE_YAML_CPP_LIBRARY}
+                                            INTERFACE_INCLUDE_DIRECTORIES
+                                            ${MEMSCOPE_YAML_CPP_INCLUDE_DIR})
 endif()
 
 # memscope-cli's command line (Debian: libcli11-dev); header-only.
