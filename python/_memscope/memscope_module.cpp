@@ -10,6 +10,7 @@
 #include "model/module_scope.h"
 #include "program_recording.h"
 #include "python_stack.h"
+#include "train/allocator_trace_link.h"
 
 #include <memory>
 #include <mutex>
@@ -83,7 +84,8 @@ PyObject* finish(PyObject*, PyObject* args) {
     const char* ending = nullptr;
     int status = 0;
     const char* device = nullptr;
-    if (!PyArg_ParseTuple(args, "sis", &ending, &status, &device)) {
+    const char* allocator = "{}";
+    if (!PyArg_ParseTuple(args, "sis|s", &ending, &status, &device, &allocator)) {
         return nullptr;
     }
     if (g_recording == nullptr) {
@@ -94,7 +96,7 @@ PyObject* finish(PyObject*, PyObject* args) {
     std::string error;
     Py_BEGIN_ALLOW_THREADS;
     try {
-        summary = g_recording->finish(ending, status, device).dump();
+        summary = g_recording->finish(ending, status, device, allocator).dump();
     } catch (const std::exception& e) {
         error = e.what();
     }
@@ -104,6 +106,32 @@ PyObject* finish(PyObject*, PyObject* args) {
         return nullptr;
     }
     return PyUnicode_FromStringAndSize(summary.data(), static_cast<Py_ssize_t>(summary.size()));
+}
+
+// attach_cuda_segments() -> "attached" | "no device" | "unavailable": the CUDA caching
+// allocator's trace tracker, whose segment events the recorder (its sink from start() on) turns
+// into SegmentAlloc/SegmentFree and the reserved line. The hooks call it when the program
+// initializes CUDA (torch.cuda._lazy_call), never before: attaching initializes CUDA, which a
+// CPU program must not pay for.
+PyObject* attachCudaSegments(PyObject*, PyObject*) {
+    using memscope::AllocatorTraceLink;
+    AllocatorTraceLink::State state = AllocatorTraceLink::State::Unavailable;
+    std::string error;
+    Py_BEGIN_ALLOW_THREADS;
+    try {
+        state = AllocatorTraceLink::attach();
+    } catch (const std::exception& e) {
+        error = e.what();
+    }
+    Py_END_ALLOW_THREADS;
+    if (!error.empty()) {
+        PyErr_SetString(PyExc_RuntimeError, error.c_str());
+        return nullptr;
+    }
+    const char* text = state == AllocatorTraceLink::State::Attached   ? "attached"
+                       : state == AllocatorTraceLink::State::NoDevice ? "no device"
+                                                                      : "unavailable";
+    return PyUnicode_FromString(text);
 }
 
 // recover(journal, out, ending, exit_status) -> "recovered ... events ..." (python -m memscope
@@ -267,7 +295,10 @@ PyObject* step(PyObject*, PyObject*) {
 PyMethodDef g_methods[] = {
     {"start", start, METH_VARARGS,
      "start(out, python_frames, poll_ms, program_json, torch_version, device)"},
-    {"finish", finish, METH_VARARGS, "finish(ending, exit_status, device) -> summary JSON"},
+    {"finish", finish, METH_VARARGS,
+     "finish(ending, exit_status, device[, allocator_json]) -> summary JSON"},
+    {"attach_cuda_segments", attachCudaSegments, METH_NOARGS,
+     "attach the CUDA caching allocator's trace tracker (segments, reserved line)"},
     {"recover", recover, METH_VARARGS,
      "recover(journal, out, ending, exit_status): a dead program's run file from its journal"},
     {"skip_code", skipCode, METH_O, "leave this code object's frames out of Python frames"},

@@ -202,7 +202,7 @@ void ProgramRecording::addRegion(const std::string& name, int64_t begin_ns, int6
 }
 
 nlohmann::json ProgramRecording::finish(const std::string& ending, int exit_status,
-                                        const std::string& device) {
+                                        const std::string& device, const std::string& allocator) {
     if (!m_started || m_finished) {
         throw std::logic_error("memscope: the recording is not running");
     }
@@ -250,6 +250,10 @@ nlohmann::json ProgramRecording::finish(const std::string& ending, int exit_stat
                               {"peak_checks", m_peakChecks}};
     if (!journal_error.empty()) {
         program["journal_error"] = journal_error;
+    }
+    const auto counted = nlohmann::json::parse(allocator, nullptr, false);
+    if (counted.is_object() && !counted.empty()) {
+        program["cuda_allocator"] = counted;
     }
     auto summary = TraceSummary::compute(m_trace);
     summary["program"] = program;

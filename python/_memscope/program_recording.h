@@ -52,8 +52,11 @@ class ProgramRecording {
     void start();
     // The status line the run ended with ("exit status 0", "raised ValueError: ...") goes
     // into the run's summary; returns the summary. Must run on start()'s thread.
-    // `device`: the one the program used ("cpu", "cuda:0").
-    nlohmann::json finish(const std::string& ending, int exit_status, const std::string& device);
+    // `device`: the one the program used ("cpu", "cuda:0"); `allocator`: JSON of what the
+    // program's CUDA caching allocator itself counted (torch.cuda.max_memory_allocated and
+    // max_memory_reserved), kept in the summary's "program" beside the recorded peak.
+    nlohmann::json finish(const std::string& ending, int exit_status, const std::string& device,
+                          const std::string& allocator = "{}");
 
     void event(Event e, double loss);
     void role(const void* ptr, Category category, c10::Device device);

@@ -15,6 +15,9 @@
   step ends.
 - threading.Thread._bootstrap_inner: threads the program starts are recorded too.
 - os.register_at_fork: a forked child (a DataLoader worker) records nothing.
+- torch.cuda._lazy_call: when the program initializes CUDA, the caching allocator's trace
+  tracker is attached (segments and the reserved line, as for the built-in trainer's GPU runs);
+  a program that never uses CUDA never initializes it.
 """
 
 import functools
@@ -206,6 +209,19 @@ def install(extension):
     _patch(torch.optim.Optimizer, "__init__", _optimizer_init)
     _patch(threading.Thread, "_bootstrap_inner", _bootstrap)
     os.register_at_fork(after_in_child=extension.after_fork_child)
+    lazy_call = getattr(torch.cuda, "_lazy_call", None)
+    if lazy_call is not None and getattr(torch.version, "cuda", None) is not None:
+        lazy_call(_attach_cuda_segments)
+
+
+def _attach_cuda_segments():
+    # Runs inside torch.cuda's lazy initialization: an exception here would be the program's.
+    try:
+        _m.attach_cuda_segments()
+    except Exception as e:  # noqa: BLE001
+        import sys
+        print(f"memscope: no segment events on this GPU run ({type(e).__name__}: {e})",
+              file=sys.stderr)
 
 
 def wrapper_codes():

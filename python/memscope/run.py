@@ -79,6 +79,18 @@ def _join_threads():
             t.join()
 
 
+def _cuda_allocator(torch):
+    """What the CUDA caching allocator itself counted, for the summary beside the recorded peak
+    (only where the program used CUDA: asking would initialize it)."""
+    try:
+        if torch.cuda.is_initialized():
+            return {"max_memory_allocated": torch.cuda.max_memory_allocated(),
+                    "max_memory_reserved": torch.cuda.max_memory_reserved()}
+    except Exception:
+        pass
+    return {}
+
+
 def _device(torch):
     try:
         if torch.cuda.is_initialized():
@@ -183,7 +195,8 @@ def main(argv=None):
     _hooks.uninstall()
     memscope._recording = None
     try:
-        summary = json.loads(ext.finish(ending, status, _device(torch)))
+        summary = json.loads(ext.finish(ending, status, _device(torch),
+                                        json.dumps(_cuda_allocator(torch))))
     except RuntimeError as e:
         print(f"memscope: the recording could not be saved: {e}", file=sys.stderr)
         return status if status != 0 else 1

@@ -4,6 +4,8 @@ under `memscope-cli record --python`, alternating, and the recorded/plain step t
 
     bench_python_overhead.py --cli build-py/app/memscope-cli --python-exe /usr/bin/python3 \
         [--rounds 8] [--steps 12] [--skip 2] [--python-frames 4] [-- SCRIPT ARGS...]
+    bench_python_overhead.py --python-exe venv/bin/python ...   (no --cli: the recorder pip
+        installed into that venv, `python -m memscope record`)
 
 Each round runs both (the order alternates from round to round), each a fresh process; a run's
 step time is the median of its steps after the first --skip (allocator and autograd warm-up).
@@ -33,7 +35,7 @@ def run(cmd, timing):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--cli", required=True)
+    ap.add_argument("--cli", help="memscope-cli (default: python -m memscope record)")
     ap.add_argument("--python-exe", default=sys.executable)
     ap.add_argument("--rounds", type=int, default=8)
     ap.add_argument("--steps", type=int, default=12)
@@ -51,9 +53,13 @@ def main():
         timing = os.path.join(tmp, "t.json")
         out = os.path.join(tmp, "r.memscope")
         plain_cmd = [a.python_exe, *program, "--timing-json", timing]
-        rec_cmd = [a.cli, "record", "--out", out, "--python-exe", a.python_exe,
-                   "--python-frames", str(a.python_frames), "--python", *program,
-                   "--timing-json", timing]
+        if a.cli:
+            rec_cmd = [a.cli, "record", "--out", out, "--python-exe", a.python_exe,
+                       "--python-frames", str(a.python_frames), "--python", *program,
+                       "--timing-json", timing]
+        else:
+            rec_cmd = [a.python_exe, "-m", "memscope", "record", "--out", out,
+                       "--python-frames", str(a.python_frames), *program, "--timing-json", timing]
         for r in range(a.rounds):
             result = {}
             for kind in (("plain", "recorded") if r % 2 == 0 else ("recorded", "plain")):

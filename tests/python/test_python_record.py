@@ -80,8 +80,11 @@ def mode_program(a, tmp):
           "the optimizer's record_function range is a frame, not a module")
     scratch = [r for r in rows if int(r["size_bytes"]) == 4099 * 4]
     check(len(scratch) == 6, f"make_scratch's allocation once per block and step ({len(scratch)})")
-    check(all(r["stack"].endswith("Net.forward > Block.forward > make_scratch") for r in scratch),
-          "Python frames of the allocating code, innermost last, nn.Module's machinery left out "
+    check(all(r["stack"].startswith("main > Net.forward > Block.forward > make_scratch > Net > "
+                                    "Net.blocks.") and r["stack"].endswith("aten::empty")
+              for r in scratch),
+          "read from the program down: the program's Python frames outermost (nn.Module's and "
+          "runpy's machinery folded), then the module path, then the operators "
           f"({scratch[0]['stack'] if scratch else ''})")
     check(all(r["module"].startswith("Net.blocks.") for r in scratch),
           "the Python frames sit under the module that ran them")
@@ -246,6 +249,46 @@ def category_bytes(summary):
     return {k: int(v) for k, v in summary.get("bytes_by_category_at_peak", {}).items()}
 
 
+def python_frame(frame):
+    # Folded stacks name a Python frame "function (file:line)"; modules and operators have no file.
+    return frame.endswith(")") and " (" in frame and ".py:" in frame
+
+
+def check_program_down(a, run, tmp):
+    """The folded stacks at the peak read from the program down, in the stacks that hold 95% of
+    the bytes: Python frames present, none of PyTorch's own, and no operator or module frame
+    outside (before) a Python frame."""
+    folded = os.path.join(tmp, os.path.basename(run) + ".folded")
+    p = subprocess.run([a.cli, "export", run, "--flamegraph", folded], capture_output=True,
+                       text=True, timeout=120)
+    check(p.returncode == 0, f"folded stacks at the peak exported ({p.stderr.strip()[-200:]})")
+    stacks = []
+    with open(folded) as f:
+        for line in f:
+            stack, _, size = line.rstrip("\n").rpartition(" ")
+            stacks.append((int(size), stack.split(";")))
+    stacks.sort(key=lambda s: -s[0])
+    total = sum(s[0] for s in stacks)
+    held, top = 0, []
+    for size, frames in stacks:
+        if held >= 0.95 * total:
+            break
+        held += size
+        top.append(frames)
+    with_python = [f for f in top if any(python_frame(x) for x in f)]
+    check(len(with_python) > 0, f"Python frames in the stacks that hold 95% of the bytes "
+                                f"({len(with_python)} of {len(top)})")
+    torch_frames = [x for f in top for x in f if python_frame(x) and "-packages/torch/" in x]
+    check(not torch_frames, f"no PyTorch-internal Python frame there ({torch_frames[:2]})")
+    inside_out = []
+    for f in top:
+        kinds = [python_frame(x) for x in f]
+        if True in kinds and False in kinds[:len(kinds) - kinds[::-1].index(True)]:
+            inside_out.append(";".join(f))
+    check(not inside_out, f"no operator or module frame outside a Python frame there "
+                          f"({inside_out[:1]})")
+
+
 def mode_llama(a, tmp):
     cfg = ["--batch-size", "4", "--seq-len", "32", "--hidden-dim", "64", "--num-layers", "2",
            "--num-steps", "4"]
@@ -260,6 +303,7 @@ def mode_llama(a, tmp):
           f"each steady step's recorded peak is LibTorch's running total at that moment ({steady})")
     check(max(c["recorded_peak_bytes"] for c in steady) == py["steady_peak_allocated_bytes_recorded"],
           "the run's steady peak is the highest of them")
+    check_program_down(a, out, tmp)
     ref = os.path.join(tmp, "llama_cpp.memscope")
     p = subprocess.run([a.cli, "record", "--preset", "workshop-default", "--batch-size", "4",
                         "--seq-len", "32", "--hidden-dim", "64", "--num-layers", "2",
