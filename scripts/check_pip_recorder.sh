@@ -25,7 +25,14 @@ while [ $# -ge 1 ]; do
   esac
 done
 if [ -z "$python" ]; then
-  python=$(command -v python3.13 || ls -d "$HOME"/.pyenv/versions/3.13*/bin/python3.13 2>/dev/null | tail -n 1 || true)
+  # pyenv's own 3.13 first: its shim on PATH answers only where 3.13 is the version selected.
+  for candidate in $(ls -d "$HOME"/.pyenv/versions/3.13*/bin/python3.13 2>/dev/null) \
+                   "$(command -v python3.13 || true)"; do
+    if [ -n "$candidate" ] && "$candidate" -c 'import sys' 2>/dev/null; then
+      python=$candidate
+      break
+    fi
+  done
 fi
 if [ -z "$python" ] || ! "$python" -c 'import sys' 2>/dev/null; then
   echo "check_pip_recorder: no CPython 3.13 interpreter (give one with --python)" >&2

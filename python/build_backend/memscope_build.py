@@ -48,7 +48,7 @@ def _check_torch():
         raise _Missing(
             f"torch {torch.__version__} is too old: pip install builds the recorder for torch "
             f"2.x; for torch 1.13 (Debian's) build Memscope with CMake (README, \"Recording a "
-            f"Python program\")")
+            f"Python program with memscope-cli\")")
     return torch
 
 
