@@ -1,0 +1,333 @@
+// ProgramMemoryFit and what it stands on (issue 44), on synthetic sweeps with known memory:
+// exact recovery of a program's phases from small sizes, a peak that moves to another region at
+// the predicted size, too few points, predictions outside what the sweep can say (a size not
+// varied enough, one not named, one missing), a region that is no one place of the program,
+// LeastSquares' rank and row-space test, ProgramSweepSpec's grid and placeholders, and the sweep
+// file's round trip.
+
+#include "analysis/program_sweep.h"
+#include "analysis/program_sweep_spec.h"
+#include "model/config_error.h"
+#include "model/input_error.h"
+#include "predict/least_squares.h"
+#include "predict/program_memory_fit.h"
+
+#include <QtTest/QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+using namespace memscope;
+
+namespace {
+
+using Sizes = std::map<std::string, int64_t>;
+
+double sz(const Sizes& s, const char* n) {
+    const auto it = s.find(n);
+    return it == s.end() ? 1.0 : double(it->second);
+}
+
+// A transformer's training step, fp32, as the formulas of the issue write it: parameters,
+// gradients and AdamW state 4 bytes each per weight; activations saved per layer
+// b*s*(a*d + c*d_ff) + b*h*s^2*e; logits b*s*vocab*g.
+double params(const Sizes& x) {
+    const double d = sz(x, "d"), L = sz(x, "L"), dff = sz(x, "d_ff"), V = sz(x, "vocab");
+    return 4.0 * (L * (4 * d * d + 3 * d * dff + 2 * d) + 2 * V * d + d);
+}
+double activations(const Sizes& x) {
+    const double d = sz(x, "d"), L = sz(x, "L"), s = sz(x, "s"), b = sz(x, "b"), h = sz(x, "h"),
+                 dff = sz(x, "d_ff");
+    return L * (b * s * (34 * d + 12 * dff) + b * h * s * s * 8);
+}
+double logits(const Sizes& x) {
+    return sz(x, "b") * sz(x, "s") * sz(x, "vocab") * 12;
+}
+// Backward, step 1: at its start all activations and the logits' gradient; at its end all
+// gradients and one layer's temporaries. The first dominates at small widths, the second at
+// large ones.
+double backwardStart(const Sizes& x) {
+    return params(x) + activations(x) + logits(x) + 4096;
+}
+double backwardEnd(const Sizes& x) {
+    return 2 * params(x) + 4 * sz(x, "b") * sz(x, "s") * sz(x, "d_ff") + 4096;
+}
+
+PhasePeaks::Peak peak(double parameter, double other, Category other_category) {
+    PhasePeaks::Peak p;
+    p.by_category[size_t(Category::Parameter)] = std::llround(parameter);
+    p.by_category[size_t(other_category)] = std::llround(other);
+    p.bytes = std::llround(parameter + other);
+    return p;
+}
+
+ProgramMemoryFit::Sample sample(const Sizes& x) {
+    ProgramMemoryFit::Sample s;
+    s.sizes = x;
+    for (const auto& [name, value] : x) {
+        s.label += name + std::to_string(value);
+    }
+    auto& fwd = s.peaks.regions["first/forward"];
+    fwd["after:-|aten::exp#0"] = peak(params(x), activations(x) + logits(x), Category::Activation);
+    fwd["last:attn|aten::softmax#0"] = peak(params(x), activations(x), Category::Activation);
+    auto& bwd = s.peaks.regions["first/backward"];
+    bwd["before:-|LogSoftmaxBackward0#0"] =
+        peak(params(x), backwardStart(x) - params(x), Category::Activation);
+    bwd["after:embed|EmbeddingBackward0#0"] =
+        peak(params(x), backwardEnd(x) - params(x), Category::Gradient);
+    for (const auto& [phase, regions] : s.peaks.regions) {
+        for (const auto& [name, p] : regions) {
+            if (s.peaks.phases[phase].bytes < p.bytes) {
+                s.peaks.phases[phase] = p;
+            }
+        }
+    }
+    return s;
+}
+
+std::vector<ProgramMemoryFit::Sample> grid(std::vector<int64_t> ds, std::vector<int64_t> ls,
+                                           std::vector<int64_t> ss, std::vector<int64_t> bs,
+                                           const Sizes& fixed = {{"h", 4}, {"vocab", 1000}}) {
+    std::vector<ProgramMemoryFit::Sample> out;
+    for (const auto d : ds) {
+        for (const auto L : ls) {
+            for (const auto s : ss) {
+                for (const auto b : bs) {
+                    Sizes x = fixed;
+                    x["d"] = d;
+                    x["d_ff"] = 4 * d;
+                    x["L"] = L;
+                    x["s"] = s;
+                    x["b"] = b;
+                    out.push_back(sample(x));
+                }
+            }
+        }
+    }
+    return out;
+}
+
+int64_t predicted(const std::vector<ProgramMemoryFit::PhasePrediction>& p, const char* phase) {
+    for (const auto& x : p) {
+        if (x.phase == phase) {
+            return x.bytes;
+        }
+    }
+    return -1;
+}
+
+const ProgramMemoryFit::PhasePrediction* find(
+    const std::vector<ProgramMemoryFit::PhasePrediction>& p, const char* phase) {
+    for (const auto& x : p) {
+        if (x.phase == phase) {
+            return &x;
+        }
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+class TestProgramMemoryFit : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void leastSquaresRankAndRowSpace() {
+        // Columns x, 2x and 1: rank 2; (1, 2, 0) lies in the row space (it is x + ...), (1, 0, 0)
+        // does not (the data cannot split x from 2x).
+        std::vector<std::vector<double>> rows = {{1, 2, 1}, {2, 4, 1}, {3, 6, 1}};
+        const LeastSquares ls(rows);
+        QCOMPARE(ls.rank(), size_t(2));
+        QVERIFY(ls.determines({1, 2, 0}));
+        QVERIFY(ls.determines({5, 10, 3}));
+        QVERIFY(!ls.determines({1, 0, 0}));
+        const auto c = ls.solve({7, 12, 17});  // y = 5x + 2 -> x coefficient + 2 * 2x's = 5
+        QVERIFY(std::fabs(c[0] + 2 * c[1] - 5) < 1e-9);
+        QVERIFY(std::fabs(c[2] - 2) < 1e-9);
+    }
+
+    void recoversThePhasesExactlyAndPredictsFarOut() {
+        const auto samples = grid({32, 64, 128}, {1, 2}, {16, 32, 64}, {1, 2});
+        const auto fit = ProgramMemoryFit::fit(samples);
+        QCOMPARE(fit.points(), samples.size());
+        QVERIFY(fit.heldOutPoints() >= 1);
+        for (const auto& r : fit.residuals()) {
+            QVERIFY2(std::fabs(r.relative()) < 1e-9,
+                     qPrintable(QString::fromStdString(r.label + " " + r.phase)));
+        }
+        // The course's 2.7B model: 400x the width, 16x the layers, 8x the context.
+        const Sizes at = {{"d", 2560}, {"d_ff", 10240}, {"L", 32},      {"s", 512},
+                          {"b", 4},    {"h", 4},        {"vocab", 1000}};
+        const auto p = fit.predict(at);
+        const double fwd = params(at) + activations(at) + logits(at);
+        QVERIFY(std::fabs(double(predicted(p, "first/forward")) - fwd) < 1e-6 * fwd);
+        const double bwd = std::max(backwardStart(at), backwardEnd(at));
+        QVERIFY(std::fabs(double(predicted(p, "first/backward")) - bwd) < 1e-6 * bwd);
+        // Categories at the peak come with it.
+        const auto* f = find(p, "first/forward");
+        QVERIFY(f != nullptr);
+        QVERIFY(std::fabs(double(f->by_category[size_t(Category::Parameter)]) - params(at)) <
+                1e-6 * params(at));
+    }
+
+    void thePeakMovesToTheRegionThatDominatesAtTheSize() {
+        const auto samples = grid({32, 64, 128}, {1, 2}, {16, 32, 64}, {1, 2});
+        const auto fit = ProgramMemoryFit::fit(samples);
+        const Sizes deep = {{"d", 64}, {"d_ff", 256}, {"L", 8},       {"s", 256},
+                            {"b", 8},  {"h", 4},      {"vocab", 1000}};
+        QVERIFY(backwardStart(deep) > backwardEnd(deep));
+        QCOMPARE(find(fit.predict(deep), "first/backward")->region,
+                 std::string("before:-|LogSoftmaxBackward0#0"));
+        const Sizes wide = {{"d", 4096}, {"d_ff", 16384}, {"L", 2},       {"s", 16},
+                            {"b", 1},    {"h", 4},        {"vocab", 1000}};
+        QVERIFY(backwardEnd(wide) > backwardStart(wide));
+        const auto p = fit.predict(wide);
+        const auto* b = find(p, "first/backward");
+        QVERIFY(b != nullptr);
+        QCOMPARE(b->region, std::string("after:embed|EmbeddingBackward0#0"));
+        QVERIFY(std::fabs(double(b->bytes) - backwardEnd(wide)) < 1e-6 * backwardEnd(wide));
+        QVERIFY(b->by_category[size_t(Category::Gradient)] > 0);
+    }
+
+    void tooFewPointsIsAnError() {
+        const auto samples = grid({32, 64}, {1}, {16}, {1});
+        try {
+            ProgramMemoryFit::fit(samples);
+            QFAIL("expected InputError");
+        } catch (const InputError& e) {
+            QVERIFY2(QString(e.what()).contains("needs at least"), e.what());
+        }
+    }
+
+    void refusesWhatTheSweepCannotSay() {
+        // s took two values: s^2 and s (and 1) cannot be told apart, so a third s is refused
+        // with s named; a value the sweep took is fine.
+        const auto fit = ProgramMemoryFit::fit(grid({32, 64, 128}, {1, 2}, {16, 32}, {1, 2}));
+        Sizes at = {{"d", 256}, {"d_ff", 1024}, {"L", 2},       {"s", 32},
+                    {"b", 4},   {"h", 4},       {"vocab", 1000}};
+        fit.predict(at);
+        at["s"] = 128;
+        try {
+            fit.predict(at);
+            QFAIL("expected InputError");
+        } catch (const InputError& e) {
+            QVERIFY2(QString(e.what()).contains("outside what the fit can say"), e.what());
+            QVERIFY2(QString(e.what()).contains("s=128"), e.what());
+        }
+        // h and vocab were fixed: another h cannot be predicted.
+        const auto full = ProgramMemoryFit::fit(grid({32, 64, 128}, {1, 2}, {16, 32, 64}, {1, 2}));
+        Sizes other = {{"d", 256}, {"d_ff", 1024}, {"L", 2},       {"s", 32},
+                       {"b", 4},   {"h", 32},      {"vocab", 1000}};
+        try {
+            full.predict(other);
+            QFAIL("expected InputError");
+        } catch (const InputError& e) {
+            QVERIFY2(QString(e.what()).contains("did not vary h"), e.what());
+        }
+        // A size the sweep did not name, and one it named that is missing.
+        Sizes unknown = other;
+        unknown["h"] = 4;
+        unknown["experts"] = 8;
+        try {
+            full.predict(unknown);
+            QFAIL("expected InputError");
+        } catch (const InputError& e) {
+            QVERIFY2(QString(e.what()).contains("experts"), e.what());
+        }
+        Sizes missing = other;
+        missing["h"] = 4;
+        missing.erase("b");
+        try {
+            full.predict(missing);
+            QFAIL("expected InputError");
+        } catch (const InputError& e) {
+            QVERIFY2(QString(e.what()).contains("needs b"), e.what());
+        }
+    }
+
+    void aRegionThatIsNoOnePlaceIsNoCandidate() {
+        // The k-th allocation of a place that is another tensor at another number of layers:
+        // its peaks follow no sum of the terms, so it must not become the prediction.
+        auto samples = grid({32, 64, 128}, {1, 2}, {16, 32, 64}, {1, 2});
+        for (auto& s : samples) {
+            const double junk = s.sizes["L"] == 1 ? 3.0e9 / double(s.sizes["d"]) : 1000.0;
+            s.peaks.regions["first/forward"]["outside:-|aten::div#7"] =
+                peak(0, junk, Category::Temporary);
+        }
+        const auto fit = ProgramMemoryFit::fit(samples);
+        const Sizes at = {{"d", 512}, {"d_ff", 2048}, {"L", 2},       {"s", 64},
+                          {"b", 2},   {"h", 4},       {"vocab", 1000}};
+        const auto* f = find(fit.predict(at), "first/forward");
+        QVERIFY(f != nullptr);
+        QVERIFY(f->region != "outside:-|aten::div#7");
+    }
+
+    void sweepSpecChecksPlaceholdersAndGrid() {
+        ProgramSweepSpec spec;
+        spec.program = {"train.py", "--d-model", "{d}", "--d-ff={d_ff}", "--layers", "{L}"};
+        spec.axes = {ProgramSweepSpec::parseAxis("d=64,128"), ProgramSweepSpec::parseAxis("L=1,2"),
+                     ProgramSweepSpec::parseAxis("d_ff=4*d")};
+        spec.check();
+        const auto points = spec.points();
+        QCOMPARE(points.size(), size_t(4));
+        QCOMPARE(points[1].at("d_ff"), int64_t(256));
+        const auto args = spec.argumentsAt(points[3]);
+        QCOMPARE(args[2], std::string("128"));
+        QCOMPARE(args[3], std::string("--d-ff=512"));
+        QCOMPARE(spec.labelOf(points[3]), std::string("d128-L2-d_ff512"));
+
+        auto missing = spec;
+        missing.program.push_back("{s}");
+        try {
+            missing.check();
+            QFAIL("expected ConfigError");
+        } catch (const ConfigError& e) {
+            QVERIFY2(QString(e.what()).contains("{s}"), e.what());
+            QCOMPARE(e.option(), std::string("--grid"));
+        }
+        auto unused = spec;
+        unused.axes.push_back(ProgramSweepSpec::parseAxis("b=1,2"));
+        try {
+            unused.check();
+            QFAIL("expected ConfigError");
+        } catch (const ConfigError& e) {
+            QVERIFY2(QString(e.what()).contains("b is in the grid"), e.what());
+        }
+        QVERIFY_EXCEPTION_THROWN(ProgramSweepSpec::parseAxis("d=64,x"), ConfigError);
+        QVERIFY_EXCEPTION_THROWN(ProgramSweepSpec::parseAxis("d"), ConfigError);
+        QVERIFY_EXCEPTION_THROWN(ProgramSweepSpec::parseAxis("d_ff=four*d"), ConfigError);
+
+        Sizes at = {{"d", 2560}};
+        spec.completeMultiples(at);
+        QCOMPARE(at.at("d_ff"), int64_t(10240));
+    }
+
+    void sweepFileRoundTrip() {
+        ProgramSweep sweep;
+        sweep.spec.program = {"train.py", "--d", "{d}"};
+        sweep.spec.axes = {ProgramSweepSpec::parseAxis("d=32,64")};
+        ProgramSweep::Point ok;
+        ok.label = "d32";
+        ok.sizes = {{"d", 32}};
+        ok.ok = true;
+        ok.run_file = "d32.memscope";
+        ok.peaks = sample({{"d", 32}, {"L", 1}}).peaks;
+        ProgramSweep::Point failed;
+        failed.label = "d64";
+        failed.sizes = {{"d", 64}};
+        failed.error = "exit status 1: MemoryError";
+        sweep.points = {ok, failed};
+        const auto back = ProgramSweep::fromJson(sweep.toJson(), "x");
+        QCOMPARE(back.points.size(), size_t(2));
+        QCOMPARE(back.samples().size(), size_t(1));
+        QCOMPARE(back.points[1].error, failed.error);
+        QCOMPARE(back.points[0].peaks.regions.at("first/backward").size(), size_t(2));
+        QCOMPARE(back.points[0].peaks.phases.at("first/forward").bytes,
+                 ok.peaks.phases.at("first/forward").bytes);
+        QCOMPARE(back.spec.program, sweep.spec.program);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestProgramMemoryFit)
+#include "test_program_memory_fit.moc"
