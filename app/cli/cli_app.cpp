@@ -36,8 +36,9 @@ std::optional<int> CliApp::parse(int argc, const char* const* argv, std::ostream
 
 bool CliApp::needsLibTorch() const {
     const Commands& c = *m_commands;
-    return c.train.selected() || c.record.selected() || c.predict.selected() ||
-           c.sweep.selected() || c.devices.selected();
+    return c.train.selected() || c.record.selected() ||
+           (c.predict.selected() && !c.predict.usesFit()) || c.sweep.selected() ||
+           c.devices.selected();
 }
 
 int CliApp::runWithoutLibTorch() {
@@ -59,6 +60,9 @@ int CliApp::runWithoutLibTorch() {
     }
     if (c.recover.selected()) {
         return c.recover.run();
+    }
+    if (c.predict.selected() && c.predict.usesFit()) {
+        return c.predict.runFit();
     }
     return reportUsageError(needsLibTorch() ? "this command needs LibTorch (memscope-cli loads it)"
                                             : "no command given (try --help)");

@@ -1,6 +1,7 @@
 #include "compare_command.h"
 
 #include "analysis/run_comparison.h"
+#include "cli_support.h"
 #include "io/atomic_file.h"
 #include "io/run_file.h"
 

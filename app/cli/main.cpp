@@ -4,6 +4,7 @@
 
 #include "cli_app.h"
 #include "libtorch_part.h"
+#include "program_sweep_command.h"
 #include "python_record.h"
 #include "rank_launcher.h"
 #include "train/thread_policy.h"
@@ -21,6 +22,13 @@ int main(int argc, char** argv) {
         const std::vector<std::string> args(argv + 2, argv + argc);
         if (memscope::cli::PythonRecord::requested(args)) {
             return memscope::cli::PythonRecord::run(args);
+        }
+    }
+    // sweep --python: the program's arguments hold {NAME} placeholders (program_sweep_command.h).
+    if (argc > 1 && std::strcmp(argv[1], "sweep") == 0) {
+        const std::vector<std::string> args(argv + 2, argv + argc);
+        if (memscope::cli::ProgramSweepCommand::requested(args)) {
+            return memscope::cli::ProgramSweepCommand::run(args);
         }
     }
     // Commands that train get the OpenMP wait policy (see ThreadPolicy); the others start once.

@@ -62,6 +62,15 @@ PredictCommand::PredictCommand(CLI::App& parent) {
     m_app->add_flag("--grads-set-to-none", m_gradsSetToNone,
                     "Gradients freed by zero_grad() (PyTorch 2.x) instead of kept");
     m_app->add_flag("--verbose", m_verbose, "Also print the JSON result after the text");
+    m_app->add_option("--fit", m_fit,
+                      "Predict a Python program from the fit of its sweep: the directory of "
+                      "`memscope-cli sweep --python`");
+    m_app->add_option("--at", m_at,
+                      "With --fit: the sizes to predict, e.g. d=2560,L=32,s=512,b=4,h=32,"
+                      "d_ff=10240,vocab=10000");
+    m_app->add_option("--check", m_check,
+                      "With --fit: a recording of the program at the --at sizes (.memscope) to "
+                      "hold the prediction against, phase by phase");
 }
 
 }  // namespace memscope::cli

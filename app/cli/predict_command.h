@@ -22,6 +22,12 @@ class PredictCommand {
     // Exit status: 0 done (whether or not the run fits), 1 cannot write, 2 bad input.
     // In predict_command_run.cpp (memscope_cli: LibTorch); the options are read without it.
     int run();
+    // `predict --fit SWEEPDIR --at d=2560,L=32,s=512,b=4`: a user's program predicted from the
+    // fit of its sweep (memscope-cli sweep --python; ProgramMemoryFit). Needs no LibTorch
+    // (predict_command_fit.cpp). Exit status: 0 done, 1 the sweep cannot be read or fitted, 2
+    // bad input (--at outside what the fit can say included).
+    bool usesFit() const { return !m_fit.empty(); }
+    int runFit();
 
   private:
     CLI::App* m_app;
@@ -45,6 +51,9 @@ class PredictCommand {
     bool m_maxBatch = false;
     bool m_gradsSetToNone = false;
     bool m_verbose = false;
+    std::string m_fit;
+    std::string m_at;
+    std::string m_check;
 };
 
 }  // namespace memscope::cli

@@ -1,0 +1,292 @@
+#include "predict_command.h"
+
+#include "analysis/phase_peak_profile.h"
+#include "analysis/program_sweep.h"
+#include "cli_support.h"
+#include "fit_report.h"
+#include "io/run_file.h"
+#include "model/config_error.h"
+#include "model/input_error.h"
+#include "predict/device_database.h"
+#include "run/run_summary.h"
+#include "run/text_format.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <iostream>
+
+namespace memscope::cli {
+
+namespace {
+
+using Sizes = std::map<std::string, int64_t>;
+
+// "d=2560,L=32,s=512,b=4"; throws ConfigError("--at", ...).
+Sizes parseAt(const std::string& text) {
+    Sizes at;
+    size_t start = 0;
+    while (start <= text.size()) {
+        const size_t comma = text.find(',', start);
+        const std::string item = trimmedText(
+            text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+        const size_t eq = item.find('=');
+        if (eq == std::string::npos || eq == 0) {
+            throw ConfigError("--at", "'" + item + "' is not NAME=VALUE (e.g. d=2560,L=32)");
+        }
+        const std::string name = item.substr(0, eq);
+        const std::string value = item.substr(eq + 1);
+        char* end = nullptr;
+        errno = 0;
+        const long long v = std::strtoll(value.c_str(), &end, 10);
+        if (value.empty() || *end != '\0' || errno != 0 || v <= 0) {
+            throw ConfigError("--at", name + ": '" + value + "' is not a positive whole number");
+        }
+        if (!at.emplace(name, v).second) {
+            throw ConfigError("--at", name + " is given twice");
+        }
+        if (comma == std::string::npos) {
+            break;
+        }
+        start = comma + 1;
+    }
+    return at;
+}
+
+std::string phaseName(const std::string& phase) {
+    if (phase == "forward") {
+        return "forward (autograd on)";
+    }
+    return phase;
+}
+
+int64_t highest(const std::vector<ProgramMemoryFit::PhasePrediction>& p) {
+    int64_t best = 0;
+    for (const auto& x : p) {
+        best = std::max(best, x.bytes);
+    }
+    return best;
+}
+
+// What the device holds for `allocated` bytes of tensors: the caching allocator's reserved
+// bytes (DeviceSpec::reserved_factor: its rounding and the free space in its segments) and the
+// runtime's context, as the planner models them.
+int64_t deviceBytes(const DeviceSpec& d, int64_t allocated) {
+    if (!d.gpu) {
+        return allocated;
+    }
+    return std::llround(double(allocated) * d.reserved_factor) + d.context_bytes;
+}
+
+}  // namespace
+
+int PredictCommand::runFit() {
+    if (m_at.empty()) {
+        return reportUsageError(
+            "--fit needs --at with the sizes to predict (e.g. --at "
+            "d=2560,L=32,s=512,b=4)");
+    }
+    Sizes at;
+    try {
+        at = parseAt(m_at);
+    } catch (const ConfigError& e) {
+        return reportUsageError(e.what());
+    }
+    ProgramSweep sweep;
+    try {
+        sweep = ProgramSweep::load(m_fit);
+    } catch (const std::exception& e) {
+        return fail(e.what());
+    }
+    ProgramMemoryFit fit;
+    try {
+        fit = ProgramMemoryFit::fit(sweep.samples());
+    } catch (const std::exception& e) {
+        return fail(std::string("--fit ") + m_fit + ": cannot fit the sweep: " + e.what());
+    }
+    // Multiples of the grid (d_ff=4*d) and the sizes the sweep fixed fill what --at leaves out.
+    sweep.spec.completeMultiples(at);
+    std::vector<std::string> assumed;
+    for (const auto& [name, values] : fit.sweptSizes()) {
+        if (at.count(name) == 0 && values.size() == 1) {
+            at[name] = *values.begin();
+            assumed.push_back(name + "=" + std::to_string(*values.begin()));
+        }
+    }
+    std::vector<ProgramMemoryFit::PhasePrediction> predictions;
+    try {
+        predictions = fit.predict(at);
+    } catch (const InputError& e) {
+        return reportUsageError(e.what());
+    }
+    const DeviceSpec* device = nullptr;
+    DeviceDatabase db;
+    if (m_gpuType) {
+        try {
+            db = DeviceDatabase::loadDefault(m_deviceDb);
+        } catch (const std::exception& e) {
+            return reportUsageError(e.what());
+        }
+        device = db.find(*m_gpuType);
+        if (device == nullptr) {
+            std::string names;
+            for (const auto& n : db.names()) {
+                names += (names.empty() ? "" : ", ") + n;
+            }
+            return reportUsageError("--gpu-type: '" + *m_gpuType +
+                                    "' is not in the device database (" + names + ")");
+        }
+    }
+
+    // The largest batch that fits, where the sweep varied the batch.
+    int64_t max_batch = -1;
+    const auto& swept = fit.sweptSizes();
+    const bool batch_varied = swept.count("b") != 0 && swept.at("b").size() > 1;
+    if (device != nullptr && batch_varied) {
+        auto fitsAt = [&](int64_t b) {
+            Sizes x = at;
+            x["b"] = b;
+            return deviceBytes(*device, highest(fit.predict(x))) <= device->usableBytes();
+        };
+        if (fitsAt(1)) {
+            int64_t lo = 1, hi = 2;
+            while (hi < (int64_t(1) << 24) && fitsAt(hi)) {
+                lo = hi;
+                hi *= 2;
+            }
+            while (hi - lo > 1) {
+                const int64_t mid = lo + (hi - lo) / 2;
+                (fitsAt(mid) ? lo : hi) = mid;
+            }
+            max_batch = lo;
+        } else {
+            max_batch = 0;
+        }
+    }
+
+    if (m_format == "json") {
+        nlohmann::json phases = nlohmann::json::array();
+        for (const auto& p : predictions) {
+            nlohmann::json by = nlohmann::json::object();
+            for (int c = 0; c < kCategoryCount; ++c) {
+                if (p.by_category[size_t(c)] != 0) {
+                    by[toString(static_cast<Category>(c))] = p.by_category[size_t(c)];
+                }
+            }
+            phases.push_back({{"phase", p.phase},
+                              {"peak_bytes", p.bytes},
+                              {"region", p.region},
+                              {"by_category", by}});
+        }
+        nlohmann::json out = {{"fit", m_fit},
+                              {"at", at},
+                              {"phases", phases},
+                              {"peak_bytes", highest(predictions)},
+                              {"check", fit.toJson()}};
+        if (device != nullptr) {
+            const int64_t need = deviceBytes(*device, highest(predictions));
+            out["device"] = {{"name", device->name},
+                             {"reserved_bytes", need},
+                             {"usable_bytes", device->usableBytes()},
+                             {"fits", need <= device->usableBytes()}};
+            if (max_batch >= 0) {
+                out["device"]["largest_batch"] = max_batch;
+            }
+        }
+        std::cout << out.dump(2) << "\n";
+        return 0;
+    }
+
+    std::cout << "Fit of " << m_fit << " (" << sweep.spec.program[0] << ": " << fit.points()
+              << " points, " << fit.heldOutPoints() << " left out to check it)\n";
+    std::cout << "At " << FitReport::sizesText(at);
+    if (!assumed.empty()) {
+        std::string list;
+        for (const auto& a : assumed) {
+            list += (list.empty() ? "" : ", ") + a;
+        }
+        std::cout << " (" << list << ": as the sweep fixed)";
+    }
+    std::cout << "\n\nPeak by phase          step 1        steady\n";
+    for (const char* phase : {"forward", "backward", "optimizer"}) {
+        std::string first = "-", steady = "-";
+        for (const auto& p : predictions) {
+            if (p.phase == std::string("first/") + phase) {
+                first = formatBytes(p.bytes);
+            } else if (p.phase == std::string("steady/") + phase) {
+                steady = formatBytes(p.bytes);
+            }
+        }
+        std::string name = phaseName(phase);
+        name.resize(std::max<size_t>(name.size(), 22), ' ');
+        std::string f = first;
+        f.resize(std::max<size_t>(f.size(), 14), ' ');
+        std::cout << "  " << name << " " << f << steady << "\n";
+    }
+    std::cout << "  (forward: the training step's forward, autograd on, every activation kept; "
+                 "not inference under torch.no_grad)\n";
+    std::cout << "\nCategories at each phase's peak:\n";
+    for (const auto& p : predictions) {
+        std::cout << "  " << p.phase << " (" << formatBytes(p.bytes) << ", at " << p.region << "):";
+        for (int c = 0; c < kCategoryCount; ++c) {
+            const int64_t b = p.by_category[size_t(c)];
+            if (std::llabs(b) >= 1024) {
+                std::cout << " " << toString(static_cast<Category>(c)) << " " << formatBytes(b);
+            }
+        }
+        std::cout << "\n";
+    }
+    const int64_t peak = highest(predictions);
+    std::cout << "\nPeak: " << formatBytes(peak) << " (" << withThousands(peak) << " bytes)\n";
+    if (device != nullptr) {
+        const int64_t need = deviceBytes(*device, peak);
+        std::cout << "On " << device->name << ": about " << formatBytes(need)
+                  << " reserved (allocator x" << formatFixed(device->reserved_factor, 2) << " + "
+                  << formatBytes(device->context_bytes) << " context) of "
+                  << formatBytes(device->usableBytes())
+                  << " usable: " << (need <= device->usableBytes() ? "fits" : "does NOT fit")
+                  << "\n";
+        if (max_batch > 0) {
+            std::cout << "Largest batch that fits: " << max_batch << "\n";
+        } else if (max_batch == 0) {
+            std::cout << "Largest batch that fits: none (batch 1 does not fit)\n";
+        } else {
+            std::cout << "Largest batch that fits: unknown (the sweep did not vary b)\n";
+        }
+    }
+    int status = 0;
+    if (!m_check.empty()) {
+        try {
+            Trace trace = RunFile::load(m_check);
+            if (trace.allocations().empty()) {
+                trace.finalize();
+            }
+            const PhasePeaks recorded = PhasePeakProfile::measure(trace);
+            std::cout << "\nAgainst " << m_check << ":\n";
+            for (const auto& p : predictions) {
+                const auto it = recorded.phases.find(p.phase);
+                if (it == recorded.phases.end()) {
+                    std::cout << "  " << p.phase << ": not in the recording\n";
+                    continue;
+                }
+                const double rel = it->second.bytes > 0 ? double(p.bytes - it->second.bytes) /
+                                                              double(it->second.bytes)
+                                                        : 0.0;
+                std::cout << "  " << p.phase << ": recorded " << formatBytes(it->second.bytes)
+                          << ", predicted " << formatBytes(p.bytes) << " (" << (rel >= 0 ? "+" : "")
+                          << formatFixed(100.0 * rel, 3) << "%)\n";
+            }
+        } catch (const std::exception& e) {
+            status = fail("--check: " + std::string(e.what()));
+        }
+    }
+    if (m_verbose) {
+        std::cout << "\n";
+        FitReport::printResiduals(fit, std::cout);
+        FitReport::printCoefficients(fit, at, std::cout);
+    }
+    return status;
+}
+
+}  // namespace memscope::cli
