@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
@@ -52,12 +53,24 @@ int printRanks(const RunSource& source, bool json_out) {
                   << "\n";
         return 0;
     }
-    std::cout << "Multi-rank run: " << run.parallel << " over " << run.world_size
-              << " ranks, global batch " << run.global_batch_size << " (" << dir << ")\n\n";
-    char line[256];
+    const bool processes = !run.processes.empty();
+    if (processes) {
+        std::cout << "A Python program's " << run.world_size << " processes (" << dir << ")\n\n";
+    } else {
+        std::cout << "Multi-rank run: " << run.parallel << " over " << run.world_size
+                  << " ranks, global batch " << run.global_batch_size << " (" << dir << ")\n\n";
+    }
+    // A trainer's rank stores the allocator's peak; a Python process the recorded one.
+    auto bytes = [](const nlohmann::json& s, const char* key) {
+        const std::string recorded = std::string(key) + "_recorded";
+        return s.contains(key) ? s.value(key, int64_t(0)) : s.value(recorded, int64_t(0));
+    };
+    char line[320];
     std::snprintf(line, sizeof line, "%-5s %-16s %14s %14s %10s %10s  %s\n", "rank", "file",
-                  "steady peak", "peak", "step (s)", "events", "status");
+                  "steady peak", "peak", "step (s)", "events", processes ? "process" : "status");
     std::cout << line;
+    int largest = -1;
+    int64_t largest_peak = -1;
     for (const auto& row : ranks) {
         if (row.contains("error")) {
             std::snprintf(line, sizeof line, "%-5d %-16s %14s %14s %10s %10s  %s\n",
@@ -67,18 +80,70 @@ int printRanks(const RunSource& source, bool json_out) {
             continue;
         }
         const auto& s = row["summary"];
-        const std::string status = s.contains("error") && s["error"].is_string()
-                                       ? "stopped: " + s["error"].get<std::string>()
-                                   : s.value("cancelled", false) ? "cancelled"
-                                                                 : "finished";
-        std::snprintf(line, sizeof line, "%-5d %-16s %14s %14s %10.4f %10llu  %s\n",
-                      row["rank"].get<int>(), row["file"].get<std::string>().c_str(),
-                      formatBytes(s.value("steady_peak_allocated_bytes", int64_t(0))).c_str(),
-                      formatBytes(s.value("peak_allocated_bytes", int64_t(0))).c_str(),
-                      s.value("avg_step_s", 0.0),
+        const int rank = row["rank"].get<int>();
+        std::string status = s.contains("error") && s["error"].is_string()
+                                 ? "stopped: " + s["error"].get<std::string>()
+                             : s.value("cancelled", false) ? "cancelled"
+                                                           : "finished";
+        if (processes) {
+            const auto& p = run.processes[size_t(rank)];
+            status = p.role + " " + std::to_string(p.pid);
+            if (p.group_rank >= 0) {
+                status += ", group rank " + std::to_string(p.group_rank) + "/" +
+                          std::to_string(p.group_size);
+            }
+        }
+        const int64_t peak = bytes(s, "peak_allocated_bytes");
+        if (peak > largest_peak) {
+            largest_peak = peak;
+            largest = rank;
+        }
+        std::snprintf(line, sizeof line, "%-5d %-16s %14s %14s %10.4f %10llu  %s\n", rank,
+                      row["file"].get<std::string>().c_str(),
+                      formatBytes(bytes(s, "steady_peak_allocated_bytes")).c_str(),
+                      formatBytes(peak).c_str(), s.value("avg_step_s", 0.0),
                       static_cast<unsigned long long>(row["events"].get<uint64_t>()),
                       status.c_str());
         std::cout << line;
+    }
+    // Each rank's categories at its own peak, and which rank peaked highest.
+    std::vector<std::string> categories;
+    for (const auto& row : ranks) {
+        if (row.contains("summary") && row["summary"].contains("bytes_by_category_at_peak")) {
+            for (const auto& [name, value] : row["summary"]["bytes_by_category_at_peak"].items()) {
+                if (value.is_number_integer() && value.get<int64_t>() > 0 &&
+                    std::find(categories.begin(), categories.end(), name) == categories.end()) {
+                    categories.push_back(name);
+                }
+            }
+        }
+    }
+    if (!categories.empty()) {
+        std::cout << "\nAt each rank's peak:\n";
+        std::cout << "rank ";
+        for (const auto& c : categories) {
+            std::snprintf(line, sizeof line, " %16s", c.c_str());
+            std::cout << line;
+        }
+        std::cout << "\n";
+        for (const auto& row : ranks) {
+            if (!row.contains("summary")) {
+                continue;
+            }
+            std::snprintf(line, sizeof line, "%-5d", row["rank"].get<int>());
+            std::cout << line;
+            const auto& at = row["summary"].value("bytes_by_category_at_peak", nlohmann::json());
+            for (const auto& c : categories) {
+                const int64_t v = at.is_object() ? at.value(c, int64_t(0)) : 0;
+                std::snprintf(line, sizeof line, " %16s", formatBytes(v).c_str());
+                std::cout << line;
+            }
+            std::cout << "\n";
+        }
+    }
+    if (largest >= 0) {
+        std::cout << "\nLargest peak: rank " << largest << ", " << formatBytes(largest_peak)
+                  << "\n";
     }
     std::cout << "\n`memscope-cli info " << source.path() << " --rank N` shows one rank.\n";
     return 0;

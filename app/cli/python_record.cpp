@@ -2,6 +2,7 @@
 
 #include "cli_support.h"
 #include "io/journal_recovery.h"
+#include "io/program_processes.h"
 #include "io/run_journal.h"
 
 #include <fcntl.h>
@@ -54,6 +55,24 @@ bool holdsMemscopePackage(const fs::path& dir) {
 std::string signalNameOf(int sig) {
     const char* name = sigabbrev_np(sig);
     return name != nullptr ? std::string("SIG") + name : "signal " + std::to_string(sig);
+}
+
+// What the program's processes recorded (io/program_processes.h), when anything is left staged.
+void assembleProcesses(const std::string& out, pid_t first_pid) {
+    std::error_code ec;
+    if (!fs::is_directory(ProgramProcesses::stagingDirOf(out), ec)) {
+        return;
+    }
+    try {
+        const auto result = ProgramProcesses::assemble(out, first_pid);
+        const std::string text = result.describe(out);
+        if (!text.empty()) {
+            std::cerr << "memscope-cli: " << text << "\n";
+        }
+    } catch (const std::exception& e) {
+        std::cerr << "memscope-cli: the program's processes could not be put together: " << e.what()
+                  << "\n";
+    }
 }
 
 struct PythonRecordOptions {
@@ -197,6 +216,13 @@ int PythonRecord::run(const std::vector<std::string>& args) {
                         journal + "` first, or remove it",
                     2);
     }
+    const std::string staging = ProgramProcesses::stagingDirOf(o.out);
+    if (std::error_code ec; fs::exists(staging, ec)) {
+        return fail("--out " + o.out + ": " + staging +
+                        " exists, left by an earlier run whose processes were not put together: "
+                        "remove it",
+                    2);
+    }
     const auto out_before = modifiedAt(o.out);
 
     std::vector<std::string> argv = {o.python,          "-m",     "memscope.run", "--out",  o.out,
@@ -284,7 +310,14 @@ int PythonRecord::run(const std::vector<std::string>& args) {
                       << " (kept: " << journal << ")\n";
             return code != 0 ? code : 1;
         }
+        assembleProcesses(o.out, pid);
         return code;
+    }
+    // The program's first process puts its processes together itself; when it died first, the
+    // others' recordings are still staged.
+    assembleProcesses(o.out, pid);
+    if (std::error_code dir_ec; fs::is_directory(o.out, dir_ec)) {
+        return code;  // a run directory of the program's processes
     }
     const auto out_after = modifiedAt(o.out);
     if (!out_after || out_after == out_before) {

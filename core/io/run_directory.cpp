@@ -93,6 +93,23 @@ RunDirectory RunDirectory::load(const std::string& path) {
                                              "directory");
         }
         run.rank_files.push_back(file);
+        if (r.contains("role") || r.contains("pid")) {
+            Process process;
+            process.role = r.value("role", std::string());
+            process.pid =
+                r.contains("pid") && r["pid"].is_number_integer() ? r["pid"].get<int64_t>() : 0;
+            process.group_rank = r.contains("group_rank") && r["group_rank"].is_number_integer()
+                                     ? r["group_rank"].get<int>()
+                                     : -1;
+            process.group_size = r.contains("group_size") && r["group_size"].is_number_integer()
+                                     ? r["group_size"].get<int>()
+                                     : 0;
+            run.processes.resize(run.rank_files.size() - 1);
+            run.processes.push_back(process);
+        }
+    }
+    if (!run.processes.empty()) {
+        run.processes.resize(run.rank_files.size());
     }
     if (run.world_size < 1 || int(run.rank_files.size()) != run.world_size) {
         throw RunFileError(manifest, "field 'world_size' (" + std::to_string(run.world_size) +
@@ -105,7 +122,16 @@ RunDirectory RunDirectory::load(const std::string& path) {
 void RunDirectory::save(const std::string& dir) const {
     nlohmann::json ranks = nlohmann::json::array();
     for (size_t r = 0; r < rank_files.size(); ++r) {
-        ranks.push_back({{"rank", int(r)}, {"file", rank_files[r]}});
+        nlohmann::json entry = {{"rank", int(r)}, {"file", rank_files[r]}};
+        if (r < processes.size()) {
+            entry["role"] = processes[r].role;
+            entry["pid"] = processes[r].pid;
+            if (processes[r].group_rank >= 0) {
+                entry["group_rank"] = processes[r].group_rank;
+                entry["group_size"] = processes[r].group_size;
+            }
+        }
+        ranks.push_back(std::move(entry));
     }
     const nlohmann::json json = {{"format", "memscope-ranks"},
                                  {"version", 1},

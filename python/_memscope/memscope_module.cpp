@@ -6,6 +6,7 @@
 #include <Python.h>
 
 #include "io/journal_recovery.h"
+#include "io/program_processes.h"
 #include "memscope_version.h"
 #include "model/module_scope.h"
 #include "program_recording.h"
@@ -132,6 +133,32 @@ PyObject* attachCudaSegments(PyObject*, PyObject*) {
                        : state == AllocatorTraceLink::State::NoDevice ? "no device"
                                                                       : "unavailable";
     return PyUnicode_FromString(text);
+}
+
+// assemble(out, first_pid) -> (run_directory: bool, description): the program's other
+// processes' recordings (OUT.procs) and OUT put together (io/program_processes.h).
+PyObject* assemble(PyObject*, PyObject* args) {
+    const char* out = nullptr;
+    long long first_pid = 0;
+    if (!PyArg_ParseTuple(args, "sL", &out, &first_pid)) {
+        return nullptr;
+    }
+    memscope::ProgramProcesses::Result result;
+    std::string error;
+    Py_BEGIN_ALLOW_THREADS;
+    try {
+        result = memscope::ProgramProcesses::assemble(out, first_pid);
+    } catch (const std::exception& e) {
+        error = e.what();
+    }
+    Py_END_ALLOW_THREADS;
+    if (!error.empty()) {
+        PyErr_SetString(PyExc_RuntimeError, error.c_str());
+        return nullptr;
+    }
+    const std::string text = result.describe(out);
+    return Py_BuildValue("(Os#)", result.directory ? Py_True : Py_False, text.data(),
+                         static_cast<Py_ssize_t>(text.size()));
 }
 
 // recover(journal, out, ending, exit_status) -> "recovered ... events ..." (python -m memscope
@@ -299,6 +326,8 @@ PyMethodDef g_methods[] = {
      "finish(ending, exit_status, device[, allocator_json]) -> summary JSON"},
     {"attach_cuda_segments", attachCudaSegments, METH_NOARGS,
      "attach the CUDA caching allocator's trace tracker (segments, reserved line)"},
+    {"assemble", assemble, METH_VARARGS,
+     "assemble(out, first_pid) -> (run_directory, description): the program's processes"},
     {"recover", recover, METH_VARARGS,
      "recover(journal, out, ending, exit_status): a dead program's run file from its journal"},
     {"skip_code", skipCode, METH_O, "leave this code object's frames out of Python frames"},

@@ -15,6 +15,8 @@
   step ends.
 - threading.Thread._bootstrap_inner: threads the program starts are recorded too.
 - os.register_at_fork: a forked child (a DataLoader worker) records nothing.
+- torch.distributed.init_process_group: the process's rank in its group, for the run directory
+  of a program of several processes (memscope/_child.py).
 - torch.cuda._lazy_call: when the program initializes CUDA, the caching allocator's trace
   tracker is attached (segments and the reserved line, as for the built-in trainer's GPU runs);
   a program that never uses CUDA never initializes it.
@@ -209,9 +211,25 @@ def install(extension):
     _patch(torch.optim.Optimizer, "__init__", _optimizer_init)
     _patch(threading.Thread, "_bootstrap_inner", _bootstrap)
     os.register_at_fork(after_in_child=extension.after_fork_child)
+    dist = getattr(torch, "distributed", None)
+    if dist is not None and dist.is_available() and hasattr(dist, "init_process_group"):
+        _patch(dist, "init_process_group", _init_group)
     lazy_call = getattr(torch.cuda, "_lazy_call", None)
     if lazy_call is not None and getattr(torch.version, "cuda", None) is not None:
         lazy_call(_attach_cuda_segments)
+
+
+def _init_group(original):
+    @functools.wraps(original)
+    def init_process_group(*args, **kwargs):
+        result = original(*args, **kwargs)
+        try:
+            from . import _child
+            _child.note_group(torch.distributed.get_rank(), torch.distributed.get_world_size())
+        except Exception:  # noqa: BLE001 - naming the rank must never break the program
+            pass
+        return result
+    return init_process_group
 
 
 def _attach_cuda_segments():

@@ -68,6 +68,11 @@ def main(argv):
         _say(f"--out: cannot write '{out}'")
         return 2
     journal = out + _JOURNAL_SUFFIX
+    staging = os.path.abspath(out) + ".procs"
+    if os.path.exists(staging):
+        _say(f"--out {out}: {staging} exists, left by an earlier run whose processes were not "
+             f"put together: remove it")
+        return 2
     if os.path.exists(journal):
         _say(f"--out {out}: {journal} exists, from an earlier run that was not recovered: "
              f"`memscope-cli recover {journal}` first, or remove it")
@@ -102,19 +107,35 @@ def main(argv):
     else:
         code, how = returncode, f"exit status {returncode}"
 
-    if os.path.exists(journal):
-        # The program ended before its recording was saved: rebuild the run from the journal.
+    if os.path.exists(journal) or os.path.isdir(staging):
+        # The program's first process ended before it saved (and put its processes together):
+        # rebuild its run from the journal, and the run directory from what the others staged.
         from . import _guard
         try:
             _guard.check_torch()
             ext = _guard.load_extension()
-            described = ext.recover(journal, out, how, code)
-        except (_guard.Refused, RuntimeError) as e:
-            _say(f"the program ended ({how}); its journal could not be recovered: {e} "
-                 f"(kept: {journal})")
+        except _guard.Refused as e:
+            _say(f"the program ended ({how}); its recording could not be recovered: {e}")
             return code if code != 0 else 1
-        _say(f"the program ended ({how}) before its recording was saved; {described} into {out}")
+        if os.path.exists(journal):
+            try:
+                described = ext.recover(journal, out, how, code)
+            except RuntimeError as e:
+                _say(f"the program ended ({how}); its journal could not be recovered: {e} "
+                     f"(kept: {journal})")
+                return code if code != 0 else 1
+            _say(f"the program ended ({how}) before its recording was saved; {described} "
+                 f"into {out}")
+        if os.path.isdir(staging):
+            try:
+                _, processes = ext.assemble(os.path.abspath(out), child.pid)
+                if processes:
+                    _say(processes)
+            except RuntimeError as e:
+                _say(f"the program's processes could not be put together: {e}")
         return code
+    if os.path.isdir(out):
+        return code  # a run directory of the program's processes
     if _mtime(out) in (None, before):
         # The runner refused before it recorded (it said why) or died before it began.
         if code == 0:

@@ -17,7 +17,7 @@ import sys
 import threading
 import traceback
 
-from . import _guard
+from . import _child, _guard
 
 USAGE = ("usage: python -m memscope.run [--out RUN.memscope] [--python-frames N] [--poll-ms N] "
          "(SCRIPT.py | -m MODULE) [ARGS...]")
@@ -130,6 +130,10 @@ def main(argv=None):
     out_dir = os.path.dirname(os.path.abspath(opts["out"]))
     if not os.path.isdir(out_dir):
         return _refuse(f"--out {opts['out']}: the folder {out_dir} does not exist")
+    staging = os.path.abspath(opts["out"]) + ".procs"
+    if os.path.exists(staging):
+        return _refuse(f"--out {opts['out']}: {staging} exists, left by an earlier run whose "
+                       f"processes were not put together: remove it")
     if opts["frames"] > 0 and not ext.PYTHON_FRAMES_SUPPORTED:
         print(f"memscope: Python {sys.version_info.major}.{sys.version_info.minor}: no Python "
               f"frames (supported on 3.11 to 3.13); operator and module frames are recorded",
@@ -151,6 +155,8 @@ def main(argv=None):
     for code in _hooks.wrapper_codes():
         ext.skip_code(code)
     pid = os.getpid()
+    # The Python processes the program starts record themselves (memscope/_child.py).
+    _child.arm_children(opts["out"], opts["frames"], opts["poll_ms"])
     _hooks.install(ext)
     memscope._recording = ext
     status, ending = 0, "exit status 0"
@@ -200,10 +206,27 @@ def main(argv=None):
     except RuntimeError as e:
         print(f"memscope: the recording could not be saved: {e}", file=sys.stderr)
         return status if status != 0 else 1
+    try:
+        directory, processes = ext.assemble(os.path.abspath(opts["out"]), pid)
+    except RuntimeError as e:
+        print(f"memscope: the program's processes could not be put together: {e}",
+              file=sys.stderr)
+        return status if status != 0 else 1
+    if directory:
+        print(f"memscope: {ending}; {processes}", file=sys.stderr)
+        return status
     peak = summary.get("peak_allocated_bytes_recorded", 0)
     steps = len(summary.get("program", {}).get("peak_checks", []))
+    if summary.get("events", 0) == 0:
+        # An empty run says why: nothing here, and whether other processes had the tensors.
+        others = (f"; {processes}" if processes else
+                  "; it started no other Python process that imported torch")
+        print(f"memscope: {ending}; the program made no tensor in this process (pid {pid})"
+              f"{others} -> {opts['out']}", file=sys.stderr)
+        return status
     print(f"memscope: {ending}; recorded {steps} optimizer step{'s' if steps != 1 else ''}, "
-          f"peak {peak:,} bytes -> {opts['out']}", file=sys.stderr)
+          f"peak {peak:,} bytes -> {opts['out']}"
+          + (f" ({processes})" if processes else ""), file=sys.stderr)
     return status
 
 

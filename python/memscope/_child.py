@@ -1,0 +1,157 @@
+"""The other Python processes of a recorded program (core/io/program_processes.h).
+
+The runner (run.py) arms them before the program runs: MEMSCOPE_CHILD_DIR names the staging
+folder (OUT.procs) and memscope/_boot goes first on PYTHONPATH, so that every Python process the
+program starts (torch.multiprocessing.spawn and multiprocessing's spawn and forkserver children,
+torchrun's workers, subprocess children) runs its sitecustomize. A process records from the
+moment it imports torch (one that never does is no rank), into OUT.procs/proc-PID.memscope with
+its journal, and describes itself in proc-PID.json: role, pid, parent pid, its rank in a process
+group once init_process_group ran (else RANK and WORLD_SIZE from its environment), and when it
+saved, how many allocations and frees it recorded. It saves at exit (atexit): a process that is
+killed leaves its journal, which the first process recovers when it puts the run together.
+"""
+
+import atexit
+import importlib.abc
+import importlib.machinery
+import json
+import os
+import sys
+
+ENV_DIR = "MEMSCOPE_CHILD_DIR"
+ENV_FRAMES = "MEMSCOPE_CHILD_FRAMES"
+ENV_POLL = "MEMSCOPE_CHILD_POLL_MS"
+
+_state = {"ext": None, "sidecar": None, "info": None}
+
+
+def arm_children(out, frames, poll_ms):
+    """In the program's first process, before it runs: its children record themselves."""
+    staging = os.path.abspath(out) + ".procs"
+    boot = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_boot")
+    os.environ[ENV_DIR] = staging
+    os.environ[ENV_FRAMES] = str(frames)
+    os.environ[ENV_POLL] = str(poll_ms)
+    old = os.environ.get("PYTHONPATH", "")
+    os.environ["PYTHONPATH"] = boot + (os.pathsep + old if old else "")
+    return staging
+
+
+def _sidecar_path(staging, pid):
+    return os.path.join(staging, f"proc-{pid}.json")
+
+
+def write_sidecar(staging, info):
+    os.makedirs(staging, exist_ok=True)
+    path = _sidecar_path(staging, info["pid"])
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(info, f)
+    os.replace(tmp, path)
+
+
+def note_group(rank, size):
+    """init_process_group returned (in any recorded process): its rank, for the sidecar."""
+    staging = os.environ.get(ENV_DIR)
+    if not staging:
+        return
+    info = _state["info"] or {"pid": os.getpid(), "ppid": os.getppid(), "role": "parent"}
+    info["group_rank"], info["group_size"] = int(rank), int(size)
+    _state["info"] = info
+    try:
+        write_sidecar(staging, info)
+    except OSError:
+        pass
+
+
+def _role():
+    # A multiprocessing child (spawn, forkserver): the parent named it before running its main
+    # module again (sys.argv is the parent's by then).
+    process = sys.modules.get("multiprocessing.process")
+    if process is not None and process.current_process().name != "MainProcess":
+        return "spawn"
+    if "TORCHELASTIC_RUN_ID" in os.environ or "LOCAL_RANK" in os.environ:
+        return "worker"
+    return "subprocess"
+
+
+class _TorchWatch(importlib.abc.MetaPathFinder):
+    """Starts the recording right after `import torch` completes."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name != "torch":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        if spec is None or spec.loader is None:
+            return spec
+        loader = spec.loader
+        exec_module = loader.exec_module
+
+        def exec_and_record(module):
+            exec_module(module)
+            _start()
+        loader.exec_module = exec_and_record
+        return spec
+
+
+def arm():
+    """In a child (sitecustomize): record once torch is imported."""
+    if "torch" in sys.modules:
+        _start()
+    else:
+        sys.meta_path.insert(0, _TorchWatch())
+
+
+def _start():
+    if _state["ext"] is not None:
+        return
+    staging = os.environ[ENV_DIR]
+    from . import _guard, _hooks
+    import memscope
+    torch = _guard.check_torch()
+    ext = _guard.load_extension()
+    pid = os.getpid()
+    os.makedirs(staging, exist_ok=True)
+    out = os.path.join(staging, f"proc-{pid}.memscope")
+    info = {"pid": pid, "ppid": os.getppid(), "role": _role(), "argv": sys.argv}
+    if "RANK" in os.environ and "WORLD_SIZE" in os.environ:
+        try:
+            info["group_rank"] = int(os.environ["RANK"])
+            info["group_size"] = int(os.environ["WORLD_SIZE"])
+        except ValueError:
+            pass
+    program = {"python": sys.executable, "python_version": sys.version.split()[0],
+               "torch": torch.__version__, "argv": sys.argv, "cwd": os.getcwd(),
+               "process": {"pid": pid, "ppid": info["ppid"], "role": info["role"]}}
+    ext.start(out, int(os.environ.get(ENV_FRAMES, "4")), int(os.environ.get(ENV_POLL, "50")),
+              json.dumps(program), torch.__version__, "cpu")
+    for code in _hooks.wrapper_codes():
+        ext.skip_code(code)
+    _hooks.install(ext)
+    memscope._recording = ext
+    _state.update(ext=ext, info=info, staging=staging, pid=pid)
+    write_sidecar(staging, info)
+    atexit.register(_finish)
+
+
+def _finish():
+    ext = _state["ext"]
+    if ext is None or os.getpid() != _state["pid"]:
+        return
+    _state["ext"] = None
+    from . import _hooks, run
+    import memscope
+    import torch
+    _hooks.uninstall()
+    memscope._recording = None
+    info = _state["info"]
+    try:
+        summary = json.loads(ext.finish("process ended", 0, run._device(torch),
+                                        json.dumps(run._cuda_allocator(torch))))
+        info["events"] = int(summary.get("events", 0))
+        info["ending"] = "saved at exit"
+    except RuntimeError as e:
+        print(f"memscope: process {info['pid']}: the recording could not be saved: {e}",
+              file=sys.stderr)
+    write_sidecar(_state["staging"], info)

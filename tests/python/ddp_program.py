@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""A distributed training program written the way a course's DDP part writes one, for recording
+its processes (memscope record --python; test_python_record.py's `processes` mode): nothing of
+Memscope in it.
+
+    ddp_program.py [--world-size 2] [--steps 3] [--d-model 32] [--sharded-optimizer]
+                   [--raise-in-rank R] [--exit-in-rank R]
+
+Started plainly it starts its workers with torch.multiprocessing.spawn; under torchrun (RANK and
+WORLD_SIZE set) it is one worker. Each worker: Gloo on the CPU, a small Transformer LM, a
+hand-written all-reduce of the gradients after backward (naive DDP), AdamW; with
+--sharded-optimizer each rank keeps the optimizer (and its state) for its own shard of the
+parameters only and broadcasts the updated shard (ZeRO-1 style).
+"""
+
+import argparse
+import os
+
+import torch
+import torch.distributed as dist
+import torch.multiprocessing as mp
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Block(nn.Module):
+    def __init__(self, d, heads):
+        super().__init__()
+        self.norm1 = nn.LayerNorm(d)
+        self.attn = nn.MultiheadAttention(d, heads, batch_first=True)
+        self.norm2 = nn.LayerNorm(d)
+        self.ff = nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
+
+    def forward(self, x):
+        h = self.norm1(x)
+        x = x + self.attn(h, h, h, need_weights=False)[0]
+        return x + self.ff(self.norm2(x))
+
+
+class LM(nn.Module):
+    def __init__(self, vocab, d, layers, heads):
+        super().__init__()
+        self.embed = nn.Embedding(vocab, d)
+        self.blocks = nn.ModuleList([Block(d, heads) for _ in range(layers)])
+        self.head = nn.Linear(d, vocab)
+
+    def forward(self, tokens):
+        x = self.embed(tokens)
+        for block in self.blocks:
+            x = block(x)
+        return self.head(x)
+
+
+def all_reduce_gradients(model, world):
+    for p in model.parameters():
+        if p.grad is not None:
+            dist.all_reduce(p.grad, op=dist.ReduceOp.SUM)
+            p.grad /= world
+
+
+def worker(rank, a):
+    if "MASTER_ADDR" not in os.environ:
+        os.environ["MASTER_ADDR"] = "127.0.0.1"
+        os.environ["MASTER_PORT"] = str(a.port)
+    dist.init_process_group("gloo", rank=rank, world_size=a.world_size)
+    torch.manual_seed(0)
+    model = LM(a.vocab, a.d_model, a.layers, 4)
+    params = list(model.parameters())
+    if a.sharded_optimizer:
+        mine = [p for i, p in enumerate(params) if i % a.world_size == rank]
+        optimizer = torch.optim.AdamW(mine, lr=1e-3)
+    else:
+        optimizer = torch.optim.AdamW(params, lr=1e-3)
+    g = torch.Generator().manual_seed(rank)
+    for step in range(a.steps):
+        tokens = torch.randint(0, a.vocab, (a.batch, a.context), generator=g)
+        logits = model(tokens[:, :-1])
+        loss = F.cross_entropy(logits.reshape(-1, a.vocab), tokens[:, 1:].reshape(-1))
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        if a.raise_in_rank == rank and step == 1:
+            raise RuntimeError(f"rank {rank} fails on purpose")
+        if a.exit_in_rank == rank and step == 1:
+            os._exit(7)  # dies without saving: its journal is what remains
+        all_reduce_gradients(model, a.world_size)
+        optimizer.step()
+        if a.sharded_optimizer:
+            for i, p in enumerate(params):
+                dist.broadcast(p.data, src=i % a.world_size)
+        if rank == 0:
+            print(f"step {step + 1}: loss {loss.item():.4f}", flush=True)
+    dist.barrier()
+    dist.destroy_process_group()
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--world-size", type=int, default=2)
+    p.add_argument("--steps", type=int, default=3)
+    p.add_argument("--d-model", type=int, default=32)
+    p.add_argument("--layers", type=int, default=1)
+    p.add_argument("--vocab", type=int, default=64)
+    p.add_argument("--batch", type=int, default=2)
+    p.add_argument("--context", type=int, default=17)
+    p.add_argument("--port", type=int, default=29533)
+    p.add_argument("--sharded-optimizer", action="store_true")
+    p.add_argument("--raise-in-rank", type=int, default=-1)
+    p.add_argument("--exit-in-rank", type=int, default=-1)
+    a = p.parse_args()
+    torch.set_num_threads(1)
+    if "RANK" in os.environ and "WORLD_SIZE" in os.environ:  # a torchrun worker
+        a.world_size = int(os.environ["WORLD_SIZE"])
+        worker(int(os.environ["RANK"]), a)
+    else:
+        mp.spawn(worker, args=(a,), nprocs=a.world_size, join=True)
+
+
+if __name__ == "__main__":
+    main()
