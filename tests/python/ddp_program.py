@@ -89,6 +89,11 @@ def worker(rank, a):
                 dist.broadcast(p.data, src=i % a.world_size)
         if rank == 0:
             print(f"step {step + 1}: loss {loss.item():.4f}", flush=True)
+    if a.sharded_optimizer:
+        # What this rank's AdamW keeps: two moments per parameter of its shard and a step tensor.
+        state = sum(v.numel() * v.element_size() for st in optimizer.state.values()
+                    for v in st.values() if torch.is_tensor(v))
+        print(f"optimizer state bytes of rank {rank}: {state}", flush=True)
     dist.barrier()
     dist.destroy_process_group()
 
