@@ -180,6 +180,14 @@ int InfoCommand::run() {
     if (!summary.contains("reserved")) {  // files written before reserved memory was summarised
         summary["reserved"] = ReservedMemory::compute(trace).toJson();
     }
+    // Files written before info said what was allocated before recording, and which rule put
+    // an import's bytes in each category (issue 39).
+    if (!summary.contains("before_recording_bytes")) {
+        summary["before_recording_bytes"] = TraceSummary::beforeRecordingBytes(trace);
+    }
+    if (trace.meta.categories_inferred && !summary.contains("category_rules_at_peak")) {
+        summary["category_rules_at_peak"] = TraceSummary::compute(trace)["category_rules_at_peak"];
+    }
     if (m_json) {
         std::cout << summary.dump(2) << "\n";
         return 0;

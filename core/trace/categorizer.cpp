@@ -1,8 +1,12 @@
 #include "trace/categorizer.h"
 
+#include <optional>
+
 namespace memscope {
 
 namespace {
+
+using CategorizerResult = Categorizer::Result;
 
 // When an allocation was made and freed: what both categorizations start from, read once.
 struct AllocationTiming {
@@ -20,28 +24,47 @@ struct AllocationTiming {
           same_step(freed && ev.step[a.free_event] == alloc_step) {}
 };
 
-Category byTiming(const AllocationTiming& t, bool saw_backward_start) {
+// Made in backward: freed before its backward pass ended (a temporary), with a gradient's
+// lifetime (alive when the pass ended, then freed at zero_grad, by a later backward or never),
+// or kept otherwise. Nullopt for the first: the callers differ in what a temporary is.
+std::optional<CategorizerResult> keptFromBackward(const Allocation& a, const AllocationTiming& t,
+                                                  const BackwardEnds& backward_end) {
+    const int64_t end = backward_end.after(a.alloc_event);
+    if (t.freed && (end < 0 || a.free_event < end)) {
+        return std::nullopt;  // freed inside the pass it was made in
+    }
+    if (end >= 0 &&
+        (!t.freed || t.free_phase == Phase::Optimizer || t.free_phase == Phase::Backward)) {
+        return CategorizerResult{Category::Gradient, CategoryRule::AliveAfterBackward};
+    }
+    return CategorizerResult{Category::AutogradDetail, CategoryRule::KeptAfterBackward};
+}
+
+CategorizerResult byTiming(const Allocation& a, const AllocationTiming& t, bool saw_backward_start,
+                           const BackwardEnds& backward_end) {
     switch (t.alloc_phase) {
         case Phase::Forward:
             if (t.freed && t.free_phase == Phase::Backward && t.same_step)
-                return Category::Activation;
+                return {Category::Activation, CategoryRule::FreedInBackward};
             if (saw_backward_start)
-                return Category::Activation;
+                return {Category::Activation, CategoryRule::AliveAtBackward};
             if (t.freed && t.free_phase == Phase::Forward && t.same_step)
-                return Category::Temporary;
-            return t.freed ? Category::Temporary : Category::Unknown;
+                return {Category::Temporary, CategoryRule::FreedInPhase};
+            return t.freed ? CategorizerResult{Category::Temporary, CategoryRule::ForwardFreedLater}
+                           : CategorizerResult{Category::Unknown, CategoryRule::NothingTells};
         case Phase::Backward:
-            if (t.freed && t.free_phase == Phase::Backward && t.same_step)
-                return Category::Temporary;
-            return Category::AutogradDetail;
+            if (const auto kept = keptFromBackward(a, t, backward_end)) {
+                return *kept;
+            }
+            return {Category::Temporary, CategoryRule::FreedInPhase};
         case Phase::Optimizer:
         case Phase::Other:
         case Phase::Init:
             if (t.freed && t.free_phase == t.alloc_phase && t.same_step)
-                return Category::Temporary;
-            return Category::Unknown;
+                return {Category::Temporary, CategoryRule::FreedInPhase};
+            return {Category::Unknown, CategoryRule::NothingTells};
     }
-    return Category::Unknown;
+    return {Category::Unknown, CategoryRule::NothingTells};
 }
 
 bool aliveAtBackward(const EventColumns& ev, const Allocation& a,
@@ -57,48 +80,61 @@ bool aliveAtBackward(const EventColumns& ev, const Allocation& a,
 
 }  // namespace
 
-Category Categorizer::inferredCategoryOf(const EventColumns& ev, const Allocation& a, int64_t role,
-                                         const BackwardStarts& backward_start,
-                                         bool accumulate_grad) {
+Categorizer::Result Categorizer::inferredCategoryOf(const EventColumns& ev, const Allocation& a,
+                                                    int64_t role,
+                                                    const BackwardStarts& backward_start,
+                                                    const BackwardEnds& backward_end,
+                                                    bool accumulate_grad) {
     if (role >= 0) {
-        return static_cast<Category>(role);
+        return {static_cast<Category>(role), CategoryRule::Named};
     }
     if (a.alloc_event < 0 || ev.step[a.alloc_event] < 0) {
-        return Category::BeforeRecording;
+        return {Category::BeforeRecording, CategoryRule::BeforeRecording};
     }
     const AllocationTiming t(ev, a);
     const bool freed_in_phase = t.freed && t.same_step && t.free_phase == t.alloc_phase;
     switch (t.alloc_phase) {
         case Phase::Forward:
-            return byTiming(t, aliveAtBackward(ev, a, backward_start));
-        case Phase::Backward:
-            if (freed_in_phase) {
-                return Category::Temporary;
+            return byTiming(a, t, aliveAtBackward(ev, a, backward_start), backward_end);
+        case Phase::Backward: {
+            const auto kept = keptFromBackward(a, t, backward_end);
+            if (!kept) {
+                return {Category::Temporary, CategoryRule::FreedInPhase};
             }
-            return accumulate_grad ? Category::Gradient : Category::AutogradDetail;
+            if (accumulate_grad) {
+                return {Category::Gradient, CategoryRule::MadeByAccumulateGrad};
+            }
+            return *kept;
+        }
         case Phase::Optimizer:
             if (freed_in_phase) {
-                return Category::Temporary;
+                return {Category::Temporary, CategoryRule::FreedInPhase};
             }
-            return !t.freed || ev.step[a.free_event] > t.alloc_step ? Category::OptimizerState
-                                                                    : Category::Unknown;
+            return !t.freed || ev.step[a.free_event] > t.alloc_step
+                       ? Categorizer::Result{Category::OptimizerState,
+                                             CategoryRule::KeptByOptimizer}
+                       : Categorizer::Result{Category::Unknown, CategoryRule::NothingTells};
         case Phase::Init:
-            return freed_in_phase ? Category::Temporary : Category::Unknown;
+            return freed_in_phase
+                       ? Categorizer::Result{Category::Temporary, CategoryRule::FreedInPhase}
+                       : Categorizer::Result{Category::Unknown, CategoryRule::NothingTells};
         case Phase::Other:
-            return Category::Unknown;
+            return {Category::Unknown, CategoryRule::NothingTells};
     }
-    return Category::Unknown;
+    return {Category::Unknown, CategoryRule::NothingTells};
 }
 
-Category Categorizer::categoryOf(const EventColumns& ev, const Allocation& a, int64_t role,
-                                 const BackwardStarts& backward_start) {
+Categorizer::Result Categorizer::categoryOf(const EventColumns& ev, const Allocation& a,
+                                            int64_t role, const BackwardStarts& backward_start,
+                                            const BackwardEnds& backward_end) {
     if (role >= 0) {
-        return static_cast<Category>(role);
+        return {static_cast<Category>(role), CategoryRule::Named};
     }
     if (a.alloc_event < 0) {
-        return Category::Unknown;
+        return {Category::Unknown, CategoryRule::NothingTells};
     }
-    return byTiming(AllocationTiming(ev, a), aliveAtBackward(ev, a, backward_start));
+    return byTiming(a, AllocationTiming(ev, a), aliveAtBackward(ev, a, backward_start),
+                    backward_end);
 }
 
 }  // namespace memscope

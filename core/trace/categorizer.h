@@ -1,47 +1,66 @@
 #pragma once
 
+#include "trace/backward_ends.h"
 #include "trace/backward_starts.h"
+#include "trace/category_rule.h"
 #include "trace/trace.h"
 
 namespace memscope {
 
-// Assigns a Category to every allocation. Memscope owns the training loop, so the strongest
-// evidence is exact: after each phase the trainer names the storages of parameters, gradients,
-// optimizer state and the input batch (EventKind::Role events), and an allocation named so takes
-// that category. Everything else follows from when it was made and freed:
-//   - made in forward, freed in backward of the same step, or made in forward and alive when
-//     backward starts                                                  -> ACTIVATION
-//   - made and freed inside one phase of one step                      -> TEMPORARY
-//   - made in backward and outliving it, not named a gradient          -> AUTOGRAD_DETAIL
+// Assigns a Category to every allocation, and says which rule did (CategoryRule). Memscope owns
+// the training loop, so the strongest evidence is exact: after each phase the trainer (or a
+// Python recording's hooks) names the storages of parameters, gradients, optimizer state and the
+// input batch (EventKind::Role events), and an allocation named so takes that category (Named).
+// Everything else follows from when it was made and freed:
+//   - made in forward, freed in backward of the same step (FreedInBackward), or made in forward
+//     and alive when backward starts (AliveAtBackward)                   -> ACTIVATION
+//   - made and freed inside one phase of one step (FreedInPhase); made in backward and freed
+//     before that backward pass ended                                    -> TEMPORARY
+//   - made in backward, still alive when that backward pass ends (the first event after it
+//     that forward, optimizer or init placed: trace/backward_ends.h), and freed at the next
+//     zero_grad (an optimizer-phase free), by a later backward, or never
+//     (AliveAfterBackward)                                               -> GRADIENT
+//     This is a gradient's lifetime whoever made it: AccumulateGrad copies a leaf's gradient
+//     or keeps the backward op's output without a copy (BmmBackward0's aten::bmm), so the
+//     weight gradients are not all made under AccumulateGrad.
+//   - made in backward and kept otherwise (freed in a later forward, or the trace ends inside
+//     that backward) (KeptAfterBackward)                                 -> AUTOGRAD_DETAIL
 //   - made in forward and freed later without a backward in between
-//     (forward-only runs: logits, loss)                                -> TEMPORARY
+//     (forward-only runs: logits, loss) (ForwardFreedLater)              -> TEMPORARY
 //   - anything else (including allocations present before recording)   -> UNKNOWN
 // Imported snapshots (RunMetadata::categories_inferred) carry no Role events but those of the
 // file's own `category` fields; their phases and steps are inferred (trace/phase_inference.h),
 // and inferredCategoryOf() applies the same rules over them, with what the trainer would have
 // named taken from the evidence an import has:
 //   - allocated before the trace began (no alloc event, or an alloc at step -1: a live block of
-//     the snapshot's segments)                                          -> BEFORE_RECORDING
+//     the snapshot's segments) (BeforeRecording)                        -> BEFORE_RECORDING
 //   - made in forward: the rules above (ACTIVATION, TEMPORARY, UNKNOWN)
-//   - made in backward: freed in that backward -> TEMPORARY; kept, and made under AccumulateGrad
-//     (the node that stores a leaf's .grad)                                 -> GRADIENT
-//     kept otherwise                                                       -> AUTOGRAD_DETAIL
+//   - made in backward: freed in that backward pass -> TEMPORARY; kept, and made under
+//     AccumulateGrad (the node that stores a leaf's .grad) (MadeByAccumulateGrad), or with a
+//     gradient's lifetime (AliveAfterBackward, above)                    -> GRADIENT
+//     kept otherwise                                                     -> AUTOGRAD_DETAIL
 //   - made in the optimizer: freed in that optimizer phase -> TEMPORARY; kept into a later step
-//     or to the end                                                        -> OPTIMIZER_STATE
+//     or to the end (KeptByOptimizer)                                    -> OPTIMIZER_STATE
 //   - made in init: freed in it -> TEMPORARY
 //   - made where nothing tells the phase (Phase::Other), and anything else -> UNKNOWN
 class Categorizer {
   public:
+    struct Result {
+        Category category = Category::Unknown;
+        CategoryRule rule = CategoryRule::NothingTells;
+    };
     // The category of one allocation: `role` is the category code a Role event named it with, or
-    // -1; `backward_start` the first event of each step's backward pass. LiveTraceBuilder (and so
-    // Trace::finalize) calls it for each allocation that new events can change.
-    static Category categoryOf(const EventColumns& events, const Allocation& allocation,
-                               int64_t role, const BackwardStarts& backward_start);
+    // -1; `backward_start` the first event of each step's backward pass, `backward_end` where
+    // each backward pass ended. LiveTraceBuilder (and so Trace::finalize) calls it for each
+    // allocation that new events can change.
+    static Result categoryOf(const EventColumns& events, const Allocation& allocation, int64_t role,
+                             const BackwardStarts& backward_start,
+                             const BackwardEnds& backward_end);
     // The rules for imports; `accumulate_grad`: the allocation's stack holds an AccumulateGrad
     // autograd node (FrameKind::BackwardNode "AccumulateGrad").
-    static Category inferredCategoryOf(const EventColumns& events, const Allocation& allocation,
-                                       int64_t role, const BackwardStarts& backward_start,
-                                       bool accumulate_grad);
+    static Result inferredCategoryOf(const EventColumns& events, const Allocation& allocation,
+                                     int64_t role, const BackwardStarts& backward_start,
+                                     const BackwardEnds& backward_end, bool accumulate_grad);
 };
 
 }  // namespace memscope

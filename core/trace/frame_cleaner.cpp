@@ -13,6 +13,8 @@ constexpr uint8_t kUserFrameKept = 0x80;
 // may repeat the operator of the frame outside it. Memscope's own exported "aten::" frames are
 // each a call of their own (aten::add inside aten::add is two calls).
 constexpr uint8_t kOperatorSymbol = 0x40;
+// And: the frame is where a thread or the process starts running its own code (isEntry).
+constexpr uint8_t kEntry = 0x20;
 
 bool startsWith(std::string_view s, std::string_view prefix) {
     return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
@@ -155,7 +157,33 @@ bool isInterpreterName(std::string_view s) {
            std::isupper(static_cast<unsigned char>(s[2]));
 }
 
+// Where a thread or the process starts: the C runtime's and libstdc++'s thread starts, the
+// autograd engine's and c10's thread pool's thread functions, the process's _start, the C
+// library's start of main, and main. What the raw list puts outward of one of them is start-up
+// code, whatever it is called: a stripped C library's local functions are symbolized as the
+// nearest exported name ("__xmknodat", "pthread_condattr_setpshared" for start_thread and
+// clone3), so no list of names can catch them all.
+bool isEntry(std::string_view s) {
+    for (const std::string_view entry :
+         {"execute_native_thread_routine", "start_thread", "clone", "clone3", "__clone", "__clone3",
+          "__clone_internal", "thread_start", "_start", "__libc_start_main",
+          "__libc_start_call_main", "main", "Py_BytesMain", "Py_Main", "pymain_main",
+          "torch::autograd::Engine::thread_init", "c10::ThreadPool::main_loop"}) {
+        if (s == entry) {
+            return true;
+        }
+    }
+    return startsWith(s, "std::thread::_State_impl") && endsWith(s, "::_M_run");
+}
+
 }  // namespace
+
+bool FrameCleaner::isThreadEntry(const Frame& raw) {
+    if (isPythonFile(raw.file) || raw.name.empty() || raw.name == "??") {
+        return false;
+    }
+    return isEntry(symbolOf(raw.name));
+}
 
 FrameCleaner::FrameInfo FrameCleaner::classify(const Frame& raw) {
     FrameInfo info;
@@ -170,7 +198,10 @@ FrameCleaner::FrameInfo FrameCleaner::classify(const Frame& raw) {
         }
         if (isTorchPython(file)) {
             info.cls = FrameClass::TorchPython;
-            if (hasPart(file, "torch/optim/") || hasPart(file, "torch/distributed/optim/")) {
+            // Module.zero_grad frees the gradients as the optimizer's zero_grad does: both
+            // end a step's use of them (the gradient lifetime rule, trace/categorizer.h).
+            if (hasPart(file, "torch/optim/") || hasPart(file, "torch/distributed/optim/") ||
+                (endsWith(file, "torch/nn/modules/module.py") && name == "zero_grad")) {
                 info.evidence |= kOptimizer;
             } else if ((hasPart(file, "torch/autograd/") &&
                         (name == "backward" || name == "grad" || name == "_engine_run_backward")) ||
@@ -325,7 +356,7 @@ uint32_t FrameCleaner::frameId(const StackTable& raw, uint32_t frame, StackTable
     const bool symbol = info.cls == FrameClass::Operator && f.name.rfind("aten::", 0) != 0;
     m_frameEvidence[frame] = static_cast<uint8_t>(
         info.evidence | (info.cls == FrameClass::UserPython ? kUserFrameKept : 0) |
-        (symbol ? kOperatorSymbol : 0));
+        (symbol ? kOperatorSymbol : 0) | (isThreadEntry(f) ? kEntry : 0));
     return id;
 }
 
@@ -350,6 +381,22 @@ uint32_t FrameCleaner::clean(const StackTable& raw, uint32_t raw_node, StackTabl
         const uint32_t frame = raw.frameOf(n);
         const uint32_t id = frameId(raw, frame, clean);
         const uint8_t frame_evidence = m_frameEvidence[frame];
+        if ((frame_evidence & kEntry) && node != StackTable::kEmpty) {
+            // A thread's or the process's start: the native frames outward of it go. Python
+            // frames stay: the raw list puts a Python thread's leftover frames outermost,
+            // though they ran inside the thread.
+            std::vector<uint32_t> keep;
+            for (uint32_t c = node; c != StackTable::kEmpty; c = clean.parent(c)) {
+                const Frame& outer = clean.frame(clean.frameOf(c));
+                if (outer.kind != FrameKind::Other || isPythonFile(outer.file)) {
+                    keep.push_back(clean.frameOf(c));
+                }
+            }
+            node = StackTable::kEmpty;
+            for (size_t i = keep.size(); i-- > 0;) {
+                node = clean.child(node, keep[i]);
+            }
+        }
         if (id != 0) {
             const Frame& f = clean.frame(id - 1);
             const bool user = (frame_evidence & kUserFrameKept) != 0;
@@ -374,7 +421,8 @@ uint32_t FrameCleaner::clean(const StackTable& raw, uint32_t raw_node, StackTabl
             }
         }
         m_cleanOfRaw[n] = node;
-        m_evidence[n] = static_cast<uint8_t>(evidence | (frame_evidence & ~kOperatorSymbol));
+        m_evidence[n] =
+            static_cast<uint8_t>(evidence | (frame_evidence & ~(kOperatorSymbol | kEntry)));
     }
     return m_cleanOfRaw[raw_node];
 }

@@ -37,6 +37,12 @@ namespace memscope {
 //     libpython, and the frozen modules (`<frozen runpy>`);
 //   - the C and C++ runtime: `_start`, `__libc_start_main`, `start_thread`, `clone`, `std::`,
 //     `__gnu_cxx::`, `pybind11::`, unresolved frames ("??");
+//   - every native frame the raw list puts outward of a thread's or the process's entry
+//     (isThreadEntry: `execute_native_thread_routine`, `start_thread`, `clone`, `clone3`, the
+//     autograd engine's `thread_init`, `_start`, `__libc_start_main`, `main`, ...), whatever its
+//     name: a stripped libc symbolizes its local start-up functions as unrelated exported names
+//     (`__xmknodat > pthread_condattr_setpshared > BmmBackward0` cleans to `BmmBackward0`).
+//     Python frames there stay: they are a Python thread's leftover frames (see above);
 //   - the unwinder: `torch::unwind::`, `CapturedTraceback::gather`, `gather_with_cpp`;
 //   - the allocators: anything named `...CachingAllocator...`, `c10::alloc_cpu`,
 //     `at::detail::empty_*`, the CUDA driver and runtime (`cudaMalloc`, `cuMemCreate`);
@@ -53,10 +59,10 @@ namespace memscope {
 //   kBackward  the autograd engine (`torch::autograd::Engine::`, `PythonEngine`,
 //              `THPEngine_run_backward`), an autograd node, torch/autograd's `backward`/`grad`/
 //              `_engine_run_backward`, torch/_tensor.py's `backward`
-//   kOptimizer a Python frame under torch/optim/ (or torch/distributed/optim/), C++
-//   `torch::optim::` kForward   a Python frame named `forward`, or module.py's
-//   `_call_impl`/`_wrapped_call_impl` kAccumulateGrad  AccumulateGrad's apply or accumulateGrad:
-//   the node that keeps a leaf's grad
+//   kOptimizer a Python frame under torch/optim/ (or torch/distributed/optim/), module.py's
+//              `zero_grad`, C++ `torch::optim::`
+//   kForward   a Python frame named `forward`, or module.py's `_call_impl`/`_wrapped_call_impl`
+//   kAccumulateGrad  AccumulateGrad's apply or accumulateGrad: the node that keeps a leaf's grad
 // The phase a stack implies: backward over optimizer over forward (a checkpointed block's forward
 // re-run inside backward is backward).
 //
@@ -86,6 +92,10 @@ class FrameCleaner {
         std::string name;  // the operator or node name (Operator, AutogradNode)
     };
     static FrameInfo classify(const Frame& raw);
+    // Whether a raw frame is where a thread or the process starts running (execute_native_
+    // thread_routine, start_thread, clone3, the autograd engine's thread_init, _start,
+    // __libc_start_main, main, ...): the native frames outward of it are folded.
+    static bool isThreadEntry(const Frame& raw);
 
     // The cleaned stack of raw node `raw_node` of `raw`, interned into `clean`. `raw` must be the
     // same table on every call (it may grow between calls); so must `clean`.

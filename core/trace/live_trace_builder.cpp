@@ -147,6 +147,7 @@ void LiveTraceBuilder::pairAppended(Trace& trace) {
         if (static_cast<Phase>(events.phase[i]) == Phase::Backward) {
             m_backwardStart.note(std::max(0, events.step[i]), static_cast<int64_t>(i));
         }
+        m_backwardEnd.note(static_cast<int64_t>(i), static_cast<Phase>(events.phase[i]));
         const uint64_t key = addressKey(events.device[i], events.addr[i]);
         if (kind == EventKind::Alloc) {
             if (auto it = m_open.find(key); it != m_open.end()) {
@@ -219,18 +220,23 @@ void LiveTraceBuilder::pairAppended(Trace& trace) {
     auto categorize = [&](size_t a) {
         const Allocation& al = allocations[a];
         if (!trace.meta.categories_inferred) {
-            return Categorizer::categoryOf(events, al, m_role[a], m_backwardStart);
+            return Categorizer::categoryOf(events, al, m_role[a], m_backwardStart, m_backwardEnd);
         }
         const int64_t e = al.alloc_event;
         return Categorizer::inferredCategoryOf(
-            events, al, m_role[a], m_backwardStart,
+            events, al, m_role[a], m_backwardStart, m_backwardEnd,
             e >= 0 && madeByAccumulateGrad(trace.stacks, events.stack[e]));
     };
+    auto apply = [&](size_t a) {
+        const Categorizer::Result r = categorize(a);
+        allocations[a].category = r.category;
+        allocations[a].rule = r.rule;
+    };
     for (const size_t a : revisit) {
-        allocations[a].category = categorize(a);
+        apply(a);
     }
     for (size_t a = first_new; a < allocations.size(); ++a) {
-        allocations[a].category = categorize(a);
+        apply(a);
     }
     if (segments_changed) {
         auto& segments = trace.m_segments;

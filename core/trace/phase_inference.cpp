@@ -175,7 +175,8 @@ std::vector<PhaseInterval> PhaseInference::apply(EventColumns& events,
             events.step[i] = inside ? *inside : before ? *before : 0;
         }
     }
-    // Rule 5: an unplaced event between two placed ones of the same phase.
+    // Rule 5: an unplaced event between two placed ones of the same phase. Rule 6: one after
+    // an event placed in forward and before one placed in backward (the loss) is forward.
     {
         std::vector<uint8_t> next(n, uint8_t(Phase::Other));
         uint8_t after = uint8_t(Phase::Other);
@@ -197,6 +198,8 @@ std::vector<PhaseInterval> PhaseInference::apply(EventColumns& events,
                 before = events.phase[i];
             } else if (before != uint8_t(Phase::Other) && before == next[i]) {
                 events.phase[i] = before;
+            } else if (before == uint8_t(Phase::Forward) && next[i] == uint8_t(Phase::Backward)) {
+                events.phase[i] = uint8_t(Phase::Forward);
             }
         }
     }

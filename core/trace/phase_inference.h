@@ -25,6 +25,10 @@ namespace memscope {
 //      the trainer's phases ("forward step 2")                            -> that phase
 //   4. its frames show a module's forward (a `forward` frame, module.py's _call_impl) -> forward
 //   5. the events on both sides of it that rules 1-4 placed agree       -> their phase
+//   6. the nearest event before it that rules 1-4 placed is forward, the nearest after it
+//      backward: in a training step what runs between the model's forward and backward is
+//      forward (autograd records it), e.g. the loss computed outside the model (log_softmax,
+//      cross_entropy in the user's own nn_utils.py)                    -> forward
 // Steps, the first that applies to the trace:
 //   - step regions: "ProfilerStep#N" -> step N + 1 (Memscope's step 1 is the first step), a
 //     Memscope export's "PHASE step N" -> step N. An event takes the innermost step region

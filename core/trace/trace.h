@@ -3,6 +3,7 @@
 #include "run/phase.h"
 #include "run/step_metrics.h"
 #include "trace/category.h"
+#include "trace/category_rule.h"
 #include "trace/stack_table.h"
 
 #include <nlohmann/json.hpp>
@@ -95,6 +96,7 @@ struct Allocation {
     int64_t alloc_event = -1;  // -1: present from the start (freed without a recorded alloc)
     int64_t free_event = -1;   // -1: still live at the end
     Category category = Category::Unknown;
+    CategoryRule rule = CategoryRule::NothingTells;  // which rule gave the category
     int16_t device = -1;
 };
 

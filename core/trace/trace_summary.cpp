@@ -86,6 +86,65 @@ std::string TraceSummary::calledOperatorOf(const StackTable& stacks, uint32_t no
     return op;
 }
 
+std::vector<TraceSummary::RuleShare> TraceSummary::leadingRulesAt(const Trace& trace,
+                                                                  size_t event) {
+    std::vector<int64_t> bytes(size_t(kCategoryCount) * kCategoryRuleCount, 0);
+    const auto limit = static_cast<int64_t>(event);
+    for (const Allocation& a : trace.allocations()) {
+        if (a.alloc_event <= limit && !(a.free_event >= 0 && a.free_event <= limit)) {
+            const size_t rule = std::min<size_t>(size_t(a.rule), kCategoryRuleCount - 1);
+            bytes[categoryIndex(int(a.category)) * kCategoryRuleCount + rule] += a.size;
+        }
+    }
+    std::vector<RuleShare> out(kCategoryCount);
+    for (size_t c = 0; c < out.size(); ++c) {
+        for (size_t r = 0; r < size_t(kCategoryRuleCount); ++r) {
+            if (bytes[c * kCategoryRuleCount + r] > out[c].bytes) {
+                out[c] = {static_cast<CategoryRule>(r), bytes[c * kCategoryRuleCount + r]};
+            }
+        }
+    }
+    return out;
+}
+
+int64_t TraceSummary::beforeRecordingBytes(const Trace& trace) {
+    int64_t bytes = 0;
+    for (const Allocation& a : trace.allocations()) {
+        if (a.alloc_event < 0 || trace.events.step[size_t(a.alloc_event)] < 0) {
+            bytes += a.size;
+        }
+    }
+    return bytes;
+}
+
+std::string TraceSummary::ruleId(CategoryRule rule) {
+    switch (rule) {
+        case CategoryRule::Named:
+            return "NAMED";
+        case CategoryRule::BeforeRecording:
+            return "BEFORE_RECORDING";
+        case CategoryRule::FreedInBackward:
+            return "FREED_IN_BACKWARD";
+        case CategoryRule::AliveAtBackward:
+            return "ALIVE_AT_BACKWARD";
+        case CategoryRule::FreedInPhase:
+            return "FREED_IN_PHASE";
+        case CategoryRule::ForwardFreedLater:
+            return "FORWARD_FREED_LATER";
+        case CategoryRule::MadeByAccumulateGrad:
+            return "MADE_BY_ACCUMULATE_GRAD";
+        case CategoryRule::AliveAfterBackward:
+            return "ALIVE_AFTER_BACKWARD";
+        case CategoryRule::KeptAfterBackward:
+            return "KEPT_AFTER_BACKWARD";
+        case CategoryRule::KeptByOptimizer:
+            return "KEPT_BY_OPTIMIZER";
+        case CategoryRule::NothingTells:
+            break;
+    }
+    return "NOTHING_TELLS";
+}
+
 nlohmann::json TraceSummary::compute(const Trace& trace, size_t largest) {
     const auto& ev = trace.events;
     // An import's Phase::Other is a phase nothing told (trace/phase_inference.h).
@@ -167,6 +226,17 @@ nlohmann::json TraceSummary::compute(const Trace& trace, size_t largest) {
         for (int c = 0; c < kCategoryCount; ++c) {
             by_category[toString(static_cast<Category>(c))] = bytes[c];
         }
+        nlohmann::json rules = nlohmann::json::object();
+        const auto leading = leadingRulesAt(trace, static_cast<size_t>(peak));
+        for (int c = 0; c < kCategoryCount; ++c) {
+            if (leading[size_t(c)].bytes > 0) {
+                rules[toString(static_cast<Category>(c))] = {
+                    {"rule", describe(leading[size_t(c)].rule, inferred)},
+                    {"rule_id", ruleId(leading[size_t(c)].rule)},
+                    {"bytes", leading[size_t(c)].bytes}};
+            }
+        }
+        out["category_rules_at_peak"] = rules;
         out["peak_allocated_bytes_recorded"] = ev.allocated[static_cast<size_t>(peak)];
         out["peak_to_avg_ratio"] =
             avg > 0 ? double(ev.allocated[static_cast<size_t>(peak)]) / double(avg) : 0.0;
@@ -175,6 +245,7 @@ nlohmann::json TraceSummary::compute(const Trace& trace, size_t largest) {
         out["peak_phase"] = phaseText(static_cast<Phase>(ev.phase[static_cast<size_t>(peak)]));
     }
     out["bytes_by_category_at_peak"] = by_category;
+    out["before_recording_bytes"] = beforeRecordingBytes(trace);
 
     const auto& allocations = trace.allocations();
     std::vector<size_t> order(allocations.size());
@@ -301,15 +372,26 @@ std::string TraceSummary::toText(const Trace& trace, const nlohmann::json& s, si
             << s.value("peak_phase", std::string()) << ")"
             << (inferred ? ", categories inferred from the snapshot's frames and annotations" : "")
             << ":\n";
+        // An import's categories say which rule put most of their bytes there.
+        const nlohmann::json rules = s.value("category_rules_at_peak", nlohmann::json::object());
         for (const auto& [name, value] : s["bytes_by_category_at_peak"].items()) {
             if (value.get<int64_t>() != 0) {
-                char line[160];
+                std::string why = inferred ? "  inferred" : "";
+                if (inferred && rules.contains(name) && rules[name].contains("rule")) {
+                    why += ": " + rules[name].value("rule", std::string());
+                }
+                char line[256];
                 std::snprintf(line, sizeof line, "  %-16s %12s%s\n", name.c_str(),
-                              formatBytes(value.get<int64_t>()).c_str(),
-                              inferred ? "  inferred" : "");
+                              formatBytes(value.get<int64_t>()).c_str(), why.c_str());
                 out << line;
             }
         }
+    }
+    if (s.value("before_recording_bytes", int64_t(0)) > 0) {
+        out << "Before recording: " << bytes("before_recording_bytes")
+            << " allocated before recording started. These are usually the model's parameters, "
+               "and after warm-up steps also gradients and optimizer state. To see them, start "
+               "recording before building the model.\n";
     }
     if (s.contains("oom") && !s["oom"].is_null()) {
         const auto& o = s["oom"];

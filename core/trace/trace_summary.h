@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <vector>
 
 namespace memscope {
 
@@ -17,6 +18,10 @@ namespace memscope {
 //     bytes in step 1 and in the steps after it, from the events
 //   peak_by_phase: highest live bytes seen during forward / backward / optimizer
 //   bytes_by_category_at_peak: live bytes per category at the overall peak
+//   category_rules_at_peak: per category alive at the peak, the rule that put the most of its
+//     bytes there (leadingRulesAt): {"rule": describe(), "rule_id": "ALIVE_AFTER_BACKWARD",
+//     "bytes": that rule's bytes}; `info` prints it for imports, whose categories are inferred
+//   before_recording_bytes: the bytes allocated before recording started (beforeRecordingBytes)
 //   largest_allocations: the 10 largest, with category, phase, module, op (imports: the called
 //     operator, calledOperatorOf), frame (the innermost user frame; imports without one: the
 //     autograd node) and stack; "before_recording": true for those made before the trace
@@ -29,6 +34,20 @@ namespace memscope {
 class TraceSummary {
   public:
     static nlohmann::json compute(const Trace& trace, size_t largest = 10);
+    // Which rule put a category's bytes there: of the blocks alive just after event `event`,
+    // per category (kCategoryCount entries), the rule with the most bytes (ties: the lower
+    // rule); NothingTells and 0 bytes where the category has none.
+    struct RuleShare {
+        CategoryRule rule = CategoryRule::NothingTells;
+        int64_t bytes = 0;
+    };
+    static std::vector<RuleShare> leadingRulesAt(const Trace& trace, size_t event);
+    // The bytes allocated before recording started: blocks freed without an alloc, and an
+    // import's blocks alive before its trace (step -1). Usually the model's parameters, and
+    // after warm-up steps also gradients and optimizer state.
+    static int64_t beforeRecordingBytes(const Trace& trace);
+    // "CATEGORY_RULE" names for JSON ("ALIVE_AFTER_BACKWARD").
+    static std::string ruleId(CategoryRule rule);
     // The innermost module on a stack ("backward of X" frames count as X's backward), or "".
     static std::string moduleOf(const StackTable& stacks, uint32_t node);
     // The innermost frame with a source file (an imported snapshot's user Python frame) as

@@ -462,7 +462,8 @@ class TestFrameCleaner : public QObject {
             ev(EventKind::Alloc, 0x300, 30, Phase::Forward, 1),               // 2 forward temporary
             ev(EventKind::Free, 0x300, -30, Phase::Forward, 1),               // 3
             ev(EventKind::Alloc, 0x400, 40, Phase::Backward, 1, grad_stack),  // 4 gradient
-            ev(EventKind::Alloc, 0x500, 50, Phase::Backward, 1),              // 5 autograd detail
+            ev(EventKind::Alloc, 0x500, 50, Phase::Backward, 1),   // 5 autograd detail (freed
+                                                                   //   in step 2's forward)
             ev(EventKind::Alloc, 0x600, 60, Phase::Backward, 1),   // 6 backward temporary
             ev(EventKind::Free, 0x600, -60, Phase::Backward, 1),   // 7
             ev(EventKind::Free, 0x200, -20, Phase::Backward, 1),   // 8 (activation freed)
@@ -472,6 +473,7 @@ class TestFrameCleaner : public QObject {
             ev(EventKind::Free, 0x900, -90, Phase::Optimizer, 1),  // 12 before recording
             ev(EventKind::Alloc, 0xA00, 100, Phase::Other, 1),     // 13 unknown phase
             ev(EventKind::Free, 0xA00, -100, Phase::Other, 1),     // 14
+            ev(EventKind::Free, 0x500, -50, Phase::Forward, 2),    // 15
         };
         Trace t = base;
         t.meta.categories_inferred = true;
@@ -498,8 +500,25 @@ class TestFrameCleaner : public QObject {
         QCOMPARE(category(0x900), int(Category::BeforeRecording));
         QCOMPARE(category(0xA00), int(Category::Unknown));  // made and freed where nothing tells
 
-        // A recording's rules are unchanged: no gradient without a Role event, made-and-freed
-        // in one phase is temporary whatever the phase.
+        auto rule = [&](uint64_t addr) {
+            for (const Allocation& a : t.allocations()) {
+                if (a.addr == addr) {
+                    return int(a.rule);
+                }
+            }
+            return -1;
+        };
+        QCOMPARE(rule(0x100), int(CategoryRule::BeforeRecording));
+        QCOMPARE(rule(0x200), int(CategoryRule::FreedInBackward));
+        QCOMPARE(rule(0x400), int(CategoryRule::MadeByAccumulateGrad));
+        QCOMPARE(rule(0x500), int(CategoryRule::KeptAfterBackward));
+        QCOMPARE(rule(0x600), int(CategoryRule::FreedInPhase));
+        QCOMPARE(rule(0x700), int(CategoryRule::KeptByOptimizer));
+        QCOMPARE(rule(0xA00), int(CategoryRule::NothingTells));
+
+        // A recording takes its gradients from Role events; without one, a block made in
+        // backward and kept to the end has a gradient's lifetime there too. Made-and-freed in
+        // one phase is temporary whatever the phase.
         Trace recorded = base;
         for (const Event& e : events) {
             recorded.events.append(e);
@@ -507,6 +526,10 @@ class TestFrameCleaner : public QObject {
         recorded.finalize();
         for (const Allocation& a : recorded.allocations()) {
             if (a.addr == 0x400) {
+                QCOMPARE(int(a.category), int(Category::Gradient));
+                QCOMPARE(int(a.rule), int(CategoryRule::AliveAfterBackward));
+            }
+            if (a.addr == 0x500) {
                 QCOMPARE(int(a.category), int(Category::AutogradDetail));
             }
             if (a.addr == 0xA00) {
@@ -519,6 +542,143 @@ class TestFrameCleaner : public QObject {
         // The names round trip.
         QCOMPARE(toString(Category::BeforeRecording), std::string("BEFORE_RECORDING"));
         QCOMPARE(int(*parseCategory("BEFORE_RECORDING")), int(Category::BeforeRecording));
+    }
+
+    // Issue 39: a gradient is what backward makes and the step keeps: alive when its backward
+    // pass ends, then freed at the next zero_grad (an optimizer-phase free), by a later backward
+    // or never, whoever made it (BmmBackward0's output that AccumulateGrad keeps without a
+    // copy). Freed in the pass, it is a temporary; kept and freed elsewhere, autograd detail.
+    void gradientsByTheirLifetime() {
+        const std::vector<Event> events = {
+            ev(EventKind::Alloc, 0x10, 10, Phase::Forward, 1),    // 0 activation
+            ev(EventKind::Alloc, 0x20, 20, Phase::Backward, 1),   // 1 freed at zero_grad
+            ev(EventKind::Alloc, 0x30, 30, Phase::Backward, 1),   // 2 freed by the next backward
+            ev(EventKind::Alloc, 0x40, 40, Phase::Backward, 1),   // 3 never freed
+            ev(EventKind::Alloc, 0x50, 50, Phase::Backward, 1),   // 4 freed in the next forward
+            ev(EventKind::Alloc, 0x60, 60, Phase::Backward, 1),   // 5 freed in its pass
+            ev(EventKind::Free, 0x60, -60, Phase::Other, 1),      // 6 (unknown, inside the pass)
+            ev(EventKind::Free, 0x10, -10, Phase::Backward, 1),   // 7
+            ev(EventKind::Alloc, 0x70, 70, Phase::Optimizer, 1),  // 8 the pass has ended
+            ev(EventKind::Free, 0x20, -20, Phase::Optimizer, 1),  // 9 zero_grad
+            ev(EventKind::Free, 0x50, -50, Phase::Forward, 2),    // 10
+            ev(EventKind::Free, 0x30, -30, Phase::Backward, 2),   // 11
+            ev(EventKind::Alloc, 0x80, 80, Phase::Backward, 2),   // 12 the trace ends in backward
+        };
+        for (const bool inferred : {true, false}) {
+            Trace t;
+            t.meta.categories_inferred = inferred;
+            for (const Event& e : events) {
+                t.events.append(e);
+            }
+            t.finalize();
+            auto of = [&](uint64_t addr) {
+                for (const Allocation& a : t.allocations()) {
+                    if (a.addr == addr) {
+                        return std::make_pair(int(a.category), int(a.rule));
+                    }
+                }
+                return std::make_pair(-1, -1);
+            };
+            const auto gradient =
+                std::make_pair(int(Category::Gradient), int(CategoryRule::AliveAfterBackward));
+            QCOMPARE(of(0x20), gradient);
+            QCOMPARE(of(0x30), gradient);
+            QCOMPARE(of(0x40), gradient);
+            QCOMPARE(of(0x50), std::make_pair(int(Category::AutogradDetail),
+                                              int(CategoryRule::KeptAfterBackward)));
+            QCOMPARE(of(0x60),
+                     std::make_pair(int(Category::Temporary), int(CategoryRule::FreedInPhase)));
+            QCOMPARE(of(0x80), std::make_pair(int(Category::AutogradDetail),
+                                              int(CategoryRule::KeptAfterBackward)));
+            QCOMPARE(of(0x10).first, int(Category::Activation));
+        }
+        // The rules read as a person reads them.
+        QCOMPARE(describe(CategoryRule::AliveAfterBackward, true),
+                 std::string("made in backward, alive after it"));
+        QCOMPARE(describe(CategoryRule::Named, true), std::string("named by the snapshot"));
+    }
+
+    // Issue 39: everything native the raw list puts outward of a thread's entry folds away,
+    // whatever it is called: a stripped libc names start_thread and clone3 after unrelated
+    // exported symbols. What is inward of the entry stays; a Python thread's leftover frames,
+    // which the raw list puts outermost, stay too.
+    void threadStartFramesFold() {
+        std::vector<Frame> bmm = {
+            cpp("torch::unwind::unwind()"),
+            cpp("at::detail::empty_generic(c10::ArrayRef<long>, c10::Allocator*)"),
+            cpp("at::_ops::bmm::call(at::Tensor const&, at::Tensor const&)"),
+            cpp("torch::autograd::generated::BmmBackward0::apply(std::vector<at::Tensor, "
+                "std::allocator<at::Tensor> >&&)"),
+            cpp("torch::autograd::Engine::evaluate_function(std::shared_ptr<torch::autograd::"
+                "GraphTask>&, torch::autograd::Node*)"),
+            cpp("torch::autograd::Engine::thread_init(int, std::shared_ptr<torch::autograd::"
+                "ReadyQueue> const&, bool)"),
+            cpp("execute_native_thread_routine"),
+            cpp("pthread_condattr_setpshared"),
+            cpp("__xmknodat"),
+        };
+        QCOMPARE(texts(FrameCleaner::cleanList(bmm)), QStringList({"BmmBackward0", "aten::bmm"}));
+        // The entry itself misnamed too: the engine's thread_init is an entry.
+        bmm[6] = cpp("__nss_database_lookup");
+        QCOMPARE(texts(FrameCleaner::cleanList(bmm)), QStringList({"BmmBackward0", "aten::bmm"}));
+        // Every name of a thread's start is an entry.
+        for (const char* entry :
+             {"start_thread", "clone", "clone3", "__clone", "execute_native_thread_routine",
+              "_start", "__libc_start_main", "main"}) {
+            QVERIFY2(FrameCleaner::isThreadEntry(cpp(entry)), entry);
+            const auto cleaned = FrameCleaner::cleanList(
+                {cpp("at::_ops::mm::call(at::Tensor const&)"), cpp("my_worker(int)", "w.cpp"),
+                 cpp(entry), cpp("getaddrinfo"), cpp("__libc_freeres", "libc.so.6")});
+            QCOMPARE(texts(cleaned), QStringList({"w.cpp:0:my_worker(int)", "aten::mm"}));
+        }
+        QVERIFY(!FrameCleaner::isThreadEntry(py("train.py", 3, "main")));
+        QVERIFY(!FrameCleaner::isThreadEntry(cpp("getaddrinfo")));
+        // A Python thread: its leftover Python frames come first in the raw list, then the
+        // thread's start; they stay.
+        const auto python_thread = FrameCleaner::cleanList(
+            {cpp("at::_ops::mm::call(at::Tensor const&)"), py("worker.py", 9, "work"),
+             cpp("_PyEval_EvalFrameDefault", "Python/ceval.c"),
+             cpp("thread_run", "Modules/_threadmodule.c"), cpp("start_thread"),
+             cpp("pthread_condattr_init"), py("worker.py", 2, "run")});
+        QCOMPARE(texts(python_thread),
+                 QStringList({"worker.py:2:run", "worker.py:9:work", "aten::mm"}));
+        // The forward stack of a process's main thread is as it was.
+        QCOMPARE(texts(FrameCleaner::cleanList(zerosInForward())),
+                 QStringList({"train.py:249:<module>", "train.py:30:memory_profile",
+                              "model.py:20:forward", "aten::zeros", "aten::empty"}));
+    }
+
+    // Issue 39: in a training step, what runs after the model's forward and before backward
+    // (the loss in the user's own code, no forward frame) is forward; elsewhere nothing is
+    // guessed.
+    void lossIsForward() {
+        EventColumns events;
+        const std::vector<std::pair<int64_t, uint8_t>> rows = {
+            {10, FrameCleaner::kForward},    // 0 the model's forward
+            {11, 0},                         // 1 log_softmax in nn_utils.py: forward
+            {12, 0},                         // 2 nll_loss: forward
+            {20, FrameCleaner::kBackward},   // 3 backward
+            {21, 0},                         // 4 after backward, before the optimizer: unknown
+            {30, FrameCleaner::kOptimizer},  // 5 optimizer
+            {31, 0},                         // 6 after the optimizer, before forward: unknown
+            {40, FrameCleaner::kForward},    // 7 forward of step 2
+            {41, 0},                         // 8 after forward, nothing after: unknown
+        };
+        std::vector<uint8_t> evidence;
+        for (const auto& [t, e] : rows) {
+            Event x;
+            x.time_ns = t;
+            events.append(x);
+            evidence.push_back(e);
+        }
+        PhaseInference::apply(events, evidence, {});
+        using P = Phase;
+        const std::vector<Phase> phases = {P::Forward,  P::Forward, P::Forward,
+                                           P::Backward, P::Other,   P::Optimizer,
+                                           P::Other,    P::Forward, P::Other};
+        for (size_t i = 0; i < rows.size(); ++i) {
+            QCOMPARE(int(events.phase[i]), int(phases[i]));
+        }
     }
 
     // The raw stacks swap in and out.
