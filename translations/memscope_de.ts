@@ -101,6 +101,14 @@
         <source>Inferred:</source>
         <translation>Abgeleitet:</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;Categories inferred&lt;/b&gt; from the snapshot&apos;s frames, annotations and lifetimes. At the peak, the rule behind each category:</source>
+        <translation>&lt;b&gt;Kategorien erschlossen&lt;/b&gt; aus den Frames, Annotationen und Lebensdauern des Snapshots. An der Spitze die Regel hinter jeder Kategorie:</translation>
+    </message>
+    <message>
+        <source>Gradient: an allocation made in backward that is still alive when backward ends, and is freed at the next zero_grad, by the next backward, or never, whatever made it (a weight gradient that AccumulateGrad keeps without a copy, such as BmmBackward0&apos;s aten::bmm output, too).</source>
+        <translation>Gradient: eine im Backward angelegte Allokation, die am Ende des Backward noch belegt ist und beim nächsten zero_grad, im nächsten Backward oder nie freigegeben wird, gleich was sie angelegt hat (auch ein Gewichtsgradient, den AccumulateGrad ohne Kopie behält, etwa die Ausgabe von aten::bmm in BmmBackward0).</translation>
+    </message>
 </context>
 <context>
     <name>TimelineLabels</name>
@@ -163,6 +171,62 @@
     <message>
         <source>Before recording</source>
         <translation>Vor der Aufzeichnung</translation>
+    </message>
+    <message>
+        <source>named by the snapshot</source>
+        <translation>vom Snapshot benannt</translation>
+    </message>
+    <message>
+        <source>named by the recording</source>
+        <translation>von der Aufzeichnung benannt</translation>
+    </message>
+    <message>
+        <source>allocated before recording started</source>
+        <translation>vor Beginn der Aufzeichnung angelegt</translation>
+    </message>
+    <message>
+        <source>made in forward, freed in backward</source>
+        <translation>im Forward angelegt, im Backward freigegeben</translation>
+    </message>
+    <message>
+        <source>made in forward, alive when backward began</source>
+        <translation>im Forward angelegt, beim Beginn des Backward noch belegt</translation>
+    </message>
+    <message>
+        <source>made and freed in one phase</source>
+        <translation>in einer Phase angelegt und freigegeben</translation>
+    </message>
+    <message>
+        <source>made in forward, freed later without a backward</source>
+        <translation>im Forward angelegt, später ohne Backward freigegeben</translation>
+    </message>
+    <message>
+        <source>made under AccumulateGrad, kept</source>
+        <translation>unter AccumulateGrad angelegt, behalten</translation>
+    </message>
+    <message>
+        <source>made in backward, alive after it</source>
+        <translation>im Backward angelegt, danach noch belegt</translation>
+    </message>
+    <message>
+        <source>made in backward, kept, not a gradient&apos;s lifetime</source>
+        <translation>im Backward angelegt, behalten, nicht mit der Lebensdauer eines Gradienten</translation>
+    </message>
+    <message>
+        <source>made in the optimizer, kept into a later step</source>
+        <translation>im Optimierer angelegt, bis in einen späteren Schritt behalten</translation>
+    </message>
+    <message>
+        <source>nothing tells its phase or lifetime</source>
+        <translation>weder Phase noch Lebensdauer bekannt</translation>
+    </message>
+    <message>
+        <source>%1 (inferred: %2)</source>
+        <translation>%1 (erschlossen: %2)</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
     </message>
 </context>
 <context>
@@ -3379,6 +3443,22 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     <message>
         <source>This GPU run has neither segments nor reserved totals (the snapshot did not include them).</source>
         <translation>Dieser GPU-Lauf hat weder Segmente noch reservierte Summen (der Snapshot enthielt sie nicht).</translation>
+    </message>
+    <message>
+        <source>At the peak, the rule that put the most bytes in each category.</source>
+        <translation>An der Spitze die Regel, die jeder Kategorie die meisten Bytes zugeordnet hat.</translation>
+    </message>
+    <message>
+        <source>%1 allocated before recording started. These are usually the model&apos;s parameters, and after warm-up steps also gradients and optimizer state. To see them, start recording before building the model.</source>
+        <translation>%1 vor Beginn der Aufzeichnung angelegt. Das sind meist die Parameter des Modells, nach Aufwärmschritten auch Gradienten und Optimiererzustand. Um sie zu sehen, die Aufzeichnung vor dem Aufbau des Modells starten.</translation>
+    </message>
+    <message>
+        <source>Categories at the peak:</source>
+        <translation>Kategorien an der Spitze:</translation>
+    </message>
+    <message>
+        <source>Before recording:</source>
+        <translation>Vor der Aufzeichnung:</translation>
     </message>
 </context>
 <context>

@@ -67,10 +67,20 @@ QString boundText(Roofline::Bound bound) {
     return SummaryPage::tr("unknown");
 }
 
-const char* const kMemoryKeys[] = {"peak",          "step1_peak",         "steady_peak",
-                                   "average",       "peak_to_average",    "forward_peak",
-                                   "backward_peak", "optimizer_peak",     "peak_at",
-                                   "reserved_peak", "fragmentation_peak", "fragmentation_oom"};
+const char* const kMemoryKeys[] = {"peak",
+                                   "step1_peak",
+                                   "steady_peak",
+                                   "average",
+                                   "peak_to_average",
+                                   "forward_peak",
+                                   "backward_peak",
+                                   "optimizer_peak",
+                                   "peak_at",
+                                   "category_rules",
+                                   "before_recording",
+                                   "reserved_peak",
+                                   "fragmentation_peak",
+                                   "fragmentation_oom"};
 const char* const kFilterKeys[] = {"filter_range", "filter_allocations", "filter_bytes",
                                    "filter_peak", "filter_categories"};
 const char* const kSpeedKeys[] = {"samples_per_s", "tokens_per_s", "tflops", "mfu"};
@@ -94,6 +104,8 @@ SummaryPage::SummaryPage(QWidget* parent) : QWidget(parent) {
     for (const char* key : kMemoryKeys) {
         addFigure(m_memory_box, QLatin1String(key));
     }
+    m_values.value(QStringLiteral("category_rules"))->setWordWrap(true);
+    m_values.value(QStringLiteral("before_recording"))->setWordWrap(true);
     m_speed_box = new QGroupBox(content);
     m_speed_box->setLayout(new QFormLayout);
     for (const char* key : kSpeedKeys) {
@@ -205,6 +217,10 @@ SummaryPage::Result SummaryPage::compute(std::shared_ptr<const Trace> trace, boo
     r.allocations = qint64(trace->allocations().size());
     r.categories_inferred = trace->meta.categories_inferred;
     r.statistics = RunStatistics::fromTrace(*trace);
+    if (const int64_t peak = trace->peakEvent(); peak >= 0) {
+        r.rules_at_peak = TraceSummary::leadingRulesAt(*trace, size_t(peak));
+    }
+    r.before_recording_bytes = TraceSummary::beforeRecordingBytes(*trace);
     r.roofline = Roofline::compute(*trace);
     r.reserved = ReservedMemory::compute(*trace);
     // The document's table, shared with the operator page (built meanwhile on another worker,
@@ -450,6 +466,30 @@ void SummaryPage::showResult() {
             : tr("step %1, %2").arg(s.peak_step).arg(QString::fromStdString(s.peak_phase));
     setFigure(QStringLiteral("peak_at"),
               inferred && !s.peak_phase.empty() ? tr("%1 (inferred)").arg(peak_at) : peak_at);
+    // Which rule put each category's bytes there (imports: their categories are inferred).
+    QStringList rules;
+    for (size_t c = 0; c < r->rules_at_peak.size(); ++c) {
+        if (r->rules_at_peak[c].bytes > 0) {
+            rules << TimelineLabels::categoryWithRule(int(c), r->rules_at_peak[c].rule, true);
+        }
+    }
+    setFigure(QStringLiteral("category_rules"),
+              inferred ? rules.join(QLatin1Char('\n')) : QString(),
+              tr("At the peak, the rule that put the most bytes in each category."));
+    if (auto* form = static_cast<QFormLayout*>(m_memory_box->layout())) {
+        form->setRowVisible(m_values.value(QStringLiteral("category_rules")), inferred);
+    }
+    if (r->before_recording_bytes > 0) {
+        const auto [text, tip] = bytes(r->before_recording_bytes);
+        setFigure(QStringLiteral("before_recording"),
+                  tr("%1 allocated before recording started. These are usually the model's "
+                     "parameters, and after warm-up steps also gradients and optimizer state. To "
+                     "see them, start recording before building the model.")
+                      .arg(text),
+                  tip);
+    } else {
+        setFigure(QStringLiteral("before_recording"), tr("none"));
+    }
     // Reserved memory: a caching allocator's figures, or why there are none.
     const ReservedMemory& reserved = r->reserved;
     auto fragmentation = [&](const ReservedMemory::Point& p) {
@@ -705,6 +745,8 @@ void SummaryPage::retranslateUi() {
         {"backward_peak", tr("Backward peak:")},
         {"optimizer_peak", tr("Optimizer peak:")},
         {"peak_at", tr("Peak reached in:")},
+        {"category_rules", tr("Categories at the peak:")},
+        {"before_recording", tr("Before recording:")},
         {"reserved_peak", tr("Reserved peak:")},
         {"fragmentation_peak", tr("Fragmentation at the peak:")},
         {"fragmentation_oom", tr("Fragmentation at the OOM:")},

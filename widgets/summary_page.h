@@ -4,6 +4,7 @@
 #include "analysis/roofline.h"
 #include "analysis/run_statistics.h"
 #include "trace/reserved_memory.h"
+#include "trace/trace_summary.h"
 
 #include <QFuture>
 #include <QMap>
@@ -49,6 +50,10 @@ class SummaryPage : public QWidget {
         qint64 events = 0;
         qint64 allocations = 0;
         bool categories_inferred = false;
+        // Per category at the peak, the rule that put most of its bytes there
+        // (TraceSummary::leadingRulesAt), and the bytes allocated before recording started.
+        std::vector<TraceSummary::RuleShare> rules_at_peak;
+        int64_t before_recording_bytes = 0;
         QString error;  // why the run could not be summarized; "" when it was
     };
 
@@ -91,6 +96,8 @@ class SummaryPage : public QWidget {
 
     // The text shown for a figure: "peak", "step1_peak", "steady_peak", "average",
     // "peak_to_average", "forward_peak", "backward_peak", "optimizer_peak", "peak_at",
+    // "category_rules" (an import's: one line per category at the peak, "Gradient (inferred:
+    // made in backward, alive after it)"; hidden for recordings), "before_recording",
     // "reserved_peak", "fragmentation_peak", "fragmentation_oom",
     // "samples_per_s", "tokens_per_s", "tflops", "mfu", "step_flops", "step_bytes",
     // "step_intensity", "step_class", "step_flops_per_s", "step_bandwidth", "peak_flops",

@@ -3,9 +3,11 @@
 #include "reserved_line_painter.h"
 
 #include "timeline_colors.h"
+#include "timeline_labels.h"
 
 #include "trace/recorded_options.h"
 #include "trace/trace.h"
+#include "trace/trace_summary.h"
 
 #include <nlohmann/json.hpp>
 
@@ -182,6 +184,30 @@ void TimelineFramePainter::paintHeader(QPainter& painter, const QRectF& area,
 
 QString TimelineFramePainter::legendLead(const Trace* trace) {
     return trace && trace->meta.categories_inferred ? tr("Inferred:") : QString();
+}
+
+QString TimelineFramePainter::legendToolTip(const Trace* trace) {
+    if (!trace || !trace->meta.categories_inferred) {
+        return {};
+    }
+    QStringList lines;
+    if (const int64_t peak = trace->peakEvent(); peak >= 0) {
+        const auto rules = TraceSummary::leadingRulesAt(*trace, size_t(peak));
+        for (size_t c = 0; c < rules.size(); ++c) {
+            if (rules[c].bytes > 0) {
+                lines << TimelineLabels::categoryWithRule(int(c), rules[c].rule, true)
+                             .toHtmlEscaped();
+            }
+        }
+    }
+    return tr("<b>Categories inferred</b> from the snapshot's frames, annotations and lifetimes. "
+              "At the peak, the rule behind each category:") +
+           QStringLiteral("<br>") + lines.join(QStringLiteral("<br>")) +
+           QStringLiteral("<br><br>") +
+           tr("Gradient: an allocation made in backward that is still alive when backward ends, "
+              "and is freed at the next zero_grad, by the next backward, or never, whatever "
+              "made it (a weight gradient that AccumulateGrad keeps without a copy, such as "
+              "BmmBackward0's aten::bmm output, too).");
 }
 
 QString TimelineFramePainter::runSubtitle() const {

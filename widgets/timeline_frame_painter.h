@@ -46,6 +46,11 @@ class TimelineFramePainter {
     // What the legend says before the categories: "Inferred:" for an import's categories
     // (RunMetadata::categories_inferred), else nothing.
     static QString legendLead(const Trace* trace);
+    // The legend's tooltip for an import (rich text; empty for a recording): its categories are
+    // inferred, the rule behind each category at the peak ("Gradient (inferred: made in
+    // backward, alive after it)", TraceSummary::leadingRulesAt), and the gradient rule in full.
+    // O(events + allocations): callers keep it per trace.
+    static QString legendToolTip(const Trace* trace);
 
   private:
     // "preset · batch 8 · ... · 73,740 allocations".

@@ -2,6 +2,7 @@
 
 #include "run/phase.h"
 #include "trace/category.h"
+#include "trace/category_rule.h"
 
 #include <QCoreApplication>
 #include <QString>
@@ -38,6 +39,42 @@ class TimelineLabels {
                 break;
         }
         return tr("Unknown");
+    }
+
+    // The rule that gave a category (trace/categorizer.h), as core's describe() says it.
+    static QString ruleText(CategoryRule rule, bool inferred) {
+        switch (rule) {
+            case CategoryRule::Named:
+                return inferred ? tr("named by the snapshot") : tr("named by the recording");
+            case CategoryRule::BeforeRecording:
+                return tr("allocated before recording started");
+            case CategoryRule::FreedInBackward:
+                return tr("made in forward, freed in backward");
+            case CategoryRule::AliveAtBackward:
+                return tr("made in forward, alive when backward began");
+            case CategoryRule::FreedInPhase:
+                return tr("made and freed in one phase");
+            case CategoryRule::ForwardFreedLater:
+                return tr("made in forward, freed later without a backward");
+            case CategoryRule::MadeByAccumulateGrad:
+                return tr("made under AccumulateGrad, kept");
+            case CategoryRule::AliveAfterBackward:
+                return tr("made in backward, alive after it");
+            case CategoryRule::KeptAfterBackward:
+                return tr("made in backward, kept, not a gradient's lifetime");
+            case CategoryRule::KeptByOptimizer:
+                return tr("made in the optimizer, kept into a later step");
+            case CategoryRule::NothingTells:
+                break;
+        }
+        return tr("nothing tells its phase or lifetime");
+    }
+
+    // "Gradient (inferred: made in backward, alive after it)", or for a recording "Gradient
+    // (named by the recording)".
+    static QString categoryWithRule(int category, CategoryRule rule, bool inferred) {
+        return inferred ? tr("%1 (inferred: %2)").arg(categoryName(category), ruleText(rule, true))
+                        : tr("%1 (%2)").arg(categoryName(category), ruleText(rule, false));
     }
 
     static QString phaseName(int phase) {

@@ -67,6 +67,7 @@ TimelineView::~TimelineView() {
 void TimelineView::setTrace(std::shared_ptr<const Trace> trace,
                             std::shared_ptr<TimelineLayout> layout) {
     m_trace = std::move(trace);
+    m_legendTipOf = nullptr;
     m_layout = std::move(layout);
     if (m_trace && !m_layout) {
         m_layout = std::make_shared<TimelineLayout>(*m_trace);
@@ -113,6 +114,7 @@ void TimelineView::updateTrace(std::shared_ptr<const Trace> trace,
     m_live = true;
     const size_t old_events = m_trace->events.count();
     m_trace = std::move(trace);
+    m_legendTipOf = nullptr;
     m_layout = std::move(layout);
     if (m_layout->firstNewAllocation() > 0) {
         extendDerived(old_events);  // an extended layout: only what the new events touched
@@ -789,7 +791,25 @@ void TimelineView::paintAll(QPainter& painter, const QRectF& area, bool overlays
     }
 }
 
+QString TimelineView::legendToolTip() const {
+    if (m_legendTipOf != m_trace.get()) {
+        m_legendTip = TimelineFramePainter::legendToolTip(m_trace.get());
+        m_legendTipOf = m_trace.get();
+    }
+    return m_legendTip;
+}
+
 void TimelineView::updateHover(const QPointF& pos, const QPoint& global_pos) {
+    // The header (title and legend): an import's legend says what its categories rest on.
+    if (m_trace && m_trace->meta.categories_inferred && pos.y() >= 0 &&
+        pos.y() < TimelineFramePainter::kHeader) {
+        if (m_hovered >= 0) {
+            setHovered(-1);
+            update();
+        }
+        QToolTip::showText(global_pos, legendToolTip(), this);
+        return;
+    }
     if (m_plotMode == PlotMode::Categories) {
         // A line at the cursor and the bytes of each category there.
         QString text;

@@ -159,6 +159,9 @@ class TimelineView : public QWidget {
     QVector<qint64> highlightedAllocations() const;
     // The hover text of the category plot at event x: bytes per category.
     QString categoryTooltipText(int64_t x) const;
+    // The legend's hover text: for an import, the rule behind each category at the peak
+    // (TimelineFramePainter::legendToolTip), kept per trace; empty for a recording.
+    QString legendToolTip() const;
 
     // Paints the whole chart into `area` (exports: QSvgGenerator, printers, images).
     void renderTo(QPainter& painter, const QRectF& area);
@@ -353,6 +356,8 @@ class TimelineView : public QWidget {
     double m_bandTo = 0;
     double m_hoverPx = -1;  // the category plot's hover line
     QString m_placeholder;
+    mutable QString m_legendTip;  // legendToolTip() of m_legendTipOf
+    mutable const Trace* m_legendTipOf = nullptr;
     double m_x0 = 0;
     double m_x1 = 1;
     int64_t m_hovered = -1;

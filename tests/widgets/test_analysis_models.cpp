@@ -385,6 +385,19 @@ class TestAnalysisModels : public QObject {
                      inferred);
             QCOMPARE(page.figureText(QStringLiteral("peak")).contains(QStringLiteral("inferred")),
                      false);  // the peak itself is the snapshot's, not inferred
+            // An import says which rule put each category's bytes there at the peak, one line
+            // a category (issue 39); a recording does not.
+            const QString rules = page.figureText(QStringLiteral("category_rules"));
+            QCOMPARE(rules.contains(QStringLiteral("(inferred: ")), inferred);
+            if (inferred) {
+                const auto* result = page.result();
+                int categories = 0;
+                for (const int64_t b : result->statistics.bytes_by_category_at_peak) {
+                    categories += b > 0 ? 1 : 0;
+                }
+                QCOMPARE(int(rules.count(QLatin1Char('\n'))) + 1, categories);
+            }
+            QVERIFY(!page.figureText(QStringLiteral("before_recording")).isEmpty());
         }
     }
 

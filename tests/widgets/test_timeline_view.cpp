@@ -1233,6 +1233,49 @@ class TestTimelineView : public QObject {
         QCOMPARE(TimelineView::byteTickLabel(6144, 8192), QStringLiteral("6 KiB"));
     }
 
+    // An import's legend says, in its tooltip, which rule put each category's bytes there at
+    // the peak, and states the gradient rule (issue 39); a recording's legend has no tooltip.
+    void legend_tooltip_names_the_rule_of_each_category() {
+        auto trace = std::make_shared<Trace>();
+        trace->meta.categories_inferred = true;
+        auto add = [&](EventKind kind, uint64_t addr, int64_t size, Phase phase, int32_t step) {
+            Event e;
+            e.kind = kind;
+            e.addr = addr;
+            e.size = size;
+            e.phase = phase;
+            e.step = step;
+            e.time_ns = int64_t(trace->events.count()) * 1000;
+            e.allocated = (trace->events.count() ? trace->events.allocated.back() : 0) + size;
+            trace->events.append(e);
+        };
+        add(EventKind::Alloc, 0x100, 4096, Phase::Other, -1);    // before recording
+        add(EventKind::Alloc, 0x200, 1024, Phase::Forward, 1);   // activation
+        add(EventKind::Alloc, 0x300, 2048, Phase::Backward, 1);  // gradient by its lifetime
+        add(EventKind::Free, 0x200, -1024, Phase::Backward, 1);
+        add(EventKind::Alloc, 0x400, 8192, Phase::Optimizer, 1);  // optimizer state
+        trace->finalize();
+        TimelineView view;
+        view.resize(900, 400);
+        view.setTrace(trace);
+        const QString tip = view.legendToolTip();
+        for (const char* line :
+             {"Gradient (inferred: made in backward, alive after it)",
+              "Optimizer state (inferred: made in the optimizer, kept into a later step)",
+              "Before recording (inferred: allocated before recording started)",
+              "freed at the next zero_grad, by the next backward, or never"}) {
+            QVERIFY2(tip.contains(QLatin1String(line)), qPrintable(tip));
+        }
+        // The activation was freed before the peak: no line for it.
+        QVERIFY2(!tip.contains(QStringLiteral("Activation (")), qPrintable(tip));
+        QCOMPARE(view.legendToolTip(), tip);  // kept per trace
+        auto recorded = std::make_shared<Trace>(*trace);
+        recorded->meta.categories_inferred = false;
+        recorded->finalize();
+        view.setTrace(recorded);
+        QVERIFY(view.legendToolTip().isEmpty());
+    }
+
     void german_catalogue_translates_the_timeline() {
         QTranslator translator;
         QVERIFY(loadMemscopeTranslation(translator, QLocale(QLocale::German)));
@@ -1244,6 +1287,8 @@ class TestTimelineView : public QObject {
                  QStringLiteral("Färben nach"));
         QCOMPARE(translator.translate("TimelineOverlayPainter", "Capacity %1"),
                  QStringLiteral("Kapazität %1"));
+        QCOMPARE(translator.translate("TimelineLabels", "made in backward, alive after it"),
+                 QStringLiteral("im Backward angelegt, danach noch belegt"));
         QVERIFY(!translator
                      .translate("memscope::TimelineMinimap",
                                 "Overview of the whole run: drag the brush to pan, drag "
