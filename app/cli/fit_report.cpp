@@ -64,7 +64,7 @@ void FitReport::printResiduals(const ProgramMemoryFit& fit, std::ostream& out) {
                 worst_fitted = r.label;
             }
         }
-        out << "  " << std::setw(22) << phaseTitle(phase) << std::setw(26)
+        out << "  " << std::setw(22) << phaseTitle(phase) << std::setw(36)
             << (formatFixed(100.0 * fitted, 3) + "% (" + worst_fitted + ")")
             << (any_held ? formatFixed(100.0 * held, 3) + "% (" + worst_held + ")" : "-") << "\n";
     }

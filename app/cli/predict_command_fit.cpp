@@ -273,9 +273,9 @@ int PredictCommand::runFit() {
                 const double rel = it->second.bytes > 0 ? double(p.bytes - it->second.bytes) /
                                                               double(it->second.bytes)
                                                         : 0.0;
-                std::cout << "  " << p.phase << ": recorded " << formatBytes(it->second.bytes)
-                          << ", predicted " << formatBytes(p.bytes) << " (" << (rel >= 0 ? "+" : "")
-                          << formatFixed(100.0 * rel, 3) << "%)\n";
+                std::cout << "  " << p.phase << ": recorded " << withThousands(it->second.bytes)
+                          << " bytes, predicted " << withThousands(p.bytes) << " ("
+                          << (rel >= 0 ? "+" : "") << formatFixed(100.0 * rel, 3) << "%)\n";
             }
         } catch (const std::exception& e) {
             status = fail("--check: " + std::string(e.what()));

@@ -152,7 +152,11 @@ int recordPoint(const std::string& run, const std::string& log, const std::strin
             cargs.push_back(a.data());
         }
         cargs.push_back(nullptr);
-        execv(cargs[0], cargs.data());
+        // /proc/self/exe: this very executable, even when a build has replaced the file since.
+        execv("/proc/self/exe", cargs.data());
+        const std::string why =
+            std::string("memscope-cli: cannot start itself again (") + std::strerror(errno) + ")\n";
+        (void)!write(STDERR_FILENO, why.data(), why.size());
         _exit(127);
     }
     ::close(fd);

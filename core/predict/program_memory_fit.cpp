@@ -71,6 +71,9 @@ const std::vector<TermDef>& termDefs() {
         {{"L*b*h*s^2", "attention scores and probabilities saved per layer (e)"},
          {"L", "b", "h", "s"},
          [](const V& v) { return v("L") * v("b") * v("h") * v("s") * v("s"); }},
+        {{"L*b*h*s", "per head and position per layer (softmax statistics)"},
+         {"L", "b", "h", "s"},
+         [](const V& v) { return v("L") * v("b") * v("h") * v("s"); }},
         {{"b*s*vocab", "logits and loss (g)"},
          {"b", "s", "vocab"},
          [](const V& v) { return v("b") * v("s") * v("vocab"); }},
@@ -81,6 +84,9 @@ const std::vector<TermDef>& termDefs() {
         {{"b*h*s^2", "one layer's attention temporaries"},
          {"b", "h", "s"},
          [](const V& v) { return v("b") * v("h") * v("s") * v("s"); }},
+        {{"b*h*s", "one layer's softmax statistics"},
+         {"b", "h", "s"},
+         [](const V& v) { return v("b") * v("h") * v("s"); }},
         {{"d^2", "one d x d weight's temporaries (the optimizer's, per parameter)"},
          {"d"},
          [](const V& v) { return v("d") * v("d"); }},
@@ -357,6 +363,18 @@ void ProgramMemoryFit::check(const Sizes& at) const {
                              " (it took only " + name + "=" + sizesText(values) + "); give " +
                              name + " two or more values in the grid");
         }
+    }
+    // With two numbers of layers every place's peaks fit some mix of the per-layer terms, also
+    // a place that is another tensor at each (the k-th of the optimizer's per-parameter
+    // allocations counted from the end is the embedding's at one layer and a layer's at two):
+    // only a third number of layers shows which places are one tensor.
+    if (const auto layers = m_swept.find("L"); layers != m_swept.end() &&
+                                               layers->second.size() == 2 &&
+                                               layers->second.count(at.at("L")) == 0) {
+        throw InputError("--at L=" + std::to_string(at.at("L")) +
+                         ": outside what the fit can say: another number of layers needs at "
+                         "least three values of L in the sweep (it took L=" +
+                         sizesText(layers->second) + ")");
     }
     if (!m_ls || m_ls->determines(termValues(at))) {
         return;

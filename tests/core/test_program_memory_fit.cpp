@@ -148,7 +148,7 @@ class TestProgramMemoryFit : public QObject {
     }
 
     void recoversThePhasesExactlyAndPredictsFarOut() {
-        const auto samples = grid({32, 64, 128}, {1, 2}, {16, 32, 64}, {1, 2});
+        const auto samples = grid({32, 64, 128}, {1, 2, 3}, {16, 32, 64}, {1, 2});
         const auto fit = ProgramMemoryFit::fit(samples);
         QCOMPARE(fit.points(), samples.size());
         QVERIFY(fit.heldOutPoints() >= 1);
@@ -172,7 +172,7 @@ class TestProgramMemoryFit : public QObject {
     }
 
     void thePeakMovesToTheRegionThatDominatesAtTheSize() {
-        const auto samples = grid({32, 64, 128}, {1, 2}, {16, 32, 64}, {1, 2});
+        const auto samples = grid({32, 64, 128}, {1, 2, 3}, {16, 32, 64}, {1, 2});
         const auto fit = ProgramMemoryFit::fit(samples);
         const Sizes deep = {{"d", 64}, {"d_ff", 256}, {"L", 8},       {"s", 256},
                             {"b", 8},  {"h", 4},      {"vocab", 1000}};
@@ -214,6 +214,15 @@ class TestProgramMemoryFit : public QObject {
         } catch (const InputError& e) {
             QVERIFY2(QString(e.what()).contains("outside what the fit can say"), e.what());
             QVERIFY2(QString(e.what()).contains("s=128"), e.what());
+        }
+        // Two numbers of layers cannot tell a place that is one tensor from one that is not.
+        at["s"] = 32;
+        at["L"] = 4;
+        try {
+            fit.predict(at);
+            QFAIL("expected InputError");
+        } catch (const InputError& e) {
+            QVERIFY2(QString(e.what()).contains("three values of L"), e.what());
         }
         // h and vocab were fixed: another h cannot be predicted.
         const auto full = ProgramMemoryFit::fit(grid({32, 64, 128}, {1, 2}, {16, 32, 64}, {1, 2}));
