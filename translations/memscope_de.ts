@@ -345,6 +345,10 @@
         <translation>Speicherprofiler für das Training von Tiny LLaMA.</translation>
     </message>
     <message>
+        <source>no display (DISPLAY and WAYLAND_DISPLAY are not set): run it on a desktop (or ssh -X), read the run with memscope-cli info, or render views with --screenshot</source>
+        <translation>keine Anzeige (DISPLAY und WAYLAND_DISPLAY sind nicht gesetzt): auf einem Desktop starten (oder mit ssh -X), den Lauf mit memscope-cli info lesen oder Ansichten mit --screenshot erzeugen</translation>
+    </message>
+    <message>
         <source>Interface language, e.g. en or de (default: the system&apos;s).</source>
         <translation>Sprache der Oberfläche, z. B. en oder de (Vorgabe: die des Systems).</translation>
     </message>

@@ -281,6 +281,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>no display (DISPLAY and WAYLAND_DISPLAY are not set): run it on a desktop (or ssh -X), read the run with memscope-cli info, or render views with --screenshot</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Interface language, e.g. en or de (default: the system&apos;s).</source>
         <translation type="unfinished"></translation>
     </message>

@@ -77,22 +77,35 @@ void print_error(const QString& message) {
 
 constexpr int k_usage_error = 2;
 
-// A screenshot is rendered without a display: choose the offscreen platform before the
-// QApplication exists, unless the caller picked one.
-void prefer_offscreen_for_screenshots(int argc, char** argv) {
+// A screenshot is rendered, and --help and --version print, without a display: those choose the
+// offscreen platform before the QApplication exists, unless the caller picked one. Otherwise,
+// with no display at all (ssh to a GPU machine), Qt would abort with a page about platform
+// plugins: one line says what to do instead. Returns false in that case.
+bool choose_platform(int argc, char** argv) {
     if (qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) {
-        return;
+        return true;
     }
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--") == 0) {
-            return;
+            break;
         }
-        if (std::strcmp(argv[i], "--screenshot") == 0 ||
-            std::strncmp(argv[i], "--screenshot=", 13) == 0) {
-            qputenv("QT_QPA_PLATFORM", "offscreen");
-            return;
+        for (const char* name : {"--screenshot", "--help", "-h", "--help-all", "--version", "-v"}) {
+            const size_t n = std::strlen(name);
+            if (std::strcmp(argv[i], name) == 0 ||
+                (name[1] == '-' && std::strncmp(argv[i], name, n) == 0 && argv[i][n] == '=')) {
+                qputenv("QT_QPA_PLATFORM", "offscreen");
+                return true;
+            }
         }
     }
+    if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")) {
+        print_error(QCoreApplication::translate(
+            "main",
+            "no display (DISPLAY and WAYLAND_DISPLAY are not set): run it on a desktop (or ssh "
+            "-X), read the run with memscope-cli info, or render views with --screenshot"));
+        return false;
+    }
+    return true;
 }
 
 // "--detail 10%" or "--detail 15000": a share of all allocations or a count.
@@ -385,7 +398,9 @@ int main(int argc, char** argv) {
     since_start.start();
     // The OpenMP wait policy must be in the environment before libgomp starts: see ThreadPolicy.
     memscope::ThreadPolicy::applyWaitPolicy(argv);
-    prefer_offscreen_for_screenshots(argc, argv);
+    if (!choose_platform(argc, argv)) {
+        return 1;
+    }
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral(MEMSCOPE_NAME));
     QApplication::setApplicationVersion(QStringLiteral(MEMSCOPE_VERSION));
