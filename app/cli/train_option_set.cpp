@@ -88,7 +88,9 @@ void TrainOptionSet::addTo(CLI::App& app) {
     app.add_option("--checkpointing", m_checkpointing,
                    "Activation checkpointing: none or per-block")
         ->check(choiceOf(checkpointingNames(), parseCheckpointing));
-    app.add_option("--profile-type", m_profile, "training (forward+backward+step) or forward")
+    app.add_option("--profile-type", m_profile,
+                   "training (forward+backward+step) or forward (also 'inference': "
+                   "torch.no_grad, activations freed once used; not a forward with autograd on)")
         ->check(choiceOf(profileTypeNames(), parseProfileType));
     app.add_option("--optimizer", m_optimizer, "adamw or sgd")
         ->check(choiceOf(optimizerKindNames(), parseOptimizerKind));

@@ -91,11 +91,18 @@ std::string PlanReport::text(const PlanResult& r) {
     const auto& steady = r.memory.steady_step;
     std::snprintf(line, sizeof line,
                   "  One GPU's micro-batch, allocated: step 1 peak %s (%s), steady peak %s (%s); "
-                  "%lld bytes\n\n",
+                  "%lld bytes\n",
                   formatPredictedBytes(double(first.peak)).c_str(),
                   toString(first.peak_phase).c_str(),
                   formatPredictedBytes(double(steady.peak)).c_str(),
                   toString(steady.peak_phase).c_str(), (long long)r.memory.peak());
+    out << line;
+    std::snprintf(
+        line, sizeof line,
+        "  Forward only, allocated: inference under torch.no_grad (--profile-type "
+        "forward) %s; forward with autograd on, every activation kept, no backward %s\n\n",
+        formatPredictedBytes(double(r.inference_peak)).c_str(),
+        formatPredictedBytes(double(r.forward_with_autograd_peak)).c_str());
     out << line;
 
     const auto& t = r.time;

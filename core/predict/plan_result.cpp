@@ -39,6 +39,8 @@ nlohmann::json PlanResult::toJson() const {
           {"total_s", time.total_s}}},
         {"assumptions", assumptions},
     };
+    j["forward_only"] = {{"inference_no_grad_bytes", inference_peak},
+                         {"forward_with_autograd_bytes", forward_with_autograd_peak}};
     if (max_batch >= 0) {
         j["max_batch_size"] = max_batch;
     }

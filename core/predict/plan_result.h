@@ -72,6 +72,12 @@ struct PlanResult {
     int64_t headroom = 0;  // usable - per_gpu_total (negative: overflow)
     Time time;
     int64_t max_batch = -1;  // global batch; -1 when not searched, 0 when not even 1 fits
+    // The two things "forward only" is said of, for one GPU's micro-batch, allocated: inference
+    // (--profile-type forward: torch.no_grad, each activation freed once used) and a forward
+    // with autograd on and no backward after it (every activation autograd saves is kept: a
+    // training step's forward, step 1). Filled by Planner::plan whatever the request's profile.
+    int64_t inference_peak = 0;
+    int64_t forward_with_autograd_peak = 0;
     std::vector<Bottleneck> bottlenecks;
     std::vector<Recommendation> recommendations;
     std::vector<StrategyOption> strategies;

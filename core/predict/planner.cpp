@@ -277,6 +277,20 @@ PlanResult Planner::plan(const PlanRequest& request) const {
     PlanResult r = evaluate(request);
     const auto& o = request.workload;
     const auto& p = r.parallel;
+    // Both kinds of forward only, whatever the request's profile: inference replays the
+    // micro-batch without autograd, the forward with autograd on is step 1's forward of training.
+    {
+        TrainOptions local = o;
+        local.batch_size = r.micro_batch;
+        local.profile = ProfileType::Forward;
+        r.inference_peak = o.training()
+                               ? MemoryModel::predict(local, request.semantics).first_step.peak
+                               : r.memory.first_step.peak;
+        local.profile = ProfileType::Training;
+        r.forward_with_autograd_peak =
+            o.training() ? r.memory.first_step.forward_peak
+                         : MemoryModel::predict(local, request.semantics).first_step.forward_peak;
+    }
     auto gpuShare = [&](MemoryComponent m) {
         return double(r.per_gpu[static_cast<int>(m)]) /
                double(std::max<int64_t>(1, r.per_gpu_total));

@@ -93,6 +93,10 @@ std::optional<Checkpointing> parseCheckpointing(const std::string& text) {
     return parseByName<Checkpointing>(text, kCheckpointing);
 }
 std::optional<ProfileType> parseProfileType(const std::string& text) {
+    // "forward" is inference (torch.no_grad), not a forward with autograd on: accepted by that
+    // name too.
+    if (text == "inference" || text == "no_grad" || text == "no-grad")
+        return ProfileType::Forward;
     return parseByName<ProfileType>(text, kProfiles);
 }
 std::optional<OptimizerKind> parseOptimizerKind(const std::string& text) {

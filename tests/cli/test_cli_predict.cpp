@@ -117,6 +117,32 @@ class TestCliPredict : public QObject {
         QCOMPARE(j["per_gpu_bytes"].toObject()["workspace"].toDouble(), 0.0);
     }
 
+    void bothKindsOfForwardOnly() {
+        // Inference (torch.no_grad) keeps no activation; a forward with autograd on keeps all:
+        // both are reported, named apart, whatever the profile; "inference" is the forward
+        // profile's other name (issue 44).
+        const QStringList tiny{
+            "predict", "--hidden-dim",   "64", "--num-layers", "2",   "--num-heads",
+            "4",       "--num-kv-heads", "4",  "--vocab-size", "256", "--batch-size",
+            "4",       "--seq-len",      "64", "--format",     "json"};
+        const auto training = cli(tiny);
+        QCOMPARE(training.exit_code, 0);
+        const auto forward = jsonOf(training.out)["forward_only"].toObject();
+        const auto inference = forward["inference_no_grad_bytes"].toDouble();
+        const auto autograd = forward["forward_with_autograd_bytes"].toDouble();
+        QVERIFY(inference > 0);
+        QVERIFY(autograd > 1.5 * inference);
+        const auto asInference = cli(tiny + QStringList{"--profile-type", "inference"});
+        QCOMPARE(asInference.exit_code, 0);
+        const auto j = jsonOf(asInference.out);
+        QCOMPARE(j["forward_only"].toObject()["inference_no_grad_bytes"].toDouble(), inference);
+        QCOMPARE(j["forward_only"].toObject()["forward_with_autograd_bytes"].toDouble(), autograd);
+        const auto text = cli(tiny.mid(0, tiny.size() - 2));
+        QVERIFY2(text.out.contains("inference under torch.no_grad") &&
+                     text.out.contains("forward with autograd on"),
+                 qPrintable(text.out));
+    }
+
     void badInputExitsWith2AndNamesTheField_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("named");
