@@ -3,7 +3,7 @@
 #include "analysis/run_comparison.h"
 #include "cli_support.h"
 #include "io/atomic_file.h"
-#include "io/run_file.h"
+#include "io/run_source.h"
 
 #include <CLI/Validators.hpp>
 
@@ -21,9 +21,18 @@ std::string baseName(const std::string& path) {
 }  // namespace
 
 CompareCommand::CompareCommand(CLI::App& parent) {
-    m_app = parent.add_subcommand("compare", "Compare two recorded runs (B against baseline A)");
-    m_app->add_option("a", m_a, "Baseline .memscope run file")->required();
-    m_app->add_option("b", m_b, ".memscope run file compared with it")->required();
+    m_app = parent.add_subcommand(
+        "compare", "Compare two runs (B against baseline A), or two ranks of one run");
+    m_app
+        ->add_option("a", m_a,
+                     "Baseline: a .memscope run file, a multi-rank run directory, a PyTorch "
+                     "memory snapshot or a recording journal")
+        ->required();
+    m_app->add_option("b", m_b,
+                      "The run compared with it (default: A again: two ranks of one run, "
+                      "ranks 0 and 1 unless --rank-a and --rank-b say)");
+    m_app->add_option("--rank-a", m_rankA, "In a multi-rank run A: the rank compared against");
+    m_app->add_option("--rank-b", m_rankB, "In a multi-rank run B: the rank compared");
     m_app->add_option("--csv", m_csv, "Write the difference table as CSV");
     m_app->add_option("--markdown", m_markdown, "Write the difference table as Markdown");
     m_app->add_option("--top", m_top, "Module and operator rows per section (default 15)")
@@ -31,20 +40,37 @@ CompareCommand::CompareCommand(CLI::App& parent) {
 }
 
 int CompareCommand::run() {
+    // Any run RunSource opens: a file, a snapshot, a journal, a rank of a run directory.
     Trace a, b;
     try {
-        a = RunFile::load(m_a);
-        b = RunFile::load(m_b);
+        if (m_b.empty()) {  // two ranks of one run: by default its first two
+            m_b = m_a;
+            if (RunSource(m_a).isMultiRank() && m_rankA < 0 && m_rankB < 0) {
+                m_rankA = 0;
+                m_rankB = 1;
+            }
+        }
+        if (const int status = loadRankOf(RunSource(m_a), m_rankA, {}, a); status != 0) {
+            return status;
+        }
+        if (const int status = loadRankOf(RunSource(m_b), m_rankB, {}, b); status != 0) {
+            return status;
+        }
     } catch (const std::exception& e) {
         return fail(e.what());
     }
-    std::string name_a = baseName(m_a), name_b = baseName(m_b);
+    auto label = [](const std::string& path, int rank, bool full) {
+        return (full ? path : baseName(path)) + (rank >= 0 ? " rank " + std::to_string(rank) : "");
+    };
+    std::string name_a = label(m_a, m_rankA, false), name_b = label(m_b, m_rankB, false);
     if (name_a == name_b) {
-        name_a = m_a;
-        name_b = m_b;
+        name_a = label(m_a, m_rankA, true);
+        name_b = label(m_b, m_rankB, true);
     }
     const RunComparison c = RunComparison::compare(a, b, name_a, name_b, m_top);
-    std::cout << "A: " << m_a << "\nB: " << m_b << "\n\n" << c.toText();
+    std::cout << "A: " << label(m_a, m_rankA, true) << "\nB: " << label(m_b, m_rankB, true)
+              << "\n\n"
+              << c.toText();
     try {
         if (!m_csv.empty()) {
             const auto text = TableExporter::toCsv(c.toTable(TableExporter::Units::Raw));

@@ -23,6 +23,8 @@ class CompareCommand {
     std::string m_b;
     std::string m_csv;
     std::string m_markdown;
+    int m_rankA = -1;
+    int m_rankB = -1;
     size_t m_top = 15;
 };
 

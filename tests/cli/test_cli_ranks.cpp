@@ -304,6 +304,18 @@ class TestCliRanks : public QObject {
         QVERIFY2(r.exit_code == 0, qPrintable(r.err));
         info = cli({"info", dir.filePath("z3"), "--rank", "0"});
         QVERIFY2(info.out.contains("COMMUNICATION"), qPrintable(info.out));
+        // compare takes two ranks of one run: by default its ranks 0 and 1.
+        auto compared = cli({"compare", dir.filePath("z3")});
+        QVERIFY2(compared.exit_code == 0, qPrintable(compared.err));
+        QVERIFY2(compared.out.contains("A: " + dir.filePath("z3") + " rank 0") &&
+                     compared.out.contains("B: " + dir.filePath("z3") + " rank 1"),
+                 qPrintable(compared.out));
+        compared = cli({"compare", out, dir.filePath("z3"), "--rank-a", "1", "--rank-b", "0"});
+        QVERIFY2(compared.exit_code == 0 && compared.out.contains("run rank 1") &&
+                     compared.out.contains("z3 rank 0"),
+                 qPrintable(compared.out + compared.err));
+        compared = cli({"compare", out, "--rank-a", "5"});
+        QVERIFY2(compared.exit_code == 2, qPrintable(compared.out + compared.err));
     }
 
     // Gloo's worker thread holds a reference to each collective's tensors until just after the
