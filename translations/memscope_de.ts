@@ -1906,6 +1906,93 @@
     </message>
 </context>
 <context>
+    <name>memscope::ProgramFitPanel</name>
+    <message>
+        <source>%1: %2 points (%3 failed), %4 left out to check the fit; largest residual %5% on the points fitted, %6% on those left out</source>
+        <translation>%1: %2 Punkte (%3 fehlgeschlagen), %4 zur Prüfung der Anpassung ausgelassen; größtes Residuum %5% auf den angepassten Punkten, %6% auf den ausgelassenen</translation>
+    </message>
+    <message>
+        <source>At the peak: %1.</source>
+        <translation>An der Spitze: %1.</translation>
+    </message>
+    <message>
+        <source>Backward</source>
+        <translation>Rückwärts</translation>
+    </message>
+    <message>
+        <source>Cannot use %1: %2</source>
+        <translation>%1 ist nicht verwendbar: %2</translation>
+    </message>
+    <message>
+        <source>Fitting %1 ...</source>
+        <translation>%1 wird angepasst ...</translation>
+    </message>
+    <message>
+        <source>Forward (autograd on)</source>
+        <translation>Vorwärts (Autograd an)</translation>
+    </message>
+    <message>
+        <source>Largest batch that fits: %1.</source>
+        <translation>Größter Batch, der passt: %1.</translation>
+    </message>
+    <message>
+        <source>No sweep open</source>
+        <translation>Kein Sweep geöffnet</translation>
+    </message>
+    <message>
+        <source>Not even batch 1 fits.</source>
+        <translation>Nicht einmal Batch 1 passt.</translation>
+    </message>
+    <message>
+        <source>On %1: about %2 held of %3 usable: does not fit.</source>
+        <translation>Auf %1: etwa %2 belegt von %3 nutzbar: passt nicht.</translation>
+    </message>
+    <message>
+        <source>On %1: about %2 held of %3 usable: fits.</source>
+        <translation>Auf %1: etwa %2 belegt von %3 nutzbar: passt.</translation>
+    </message>
+    <message>
+        <source>Open sweep...</source>
+        <translation>Sweep öffnen...</translation>
+    </message>
+    <message>
+        <source>Open the directory of a sweep of your program</source>
+        <translation>Verzeichnis eines Sweeps Ihres Programms öffnen</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>Optimierer</translation>
+    </message>
+    <message>
+        <source>Outside what the fit can say: %1</source>
+        <translation>Außerhalb dessen, was die Anpassung sagen kann: %1</translation>
+    </message>
+    <message>
+        <source>Peak %1 (%2, at %3).</source>
+        <translation>Spitze %1 (%2, bei %3).</translation>
+    </message>
+    <message>
+        <source>Sizes:</source>
+        <translation>Größen:</translation>
+    </message>
+    <message>
+        <source>Steady</source>
+        <translation>Eingeschwungen</translation>
+    </message>
+    <message>
+        <source>Step 1</source>
+        <translation>Schritt 1</translation>
+    </message>
+    <message>
+        <source>Type the sizes to predict, e.g. d=2560,L=32,s=512,b=4</source>
+        <translation>Geben Sie die vorherzusagenden Größen ein, z. B. d=2560,L=32,s=512,b=4</translation>
+    </message>
+    <message>
+        <source>Your program, fitted from a sweep (memscope-cli sweep --python)</source>
+        <translation>Ihr Programm, angepasst aus einem Sweep (memscope-cli sweep --python)</translation>
+    </message>
+</context>
+<context>
     <name>memscope::RankRunController</name>
     <message>
         <source>A run is already going.</source>

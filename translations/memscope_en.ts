@@ -1842,6 +1842,93 @@
     </message>
 </context>
 <context>
+    <name>memscope::ProgramFitPanel</name>
+    <message>
+        <source>%1: %2 points (%3 failed), %4 left out to check the fit; largest residual %5% on the points fitted, %6% on those left out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At the peak: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Backward</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot use %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fitting %1 ...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forward (autograd on)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Largest batch that fits: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No sweep open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not even batch 1 fits.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>On %1: about %2 held of %3 usable: does not fit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>On %1: about %2 held of %3 usable: fits.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open sweep...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the directory of a sweep of your program</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Outside what the fit can say: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak %1 (%2, at %3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sizes:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Steady</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type the sizes to predict, e.g. d=2560,L=32,s=512,b=4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your program, fitted from a sweep (memscope-cli sweep --python)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>memscope::RankRunController</name>
     <message>
         <source>A run is already going.</source>

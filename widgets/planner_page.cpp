@@ -2,6 +2,7 @@
 
 #include "byte_format.h"
 #include "error_text.h"
+#include "program_fit_panel.h"
 #include "torch_part_loader.h"
 
 #include "analysis/run_statistics.h"
@@ -326,6 +327,8 @@ void PlannerPage::buildUi() {
     resultsLayout->addWidget(m_overlayBox, 1);
     resultsLayout->addWidget(m_strategyBox, 1);
     resultsLayout->addWidget(m_recommendationBox, 1);
+    m_programFit = new ProgramFitPanel;
+    resultsLayout->addWidget(m_programFit, 1);
     auto* resultsScroll = new QScrollArea;
     resultsScroll->setWidget(results);
     resultsScroll->setWidgetResizable(true);
@@ -537,6 +540,7 @@ void PlannerPage::showError(const QString& message) {
 
 void PlannerPage::showResult() {
     const auto& r = *m_result;
+    m_programFit->setDevice(&r.device);
     const QString device = QString::fromStdString(r.device.name);
     if (r.fits) {
         m_verdictLabel->setText(tr("<b style='color:#2e7d32'>Fits</b> on %1: %2 of %3 usable, "

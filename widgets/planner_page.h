@@ -21,6 +21,7 @@ namespace memscope {
 
 class DeviceDatabase;
 class Planner;
+class ProgramFitPanel;
 class Trace;
 struct PlanRequest;
 struct PlanResult;
@@ -31,7 +32,8 @@ struct TrainOptions;
 // predicts for it: a stacked breakdown chart, the fit verdict with headroom, a strategy
 // comparison, ranked recommendations. Every change of a field updates the prediction at once.
 // With a run open, setMeasuredTrace() fills the form from the run's configuration and overlays
-// the measured peak, per component, with the error of each prediction.
+// the measured peak, per component, with the error of each prediction. Below, a user's own
+// program predicted from a sweep of it (ProgramFitPanel), against the form's device.
 class PlannerPage : public QWidget {
     Q_OBJECT
 
@@ -59,6 +61,7 @@ class PlannerPage : public QWidget {
     QTableWidget* strategyTable() const { return m_strategies; }
     QTreeWidget* recommendationTree() const { return m_recommendations; }
     QChartView* chartView() const { return m_chartView; }
+    ProgramFitPanel* programFitPanel() const { return m_programFit; }
 
   public slots:
     // Shows predicted against measured for an open run and fills the form from its recorded
@@ -131,6 +134,7 @@ class PlannerPage : public QWidget {
     QTableWidget* m_strategies = nullptr;
     QTreeWidget* m_recommendations = nullptr;
     QTableWidget* m_overlay = nullptr;
+    ProgramFitPanel* m_programFit = nullptr;
 };
 
 }  // namespace memscope

@@ -5,7 +5,6 @@
 #include "cli_support.h"
 #include "fit_report.h"
 #include "io/run_file.h"
-#include "model/config_error.h"
 #include "model/input_error.h"
 #include "predict/device_database.h"
 #include "run/run_summary.h"
@@ -23,60 +22,11 @@ namespace {
 
 using Sizes = std::map<std::string, int64_t>;
 
-// "d=2560,L=32,s=512,b=4"; throws ConfigError("--at", ...).
-Sizes parseAt(const std::string& text) {
-    Sizes at;
-    size_t start = 0;
-    while (start <= text.size()) {
-        const size_t comma = text.find(',', start);
-        const std::string item = trimmedText(
-            text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-        const size_t eq = item.find('=');
-        if (eq == std::string::npos || eq == 0) {
-            throw ConfigError("--at", "'" + item + "' is not NAME=VALUE (e.g. d=2560,L=32)");
-        }
-        const std::string name = item.substr(0, eq);
-        const std::string value = item.substr(eq + 1);
-        char* end = nullptr;
-        errno = 0;
-        const long long v = std::strtoll(value.c_str(), &end, 10);
-        if (value.empty() || *end != '\0' || errno != 0 || v <= 0) {
-            throw ConfigError("--at", name + ": '" + value + "' is not a positive whole number");
-        }
-        if (!at.emplace(name, v).second) {
-            throw ConfigError("--at", name + " is given twice");
-        }
-        if (comma == std::string::npos) {
-            break;
-        }
-        start = comma + 1;
-    }
-    return at;
-}
-
 std::string phaseName(const std::string& phase) {
     if (phase == "forward") {
         return "forward (autograd on)";
     }
     return phase;
-}
-
-int64_t highest(const std::vector<ProgramMemoryFit::PhasePrediction>& p) {
-    int64_t best = 0;
-    for (const auto& x : p) {
-        best = std::max(best, x.bytes);
-    }
-    return best;
-}
-
-// What the device holds for `allocated` bytes of tensors: the caching allocator's reserved
-// bytes (DeviceSpec::reserved_factor: its rounding and the free space in its segments) and the
-// runtime's context, as the planner models them.
-int64_t deviceBytes(const DeviceSpec& d, int64_t allocated) {
-    if (!d.gpu) {
-        return allocated;
-    }
-    return std::llround(double(allocated) * d.reserved_factor) + d.context_bytes;
 }
 
 }  // namespace
@@ -89,9 +39,9 @@ int PredictCommand::runFit() {
     }
     Sizes at;
     try {
-        at = parseAt(m_at);
-    } catch (const ConfigError& e) {
-        return reportUsageError(e.what());
+        at = ProgramMemoryFit::parseSizes(m_at);
+    } catch (const InputError& e) {
+        return reportUsageError(std::string("--at: ") + e.what());
     }
     ProgramSweep sweep;
     try {
@@ -108,12 +58,7 @@ int PredictCommand::runFit() {
     // Multiples of the grid (d_ff=4*d) and the sizes the sweep fixed fill what --at leaves out.
     sweep.spec.completeMultiples(at);
     std::vector<std::string> assumed;
-    for (const auto& [name, values] : fit.sweptSizes()) {
-        if (at.count(name) == 0 && values.size() == 1) {
-            at[name] = *values.begin();
-            assumed.push_back(name + "=" + std::to_string(*values.begin()));
-        }
-    }
+    at = fit.completed(at, &assumed);
     std::vector<ProgramMemoryFit::PhasePrediction> predictions;
     try {
         predictions = fit.predict(at);
@@ -141,28 +86,9 @@ int PredictCommand::runFit() {
 
     // The largest batch that fits, where the sweep varied the batch.
     int64_t max_batch = -1;
-    const auto& swept = fit.sweptSizes();
-    const bool batch_varied = swept.count("b") != 0 && swept.at("b").size() > 1;
-    if (device != nullptr && batch_varied) {
-        auto fitsAt = [&](int64_t b) {
-            Sizes x = at;
-            x["b"] = b;
-            return deviceBytes(*device, highest(fit.predict(x))) <= device->usableBytes();
-        };
-        if (fitsAt(1)) {
-            int64_t lo = 1, hi = 2;
-            while (hi < (int64_t(1) << 24) && fitsAt(hi)) {
-                lo = hi;
-                hi *= 2;
-            }
-            while (hi - lo > 1) {
-                const int64_t mid = lo + (hi - lo) / 2;
-                (fitsAt(mid) ? lo : hi) = mid;
-            }
-            max_batch = lo;
-        } else {
-            max_batch = 0;
-        }
+    if (device != nullptr) {
+        max_batch = fit.largestBatch(
+            at, [device](int64_t peak) { return device->heldFor(peak) <= device->usableBytes(); });
     }
 
     if (m_format == "json") {
@@ -182,10 +108,10 @@ int PredictCommand::runFit() {
         nlohmann::json out = {{"fit", m_fit},
                               {"at", at},
                               {"phases", phases},
-                              {"peak_bytes", highest(predictions)},
+                              {"peak_bytes", ProgramMemoryFit::highest(predictions)},
                               {"check", fit.toJson()}};
         if (device != nullptr) {
-            const int64_t need = deviceBytes(*device, highest(predictions));
+            const int64_t need = device->heldFor(ProgramMemoryFit::highest(predictions));
             out["device"] = {{"name", device->name},
                              {"reserved_bytes", need},
                              {"usable_bytes", device->usableBytes()},
@@ -237,10 +163,10 @@ int PredictCommand::runFit() {
         }
         std::cout << "\n";
     }
-    const int64_t peak = highest(predictions);
+    const int64_t peak = ProgramMemoryFit::highest(predictions);
     std::cout << "\nPeak: " << formatBytes(peak) << " (" << withThousands(peak) << " bytes)\n";
     if (device != nullptr) {
-        const int64_t need = deviceBytes(*device, peak);
+        const int64_t need = device->heldFor(peak);
         std::cout << "On " << device->name << ": about " << formatBytes(need)
                   << " reserved (allocator x" << formatFixed(device->reserved_factor, 2) << " + "
                   << formatBytes(device->context_bytes) << " context) of "

@@ -30,6 +30,12 @@ struct DeviceSpec {
     // bf16 or fp16 one). 0 when the database does not know it.
     double peakFlops(Dtype dtype) const;
     int64_t usableBytes() const { return int64_t(double(memory_bytes) * usable_fraction); }
+    // What the device holds for `allocated` bytes of tensors as the planner models it: on a GPU
+    // the caching allocator's reserved bytes (reserved_factor: its rounding and its segments'
+    // free space) and the context outside it; on a CPU the bytes themselves.
+    int64_t heldFor(int64_t allocated) const {
+        return gpu ? int64_t(double(allocated) * reserved_factor + 0.5) + context_bytes : allocated;
+    }
     bool matches(const std::string& text) const;  // name or alias, case-insensitive
 
     nlohmann::json toJson() const;

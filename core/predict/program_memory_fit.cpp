@@ -443,6 +443,89 @@ std::vector<ProgramMemoryFit::PhasePrediction> ProgramMemoryFit::predict(const S
     return out;
 }
 
+int64_t ProgramMemoryFit::highest(const std::vector<PhasePrediction>& predictions) {
+    int64_t best = 0;
+    for (const auto& p : predictions) {
+        best = std::max(best, p.bytes);
+    }
+    return best;
+}
+
+Sizes ProgramMemoryFit::completed(Sizes at, std::vector<std::string>* assumed) const {
+    for (const auto& [name, values] : m_swept) {
+        if (at.count(name) == 0 && values.size() == 1) {
+            at[name] = *values.begin();
+            if (assumed != nullptr) {
+                assumed->push_back(name + "=" + std::to_string(*values.begin()));
+            }
+        }
+    }
+    return at;
+}
+
+int64_t ProgramMemoryFit::largestBatch(const Sizes& at,
+                                       const std::function<bool(int64_t)>& fits) const {
+    const auto b = m_swept.find("b");
+    if (b == m_swept.end() || b->second.size() < 2) {
+        return -1;
+    }
+    auto fitsAt = [&](int64_t batch) {
+        Sizes x = at;
+        x["b"] = batch;
+        return fits(highest(predict(x)));
+    };
+    if (!fitsAt(1)) {
+        return 0;
+    }
+    int64_t lo = 1, hi = 2;
+    constexpr int64_t kLimit = int64_t(1) << 24;
+    while (hi <= kLimit && fitsAt(hi)) {
+        lo = hi;
+        hi *= 2;
+    }
+    if (hi > kLimit) {
+        return lo;
+    }
+    while (hi - lo > 1) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        (fitsAt(mid) ? lo : hi) = mid;
+    }
+    return lo;
+}
+
+Sizes ProgramMemoryFit::parseSizes(const std::string& text) {
+    Sizes at;
+    size_t start = 0;
+    while (start <= text.size()) {
+        const size_t comma = text.find(',', start);
+        std::string item =
+            text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        item.erase(0, item.find_first_not_of(" \t"));
+        item.erase(item.find_last_not_of(" \t") + 1);
+        const size_t eq = item.find('=');
+        if (eq == std::string::npos || eq == 0) {
+            throw InputError("'" + item + "' is not NAME=VALUE (e.g. d=2560,L=32)");
+        }
+        const std::string name = item.substr(0, eq);
+        const std::string value = item.substr(eq + 1);
+        const bool digits = !value.empty() && value.size() < 16 &&
+                            std::all_of(value.begin(), value.end(),
+                                        [](unsigned char c) { return c >= '0' && c <= '9'; });
+        const int64_t v = digits ? std::stoll(value) : 0;
+        if (v <= 0) {
+            throw InputError(name + ": '" + value + "' is not a positive whole number");
+        }
+        if (!at.emplace(name, v).second) {
+            throw InputError(name + " is given twice");
+        }
+        if (comma == std::string::npos) {
+            break;
+        }
+        start = comma + 1;
+    }
+    return at;
+}
+
 nlohmann::json ProgramMemoryFit::toJson() const {
     nlohmann::json swept = nlohmann::json::object();
     for (const auto& [name, values] : m_swept) {

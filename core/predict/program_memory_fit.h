@@ -6,6 +6,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <array>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -89,6 +90,18 @@ class ProgramMemoryFit {
     void check(const std::map<std::string, int64_t>& at) const;
     // Each phase's predicted peak (check() first).
     std::vector<PhasePrediction> predict(const std::map<std::string, int64_t>& at) const;
+    // The highest of the predictions.
+    static int64_t highest(const std::vector<PhasePrediction>& predictions);
+    // `at` with the sizes the sweep fixed (one value) that it lacks filled in; their names and
+    // values ("h=4") go to `assumed` when given.
+    std::map<std::string, int64_t> completed(std::map<std::string, int64_t> at,
+                                             std::vector<std::string>* assumed = nullptr) const;
+    // The largest batch b whose highest predicted peak `fits` accepts (0: not even 1), or -1
+    // when the sweep did not vary b. Searched up to 2^24.
+    int64_t largestBatch(const std::map<std::string, int64_t>& at,
+                         const std::function<bool(int64_t peak_bytes)>& fits) const;
+    // "d=2560,L=32,s=512,b=4" -> sizes; throws InputError naming the item.
+    static std::map<std::string, int64_t> parseSizes(const std::string& text);
 
     nlohmann::json toJson() const;
 
