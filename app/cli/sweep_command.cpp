@@ -10,7 +10,10 @@
 namespace memscope::cli {
 
 SweepCommand::SweepCommand(CLI::App& parent) {
-    m_app = parent.add_subcommand("sweep", "Run a scaling sweep: one recorded run per point");
+    m_app = parent.add_subcommand(
+        "sweep",
+        "Run a scaling sweep: one recorded run per point (of a Python program: sweep --out DIR "
+        "--python SCRIPT.py ARGS-with-{NAME} --grid NAME=V1,V2 ...)");
     m_options.addTo(*m_app);
     // The single-value forms of these become lists here.
     for (const char* name : {"--attention", "--checkpointing"}) {
