@@ -36,6 +36,31 @@ std::string FitReport::sizesText(const std::map<std::string, int64_t>& sizes) {
     return out;
 }
 
+std::string FitReport::checkLine(const ProgramMemoryFit& fit) {
+    double fitted = 0, held = 0;
+    std::string worst;
+    for (const auto& r : fit.residuals()) {
+        const double rel = std::fabs(r.relative());
+        double& into = r.held_out ? held : fitted;
+        if (rel > into) {
+            into = rel;
+        }
+        if (rel > 0.01 && worst.empty()) {
+            worst = phaseTitle(r.phase) + " at " + r.label;
+        }
+    }
+    std::string out = "Check: the fit reproduces its " +
+                      std::to_string(fit.points() - fit.heldOutPoints()) +
+                      " fitted points within " + formatFixed(100.0 * fitted, 3) + "% and the " +
+                      std::to_string(fit.heldOutPoints()) + " it left out within " +
+                      formatFixed(100.0 * held, 3) + "%";
+    if (!worst.empty()) {
+        out += "\nwarning: the fit misses the sweep by more than 1% (" + worst +
+               "): a place of the program the terms do not follow; do not trust that phase";
+    }
+    return out;
+}
+
 void FitReport::printResiduals(const ProgramMemoryFit& fit, std::ostream& out) {
     out << "Fit: " << fit.points() << " points, " << fit.heldOutPoints()
         << " of them left out to check it, " << fit.rank() << " independent terms of "

@@ -17,6 +17,9 @@ class FitReport {
     // The terms whose coefficient is not ~0 for each phase's peak region at `at`.
     static void printCoefficients(const ProgramMemoryFit& fit,
                                   const std::map<std::string, int64_t>& at, std::ostream& out);
+    // One line: how closely the fit reproduces the sweep's points (fitted and left out), and a
+    // warning when a phase misses by more than 1%.
+    static std::string checkLine(const ProgramMemoryFit& fit);
     // "d=64 L=2 s=32 b=1"
     static std::string sizesText(const std::map<std::string, int64_t>& sizes);
 };

@@ -165,6 +165,7 @@ int PredictCommand::runFit() {
     }
     const int64_t peak = ProgramMemoryFit::highest(predictions);
     std::cout << "\nPeak: " << formatBytes(peak) << " (" << withThousands(peak) << " bytes)\n";
+    std::cout << FitReport::checkLine(fit) << "\n";
     if (device != nullptr) {
         const int64_t need = device->heldFor(peak);
         std::cout << "On " << device->name << ": about " << formatBytes(need)

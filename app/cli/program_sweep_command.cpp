@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -119,6 +120,18 @@ std::string tailOf(const std::string& path, size_t lines) {
     return out;
 }
 
+std::atomic<pid_t> g_pointPid{0};
+
+// While a point runs: Ctrl-C at the terminal reaches the point's process group already (the
+// point saves its run and exits 130, which stops the sweep); a SIGINT or SIGTERM another
+// process sent goes on to the point.
+void forwardToPoint(int signal, siginfo_t* info, void*) {
+    const pid_t pid = g_pointPid.load();
+    if (pid > 0 && info != nullptr && (info->si_code == SI_USER || info->si_code == SI_QUEUE)) {
+        kill(pid, signal);
+    }
+}
+
 // Starts this executable as `record --out RUN --python-exe EXE --python ARGS...` with its
 // output in LOG; returns its exit status (128 + N for signal N), or -1 with `error` set when it
 // could not start.
@@ -145,6 +158,8 @@ int recordPoint(const std::string& run, const std::string& log, const std::strin
         return -1;
     }
     if (pid == 0) {
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
         dup2(fd, STDOUT_FILENO);
         dup2(fd, STDERR_FILENO);
         std::vector<char*> cargs;
@@ -160,9 +175,21 @@ int recordPoint(const std::string& run, const std::string& log, const std::strin
         _exit(127);
     }
     ::close(fd);
+    g_pointPid = pid;
+    struct sigaction action {};
+    action.sa_sigaction = forwardToPoint;
+    action.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&action.sa_mask);
+    struct sigaction old_int {
+    }, old_term{};
+    sigaction(SIGINT, &action, &old_int);
+    sigaction(SIGTERM, &action, &old_term);
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
+    g_pointPid = 0;
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGTERM, &old_term, nullptr);
     if (WIFEXITED(status)) {
         return WEXITSTATUS(status);
     }
@@ -220,6 +247,11 @@ int ProgramSweepCommand::run(const std::vector<std::string>& args) {
         const int status =
             recordPoint(run, log, o.spec.python, o.spec.argumentsAt(points[i]), error);
         if (status == 128 + SIGINT || status == 128 + SIGTERM) {
+            try {
+                sweep.save(o.out);
+            } catch (const std::exception& e) {
+                return fail(e.what());
+            }
             std::cout << " interrupted\nKept " << sweep.points.size() << " finished point(s) in "
                       << (fs::path(o.out) / ProgramSweep::kFileName).string() << "\n";
             return 130;

@@ -5,6 +5,7 @@
 // LeastSquares' rank and row-space test, ProgramSweepSpec's grid and placeholders, and the sweep
 // file's round trip.
 
+#include "analysis/phase_peak_profile.h"
 #include "analysis/program_sweep.h"
 #include "analysis/program_sweep_spec.h"
 #include "model/config_error.h"
@@ -270,6 +271,36 @@ class TestProgramMemoryFit : public QObject {
         const auto* f = find(fit.predict(at), "first/forward");
         QVERIFY(f != nullptr);
         QVERIFY(f->region != "outside:-|aten::div#7");
+    }
+
+    void placesNameTheLayerByPosition() {
+        StackTable stacks;
+        auto push = [&stacks](uint32_t parent, const char* name, FrameKind kind) {
+            Frame f;
+            f.name = name;
+            f.kind = kind;
+            return stacks.child(parent, stacks.internFrame(f));
+        };
+        const uint32_t model = push(StackTable::kEmpty, "TransformerLM", FrameKind::Module);
+        const uint32_t q = push(model, "TransformerLM.layers.3.attn.q_proj", FrameKind::Module);
+        const uint32_t einsum = push(q, "aten::einsum", FrameKind::Operator);
+        const uint32_t bmm = push(einsum, "aten::bmm", FrameKind::Operator);
+        auto p = PhasePeakProfile::placeOf(stacks, bmm);
+        QCOMPARE(p.layer, int64_t(3));
+        QCOMPARE(p.module, std::string("attn.q_proj"));
+        QCOMPARE(p.op, std::string("aten::einsum"));  // the call the program made
+        const uint32_t node = push(StackTable::kEmpty, "MulBackward0", FrameKind::BackwardNode);
+        const uint32_t of =
+            push(node, "backward of TransformerLM.layers.0.ffn", FrameKind::BackwardOf);
+        p = PhasePeakProfile::placeOf(stacks, push(of, "aten::mul", FrameKind::Operator));
+        QCOMPARE(p.layer, int64_t(0));
+        QCOMPARE(p.module, std::string("ffn"));
+        const uint32_t head = push(model, "TransformerLM.lm_head", FrameKind::Module);
+        p = PhasePeakProfile::placeOf(stacks, head);
+        QCOMPARE(p.layer, int64_t(-1));
+        QCOMPARE(p.module, std::string("lm_head"));
+        p = PhasePeakProfile::placeOf(stacks, StackTable::kEmpty);
+        QCOMPARE(p.module, std::string("-"));
     }
 
     void sweepSpecChecksPlaceholdersAndGrid() {
