@@ -1877,6 +1877,10 @@
         <translation>Vorhergesagte Spitze pro GPU: %1 (%2 Bytes); Schritt 1: %3, stationär: %4</translation>
     </message>
     <message>
+        <source>Forward only: inference under torch.no_grad %1; forward with autograd on (every activation kept, no backward) %2</source>
+        <translation>Nur vorwärts: Inferenz unter torch.no_grad %1; vorwärts mit Autograd (jede Aktivierung behalten, kein Rückwärtsdurchlauf) %2</translation>
+    </message>
+    <message>
         <source>Step time %1, %2 tokens/s, scaling efficiency %3%; MFU %4% (%5)</source>
         <translation>Schrittzeit %1, %2 Tokens/s, Skalierungseffizienz %3%; MFU %4% (%5)</translation>
     </message>
@@ -1977,7 +1981,7 @@
     </message>
     <message>
         <source>Steady</source>
-        <translation>Eingeschwungen</translation>
+        <translation>Stationär</translation>
     </message>
     <message>
         <source>Step 1</source>

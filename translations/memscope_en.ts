@@ -1813,6 +1813,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Forward only: inference under torch.no_grad %1; forward with autograd on (every activation kept, no backward) %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Step time %1, %2 tokens/s, scaling efficiency %3%; MFU %4% (%5)</source>
         <translation type="unfinished"></translation>
     </message>

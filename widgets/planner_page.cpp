@@ -558,7 +558,12 @@ void PlannerPage::showResult() {
     m_peakLabel->setText(tr("Predicted peak per GPU: %1 (%2 bytes); step 1: %3, steady: %4")
                              .arg(bytesText(double(r.per_gpu_total)), exactBytes(r.per_gpu_total),
                                   bytesText(double(r.memory.first_step.peak)),
-                                  bytesText(double(r.memory.steady_step.peak))));
+                                  bytesText(double(r.memory.steady_step.peak))) +
+                         QLatin1Char('\n') +
+                         tr("Forward only: inference under torch.no_grad %1; forward with "
+                            "autograd on (every activation kept, no backward) %2")
+                             .arg(bytesText(double(r.inference_peak)),
+                                  bytesText(double(r.forward_with_autograd_peak))));
     m_peakLabel->setToolTip(exactBytes(r.per_gpu_total));
     m_timeLabel->setText(tr("Step time %1, %2 tokens/s, scaling efficiency %3%; MFU %4% (%5)")
                              .arg(durationText(r.time.step_s))
