@@ -60,7 +60,7 @@ class TestSweepRunner : public QObject {
                  std::string("--dtypes"));
         QCOMPARE(optionOfError([] { SweepSpec::parsePresets("--presets", "huge"); }),
                  std::string("--presets"));
-        QCOMPARE(optionOfError([] { SweepSpec::parseProfiles("--profile-types", "inference"); }),
+        QCOMPARE(optionOfError([] { SweepSpec::parseProfiles("--profile-types", "backward"); }),
                  std::string("--profile-types"));
     }
 
