@@ -336,6 +336,19 @@ std::string TraceSummary::toText(const Trace& trace, const nlohmann::json& s, si
             << " oldest events dropped by --max-events)";
     }
     out << "\n";
+    if (s.value("events", int64_t(0)) == 0 && trace.events.count() == 0) {
+        // Nothing to show at a peak: say so instead of printing empty fields.
+        out << "No tensor was allocated in this run";
+        if (s.contains("program") && s["program"].is_object() && s["program"].contains("ending")) {
+            out << " (the program ended: " << s["program"].value("ending", std::string()) << ")";
+        }
+        out << ".\n";
+        if (meta.config.is_object() && meta.config.contains("program")) {
+            out << "A Python program's tensors may live in the processes it starts: record "
+                   "--python records each that imports torch, as a rank of a run directory.\n";
+        }
+        return out.str();
+    }
     if (s.contains("peak_allocated_bytes")) {
         out << "Peak allocated: " << bytes("peak_allocated_bytes")
             << " (step 1: " << bytes("step1_peak_allocated_bytes")

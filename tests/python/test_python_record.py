@@ -244,6 +244,12 @@ def mode_faults(a, tmp):
     out = os.path.join(tmp, "plain.memscope")
     rc, so, se = record(a.cli, a.python_exe, out, [write("hello.py", "print('hello')\n")])
     check(rc == 0 and os.path.exists(out) and "hello" in so, f"no tensors: status 0, a run written ({rc})")
+    check("made no tensor in this process" in se and "no other Python process" in se,
+          f"...and it says that no process made a tensor ({se.strip()[-200:]})")
+    p = subprocess.run([a.cli, "info", out], capture_output=True, text=True, timeout=60)
+    check(p.returncode == 0 and "No tensor was allocated in this run" in p.stdout and
+          "At the peak" not in p.stdout and "Largest allocations" not in p.stdout,
+          f"info on the empty run prints no empty fields ({p.stdout.strip()[-300:]})")
     # bad options
     rc, so, se = record(a.cli, a.python_exe, os.path.join(tmp, "x.memscope"), [], extra=())
     check(rc == 2 and "needs a program" in se, f"--python without a program: status 2 ({se.strip()})")
