@@ -51,7 +51,7 @@ class TestCliSweep : public QObject {
                                  << "--batch-size-list";
         QTest::newRow("config missing")
             << QStringList{"sweep", "--config", "/nonexistent.yaml"} << "--config";
-        QTest::newRow("compare one run") << QStringList{"compare", "a.memscope"} << "required";
+        QTest::newRow("compare nothing") << QStringList{"compare"} << "required";
     }
 
     void badOptionsExitWithStatus2AndNameTheOption() {
