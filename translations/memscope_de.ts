@@ -2295,6 +2295,22 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
 <context>
     <name>memscope::RunPanel</name>
     <message>
+        <source>Sets up a new run. The run that is open keeps its own settings.</source>
+        <translation>Richtet einen neuen Lauf ein. Der geöffnete Lauf behält seine eigenen Einstellungen.</translation>
+    </message>
+    <message>
+        <source>Same settings as the open run</source>
+        <translation>Einstellungen des geöffneten Laufs übernehmen</translation>
+    </message>
+    <message>
+        <source>Fill the form with the open run&apos;s recorded configuration</source>
+        <translation>Das Formular mit der aufgezeichneten Konfiguration des geöffneten Laufs füllen</translation>
+    </message>
+    <message>
+        <source>The open run&apos;s configuration is not known (an import without --config, or no run is open)</source>
+        <translation>Die Konfiguration des geöffneten Laufs ist nicht bekannt (ein Import ohne --config, oder kein Lauf ist geöffnet)</translation>
+    </message>
+    <message>
         <source>Model</source>
         <translation>Modell</translation>
     </message>

@@ -2230,6 +2230,22 @@ Allocations live at its start count as present from the start. Leave empty for t
 <context>
     <name>memscope::RunPanel</name>
     <message>
+        <source>Sets up a new run. The run that is open keeps its own settings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Same settings as the open run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fill the form with the open run&apos;s recorded configuration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The open run&apos;s configuration is not known (an import without --config, or no run is open)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Model</source>
         <translation type="unfinished"></translation>
     </message>

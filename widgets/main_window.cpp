@@ -199,6 +199,13 @@ void MainWindow::connectLauncher() {
                 updateActions();
                 updateStatus();
             });
+    // "Same settings as the open run" copies the open run's configuration where it is known.
+    connect(m_state, &RunDocument::traceChanged, this, [this] {
+        const auto trace = m_state->trace();
+        if (m_run_panel != nullptr) {
+            m_run_panel->setOpenRun(trace ? &trace->meta : nullptr);
+        }
+    });
     // The live peak, until the first step reports one.
     connect(m_state, &RunDocument::layoutChanged, this, [this] {
         if (m_launcher->isActive() && !m_run_status->hasPeak() && m_state->layout()) {

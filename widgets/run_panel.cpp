@@ -12,6 +12,7 @@
 #include "run/parallel_rules.h"
 #include "run/run_summary.h"
 #include "run/train_option_table.h"
+#include "trace/recorded_options.h"
 #include "train/thread_policy.h"
 
 #include <nlohmann/json.hpp>
@@ -106,6 +107,18 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     outer->addWidget(scroll, 1);
     auto* layout = new QVBoxLayout(form_widget);
     layout->setContentsMargins(2, 2, 2, 2);
+
+    // The form sets up a new run; it never describes the run that is open. Where that run's
+    // configuration is known, one button copies it into the form.
+    m_intro = new QLabel(form_widget);
+    m_intro->setObjectName(QStringLiteral("run_intro"));
+    m_intro->setWordWrap(true);
+    layout->addWidget(m_intro);
+    m_sameAsOpen = new QPushButton(form_widget);
+    m_sameAsOpen->setObjectName(QStringLiteral("same_as_open_run"));
+    m_sameAsOpen->setEnabled(false);
+    connect(m_sameAsOpen, &QPushButton::clicked, this, &RunPanel::fillFromOpenRun);
+    layout->addWidget(m_sameAsOpen);
 
     // What runs: the built-in Tiny LLaMA trainer, or a Python program of the user's (issue 32).
     m_programGroup = new QGroupBox(this);
@@ -283,7 +296,57 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     setOptions(defaults);
 }
 
+void RunPanel::setOpenRun(const RunMetadata* meta) {
+    m_openOptions.reset();
+    m_openProgram.clear();
+    if (meta != nullptr) {
+        m_openOptions = recordedOptions(*meta);
+        const auto& config = meta->config;
+        if (!m_openOptions && config.is_object() && config.contains("program") &&
+            config["program"].is_object()) {
+            const auto& program = config["program"];
+            const auto text = [&program](const char* key) {
+                return program.contains(key) && program[key].is_string()
+                           ? QString::fromStdString(program[key].get<std::string>())
+                           : QString();
+            };
+            QStringList arguments;
+            if (program.contains("argv") && program["argv"].is_array()) {
+                for (const auto& a : program["argv"]) {
+                    if (a.is_string()) {
+                        arguments << QString::fromStdString(a.get<std::string>());
+                    }
+                }
+            }
+            const QString script = program.contains("module")
+                                       ? QStringLiteral("-m ") + text("module")
+                                       : text("script");
+            if (!script.isEmpty()) {
+                m_openProgram = {script, arguments.join(QLatin1Char(' ')), text("cwd"),
+                                 text("python")};
+            }
+        }
+    }
+    m_sameAsOpen->setEnabled(m_openOptions.has_value() || !m_openProgram.isEmpty());
+    retranslateUi();
+}
+
+void RunPanel::fillFromOpenRun() {
+    if (m_openOptions) {
+        setTrainerSource();
+        setOptions(*m_openOptions);
+    } else if (m_openProgram.size() == 4) {
+        setPythonProgram(m_openProgram[0], m_openProgram[1], m_openProgram[2], m_openProgram[3]);
+    }
+}
+
 void RunPanel::retranslateUi() {
+    m_intro->setText(tr("Sets up a new run. The run that is open keeps its own settings."));
+    m_sameAsOpen->setText(tr("Same settings as the open run"));
+    m_sameAsOpen->setToolTip(m_sameAsOpen->isEnabled()
+                                 ? tr("Fill the form with the open run's recorded configuration")
+                                 : tr("The open run's configuration is not known (an import "
+                                      "without --config, or no run is open)"));
     m_programGroup->setTitle(tr("Program"));
     m_source->setItemText(0, tr("Built-in Tiny LLaMA"));
     m_source->setItemText(1, tr("Python program"));

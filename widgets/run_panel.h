@@ -2,7 +2,9 @@
 
 #include "rank_run_controller.h"
 #include "run/train_options.h"
+#include "trace/trace.h"
 
+#include <QStringList>
 #include <QWidget>
 
 #include <optional>
@@ -64,6 +66,12 @@ class RunPanel : public QWidget {
     std::optional<RankRunController::Request> validatedRequest();
     // Shows `message` in the error line (a run that could not start or failed at once).
     void showProblem(const QString& message);
+    // The configuration of the run that is open, where one is known (recordedOptions: the
+    // built-in trainer's options; a Python program's script, arguments, folder and
+    // interpreter), for "Same settings as the open run", which fills the form from it. The
+    // form itself always sets up a new run; a run being opened does not change it.
+    void setOpenRun(const RunMetadata* meta);
+    QPushButton* sameAsOpenButton() const { return m_sameAsOpen; }
 
     // Run and Stop are the main window's actions (F5, Esc): the buttons mirror them.
     void setRunning(bool running);
@@ -92,6 +100,12 @@ class RunPanel : public QWidget {
     // with the option and the message when `o` cannot run on processes().
     bool checkProcesses(const TrainOptions& o, QString* option, QString* message) const;
 
+    void fillFromOpenRun();
+
+    QLabel* m_intro = nullptr;
+    QPushButton* m_sameAsOpen = nullptr;
+    std::optional<TrainOptions> m_openOptions;
+    QStringList m_openProgram;  // script, arguments, working folder, interpreter
     QGroupBox* m_programGroup = nullptr;
     QFormLayout* m_programForm = nullptr;
     QComboBox* m_source = nullptr;

@@ -4,12 +4,14 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -24,6 +26,7 @@
 #include "memscope_version.h"
 #include "open_and_wait.h"
 #include "run_load_progress.h"
+#include "run_panel.h"
 #include "summary_page.h"
 #include "timeline_page.h"
 #include "translation_loader.h"
@@ -275,6 +278,48 @@ class TestMainWindow : public QObject {
         tabs->setCurrentIndex(0);
         window.showTrace(std::make_shared<const memscope::Trace>(rankTrace(20)), QString());
         QTRY_VERIFY_WITH_TIMEOUT(first_held.expired(), 20000);
+    }
+
+    // The Run dock sets up a new run; it does not take the open run's settings by itself, and
+    // offers them where the run's configuration is known (issue 42).
+    void run_dock_offers_the_open_runs_settings() {
+        memscope::MainWindow window;
+        auto* panel = window.findChild<memscope::RunPanel*>();
+        QVERIFY(panel);
+        auto* same = panel->sameAsOpenButton();
+        auto* intro = panel->findChild<QLabel*>(QStringLiteral("run_intro"));
+        QVERIFY(intro && intro->text().startsWith(QStringLiteral("Sets up a new run")));
+        QVERIFY(!same->isEnabled());
+        auto* batch = panel->findChild<QSpinBox*>(QStringLiteral("batch_size"));
+        QVERIFY(batch);
+        const int before = batch->value();
+
+        memscope::TrainOptions recorded = memscope::TrainOptions::fromPreset("workshop-default");
+        recorded.batch_size = before + 3;
+        auto run = rankTrace(10);
+        run.meta.config = recorded.toJson();
+        window.showTrace(std::make_shared<const memscope::Trace>(std::move(run)), QString());
+        QTRY_VERIFY(same->isEnabled());
+        QCOMPARE(batch->value(), before);  // opening a run leaves the form alone
+        same->click();
+        QCOMPARE(batch->value(), before + 3);
+
+        auto program = rankTrace(10);
+        program.meta.config = {{"program",
+                                {{"script", "/work/train.py"},
+                                 {"argv", {"--batch-size", "4"}},
+                                 {"cwd", "/work"},
+                                 {"python", "/venv/bin/python"}}}};
+        window.showTrace(std::make_shared<const memscope::Trace>(std::move(program)), QString());
+        QTRY_VERIFY(same->isEnabled());
+        same->click();
+        QVERIFY(panel->pythonSource());
+        auto* args = panel->findChild<QLineEdit*>(QStringLiteral("python_arguments"));
+        QVERIFY(args);
+        QCOMPARE(args->text(), QStringLiteral("--batch-size 4"));
+
+        window.showTrace(std::make_shared<const memscope::Trace>(rankTrace(10)), QString());
+        QTRY_VERIFY(!same->isEnabled());  // a run whose configuration is not known
     }
 
     void placeholder_says_no_run_is_open() {
