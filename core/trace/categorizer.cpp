@@ -1,6 +1,9 @@
 #include "trace/categorizer.h"
 
+#include "trace/python_frame_rule.h"
+
 #include <optional>
+#include <string_view>
 
 namespace memscope {
 
@@ -84,12 +87,15 @@ Categorizer::Result Categorizer::inferredCategoryOf(const EventColumns& ev, cons
                                                     int64_t role,
                                                     const BackwardStarts& backward_start,
                                                     const BackwardEnds& backward_end,
-                                                    bool accumulate_grad) {
+                                                    bool accumulate_grad, bool collective) {
     if (role >= 0) {
         return {static_cast<Category>(role), CategoryRule::Named};
     }
     if (a.alloc_event < 0 || ev.step[a.alloc_event] < 0) {
         return {Category::BeforeRecording, CategoryRule::BeforeRecording};
+    }
+    if (collective) {
+        return {Category::Communication, CategoryRule::MadeInCollective};
     }
     const AllocationTiming t(ev, a);
     const bool freed_in_phase = t.freed && t.same_step && t.free_phase == t.alloc_phase;
@@ -126,15 +132,37 @@ Categorizer::Result Categorizer::inferredCategoryOf(const EventColumns& ev, cons
 
 Categorizer::Result Categorizer::categoryOf(const EventColumns& ev, const Allocation& a,
                                             int64_t role, const BackwardStarts& backward_start,
-                                            const BackwardEnds& backward_end) {
+                                            const BackwardEnds& backward_end, bool collective) {
     if (role >= 0) {
         return {static_cast<Category>(role), CategoryRule::Named};
     }
     if (a.alloc_event < 0) {
         return {Category::Unknown, CategoryRule::NothingTells};
     }
+    if (collective) {
+        return {Category::Communication, CategoryRule::MadeInCollective};
+    }
     return byTiming(a, AllocationTiming(ev, a), aliveAtBackward(ev, a, backward_start),
                     backward_end);
+}
+
+Categorizer::CollectiveEvidence Categorizer::collectiveEvidence(const Frame& f) {
+    if (f.name == "record_param_comms" || f.name.find("c10d::") != std::string::npos) {
+        return CollectiveEvidence::Operator;  // c10d::allreduce_, c10d::Reducer::...
+    }
+    if (f.kind != FrameKind::Other || f.file.empty()) {
+        return CollectiveEvidence::Other;
+    }
+    const auto ends_with = [&f](std::string_view tail) {
+        return f.file.size() >= tail.size() &&
+               std::string_view(f.file).substr(f.file.size() - tail.size()) == tail;
+    };
+    if (f.file.find("torch/distributed/") != std::string::npos ||
+        ends_with("torch/nn/parallel/distributed.py")) {
+        return CollectiveEvidence::Library;
+    }
+    return PythonFrameRule::isLibrary(f.file) ? CollectiveEvidence::Other
+                                              : CollectiveEvidence::Program;
 }
 
 }  // namespace memscope

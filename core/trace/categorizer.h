@@ -28,6 +28,13 @@ namespace memscope {
 //   - made in forward and freed later without a backward in between
 //     (forward-only runs: logits, loss) (ForwardFreedLater)              -> TEMPORARY
 //   - anything else (including allocations present before recording)   -> UNKNOWN
+// Before the timing rules, an allocation no Role event named that was made inside a collective
+// (its stack holds a c10d operator, `c10d::allreduce_`, or C++ frame, `c10d::Reducer::...`,
+// `record_param_comms`, or, as the innermost Python frame that is not nn.Module's machinery, one
+// of torch/distributed/ or DDP's module, torch/nn/parallel/distributed.py: DDP's reducer
+// buckets, the broadcast buffers that sync the ranks' parameters, FSDP's all-gather and
+// reduce-scatter buffers; collectiveEvidence) (MadeInCollective)
+//                                                                       -> COMMUNICATION
 // Imported snapshots (RunMetadata::categories_inferred) carry no Role events but those of the
 // file's own `category` fields; their phases and steps are inferred (trace/phase_inference.h),
 // and inferredCategoryOf() applies the same rules over them, with what the trainer would have
@@ -53,14 +60,30 @@ class Categorizer {
     // -1; `backward_start` the first event of each step's backward pass, `backward_end` where
     // each backward pass ended. LiveTraceBuilder (and so Trace::finalize) calls it for each
     // allocation that new events can change.
+    // `collective`: the allocation's stack says it was made inside a collective (above).
     static Result categoryOf(const EventColumns& events, const Allocation& allocation, int64_t role,
-                             const BackwardStarts& backward_start,
-                             const BackwardEnds& backward_end);
+                             const BackwardStarts& backward_start, const BackwardEnds& backward_end,
+                             bool collective = false);
     // The rules for imports; `accumulate_grad`: the allocation's stack holds an AccumulateGrad
     // autograd node (FrameKind::BackwardNode "AccumulateGrad").
     static Result inferredCategoryOf(const EventColumns& events, const Allocation& allocation,
                                      int64_t role, const BackwardStarts& backward_start,
-                                     const BackwardEnds& backward_end, bool accumulate_grad);
+                                     const BackwardEnds& backward_end, bool accumulate_grad,
+                                     bool collective = false);
+    // What one frame says of a collective (MadeInCollective), read from the outermost frame in:
+    // a c10d operator or C++ frame anywhere makes the allocation a collective's; of the Python
+    // frames, the innermost one that is the program's own or torch.distributed's (DDP's module
+    // included) decides, PyTorch's other frames (nn.Module's call machinery) are passed over.
+    // So DDP's reducer buckets (made in DistributedDataParallel.__init__) are a collective's,
+    // and the activations of a forward that DDP's forward runs are not.
+    enum class CollectiveEvidence : uint8_t {
+        None = 0,
+        Operator = 1,  // a c10d operator or C++ frame, or record_param_comms
+        Program = 2,   // a Python frame of the program's own
+        Library = 3,   // a Python frame of torch.distributed or DDP's module
+        Other = 4,     // any other frame
+    };
+    static CollectiveEvidence collectiveEvidence(const Frame& frame);
 };
 
 }  // namespace memscope

@@ -26,6 +26,8 @@ std::string describe(CategoryRule rule, bool inferred) {
             return "made in the optimizer, kept into a later step";
         case CategoryRule::NothingTells:
             return "nothing tells its phase or lifetime";
+        case CategoryRule::MadeInCollective:
+            return "made inside a collective (c10d, DDP, torch.distributed)";
     }
     return "nothing tells its phase or lifetime";
 }

@@ -22,9 +22,11 @@ enum class CategoryRule : uint8_t {
     KeptAfterBackward,     // made in backward, kept and freed otherwise          (AutogradDetail)
     KeptByOptimizer,       // made in the optimizer, kept into a later step       (OptimizerState)
     NothingTells,          // no rule applies                                     (Unknown)
+    MadeInCollective,      // made inside a collective: a c10d operator or C++ frame, DDP's
+                           // module, torch.distributed's Python code (Communication)
 };
 
-inline constexpr int kCategoryRuleCount = 11;
+inline constexpr int kCategoryRuleCount = 12;
 
 // "made in backward, alive after it": the rule as a person reads it after the category's name
 // ("Gradient (inferred: made in backward, alive after it)"). Named reads "named by the recording"

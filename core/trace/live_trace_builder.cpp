@@ -3,6 +3,7 @@
 #include "trace/categorizer.h"
 #include "trace/column_growth.h"
 #include "trace/expected_run_length.h"
+#include "trace/program_stack_order.h"
 
 #include <algorithm>
 #include <new>
@@ -122,6 +123,53 @@ bool LiveTraceBuilder::madeByAccumulateGrad(const StackTable& stacks, uint32_t n
     return m_accumulateGrad[node] != 0;
 }
 
+namespace {
+
+// Whether the stack at `node` says it was made inside a collective (Categorizer::
+// collectiveEvidence), memoized per node from its parent's state: node ids grow from their
+// parents'. A state is a c10d frame seen (bit 0) and the deciding Python frame so far (bits 1-2:
+// none, the program's, torch.distributed's).
+bool collectiveNode(const StackTable& stacks, uint32_t node, std::vector<uint8_t>& memo) {
+    if (node >= stacks.nodeCount()) {
+        return false;
+    }
+    using Evidence = Categorizer::CollectiveEvidence;
+    for (size_t n = memo.size(); n < stacks.nodeCount(); ++n) {
+        if (n == 0) {
+            memo.push_back(0);
+            continue;
+        }
+        const auto id = static_cast<uint32_t>(n);
+        uint8_t state = memo[stacks.parent(id)];
+        switch (Categorizer::collectiveEvidence(stacks.frame(stacks.frameOf(id)))) {
+            case Evidence::Operator:
+                state |= 1;
+                break;
+            case Evidence::Program:
+                state = uint8_t((state & 1) | (1 << 1));
+                break;
+            case Evidence::Library:
+                state = uint8_t((state & 1) | (2 << 1));
+                break;
+            default:
+                break;
+        }
+        memo.push_back(state);
+    }
+    const uint8_t state = memo[node];
+    return (state & 1) != 0 || (state >> 1) == 2;
+}
+
+}  // namespace
+
+bool LiveTraceBuilder::madeInCollective(const Trace& trace, size_t e) {
+    if (collectiveNode(trace.stacks, trace.events.stack[e], m_collective)) {
+        return true;
+    }
+    return trace.hasRawStacks() &&
+           collectiveNode(trace.raw_stacks, trace.raw_stack[e], m_rawCollective);
+}
+
 void LiveTraceBuilder::pairAppended(Trace& trace) {
     const auto& events = trace.events;
     const size_t first = m_events;
@@ -219,13 +267,19 @@ void LiveTraceBuilder::pairAppended(Trace& trace) {
     // events can change.
     auto categorize = [&](size_t a) {
         const Allocation& al = allocations[a];
-        if (!trace.meta.categories_inferred) {
-            return Categorizer::categoryOf(events, al, m_role[a], m_backwardStart, m_backwardEnd);
-        }
         const int64_t e = al.alloc_event;
+        // The built-in trainer names its communication buffers itself (Role events); imports
+        // and Python programs are told by their frames.
+        const bool collective =
+            e >= 0 && (trace.meta.categories_inferred || ProgramStackOrder::applies(trace)) &&
+            madeInCollective(trace, size_t(e));
+        if (!trace.meta.categories_inferred) {
+            return Categorizer::categoryOf(events, al, m_role[a], m_backwardStart, m_backwardEnd,
+                                           collective);
+        }
         return Categorizer::inferredCategoryOf(
             events, al, m_role[a], m_backwardStart, m_backwardEnd,
-            e >= 0 && madeByAccumulateGrad(trace.stacks, events.stack[e]));
+            e >= 0 && madeByAccumulateGrad(trace.stacks, events.stack[e]), collective);
     };
     auto apply = [&](size_t a) {
         const Categorizer::Result r = categorize(a);

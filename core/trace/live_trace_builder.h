@@ -37,6 +37,10 @@ class LiveTraceBuilder {
   private:
     // Whether stack `node` holds an AccumulateGrad autograd node (inferred categories' GRADIENT).
     bool madeByAccumulateGrad(const StackTable& stacks, uint32_t node);
+    // Whether event `e` was made inside a collective (Categorizer::isCollectiveFrame on any
+    // frame of its stack, or of its raw stack where the trace keeps them: a Python program's
+    // PyTorch frames are only there).
+    bool madeInCollective(const Trace& trace, size_t e);
 
     size_t m_events = 0;
     int64_t m_dropped = 0;
@@ -50,6 +54,8 @@ class LiveTraceBuilder {
     std::unordered_map<int64_t, size_t> m_tags;  // SegmentAlloc event -> segment_tags index
     size_t m_tagsSeen = 0;
     std::vector<uint8_t> m_accumulateGrad;  // per stack node, see madeByAccumulateGrad
+    std::vector<uint8_t> m_collective;      // per stack node, see madeInCollective
+    std::vector<uint8_t> m_rawCollective;   // per raw stack node
 };
 
 }  // namespace memscope

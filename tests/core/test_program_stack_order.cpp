@@ -116,6 +116,35 @@ class TestProgramStackOrder : public QObject {
         QCOMPARE(t.events.stack, cleaned);
     }
 
+    // Made inside a collective: COMMUNICATION (issue 40). The innermost Python frame that is the
+    // program's or torch.distributed's decides; nn.Module's machinery is passed over.
+    void collectivesBuffersAreCommunication() {
+        memscope::Trace t;
+        t.meta.config = {{"program", {{"script", "ddp.py"}}}};
+        const char* ddp = "/venv/lib/python3.12/site-packages/torch/nn/parallel/distributed.py";
+        const char* module_py = "/venv/lib/python3.12/site-packages/torch/nn/modules/module.py";
+        const uint32_t allreduce = chain(t.stacks, {frame("c10d::allreduce_", FrameKind::Operator),
+                                                    python("worker", "ddp.py", 50)});
+        const uint32_t bucket = chain(
+            t.stacks, {frame("aten::empty", FrameKind::Operator), python("worker", "ddp.py", 40),
+                       python("DistributedDataParallel.__init__", ddp, 800)});
+        const uint32_t activation = chain(
+            t.stacks,
+            {frame("LM", FrameKind::Module, "ddp.py", 20), frame("aten::mm", FrameKind::Operator),
+             python("worker", "ddp.py", 60), python("DistributedDataParallel.forward", ddp, 1600),
+             python("Module._call_impl", module_py, 1500), python("LM.forward", "ddp.py", 25)});
+        addEvent(t, allreduce, 0x1000, 64);
+        addEvent(t, bucket, 0x2000, 128);
+        addEvent(t, activation, 0x3000, 256);
+        memscope::ProgramStackOrder::apply(t);
+        t.finalize();
+        QCOMPARE(t.allocations().size(), size_t(3));
+        QVERIFY(t.allocations()[0].category == memscope::Category::Communication);
+        QVERIFY(t.allocations()[1].category == memscope::Category::Communication);
+        QVERIFY(t.allocations()[2].category != memscope::Category::Communication);
+        QVERIFY(t.allocations()[0].rule == memscope::CategoryRule::MadeInCollective);
+    }
+
     void notForOtherRuns() {
         memscope::Trace t;  // the built-in trainer's run: no program in its configuration
         const uint32_t node =

@@ -3,7 +3,7 @@
 its processes (memscope record --python; test_python_record.py's `processes` mode): nothing of
 Memscope in it.
 
-    ddp_program.py [--world-size 2] [--steps 3] [--d-model 32] [--sharded-optimizer]
+    ddp_program.py [--world-size 2] [--steps 3] [--d-model 32] [--sharded-optimizer] [--ddp-module]
                    [--raise-in-rank R] [--exit-in-rank R]
 
 Started plainly it starts its workers with torch.multiprocessing.spawn; under torchrun (RANK and
@@ -65,6 +65,8 @@ def worker(rank, a):
     dist.init_process_group("gloo", rank=rank, world_size=a.world_size)
     torch.manual_seed(0)
     model = LM(a.vocab, a.d_model, a.layers, 4)
+    if a.ddp_module:  # PyTorch's own DDP: its reducer's buckets, all-reduced as gradients arrive
+        model = torch.nn.parallel.DistributedDataParallel(model, bucket_cap_mb=1)
     params = list(model.parameters())
     if a.sharded_optimizer:
         mine = [p for i, p in enumerate(params) if i % a.world_size == rank]
@@ -82,7 +84,8 @@ def worker(rank, a):
             raise RuntimeError(f"rank {rank} fails on purpose")
         if a.exit_in_rank == rank and step == 1:
             os._exit(7)  # dies without saving: its journal is what remains
-        all_reduce_gradients(model, a.world_size)
+        if not a.ddp_module:
+            all_reduce_gradients(model, a.world_size)
         optimizer.step()
         if a.sharded_optimizer:
             for i, p in enumerate(params):
@@ -109,6 +112,9 @@ def main():
     p.add_argument("--context", type=int, default=17)
     p.add_argument("--port", type=int, default=29533)
     p.add_argument("--sharded-optimizer", action="store_true")
+    p.add_argument("--ddp-module", action="store_true",
+                   help="torch.nn.parallel.DistributedDataParallel instead of the hand-written "
+                        "all-reduce")
     p.add_argument("--raise-in-rank", type=int, default=-1)
     p.add_argument("--exit-in-rank", type=int, default=-1)
     a = p.parse_args()

@@ -332,6 +332,19 @@ def mode_processes(a, tmp):
     check_ranks(a, out, "mp.spawn")
     check(not os.path.exists(out + ".procs"), "the staging folder is gone")
 
+    out = os.path.join(tmp, "ddp.memscope")
+    rc, so, se = record(a.cli, a.python_exe, out, [program, "--port", "29616", "--ddp-module"])
+    check(rc == 0, f"torch's DDP module recorded ({rc}: {se.strip()[-300:]})")
+    ranks = check_ranks(a, out, "DDP module")
+    comm = [category_bytes(s).get("COMMUNICATION", 0) for s in ranks]
+    params = [category_bytes(s).get("PARAMETER", 0) for s in ranks]
+    activations = [category_bytes(s).get("ACTIVATION", 0) for s in ranks]
+    print(f"DDP module at each rank's peak: COMMUNICATION {comm}, PARAMETER {params}, "
+          f"ACTIVATION {activations}")
+    check(all(c >= p > 0 for c, p in zip(comm, params)) and all(x > 0 for x in activations),
+          f"DDP's reducer buckets are COMMUNICATION (at least the parameters' bytes), its "
+          f"forward's activations stay ACTIVATION ({comm}, {activations})")
+
     out = os.path.join(tmp, "zero1.memscope")
     rc, so, se = record(a.cli, a.python_exe, out, [program, "--port", "29612",
                                                     "--sharded-optimizer"])
