@@ -38,6 +38,7 @@ struct RunSession::Loaded {
     QString parallel;
     int world = 1;
     std::vector<RunSource::Rank> ranks;
+    QStringList processes;  // per rank, a Python program's process ("spawn, pid 4242"), or ""
     int shown = -1;
     std::shared_ptr<TimelineLayout> layout;
 };
@@ -89,6 +90,12 @@ RunSession::Loaded loadRun(RunSession::Loaded loaded, const RunRange& range, int
             loaded.directory = fromPath(source.directory());
             loaded.parallel = QString::fromStdString(source.manifest().parallel);
             loaded.world = source.worldSize();
+            for (const RunDirectory::Process& p : source.manifest().processes) {
+                loaded.processes << (p.role.empty() ? QString()
+                                                    : RunSession::tr("%1, pid %2")
+                                                          .arg(QString::fromStdString(p.role))
+                                                          .arg(p.pid));
+            }
             if (loaded.comparison) {
                 // The rank of the same number as the one shown, rank 0 when there are fewer.
                 const int r = rank >= 0 && rank < source.worldSize() ? rank : 0;
@@ -285,6 +292,7 @@ void RunSession::finishLoad(const Loaded& loaded) {
         m_rankPaths.append(fromPath(r.path));
     }
     m_directory = loaded.directory;
+    m_rankProcesses = loaded.processes;
     m_rank = loaded.shown;
     m_path = m_rankPaths.value(m_rank);
     m_document->setTrace(m_ranks[m_rank], false, loaded.layout);
@@ -304,6 +312,10 @@ std::shared_ptr<const Trace> RunSession::rankTrace(int rank) const {
 
 QString RunSession::rankPath(int rank) const {
     return m_rankPaths.value(rank);
+}
+
+QString RunSession::rankProcess(int rank) const {
+    return m_rankProcesses.value(rank);
 }
 
 bool RunSession::showRank(int rank) {
@@ -326,6 +338,7 @@ void RunSession::clearRanks() {
     const bool had = !m_ranks.isEmpty() || m_rank >= 0;
     m_ranks.clear();
     m_rankPaths.clear();
+    m_rankProcesses.clear();
     m_directory.clear();
     m_rank = -1;
     if (had) {

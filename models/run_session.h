@@ -74,6 +74,9 @@ class RunSession : public QObject {
     // A rank's trace (nullptr where its file is missing or unreadable) and file.
     std::shared_ptr<const Trace> rankTrace(int rank) const;
     QString rankPath(int rank) const;
+    // Which process of a Python program a rank is ("spawn, pid 4242": its role and pid from the
+    // manifest); empty for the built-in trainer's ranks.
+    QString rankProcess(int rank) const;
     // Shows another rank of the open run directory; false when it has no readable trace.
     bool showRank(int rank);
 
@@ -122,6 +125,7 @@ class RunSession : public QObject {
     QString m_directory;
     QVector<std::shared_ptr<const Trace>> m_ranks;
     QStringList m_rankPaths;
+    QStringList m_rankProcesses;
     int m_rank = -1;
     bool m_live = false;
     bool m_loading = false;

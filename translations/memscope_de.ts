@@ -429,8 +429,8 @@
         <translation>--screenshot: keine Ansicht namens %1; Ansichten: %2</translation>
     </message>
     <message>
-        <source>Render a view of the opened run to a PNG or SVG file and exit (views: timeline, window, or a tab such as operators, summary).</source>
-        <translation>Eine Ansicht des geöffneten Laufs als PNG- oder SVG-Datei speichern und beenden (Ansichten: timeline, window oder ein Reiter wie operators, summary).</translation>
+        <source>Render a view of the opened run to a PNG or SVG file and exit (views: timeline, ranks (every rank of a run directory), window, or a tab such as operators, summary).</source>
+        <translation>Eine Ansicht des geöffneten Laufs als PNG- oder SVG-Datei speichern und beenden (Ansichten: timeline, ranks (alle Ränge eines Laufverzeichnisses), window oder ein Reiter wie operators, summary).</translation>
     </message>
     <message>
         <source>Pixels per point of a PNG screenshot, 1 to 4.</source>
@@ -527,6 +527,10 @@
     <message>
         <source>Quit once the window has drawn the opened run (timing).</source>
         <translation>Beenden, sobald das Fenster den geöffneten Lauf gezeichnet hat (Zeitmessung).</translation>
+    </message>
+    <message>
+        <source>--screenshot ranks needs a run directory; %1 is one run</source>
+        <translation>--screenshot ranks braucht ein Laufverzeichnis; %1 ist ein einzelner Lauf</translation>
     </message>
 </context>
 <context>
@@ -1997,6 +2001,57 @@
     </message>
 </context>
 <context>
+    <name>memscope::RankLanesView</name>
+    <message>
+        <source>rank %1</source>
+        <translation>Rang %1</translation>
+    </message>
+    <message>
+        <source>no recording</source>
+        <translation>keine Aufzeichnung</translation>
+    </message>
+    <message>
+        <source>peak %1</source>
+        <translation>Spitze %1</translation>
+    </message>
+    <message>
+        <source>(step %1, %2)</source>
+        <translation>(Schritt %1, %2)</translation>
+    </message>
+    <message>
+        <source>Laying out %1 ranks…</source>
+        <translation>Ordne %1 Ränge an…</translation>
+    </message>
+    <message>
+        <source>Open a run directory to see all its ranks</source>
+        <translation>Ein Laufverzeichnis öffnen, um alle seine Ränge zu sehen</translation>
+    </message>
+    <message>
+        <source>All ranks</source>
+        <translation>Alle Ränge</translation>
+    </message>
+    <message>
+        <source>%1 ranks · steps aligned · one memory scale (highest peak %2)</source>
+        <translation>%1 Ränge · Schritte ausgerichtet · eine Speicherskala (höchste Spitze %2)</translation>
+    </message>
+    <message>
+        <source>no recording of this rank</source>
+        <translation>keine Aufzeichnung dieses Rangs</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>Schritt %1</translation>
+    </message>
+    <message>
+        <source>Click a lane: its rank in detail; double-click: the detailed timeline</source>
+        <translation>Klick auf eine Spur: ihr Rang im Detail; Doppelklick: die detaillierte Zeitleiste</translation>
+    </message>
+    <message>
+        <source>Each rank&apos;s allocation and free events, stretched between step starts so that every step begins at the same place</source>
+        <translation>Die Allokations- und Freigabeereignisse jedes Rangs, zwischen den Schrittanfängen gestreckt, sodass jeder Schritt an derselben Stelle beginnt</translation>
+    </message>
+</context>
+<context>
     <name>memscope::RankRunController</name>
     <message>
         <source>A run is already going.</source>
@@ -2808,6 +2863,10 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>Memscope konnte %1 nicht schreiben.
 
 %2</translation>
+    </message>
+    <message>
+        <source>%1, pid %2</source>
+        <translation>%1, PID %2</translation>
     </message>
 </context>
 <context>
@@ -4054,6 +4113,14 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     <message>
         <source>Show steps, phases, checkpoint recomputations and imported annotations as labelled bands</source>
         <translation>Schritte, Phasen, Checkpoint-Neuberechnungen und importierte Annotationen als beschriftete Bänder zeigen</translation>
+    </message>
+    <message>
+        <source>All ranks</source>
+        <translation>Alle Ränge</translation>
+    </message>
+    <message>
+        <source>Every rank at once: one lane per rank, steps aligned, one memory scale; click a lane to pick its rank</source>
+        <translation>Alle Ränge auf einmal: eine Spur pro Rang, Schritte ausgerichtet, eine Speicherskala; Klick auf eine Spur wählt ihren Rang</translation>
     </message>
 </context>
 <context>

@@ -357,7 +357,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Render a view of the opened run to a PNG or SVG file and exit (views: timeline, window, or a tab such as operators, summary).</source>
+        <source>Render a view of the opened run to a PNG or SVG file and exit (views: timeline, ranks (every rank of a run directory), window, or a tab such as operators, summary).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -462,6 +462,10 @@
     </message>
     <message>
         <source>Quit once the window has drawn the opened run (timing).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--screenshot ranks needs a run directory; %1 is one run</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1933,6 +1937,57 @@
     </message>
 </context>
 <context>
+    <name>memscope::RankLanesView</name>
+    <message>
+        <source>rank %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no recording</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>peak %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(step %1, %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Laying out %1 ranks…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a run directory to see all its ranks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All ranks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ranks · steps aligned · one memory scale (highest peak %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no recording of this rank</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Click a lane: its rank in detail; double-click: the detailed timeline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each rank&apos;s allocation and free events, stretched between step starts so that every step begins at the same place</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>memscope::RankRunController</name>
     <message>
         <source>A run is already going.</source>
@@ -2736,6 +2791,10 @@ Allocations live at its start count as present from the start. Leave empty for t
         <source>Memscope could not write %1.
 
 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, pid %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3966,6 +4025,14 @@ Allocations live at its start count as present from the start. Leave empty for t
     </message>
     <message>
         <source>Show steps, phases, checkpoint recomputations and imported annotations as labelled bands</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All ranks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every rank at once: one lane per rank, steps aligned, one memory scale; click a lane to pick its rank</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

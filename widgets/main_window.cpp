@@ -472,6 +472,12 @@ void MainWindow::onRanksChanged() {
         }
         rows.append(row);
     }
+    // The lanes of all ranks (issue 40): the same runs, which process each is.
+    QVector<RankLanesView::Run> runs;
+    for (int r = 0; r < m_session->rankCount(); ++r) {
+        runs.append({r, m_session->rankProcess(r), m_session->rankTrace(r)});
+    }
+    m_timeline_page->setRankRuns(runs);
     m_timeline_page->setRanks(labels, m_session->rank());
     m_summary_page->setRanks(rows, m_session->rank());
     updateRankMenu();
@@ -570,9 +576,12 @@ bool MainWindow::selectView(const QString& name) {
 QWidget* MainWindow::currentExportWidget() const {
     QWidget* page = pageAt(m_tabs->currentIndex());
     if (page == m_timeline_stack) {
-        return m_timeline_stack->currentWidget() == m_timeline_page
-                   ? static_cast<QWidget*>(m_timeline_page->view())
-                   : m_placeholder;
+        if (m_timeline_stack->currentWidget() != m_timeline_page) {
+            return m_placeholder;
+        }
+        return m_timeline_page->showsAllRanks()
+                   ? static_cast<QWidget*>(m_timeline_page->rankLanes())
+                   : static_cast<QWidget*>(m_timeline_page->view());
     }
     return page;
 }

@@ -21,6 +21,7 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -55,8 +56,13 @@ TimelinePage::TimelinePage(RunDocument* state, QWidget* parent)
     m_rankCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_rankLabel->setVisible(false);
     m_rankCombo->setVisible(false);
+    m_allRanks = new QToolButton(top);
+    m_allRanks->setObjectName(QStringLiteral("all_ranks"));
+    m_allRanks->setCheckable(true);
+    m_allRanks->setVisible(false);
     options->addWidget(m_rankLabel);
     options->addWidget(m_rankCombo);
+    options->addWidget(m_allRanks);
     m_colorLabel = new QLabel(top);
     m_colorCombo = new QComboBox(top);
     m_colorCombo->setObjectName(QStringLiteral("color_mode"));
@@ -96,10 +102,19 @@ TimelinePage::TimelinePage(RunDocument* state, QWidget* parent)
 
     // The view, the minimap and the stack pane follow the document (the same trace, layout,
     // window, x axis, selection, highlights and range filter), not each other.
-    m_view = new TimelineView(m_state, top);
-    top_layout->addWidget(m_view, 1);
-    m_minimap = new TimelineMinimap(m_state, top);
-    top_layout->addWidget(m_minimap);
+    // The lanes of all ranks take the place of the view, the minimap and the detail controls.
+    m_viewStack = new QStackedWidget(top);
+    top_layout->addWidget(m_viewStack, 1);
+    m_detailed = new QWidget(m_viewStack);
+    auto* detailed_layout = new QVBoxLayout(m_detailed);
+    detailed_layout->setContentsMargins(0, 0, 0, 0);
+    m_view = new TimelineView(m_state, m_detailed);
+    detailed_layout->addWidget(m_view, 1);
+    m_minimap = new TimelineMinimap(m_state, m_detailed);
+    detailed_layout->addWidget(m_minimap);
+    m_lanes = new RankLanesView(m_state, m_viewStack);
+    m_viewStack->addWidget(m_detailed);
+    m_viewStack->addWidget(m_lanes);
 
     auto* controls = new QHBoxLayout;
     m_label = new QLabel(top);
@@ -124,7 +139,7 @@ TimelinePage::TimelinePage(RunDocument* state, QWidget* parent)
     m_percent->setSuffix(QStringLiteral(" %"));
     m_percent->setKeyboardTracking(false);
     controls->addWidget(m_percent);
-    top_layout->addLayout(controls);
+    detailed_layout->addLayout(controls);
 
     m_stackPane = new StackPane(m_state, m_splitter);
     m_splitter->addWidget(top);
@@ -184,6 +199,9 @@ TimelinePage::TimelinePage(RunDocument* state, QWidget* parent)
         m_axisCombo->setCurrentIndex(m_axisCombo->findData(on));
     });
     connect(m_annotations, &QToolButton::toggled, m_view, &TimelineView::setAnnotationsVisible);
+    connect(m_allRanks, &QToolButton::toggled, this, &TimelinePage::showAllRanks);
+    // A double-clicked lane is the rank to look at in detail (the document's rank already).
+    connect(m_lanes, &RankLanesView::laneActivated, this, [this] { showAllRanks(false); });
 
     retranslateUi();
     syncDetailControls();
@@ -319,9 +337,39 @@ void TimelinePage::setRanks(const QStringList& labels, int current) {
     m_rankCombo->setVisible(!labels.isEmpty());
 }
 
+void TimelinePage::setRankRuns(const QVector<RankLanesView::Run>& runs) {
+    m_lanes->setRuns(runs);
+    m_allRanks->setVisible(!runs.isEmpty());
+    if (runs.isEmpty()) {
+        showAllRanks(false);
+    }
+}
+
+void TimelinePage::showAllRanks(bool on) {
+    on = on && m_lanes->laneCount() + int(m_lanes->isComputing()) > 0;
+    {
+        const QSignalBlocker block(m_allRanks);
+        m_allRanks->setChecked(on);
+    }
+    m_viewStack->setCurrentWidget(on ? static_cast<QWidget*>(m_lanes) : m_detailed);
+    // The view options are the detailed timeline's.
+    for (QWidget* w : std::initializer_list<QWidget*>{m_colorCombo, m_plotCombo, m_axisCombo,
+                                                      m_reset, m_annotations}) {
+        w->setEnabled(!on);
+    }
+}
+
+bool TimelinePage::showsAllRanks() const {
+    return m_viewStack->currentWidget() == m_lanes;
+}
+
 void TimelinePage::retranslateUi() {
     m_rankLabel->setText(tr("Rank"));
     m_rankCombo->setToolTip(tr("The process (rank) of the multi-process run shown in every view"));
+    m_allRanks->setText(tr("All ranks"));
+    m_allRanks->setToolTip(
+        tr("Every rank at once: one lane per rank, steps aligned, one memory scale; click a lane "
+           "to pick its rank"));
     m_countLabel->setText(tr("Draw the largest"));
     m_colorLabel->setText(tr("Colour by"));
     m_colorCombo->setItemText(0, tr("Category"));

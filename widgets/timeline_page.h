@@ -1,5 +1,7 @@
 #pragma once
 
+#include "rank_lanes_view.h"
+
 #include <QWidget>
 
 #include <cstdint>
@@ -12,6 +14,7 @@ class QPushButton;
 class QSlider;
 class QSpinBox;
 class QSplitter;
+class QStackedWidget;
 class QTimer;
 class QToolButton;
 
@@ -58,6 +61,15 @@ class TimelinePage : public QWidget {
     // (single-process runs). Choosing a rank in the selector sets the document's rank.
     void setRanks(const QStringList& labels, int current);
     QComboBox* rankCombo() const { return m_rankCombo; }
+    // Every rank of an opened run directory for the all-ranks view (issue 40); empty: none (a
+    // single run, a live run), which hides the "All ranks" toggle and shows the detailed view.
+    void setRankRuns(const QVector<RankLanesView::Run>& runs);
+    // The "All ranks" toggle next to the rank selector: the lanes view instead of the detailed
+    // timeline (and its minimap and detail controls).
+    QToolButton* allRanksButton() const { return m_allRanks; }
+    void showAllRanks(bool on);
+    bool showsAllRanks() const;
+    RankLanesView* rankLanes() const { return m_lanes; }
 
     TimelineView* view() const { return m_view; }
     RunDocument* viewState() const { return m_state; }
@@ -102,6 +114,10 @@ class TimelinePage : public QWidget {
     TimelineMinimap* m_minimap = nullptr;
     QLabel* m_rankLabel = nullptr;
     QComboBox* m_rankCombo = nullptr;
+    QToolButton* m_allRanks = nullptr;
+    QStackedWidget* m_viewStack = nullptr;  // the detailed timeline, or the lanes of all ranks
+    QWidget* m_detailed = nullptr;
+    RankLanesView* m_lanes = nullptr;
     QLabel* m_colorLabel = nullptr;
     QComboBox* m_colorCombo = nullptr;
     QLabel* m_plotLabel = nullptr;

@@ -6,8 +6,8 @@
 // filter (--filter A:B, --filter-mode alive|made), annotation bands (--annotations) and, for the
 // flame graph, --at TIME|EVENT (the time shown; the peak by default); --compare RUN2 opens the
 // Compare tab with a second run (screenshot view "compare"); --rank N picks the rank of a
-// multi-rank run directory. Then exits: 0 when written, 1 when the run cannot be read or the
-// image written, 2 for bad options.
+// multi-rank run directory, and the view "ranks" is the timeline's lanes of all its ranks. Then
+// exits: 0 when written, 1 when the run cannot be read or the image written, 2 for bad options.
 
 #include <QApplication>
 #include <QCommandLineOption>
@@ -251,10 +251,14 @@ int render_window_screenshot(const QString& run_path, const memscope::RunRange& 
                              const ViewOptions& options) {
     memscope::MainWindow window;
     window.setErrorReporter([](const QString& message) { print_error(message); });
-    if (view != QLatin1String("window") && !window.viewNames(true).contains(view)) {
+    // "ranks": the timeline tab showing every rank of a run directory, one lane each.
+    const bool all_ranks = view == QLatin1String("ranks");
+    const QString tab = all_ranks ? QStringLiteral("timeline") : view;
+    if (tab != QLatin1String("window") && !window.viewNames(true).contains(tab)) {
         print_error(
             QCoreApplication::translate("main", "--screenshot: no view named %1; views: window, %2")
-                .arg(view, window.viewNames(true).join(QStringLiteral(", "))));
+                .arg(view, QStringLiteral("ranks, ") +
+                               window.viewNames(true).join(QStringLiteral(", "))));
         return k_usage_error;
     }
     window.resize(size);
@@ -294,7 +298,20 @@ int render_window_screenshot(const QString& run_path, const memscope::RunRange& 
         return k_usage_error;
     }
     window.annotationsAction()->setChecked(options.annotations);
-    if (view != QLatin1String("window") && !window.selectView(view)) {
+    if (all_ranks) {
+        if (window.rankCount() == 0) {
+            print_error(QCoreApplication::translate(
+                            "main", "--screenshot ranks needs a run directory; %1 is one run")
+                            .arg(run_path));
+            return k_usage_error;
+        }
+        page->showAllRanks(true);
+        waited.restart();
+        while (page->rankLanes()->isComputing() && waited.elapsed() < 120000) {
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+        }
+    }
+    if (tab != QLatin1String("window") && !window.selectView(tab)) {
         print_error(QCoreApplication::translate("main", "--screenshot: no view named %1; views: %2")
                         .arg(view, window.viewNames().join(QStringLiteral(", "))));
         return k_usage_error;
@@ -335,7 +352,7 @@ int render_window_screenshot(const QString& run_path, const memscope::RunRange& 
         }
         return 0;
     }
-    const QSize export_size = view == QLatin1String("timeline") ? size : QSize();
+    const QSize export_size = view == QLatin1String("timeline") || all_ranks ? size : QSize();
     if (!window.exportView(image_path, scale, export_size, &error)) {
         print_error(error);
         return 1;
@@ -465,7 +482,8 @@ int main(int argc, char** argv) {
         QCoreApplication::translate(
             "main",
             "Render a view of the opened run to a PNG or SVG file and exit (views: timeline, "
-            "window, or a tab such as operators, summary)."),
+            "ranks (every rank of a run directory), window, or a tab such as operators, "
+            "summary)."),
         QCoreApplication::translate("main", "view=file"));
     parser.addOption(screenshot_option);
     const QCommandLineOption rank_option(
@@ -667,7 +685,8 @@ int main(int argc, char** argv) {
                             .arg(spec));
             return k_usage_error;
         }
-        if (view == QLatin1String("timeline") && !parser.isSet(open_option)) {
+        if ((view == QLatin1String("timeline") || view == QLatin1String("ranks")) &&
+            !parser.isSet(open_option)) {
             print_error(QCoreApplication::translate(
                 "main", "--screenshot needs a run to draw: add --open RUN"));
             return k_usage_error;

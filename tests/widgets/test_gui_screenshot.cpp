@@ -1,6 +1,7 @@
 // The real executables end to end: memscope-cli records a tiny run, then
-// `memscope --open RUN --screenshot timeline=FILE` renders it headless. Bad options exit 2 and
-// name the option; a file that is not a run exits 1 and names the file.
+// `memscope --open RUN --screenshot timeline=FILE` renders it headless (and a run directory's
+// ranks with ranks=FILE). Bad options exit 2 and name the option; a file that is not a run exits
+// 1 and names the file.
 
 #include <QImage>
 #include <QProcess>
@@ -119,6 +120,36 @@ class TestGuiScreenshot : public QObject {
             gui({"--open", m_run, "--compare", m_run, "--screenshot", "compare=" + png});
         QVERIFY2(r.exit_code == 0, qPrintable(r.output));
         QVERIFY(!QImage(png).isNull());
+    }
+
+    // Every rank of a run directory (issue 40): `--screenshot ranks=FILE` draws the timeline's
+    // lanes; a single run has no ranks to draw (exit 2 naming the view).
+    void screenshot_of_all_ranks() {
+        const QString dir = m_dir.filePath(QStringLiteral("ranks"));
+        const QStringList tiny =
+            QStringLiteral(
+                "record --nproc 2 --parallel ddp --hidden-dim 32 --num-layers 1 --num-heads 4 "
+                "--num-kv-heads 2 --intermediate-dim 64 --seq-len 16 --batch-size 2 "
+                "--threads 1 --num-steps 2")
+                .split(QLatin1Char(' '));
+        const Result recorded =
+            run(QStringLiteral(MEMSCOPE_CLI_PATH), tiny + QStringList{"--out", dir});
+        QVERIFY2(recorded.exit_code == 0, qPrintable(recorded.output));
+        const QString png = m_dir.filePath(QStringLiteral("ranks.png"));
+        const Result r = gui({"--open", dir, "--screenshot", "ranks=" + png});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.output));
+        QImage image(png);
+        QCOMPARE(image.size(), QSize(1600, 900));
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 7) {
+            for (int x = 0; x < image.width(); x += 7) {
+                colours.insert(image.pixel(x, y));
+            }
+        }
+        QVERIFY2(colours.size() > 10, qPrintable(QString::number(colours.size())));
+        const Result single = gui({"--open", m_run, "--screenshot", "ranks=" + png});
+        QCOMPARE(single.exit_code, 2);
+        QVERIFY2(single.output.contains(QLatin1String("ranks")), qPrintable(single.output));
     }
 
     void bad_options_exit_2_naming_the_option_data() {
