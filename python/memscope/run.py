@@ -91,6 +91,28 @@ def _cuda_allocator(torch):
     return {}
 
 
+def _stop_children(grace_s=20.0):
+    """After an interrupt: the program's multiprocessing children (torch.multiprocessing.spawn's
+    workers) get SIGINT too, so that each saves its own recording, and are waited for; one that
+    has not ended after `grace_s` is terminated (its journal is recovered)."""
+    mp = sys.modules.get("multiprocessing")
+    if mp is None:
+        return
+    children = mp.active_children()
+    for child in children:
+        try:
+            os.kill(child.pid, signal.SIGINT)
+        except (ProcessLookupError, TypeError):
+            pass
+    import time
+    deadline = time.monotonic() + grace_s
+    for child in children:
+        child.join(max(0.0, deadline - time.monotonic()))
+        if child.is_alive():
+            child.terminate()
+            child.join(5)
+
+
 def _device(torch):
     try:
         if torch.cuda.is_initialized():
@@ -184,6 +206,8 @@ def main(argv=None):
             _join_threads()
     except KeyboardInterrupt:
         status, ending = 130, "interrupted (SIGINT)"
+        if os.getpid() == pid:
+            _stop_children()
     except BaseException as e:
         traceback.print_exc()
         status = 1

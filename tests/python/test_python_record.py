@@ -374,6 +374,30 @@ def mode_processes(a, tmp):
           f"a worker that dies without saving is recovered from its journal "
           f"({[s.get('recovered', False) for s in ranks]}; {se.strip()[-200:]})")
 
+    # SIGINT to memscope-cli (a GUI's Stop): the program's first process passes it on to its
+    # workers, each saves its own recording, and the run directory holds them all.
+    out = os.path.join(tmp, "interrupted.memscope")
+    p = subprocess.Popen([a.cli, "record", "--out", out, "--python-exe", a.python_exe, "--python",
+                          program, "--port", "29617", "--steps", "100000"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    t0 = time.time()
+    while time.time() - t0 < 120:
+        line = p.stdout.readline()
+        if not line or line.startswith("step 3:"):
+            break
+    p.send_signal(signal.SIGINT)
+    try:
+        so, se = p.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        so, se = p.communicate()
+        check(False, "SIGINT to a program of two processes: memscope-cli ends")
+    ranks = rank_summaries(a, out) if os.path.isdir(out) else []
+    check(p.returncode == 130 and len(ranks) == 2 and
+          all(len(s.get("program", {}).get("peak_checks", [])) >= 3 for s in ranks),
+          f"SIGINT: status 130, both ranks saved with their steps ({p.returncode}, "
+          f"{[len(s.get('program', {}).get('peak_checks', [])) for s in ranks]}; {se.strip()[-200:]})")
+
     version = subprocess.run([a.python_exe, "-c", "import torch; print(torch.__version__)"],
                              capture_output=True, text=True).stdout.strip()
     if version.startswith("1."):
