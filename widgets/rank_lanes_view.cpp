@@ -20,6 +20,7 @@
 #include <QMouseEvent>
 #include <QPaintEvent>
 #include <QPainter>
+#include <QShowEvent>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
@@ -109,19 +110,45 @@ void RankLanesView::setRuns(const QVector<Run>& runs) {
     ++m_generation;  // lanes still computing for older runs are dropped
     m_runs.clear();
     m_hadRun.clear();
-    int64_t events = 0;
+    m_rankNumbers.clear();
     for (const Run& run : runs) {
         m_runs.push_back(run.trace);
         m_hadRun.push_back(run.trace != nullptr);
-        events += run.trace ? int64_t(run.trace->events.count()) : 0;
+        m_rankNumbers.push_back(run.rank);
     }
     m_processes = processes;
+    m_lanes.clear();
+    m_commonSteps.clear();
+    m_scaleBytes = 0;
+    m_computing = false;
+    m_pending = !runs.isEmpty();
+    if (isVisible()) {
+        ensureLanes();
+    }
+    update();
+}
+
+void RankLanesView::ensureLanes() {
+    if (!m_pending) {
+        return;
+    }
+    m_pending = false;
+    // The runs are the session's while its run directory is open; one freed since is a lane
+    // without a recording.
+    QVector<Run> runs;
+    int64_t events = 0;
+    for (size_t i = 0; i < m_runs.size(); ++i) {
+        Run run;
+        run.rank = m_rankNumbers[i];
+        run.process = m_processes.value(int(i));
+        run.trace = m_runs[i].lock();
+        events += run.trace ? int64_t(run.trace->events.count()) : 0;
+        runs.append(std::move(run));
+    }
     if (events <= kAsyncEvents) {
-        m_computing = false;
         adopt(lanesOfRuns(runs));
         return;
     }
-    m_lanes.clear();
     m_computing = true;
     update();
     const uint64_t generation = m_generation;
@@ -132,6 +159,11 @@ void RankLanesView::setRuns(const QVector<Run>& runs) {
                          adopt(std::move(lanes));
                      }
                  });
+}
+
+void RankLanesView::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    ensureLanes();
 }
 
 void RankLanesView::adopt(std::vector<Lane> lanes) {

@@ -31,10 +31,10 @@ class Trace;
 // between two anchors is as wide on the common axis as the widest rank makes it, so no rank's
 // events are squeezed below one unit each.
 //
-// It keeps no trace: setRuns lays each rank out (a layout without drawn allocations, the
-// categories present, the step starts and the peak's step and phase) here for small runs and on
-// a worker for large ones, and keeps only that. Clicking a lane sets the document's rank;
-// double-clicking it also asks for the detailed view (laneActivated).
+// It keeps no trace: when it first shows, it lays each rank out (a layout without drawn
+// allocations, the categories present, the step starts and the peak's step and phase) here for
+// small runs and on a worker for large ones, and keeps only that. Clicking a lane sets the
+// document's rank; double-clicking it also asks for the detailed view (laneActivated).
 class RankLanesView : public QWidget {
     Q_OBJECT
 
@@ -53,10 +53,16 @@ class RankLanesView : public QWidget {
     explicit RankLanesView(RunDocument* state, QWidget* parent = nullptr);
     ~RankLanesView() override;
 
-    // Shows these ranks (empty: none). The same runs again (same traces and processes) keep the
-    // lanes as they are.
+    // Shows these ranks (empty: none). The runs are held weakly and laid out when the view
+    // shows (or ensureLanes() is called), so a run directory whose lanes are never looked at
+    // costs nothing. The same runs again (same traces and processes) keep the lanes as they are.
     void setRuns(const QVector<Run>& runs);
+    // Lays out the runs last given now, unless done already: here for small runs, on a worker
+    // for large ones (isComputing() until lanesReady()).
+    void ensureLanes();
     bool isComputing() const { return m_computing; }
+    // Whether runs were given (laid out or not).
+    bool hasRuns() const { return !m_runs.empty(); }
 
     // --- what is drawn (tests, the screenshot)
     int laneCount() const { return int(m_lanes.size()); }
@@ -90,6 +96,7 @@ class RankLanesView : public QWidget {
     void mousePressEvent(QMouseEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     void changeEvent(QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
   public:
     // One rank's lane, computed from its run (defined here so the worker can build it).
@@ -118,11 +125,13 @@ class RankLanesView : public QWidget {
     // The runs shown, to tell the same runs given again (held weakly: the document owns them).
     std::vector<std::weak_ptr<const Trace>> m_runs;
     std::vector<char> m_hadRun;  // whether each was given a run (nullptr: no recording)
+    std::vector<int> m_rankNumbers;
     QStringList m_processes;
     std::vector<std::pair<int32_t, double>> m_commonSteps;  // step, its start on the common axis
     double m_commonEnd = 1;
     int64_t m_scaleBytes = 0;
     bool m_computing = false;
+    bool m_pending = false;  // runs given, lanes not computed yet
     uint64_t m_generation = 0;
 };
 

@@ -346,7 +346,7 @@ void TimelinePage::setRankRuns(const QVector<RankLanesView::Run>& runs) {
 }
 
 void TimelinePage::showAllRanks(bool on) {
-    on = on && m_lanes->laneCount() + int(m_lanes->isComputing()) > 0;
+    on = on && m_lanes->hasRuns();
     {
         const QSignalBlocker block(m_allRanks);
         m_allRanks->setChecked(on);

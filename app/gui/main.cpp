@@ -306,6 +306,7 @@ int render_window_screenshot(const QString& run_path, const memscope::RunRange& 
             return k_usage_error;
         }
         page->showAllRanks(true);
+        page->rankLanes()->ensureLanes();  // laid out now, shown or not
         waited.restart();
         while (page->rankLanes()->isComputing() && waited.elapsed() < 120000) {
             QCoreApplication::processEvents(QEventLoop::AllEvents, 50);

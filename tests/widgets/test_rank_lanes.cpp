@@ -98,6 +98,7 @@ class TestRankLanes : public QObject {
         RunDocument document;
         RankLanesView lanes(&document);
         lanes.resize(1200, 700);
+        lanes.show();  // laid out when shown
         // Rank 0: 3 steps of 4 activations; rank 1: 3 steps of 10 larger ones; rank 2: 3
         // steps of 7 small ones.
         int64_t peaks[3] = {0, 0, 0};
@@ -173,6 +174,29 @@ class TestRankLanes : public QObject {
         QVERIFY(!lanes.grab().isNull());  // paints its placeholder
     }
 
+    void large_runs_are_laid_out_on_a_worker() {
+        RunDocument document;
+        RankLanesView lanes(&document);
+        lanes.resize(800, 500);
+        int64_t peaks[2] = {0, 0};
+        const auto r0 = rankRun(2, 60000, 16, &peaks[0]);
+        const auto r1 = rankRun(2, 70000, 16, &peaks[1]);
+        QVERIFY(int64_t(r0->events.count() + r1->events.count()) > RankLanesView::kAsyncEvents);
+        lanes.setRuns({{0, QString(), r0}, {1, QString(), r1}});
+        QVERIFY(!lanes.isComputing());  // not shown: nothing to do yet
+        QSignalSpy ready(&lanes, &RankLanesView::lanesReady);
+        lanes.show();
+        QVERIFY(lanes.isComputing());
+        QVERIFY(!lanes.grab().isNull());  // paints its placeholder meanwhile
+        QVERIFY(ready.wait(60000));
+        QVERIFY(!lanes.isComputing());
+        QCOMPARE(lanes.laneCount(), 2);
+        QCOMPARE(lanes.lanePeakBytes(0), peaks[0]);
+        QCOMPARE(lanes.lanePeakBytes(1), peaks[1]);
+        QCOMPARE(lanes.scaleBytes(), peaks[1]);
+        QVERIFY(std::abs(lanes.stepStartPixel(0, 2) - lanes.stepStartPixel(1, 2)) < 1e-6);
+    }
+
     void a_run_directory_shows_a_lane_per_rank_and_a_click_picks_the_rank() {
         QTemporaryDir dir;
         RunDirectory manifest;
@@ -203,6 +227,8 @@ class TestRankLanes : public QObject {
         QToolButton* toggle = page->allRanksButton();
         QVERIFY(toggle->isVisibleTo(page));
         QVERIFY(!page->showsAllRanks());
+        QVERIFY(lanes->hasRuns());
+        QCOMPARE(lanes->laneCount(), 0);  // nothing laid out until the lanes show
         toggle->click();
         QVERIFY(page->showsAllRanks());
         QVERIFY(lanes->isVisible());
