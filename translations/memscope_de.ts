@@ -2050,6 +2050,14 @@
         <source>Each rank&apos;s allocation and free events, stretched between step starts so that every step begins at the same place</source>
         <translation>Die Allokations- und Freigabeereignisse jedes Rangs, zwischen den Schrittanfängen gestreckt, sodass jeder Schritt an derselben Stelle beginnt</translation>
     </message>
+    <message>
+        <source>%1 in use</source>
+        <translation>%1 belegt</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
 </context>
 <context>
     <name>memscope::RankRunController</name>

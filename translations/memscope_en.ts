@@ -1986,6 +1986,14 @@
         <source>Each rank&apos;s allocation and free events, stretched between step starts so that every step begins at the same place</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 in use</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>memscope::RankRunController</name>

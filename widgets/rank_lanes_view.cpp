@@ -16,11 +16,13 @@
 
 #include <QEvent>
 #include <QFontMetricsF>
+#include <QHelpEvent>
 #include <QLocale>
 #include <QMouseEvent>
 #include <QPaintEvent>
 #include <QPainter>
 #include <QShowEvent>
+#include <QToolTip>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
@@ -341,6 +343,55 @@ int RankLanesView::laneAt(const QPointF& pos) const {
     }
     return std::clamp(int((pos.y() - area.top()) / (area.height() / laneCount())), 0,
                       laneCount() - 1);
+}
+
+QString RankLanesView::toolTipAt(const QPointF& pos) const {
+    const int i = laneAt(pos);
+    if (i < 0 || !lanePlotRect(i).contains(pos) || m_lanes[size_t(i)].missing) {
+        return QString();
+    }
+    const Lane& lane = m_lanes[size_t(i)];
+    const QRectF area = lanesArea();
+    const double u = (pos.x() - area.left()) / area.width() * m_commonEnd;
+    const int64_t x = std::clamp<int64_t>(int64_t(std::floor(lane.toCommon.bToA(u))), 0,
+                                          lane.layout->xCount() - 1);
+    if (x < 0) {
+        return QString();
+    }
+    int32_t step = 0;
+    for (const auto& [s, start] : lane.steps) {
+        if (start <= double(x)) {
+            step = s;
+        }
+    }
+    QString text = tr("rank %1").arg(lane.rank);
+    if (step >= 1) {
+        text += QStringLiteral(" · ") + tr("step %1").arg(step);
+    }
+    text += QLatin1Char('\n') + tr("%1 in use").arg(humanBytes(lane.layout->totalAt(x)));
+    const TimelineLayout::CategoryBytes bytes = lane.layout->categoryBytesAt(x);
+    for (int c = kCategoryCount - 1; c >= 0; --c) {  // top of the stack first
+        if (bytes[size_t(c)] > 0) {
+            text += QLatin1Char('\n') +
+                    tr("%1: %2").arg(TimelineLabels::categoryName(c), humanBytes(bytes[size_t(c)]));
+        }
+    }
+    return text;
+}
+
+bool RankLanesView::event(QEvent* event) {
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QString text = toolTipAt(help->pos());
+        if (text.isEmpty()) {
+            QToolTip::hideText();
+            event->ignore();
+        } else {
+            QToolTip::showText(help->globalPos(), text, this);
+        }
+        return true;
+    }
+    return QWidget::event(event);
 }
 
 void RankLanesView::paintEvent(QPaintEvent*) {

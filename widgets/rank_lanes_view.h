@@ -84,6 +84,9 @@ class RankLanesView : public QWidget {
     double stepStartPixel(int lane, int32_t step) const;
     QPointF peakPoint(int lane) const;
     int laneAt(const QPointF& pos) const;
+    // What the tooltip says at a point: the rank, the step, the bytes in use there and per
+    // category (empty outside the lanes' plots).
+    QString toolTipAt(const QPointF& pos) const;
 
   signals:
     // The lanes were computed for the runs last given.
@@ -92,6 +95,7 @@ class RankLanesView : public QWidget {
     void laneActivated(int rank);
 
   protected:
+    bool event(QEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;

@@ -129,6 +129,11 @@ class TestRankLanes : public QObject {
                      qPrintable(QString::number(bytes_at_dot)));
             // ... and at the x where that rank's total first reaches its peak.
             QCOMPARE(dot.x(), lanes.laneXToPixel(i, double(lanes.lanePeakX(i)) + 0.5));
+            // Its tooltip there says the rank and the peak's bytes.
+            const QString tip = lanes.toolTipAt(dot + QPointF(0, 1));
+            QVERIFY2(tip.startsWith(QStringLiteral("rank %1").arg(i)), qPrintable(tip));
+            QVERIFY2(tip.contains(humanBytes(peaks[i]) + QStringLiteral(" in use")),
+                     qPrintable(tip));
         }
         // The same scale: the lowest peak's dot is lower in its lane than the highest's.
         const auto rel = [&](int i) {
