@@ -80,6 +80,7 @@ struct PythonRecordOptions {
     std::string python = "python3";
     std::string frames = "4";
     std::string poll_ms = "50";
+    std::string comm_timeout;          // seconds; empty: PyTorch's own
     std::vector<std::string> program;  // [SCRIPT, ARGS...] or ["-m", MODULE, ARGS...]
 };
 
@@ -117,10 +118,15 @@ PythonRecordOptions parsePythonRecord(const std::vector<std::string>& args) {
             if (o.poll_ms == "0") {
                 throw std::invalid_argument("--poll-ms: must be at least 1");
             }
+        } else if (a == "--comm-timeout") {
+            o.comm_timeout = number(100000);
+            if (o.comm_timeout == "0") {
+                throw std::invalid_argument("--comm-timeout: must be at least 1 (seconds)");
+            }
         } else {
             throw std::invalid_argument(
-                "record --python takes --out, --python-exe, --python-frames and --poll-ms "
-                "before --python; '" +
+                "record --python takes --out, --python-exe, --python-frames, --poll-ms and "
+                "--comm-timeout before --python; '" +
                 a + "' is not one of them");
         }
     }
@@ -227,6 +233,9 @@ int PythonRecord::run(const std::vector<std::string>& args) {
 
     std::vector<std::string> argv = {o.python,          "-m",     "memscope.run", "--out",  o.out,
                                      "--python-frames", o.frames, "--poll-ms",    o.poll_ms};
+    if (!o.comm_timeout.empty()) {
+        argv.insert(argv.end(), {"--comm-timeout", o.comm_timeout});
+    }
     if (o.program[0] != "-m") {
         argv.push_back("--");
     }

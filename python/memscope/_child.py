@@ -21,12 +21,16 @@ import sys
 ENV_DIR = "MEMSCOPE_CHILD_DIR"
 ENV_FRAMES = "MEMSCOPE_CHILD_FRAMES"
 ENV_POLL = "MEMSCOPE_CHILD_POLL_MS"
+# --comm-timeout: how long init_process_group may wait for the other ranks (every process).
+ENV_COMM_TIMEOUT = "MEMSCOPE_COMM_TIMEOUT_S"
 
 _state = {"ext": None, "sidecar": None, "info": None}
 
 
-def arm_children(out, frames, poll_ms):
+def arm_children(out, frames, poll_ms, comm_timeout_s=0):
     """In the program's first process, before it runs: its children record themselves."""
+    if comm_timeout_s:
+        os.environ[ENV_COMM_TIMEOUT] = str(comm_timeout_s)
     staging = os.path.abspath(out) + ".procs"
     boot = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_boot")
     os.environ[ENV_DIR] = staging

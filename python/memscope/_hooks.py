@@ -222,7 +222,24 @@ def install(extension):
 def _init_group(original):
     @functools.wraps(original)
     def init_process_group(*args, **kwargs):
-        result = original(*args, **kwargs)
+        # --comm-timeout: a rendezvous that never completes ends the process after that long,
+        # with one line that says so, instead of PyTorch's 30 minutes.
+        limit = int(os.environ.get("MEMSCOPE_COMM_TIMEOUT_S", "0") or 0)
+        if limit > 0 and "timeout" not in kwargs and len(args) < 3:
+            import datetime
+            kwargs["timeout"] = datetime.timedelta(seconds=limit)
+        try:
+            result = original(*args, **kwargs)
+        except Exception as e:
+            if limit > 0:
+                import sys
+                where = (f"{os.environ.get('MASTER_ADDR', '?')}:"
+                         f"{os.environ.get('MASTER_PORT', '?')}")
+                print(f"memscope: process {os.getpid()}: init_process_group did not complete "
+                      f"within --comm-timeout {limit} s (rendezvous at {where}): "
+                      f"{type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}",
+                      file=sys.stderr, flush=True)
+            raise
         try:
             from . import _child
             _child.note_group(torch.distributed.get_rank(), torch.distributed.get_world_size())

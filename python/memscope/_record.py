@@ -80,6 +80,8 @@ def main(argv):
 
     command = [sys.executable, "-m", "memscope.run", "--out", out,
                "--python-frames", str(opts["frames"]), "--poll-ms", str(opts["poll_ms"])]
+    if opts["comm_timeout"]:
+        command += ["--comm-timeout", str(opts["comm_timeout"])]
     command += ["--", script] if script is not None else ["-m", module]
     command += args
     print(f"Recording {script if script is not None else '-m ' + module} with {sys.executable} "

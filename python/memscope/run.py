@@ -1,4 +1,4 @@
-"""python -m memscope.run [--out RUN.memscope] [--python-frames N] [--poll-ms N]
+"""python -m memscope.run [--out RUN.memscope] [--python-frames N] [--poll-ms N] [--comm-timeout S]
                          (SCRIPT.py | -m MODULE) [ARGS...]
 
 Runs a Python program as `python SCRIPT.py ARGS` would, recording every tensor allocation and free
@@ -20,6 +20,7 @@ import traceback
 from . import _child, _guard
 
 USAGE = ("usage: python -m memscope.run [--out RUN.memscope] [--python-frames N] [--poll-ms N] "
+         "[--comm-timeout S] "
          "(SCRIPT.py | -m MODULE) [ARGS...]")
 
 
@@ -29,11 +30,12 @@ def _refuse(message):
 
 
 def _parse(argv):
-    opts = {"out": "run.memscope", "frames": 4, "poll_ms": 50, "module": None, "script": None}
+    opts = {"out": "run.memscope", "frames": 4, "poll_ms": 50, "comm_timeout": 0, "module": None,
+            "script": None}
     i = 0
     while i < len(argv):
         a = argv[i]
-        if a in ("--out", "--python-frames", "--poll-ms"):
+        if a in ("--out", "--python-frames", "--poll-ms", "--comm-timeout"):
             if i + 1 >= len(argv):
                 raise ValueError(f"{a} needs a value")
             value = argv[i + 1]
@@ -44,9 +46,10 @@ def _parse(argv):
                     n = int(value)
                 except ValueError:
                     raise ValueError(f"{a}: '{value}' is not a whole number") from None
-                if n < 0 or (a == "--poll-ms" and n == 0) or n > 100000:
+                if n < 0 or (a in ("--poll-ms", "--comm-timeout") and n == 0) or n > 100000:
                     raise ValueError(f"{a}: {n} is out of range")
-                opts["frames" if a == "--python-frames" else "poll_ms"] = n
+                opts[{"--python-frames": "frames", "--poll-ms": "poll_ms",
+                      "--comm-timeout": "comm_timeout"}[a]] = n
             i += 2
         elif a == "--":
             i += 1
@@ -178,7 +181,7 @@ def main(argv=None):
         ext.skip_code(code)
     pid = os.getpid()
     # The Python processes the program starts record themselves (memscope/_child.py).
-    _child.arm_children(opts["out"], opts["frames"], opts["poll_ms"])
+    _child.arm_children(opts["out"], opts["frames"], opts["poll_ms"], opts["comm_timeout"])
     _hooks.install(ext)
     memscope._recording = ext
     status, ending = 0, "exit status 0"

@@ -383,7 +383,7 @@ def mode_processes(a, tmp):
     t0 = time.time()
     while time.time() - t0 < 120:
         line = p.stdout.readline()
-        if not line or line.startswith("step 3:"):
+        if not line or line.startswith("step 5:"):
             break
     p.send_signal(signal.SIGINT)
     try:
@@ -397,6 +397,20 @@ def mode_processes(a, tmp):
           all(len(s.get("program", {}).get("peak_checks", [])) >= 3 for s in ranks),
           f"SIGINT: status 130, both ranks saved with their steps ({p.returncode}, "
           f"{[len(s.get('program', {}).get('peak_checks', [])) for s in ranks]}; {se.strip()[-200:]})")
+
+    # A rendezvous that never completes (rank 0 of 2, the other never starts): --comm-timeout
+    # ends it with one line, no hang.
+    out = os.path.join(tmp, "rendezvous.memscope")
+    env = dict(os.environ, RANK="0", WORLD_SIZE="2", MASTER_ADDR="127.0.0.1",
+               MASTER_PORT="29618")
+    t0 = time.time()
+    rc, so, se = record(a.cli, a.python_exe, out, [program], extra=("--comm-timeout", "4"),
+                        env=env, timeout=120)
+    took = time.time() - t0
+    check(rc != 0 and took < 60 and
+          "init_process_group did not complete within --comm-timeout 4 s" in se,
+          f"a rendezvous that never completes ends after --comm-timeout with one line "
+          f"({rc}, {took:.0f} s: {se.strip()[-300:]})")
 
     version = subprocess.run([a.python_exe, "-c", "import torch; print(torch.__version__)"],
                              capture_output=True, text=True).stdout.strip()
