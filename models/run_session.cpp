@@ -299,10 +299,11 @@ void RunSession::finishLoad(const Loaded& loaded) {
     emit ranksChanged();
     m_document->setRank(m_rank);
     emit runChanged();
-    emit opened(loaded.directory, tr("%1 of %2 ranks, %3")
-                                      .arg(loaded.ranks.size() - problems.size())
-                                      .arg(loaded.world)
-                                      .arg(loaded.parallel));
+    // A Python program's run directory names no strategy.
+    const QString ranks =
+        tr("%1 of %2 ranks").arg(loaded.ranks.size() - problems.size()).arg(loaded.world);
+    emit opened(loaded.directory,
+                loaded.parallel.isEmpty() ? ranks : tr("%1, %2").arg(ranks, loaded.parallel));
     emit loadFinished(true);
 }
 

@@ -1317,6 +1317,10 @@
         <source>Opened %1: %2.</source>
         <translation>%1 geöffnet: %2.</translation>
     </message>
+    <message>
+        <source>%1 · %2 (peak %3)</source>
+        <translation>%1 · %2 (Spitze %3)</translation>
+    </message>
 </context>
 <context>
     <name>memscope::MemoryEventsModel</name>
@@ -2861,8 +2865,8 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
 %2</translation>
     </message>
     <message>
-        <source>%1 of %2 ranks, %3</source>
-        <translation>%1 von %2 Rängen, %3</translation>
+        <source>%1 of %2 ranks</source>
+        <translation>%1 von %2 Rängen</translation>
     </message>
     <message>
         <source>Memscope could not write %1.

@@ -1253,6 +1253,10 @@
         <source>Opened %1: %2.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 · %2 (peak %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>memscope::MemoryEventsModel</name>
@@ -2792,7 +2796,7 @@ Allocations live at its start count as present from the start. Leave empty for t
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 of %2 ranks, %3</source>
+        <source>%1 of %2 ranks</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -465,7 +465,12 @@ void MainWindow::onRanksChanged() {
         row.rank = r;
         if (const auto trace = m_session->rankTrace(r)) {
             row = SummaryPage::rankRowOf(r, *trace);
-            labels.append(tr("%1 (peak %2)").arg(r).arg(humanBytes(row.peak_bytes)));
+            // A Python program's process says which it is: "1 · spawn, pid 4242 (peak ...)".
+            const QString process = m_session->rankProcess(r);
+            labels.append(
+                process.isEmpty()
+                    ? tr("%1 (peak %2)").arg(r).arg(humanBytes(row.peak_bytes))
+                    : tr("%1 · %2 (peak %3)").arg(r).arg(process, humanBytes(row.peak_bytes)));
         } else {
             row.missing = true;
             labels.append(tr("%1 (no recording)").arg(r));

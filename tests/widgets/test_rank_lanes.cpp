@@ -15,6 +15,7 @@
 #include "trace/trace.h"
 
 #include <QComboBox>
+#include <QPlainTextEdit>
 #include <QTemporaryDir>
 #include <QToolButton>
 #include <QtTest>
@@ -206,7 +207,7 @@ class TestRankLanes : public QObject {
         QTemporaryDir dir;
         RunDirectory manifest;
         manifest.world_size = 3;
-        manifest.parallel = "ddp";
+        manifest.parallel = "";  // a Python program's run directory names no strategy
         for (int r = 0; r < 3; ++r) {
             manifest.rank_files.push_back(RunDirectory::rankFileName(r));
             RunDirectory::Process process;
@@ -249,6 +250,11 @@ class TestRankLanes : public QObject {
                  qPrintable(lanes->laneLabel(1)));
         QVERIFY2(lanes->laneLabel(2).contains(QStringLiteral("no recording")),
                  qPrintable(lanes->laneLabel(2)));
+        // The selector names the processes too, and the log no empty strategy.
+        QVERIFY2(page->rankCombo()->itemText(1).contains(QStringLiteral("1 · spawn, pid 4241")),
+                 qPrintable(page->rankCombo()->itemText(1)));
+        QVERIFY2(window.logView()->toPlainText().contains(QStringLiteral("2 of 3 ranks.")),
+                 qPrintable(window.logView()->toPlainText()));
 
         // Clicking rank 1's lane shows rank 1 in the detailed view: the document's rank, the
         // session's run and the selector follow; the lanes stay.
