@@ -58,6 +58,11 @@ RankLanesView::Lane laneOfRun(const RankLanesView::Run& run) {
         if (p.step > 0 && !starts.count(p.step)) {
             starts[p.step] = double(layout->xAtTime(p.begin_ns));
         }
+        const auto x0 = double(layout->xAtTime(p.begin_ns));
+        const auto x1 = double(layout->xAtTime(p.end_ns));
+        if (x1 > x0) {
+            lane.phases.push_back({x0, x1, std::clamp(int(p.phase), 0, kPhaseCount - 1)});
+        }
     }
     lane.steps.assign(starts.begin(), starts.end());
     lane.peakX = layout->peakX();
@@ -449,6 +454,29 @@ void RankLanesView::paintEvent(QPaintEvent*) {
         lx += box + 5 + fm.horizontalAdvance(name) + 16;
     }
 
+    // Then the phases of the bands behind the data.
+    std::array<bool, kPhaseCount> phases{};
+    for (const Lane& lane : m_lanes) {
+        for (const Lane::Band& band : lane.phases) {
+            phases[size_t(band.phase)] = true;
+        }
+    }
+    lx += 8;
+    for (int p = 0; p < kPhaseCount; ++p) {
+        if (!phases[size_t(p)]) {
+            continue;
+        }
+        const QColor color = TimelineColors::phaseBackground(p);
+        painter.setPen(QPen(color.darker(140), 0));
+        painter.setBrush(color);
+        painter.drawRect(QRectF(lx, legend_base - box + 1, box, box));
+        painter.setBrush(Qt::NoBrush);
+        painter.setPen(TimelineColors::phaseText(p));
+        const QString name = TimelineLabels::phaseName(p);
+        painter.drawText(QPointF(lx + box + 5, legend_base), name);
+        lx += box + 5 + fm.horizontalAdvance(name) + 16;
+    }
+
     const double top = axisTopBytes();
     const int current = m_state ? m_state->rank() : -1;
     for (int i = 0; i < laneCount(); ++i) {
@@ -463,6 +491,18 @@ void RankLanesView::paintEvent(QPaintEvent*) {
         painter.setFont(font());
         painter.fillRect(plot, QColor(248, 248, 248));
         if (!lane.missing) {
+            // The phases' bands, as the detailed timeline has them; left out when they would
+            // average under a few pixels (hundreds of steps would stripe the lane).
+            const double narrowest =
+                plot.width() / double(std::max<size_t>(lane.phases.size(), 1)) < 4 ? 8 : 0.5;
+            for (const Lane::Band& band : lane.phases) {
+                const double px0 = laneXToPixel(i, band.x0);
+                const double px1 = laneXToPixel(i, band.x1);
+                if (px1 - px0 >= narrowest) {
+                    painter.fillRect(QRectF(QPointF(px0, plot.top()), QPointF(px1, plot.bottom())),
+                                     TimelineColors::phaseBackground(band.phase));
+                }
+            }
             const std::vector<double>& a = lane.toCommon.a;
             const std::vector<double>& b = lane.toCommon.b;
             for (size_t s = 0; s + 1 < a.size(); ++s) {

@@ -111,6 +111,13 @@ class RankLanesView : public QWidget {
         std::shared_ptr<const TimelineLayout> layout;
         std::shared_ptr<const TimelineColors> colors;
         std::vector<std::pair<int32_t, double>> steps;  // step, x of its start on the lane's axis
+        // Phases as on the detailed timeline's background: [x0, x1) on the lane's axis, phase.
+        struct Band {
+            double x0 = 0;
+            double x1 = 0;
+            int phase = 0;
+        };
+        std::vector<Band> phases;
         int64_t peakBytes = 0;
         int64_t peakX = -1;
         int32_t peakStep = 0;
