@@ -86,6 +86,19 @@ struct Run {
             return known->name;
         }
         if (!configured()) {
+            // A Python program's run: its script or module says what it is.
+            const auto& config = trace->meta.config;
+            if (config.is_object() && config.contains("program") &&
+                config["program"].is_object()) {
+                const auto& program = config["program"];
+                for (const char* key : {"script", "module"}) {
+                    if (program.contains(key) && program[key].is_string()) {
+                        std::string name = program[key].get<std::string>();
+                        name = name.substr(name.find_last_of('/') + 1);
+                        return "Python program " + name;
+                    }
+                }
+            }
             return "unknown (" + trace->meta.source + ")";
         }
         std::string label = "custom (" + (preset.empty() ? "" : preset + " with ") + "hidden " +

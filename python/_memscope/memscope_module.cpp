@@ -44,6 +44,25 @@ PyObject* fail(const std::exception& e) {
     return nullptr;
 }
 
+// Runs `work` with the GIL released (it may take long: saving, recovering, attaching); false,
+// with a RuntimeError set, when it threw.
+template <typename Work>
+bool withoutGil(Work&& work) {
+    std::string error;
+    Py_BEGIN_ALLOW_THREADS;
+    try {
+        work();
+    } catch (const std::exception& e) {
+        error = e.what();
+    }
+    Py_END_ALLOW_THREADS;
+    if (!error.empty()) {
+        PyErr_SetString(PyExc_RuntimeError, error.c_str());
+        return false;
+    }
+    return true;
+}
+
 PyObject* notRecording() {
     PyErr_SetString(PyExc_RuntimeError, "memscope: no recording was started in this process");
     return nullptr;
@@ -94,16 +113,8 @@ PyObject* finish(PyObject*, PyObject* args) {
     }
     t_scopes.clear();
     std::string summary;
-    std::string error;
-    Py_BEGIN_ALLOW_THREADS;
-    try {
-        summary = g_recording->finish(ending, status, device, allocator).dump();
-    } catch (const std::exception& e) {
-        error = e.what();
-    }
-    Py_END_ALLOW_THREADS;
-    if (!error.empty()) {
-        PyErr_SetString(PyExc_RuntimeError, error.c_str());
+    if (!withoutGil(
+            [&] { summary = g_recording->finish(ending, status, device, allocator).dump(); })) {
         return nullptr;
     }
     return PyUnicode_FromStringAndSize(summary.data(), static_cast<Py_ssize_t>(summary.size()));
@@ -117,16 +128,7 @@ PyObject* finish(PyObject*, PyObject* args) {
 PyObject* attachCudaSegments(PyObject*, PyObject*) {
     using memscope::AllocatorTraceLink;
     AllocatorTraceLink::State state = AllocatorTraceLink::State::Unavailable;
-    std::string error;
-    Py_BEGIN_ALLOW_THREADS;
-    try {
-        state = AllocatorTraceLink::attach();
-    } catch (const std::exception& e) {
-        error = e.what();
-    }
-    Py_END_ALLOW_THREADS;
-    if (!error.empty()) {
-        PyErr_SetString(PyExc_RuntimeError, error.c_str());
+    if (!withoutGil([&] { state = AllocatorTraceLink::attach(); })) {
         return nullptr;
     }
     const char* text = state == AllocatorTraceLink::State::Attached   ? "attached"
@@ -144,16 +146,7 @@ PyObject* assemble(PyObject*, PyObject* args) {
         return nullptr;
     }
     memscope::ProgramProcesses::Result result;
-    std::string error;
-    Py_BEGIN_ALLOW_THREADS;
-    try {
-        result = memscope::ProgramProcesses::assemble(out, first_pid);
-    } catch (const std::exception& e) {
-        error = e.what();
-    }
-    Py_END_ALLOW_THREADS;
-    if (!error.empty()) {
-        PyErr_SetString(PyExc_RuntimeError, error.c_str());
+    if (!withoutGil([&] { result = memscope::ProgramProcesses::assemble(out, first_pid); })) {
         return nullptr;
     }
     const std::string text = result.describe(out);
@@ -172,17 +165,10 @@ PyObject* recover(PyObject*, PyObject* args) {
         return nullptr;
     }
     std::string described;
-    std::string error;
-    Py_BEGIN_ALLOW_THREADS;
-    try {
-        described =
-            memscope::JournalRecovery::saveProgramRun(journal, out, ending, status).describe();
-    } catch (const std::exception& e) {
-        error = e.what();
-    }
-    Py_END_ALLOW_THREADS;
-    if (!error.empty()) {
-        PyErr_SetString(PyExc_RuntimeError, error.c_str());
+    if (!withoutGil([&] {
+            described =
+                memscope::JournalRecovery::saveProgramRun(journal, out, ending, status).describe();
+        })) {
         return nullptr;
     }
     return PyUnicode_FromStringAndSize(described.data(), static_cast<Py_ssize_t>(described.size()));

@@ -128,6 +128,8 @@ def _start():
     program = {"python": sys.executable, "python_version": sys.version.split()[0],
                "torch": torch.__version__, "argv": sys.argv, "cwd": os.getcwd(),
                "process": {"pid": pid, "ppid": info["ppid"], "role": info["role"]}}
+    if sys.argv and sys.argv[0] and os.path.isfile(sys.argv[0]):
+        program["script"] = os.path.abspath(sys.argv[0])
     ext.start(out, int(os.environ.get(ENV_FRAMES, "4")), int(os.environ.get(ENV_POLL, "50")),
               json.dumps(program), torch.__version__, "cpu")
     for code in _hooks.wrapper_codes():
