@@ -521,9 +521,19 @@ void RankLanesView::paintEvent(QPaintEvent*) {
                 m.width = px1 - px0;
                 m.top = plot.top();
                 m.height = plot.height();
-                const TimelinePaintContext context(nullptr, *lane.layout, *lane.colors, m);
+                TimelinePaintContext context(nullptr, *lane.layout, *lane.colors, m);
+                // One x more than the piece holds: zoomed out, a column takes the x's whose
+                // left edge falls in it, so the column the piece ends in takes the next x.
+                context.wx1 = std::min(lane.layout->xCount(), context.wx1 + 1);
                 painter.save();
-                painter.setClipRect(QRectF(px0, plot.top(), px1 - px0, plot.height()));
+                // Whole pixel columns, so that neighbouring pieces meet without a gap.
+                const int c0 = int(std::lround(px0));
+                const int c1 = int(std::lround(px1));
+                if (c1 <= c0) {
+                    painter.restore();
+                    continue;
+                }
+                painter.setClipRect(QRectF(c0, plot.top(), c1 - c0, plot.height()));
                 TimelineCategoryPainter(context).paint(painter);
                 painter.restore();
             }
