@@ -4,6 +4,7 @@
 #include "io/journal_recovery.h"
 #include "io/program_processes.h"
 #include "io/run_journal.h"
+#include "run/byte_size.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -81,6 +82,7 @@ struct PythonRecordOptions {
     std::string frames = "4";
     std::string poll_ms = "50";
     std::string comm_timeout;          // seconds; empty: PyTorch's own
+    std::string memory_limit;          // a size; empty: none
     std::vector<std::string> program;  // [SCRIPT, ARGS...] or ["-m", MODULE, ARGS...]
 };
 
@@ -118,6 +120,13 @@ PythonRecordOptions parsePythonRecord(const std::vector<std::string>& args) {
             if (o.poll_ms == "0") {
                 throw std::invalid_argument("--poll-ms: must be at least 1");
             }
+        } else if (a == "--device-memory-limit") {
+            o.memory_limit = value();
+            const auto bytes = parseByteSize(o.memory_limit);
+            if (!bytes || *bytes <= 0) {
+                throw std::invalid_argument("--device-memory-limit: '" + o.memory_limit +
+                                            "' is not a size (try 512MiB or 2GiB)");
+            }
         } else if (a == "--comm-timeout") {
             o.comm_timeout = number(100000);
             if (o.comm_timeout == "0") {
@@ -125,8 +134,8 @@ PythonRecordOptions parsePythonRecord(const std::vector<std::string>& args) {
             }
         } else {
             throw std::invalid_argument(
-                "record --python takes --out, --python-exe, --python-frames, --poll-ms and "
-                "--comm-timeout before --python; '" +
+                "record --python takes --out, --python-exe, --python-frames, --poll-ms, "
+                "--comm-timeout and --device-memory-limit before --python; '" +
                 a + "' is not one of them");
         }
     }
@@ -235,6 +244,9 @@ int PythonRecord::run(const std::vector<std::string>& args) {
                                      "--python-frames", o.frames, "--poll-ms",    o.poll_ms};
     if (!o.comm_timeout.empty()) {
         argv.insert(argv.end(), {"--comm-timeout", o.comm_timeout});
+    }
+    if (!o.memory_limit.empty()) {
+        argv.insert(argv.end(), {"--device-memory-limit", o.memory_limit});
     }
     if (o.program[0] != "-m") {
         argv.push_back("--");

@@ -11,6 +11,7 @@
 #include "model/module_scope.h"
 #include "program_recording.h"
 #include "python_stack.h"
+#include "run/byte_size.h"
 #include "train/allocator_trace_link.h"
 
 #include <memory>
@@ -75,8 +76,9 @@ PyObject* start(PyObject*, PyObject* args) {
     const char* program = nullptr;
     const char* torch_version = nullptr;
     const char* device = nullptr;
-    if (!PyArg_ParseTuple(args, "siisss", &out, &frames, &poll_ms, &program, &torch_version,
-                          &device)) {
+    long long limit = 0;
+    if (!PyArg_ParseTuple(args, "siisss|L", &out, &frames, &poll_ms, &program, &torch_version,
+                          &device, &limit)) {
         return nullptr;
     }
     if (g_recording != nullptr) {
@@ -91,6 +93,7 @@ PyObject* start(PyObject*, PyObject* args) {
         options.program = nlohmann::json::parse(program);
         options.torch_version = torch_version;
         options.device = device;
+        options.device_memory_limit = limit;
         auto recording = std::make_unique<ProgramRecording>(std::move(options));
         recording->start();
         g_recording = recording.release();
@@ -118,6 +121,20 @@ PyObject* finish(PyObject*, PyObject* args) {
         return nullptr;
     }
     return PyUnicode_FromStringAndSize(summary.data(), static_cast<Py_ssize_t>(summary.size()));
+}
+
+// parse_size(text) -> bytes, or None: "512MiB", "2GiB", "800MB", "1048576" (run/byte_size.h,
+// the rule memscope-cli's --device-memory-limit reads).
+PyObject* parseSize(PyObject*, PyObject* args) {
+    const char* text = nullptr;
+    if (!PyArg_ParseTuple(args, "s", &text)) {
+        return nullptr;
+    }
+    const auto bytes = memscope::parseByteSize(text);
+    if (!bytes) {
+        Py_RETURN_NONE;
+    }
+    return PyLong_FromLongLong(*bytes);
 }
 
 // attach_cuda_segments() -> "attached" | "no device" | "unavailable": the CUDA caching
@@ -307,9 +324,11 @@ PyObject* step(PyObject*, PyObject*) {
 
 PyMethodDef g_methods[] = {
     {"start", start, METH_VARARGS,
-     "start(out, python_frames, poll_ms, program_json, torch_version, device)"},
+     "start(out, python_frames, poll_ms, program_json, torch_version, device[, "
+     "device_memory_limit])"},
     {"finish", finish, METH_VARARGS,
      "finish(ending, exit_status, device[, allocator_json]) -> summary JSON"},
+    {"parse_size", parseSize, METH_VARARGS, "parse_size(text) -> bytes or None"},
     {"attach_cuda_segments", attachCudaSegments, METH_NOARGS,
      "attach the CUDA caching allocator's trace tracker (segments, reserved line)"},
     {"assemble", assemble, METH_VARARGS,

@@ -6,6 +6,7 @@
 #include "run/text_format.h"
 #include "trace/program_stack_order.h"
 #include "trace/trace_summary.h"
+#include "train/device_capacity.h"
 
 #include <ATen/Parallel.h>
 
@@ -50,6 +51,10 @@ void ProgramRecording::start() {
     m_journal->append(m_trace);
     m_runThread = std::this_thread::get_id();
     m_hookGuard = std::make_unique<AllocationHookGuard>(m_hook);
+    if (m_options.device_memory_limit > 0) {
+        meta.capacity_bytes = m_options.device_memory_limit;
+        DeviceCapacity::setLimit(m_options.device_memory_limit, m_hook);
+    }
     m_observer.onRunThreadStart();
     m_observer.onPhase(Phase::Init, 0);
     m_phaseSince = nowNs();
@@ -215,6 +220,9 @@ nlohmann::json ProgramRecording::finish(const std::string& ending, int exit_stat
         enterPhase(Phase::Other, nowNs());
     }
     m_observer.onRunThreadEnd();
+    if (m_options.device_memory_limit > 0) {
+        DeviceCapacity::clear();
+    }
     m_hookGuard.reset();
     m_observer.stop();
     {

@@ -33,6 +33,9 @@ class ProgramRecording {
         nlohmann::json program;     // what ran: {"script" or "module", "argv", "python", ...}
         std::string torch_version;  // the interpreter's torch.__version__
         std::string device = "cpu";
+        // --device-memory-limit: an allocation past it fails with LibTorch's out-of-memory
+        // error, as on a device that size (train/device_capacity.h); 0: none.
+        int64_t device_memory_limit = 0;
     };
     // What the program's hooks tell (python/memscope/_hooks.py uses the same numbers).
     enum class Event {

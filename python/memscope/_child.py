@@ -23,12 +23,15 @@ ENV_FRAMES = "MEMSCOPE_CHILD_FRAMES"
 ENV_POLL = "MEMSCOPE_CHILD_POLL_MS"
 # --comm-timeout: how long init_process_group may wait for the other ranks (every process).
 ENV_COMM_TIMEOUT = "MEMSCOPE_COMM_TIMEOUT_S"
+ENV_LIMIT = "MEMSCOPE_CHILD_DEVICE_MEMORY_LIMIT"  # bytes, each process its own device
 
 _state = {"ext": None, "sidecar": None, "info": None}
 
 
-def arm_children(out, frames, poll_ms, comm_timeout_s=0):
+def arm_children(out, frames, poll_ms, comm_timeout_s=0, limit_bytes=0):
     """In the program's first process, before it runs: its children record themselves."""
+    if limit_bytes:
+        os.environ[ENV_LIMIT] = str(limit_bytes)
     if comm_timeout_s:
         os.environ[ENV_COMM_TIMEOUT] = str(comm_timeout_s)
     staging = os.path.abspath(out) + ".procs"
@@ -131,7 +134,8 @@ def _start():
     if sys.argv and sys.argv[0] and os.path.isfile(sys.argv[0]):
         program["script"] = os.path.abspath(sys.argv[0])
     ext.start(out, int(os.environ.get(ENV_FRAMES, "4")), int(os.environ.get(ENV_POLL, "50")),
-              json.dumps(program), torch.__version__, "cpu")
+              json.dumps(program), torch.__version__, "cpu",
+              int(os.environ.get(ENV_LIMIT, "0") or 0))
     for code in _hooks.wrapper_codes():
         ext.skip_code(code)
     _hooks.install(ext)

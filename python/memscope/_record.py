@@ -82,6 +82,8 @@ def main(argv):
                "--python-frames", str(opts["frames"]), "--poll-ms", str(opts["poll_ms"])]
     if opts["comm_timeout"]:
         command += ["--comm-timeout", str(opts["comm_timeout"])]
+    if opts["limit"] is not None:
+        command += ["--device-memory-limit", opts["limit"]]
     command += ["--", script] if script is not None else ["-m", module]
     command += args
     print(f"Recording {script if script is not None else '-m ' + module} with {sys.executable} "

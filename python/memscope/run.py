@@ -1,4 +1,5 @@
 """python -m memscope.run [--out RUN.memscope] [--python-frames N] [--poll-ms N] [--comm-timeout S]
+                         [--device-memory-limit SIZE]
                          (SCRIPT.py | -m MODULE) [ARGS...]
 
 Runs a Python program as `python SCRIPT.py ARGS` would, recording every tensor allocation and free
@@ -20,7 +21,7 @@ import traceback
 from . import _child, _guard
 
 USAGE = ("usage: python -m memscope.run [--out RUN.memscope] [--python-frames N] [--poll-ms N] "
-         "[--comm-timeout S] "
+         "[--comm-timeout S] [--device-memory-limit SIZE] "
          "(SCRIPT.py | -m MODULE) [ARGS...]")
 
 
@@ -30,17 +31,20 @@ def _refuse(message):
 
 
 def _parse(argv):
-    opts = {"out": "run.memscope", "frames": 4, "poll_ms": 50, "comm_timeout": 0, "module": None,
-            "script": None}
+    opts = {"out": "run.memscope", "frames": 4, "poll_ms": 50, "comm_timeout": 0, "limit": None,
+            "module": None, "script": None}
     i = 0
     while i < len(argv):
         a = argv[i]
-        if a in ("--out", "--python-frames", "--poll-ms", "--comm-timeout"):
+        if a in ("--out", "--python-frames", "--poll-ms", "--comm-timeout",
+                 "--device-memory-limit"):
             if i + 1 >= len(argv):
                 raise ValueError(f"{a} needs a value")
             value = argv[i + 1]
             if a == "--out":
                 opts["out"] = value
+            elif a == "--device-memory-limit":
+                opts["limit"] = value  # a size: read by the extension (run/byte_size.h)
             else:
                 try:
                     n = int(value)
@@ -159,6 +163,12 @@ def main(argv=None):
     if os.path.exists(staging):
         return _refuse(f"--out {opts['out']}: {staging} exists, left by an earlier run whose "
                        f"processes were not put together: remove it")
+    limit = 0
+    if opts["limit"] is not None:
+        limit = ext.parse_size(opts["limit"]) or 0
+        if limit <= 0:
+            return _refuse(f"--device-memory-limit: '{opts['limit']}' is not a size "
+                           f"(try 512MiB or 2GiB)")
     if opts["frames"] > 0 and not ext.PYTHON_FRAMES_SUPPORTED:
         print(f"memscope: Python {sys.version_info.major}.{sys.version_info.minor}: no Python "
               f"frames (supported on 3.11 to 3.13); operator and module frames are recorded",
@@ -174,14 +184,14 @@ def main(argv=None):
     import memscope
     try:
         ext.start(os.path.abspath(opts["out"]), opts["frames"], opts["poll_ms"],
-                  json.dumps(program), torch.__version__, "cpu")
+                  json.dumps(program), torch.__version__, "cpu", limit)
     except RuntimeError as e:
         return _refuse(str(e))
     for code in _hooks.wrapper_codes():
         ext.skip_code(code)
     pid = os.getpid()
     # The Python processes the program starts record themselves (memscope/_child.py).
-    _child.arm_children(opts["out"], opts["frames"], opts["poll_ms"], opts["comm_timeout"])
+    _child.arm_children(opts["out"], opts["frames"], opts["poll_ms"], opts["comm_timeout"], limit)
     _hooks.install(ext)
     memscope._recording = ext
     status, ending = 0, "exit status 0"
@@ -233,6 +243,12 @@ def main(argv=None):
     except RuntimeError as e:
         print(f"memscope: the recording could not be saved: {e}", file=sys.stderr)
         return status if status != 0 else 1
+    oom = summary.get("oom")
+    if limit and isinstance(oom, dict) and oom.get("step", 1) == 0:
+        # Out of memory before the first step: the limit is below what the program holds.
+        print(f"memscope: --device-memory-limit {opts['limit']} is below what the program holds "
+              f"before its first step ({oom.get('allocated_bytes', 0):,} bytes in use, "
+              f"{oom.get('requested_bytes', 0):,} more requested)", file=sys.stderr)
     try:
         directory, processes = ext.assemble(os.path.abspath(opts["out"]), pid)
     except RuntimeError as e:

@@ -426,6 +426,29 @@ def mode_processes(a, tmp):
     check_ranks(a, out, "torchrun")
 
 
+def check_device_memory_limit(a, tmp, cfg):
+    """record --python --device-memory-limit: the program's allocation past the limit raises
+    PyTorch's out-of-memory error, and the run file is kept with it (issue 41)."""
+    script = os.path.join(HERE, "tiny_llama_v1.py")
+    out = os.path.join(tmp, "oom.memscope")
+    rc, so, se = record(a.cli, a.python_exe, out, [script, *cfg],
+                        extra=("--device-memory-limit", "8MiB"))
+    check(rc == 1 and "OutOfMemoryError" in se and "device-capacity limit of 8.0 MiB" in se,
+          f"past --device-memory-limit the program sees PyTorch's out-of-memory error "
+          f"({rc}: {se.strip()[-200:]})")
+    p = subprocess.run([a.cli, "info", out], capture_output=True, text=True, timeout=60)
+    check(p.returncode == 0 and "OUT OF MEMORY in step" in p.stdout,
+          f"the run file is kept with the out-of-memory event ({p.stdout.strip()[-300:]})")
+    rc, so, se = record(a.cli, a.python_exe, os.path.join(tmp, "oom0.memscope"), [script, *cfg],
+                        extra=("--device-memory-limit", "100KiB"))
+    check(rc == 1 and "is below what the program holds before its first step" in se,
+          f"a limit below what the program holds before its first step says so ({se[-300:]})")
+    rc, so, se = record(a.cli, a.python_exe, os.path.join(tmp, "oombad.memscope"), [script],
+                        extra=("--device-memory-limit", "12x"))
+    check(rc == 2 and "--device-memory-limit: '12x' is not a size" in se and
+          len(se.strip().splitlines()) == 1, f"a limit that is not a size: one line ({se})")
+
+
 def mode_llama(a, tmp):
     cfg = ["--batch-size", "4", "--seq-len", "32", "--hidden-dim", "64", "--num-layers", "2",
            "--num-steps", "4"]
@@ -441,6 +464,7 @@ def mode_llama(a, tmp):
     check(max(c["recorded_peak_bytes"] for c in steady) == py["steady_peak_allocated_bytes_recorded"],
           "the run's steady peak is the highest of them")
     check_program_down(a, out, tmp)
+    check_device_memory_limit(a, tmp, cfg)
     ref = os.path.join(tmp, "llama_cpp.memscope")
     p = subprocess.run([a.cli, "record", "--preset", "workshop-default", "--batch-size", "4",
                         "--seq-len", "32", "--hidden-dim", "64", "--num-layers", "2",
