@@ -180,6 +180,40 @@ class TestRankLanes : public QObject {
         QVERIFY(!lanes.grab().isNull());  // paints its placeholder
     }
 
+    // Zoomed out (more events than pixel columns) every column of every lane is drawn: the
+    // linear pieces of a lane meet without a gap.
+    void no_column_of_a_lane_is_left_blank() {
+        RunDocument document;
+        RankLanesView lanes(&document);
+        lanes.resize(400, 400);
+        lanes.show();
+        const auto r0 = rankRun(3, 200, 10, nullptr);
+        const auto r1 = rankRun(3, 150, 20, nullptr);
+        lanes.setRuns({{0, QString(), r0}, {1, QString(), r1}});
+        QVERIFY(int64_t(r0->events.count()) > 2 * int64_t(lanes.lanePlotRect(0).width()));
+        // Where the pieces meet in pixels depends on the width: try a few.
+        for (int width = 400; width < 440; ++width) {
+            lanes.resize(width, 400);
+            const QImage image = lanes.grab().toImage();
+            const qreal dpr = image.devicePixelRatio();
+            for (int i = 0; i < 2; ++i) {
+                const QRectF plot = lanes.lanePlotRect(i);
+                // A row inside the lowest band (1,000 bytes from the start, always live).
+                const int y = int((plot.bottom() - 3) * dpr);
+                for (int x = int(plot.left()) + 2; x < int(plot.right()) - 2; ++x) {
+                    const QColor c = image.pixelColor(int(x * dpr), y);
+                    // Data, not the light background or a phase band.
+                    QVERIFY2(c.lightness() < 200, qPrintable(QStringLiteral("width %1, lane %2, "
+                                                                            "column %3: %4")
+                                                                 .arg(width)
+                                                                 .arg(i)
+                                                                 .arg(x)
+                                                                 .arg(c.name())));
+                }
+            }
+        }
+    }
+
     void large_runs_are_laid_out_on_a_worker() {
         RunDocument document;
         RankLanesView lanes(&document);
