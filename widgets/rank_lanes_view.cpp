@@ -94,6 +94,7 @@ RankLanesView::RankLanesView(RunDocument* state, QWidget* parent)
     setObjectName(QStringLiteral("rank_lanes"));
     setMinimumSize(320, 200);
     setAttribute(Qt::WA_OpaquePaintEvent);
+    setMouseTracking(true);
     if (m_state) {
         connect(m_state, &RunDocument::rankChanged, this, [this] { update(); });
     }
@@ -613,6 +614,14 @@ void RankLanesView::paintEvent(QPaintEvent*) {
         }
     }
 
+    if (m_hoverPx >= area.left() && m_hoverPx <= area.right()) {
+        painter.setPen(QPen(QColor(0, 0, 0, 110), 0));
+        for (int i = 0; i < laneCount(); ++i) {
+            const QRectF plot = lanePlotRect(i);
+            painter.drawLine(QPointF(m_hoverPx, plot.top()), QPointF(m_hoverPx, plot.bottom()));
+        }
+    }
+
     // What the x axis is, and what a click does.
     const double baseline = height() - 6 - fm.descent();
     const QString hint =
@@ -648,6 +657,23 @@ void RankLanesView::mouseDoubleClickEvent(QMouseEvent* event) {
         return;
     }
     QWidget::mouseDoubleClickEvent(event);
+}
+
+void RankLanesView::mouseMoveEvent(QMouseEvent* event) {
+    const double px = laneAt(event->position()) >= 0 ? std::round(event->position().x()) + 0.5 : -1;
+    if (px != m_hoverPx) {
+        m_hoverPx = px;
+        update();
+    }
+    QWidget::mouseMoveEvent(event);
+}
+
+void RankLanesView::leaveEvent(QEvent* event) {
+    if (m_hoverPx >= 0) {
+        m_hoverPx = -1;
+        update();
+    }
+    QWidget::leaveEvent(event);
 }
 
 void RankLanesView::changeEvent(QEvent* event) {

@@ -99,6 +99,9 @@ class RankLanesView : public QWidget {
     void paintEvent(QPaintEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
+    // A line through every lane at the pointer: the same moment of the step on each rank.
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
     void changeEvent(QEvent* event) override;
     void showEvent(QShowEvent* event) override;
 
@@ -143,6 +146,7 @@ class RankLanesView : public QWidget {
     int64_t m_scaleBytes = 0;
     bool m_computing = false;
     bool m_pending = false;  // runs given, lanes not computed yet
+    double m_hoverPx = -1;   // the pointer's pixel column over the lanes, -1: none
     uint64_t m_generation = 0;
 };
 

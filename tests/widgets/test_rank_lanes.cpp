@@ -171,6 +171,28 @@ class TestRankLanes : public QObject {
                              lanes.lanePlotRect(i).right()) < 1e-6);
         }
 
+        // The pointer over one lane draws a line through all of them (the same moment of the
+        // step on every rank): above the data, the top of each plot is darker there.
+        const QPoint over =
+            QPointF(lanes.stepStartPixel(0, 2) + 7.3, lanes.lanePlotRect(0).center().y()).toPoint();
+        const auto top_of = [&](const QImage& image, int lane) {
+            const qreal dpr = image.devicePixelRatio();
+            return image
+                .pixelColor(int((over.x() + 0.5) * dpr),
+                            int((lanes.lanePlotRect(lane).top() + 3) * dpr))
+                .lightness();
+        };
+        const QImage before = lanes.grab().toImage();
+        QTest::mouseMove(&lanes, over);
+        const QImage after = lanes.grab().toImage();
+        for (int i = 0; i < 3; ++i) {
+            QVERIFY2(top_of(after, i) < top_of(before, i) - 20,
+                     qPrintable(QStringLiteral("lane %1: %2 then %3")
+                                    .arg(i)
+                                    .arg(top_of(before, i))
+                                    .arg(top_of(after, i))));
+        }
+
         // The same runs again keep the lanes; none clears them.
         QSignalSpy ready(&lanes, &RankLanesView::lanesReady);
         lanes.setRuns({{0, QString(), r0}, {1, QString(), r1}, {2, QString(), r2}});
