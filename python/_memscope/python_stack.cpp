@@ -92,6 +92,31 @@ PyCodeObject* codeOf(_PyInterpreterFrame* f) {
     return f->f_code;
 #endif
 }
+
+// The line a frame is at, by (code object, instruction offset): PyCode_Addr2Line decodes the
+// code's location table each time, and an allocation's frames are mostly the call sites of the
+// allocation before it (bench_python_overhead: it was most of the frames' cost). Direct-mapped,
+// per thread, no lock. A code object freed and another made at its address with the same
+// offset could show a stale line number; module functions' code lives as long as the program.
+struct LineCacheEntry {
+    const void* code = nullptr;
+    int lasti = -1;
+    int line = 0;
+};
+constexpr size_t kLineCacheSize = 4096;
+thread_local LineCacheEntry t_lines[kLineCacheSize];
+
+int lineOf(PyCodeObject* code, int lasti) {
+    const auto key = reinterpret_cast<uintptr_t>(code);
+    LineCacheEntry& e =
+        t_lines[((key >> 4) ^ (static_cast<uintptr_t>(lasti) * 2654435761u)) % kLineCacheSize];
+    if (e.code != code || e.lasti != lasti) {
+        e.code = code;
+        e.lasti = lasti;
+        e.line = PyCode_Addr2Line(code, lasti * static_cast<int>(sizeof(_Py_CODEUNIT)));
+    }
+    return e.line;
+}
 #endif
 
 }  // namespace
@@ -136,8 +161,7 @@ size_t PythonStack::capture(size_t program_frames, std::vector<Frame>& out) {
         Frame& frame = out[n++];
         frame.name.assign(textOf(code->co_qualname));
         frame.file.assign(file);
-        frame.line = PyCode_Addr2Line(
-            code, _PyInterpreterFrame_LASTI(f) * static_cast<int>(sizeof(_Py_CODEUNIT)));
+        frame.line = lineOf(code, _PyInterpreterFrame_LASTI(f));
         frame.kind = FrameKind::Other;
     }
     std::reverse(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(n));
