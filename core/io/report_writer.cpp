@@ -88,8 +88,7 @@ struct Run {
         if (!configured()) {
             // A Python program's run: its script or module says what it is.
             const auto& config = trace->meta.config;
-            if (config.is_object() && config.contains("program") &&
-                config["program"].is_object()) {
+            if (config.is_object() && config.contains("program") && config["program"].is_object()) {
                 const auto& program = config["program"];
                 for (const char* key : {"script", "module"}) {
                     if (program.contains(key) && program[key].is_string()) {
