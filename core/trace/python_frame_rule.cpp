@@ -15,6 +15,15 @@ bool PythonFrameRule::isLibrary(std::string_view file) {
     if (ends_with("/runpy.py")) {
         return true;
     }
+    // The standard library's process and thread start-up (multiprocessing's spawn_main,
+    // BaseProcess._bootstrap and run, Thread._bootstrap_inner and run): what calls a worker's
+    // function, not the program.
+    const bool stdlib = file.find("/python3.") != std::string_view::npos &&
+                        file.find("-packages/") == std::string_view::npos;
+    if (stdlib &&
+        (file.find("/multiprocessing/") != std::string_view::npos || ends_with("/threading.py"))) {
+        return true;
+    }
     for (const char* own : {"/memscope/run.py", "/memscope/_hooks.py", "/memscope/__main__.py",
                             "/memscope/_record.py"}) {
         if (ends_with(own)) {

@@ -58,6 +58,10 @@ class TestProgramStackOrder : public QObject {
         QVERIFY(PythonFrameRule::isLibrary("<frozen runpy>"));
         QVERIFY(PythonFrameRule::isLibrary("/usr/lib/python3.11/runpy.py"));
         QVERIFY(PythonFrameRule::isLibrary("/build/python/memscope/_hooks.py"));
+        QVERIFY(PythonFrameRule::isLibrary(
+            "/root/.pyenv/versions/3.13.0/lib/python3.13/multiprocessing/process.py"));
+        QVERIFY(PythonFrameRule::isLibrary("/usr/lib/python3.11/threading.py"));
+        QVERIFY(!PythonFrameRule::isLibrary("/home/me/multiprocessing/worker.py"));
         QVERIFY(!PythonFrameRule::isLibrary("/home/me/torch/train.py"));  // a user's folder
         QVERIFY(!PythonFrameRule::isLibrary("/home/me/course/model.py"));
         QVERIFY(!PythonFrameRule::isLibrary("<string>"));
