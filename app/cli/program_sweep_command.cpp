@@ -6,6 +6,7 @@
 #include "fit_report.h"
 #include "io/run_file.h"
 #include "model/config_error.h"
+#include "python_record.h"
 #include "run/run_summary.h"
 #include "run/text_format.h"
 
@@ -199,15 +200,8 @@ int recordPoint(const std::string& run, const std::string& log, const std::strin
 }  // namespace
 
 bool ProgramSweepCommand::requested(const std::vector<std::string>& args) {
-    for (const auto& a : args) {
-        if (a == "--python") {
-            return true;
-        }
-        if (a == "--help" || a == "-h") {
-            return false;
-        }
-    }
-    return false;
+    // The same test as record's: --python before any --help.
+    return PythonRecord::requested(args);
 }
 
 int ProgramSweepCommand::run(const std::vector<std::string>& args) {
