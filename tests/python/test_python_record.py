@@ -126,6 +126,27 @@ def mode_program(a, tmp):
     check(len(checks) == 3, f"three optimizer steps ({len(checks)})")
 
 
+def interrupt_when(cmd, ready, timeout_s, what, settle_s=0.0):
+    """Starts `cmd`, waits for a stdout line that `ready` accepts (at most `timeout_s`), sends it
+    SIGINT and waits for it to end; returns (process, stdout, stderr). `what` fails when it
+    does not end within `timeout_s` (it is killed then)."""
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    t0 = time.time()
+    while time.time() - t0 < timeout_s:
+        line = p.stdout.readline()
+        if not line or ready(line):
+            break
+    time.sleep(settle_s)
+    p.send_signal(signal.SIGINT)
+    try:
+        so, se = p.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        so, se = p.communicate()
+        check(False, what)
+    return p, so, se
+
+
 def expect_line(stderr, needle, what):
     lines = [l for l in stderr.splitlines() if needle in l]
     check(len(lines) >= 1, f"{what}: says '{needle}' ({stderr.strip()[-200:]!r})")
@@ -175,21 +196,9 @@ def mode_faults(a, tmp):
     out = os.path.join(tmp, "sigint.memscope")
     loop = write("loop.py", step + "import time\nprint('ready', flush=True)\nwhile True:\n"
                  "    m(torch.randn(4, 8)).sum().backward(); opt.step(); time.sleep(0.01)\n")
-    p = subprocess.Popen([a.cli, "record", "--out", out, "--python-exe", a.python_exe, "--python", loop],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    t0 = time.time()
-    while time.time() - t0 < 60:
-        line = p.stdout.readline()
-        if not line or "ready" in line:
-            break
-    time.sleep(0.5)
-    p.send_signal(signal.SIGINT)
-    try:
-        so, se = p.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        so, se = p.communicate()
-        check(False, "SIGINT: memscope-cli ends")
+    p, so, se = interrupt_when([a.cli, "record", "--out", out, "--python-exe", a.python_exe,
+                                "--python", loop], lambda line: "ready" in line, 60,
+                               "SIGINT: memscope-cli ends", settle_s=0.5)
     check(p.returncode == 130, f"SIGINT: status 130 ({p.returncode})")
     check(os.path.exists(out) and not os.path.exists(out + ".journal"), "SIGINT: the recording is saved")
     if os.path.exists(out):
@@ -377,21 +386,10 @@ def mode_processes(a, tmp):
     # SIGINT to memscope-cli (a GUI's Stop): the program's first process passes it on to its
     # workers, each saves its own recording, and the run directory holds them all.
     out = os.path.join(tmp, "interrupted.memscope")
-    p = subprocess.Popen([a.cli, "record", "--out", out, "--python-exe", a.python_exe, "--python",
-                          program, "--port", "29617", "--steps", "100000"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    t0 = time.time()
-    while time.time() - t0 < 120:
-        line = p.stdout.readline()
-        if not line or line.startswith("step 5:"):
-            break
-    p.send_signal(signal.SIGINT)
-    try:
-        so, se = p.communicate(timeout=120)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        so, se = p.communicate()
-        check(False, "SIGINT to a program of two processes: memscope-cli ends")
+    p, so, se = interrupt_when([a.cli, "record", "--out", out, "--python-exe", a.python_exe,
+                                "--python", program, "--port", "29617", "--steps", "100000"],
+                               lambda line: line.startswith("step 5:"), 120,
+                               "SIGINT to a program of two processes: memscope-cli ends")
     ranks = rank_summaries(a, out) if os.path.isdir(out) else []
     check(p.returncode == 130 and len(ranks) == 2 and
           all(len(s.get("program", {}).get("peak_checks", [])) >= 3 for s in ranks),
