@@ -1,12 +1,9 @@
 #include "analysis/program_sweep.h"
 
-#include "io/atomic_file.h"
+#include "analysis/sweep_file.h"
 #include "io/file_error.h"
 
 #include <nlohmann/json.hpp>
-
-#include <filesystem>
-#include <fstream>
 
 namespace memscope {
 
@@ -84,29 +81,14 @@ ProgramSweep ProgramSweep::fromJson(const nlohmann::json& j, const std::string& 
 }
 
 void ProgramSweep::save(const std::string& dir) const {
-    const std::string path = (std::filesystem::path(dir) / kFileName).string();
-    const std::string text = toJson().dump(1);
-    writeFileAtomically(path, [&text](std::ostream& out) { out << text << "\n"; });
+    SweepFile::write(dir, kFileName, toJson(), 1);
 }
 
 ProgramSweep ProgramSweep::load(const std::string& path) {
-    std::filesystem::path file(path);
-    std::error_code ec;
-    if (std::filesystem::is_directory(file, ec)) {
-        file /= kFileName;
-    }
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-        throw FileError(file.string(),
-                        "cannot read (is it the directory of a memscope-cli sweep --python?)");
-    }
     nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::exception& e) {
-        throw FileError(file.string(), std::string("not JSON: ") + e.what());
-    }
-    return fromJson(j, file.string());
+    const std::string file = SweepFile::read(
+        path, kFileName, "cannot read (is it the directory of a memscope-cli sweep --python?)", j);
+    return fromJson(j, file);
 }
 
 }  // namespace memscope

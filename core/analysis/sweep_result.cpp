@@ -1,14 +1,12 @@
 #include "analysis/sweep_result.h"
 
-#include "io/atomic_file.h"
+#include "analysis/sweep_file.h"
 #include "io/file_error.h"
 #include "model/config_error.h"
 #include "model/input_error.h"
 
 #include <nlohmann/json.hpp>
 
-#include <filesystem>
-#include <fstream>
 #include <stdexcept>
 
 namespace memscope {
@@ -149,28 +147,14 @@ SweepResult SweepResult::fromJson(const nlohmann::json& j, const std::string& so
 }
 
 void SweepResult::save(const std::string& dir) const {
-    const std::string path = (std::filesystem::path(dir) / kFileName).string();
-    const std::string text = toJson().dump(2);
-    writeFileAtomically(path, [&text](std::ostream& out) { out << text << "\n"; });
+    SweepFile::write(dir, kFileName, toJson(), 2);
 }
 
 SweepResult SweepResult::load(const std::string& path) {
-    std::filesystem::path file(path);
-    std::error_code ec;
-    if (std::filesystem::is_directory(file, ec)) {
-        file /= kFileName;
-    }
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-        throw FileError(file.string(), "cannot read (is it a sweep directory?)");
-    }
     nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::exception& e) {
-        throw FileError(file.string(), std::string("not JSON: ") + e.what());
-    }
-    return fromJson(j, file.string());
+    const std::string file =
+        SweepFile::read(path, kFileName, "cannot read (is it a sweep directory?)", j);
+    return fromJson(j, file);
 }
 
 }  // namespace memscope
