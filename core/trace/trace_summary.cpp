@@ -139,6 +139,8 @@ std::string TraceSummary::ruleId(CategoryRule rule) {
             return "KEPT_AFTER_BACKWARD";
         case CategoryRule::KeptByOptimizer:
             return "KEPT_BY_OPTIMIZER";
+        case CategoryRule::MadeInCollective:
+            return "MADE_IN_COLLECTIVE";
         case CategoryRule::NothingTells:
             break;
     }
