@@ -217,6 +217,10 @@
         <translation>im Optimierer angelegt, bis in einen späteren Schritt behalten</translation>
     </message>
     <message>
+        <source>made inside a collective (c10d, DDP, torch.distributed)</source>
+        <translation>innerhalb einer kollektiven Operation angelegt (c10d, DDP, torch.distributed)</translation>
+    </message>
+    <message>
         <source>nothing tells its phase or lifetime</source>
         <translation>weder Phase noch Lebensdauer bekannt</translation>
     </message>

@@ -57,11 +57,12 @@ ExportCommand::ExportCommand(CLI::App& parent) {
                       "Write the bytes alive at the peak (or --at) by stack as folded stacks "
                       "(flamegraph.pl, speedscope)");
     m_app->add_option("--at", m_at,
-                      "With --flamegraph: an event index (5000) or a time (1.25s) instead of "
-                      "the peak");
+                      "With --flamegraph or --table modules: an event index (5000), a time "
+                      "(1.25s) or oom instead of the peak");
     m_app->add_option("--protocol", m_protocol, "Pickle protocol, 2 or 4 (default 4)");
     m_app->add_option("--table", m_table,
-                      "Table for .csv/.md: operators, allocations or summary (default operators)");
+                      "Table for .csv/.md: operators, allocations, summary or modules (default "
+                      "operators)");
     m_app->add_option("--limit", m_limit,
                       "At most N table rows (default: all; Markdown allocation lists: 100)");
 }
@@ -70,8 +71,15 @@ int ExportCommand::run() {
     if (m_to.empty() == m_flamegraph.empty()) {
         return reportUsageError("export needs either --to FILE or --flamegraph FILE");
     }
-    if (!m_at.empty() && m_flamegraph.empty()) {
-        return reportUsageError("--at works with --flamegraph only");
+    if (!m_at.empty() && m_flamegraph.empty() && m_table != "modules") {
+        return reportUsageError("--at works with --flamegraph or --table modules only");
+    }
+    if (!m_at.empty()) {
+        try {
+            EventAt::parse(m_at);
+        } catch (const InputError& e) {
+            return reportUsageError(std::string("--at: ") + e.what());
+        }
     }
     if (!m_flamegraph.empty()) {
         return writeFlameGraph();
@@ -91,8 +99,8 @@ int ExportCommand::run() {
     }
     TableExporter::Kind kind = TableExporter::Kind::Operators;
     if (!TableExporter::parseKind(m_table, kind)) {
-        return reportUsageError("--table: must be operators, allocations or summary, not '" +
-                                m_table + "'");
+        return reportUsageError(
+            "--table: must be operators, allocations, summary or modules, not '" + m_table + "'");
     }
     RunRange range;
     int status = 0;
@@ -164,7 +172,15 @@ int ExportCommand::exportOne(const Trace& trace, const std::string& to, const st
             const size_t limit =
                 m_limit > 0 ? m_limit
                             : (markdown && kind == TableExporter::Kind::Allocations ? 100 : 0);
-            const auto table = TableExporter::make(kind, trace, units, limit);
+            int64_t at_event = -1;
+            if (!m_at.empty()) {
+                try {
+                    at_event = EventAt::parse(m_at).resolve(trace);
+                } catch (const InputError& e) {
+                    return reportUsageError("--at " + m_at + ": " + e.what());
+                }
+            }
+            const auto table = TableExporter::make(kind, trace, units, limit, at_event);
             writeFileAtomically(to, [&](std::ostream& out) {
                 out << (csv ? TableExporter::toCsv(table) : TableExporter::toMarkdown(table));
             });

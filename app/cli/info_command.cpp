@@ -1,7 +1,10 @@
 #include "info_command.h"
 
+#include "analysis/event_at.h"
 #include "cli_support.h"
+#include "model/input_error.h"
 #include "run/run_summary.h"
+#include "trace/module_table.h"
 #include "trace/reserved_memory.h"
 #include "trace/trace_summary.h"
 
@@ -25,6 +28,45 @@ InfoCommand::InfoCommand(CLI::App& parent) {
     m_app->add_option("--range", m_range, kRangeOptionHelp);
     m_app->add_option("--top", m_top, "How many operators to list (default 10)");
     m_app->add_flag("--json", m_json, "Print the stored summary as JSON");
+    m_app->add_flag("--modules", m_modules,
+                    "Where the memory is, module by module: parameters, gradients, optimizer "
+                    "state, activations, temporaries and backward buffers each module holds at "
+                    "the peak (or --at), its forward and backward peaks and the bytes it saved "
+                    "for backward");
+    m_app->add_option("--at", m_at,
+                      "With --modules: peak (default), oom, an event index (5000) or a time "
+                      "(1.25s)");
+    m_app->add_option("--depth", m_depth,
+                      "With --modules: rows down to this depth (0: the top modules; default all)");
+}
+
+int InfoCommand::printModules(const Trace& trace) const {
+    int64_t event = -1;
+    if (!m_at.empty()) {
+        try {
+            event = EventAt::parse(m_at).resolve(trace);
+        } catch (const InputError& e) {
+            return reportUsageError("--at " + m_at + ": " + e.what());
+        }
+    }
+    if (!ModuleTable::available(trace)) {
+        return fail(m_path +
+                    ": no module is named in this run's stacks (a snapshot recorded without "
+                    "Python frames, or a program that calls no nn.Module): --modules has nothing "
+                    "to show");
+    }
+    const ModuleTable table = ModuleTable::compute(trace, event);
+    if (m_json) {
+        std::cout << table.toJson().dump(2) << "\n";
+        return 0;
+    }
+    const std::string moment = m_at.empty() || m_at == "peak" ? "at the peak"
+                               : m_at == "oom"                ? "when it ran out of memory"
+                                                              : "at " + m_at;
+    std::cout << "Modules " << moment << " (event " << table.event() << ", step " << table.step()
+              << "):\n"
+              << table.toText(m_depth);
+    return 0;
 }
 
 namespace {
@@ -168,6 +210,13 @@ int InfoCommand::run() {
         }
     } catch (const std::exception& e) {
         return fail(e.what());
+    }
+    if (m_modules) {
+        return printModules(trace);
+    }
+    if (!m_at.empty() || m_depth >= 0) {
+        return reportUsageError(std::string(m_at.empty() ? "--depth" : "--at") +
+                                " goes with --modules");
     }
     auto summary = trace.summary;
     if (!summary.is_object()) {

@@ -2,6 +2,8 @@
 
 #include <CLI/App.hpp>
 
+#include "trace/trace.h"
+
 #include <string>
 
 namespace memscope::cli {
@@ -22,6 +24,10 @@ class InfoCommand {
     size_t m_top = 10;
     bool m_json = false;
     int m_rank = -1;
+    bool m_modules = false;  // --modules: the module table (trace/module_table.h)
+    std::string m_at;        // --at: its moment, "" for the peak
+    int m_depth = -1;        // --depth: rows down to this depth, -1 for all
+    int printModules(const Trace& trace) const;
 };
 
 }  // namespace memscope::cli

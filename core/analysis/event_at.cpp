@@ -14,9 +14,14 @@ EventAt EventAt::parse(const std::string& text) {
     std::smatch match;
     const auto bad = [&text] {
         return InputError("'" + text +
-                          "' is not an event index (5000) or a time with a unit "
-                          "(1.25s, 300ms)");
+                          "' is not an event index (5000), a time with a unit (1.25s, 300ms), "
+                          "peak or oom");
     };
+    if (text == "peak" || text == "oom") {
+        EventAt at;
+        at.mark = text == "peak" ? Mark::Peak : Mark::Oom;
+        return at;
+    }
     if (!std::regex_match(text, match, pattern)) {
         throw bad();
     }
@@ -48,6 +53,21 @@ int64_t EventAt::resolve(const Trace& trace) const {
     const auto count = int64_t(trace.events.count());
     if (count == 0) {
         throw InputError("the run has no events");
+    }
+    if (mark == Mark::Peak) {
+        const int64_t peak = trace.peakEvent();
+        if (peak < 0) {
+            throw InputError("the run allocated nothing, so it has no peak");
+        }
+        return peak;
+    }
+    if (mark == Mark::Oom) {
+        for (int64_t i = 0; i < count; ++i) {
+            if (static_cast<EventKind>(trace.events.kind[size_t(i)]) == EventKind::Oom) {
+                return i;
+            }
+        }
+        throw InputError("the run has no out-of-memory event");
     }
     if (!is_time) {
         if (value >= count) {

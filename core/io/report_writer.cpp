@@ -3,8 +3,10 @@
 #include "io/table_exporter.h"
 #include "model/model_cost.h"
 #include "model/preset.h"
+#include "predict/memory_model.h"
 #include "run/run_summary.h"
 #include "run/text_format.h"
+#include "trace/module_table.h"
 #include "trace/recorded_options.h"
 #include "trace/trace_summary.h"
 
@@ -328,6 +330,7 @@ class Report {
                  "PyTorch and CS336 count them.\n\n";
         runsSection();
         peakSection();
+        modulesSection();
         workshopSection();
         cs336Section();
         missingSection();
@@ -480,6 +483,127 @@ class Report {
                      "recorded; \"Before recording\" is what the snapshot held before its trace "
                      "began.\n\n";
         }
+    }
+
+    // ---- modules --------------------------------------------------------------------------
+
+    // Which modules hold the memory at the peak (trace/module_table.h), for the run with the
+    // highest peak among those whose stacks name modules; for a run of the built-in trainer, the
+    // bytes each block saved for backward beside the planner's per-layer figure (MemoryModel
+    // with one layer fewer: what one more layer adds to the activations at the end of forward).
+    void modulesSection() {
+        const Run* best = nullptr;
+        for (const auto& r : m_runs) {
+            if (ModuleTable::available(*r.trace) && (best == nullptr || r.peak > best->peak)) {
+                best = &r;
+            }
+        }
+        if (best == nullptr) {
+            return;
+        }
+        const ModuleTable modules = ModuleTable::compute(*best->trace);
+        m_out << "## Which modules hold the memory\n\n";
+        m_out << best->name << " at its peak (step " << modules.step()
+              << "), module by module: what each module holds with its sub-modules. Parameters, "
+                 "gradients and optimizer state belong to the module of their parameter; "
+                 "activations and temporaries to the module whose forward made them; backward "
+                 "buffers to the module whose backward made them. The rows of the top modules "
+                 "and \"(no module)\" sum to the "
+              << mb(modules.aliveBytes()) << " MB alive.\n\n";
+        Table t;
+        t.columns = {"Module",      "Held (MB)",   "Parameters", "Gradients", "Optimizer state",
+                     "Activations", "Temporaries", "Backward",   "Other",     "Saved for backward"};
+        t.numeric = {false, true, true, true, true, true, true, true, true, true};
+        size_t shown = 0, hidden = 0;
+        for (const auto& row : modules.rows()) {
+            if (row.depth > 2 || row.held() == 0 || shown >= 24) {
+                hidden += row.depth <= 2 && row.held() > 0 ? 1 : 0;
+                continue;
+            }
+            ++shown;
+            std::string name;
+            for (int d = 0; d < row.depth; ++d) {
+                name += "\u00a0\u00a0";
+            }
+            name += row.depth == 0 && !row.path.empty() ? row.path : row.name;
+            std::vector<std::string> cells{name, mb(row.held())};
+            for (int c = 0; c < ModuleTable::kColumnCount; ++c) {
+                cells.push_back(row.total[size_t(c)] ? mb(row.total[size_t(c)]) : "—");
+            }
+            cells.push_back(row.saved_for_backward ? mb(row.saved_for_backward) : "—");
+            t.rows.push_back(std::move(cells));
+        }
+        table(t);
+        const auto dominant = modules.dominantRows(3);
+        if (!dominant.empty() && modules.aliveBytes() > 0) {
+            m_out << "Holding the most: ";
+            for (size_t i = 0; i < dominant.size(); ++i) {
+                const auto& row = modules.rows()[size_t(dominant[i])];
+                int largest = 0;
+                for (int c = 1; c < ModuleTable::kColumnCount; ++c) {
+                    if (row.total[size_t(c)] > row.total[size_t(largest)]) {
+                        largest = c;
+                    }
+                }
+                m_out << (i ? "; " : "") << code(row.path) << " " << mb(row.held()) << " MB ("
+                      << formatFixed(100.0 * double(row.held()) / double(modules.aliveBytes()), 1)
+                      << "%, mostly " << ModuleTable::columnName(largest) << ")";
+            }
+            m_out << ".";
+        }
+        if (hidden > 0) {
+            m_out << " Deeper modules and " << hidden << " more rows: `memscope-cli info RUN "
+                  << "--modules`.";
+        }
+        m_out << "\n\n";
+        savedPerBlock(*best, modules);
+    }
+
+    // The bytes each Tiny LLaMA block saved for backward beside the planner's per-layer figure.
+    void savedPerBlock(const Run& r, const ModuleTable& modules) {
+        const auto options = recordedOptions(r.trace->meta);
+        if (!options || !r.configured() || r.forward() || options->model.n_layers < 2) {
+            return;
+        }
+        int64_t per_layer = 0;
+        try {
+            TrainOptions fewer = *options;
+            fewer.model.n_layers -= 1;
+            const auto all = MemoryModel::predict(*options);
+            const auto less = MemoryModel::predict(fewer);
+            const auto component = size_t(MemoryComponent::Activations);
+            per_layer = all.first_step.at_end_of_forward[component] -
+                        less.first_step.at_end_of_forward[component];
+        } catch (const std::exception&) {
+            return;  // a configuration the planner does not model
+        }
+        const std::string prefix = std::string("TinyLlama.blocks.");
+        std::vector<std::string> cells;
+        int agree = 0, blocks = 0;
+        for (const auto& row : modules.rows()) {
+            if (row.path.compare(0, prefix.size(), prefix) != 0 ||
+                row.path.find('.', prefix.size()) != std::string::npos) {
+                continue;
+            }
+            ++blocks;
+            agree += row.saved_for_backward == per_layer ? 1 : 0;
+            cells.push_back(code(row.path.substr(10)) + " " + thousands(row.saved_for_backward));
+        }
+        if (blocks == 0) {
+            return;
+        }
+        m_out << "Bytes each block saved for backward in step " << modules.step() << ": "
+              << join(cells, ", ")
+              << ". The planner's activations per layer: " << thousands(per_layer) << " bytes; "
+              << agree << " of " << blocks << " blocks agree to the byte.\n\n";
+    }
+
+    static std::string join(const std::vector<std::string>& parts, const std::string& sep) {
+        std::string out;
+        for (size_t i = 0; i < parts.size(); ++i) {
+            out += (i ? sep : "") + parts[i];
+        }
+        return out;
     }
 
     // ---- workshop exercise 2 --------------------------------------------------------------

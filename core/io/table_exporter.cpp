@@ -1,5 +1,7 @@
 #include "io/table_exporter.h"
 
+#include "trace/module_table.h"
+
 #include "run/run_summary.h"
 #include "run/text_format.h"
 #include "trace/trace_summary.h"
@@ -128,14 +130,19 @@ bool TableExporter::parseKind(const std::string& text, Kind& kind) {
         kind = Kind::Allocations;
     } else if (text == "summary") {
         kind = Kind::Summary;
+    } else if (text == "modules") {
+        kind = Kind::Modules;
     } else {
         return false;
     }
     return true;
 }
 
-TableExporter::Table TableExporter::make(Kind kind, const Trace& trace, Units units, size_t limit) {
+TableExporter::Table TableExporter::make(Kind kind, const Trace& trace, Units units, size_t limit,
+                                         int64_t at_event) {
     switch (kind) {
+        case Kind::Modules:
+            return modules(trace, units, limit, at_event);
         case Kind::Operators:
             return operators(trace, units, limit);
         case Kind::Allocations:
@@ -264,6 +271,48 @@ TableExporter::Table TableExporter::allocations(const Trace& trace, Units units,
             row.push_back(addr);
             row.push_back(trace.stacks.describe(stack));
         }
+        t.rows.push_back(std::move(row));
+    }
+    return t;
+}
+
+TableExporter::Table TableExporter::modules(const Trace& trace, Units units, size_t limit,
+                                            int64_t at_event) {
+    auto t = makeTable(units, {{"module", "Module", false},
+                               {"depth", "Depth", true},
+                               {"held_bytes", "Held", true},
+                               {"parameters_bytes", "Parameters", true},
+                               {"gradients_bytes", "Gradients", true},
+                               {"optimizer_state_bytes", "Optimizer state", true},
+                               {"activations_bytes", "Activations", true},
+                               {"temporaries_bytes", "Temporaries", true},
+                               {"backward_bytes", "Backward", true},
+                               {"other_bytes", "Other", true},
+                               {"forward_peak_bytes", "Forward peak", true},
+                               {"backward_peak_bytes", "Backward peak", true},
+                               {"saved_for_backward_bytes", "Saved for backward", true}});
+    const ModuleTable table = ModuleTable::compute(trace, at_event);
+    for (const auto& r : table.rows()) {
+        if (limit > 0 && t.rows.size() >= limit) {
+            break;
+        }
+        // CSV names the full path (a spreadsheet filters on it); Markdown indents the last part.
+        // Markdown collapses leading spaces: non-breaking ones keep the tree's indent.
+        std::string name = r.path.empty() ? r.name : r.path;
+        if (units == Units::Readable) {
+            name.clear();
+            for (int d = 0; d < r.depth; ++d) {
+                name += "\u00a0\u00a0";
+            }
+            name += r.name;
+        }
+        std::vector<std::string> row{name, std::to_string(r.depth), bytesCell(r.held(), units)};
+        for (int c = 0; c < ModuleTable::kColumnCount; ++c) {
+            row.push_back(bytesCell(r.total[size_t(c)], units));
+        }
+        row.push_back(bytesCell(r.forward_peak, units));
+        row.push_back(bytesCell(r.backward_peak, units));
+        row.push_back(bytesCell(r.saved_for_backward, units));
         t.rows.push_back(std::move(row));
     }
     return t;

@@ -18,11 +18,15 @@ namespace memscope {
 //                allocated at / freed at (ms since the run started) and lifetime
 //   summary      key, value rows: the run (file metadata), the stored summary and the memory
 //                figures TraceSummary::compute derives from the events, flattened with dots
+//   modules      trace/module_table.h at the peak (or at_event): one row per module path, in
+//                the table's tree order (Markdown indents the name), what it holds at the moment
+//                per column with its sub-modules, its forward and backward peaks and the bytes it
+//                saved for backward; the last row "(no module)"
 // CSV cells hold plain numbers (bytes, milliseconds) so spreadsheets can compute with them;
 // Markdown cells are for reading ("12.3 MiB").
 class TableExporter {
   public:
-    enum class Kind { Operators, Allocations, Summary };
+    enum class Kind { Operators, Allocations, Summary, Modules };
     enum class Units { Raw, Readable };
 
     struct Table {
@@ -35,7 +39,10 @@ class TableExporter {
     static Table operators(const Trace& trace, Units units, size_t limit = 0);
     static Table allocations(const Trace& trace, Units units, size_t limit = 0);
     static Table summary(const Trace& trace, Units units);
-    static Table make(Kind kind, const Trace& trace, Units units, size_t limit = 0);
+    // at_event: the moment (-1: the peak).
+    static Table modules(const Trace& trace, Units units, size_t limit = 0, int64_t at_event = -1);
+    static Table make(Kind kind, const Trace& trace, Units units, size_t limit = 0,
+                      int64_t at_event = -1);
 
     static std::string toCsv(const Table& table);
     static std::string toMarkdown(const Table& table);
@@ -45,7 +52,7 @@ class TableExporter {
     // One Markdown table cell: pipes and backslashes escaped, line breaks as <br>.
     static std::string markdownCell(const std::string& text);
 
-    // "operators" / "allocations" / "summary"; false when the name is none of them.
+    // "operators" / "allocations" / "summary" / "modules"; false when the name is none of them.
     static bool parseKind(const std::string& text, Kind& kind);
 };
 

@@ -104,6 +104,12 @@ class TestCliExports : public QObject {
         QTest::newRow("summary md") << "summary.md"
                                     << "summary"
                                     << "| Key | Value |";
+        QTest::newRow("modules csv") << "modules.csv"
+                                     << "modules"
+                                     << "module,depth,held_bytes,parameters_bytes";
+        QTest::newRow("modules md") << "modules.md"
+                                    << "modules"
+                                    << "| Module | Depth | Held |";
     }
 
     void exportsTables() {
@@ -122,6 +128,47 @@ class TestCliExports : public QObject {
         QVERIFY(text.count('\n') > 3);
     }
 
+    // info --modules (issue 41): the model's rows own every parameter, gradient and optimizer
+    // state byte, and the top rows sum to the bytes alive at the peak.
+    void infoShowsModules() {
+        const auto text = cli({"info", m_run, "--modules"});
+        QVERIFY2(text.exit_code == 0, qPrintable(text.err));
+        for (const char* part :
+             {"Modules at the peak", "TinyLlama", "embed_tokens", "blocks", "attention",
+              "(no module)", "alive at the moment", "Holding the most"}) {
+            QVERIFY2(text.out.contains(part), part);
+        }
+        const auto r = cli({"info", m_run, "--modules", "--json"});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        const auto table = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        const auto summary =
+            QJsonDocument::fromJson(cli({"info", m_run, "--json"}).out.toUtf8()).object();
+        const auto at_peak = summary["bytes_by_category_at_peak"].toObject();
+        qint64 tops = 0;
+        QJsonObject model;
+        for (const auto& v : table["rows"].toArray()) {
+            const auto row = v.toObject();
+            if (row["depth"].toInt() == 0) {
+                tops += row["held"].toInteger();
+            }
+            if (row["path"].toString() == "TinyLlama") {
+                model = row["total"].toObject();
+            }
+        }
+        QCOMPARE(tops, table["alive_bytes"].toInteger());
+        QCOMPARE(table["alive_bytes"].toInteger(),
+                 summary["peak_allocated_bytes_recorded"].toInteger());
+        QVERIFY(at_peak["PARAMETER"].toInteger() > 0);
+        QCOMPARE(model["parameters"].toInteger(), at_peak["PARAMETER"].toInteger());
+        QCOMPARE(model["gradients"].toInteger(), at_peak["GRADIENT"].toInteger());
+        QCOMPARE(model["optimizer_state"].toInteger(), at_peak["OPTIMIZER_STATE"].toInteger());
+        // A moment of step 1's forward: no gradient yet, activations held.
+        const auto early = cli({"info", m_run, "--modules", "--depth", "0", "--at", "40"});
+        QVERIFY2(early.exit_code == 0, qPrintable(early.err));
+        QVERIFY(early.out.contains("at 40"));
+        QVERIFY(!early.out.contains("\n  embed_tokens"));  // rows of depth 0 only
+    }
+
     void reportsOnRuns() {
         const auto path = m_dir.filePath("report.md");
         const auto r = cli({"report", m_run, m_run, "--out", path});
@@ -131,6 +178,7 @@ class TestCliExports : public QObject {
         QVERIFY(text.startsWith("# Memscope report"));
         QVERIFY(text.contains("| tiny.memscope |"));
         QVERIFY(text.contains("### Step 1: memory by batch size"));
+        QVERIFY(text.contains("## Which modules hold the memory"));
         QVERIFY(text.contains("### (d) Size of a residual-stream activation"));
         QVERIFY(text.contains("## Runs to add"));
         const auto to_stdout = cli({"report", m_run, "--out", "-"});
@@ -196,6 +244,13 @@ class TestCliExports : public QObject {
             << "--at";
         QTest::newRow("--at without --flamegraph")
             << QStringList{"export", "RUN", "--to", "a.json", "--at", "5"} << 2 << "--at";
+        QTest::newRow("modules at an OOM the run does not have")
+            << QStringList{"info", "RUN", "--modules", "--at", "oom"} << 2 << "--at oom";
+        QTest::newRow("--depth without --modules")
+            << QStringList{"info", "RUN", "--depth", "1"} << 2 << "--depth";
+        QTest::newRow("modules table at a bad moment")
+            << QStringList{"export", "RUN", "--to", "m.csv", "--table", "modules", "--at", "soon"}
+            << 2 << "--at";
         QTest::newRow("info empty range")
             << QStringList{"info", "RUN", "--range", "2s:1s"} << 2 << "--range";
         QTest::newRow("report bad range")
