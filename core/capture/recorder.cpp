@@ -601,10 +601,17 @@ uint32_t Recorder::forwardModuleOf(int64_t sequence_nr) const {
     return index < m_forwardFrames.size() ? m_forwardFrames[index] : UINT32_MAX;
 }
 
-void Recorder::onRole(const void* ptr, Category category, c10::Device device) {
+void Recorder::onRole(const void* ptr, Category category, c10::Device device, const char* owner) {
     ThreadState& ts = threadState();
-    emit(ts, EventKind::Role, reinterpret_cast<uint64_t>(ptr), static_cast<int64_t>(category),
-         m_recordedTotal.load(std::memory_order_relaxed), 0, device);
+    // A role with an owner carries it as its stack: one Module frame at the root
+    // (trace/module_table.h reads it).
+    const uint32_t stack =
+        owner != nullptr && *owner != '\0'
+            ? lookupNode(ts, StackTable::kEmpty, owner, nullptr, 0, FrameKind::Module)
+            : ts.current_node;
+    emitAt(ts, stack, EventKind::Role, reinterpret_cast<uint64_t>(ptr),
+           static_cast<int64_t>(category), m_recordedTotal.load(std::memory_order_relaxed), 0,
+           device);
 }
 
 void Recorder::onCollective(int64_t bytes) {

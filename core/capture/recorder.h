@@ -40,7 +40,7 @@ class Recorder : public AllocationObserver {
     void onMemoryEvent(void* ptr, int64_t size, int64_t allocated, int64_t allocator_total,
                        int64_t allocator_reserved, c10::Device device) override;
     void onPhase(Phase phase, int64_t step) override;
-    void onRole(const void* ptr, Category category, c10::Device device) override;
+    void onRole(const void* ptr, Category category, c10::Device device, const char* owner) override;
     // Adds the payload to the innermost recorded scope: the collective's own span.
     void onCollective(int64_t bytes) override;
     // Segment events with the reserved total after them (the allocator's reserved bytes when the

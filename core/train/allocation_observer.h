@@ -23,9 +23,10 @@ class AllocationObserver {
     // The trainer entered a phase of a step (step 0 is initialisation).
     virtual void onPhase(Phase phase, int64_t step) = 0;
     // The trainer names the storage starting at ptr (parameters, gradients, optimizer state,
-    // the input batch): exact categories instead of guesses.
-    virtual void onRole(const void* ptr, Category category, c10::Device device) {
-        (void)ptr, (void)category, (void)device;
+    // the input batch): exact categories instead of guesses. owner: the path of the module whose
+    // parameter the storage belongs to ("TinyLlama.blocks.0.attention.q_proj"), or nullptr.
+    virtual void onRole(const void* ptr, Category category, c10::Device device, const char* owner) {
+        (void)ptr, (void)category, (void)device, (void)owner;
     }
     // An allocation of `requested` bytes failed (real or emulated out-of-memory).
     virtual void onOutOfMemory(int64_t requested, int64_t allocated, int64_t capacity,

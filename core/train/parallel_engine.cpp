@@ -39,7 +39,7 @@ ParallelEngine::~ParallelEngine() {
 
 void ParallelEngine::announce(const torch::Tensor& t, Category category) {
     if (m_observer != nullptr && t.defined() && t.has_storage() && t.storage().data() != nullptr) {
-        m_observer->onRole(t.storage().data(), category, t.device());
+        m_observer->onRole(t.storage().data(), category, t.device(), nullptr);
     }
 }
 

@@ -17,6 +17,10 @@
 #include <torch/version.h>
 
 #include <chrono>
+#include <map>
+#include <sstream>
+#include <type_traits>
+#include <unordered_map>
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -87,25 +91,73 @@ void zeroGradients(const std::vector<torch::Tensor>& params) {
     }
 }
 
-// Names the storages of tensors for the recorder (exact categories).
-void announce(AllocationObserver* observer, const torch::Tensor& t, Category category) {
+// The module that owns each parameter, by the parameter's TensorImpl: the model's root scope,
+// then named_parameters()' key without its last part ("blocks.0.attention.q_proj.weight" ->
+// "TinyLlama.blocks.0.attention.q_proj"), the names its ModuleScopes use.
+using ParameterOwners = std::unordered_map<const void*, std::string>;
+
+ParameterOwners ownersOf(const TinyLlama& model) {
+    ParameterOwners owners;
+    for (const auto& item : model->named_parameters()) {
+        const std::string& key = item.key();
+        const size_t dot = key.rfind('.');
+        owners.emplace(item.value().unsafeGetTensorImpl(),
+                       std::string(TinyLlamaImpl::kRootScope) +
+                           (dot == std::string::npos ? "" : "." + key.substr(0, dot)));
+    }
+    return owners;
+}
+
+const char* ownerOf(const ParameterOwners& owners, const torch::Tensor& param) {
+    const auto it = owners.find(param.unsafeGetTensorImpl());
+    return it != owners.end() ? it->second.c_str() : nullptr;
+}
+
+// Names the storages of tensors for the recorder (exact categories), with the module of the
+// parameter they belong to where there is one.
+void announce(AllocationObserver* observer, const torch::Tensor& t, Category category,
+              const char* owner = nullptr) {
     if (observer != nullptr && t.defined() && t.has_storage() && t.storage().data() != nullptr) {
-        observer->onRole(t.storage().data(), category, t.device());
+        observer->onRole(t.storage().data(), category, t.device(), owner);
     }
 }
 
-void announceOptimizerState(AllocationObserver* observer, torch::optim::Optimizer& optimizer) {
+// The key of a parameter's entry in Optimizer::state(): LibTorch 1.13 keys it by the TensorImpl
+// address as text, later versions may key it by the address itself.
+template <typename Key>
+Key stateKeyOf(const torch::Tensor& param) {
+    if constexpr (std::is_convertible_v<c10::TensorImpl*, Key>) {
+        return param.unsafeGetTensorImpl();
+    } else {
+        std::ostringstream text;
+        text << static_cast<const void*>(param.unsafeGetTensorImpl());
+        return Key(text.str());
+    }
+}
+
+void announceOptimizerState(AllocationObserver* observer, torch::optim::Optimizer& optimizer,
+                            const ParameterOwners& owners) {
     if (observer == nullptr) {
         return;
     }
+    using Key = typename std::decay_t<decltype(optimizer.state())>::key_type;
+    std::map<Key, const char*> owner_of_state;
+    for (const auto& group : optimizer.param_groups()) {
+        for (const auto& param : group.params()) {
+            owner_of_state.emplace(stateKeyOf<Key>(param), ownerOf(owners, param));
+        }
+    }
+    // Every state is named; one whose parameter is not the model's (a ZeRO shard) has no owner.
     for (auto& entry : optimizer.state()) {
+        const auto found = owner_of_state.find(entry.first);
+        const char* owner = found != owner_of_state.end() ? found->second : nullptr;
         auto* state = entry.second.get();
         if (auto* adamw = dynamic_cast<torch::optim::AdamWParamState*>(state)) {
-            announce(observer, adamw->exp_avg(), Category::OptimizerState);
-            announce(observer, adamw->exp_avg_sq(), Category::OptimizerState);
-            announce(observer, adamw->max_exp_avg_sq(), Category::OptimizerState);
+            announce(observer, adamw->exp_avg(), Category::OptimizerState, owner);
+            announce(observer, adamw->exp_avg_sq(), Category::OptimizerState, owner);
+            announce(observer, adamw->max_exp_avg_sq(), Category::OptimizerState, owner);
         } else if (auto* sgd = dynamic_cast<torch::optim::SGDParamState*>(state)) {
-            announce(observer, sgd->momentum_buffer(), Category::OptimizerState);
+            announce(observer, sgd->momentum_buffer(), Category::OptimizerState, owner);
         }
     }
 }
@@ -241,8 +293,9 @@ RunSummary Trainer::run() {
                 m_context->setObserver(m_observer);
                 optimized = engine->attach(model);
             }
+            const ParameterOwners owners = ownersOf(model);
             for (const auto& p : params) {
-                announce(m_observer, p, Category::Parameter);
+                announce(m_observer, p, Category::Parameter, ownerOf(owners, p));
             }
             std::unique_ptr<torch::optim::Optimizer> optimizer;
             if (m_options.training()) {
@@ -330,7 +383,7 @@ RunSummary Trainer::run() {
                     sync();
                     // The gradients of this rank's batch, before any reduction frees them.
                     for (const auto& p : params) {
-                        announce(m_observer, p.grad(), Category::Gradient);
+                        announce(m_observer, p.grad(), Category::Gradient, ownerOf(owners, p));
                     }
                     if (engine) {
                         engine->afterBackward();
@@ -346,7 +399,7 @@ RunSummary Trainer::run() {
                     }
                     sync();
                     metrics.optimizer_s = secondsSince(t);
-                    announceOptimizerState(m_observer, *optimizer);
+                    announceOptimizerState(m_observer, *optimizer, owners);
                 }
                 phase(Phase::Other, step);
                 if (engine) {

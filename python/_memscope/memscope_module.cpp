@@ -218,7 +218,8 @@ PyObject* role(PyObject*, PyObject* args) {
     unsigned long long ptr = 0;
     int category = 0;
     const char* device = nullptr;
-    if (!PyArg_ParseTuple(args, "Kis", &ptr, &category, &device)) {
+    const char* owner = nullptr;
+    if (!PyArg_ParseTuple(args, "Kis|z", &ptr, &category, &device, &owner)) {
         return nullptr;
     }
     if (g_recording == nullptr || category < 0 || category >= memscope::kCategoryCount) {
@@ -226,7 +227,7 @@ PyObject* role(PyObject*, PyObject* args) {
     }
     try {
         g_recording->role(reinterpret_cast<const void*>(static_cast<uintptr_t>(ptr)),
-                          static_cast<memscope::Category>(category), c10::Device(device));
+                          static_cast<memscope::Category>(category), c10::Device(device), owner);
     } catch (const std::exception& e) {
         return fail(e);
     }
@@ -339,7 +340,7 @@ PyMethodDef g_methods[] = {
     {"event", event, METH_VARARGS,
      "event(code, loss): forward 0, backward 1, backward done 2, "
      "optimizer 3, optimizer done 4"},
-    {"role", role, METH_VARARGS, "role(storage_ptr, category, device)"},
+    {"role", role, METH_VARARGS, "role(storage_ptr, category, device, owner_module=None)"},
     {"module_enter", moduleEnter, METH_VARARGS, "module_enter(path, file, line)"},
     {"module_exit", moduleExit, METH_VARARGS, "module_exit(depth): close scopes down to depth"},
     {"module_depth", moduleDepth, METH_NOARGS, "open module scopes on this thread"},

@@ -38,9 +38,10 @@ void ProgramObserver::onMemoryEvent(void* ptr, int64_t size, int64_t allocated,
     m_recorder.onMemoryEvent(ptr, size, allocated, allocator_total, allocator_reserved, device);
 }
 
-void ProgramObserver::onRole(const void* ptr, Category category, c10::Device device) {
+void ProgramObserver::onRole(const void* ptr, Category category, c10::Device device,
+                             const char* owner) {
     if (!stopped()) {
-        m_recorder.onRole(ptr, category, device);
+        m_recorder.onRole(ptr, category, device, owner);
     }
 }
 

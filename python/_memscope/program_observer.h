@@ -20,7 +20,7 @@ class ProgramObserver : public AllocationObserver {
     void onMemoryEvent(void* ptr, int64_t size, int64_t allocated, int64_t allocator_total,
                        int64_t allocator_reserved, c10::Device device) override;
     void onPhase(Phase phase, int64_t step) override { m_recorder.onPhase(phase, step); }
-    void onRole(const void* ptr, Category category, c10::Device device) override;
+    void onRole(const void* ptr, Category category, c10::Device device, const char* owner) override;
     void onOutOfMemory(int64_t requested, int64_t allocated, int64_t capacity,
                        c10::Device device) override;
     void onSegment(EventKind kind, uint64_t addr, int64_t size, c10::Device device) override;

@@ -169,9 +169,10 @@ void ProgramRecording::event(Event e, double loss) {
     }
 }
 
-void ProgramRecording::role(const void* ptr, Category category, c10::Device device) {
+void ProgramRecording::role(const void* ptr, Category category, c10::Device device,
+                            const char* owner) {
     if (m_started && !m_finished && ptr != nullptr) {
-        m_observer.onRole(ptr, category, device);
+        m_observer.onRole(ptr, category, device, owner);
     }
 }
 

@@ -62,7 +62,7 @@ class ProgramRecording {
                           const std::string& allocator = "{}");
 
     void event(Event e, double loss);
-    void role(const void* ptr, Category category, c10::Device device);
+    void role(const void* ptr, Category category, c10::Device device, const char* owner);
     // A thread the program started: hooks on entry, off on exit (on that thread).
     void attachThread();
     void detachThread();

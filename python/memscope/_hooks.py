@@ -42,6 +42,10 @@ _roots = weakref.WeakSet()  # outermost modules called so far
 _announced = weakref.WeakKeyDictionary()  # root -> step its parameters were last named in
 _optimizers = weakref.WeakSet()
 _input_step = [-1]
+# id(parameter) -> the path of the module that owns it, for the roles of its storages, its
+# gradient's and its optimizer state's (trace/module_table.h). Kept up to date each step the
+# parameters are named; a parameter's id is stable while the model holds it.
+_owners = {}
 
 
 def _storage_ptr(t):
@@ -52,11 +56,25 @@ def _storage_ptr(t):
     return storage.data_ptr()
 
 
-def _name(t, category):
+def _name(t, category, owner=None):
     if isinstance(t, torch.Tensor) and t.layout == torch.strided and not t.is_meta:
         ptr = _storage_ptr(t)
         if ptr:
-            _m.role(ptr, category, str(t.device))
+            _m.role(ptr, category, str(t.device), owner)
+
+
+def _name_parameters(root):
+    """Names every parameter of a root module PARAMETER, with the module that owns it."""
+    _path_of(root, [])
+    seen = set()
+    for sub in root.modules():
+        path = _paths.get(sub)
+        for p in sub.parameters(recurse=False):
+            if id(p) in seen:  # a tied weight belongs to the first module that has it
+                continue
+            seen.add(id(p))
+            _owners[id(p)] = path
+            _name(p, PARAMETER, path)
 
 
 def _stack():
@@ -92,8 +110,7 @@ def _call(original):
             if _announced.get(self) != step:
                 _announced[self] = step
                 _roots.add(self)
-                for p in self.parameters():
-                    _name(p, PARAMETER)
+                _name_parameters(self)
             # Inputs: tensors without autograd history given to an outermost module (the model,
             # a loss module's labels). Under no_grad an activation has no history either (layers
             # called one by one at the top): then only the first outermost call of a step.
@@ -131,7 +148,7 @@ def _name_gradients():
             params.update(group["params"])
     for p in params:
         if p.grad is not None:
-            _name(p.grad, GRADIENT)
+            _name(p.grad, GRADIENT, _owners.get(id(p)))
 
 
 def _backward(original):
@@ -165,9 +182,10 @@ def _wrap_step(cls):
             return step(self, *args, **kwargs)
         finally:
             _tls.in_step = False
-            for state in list(self.state.values()):
+            for param, state in list(self.state.items()):
+                owner = _owners.get(id(param))
                 for value in state.values():
-                    _name(value, OPTIMIZER_STATE)
+                    _name(value, OPTIMIZER_STATE, owner)
             _m.event(OPTIMIZER_DONE, 0.0)
     wrapper._memscope = True
     cls.step = wrapper

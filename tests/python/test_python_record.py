@@ -124,6 +124,29 @@ def mode_program(a, tmp):
     check(regions.count("data") == 3, f"memscope.region annotations ({regions})")
     checks = summary.get("program", {}).get("peak_checks", [])
     check(len(checks) == 3, f"three optimizer steps ({len(checks)})")
+    check_modules(a, out, params)
+
+
+def check_modules(a, run, params):
+    """info --modules (issue 41): parameters, gradients and optimizer state belong to the module
+    of their parameter, and the top rows sum to the bytes alive at the peak."""
+    p = subprocess.run([a.cli, "info", run, "--modules", "--json"], capture_output=True,
+                       text=True, timeout=120)
+    check(p.returncode == 0, f"info --modules reads a Python program's run ({p.stderr.strip()})")
+    if p.returncode != 0:
+        return
+    table = json.loads(p.stdout)
+    rows = {r["path"]: r for r in table["rows"]}
+    tops = sum(r["held"] for r in table["rows"] if r["depth"] == 0)
+    check(tops == table["alive_bytes"], f"module rows sum to the bytes alive ({tops} vs {table['alive_bytes']})")
+    net = rows.get("Net", {}).get("total", {})
+    check(net.get("parameters") == params * 4 and net.get("gradients") == params * 4,
+          f"the model's row owns every parameter and gradient byte ({net})")
+    check(net.get("optimizer_state", 0) >= 2 * params * 4,
+          f"and AdamW's state of its parameters ({net.get('optimizer_state')})")
+    proj = rows.get("Net.blocks.1.proj", {}).get("total", {})
+    check(proj.get("parameters") == (32 * 32 + 32) * 4,
+          f"a Linear's row owns its weight and bias ({proj})")
 
 
 def interrupt_when(cmd, ready, timeout_s, what, settle_s=0.0):
