@@ -64,6 +64,8 @@ class TimelineLabels {
                 return tr("made in backward, kept, not a gradient's lifetime");
             case CategoryRule::KeptByOptimizer:
                 return tr("made in the optimizer, kept into a later step");
+            case CategoryRule::MadeInCollective:
+                return tr("made inside a collective (c10d, DDP, torch.distributed)");
             case CategoryRule::NothingTells:
                 break;
         }
