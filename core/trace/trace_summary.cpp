@@ -1,6 +1,7 @@
 #include "trace/trace_summary.h"
 
 #include "run/run_summary.h"
+#include "trace/oom_explanation.h"
 #include "trace/recorded_options.h"
 #include "trace/reserved_memory.h"
 
@@ -286,6 +287,13 @@ nlohmann::json TraceSummary::compute(const Trace& trace, size_t largest) {
     }
     out["largest_allocations"] = top;
     out["oom"] = oom;
+    // Why it ran out: capacity or fragmentation, and what filled the device (issue 41).
+    if (!oom.is_null()) {
+        const auto explanation = OomExplanation::explain(trace);
+        out["oom_explanation"] = explanation ? explanation->toJson() : nlohmann::json();
+    } else {
+        out["oom_explanation"] = nullptr;
+    }
     out["reserved"] = ReservedMemory::compute(trace).toJson();
     out["events"] = alloc_free;
     // Segment events: the caching allocator's reserves and releases (a GPU recording with its
@@ -416,6 +424,10 @@ std::string TraceSummary::toText(const Trace& trace, const nlohmann::json& s, si
             << formatBytes(o.value("free_bytes", int64_t(0))) << " free of "
             << formatBytes(o.value("capacity_bytes", int64_t(0))) << ", in "
             << o.value("module", std::string()) << " / " << o.value("op", std::string()) << "\n";
+        if (const auto explanation =
+                OomExplanation::fromJson(s.value("oom_explanation", nlohmann::json()))) {
+            out << explanation->toText();
+        }
     }
     if (s.contains("reserved")) {
         out << ReservedMemory::toText(s["reserved"]);

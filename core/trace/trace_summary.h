@@ -29,6 +29,8 @@ namespace memscope {
 //   categories_inferred: true for imports (RunMetadata::categories_inferred); their phases read
 //     "unknown" where nothing told them
 //   oom: null, or the out-of-memory event
+//   oom_explanation: null, or why it ran out (OomExplanation::toJson: capacity or
+//     fragmentation, the categories and modules that filled the device); toText prints it
 //   reserved: the caching allocator's reserved peak and fragmentation at the peak and at the
 //     OOM point, or {"caching_allocator": false} (trace/reserved_memory.h)
 class TraceSummary {
