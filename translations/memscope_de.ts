@@ -3646,6 +3646,129 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <source>Before recording:</source>
         <translation>Vor der Aufzeichnung:</translation>
     </message>
+    <message>
+        <source>%1 (%2 bytes)</source>
+        <translation>%1 (%2 Bytes)</translation>
+    </message>
+    <message>
+        <source>%1 in step %2 (%3), on the CPU</source>
+        <translation>%1 in Schritt %2 (%3), auf der CPU</translation>
+    </message>
+    <message>
+        <source>%1 in step %2 (%3), on device %4</source>
+        <translation>%1 in Schritt %2 (%3), auf Gerät %4</translation>
+    </message>
+    <message>
+        <source>backward of %1</source>
+        <translation>Rückwärts von %1</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>unknown (the event names a stack the run does not have)</source>
+        <translation>unbekannt (das Ereignis nennt einen Stack, den der Lauf nicht hat)</translation>
+    </message>
+    <message>
+        <source>no module or operator on its stack</source>
+        <translation>kein Modul und kein Operator auf seinem Stack</translation>
+    </message>
+    <message>
+        <source>Stack: %1</source>
+        <translation>Stack: %1</translation>
+    </message>
+    <message>
+        <source>capacity %1</source>
+        <translation>Kapazität %1</translation>
+    </message>
+    <message>
+        <source>capacity not recorded</source>
+        <translation>Kapazität nicht aufgezeichnet</translation>
+    </message>
+    <message>
+        <source>, allocated %1</source>
+        <translation>, belegt %1</translation>
+    </message>
+    <message>
+        <source>, reserved %1 (%2 free inside its segments, %3 not reserved)</source>
+        <translation>, reserviert %1 (%2 frei in seinen Segmenten, %3 nicht reserviert)</translation>
+    </message>
+    <message>
+        <source>: %1 free</source>
+        <translation>: %1 frei</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Capacity&lt;/b&gt;: %1 free is less than the %2 requested. The memory in use has to shrink, or the device to grow.</source>
+        <translation>&lt;b&gt;Kapazität&lt;/b&gt;: %1 frei ist weniger als die angeforderten %2. Der belegte Speicher muss kleiner werden oder das Gerät größer.</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;Fragmentation&lt;/b&gt;: %1 free is at least the %2 requested, but it lies in %n piece(s) and the largest is %3. %4 lets the allocator grow a segment instead of needing one free block that large.</source>
+        <translation>
+            <numerusform>&lt;b&gt;Fragmentierung&lt;/b&gt;: %1 frei sind mindestens die angeforderten %2, aber sie liegen in %n Stück, und das größte hat %3. %4 lässt den Allokator ein Segment vergrößern, statt einen freien Block dieser Größe zu brauchen.</numerusform>
+            <numerusform>&lt;b&gt;Fragmentierung&lt;/b&gt;: %1 frei sind mindestens die angeforderten %2, aber sie liegen in %n Stücken, und das größte hat %3. %4 lässt den Allokator ein Segment vergrößern, statt einen freien Block dieser Größe zu brauchen.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Undetermined&lt;/b&gt;: the run does not record the device&apos;s capacity.</source>
+        <translation>&lt;b&gt;Unbestimmt&lt;/b&gt;: der Lauf zeichnet die Kapazität des Geräts nicht auf.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Undetermined&lt;/b&gt;: %1 free is at least the %2 requested, and the run has no allocator segments to tell where it lies.</source>
+        <translation>&lt;b&gt;Unbestimmt&lt;/b&gt;: %1 frei sind mindestens die angeforderten %2, und der Lauf hat keine Segmente des Allokators, die zeigen, wo sie liegen.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Undetermined&lt;/b&gt;: %1 free is at least the %2 requested and a free region of %3 exists; the allocator could not use it (another stream&apos;s or pool&apos;s segment, or rounding).</source>
+        <translation>&lt;b&gt;Unbestimmt&lt;/b&gt;: %1 frei sind mindestens die angeforderten %2, und ein freier Bereich von %3 existiert; der Allokator konnte ihn nicht nutzen (Segment eines anderen Streams oder Pools, oder Rundung).</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>nothing the run recorded was alive</source>
+        <translation>nichts Aufgezeichnetes war belegt</translation>
+    </message>
+    <message>
+        <source>(no module)</source>
+        <translation>(kein Modul)</translation>
+    </message>
+    <message>
+        <source>no module held memory</source>
+        <translation>kein Modul hielt Speicher</translation>
+    </message>
+    <message>
+        <source>The Modules view at the out-of-memory event: %1 alive</source>
+        <translation>Die Modulansicht beim Speicherfehler: %1 belegt</translation>
+    </message>
+    <message>
+        <source>Out of memory</source>
+        <translation>Speicher erschöpft</translation>
+    </message>
+    <message>
+        <source>Request:</source>
+        <translation>Anforderung:</translation>
+    </message>
+    <message>
+        <source>Where:</source>
+        <translation>Wo:</translation>
+    </message>
+    <message>
+        <source>Device:</source>
+        <translation>Gerät:</translation>
+    </message>
+    <message>
+        <source>Why:</source>
+        <translation>Warum:</translation>
+    </message>
+    <message>
+        <source>Filled by:</source>
+        <translation>Gefüllt von:</translation>
+    </message>
+    <message>
+        <source>Modules:</source>
+        <translation>Module:</translation>
+    </message>
 </context>
 <context>
     <name>memscope::SweepPage</name>

@@ -3555,6 +3555,129 @@ Allocations live at its start count as present from the start. Leave empty for t
         <source>This GPU run has neither segments nor reserved totals (the snapshot did not include them).</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 (%2 bytes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 in step %2 (%3), on the CPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 in step %2 (%3), on device %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>backward of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown (the event names a stack the run does not have)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no module or operator on its stack</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stack: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>capacity %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>capacity not recorded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, allocated %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, reserved %1 (%2 free inside its segments, %3 not reserved)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>: %1 free</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Capacity&lt;/b&gt;: %1 free is less than the %2 requested. The memory in use has to shrink, or the device to grow.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;Fragmentation&lt;/b&gt;: %1 free is at least the %2 requested, but it lies in %n piece(s) and the largest is %3. %4 lets the allocator grow a segment instead of needing one free block that large.</source>
+        <translation>
+            <numerusform>&lt;b&gt;Fragmentation&lt;/b&gt;: %1 free is at least the %2 requested, but it lies in %n piece and the largest is %3. %4 lets the allocator grow a segment instead of needing one free block that large.</numerusform>
+            <numerusform>&lt;b&gt;Fragmentation&lt;/b&gt;: %1 free is at least the %2 requested, but it lies in %n pieces and the largest is %3. %4 lets the allocator grow a segment instead of needing one free block that large.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Undetermined&lt;/b&gt;: the run does not record the device&apos;s capacity.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Undetermined&lt;/b&gt;: %1 free is at least the %2 requested, and the run has no allocator segments to tell where it lies.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Undetermined&lt;/b&gt;: %1 free is at least the %2 requested and a free region of %3 exists; the allocator could not use it (another stream&apos;s or pool&apos;s segment, or rounding).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nothing the run recorded was alive</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(no module)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no module held memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The Modules view at the out-of-memory event: %1 alive</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Out of memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Request:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Where:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Device:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filled by:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Modules:</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>memscope::SweepPage</name>

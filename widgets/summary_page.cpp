@@ -81,6 +81,8 @@ const char* const kMemoryKeys[] = {"peak",
                                    "reserved_peak",
                                    "fragmentation_peak",
                                    "fragmentation_oom"};
+const char* const kOomKeys[] = {"oom_request", "oom_stack",      "oom_device",
+                                "oom_verdict", "oom_categories", "oom_modules"};
 const char* const kFilterKeys[] = {"filter_range", "filter_allocations", "filter_bytes",
                                    "filter_peak", "filter_categories"};
 const char* const kSpeedKeys[] = {"samples_per_s", "tokens_per_s", "tflops", "mfu"};
@@ -99,6 +101,13 @@ SummaryPage::SummaryPage(QWidget* parent) : QWidget(parent) {
         addFigure(m_filter_box, QLatin1String(key))->setWordWrap(true);
     }
     m_filter_box->setVisible(false);
+    m_oom_box = new QGroupBox(content);
+    m_oom_box->setObjectName(QStringLiteral("oom_box"));
+    m_oom_box->setLayout(new QFormLayout);
+    for (const char* key : kOomKeys) {
+        addFigure(m_oom_box, QLatin1String(key))->setWordWrap(true);
+    }
+    m_oom_box->setVisible(false);
     m_memory_box = new QGroupBox(content);
     m_memory_box->setLayout(new QFormLayout);
     for (const char* key : kMemoryKeys) {
@@ -159,12 +168,13 @@ SummaryPage::SummaryPage(QWidget* parent) : QWidget(parent) {
     auto* grid = new QGridLayout(content);
     grid->addWidget(m_rank_box, 0, 0, 1, 2);
     grid->addWidget(m_filter_box, 1, 0, 1, 2);
-    grid->addWidget(m_memory_box, 2, 0);
-    grid->addWidget(m_chart_box, 2, 1, 2, 1);
-    grid->addWidget(m_speed_box, 3, 0);
-    grid->addWidget(m_roofline_box, 4, 0, 1, 2);
+    grid->addWidget(m_oom_box, 2, 0, 1, 2);
+    grid->addWidget(m_memory_box, 3, 0);
+    grid->addWidget(m_chart_box, 3, 1, 2, 1);
+    grid->addWidget(m_speed_box, 4, 0);
+    grid->addWidget(m_roofline_box, 5, 0, 1, 2);
     grid->setColumnStretch(1, 1);
-    grid->setRowStretch(4, 1);
+    grid->setRowStretch(5, 1);
 
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(content);
@@ -223,6 +233,7 @@ SummaryPage::Result SummaryPage::compute(std::shared_ptr<const Trace> trace, boo
     r.before_recording_bytes = TraceSummary::beforeRecordingBytes(*trace);
     r.roofline = Roofline::compute(*trace);
     r.reserved = ReservedMemory::compute(*trace);
+    r.oom = OomExplanation::explain(*trace);
     // The document's table, shared with the operator page (built meanwhile on another worker,
     // or here if it had not started).
     r.operators = operators.isValid() ? operators.result()
@@ -427,6 +438,7 @@ void SummaryPage::showResult() {
                           : m_pending ? tr("Computing the summary...")
                                       : tr("No run open."));
         updateChart();
+        showOom();
         followFilter();  // its figures do not wait for the summary
         return;
     }
@@ -607,9 +619,119 @@ void SummaryPage::showResult() {
     m_roofline_note->setText(notes.join(QLatin1Char(' ')));
     fillRooflineTable();
     updateChart();
+    showOom();
     m_status->setText(
         tr("%1: %2 events, %3 allocations")
             .arg(r->source, locale.toString(r->events), locale.toString(r->allocations)));
+}
+
+void SummaryPage::showOom() {
+    const Result* r = m_result.get();
+    const bool shown = r && r->error.isEmpty() && r->oom;
+    m_oom_box->setVisible(shown);
+    if (!shown) {
+        return;
+    }
+    const OomExplanation& x = *r->oom;
+    const OomExplanation::Request& q = x.request();
+    const QLocale locale;
+    auto bytes = [](int64_t b) { return QString::fromStdString(formatBytes(b)); };
+    // The rounded figure and the exact one: "3.9 MiB (4,063,232 bytes)".
+    auto exact = [&](int64_t b) {
+        return tr("%1 (%2 bytes)").arg(bytes(b), locale.toString(qint64(b)));
+    };
+    const QString phase = TimelineLabels::phaseName(int(q.phase));
+    setFigure(QStringLiteral("oom_request"),
+              q.device < 0
+                  ? tr("%1 in step %2 (%3), on the CPU").arg(exact(q.bytes)).arg(q.step).arg(phase)
+                  : tr("%1 in step %2 (%3), on device %4")
+                        .arg(exact(q.bytes))
+                        .arg(q.step)
+                        .arg(phase)
+                        .arg(q.device));
+    QString where = QString::fromStdString(q.module);
+    if (q.in_backward && !where.isEmpty()) {
+        where = tr("backward of %1").arg(where);
+    }
+    if (!q.op.empty()) {
+        where = where.isEmpty() ? QString::fromStdString(q.op)
+                                : tr("%1 / %2").arg(where, QString::fromStdString(q.op));
+    }
+    if (q.stack_unknown) {
+        where = tr("unknown (the event names a stack the run does not have)");
+    } else if (where.isEmpty()) {
+        where = tr("no module or operator on its stack");
+    }
+    setFigure(QStringLiteral("oom_stack"), where,
+              q.stack.empty() ? QString() : tr("Stack: %1").arg(QString::fromStdString(q.stack)));
+    QString device = x.capacityKnown() ? tr("capacity %1").arg(bytes(x.capacity()))
+                                       : tr("capacity not recorded");
+    device += tr(", allocated %1").arg(bytes(x.allocated()));
+    if (x.hasSegments()) {
+        device += tr(", reserved %1 (%2 free inside its segments, %3 not reserved)")
+                      .arg(bytes(x.reserved()), bytes(x.freeInSegments()), bytes(x.unreserved()));
+    }
+    device += tr(": %1 free").arg(exact(x.freeBytes()));
+    setFigure(QStringLiteral("oom_device"), device);
+    QString verdict;
+    switch (x.verdict()) {
+        case OomExplanation::Verdict::Capacity:
+            verdict = tr("<b>Capacity</b>: %1 free is less than the %2 requested. The memory in "
+                         "use has to shrink, or the device to grow.")
+                          .arg(exact(x.freeBytes()), exact(q.bytes));
+            break;
+        case OomExplanation::Verdict::Fragmentation:
+            verdict = tr("<b>Fragmentation</b>: %1 free is at least the %2 requested, but it "
+                         "lies in %n piece(s) and the largest is %3. %4 lets the allocator grow a "
+                         "segment instead of needing one free block that large.",
+                         nullptr, int(x.freeRegions()))
+                          .arg(exact(x.freeBytes()), exact(q.bytes), exact(x.largestFreeRegion()),
+                               QStringLiteral("<code>%1</code>")
+                                   .arg(QLatin1String(OomExplanation::fragmentationSetting())));
+            break;
+        case OomExplanation::Verdict::Undetermined:
+            verdict =
+                !x.capacityKnown() ? tr("<b>Undetermined</b>: the run does not record the device's "
+                                        "capacity.")
+                : !x.hasSegments()
+                    ? tr("<b>Undetermined</b>: %1 free is at least the %2 requested, and "
+                         "the run has no allocator segments to tell where it lies.")
+                          .arg(exact(x.freeBytes()), exact(q.bytes))
+                    : tr("<b>Undetermined</b>: %1 free is at least the %2 requested and a "
+                         "free region of %3 exists; the allocator could not use it "
+                         "(another stream's or pool's segment, or rounding).")
+                          .arg(exact(x.freeBytes()), exact(q.bytes), exact(x.largestFreeRegion()));
+            break;
+    }
+    if (QLabel* label = m_values.value(QStringLiteral("oom_verdict"))) {
+        label->setTextFormat(Qt::RichText);
+    }
+    setFigure(QStringLiteral("oom_verdict"), verdict);
+    QStringList categories;
+    for (const auto& [name, b] : x.categories()) {
+        const auto category = parseCategory(name);
+        categories << tr("%1 %2").arg(
+            category ? TimelineLabels::categoryName(int(*category)) : QString::fromStdString(name),
+            bytes(b));
+    }
+    setFigure(QStringLiteral("oom_categories"), categories.isEmpty()
+                                                    ? tr("nothing the run recorded was alive")
+                                                    : categories.join(QStringLiteral(", ")));
+    QStringList modules;
+    for (const auto& m : x.modules()) {
+        if (modules.size() == 8) {
+            modules << QStringLiteral("…");
+            break;
+        }
+        modules << QStringLiteral("%1%2  %3")
+                       .arg(QString(m.depth * 4, QChar(0x2002)),
+                            m.path.empty() ? tr("(no module)") : QString::fromStdString(m.path),
+                            bytes(m.held));
+    }
+    setFigure(
+        QStringLiteral("oom_modules"),
+        modules.isEmpty() ? tr("no module held memory") : modules.join(QLatin1Char('\n')),
+        tr("The Modules view at the out-of-memory event: %1 alive").arg(exact(x.aliveBytes())));
 }
 
 void SummaryPage::fillRooflineTable() {
@@ -732,6 +854,7 @@ void SummaryPage::retranslateUi() {
     fillRankTable();
     followFilter();
     m_memory_box->setTitle(tr("Memory"));
+    m_oom_box->setTitle(tr("Out of memory"));
     m_speed_box->setTitle(tr("Throughput"));
     m_chart_box->setTitle(tr("At the peak"));
     m_roofline_box->setTitle(tr("Roofline"));
@@ -750,6 +873,12 @@ void SummaryPage::retranslateUi() {
         {"reserved_peak", tr("Reserved peak:")},
         {"fragmentation_peak", tr("Fragmentation at the peak:")},
         {"fragmentation_oom", tr("Fragmentation at the OOM:")},
+        {"oom_request", tr("Request:")},
+        {"oom_stack", tr("Where:")},
+        {"oom_device", tr("Device:")},
+        {"oom_verdict", tr("Why:")},
+        {"oom_categories", tr("Filled by:")},
+        {"oom_modules", tr("Modules:")},
         {"samples_per_s", tr("Samples/s:")},
         {"tokens_per_s", tr("Tokens/s:")},
         {"tflops", tr("Model TFLOP/s:")},

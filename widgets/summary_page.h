@@ -3,6 +3,7 @@
 #include "analysis/operator_table.h"
 #include "analysis/roofline.h"
 #include "analysis/run_statistics.h"
+#include "trace/oom_explanation.h"
 #include "trace/reserved_memory.h"
 #include "trace/trace_summary.h"
 
@@ -13,6 +14,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 class QChartView;
 class QGroupBox;
@@ -28,7 +30,9 @@ class Trace;
 // peak-to-average, per-phase peaks), a chart of the bytes by category at the peak, throughput
 // (samples/s, tokens/s, TFLOP/s, MFU), and the roofline: arithmetic intensity, achieved FLOP/s
 // and bandwidth and the workshop's classification for the step and per operator, against peak
-// FLOP/s and bandwidth measured on this computer (CPU runs) with the method shown. Everything is
+// FLOP/s and bandwidth measured on this computer (CPU runs) with the method shown. A run that ran
+// out of memory gets an "Out of memory" box on top: the request, the device's figures, capacity
+// or fragmentation and the categories and modules that filled it (OomExplanation). Everything is
 // computed on a worker thread; computed() says when the page shows a run.
 class SummaryPage : public QWidget {
     Q_OBJECT
@@ -54,7 +58,8 @@ class SummaryPage : public QWidget {
         // (TraceSummary::leadingRulesAt), and the bytes allocated before recording started.
         std::vector<TraceSummary::RuleShare> rules_at_peak;
         int64_t before_recording_bytes = 0;
-        QString error;  // why the run could not be summarized; "" when it was
+        std::optional<OomExplanation> oom;  // the first out-of-memory event explained
+        QString error;                      // why the run could not be summarized; "" when it was
     };
 
     // One rank of a multi-process run, side by side with the others in the Ranks table.
@@ -101,7 +106,8 @@ class SummaryPage : public QWidget {
     // "reserved_peak", "fragmentation_peak", "fragmentation_oom",
     // "samples_per_s", "tokens_per_s", "tflops", "mfu", "step_flops", "step_bytes",
     // "step_intensity", "step_class", "step_flops_per_s", "step_bandwidth", "peak_flops",
-    // "peak_bandwidth", "ridge"; empty for an unknown key.
+    // "peak_bandwidth", "ridge"; for a run that ran out of memory "oom_request", "oom_stack",
+    // "oom_device", "oom_verdict", "oom_categories", "oom_modules"; empty for an unknown key.
     QString figureText(const QString& key) const;
     QChartView* chartView() const { return m_chart_view; }
     QTableWidget* rooflineTable() const { return m_roofline_table; }
@@ -124,6 +130,7 @@ class SummaryPage : public QWidget {
     void updateChart();
     void fillRooflineTable();
     void fillRankTable();
+    void showOom();
     void setFigure(const QString& key, const QString& text, const QString& tool_tip = {});
     QLabel* addFigure(QGroupBox* box, const QString& key);
     void onRooflineSelection();
@@ -142,6 +149,7 @@ class SummaryPage : public QWidget {
     RunDocument* m_state = nullptr;
     QGroupBox* m_filter_box = nullptr;
     QGroupBox* m_memory_box = nullptr;
+    QGroupBox* m_oom_box = nullptr;
     QGroupBox* m_speed_box = nullptr;
     QGroupBox* m_roofline_box = nullptr;
     QGroupBox* m_chart_box = nullptr;
