@@ -132,6 +132,11 @@ PythonRecordOptions parsePythonRecord(const std::vector<std::string>& args) {
             if (o.comm_timeout == "0") {
                 throw std::invalid_argument("--comm-timeout: must be at least 1 (seconds)");
             }
+        } else if (a == "--check-advice") {
+            throw std::invalid_argument(
+                "--check-advice needs a run whose configuration the planner knows (the built-in "
+                "trainer's); a Python program's model is not one of its models: sweep --python "
+                "and predict --fit predict it");
         } else {
             throw std::invalid_argument(
                 "record --python takes --out, --python-exe, --python-frames, --poll-ms, "

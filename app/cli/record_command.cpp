@@ -19,6 +19,10 @@ RecordCommand::RecordCommand(CLI::App& parent) {
     m_app->add_flag("--record-shapes", m_recordShapes,
                     "Capture operator inputs (slower; like torch.profiler's record_shapes)");
     m_app->add_option("--summary-json", m_summaryJson, "Write the run summary as JSON to FILE");
+    m_app->add_flag("--check-advice", m_checkAdvice,
+                    "With --device-memory-limit: when the run runs out of memory, list the "
+                    "smallest single changes the planner predicts to fit, rerun the top one "
+                    "under the same limit and print its measured peak beside the prediction");
     m_app->add_option("--log-interval", m_logInterval, "Print every N-th step (default 1)")
         ->check(CLI::PositiveNumber);
     // Parsed apart (app/cli/python_record.h): everything after --python is the program's.

@@ -16,7 +16,8 @@ class RecordCommand {
 
     bool selected() const { return m_app->parsed(); }
     // Exit status: 0 done, 1 error, 2 bad options, 3 out of memory (file still written),
-    // 130 interrupted (file still written).
+    // 130 interrupted (file still written). With --check-advice and an out-of-memory run, the
+    // rerun's: 0 when the suggestion fits, 3 when it ran out of memory too.
     // In record_command_run.cpp (memscope_cli: LibTorch); the options are read without it.
     int run();
 
@@ -29,6 +30,10 @@ class RecordCommand {
     int64_t m_maxEvents = 0;
     int64_t m_logInterval = 1;
     bool m_recordShapes = false;
+    // --check-advice: after an out-of-memory run, rerun the planner's top single-process
+    // suggestion under the same limit (core/predict/fit_advice.h) and compare.
+    bool m_checkAdvice = false;
+    int checkAdvice(const TrainOptions& options, const std::string& out);
 };
 
 }  // namespace memscope::cli

@@ -6,6 +6,7 @@
 #include "io/run_file.h"
 #include "io/run_journal.h"
 #include "model/config_error.h"
+#include "predict/fit_advice.h"
 #include "rank_launcher.h"
 #include "run_console.h"
 #include "trace/trace_summary.h"
@@ -45,6 +46,13 @@ int RecordCommand::run() {
     try {
         options = m_options.resolve();
         const auto role = m_parallel.resolve(options);
+        if (m_checkAdvice && options.device_memory_limit <= 0) {
+            throw ConfigError("--check-advice",
+                              "needs --device-memory-limit SIZE: the limit the advice must fit");
+        }
+        if (m_checkAdvice && role != ParallelOptionSet::Role::Single) {
+            throw ConfigError("--check-advice", "checks the advice of a run of one process");
+        }
         device = DeviceInfo::describe(options.device);
         const bool ranks =
             role == ParallelOptionSet::Role::Launcher ||
@@ -179,8 +187,75 @@ int RecordCommand::run() {
     }
     if (summary.cancelled)
         return 130;
+    if (summary.out_of_memory && m_checkAdvice) {
+        return checkAdvice(options, out);
+    }
     if (summary.out_of_memory)
         return 3;
+    return summary.error.empty() ? 0 : 1;
+}
+
+int RecordCommand::checkAdvice(const TrainOptions& options, const std::string& out) {
+    const int64_t limit = options.device_memory_limit;
+    std::vector<FitAdvice::Suggestion> advice;
+    try {
+        std::cout << "\nThe planner predicts " << formatBytes(FitAdvice::predictedPeak(options))
+                  << " for this run; the limit is " << formatBytes(limit) << ".\n";
+        advice = FitAdvice::suggest(options, limit);
+    } catch (const std::exception& e) {
+        return fail(std::string("--check-advice: the planner cannot model this run: ") + e.what());
+    }
+    std::cout << FitAdvice::toText(advice, limit);
+    const FitAdvice::Suggestion* top = FitAdvice::topSingleProcess(advice);
+    if (top == nullptr) {
+        std::cout << "No single-process suggestion to check.\n";
+        return 3;
+    }
+    // The rerun: the same options with the one change, the same limit, a run file of its own.
+    const std::filesystem::path path(out);
+    const std::string advice_out =
+        (path.parent_path() / (path.stem().string() + ".advice" + path.extension().string()))
+            .string();
+    std::cout << "\nChecking " << top->change << " under the same limit (" << advice_out
+              << ")...\n";
+    Recorder::Options recorder_options;
+    recorder_options.max_events = m_maxEvents;
+    RecordingSession session(top->options, recorder_options);
+    InterruptForwarder interrupt([&session] { session.cancel(); });
+    try {
+        session.start();
+    } catch (const std::exception& e) {
+        return fail(e.what());
+    }
+    while (session.running()) {
+        session.poll();
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    const RunSummary& summary = session.finish();
+    Trace& trace = session.trace();
+    try {
+        RunFile::save(trace, advice_out);
+    } catch (const std::exception& e) {
+        return fail(e.what());
+    }
+    if (summary.cancelled) {
+        return 130;
+    }
+    const int64_t measured = summary.peak_allocated_bytes;
+    const double error = top->predicted_peak > 0 ? 100.0 * double(measured - top->predicted_peak) /
+                                                       double(top->predicted_peak)
+                                                 : 0.0;
+    char line[256];
+    std::snprintf(line, sizeof line, "%+.2f%%", error);
+    if (summary.out_of_memory) {
+        std::cout << "The suggestion ran out of memory too: " << summary.error << "\n";
+        return 3;
+    }
+    std::cout << "Measured peak " << formatBytes(measured) << " (" << measured
+              << " bytes) beside the predicted " << formatBytes(top->predicted_peak) << " ("
+              << top->predicted_peak << " bytes): " << line << ", headroom "
+              << formatBytes(limit - measured) << " under " << formatBytes(limit) << ".\n"
+              << "Wrote " << advice_out << "\n";
     return summary.error.empty() ? 0 : 1;
 }
 
