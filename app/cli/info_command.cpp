@@ -5,6 +5,7 @@
 #include "model/input_error.h"
 #include "run/run_summary.h"
 #include "trace/module_table.h"
+#include "trace/oom_explanation.h"
 #include "trace/reserved_memory.h"
 #include "trace/trace_summary.h"
 
@@ -228,6 +229,11 @@ int InfoCommand::run() {
     }
     if (!summary.contains("reserved")) {  // files written before reserved memory was summarised
         summary["reserved"] = ReservedMemory::compute(trace).toJson();
+    }
+    // Files written before an out-of-memory event was explained (issue 41).
+    if (!summary.contains("oom_explanation")) {
+        const auto explanation = OomExplanation::explain(trace);
+        summary["oom_explanation"] = explanation ? explanation->toJson() : nlohmann::json();
     }
     // Files written before info said what was allocated before recording, and which rule put
     // an import's bytes in each category (issue 39).

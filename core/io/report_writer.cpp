@@ -7,6 +7,7 @@
 #include "run/run_summary.h"
 #include "run/text_format.h"
 #include "trace/module_table.h"
+#include "trace/oom_explanation.h"
 #include "trace/recorded_options.h"
 #include "trace/trace_summary.h"
 
@@ -396,6 +397,7 @@ class Report {
                       << code(o.value("module", std::string())) << " / "
                       << code(o.value("op", std::string())) << ". Its figures cover the steps "
                       << "before the error.\n";
+                oomExplanation(r);
             }
             if (r.trace->meta.dropped_events > 0) {
                 m_out << "- " << r.name << " kept only its newest " << r.trace->meta.max_events
@@ -404,6 +406,46 @@ class Report {
             }
         }
         m_out << "\n";
+    }
+
+    // Under a run's "ran out of memory" bullet: capacity or fragmentation, the categories that
+    // filled the device and the modules that held it (OomExplanation, issue 41).
+    void oomExplanation(const Run& r) {
+        const auto x = OomExplanation::fromJson(r.s.value("oom_explanation", nlohmann::json()));
+        if (!x) {
+            return;
+        }
+        m_out << "  - " << x->verdictSentence() << "\n";
+        if (!x->categories().empty()) {
+            m_out << "  - Filled by:";
+            for (size_t i = 0; i < x->categories().size(); ++i) {
+                m_out << (i == 0 ? " " : ", ") << x->categories()[i].first << " "
+                      << mb(x->categories()[i].second) << " MB";
+            }
+            m_out << ".\n";
+        }
+        // The model's direct sub-modules (or the top rows when none has any), largest first.
+        std::vector<OomExplanation::ModuleRow> rows;
+        for (int depth : {1, 0}) {
+            for (const auto& m : x->modules()) {
+                if (m.depth == depth && !m.path.empty()) {
+                    rows.push_back(m);
+                }
+            }
+            if (!rows.empty()) {
+                break;
+            }
+        }
+        std::stable_sort(rows.begin(), rows.end(),
+                         [](const auto& a, const auto& b) { return a.held > b.held; });
+        if (!rows.empty()) {
+            m_out << "  - Modules holding it (of " << mb(x->aliveBytes()) << " MB alive):";
+            for (size_t i = 0; i < rows.size() && i < 4; ++i) {
+                m_out << (i == 0 ? " " : ", ") << code(rows[i].path) << " " << mb(rows[i].held)
+                      << " MB";
+            }
+            m_out << (rows.size() > 4 ? ", ...\n" : ".\n");
+        }
     }
 
     void peakSection() {
