@@ -179,6 +179,8 @@ class TestCliExports : public QObject {
         QVERIFY(text.contains("| tiny.memscope |"));
         QVERIFY(text.contains("### Step 1: memory by batch size"));
         QVERIFY(text.contains("## Which modules hold the memory"));
+        QVERIFY(text.contains("### Questions: where the memory goes and what to change"));
+        QVERIFY(text.contains("**What would provide the biggest benefit?**"));
         QVERIFY(text.contains("### (d) Size of a residual-stream activation"));
         QVERIFY(text.contains("## Runs to add"));
         const auto to_stdout = cli({"report", m_run, "--out", "-"});
