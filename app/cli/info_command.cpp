@@ -3,9 +3,11 @@
 #include "analysis/event_at.h"
 #include "cli_support.h"
 #include "model/input_error.h"
+#include "predict/fit_advice.h"
 #include "run/run_summary.h"
 #include "trace/module_table.h"
 #include "trace/oom_explanation.h"
+#include "trace/recorded_options.h"
 #include "trace/reserved_memory.h"
 #include "trace/trace_summary.h"
 
@@ -243,11 +245,34 @@ int InfoCommand::run() {
     if (trace.meta.categories_inferred && !summary.contains("category_rules_at_peak")) {
         summary["category_rules_at_peak"] = TraceSummary::compute(trace)["category_rules_at_peak"];
     }
+    // A run of the built-in trainer that ran out of memory under a limit: the single changes
+    // the planner predicts to fit it (record --check-advice runs the first; issue 41).
+    const auto options = recordedOptions(trace.meta);
+    const auto& oom = summary["oom_explanation"];
+    const int64_t limit = oom.is_object() ? oom.value("capacity_bytes", int64_t(0)) : 0;
+    std::vector<FitAdvice::Suggestion> advice;
+    bool advised = false;
+    if (options && limit > 0) {
+        try {
+            advice = FitAdvice::suggest(*options, limit);
+            advised = true;
+            summary["fit_advice"] = FitAdvice::toJson(advice, limit);
+        } catch (const std::exception&) {
+            // a configuration the planner does not model: no advice
+        }
+    }
     if (m_json) {
         std::cout << summary.dump(2) << "\n";
         return 0;
     }
     std::cout << TraceSummary::toText(trace, summary, m_top);
+    if (advised) {
+        std::cout << "\n"
+                  << FitAdvice::toText(advice, limit)
+                  << "`memscope-cli record ... --device-memory-limit " << limit
+                  << " --check-advice` reruns the first one that needs one process and "
+                     "measures it.\n";
+    }
     return 0;
 }
 

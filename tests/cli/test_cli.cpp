@@ -202,6 +202,11 @@ class TestCli : public QObject {
         const auto info = cli({"info", run});
         QCOMPARE(info.exit_code, 0);
         QVERIFY(info.out.contains("OUT OF MEMORY"));
+        // Explained, with the single changes the planner predicts to fit (issue 41).
+        QVERIFY(info.out.contains("Out of memory explained"));
+        QVERIFY2(info.out.contains("Single changes that fit 300.0 KiB") ||
+                     info.out.contains("No single change the planner models fits 300.0 KiB"),
+                 qPrintable(info.out.right(600)));
     }
 
     // record --check-advice (issue 41): an out-of-memory run lists the single changes that fit
