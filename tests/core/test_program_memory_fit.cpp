@@ -268,7 +268,8 @@ class TestProgramMemoryFit : public QObject {
         const auto fit = ProgramMemoryFit::fit(samples);
         const Sizes at = {{"d", 512}, {"d_ff", 2048}, {"L", 2},       {"s", 64},
                           {"b", 2},   {"h", 4},       {"vocab", 1000}};
-        const auto* f = find(fit.predict(at), "first/forward");
+        const auto predicted = fit.predict(at);  // find() points into it: it must outlive f
+        const auto* f = find(predicted, "first/forward");
         QVERIFY(f != nullptr);
         QVERIFY(f->region != "outside:-|aten::div#7");
     }
