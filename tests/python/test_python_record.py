@@ -460,6 +460,12 @@ def check_device_memory_limit(a, tmp, cfg):
     p = subprocess.run([a.cli, "info", out], capture_output=True, text=True, timeout=60)
     check(p.returncode == 0 and "OUT OF MEMORY in step" in p.stdout,
           f"the run file is kept with the out-of-memory event ({p.stdout.strip()[-300:]})")
+    check("Out of memory explained" in p.stdout and "Capacity" in p.stdout,
+          f"info explains it: capacity or fragmentation ({p.stdout.strip()[-300:]})")
+    p = subprocess.run([a.cli, "info", out, "--modules", "--at", "oom"], capture_output=True,
+                       text=True, timeout=60)
+    check(p.returncode == 0 and "when it ran out of memory" in p.stdout and "blocks" in p.stdout,
+          f"info --modules --at oom: the modules that held the memory then ({p.stderr.strip()})")
     rc, so, se = record(a.cli, a.python_exe, os.path.join(tmp, "oom0.memscope"), [script, *cfg],
                         extra=("--device-memory-limit", "100KiB"))
     check(rc == 1 and "is below what the program holds before its first step" in se,
