@@ -1266,6 +1266,21 @@
         <translation>F&amp;lame Graph</translation>
     </message>
     <message>
+        <source>&amp;Modules</source>
+        <translation>&amp;Module</translation>
+    </message>
+    <message>
+        <source>Clear the module filter</source>
+        <translation>Den Modulfilter aufheben</translation>
+    </message>
+    <message numerus="yes">
+        <source>Filtered to module %1: %n allocation(s) highlighted</source>
+        <translation>
+            <numerusform>Gefiltert auf Modul %1: %n Allokation hervorgehoben</numerusform>
+            <numerusform>Gefiltert auf Modul %1: %n Allokationen hervorgehoben</numerusform>
+        </translation>
+    </message>
+    <message>
         <source>%1 (peak %2)</source>
         <translation>%1 (Spitze %2)</translation>
     </message>
@@ -1395,6 +1410,181 @@
     <message>
         <source>Duration</source>
         <translation>Dauer</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::ModulePage</name>
+    <message numerus="yes">
+        <source>Filtered to %1: %n allocation(s) highlighted on the timeline. Click the row again or Clear to show everything.</source>
+        <translation>
+            <numerusform>Gefiltert auf %1: %n Allokation in der Zeitleiste hervorgehoben. Erneut auf die Zeile klicken oder „Aufheben“, um alles zu zeigen.</numerusform>
+            <numerusform>Gefiltert auf %1: %n Allokationen in der Zeitleiste hervorgehoben. Erneut auf die Zeile klicken oder „Aufheben“, um alles zu zeigen.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Computing the modules of %1 events…</source>
+        <translation>Module von %1 Ereignissen werden berechnet…</translation>
+    </message>
+    <message>
+        <source>No allocation or free in this run.</source>
+        <translation>Keine Allokation oder Freigabe in diesem Lauf.</translation>
+    </message>
+    <message>
+        <source>At the peak, step %1 (event %2, t = %3): %4 alive. Pin an allocation on the timeline to see another moment.</source>
+        <translation>An der Spitze, Schritt %1 (Ereignis %2, t = %3): %4 belegt. Eine Allokation in der Zeitleiste anheften, um einen anderen Zeitpunkt zu sehen.</translation>
+    </message>
+    <message>
+        <source>At event %1 (t = %2), step %3: %4 alive.</source>
+        <translation>Bei Ereignis %1 (t = %2), Schritt %3: %4 belegt.</translation>
+    </message>
+    <message>
+        <source>%1 (%2, %3%)</source>
+        <translation>%1 (%2, %3 %)</translation>
+    </message>
+    <message>
+        <source>No module holds memory at this moment.</source>
+        <translation>Kein Modul belegt zu diesem Zeitpunkt Speicher.</translation>
+    </message>
+    <message>
+        <source>Holding the most: %1.</source>
+        <translation>Am meisten belegen: %1.</translation>
+    </message>
+    <message>
+        <source>This run names no modules: none of its stacks has a module frame, so its memory cannot be split by module.</source>
+        <translation>Dieser Lauf nennt keine Module: keiner seiner Stacks hat einen Modul-Frame, daher lässt sich sein Speicher nicht nach Modulen aufteilen.</translation>
+    </message>
+    <message>
+        <source>No run.</source>
+        <translation>Kein Lauf.</translation>
+    </message>
+    <message>
+        <source>The moment shown: the peak of allocated memory, or the allocation pinned on the timeline (unpin it to come back to the peak)</source>
+        <translation>Der gezeigte Zeitpunkt: die Spitze des allozierten Speichers oder die in der Zeitleiste angeheftete Allokation (lösen, um zur Spitze zurückzukehren)</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>Aufheben</translation>
+    </message>
+    <message>
+        <source>Show every module&apos;s allocations again</source>
+        <translation>Die Allokationen aller Module wieder zeigen</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::ModuleTreeModel</name>
+    <message>
+        <source>%1 bytes</source>
+        <translation>%1 Bytes</translation>
+    </message>
+    <message>
+        <source>Allocations no module is named for: the input batch, a loss computed outside the model, the optimizer&apos;s temporaries and the like</source>
+        <translation>Allokationen, für die kein Modul genannt ist: der Eingabe-Batch, ein außerhalb des Modells berechneter Loss, die temporären Tensoren des Optimierers und dergleichen</translation>
+    </message>
+    <message>
+        <source>%1
+Held by its own allocations (sub-modules left out): %2</source>
+        <translation>%1
+Von seinen eigenen Allokationen belegt (ohne Untermodule): %2</translation>
+    </message>
+    <message>
+        <source>(no module)</source>
+        <translation>(kein Modul)</translation>
+    </message>
+    <message>
+        <source>The module path, each sub-module under its parent; the figures include the sub-modules&apos;. Click a row to highlight its allocations on the timeline.</source>
+        <translation>Der Modulpfad, jedes Untermodul unter seinem Elternmodul; die Zahlen schließen die der Untermodule ein. Ein Klick auf eine Zeile hebt ihre Allokationen in der Zeitleiste hervor.</translation>
+    </message>
+    <message>
+        <source>Bytes the module holds at the moment shown, in all the columns to its right up to Other</source>
+        <translation>Bytes, die das Modul zum gezeigten Zeitpunkt belegt, in allen Spalten rechts davon bis „Sonstiges“</translation>
+    </message>
+    <message>
+        <source>Its parameters&apos; storage</source>
+        <translation>Der Speicher seiner Parameter</translation>
+    </message>
+    <message>
+        <source>Its parameters&apos; gradients</source>
+        <translation>Die Gradienten seiner Parameter</translation>
+    </message>
+    <message>
+        <source>Optimizer state kept for its parameters (moments and the like)</source>
+        <translation>Für seine Parameter gehaltener Optimiererzustand (Momente und dergleichen)</translation>
+    </message>
+    <message>
+        <source>Made in its forward and still alive: mostly what autograd saved for the backward</source>
+        <translation>In seinem Forward angelegt und noch belegt: meist, was Autograd für den Backward aufbewahrt</translation>
+    </message>
+    <message>
+        <source>Short-lived temporary buffers it made outside the backward</source>
+        <translation>Kurzlebige temporäre Puffer, die es außerhalb des Backward angelegt hat</translation>
+    </message>
+    <message>
+        <source>The buffers of its backward, gradients left out</source>
+        <translation>Die Puffer seines Backward, ohne Gradienten</translation>
+    </message>
+    <message>
+        <source>The rest: inputs, communication buffers, memory alive before the recording</source>
+        <translation>Der Rest: Eingaben, Kommunikationspuffer, vor der Aufzeichnung belegter Speicher</translation>
+    </message>
+    <message>
+        <source>Over the whole run, the most its forward added at once</source>
+        <translation>Über den ganzen Lauf: das Meiste, das sein Forward auf einmal hinzufügte</translation>
+    </message>
+    <message>
+        <source>Over the whole run, the most its backward added at once</source>
+        <translation>Über den ganzen Lauf: das Meiste, das sein Backward auf einmal hinzufügte</translation>
+    </message>
+    <message>
+        <source>In the step shown, bytes its forward made that were still alive when the backward began</source>
+        <translation>Im gezeigten Schritt: Bytes, die sein Forward anlegte und die zu Beginn des Backward noch belegt waren</translation>
+    </message>
+    <message>
+        <source>Module</source>
+        <translation>Modul</translation>
+    </message>
+    <message>
+        <source>Held</source>
+        <translation>Belegt</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>Parameter</translation>
+    </message>
+    <message>
+        <source>Gradients</source>
+        <translation>Gradienten</translation>
+    </message>
+    <message>
+        <source>Optimizer state</source>
+        <translation>Optimiererzustand</translation>
+    </message>
+    <message>
+        <source>Activations</source>
+        <translation>Aktivierungen</translation>
+    </message>
+    <message>
+        <source>Temporaries</source>
+        <translation>Temporäre Tensoren</translation>
+    </message>
+    <message>
+        <source>Backward</source>
+        <translation>Backward</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>Sonstiges</translation>
+    </message>
+    <message>
+        <source>Forward peak</source>
+        <translation>Spitze im Forward</translation>
+    </message>
+    <message>
+        <source>Backward peak</source>
+        <translation>Spitze im Backward</translation>
+    </message>
+    <message>
+        <source>Saved for backward</source>
+        <translation>Für den Backward aufbewahrt</translation>
     </message>
 </context>
 <context>

@@ -1198,6 +1198,21 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>&amp;Modules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clear the module filter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Filtered to module %1: %n allocation(s) highlighted</source>
+        <translation>
+            <numerusform>Filtered to module %1: %n allocation highlighted</numerusform>
+            <numerusform>Filtered to module %1: %n allocations highlighted</numerusform>
+        </translation>
+    </message>
+    <message>
         <source>%1 (peak %2)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1326,6 +1341,180 @@
     </message>
     <message>
         <source>Duration</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::ModulePage</name>
+    <message numerus="yes">
+        <source>Filtered to %1: %n allocation(s) highlighted on the timeline. Click the row again or Clear to show everything.</source>
+        <translation>
+            <numerusform>Filtered to %1: %n allocation highlighted on the timeline. Click the row again or Clear to show everything.</numerusform>
+            <numerusform>Filtered to %1: %n allocations highlighted on the timeline. Click the row again or Clear to show everything.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Computing the modules of %1 events…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No allocation or free in this run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At the peak, step %1 (event %2, t = %3): %4 alive. Pin an allocation on the timeline to see another moment.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At event %1 (t = %2), step %3: %4 alive.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2, %3%)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No module holds memory at this moment.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Holding the most: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This run names no modules: none of its stacks has a module frame, so its memory cannot be split by module.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The moment shown: the peak of allocated memory, or the allocation pinned on the timeline (unpin it to come back to the peak)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show every module&apos;s allocations again</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::ModuleTreeModel</name>
+    <message>
+        <source>%1 bytes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allocations no module is named for: the input batch, a loss computed outside the model, the optimizer&apos;s temporaries and the like</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1
+Held by its own allocations (sub-modules left out): %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(no module)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The module path, each sub-module under its parent; the figures include the sub-modules&apos;. Click a row to highlight its allocations on the timeline.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bytes the module holds at the moment shown, in all the columns to its right up to Other</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Its parameters&apos; storage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Its parameters&apos; gradients</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optimizer state kept for its parameters (moments and the like)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Made in its forward and still alive: mostly what autograd saved for the backward</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Short-lived temporary buffers it made outside the backward</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The buffers of its backward, gradients left out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rest: inputs, communication buffers, memory alive before the recording</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Over the whole run, the most its forward added at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Over the whole run, the most its backward added at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In the step shown, bytes its forward made that were still alive when the backward began</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Module</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Held</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gradients</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optimizer state</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Activations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Temporaries</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Backward</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forward peak</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Backward peak</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved for backward</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -9,6 +9,7 @@
 #include "filter_chip.h"
 #include "flame_graph_page.h"
 #include "journal_recoverer.h"
+#include "module_page.h"
 #include "operator_page.h"
 #include "planner_page.h"
 #include "recent_files_menu.h"
@@ -36,6 +37,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QColor>
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
@@ -45,6 +47,8 @@
 #include <QFileInfo>
 #include <QFont>
 #include <QFontDatabase>
+#include <QFrame>
+#include <QHBoxLayout>
 #include <QIcon>
 #include <QKeySequence>
 #include <QLabel>
@@ -52,6 +56,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPalette>
 #include <QPlainTextEdit>
 #include <QScrollArea>
 #include <QSettings>
@@ -64,6 +69,8 @@
 #include <QVBoxLayout>
 #include <QWidget>
 
+#include <algorithm>
+#include <cstdint>
 #include <memory>
 
 #include "memscope_version.h"
@@ -430,6 +437,11 @@ void MainWindow::createAnalysisTabs() {
     // With the document's filter and pinned time.
     addTab(m_flame_graph_page, QStringLiteral("flamegraph"), true,
            [page = m_flame_graph_page](const auto& trace) { page->setTrace(trace); });
+    // With the document's pinned time; a row filters the views to its module (highlights).
+    m_module_page = new ModulePage(m_state, this);
+    addTab(m_module_page, QStringLiteral("modules"), true,
+           [page = m_module_page](const auto& trace) { page->setTrace(trace); });
+    connect(m_module_page, &ModulePage::moduleFilterChanged, this, &MainWindow::updateModuleChip);
     m_compare_page = new ComparePage(this);
     addTab(m_compare_page, QStringLiteral("compare"), false);
     m_tabs->setTabVisible(tabIndexOf(m_compare_page), false);  // until File > Compare With
@@ -888,9 +900,43 @@ void MainWindow::createCentralWidget() {
     m_filter_chip = new FilterChip(m_state, central);
     m_filter_chip->setVisible(false);
     central_layout->addWidget(m_filter_chip);
+    // The Modules tab's filter, with the same look: it applies to the views the document's
+    // highlights reach.
+    m_module_chip = new QFrame(central);
+    m_module_chip->setObjectName(QStringLiteral("module_filter_chip"));
+    m_module_chip->setFrameShape(QFrame::StyledPanel);
+    m_module_chip->setAutoFillBackground(true);
+    QPalette chip_palette = m_module_chip->palette();
+    chip_palette.setColor(QPalette::Window, QColor(255, 240, 215));
+    m_module_chip->setPalette(chip_palette);
+    auto* chip_layout = new QHBoxLayout(m_module_chip);
+    chip_layout->setContentsMargins(8, 2, 2, 2);
+    m_module_chip_label = new QLabel(m_module_chip);
+    m_module_chip_label->setObjectName(QStringLiteral("module_filter_text"));
+    m_module_chip_clear = new QToolButton(m_module_chip);
+    m_module_chip_clear->setObjectName(QStringLiteral("module_filter_clear"));
+    m_module_chip_clear->setText(QStringLiteral("\u2715"));
+    m_module_chip_clear->setAutoRaise(true);
+    chip_layout->addWidget(m_module_chip_label, 1);
+    chip_layout->addWidget(m_module_chip_clear);
+    m_module_chip->setVisible(false);
+    central_layout->addWidget(m_module_chip);
     central_layout->addWidget(m_tabs, 1);
     setCentralWidget(central);
     createAnalysisTabs();
+    connect(m_module_chip_clear, &QToolButton::clicked, m_module_page,
+            &ModulePage::clearModuleFilter);
+}
+
+void MainWindow::updateModuleChip() {
+    const QString path = m_module_page->moduleFilter();
+    m_module_chip->setVisible(!path.isEmpty());
+    m_module_chip_label->setText(
+        path.isEmpty()
+            ? QString()
+            : tr("Filtered to module %1: %n allocation(s) highlighted", nullptr,
+                 int(std::min<qsizetype>(m_module_page->filteredAllocations().size(), INT32_MAX)))
+                  .arg(path));
 }
 
 void MainWindow::createDocks() {
@@ -979,10 +1025,13 @@ void MainWindow::retranslateUi() {
     m_tabs->setTabText(tabIndexOf(m_summary_page), tr("S&ummary"));
     m_tabs->setTabText(tabIndexOf(m_segment_page), tr("Se&gments"));
     m_tabs->setTabText(tabIndexOf(m_flame_graph_page), tr("F&lame Graph"));
+    m_tabs->setTabText(tabIndexOf(m_module_page), tr("&Modules"));
     m_tabs->setTabText(tabIndexOf(m_compare_page), tr("&Compare"));
     m_tabs->setTabText(tabIndexOf(m_sweep_page), tr("S&weeps"));
     m_tabs->setTabText(tabIndexOf(m_planner_page), tr("&Planner"));
 
+    m_module_chip_clear->setToolTip(tr("Clear the module filter"));
+    updateModuleChip();
     m_placeholder_title->setText(tr("No run is open."));
     m_placeholder_detail->setText(
         tr("Press Run (F5) to train with the settings on the left and watch the memory live, "

@@ -11,12 +11,14 @@
 
 class QAction;
 class QDockWidget;
+class QFrame;
 class QLabel;
 class QMenu;
 class QPlainTextEdit;
 class QProgressBar;
 class QStackedWidget;
 class QTabWidget;
+class QToolButton;
 
 namespace memscope {
 
@@ -28,6 +30,7 @@ class FlameGraphPage;
 class OperatorPage;
 class PlannerPage;
 class JournalRecoverer;
+class ModulePage;
 class RankRunController;
 class RecentFilesMenu;
 class RunController;
@@ -110,6 +113,11 @@ class MainWindow : public QMainWindow {
     RunDocument* viewState() const { return m_state; }
     // The bar above the tabs showing the active range filter.
     FilterChip* filterChip() const { return m_filter_chip; }
+    // The bar under it naming the module the views are filtered to (a Modules tab row), with
+    // the button that clears it; hidden while there is none.
+    QFrame* moduleFilterChip() const { return m_module_chip; }
+    QLabel* moduleFilterLabel() const { return m_module_chip_label; }
+    QToolButton* moduleFilterClearButton() const { return m_module_chip_clear; }
     QAction* findAction() const { return m_find_action; }
     QAction* findNextAction() const { return m_find_next_action; }
     QAction* findPreviousAction() const { return m_find_previous_action; }
@@ -120,6 +128,7 @@ class MainWindow : public QMainWindow {
     SummaryPage* summaryPage() const { return m_summary_page; }
     SegmentPage* segmentPage() const { return m_segment_page; }
     FlameGraphPage* flameGraphPage() const { return m_flame_graph_page; }
+    ModulePage* modulePage() const { return m_module_page; }
     ComparePage* comparePage() const { return m_compare_page; }
     SweepPage* sweepPage() const { return m_sweep_page; }
     PlannerPage* plannerPage() const { return m_planner_page; }
@@ -189,6 +198,8 @@ class MainWindow : public QMainWindow {
     // The session's ranks changed: the timeline's selector, the summary's rows, the menu.
     void onRanksChanged();
     void createAnalysisTabs();
+    // The module chip follows the Modules tab's filter.
+    void updateModuleChip();
     // A tab for `page` (in a scroll area); `fill` gives the page the document's run when the
     // tab is shown (TabTraceFollower), none for pages that need no run.
     void addTab(QWidget* page, const QString& name, bool needs_run,
@@ -217,6 +228,9 @@ class MainWindow : public QMainWindow {
     QAction* m_clear_filter_action = nullptr;
     RunDocument* m_state = nullptr;
     FilterChip* m_filter_chip = nullptr;
+    QFrame* m_module_chip = nullptr;
+    QLabel* m_module_chip_label = nullptr;
+    QToolButton* m_module_chip_clear = nullptr;
     QAction* m_about_action = nullptr;
     QAction* m_about_qt_action = nullptr;
     QLabel* m_placeholder_title = nullptr;
@@ -233,6 +247,7 @@ class MainWindow : public QMainWindow {
     SummaryPage* m_summary_page = nullptr;
     SegmentPage* m_segment_page = nullptr;
     FlameGraphPage* m_flame_graph_page = nullptr;
+    ModulePage* m_module_page = nullptr;
     ComparePage* m_compare_page = nullptr;
     SweepPage* m_sweep_page = nullptr;
     PlannerPage* m_planner_page = nullptr;

@@ -40,6 +40,7 @@
 #include "main_window.h"
 #include "memscope_version.h"
 #include "model/input_error.h"
+#include "module_page.h"
 #include "operator_page.h"
 #include "run/run_range.h"
 #include "run_document.h"
@@ -332,7 +333,7 @@ int render_window_screenshot(const QString& run_path, const memscope::RunRange& 
     // Let pages that compute off the GUI thread finish and repaint.
     waited.restart();
     while ((window.flameGraphPage()->isBuildPending() || window.summaryPage()->isComputing() ||
-            window.operatorPage()->isBuilding()) &&
+            window.operatorPage()->isBuilding() || window.modulePage()->isComputing()) &&
            waited.elapsed() < 120000) {
         QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
     }
