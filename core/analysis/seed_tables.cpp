@@ -17,32 +17,32 @@ namespace memscope {
 
 namespace {
 
-using Table = TableExporter::Table;
-using Units = TableExporter::Units;
+using SeedTable = TableExporter::Table;
+using SeedUnits = TableExporter::Units;
 
-constexpr double kMiB = 1024.0 * 1024.0;
+constexpr double kBytesPerMiB = 1024.0 * 1024.0;
 
-std::string mb(int64_t bytes, Units units) {
-    const double v = double(bytes) / kMiB;
-    if (units == Units::Raw) {
+std::string mbCell(int64_t bytes, SeedUnits units) {
+    const double v = double(bytes) / kBytesPerMiB;
+    if (units == SeedUnits::Raw) {
         return formatFixed(v, 4);
     }
     const double a = std::fabs(v);
     return formatFixed(v, a >= 10 ? 1 : a >= 0.1 || a == 0 ? 2 : 4);
 }
 
-std::string peakCell(const SweepPointResult& p, Units units) {
+std::string peakCell(const SweepPointResult& p, SeedUnits units) {
     if (p.status == SweepPointResult::Status::OutOfMemory) {
         return "OOM";
     }
     if (p.status == SweepPointResult::Status::Error) {
         return "error";
     }
-    return mb(p.peak_bytes, units);
+    return mbCell(p.peak_bytes, units);
 }
 
-std::string rate(double v, Units units) {
-    return formatFixed(v, units == Units::Raw ? 3 : 1);
+std::string rate(double v, SeedUnits units) {
+    return formatFixed(v, units == SeedUnits::Raw ? 3 : 1);
 }
 
 // The settings of a point except the fields in `free` ("batch", "seq", "profile", "dtype",
@@ -92,14 +92,15 @@ std::vector<std::pair<std::string, std::vector<size_t>>> groupBy(
 }
 
 // Prepends the "Setting" column when there is more than one group.
-void addSetting(Table& t, bool several, const std::string& label, std::vector<std::string> row) {
+void addSetting(SeedTable& t, bool several, const std::string& label,
+                std::vector<std::string> row) {
     if (several) {
         row.insert(row.begin(), label);
     }
     t.rows.push_back(std::move(row));
 }
 
-void finishColumns(Table& t, bool several) {
+void finishColumns(SeedTable& t, bool several) {
     if (several) {
         t.columns.insert(t.columns.begin(), "Setting");
         t.numeric.insert(t.numeric.begin(), false);
@@ -119,8 +120,8 @@ size_t distinctValues(const SweepResult& r, const std::vector<size_t>& idx,
     return v.size();
 }
 
-Table points(const SweepResult& r, Units units) {
-    Table t;
+SeedTable points(const SweepResult& r, SeedUnits units) {
+    SeedTable t;
     t.columns = {"Point",
                  "Batch",
                  "Seq",
@@ -145,19 +146,21 @@ Table points(const SweepResult& r, Units units) {
         t.rows.push_back(
             {p.label, std::to_string(o.batch_size), std::to_string(o.seq_len), toString(o.dtype),
              toString(o.attention), toString(o.checkpointing), toString(o.profile),
-             toString(p.status), ok || p.step1_peak_bytes > 0 ? mb(p.step1_peak_bytes, units) : "—",
-             ok && p.steady_peak_bytes > 0 ? mb(p.steady_peak_bytes, units) : "—",
-             ok ? mb(p.avg_bytes, units) : "—", ok ? rate(p.samples_per_s, units) : "—",
+             toString(p.status),
+             ok || p.step1_peak_bytes > 0 ? mbCell(p.step1_peak_bytes, units) : "—",
+             ok && p.steady_peak_bytes > 0 ? mbCell(p.steady_peak_bytes, units) : "—",
+             ok ? mbCell(p.avg_bytes, units) : "—", ok ? rate(p.samples_per_s, units) : "—",
              ok ? rate(p.tokens_per_s, units) : "—",
-             ok ? formatFixed(p.bytesPerToken() / 1024.0, units == Units::Raw ? 3 : 1) : "—",
-             ok ? formatFixed(p.inputBytesPerToken() / 1024.0, units == Units::Raw ? 3 : 1) : "—",
+             ok ? formatFixed(p.bytesPerToken() / 1024.0, units == SeedUnits::Raw ? 3 : 1) : "—",
+             ok ? formatFixed(p.inputBytesPerToken() / 1024.0, units == SeedUnits::Raw ? 3 : 1)
+                : "—",
              p.run_file});
     }
     return t;
 }
 
-Table seed000Step1(const SweepResult& r, Units units) {
-    Table t;
+SeedTable seed000Step1(const SweepResult& r, SeedUnits units) {
+    SeedTable t;
     t.columns = {"Batch Size", "Peak Memory (MB)", "Avg Memory (MB)",
                  "Training Speed (samples/sec)"};
     t.numeric = {true, true, true, true};
@@ -180,7 +183,7 @@ Table seed000Step1(const SweepResult& r, Units units) {
             const auto& p = r.points[i];
             addSetting(t, several, label,
                        {std::to_string(p.options.batch_size), peakCell(p, units),
-                        p.ok() ? mb(p.avg_bytes, units) : "—",
+                        p.ok() ? mbCell(p.avg_bytes, units) : "—",
                         p.ok() ? rate(p.samples_per_s, units) : "—"});
         }
     }
@@ -202,8 +205,8 @@ std::string scalingPattern(const SweepPointResult& a, const SweepPointResult& b)
     return ScalingFit::verdictFor(e) + " (S^" + formatFixed(e, 2) + ")";
 }
 
-Table seed000Step3(const SweepResult& r, Units units) {
-    Table t;
+SeedTable seed000Step3(const SweepResult& r, SeedUnits units) {
+    SeedTable t;
     t.columns = {"Seq Length", "Batch Size", "Peak Memory (MB)", "Memory per Token (KiB)",
                  "Scaling Pattern"};
     t.numeric = {true, true, true, true, false};
@@ -251,7 +254,8 @@ Table seed000Step3(const SweepResult& r, Units units) {
             addSetting(
                 t, several, label,
                 {std::to_string(seq), std::to_string(p.options.batch_size), peakCell(p, units),
-                 ok ? formatFixed(p.bytesPerToken() / 1024.0, units == Units::Raw ? 3 : 1) : "—",
+                 ok ? formatFixed(p.bytesPerToken() / 1024.0, units == SeedUnits::Raw ? 3 : 1)
+                    : "—",
                  previous ? scalingPattern(*previous, p) : "baseline"});
             if (ok) {
                 previous = &p;
@@ -272,8 +276,8 @@ std::string parameters(int64_t n) {
     return std::to_string(n);
 }
 
-Table seed002Sizes(const SweepResult& r, Units units) {
-    Table t;
+SeedTable seed002Sizes(const SweepResult& r, SeedUnits units) {
+    SeedTable t;
     t.columns = {"Problem Size", "Parameters", "Throughput (samples/s)", "Memory (MB)",
                  "Time/Iter (s)"};
     t.numeric = {false, true, true, true, true};
@@ -292,9 +296,9 @@ Table seed002Sizes(const SweepResult& r, Units units) {
             addSetting(
                 t, several, label,
                 {size,
-                 units == Units::Raw ? std::to_string(p.parameters) : parameters(p.parameters),
+                 units == SeedUnits::Raw ? std::to_string(p.parameters) : parameters(p.parameters),
                  p.ok() ? rate(p.samples_per_s, units) : "—", peakCell(p, units),
-                 p.ok() ? formatFixed(p.avg_step_s, units == Units::Raw ? 5 : 3) : "—"});
+                 p.ok() ? formatFixed(p.avg_step_s, units == SeedUnits::Raw ? 5 : 3) : "—"});
         }
     }
     finishColumns(t, several);
@@ -302,10 +306,10 @@ Table seed002Sizes(const SweepResult& r, Units units) {
 }
 
 // Rows per context length, one column per (profile, dtype) pair that `columns` names.
-Table contextTable(const SweepResult& r, Units units, const std::set<std::string>& free,
-                   const std::vector<std::pair<ProfileType, std::optional<Dtype>>>& columns,
-                   const std::vector<std::string>& headers) {
-    Table t;
+SeedTable contextTable(const SweepResult& r, SeedUnits units, const std::set<std::string>& free,
+                       const std::vector<std::pair<ProfileType, std::optional<Dtype>>>& columns,
+                       const std::vector<std::string>& headers) {
+    SeedTable t;
     t.columns = {"Context Length"};
     t.numeric = {true};
     for (const auto& h : headers) {
@@ -380,7 +384,7 @@ std::string SeedTables::title(Kind kind) {
     return "";
 }
 
-TableExporter::Table SeedTables::make(Kind kind, const SweepResult& result, Units units) {
+TableExporter::Table SeedTables::make(Kind kind, const SweepResult& result, SeedUnits units) {
     switch (kind) {
         case Kind::Points:
             return points(result, units);
@@ -429,7 +433,7 @@ std::string SeedTables::markdown(const SweepResult& result, const std::vector<Ki
            "peak minus those.\n\n";
     for (const Kind kind : kinds) {
         out << "## " << title(kind) << "\n\n";
-        const Table t = make(kind, result, Units::Readable);
+        const SeedTable t = make(kind, result, SeedUnits::Readable);
         if (t.rows.empty()) {
             out << "The sweep has no points for this table.\n\n";
             continue;

@@ -17,7 +17,7 @@ namespace memscope {
 
 namespace {
 
-int64_t number(const nlohmann::json& j, const char* key) {
+int64_t jsonInt64(const nlohmann::json& j, const char* key) {
     return j.contains(key) && j[key].is_number() ? j[key].get<int64_t>() : 0;
 }
 
@@ -28,7 +28,7 @@ void collect(const Trace& trace, const RunSummary& summary, SweepPointResult& p)
     p.peak_bytes = summary.peak_allocated_bytes;
     p.step1_peak_bytes = summary.step1PeakAllocated();
     p.steady_peak_bytes = summary.steadyPeakAllocated();
-    p.avg_bytes = number(s, "avg_allocated_bytes");
+    p.avg_bytes = jsonInt64(s, "avg_allocated_bytes");
     if (s.contains("bytes_by_category_at_peak") && s["bytes_by_category_at_peak"].is_object()) {
         for (const auto& [name, bytes] : s["bytes_by_category_at_peak"].items()) {
             if (bytes.is_number()) {
@@ -46,8 +46,8 @@ void collect(const Trace& trace, const RunSummary& summary, SweepPointResult& p)
     p.samples_per_s = summary.samplesPerSecond();
     p.tokens_per_s = summary.tokensPerSecond();
     if (s.contains("oom") && s["oom"].is_object()) {
-        p.oom_requested_bytes = number(s["oom"], "requested_bytes");
-        p.capacity_bytes = number(s["oom"], "capacity_bytes");
+        p.oom_requested_bytes = jsonInt64(s["oom"], "requested_bytes");
+        p.capacity_bytes = jsonInt64(s["oom"], "capacity_bytes");
     }
     if (p.capacity_bytes == 0) {
         p.capacity_bytes = trace.meta.capacity_bytes;

@@ -17,7 +17,7 @@ namespace {
 // ones get a hash index so that a hostile file with a million keys stays linear.
 constexpr size_t kLinearDictLimit = 16;
 
-size_t mix(uint64_t x) {
+size_t mixHash(uint64_t x) {
     return static_cast<size_t>(mix64(x));
 }
 
@@ -291,7 +291,7 @@ void PickleValue::finishTuple(SequenceNode& node) {
         if (!item.isHashable()) {
             node.hashable = false;
         } else {
-            h = mix(h * 31 + item.hash());
+            h = mixHash(h * 31 + item.hash());
         }
         node.weight = std::min<uint64_t>(node.weight + item.weight(), uint64_t(1) << 62);
     }
@@ -557,14 +557,14 @@ size_t PickleValue::hashScalar() const {
         case Type::None:
             return 0x6e6f6e65;
         case Type::Bool:
-            return mix(m_bool ? 1 : 0);
+            return mixHash(m_bool ? 1 : 0);
         case Type::Int:
-            return mix(static_cast<uint64_t>(m_int));
+            return mixHash(static_cast<uint64_t>(m_int));
         case Type::Float: {
             uint64_t bits = 0;
             bool is_unsigned = false;
             if (integralDouble(m_double, bits, is_unsigned)) {
-                return mix(bits);  // equal ints hash alike: 1.0 == 1
+                return mixHash(bits);  // equal ints hash alike: 1.0 == 1
             }
             return std::hash<double>{}(m_double);
         }

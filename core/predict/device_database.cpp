@@ -29,7 +29,7 @@ int64_t physicalMemory() {
     return pages > 0 && page > 0 ? int64_t(pages) * int64_t(page) : 0;
 }
 
-double number(const YAML::Node& node, const std::string& field) {
+double yamlNumber(const YAML::Node& node, const std::string& field) {
     try {
         return node.as<double>();
     } catch (const YAML::Exception&) {
@@ -37,7 +37,7 @@ double number(const YAML::Node& node, const std::string& field) {
     }
 }
 
-std::string text(const YAML::Node& node, const std::string& field) {
+std::string yamlText(const YAML::Node& node, const std::string& field) {
     if (!node.IsScalar()) {
         throw ConfigError(field, "must be a string");
     }
@@ -45,7 +45,7 @@ std::string text(const YAML::Node& node, const std::string& field) {
 }
 
 int64_t bytes(const YAML::Node& node, const std::string& field) {
-    const auto value = text(node, field);
+    const auto value = yamlText(node, field);
     if (value == "auto") {
         return physicalMemory();
     }
@@ -70,16 +70,16 @@ DeviceSpec readDevice(const YAML::Node& node, const std::string& where) {
         const auto field = where + "." + key;
         const auto& value = entry.second;
         if (key == "name") {
-            d.name = text(value, field);
+            d.name = yamlText(value, field);
         } else if (key == "aliases") {
             if (!value.IsSequence()) {
                 throw ConfigError(field, "must be a list of names");
             }
             for (const auto& alias : value) {
-                d.aliases.push_back(text(alias, field));
+                d.aliases.push_back(yamlText(alias, field));
             }
         } else if (key == "kind") {
-            const auto kind = text(value, field);
+            const auto kind = yamlText(value, field);
             if (kind != "gpu" && kind != "cpu") {
                 throw ConfigError(field, "must be gpu or cpu");
             }
@@ -87,24 +87,24 @@ DeviceSpec readDevice(const YAML::Node& node, const std::string& where) {
         } else if (key == "memory") {
             d.memory_bytes = bytes(value, field);
         } else if (key == "usable_fraction") {
-            d.usable_fraction = number(value, field);
+            d.usable_fraction = yamlNumber(value, field);
             if (d.usable_fraction <= 0 || d.usable_fraction > 1) {
                 throw ConfigError(field, "must be in (0, 1]");
             }
         } else if (key == "fp32_tflops") {
-            d.fp32_tflops = number(value, field);
+            d.fp32_tflops = yamlNumber(value, field);
         } else if (key == "bf16_tflops") {
-            d.bf16_tflops = number(value, field);
+            d.bf16_tflops = yamlNumber(value, field);
         } else if (key == "fp16_tflops") {
-            d.fp16_tflops = number(value, field);
+            d.fp16_tflops = yamlNumber(value, field);
         } else if (key == "memory_bandwidth_gbs") {
-            d.memory_bandwidth_gbs = number(value, field);
+            d.memory_bandwidth_gbs = yamlNumber(value, field);
         } else if (key == "interconnect") {
-            d.interconnect = text(value, field);
+            d.interconnect = yamlText(value, field);
         } else if (key == "context") {
             d.context_bytes = bytes(value, field);
         } else if (key == "reserved_factor") {
-            d.reserved_factor = number(value, field);
+            d.reserved_factor = yamlNumber(value, field);
             if (d.reserved_factor < 1) {
                 throw ConfigError(field, "must be at least 1");
             }
@@ -145,8 +145,8 @@ DeviceDatabase DeviceDatabase::parse(const std::string& yaml_text, const std::st
                 throw ConfigError(field, "needs name and bandwidth_gbs");
             }
             db.m_interconnects.emplace_back(
-                text(links[i]["name"], field + ".name"),
-                number(links[i]["bandwidth_gbs"], field + ".bandwidth_gbs"));
+                yamlText(links[i]["name"], field + ".name"),
+                yamlNumber(links[i]["bandwidth_gbs"], field + ".bandwidth_gbs"));
         }
     }
     const auto devices = root["devices"];

@@ -8,7 +8,7 @@
 namespace memscope {
 
 namespace {
-std::string lower(std::string text) {
+std::string lowerCase(std::string text) {
     std::transform(text.begin(), text.end(), text.begin(),
                    [](unsigned char c) { return char(std::tolower(c)); });
     return text;
@@ -28,12 +28,12 @@ double DeviceSpec::peakFlops(Dtype dtype) const {
 }
 
 bool DeviceSpec::matches(const std::string& text) const {
-    const auto wanted = lower(text);
-    if (lower(name) == wanted) {
+    const auto wanted = lowerCase(text);
+    if (lowerCase(name) == wanted) {
         return true;
     }
     return std::any_of(aliases.begin(), aliases.end(),
-                       [&](const std::string& alias) { return lower(alias) == wanted; });
+                       [&](const std::string& alias) { return lowerCase(alias) == wanted; });
 }
 
 nlohmann::json DeviceSpec::toJson() const {

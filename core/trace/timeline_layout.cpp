@@ -54,7 +54,7 @@ void updateBlockTree(const std::vector<int64_t>& values, std::vector<int64_t>& t
     }
 }
 
-int64_t maxOf(int64_t l, int64_t r) {
+int64_t maxOfBlocks(int64_t l, int64_t r) {
     return std::max(l, r);
 }
 int64_t minOf(int64_t l, int64_t r) {
@@ -612,7 +612,7 @@ void TimelineLayout::updateTotalTrees(size_t first_block) {
         buildTotalTrees();  // the leaves doubled: once per doubling of the axis
         return;
     }
-    updateBlockTree(m_total, m_blockMax, m_blockLeaves, first_block, blocks, maxOf);
+    updateBlockTree(m_total, m_blockMax, m_blockLeaves, first_block, blocks, maxOfBlocks);
     updateBlockTree(m_total, m_blockMin, m_blockLeaves, first_block, blocks, minOf);
 }
 

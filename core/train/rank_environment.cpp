@@ -16,7 +16,7 @@ std::optional<std::string> variable(const char* name) {
     return std::string(value);
 }
 
-int integer(const char* name, const std::string& text) {
+int environmentInteger(const char* name, const std::string& text) {
     size_t used = 0;
     long value = 0;
     try {
@@ -34,7 +34,7 @@ int integer(const char* name, const std::string& text) {
 std::optional<std::pair<const char*, int>> firstOf(std::initializer_list<const char*> names) {
     for (const char* name : names) {
         if (auto text = variable(name)) {
-            return std::make_pair(name, integer(name, *text));
+            return std::make_pair(name, environmentInteger(name, *text));
         }
     }
     return std::nullopt;
@@ -80,7 +80,7 @@ std::optional<RankEnvironment> RankEnvironment::fromEnvironment() {
         env.master_addr = *addr;
     }
     if (auto port = variable("MASTER_PORT")) {
-        env.master_port = integer("MASTER_PORT", *port);
+        env.master_port = environmentInteger("MASTER_PORT", *port);
         if (env.master_port < 1 || env.master_port > 65535) {
             throw ConfigError("MASTER_PORT", "'" + *port + "' is not a port (1..65535)");
         }
