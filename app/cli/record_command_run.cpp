@@ -7,6 +7,7 @@
 #include "io/run_journal.h"
 #include "model/config_error.h"
 #include "predict/fit_advice.h"
+#include "predict/memory_model.h"
 #include "rank_launcher.h"
 #include "run_console.h"
 #include "trace/trace_summary.h"
@@ -158,6 +159,19 @@ int RecordCommand::run() {
     if (lead) {
         std::cout << "\n" << summary.toText() << "\n";
         std::cout << TraceSummary::toText(trace, trace.summary, 5);
+        if (summary.out_of_memory && summary.steps.empty() && options.device_memory_limit > 0) {
+            // Out of memory before the first step: the limit is below what the model holds.
+            std::cout << "--device-memory-limit " << formatBytes(options.device_memory_limit)
+                      << " is below what this run holds before its first step";
+            try {
+                std::cout << " (the model: "
+                          << formatBytes(MemoryModel::predict(options).init_bytes)
+                          << " by the planner)";
+            } catch (const std::exception&) {
+                // a configuration the planner does not model: the sentence without the figure
+            }
+            std::cout << ": no step ran.\n";
+        }
     } else if (!summary.error.empty()) {
         fail("rank " + std::to_string(summary.rank) + ": " + summary.error);
     }

@@ -422,8 +422,14 @@ std::string TraceSummary::toText(const Trace& trace, const nlohmann::json& s, si
             << o.value("phase", std::string())
             << "): " << formatBytes(o.value("requested_bytes", int64_t(0))) << " requested, "
             << formatBytes(o.value("free_bytes", int64_t(0))) << " free of "
-            << formatBytes(o.value("capacity_bytes", int64_t(0))) << ", in "
-            << o.value("module", std::string()) << " / " << o.value("op", std::string()) << "\n";
+            << formatBytes(o.value("capacity_bytes", int64_t(0)));
+        // "in MODULE / OP", leaving out what the stack does not name.
+        const std::string module = o.value("module", std::string());
+        const std::string op = o.value("op", std::string());
+        if (!module.empty() || !op.empty()) {
+            out << ", in " << module << (module.empty() || op.empty() ? "" : " / ") << op;
+        }
+        out << "\n";
         if (const auto explanation =
                 OomExplanation::fromJson(s.value("oom_explanation", nlohmann::json()))) {
             out << explanation->toText();

@@ -234,6 +234,17 @@ class TestCli : public QObject {
         QVERIFY2(std::abs(measured - predicted) <= 0.001 * predicted, qPrintable(m.captured(0)));
         QVERIFY(measured <= 2 * 1024 * 1024);
 
+        // A limit below what the model holds before its first step says so.
+        const auto low =
+            cli(QStringList{"record", "--num-steps", "2", "--out", dir.filePath("low.memscope"),
+                            "--device-memory-limit", "20KiB"} +
+                kTiny);
+        QCOMPARE(low.exit_code, 3);
+        QVERIFY2(low.out.contains("--device-memory-limit 20.0 KiB is below what this run holds "
+                                  "before its first step"),
+                 qPrintable(low.out.right(400)));
+        QVERIFY(QFile::exists(dir.filePath("low.memscope")));
+
         const auto no_limit =
             cli({"record", "--check-advice", "--out", dir.filePath("x.memscope")});
         QCOMPARE(no_limit.exit_code, 2);
