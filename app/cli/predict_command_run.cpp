@@ -3,7 +3,7 @@
 #include "cli_support.h"
 #include "device/device_discovery.h"
 #include "device/peak_flops.h"
-#include "io/run_file.h"
+#include "io/run_source.h"
 #include "model/config_error.h"
 #include "predict/model_shapes.h"
 #include "predict/plan_report.h"
@@ -140,7 +140,8 @@ int PredictCommand::run() {
         if (!m_calibrate.empty()) {
             Trace trace;
             try {
-                trace = RunFile::load(m_calibrate);
+                // Any run Memscope opens: a run file, a rank of a run directory, a journal.
+                trace = RunSource(m_calibrate).open(RunSource::Options{});
             } catch (const std::exception& e) {
                 throw ConfigError("--calibrate", e.what());
             }
