@@ -76,30 +76,26 @@ std::vector<FitAdvice::Suggestion> FitAdvice::suggest(const TrainOptions& option
         o.dtype = Dtype::BFloat16;
         add("dtype", "--dtype bf16", "bf16 instead of fp32", o);
     }
-    if (options.batch_size > 1) {
-        const int64_t b = largestFitting(options.batch_size, limit, options,
-                                         [](TrainOptions& o, int64_t v) { o.batch_size = v; });
-        if (b > 0) {
+    // The largest smaller value of a size that fits, where one does.
+    auto smaller = [&](const char* kind, const char* flag, const char* what, int64_t current,
+                       void (*set)(TrainOptions&, int64_t)) {
+        if (current <= 1) {
+            return;
+        }
+        const int64_t v = largestFitting(current, limit, options, set);
+        if (v > 0) {
             TrainOptions o = options;
-            o.batch_size = b;
-            add("batch_size", "--batch-size " + std::to_string(b),
-                "batch size " + std::to_string(b) + " instead of " +
-                    std::to_string(options.batch_size),
+            set(o, v);
+            add(kind, std::string(flag) + " " + std::to_string(v),
+                std::string(what) + " " + std::to_string(v) + " instead of " +
+                    std::to_string(current),
                 o);
         }
-    }
-    if (options.seq_len > 1) {
-        const int64_t s = largestFitting(options.seq_len, limit, options,
-                                         [](TrainOptions& o, int64_t v) { o.seq_len = v; });
-        if (s > 0) {
-            TrainOptions o = options;
-            o.seq_len = s;
-            add("seq_len", "--seq-len " + std::to_string(s),
-                "sequence length " + std::to_string(s) + " instead of " +
-                    std::to_string(options.seq_len),
-                o);
-        }
-    }
+    };
+    smaller("batch_size", "--batch-size", "batch size", options.batch_size,
+            [](TrainOptions& o, int64_t v) { o.batch_size = v; });
+    smaller("seq_len", "--seq-len", "sequence length", options.seq_len,
+            [](TrainOptions& o, int64_t v) { o.seq_len = v; });
     if (options.training()) {
         bool found = false;
         for (int ranks : {2, 4, 8}) {
