@@ -66,6 +66,8 @@ class TimelineLabels {
                 return tr("made in the optimizer, kept into a later step");
             case CategoryRule::MadeInCollective:
                 return tr("made inside a collective (c10d, DDP, torch.distributed)");
+            case CategoryRule::AliveAtOutOfMemory:
+                return tr("made in forward, alive when it ran out of memory");
             case CategoryRule::NothingTells:
                 break;
         }

@@ -44,13 +44,15 @@ std::optional<CategorizerResult> keptFromBackward(const Allocation& a, const All
 }
 
 CategorizerResult byTiming(const Allocation& a, const AllocationTiming& t, bool saw_backward_start,
-                           const BackwardEnds& backward_end) {
+                           bool alive_at_oom, const BackwardEnds& backward_end) {
     switch (t.alloc_phase) {
         case Phase::Forward:
             if (t.freed && t.free_phase == Phase::Backward && t.same_step)
                 return {Category::Activation, CategoryRule::FreedInBackward};
             if (saw_backward_start)
                 return {Category::Activation, CategoryRule::AliveAtBackward};
+            if (alive_at_oom)
+                return {Category::Activation, CategoryRule::AliveAtOutOfMemory};
             if (t.freed && t.free_phase == Phase::Forward && t.same_step)
                 return {Category::Temporary, CategoryRule::FreedInPhase};
             return t.freed ? CategorizerResult{Category::Temporary, CategoryRule::ForwardFreedLater}
@@ -81,12 +83,25 @@ bool aliveAtBackward(const EventColumns& ev, const Allocation& a,
     return false;
 }
 
+// Made in forward before that forward's out-of-memory event, and alive at it.
+bool aliveAtForwardOom(const EventColumns& ev, const Allocation& a,
+                       const BackwardStarts& forward_oom) {
+    if (a.alloc_event >= 0 && static_cast<Phase>(ev.phase[a.alloc_event]) == Phase::Forward) {
+        const int64_t oom = forward_oom.at(std::max(0, ev.step[a.alloc_event]));
+        if (oom > a.alloc_event) {
+            return a.free_event < 0 || a.free_event > oom;
+        }
+    }
+    return false;
+}
+
 }  // namespace
 
 Categorizer::Result Categorizer::inferredCategoryOf(const EventColumns& ev, const Allocation& a,
                                                     int64_t role,
                                                     const BackwardStarts& backward_start,
                                                     const BackwardEnds& backward_end,
+                                                    const BackwardStarts& forward_oom,
                                                     bool accumulate_grad, bool collective) {
     if (role >= 0) {
         return {static_cast<Category>(role), CategoryRule::Named};
@@ -101,7 +116,8 @@ Categorizer::Result Categorizer::inferredCategoryOf(const EventColumns& ev, cons
     const bool freed_in_phase = t.freed && t.same_step && t.free_phase == t.alloc_phase;
     switch (t.alloc_phase) {
         case Phase::Forward:
-            return byTiming(a, t, aliveAtBackward(ev, a, backward_start), backward_end);
+            return byTiming(a, t, aliveAtBackward(ev, a, backward_start),
+                            aliveAtForwardOom(ev, a, forward_oom), backward_end);
         case Phase::Backward: {
             const auto kept = keptFromBackward(a, t, backward_end);
             if (!kept) {
@@ -132,7 +148,8 @@ Categorizer::Result Categorizer::inferredCategoryOf(const EventColumns& ev, cons
 
 Categorizer::Result Categorizer::categoryOf(const EventColumns& ev, const Allocation& a,
                                             int64_t role, const BackwardStarts& backward_start,
-                                            const BackwardEnds& backward_end, bool collective) {
+                                            const BackwardEnds& backward_end,
+                                            const BackwardStarts& forward_oom, bool collective) {
     if (role >= 0) {
         return {static_cast<Category>(role), CategoryRule::Named};
     }
@@ -143,7 +160,7 @@ Categorizer::Result Categorizer::categoryOf(const EventColumns& ev, const Alloca
         return {Category::Communication, CategoryRule::MadeInCollective};
     }
     return byTiming(a, AllocationTiming(ev, a), aliveAtBackward(ev, a, backward_start),
-                    backward_end);
+                    aliveAtForwardOom(ev, a, forward_oom), backward_end);
 }
 
 Categorizer::CollectiveEvidence Categorizer::collectiveEvidence(const Frame& f) {

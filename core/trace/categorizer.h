@@ -25,6 +25,9 @@ namespace memscope {
 //     weight gradients are not all made under AccumulateGrad.
 //   - made in backward and kept otherwise (freed in a later forward, or the trace ends inside
 //     that backward) (KeptAfterBackward)                                 -> AUTOGRAD_DETAIL
+//   - made in forward of a step whose forward ran out of memory, and alive at that out-of-memory
+//     event: the activations the step would have saved, waiting for a backward that never
+//     came (AliveAtOutOfMemory)                                          -> ACTIVATION
 //   - made in forward and freed later without a backward in between
 //     (forward-only runs: logits, loss) (ForwardFreedLater)              -> TEMPORARY
 //   - anything else (including allocations present before recording)   -> UNKNOWN
@@ -58,17 +61,19 @@ class Categorizer {
     };
     // The category of one allocation: `role` is the category code a Role event named it with, or
     // -1; `backward_start` the first event of each step's backward pass, `backward_end` where
-    // each backward pass ended. LiveTraceBuilder (and so Trace::finalize) calls it for each
-    // allocation that new events can change.
+    // each backward pass ended, `forward_oom` the first out-of-memory event of each step's forward
+    // (a BackwardStarts of those events). LiveTraceBuilder (and so Trace::finalize) calls it for
+    // each allocation that new events can change.
     // `collective`: the allocation's stack says it was made inside a collective (above).
     static Result categoryOf(const EventColumns& events, const Allocation& allocation, int64_t role,
                              const BackwardStarts& backward_start, const BackwardEnds& backward_end,
-                             bool collective = false);
+                             const BackwardStarts& forward_oom, bool collective = false);
     // The rules for imports; `accumulate_grad`: the allocation's stack holds an AccumulateGrad
     // autograd node (FrameKind::BackwardNode "AccumulateGrad").
     static Result inferredCategoryOf(const EventColumns& events, const Allocation& allocation,
                                      int64_t role, const BackwardStarts& backward_start,
-                                     const BackwardEnds& backward_end, bool accumulate_grad,
+                                     const BackwardEnds& backward_end,
+                                     const BackwardStarts& forward_oom, bool accumulate_grad,
                                      bool collective = false);
     // What one frame says of a collective (MadeInCollective), read from the outermost frame in:
     // a c10d operator or C++ frame anywhere makes the allocation a collective's; of the Python

@@ -28,6 +28,8 @@ std::string describe(CategoryRule rule, bool inferred) {
             return "nothing tells its phase or lifetime";
         case CategoryRule::MadeInCollective:
             return "made inside a collective (c10d, DDP, torch.distributed)";
+        case CategoryRule::AliveAtOutOfMemory:
+            return "made in forward, alive when it ran out of memory";
     }
     return "nothing tells its phase or lifetime";
 }

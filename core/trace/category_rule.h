@@ -24,9 +24,11 @@ enum class CategoryRule : uint8_t {
     NothingTells,          // no rule applies                                     (Unknown)
     MadeInCollective,      // made inside a collective: a c10d operator or C++ frame, DDP's
                            // module, torch.distributed's Python code (Communication)
+    AliveAtOutOfMemory,    // made in forward, alive when that forward ran out of memory
+                           // (the step never reached backward)                   (Activation)
 };
 
-inline constexpr int kCategoryRuleCount = 12;
+inline constexpr int kCategoryRuleCount = 13;
 
 // "made in backward, alive after it": the rule as a person reads it after the category's name
 // ("Gradient (inferred: made in backward, alive after it)"). Named reads "named by the recording"

@@ -194,6 +194,9 @@ void LiveTraceBuilder::pairAppended(Trace& trace) {
         const auto kind = static_cast<EventKind>(events.kind[i]);
         if (static_cast<Phase>(events.phase[i]) == Phase::Backward) {
             m_backwardStart.note(std::max(0, events.step[i]), static_cast<int64_t>(i));
+        } else if (static_cast<Phase>(events.phase[i]) == Phase::Forward &&
+                   static_cast<EventKind>(events.kind[i]) == EventKind::Oom) {
+            m_forwardOom.note(std::max(0, events.step[i]), static_cast<int64_t>(i));
         }
         m_backwardEnd.note(static_cast<int64_t>(i), static_cast<Phase>(events.phase[i]));
         const uint64_t key = addressKey(events.device[i], events.addr[i]);
@@ -275,10 +278,10 @@ void LiveTraceBuilder::pairAppended(Trace& trace) {
             madeInCollective(trace, size_t(e));
         if (!trace.meta.categories_inferred) {
             return Categorizer::categoryOf(events, al, m_role[a], m_backwardStart, m_backwardEnd,
-                                           collective);
+                                           m_forwardOom, collective);
         }
         return Categorizer::inferredCategoryOf(
-            events, al, m_role[a], m_backwardStart, m_backwardEnd,
+            events, al, m_role[a], m_backwardStart, m_backwardEnd, m_forwardOom,
             e >= 0 && madeByAccumulateGrad(trace.stacks, events.stack[e]), collective);
     };
     auto apply = [&](size_t a) {

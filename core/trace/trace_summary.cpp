@@ -142,6 +142,8 @@ std::string TraceSummary::ruleId(CategoryRule rule) {
             return "KEPT_BY_OPTIMIZER";
         case CategoryRule::MadeInCollective:
             return "MADE_IN_COLLECTIVE";
+        case CategoryRule::AliveAtOutOfMemory:
+            return "ALIVE_AT_OUT_OF_MEMORY";
         case CategoryRule::NothingTells:
             break;
     }

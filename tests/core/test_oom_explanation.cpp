@@ -163,6 +163,67 @@ class TestOomExplanation : public QObject {
         QVERIFY2(text.find("expandable_segments") == std::string::npos, text.c_str());
     }
 
+    // An OOM in forward (the step never reached backward): the forward's tensors alive at it are
+    // the activations it would have saved (CategoryRule::AliveAtOutOfMemory), not temporaries,
+    // though the unwinding frees them in that same forward; one freed before it stays a
+    // temporary, and a forward of an earlier step that had its backward is unchanged.
+    void forwardOomCallsWhatItHeldActivations() {
+        Trace trace;
+        trace.meta.device = "cpu";
+        trace.meta.capacity_bytes = 1000;
+        int64_t live = 0, time = 0;
+        auto event = [&](EventKind kind, uint64_t addr, int64_t size, Phase phase, int32_t step) {
+            Event e;
+            e.time_ns = time += 10;
+            e.kind = kind;
+            e.addr = addr;
+            e.size = size;
+            if (kind == EventKind::Alloc || kind == EventKind::Free) {
+                live += size;
+            }
+            e.allocated = live;
+            e.reserved = kind == EventKind::Oom ? 1000 : 0;
+            e.phase = phase;
+            e.step = step;
+            trace.events.append(e);
+        };
+        event(EventKind::Alloc, 0x100, 200, Phase::Forward, 1);  // saved in step 1
+        event(EventKind::Alloc, 0x180, 50, Phase::Forward, 1);   // freed in step 1's forward
+        event(EventKind::Free, 0x180, -50, Phase::Forward, 1);
+        event(EventKind::Free, 0x100, -200, Phase::Backward, 1);
+        event(EventKind::Alloc, 0x200, 300, Phase::Forward, 2);  // alive at the OOM
+        event(EventKind::Alloc, 0x280, 100, Phase::Forward, 2);  // freed before it
+        event(EventKind::Free, 0x280, -100, Phase::Forward, 2);
+        event(EventKind::Alloc, 0x300, 400, Phase::Forward, 2);  // alive at the OOM
+        event(EventKind::Oom, 0, 600, Phase::Forward, 2);
+        event(EventKind::Free, 0x300, -400, Phase::Forward, 2);  // the exception unwinds
+        event(EventKind::Free, 0x200, -300, Phase::Forward, 2);
+        trace.finalize();
+        auto ruleAt = [&](uint64_t addr) {
+            for (const auto& a : trace.allocations()) {
+                if (a.addr == addr) {
+                    return std::make_pair(a.category, a.rule);
+                }
+            }
+            return std::make_pair(Category::Unknown, CategoryRule::NothingTells);
+        };
+        QVERIFY(ruleAt(0x100) ==
+                std::make_pair(Category::Activation, CategoryRule::FreedInBackward));
+        QVERIFY(ruleAt(0x180) == std::make_pair(Category::Temporary, CategoryRule::FreedInPhase));
+        QVERIFY(ruleAt(0x200) ==
+                std::make_pair(Category::Activation, CategoryRule::AliveAtOutOfMemory));
+        QVERIFY(ruleAt(0x280) == std::make_pair(Category::Temporary, CategoryRule::FreedInPhase));
+        QVERIFY(ruleAt(0x300) ==
+                std::make_pair(Category::Activation, CategoryRule::AliveAtOutOfMemory));
+        const auto x = OomExplanation::explain(trace);
+        QVERIFY(x.has_value());
+        QCOMPARE(x->categories().size(), size_t(1));
+        QCOMPARE(x->categories()[0].first, std::string("ACTIVATION"));
+        QCOMPARE(x->categories()[0].second, int64_t(700));
+        QCOMPARE(TraceSummary::ruleId(CategoryRule::AliveAtOutOfMemory),
+                 std::string("ALIVE_AT_OUT_OF_MEMORY"));
+    }
+
     void moduleRowsAtTheOomSumToTheAllocatedBytes() {
         const CpuFixture f;
         const auto x = OomExplanation::explain(f.trace);

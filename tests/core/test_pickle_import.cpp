@@ -506,8 +506,10 @@ class TestPickleImport : public QObject {
         QVERIFY(p && p->alloc_event == -1 && p->free_event == 8 && p->size == 4096);
         const Allocation* third = allocationAt(t, a3);
         QVERIFY(third && third->alloc_event == 9 && third->free_event == 11);
-        // Made and freed in the forward annotation: temporary (its "weird" category is none).
-        QCOMPARE(int(third->category), int(Category::Temporary));
+        // Made in the forward annotation and alive at the OOM (event 10) that ended that
+        // forward: an activation the step would have saved (its "weird" category is none).
+        QCOMPARE(int(third->category), int(Category::Activation));
+        QVERIFY(third->rule == CategoryRule::AliveAtOutOfMemory);
         const Allocation* last = allocationAt(t, top);
         QVERIFY(last && last->alloc_event == 12 && last->free_event == -1);
         QCOMPARE(int(last->category), int(Category::Unknown));  // nothing tells its phase
