@@ -232,6 +232,10 @@
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
+    <message>
+        <source>made in forward, alive when it ran out of memory</source>
+        <translation>im Forward angelegt, beim Speicherüberlauf noch belegt</translation>
+    </message>
 </context>
 <context>
     <name>TimelineOverlayPainter</name>
@@ -3958,6 +3962,66 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     <message>
         <source>Modules:</source>
         <translation>Module:</translation>
+    </message>
+    <message>
+        <source>%1. %2 (%3): predicted peak %4, headroom %5</source>
+        <translation>%1. %2 (%3): vorhergesagte Spitze %4, Reserve %5</translation>
+    </message>
+    <message>
+        <source>No single change the planner models fits %1.</source>
+        <translation>Keine einzelne Änderung, die der Planer modelliert, passt in %1.</translation>
+    </message>
+    <message>
+        <source>The planner&apos;s prediction for this run&apos;s configuration with one change; memscope-cli record --check-advice reruns the first and measures it.</source>
+        <translation>Die Vorhersage des Planers für die Konfiguration dieses Laufs mit einer Änderung; memscope-cli record --check-advice führt die erste erneut aus und misst sie.</translation>
+    </message>
+    <message>
+        <source>The fit of %1 predicts %2 at %3.</source>
+        <translation>Die Anpassung von %1 sagt %2 bei %3 voraus.</translation>
+    </message>
+    <message>
+        <source>%1. %2=%3 (was %4): predicted peak %5, headroom %6</source>
+        <translation>%1. %2=%3 (war %4): vorhergesagte Spitze %5, Reserve %6</translation>
+    </message>
+    <message>
+        <source>No single change of batch or context fits.</source>
+        <translation>Keine einzelne Änderung von Batch oder Kontext passt.</translation>
+    </message>
+    <message>
+        <source>(%1)</source>
+        <translation>(%1)</translation>
+    </message>
+    <message>
+        <source>With %1% to spare for the fit&apos;s largest error on the sweep points it left out; memscope-cli record --fit DIR --check-advice reruns the first and measures it.</source>
+        <translation>Mit %1% Reserve für den größten Fehler der Anpassung an den ausgelassenen Sweep-Punkten; memscope-cli record --fit DIR --check-advice führt die erste erneut aus und misst sie.</translation>
+    </message>
+    <message>
+        <source>Memscope&apos;s planner does not model this program&apos;s own model: a sweep of the program (memscope-cli sweep --python) predicts it.</source>
+        <translation>Memscopes Planer modelliert das eigene Modell dieses Programms nicht: ein Sweep des Programms (memscope-cli sweep --python) sagt es voraus.</translation>
+    </message>
+    <message>
+        <source>No configuration is known for this run to advise on.</source>
+        <translation>Für diesen Lauf ist keine Konfiguration bekannt, zu der sich raten ließe.</translation>
+    </message>
+    <message>
+        <source>This run is not a Python program&apos;s that ran out of memory.</source>
+        <translation>Dieser Lauf ist nicht der eines Python-Programms, dem der Speicher ausging.</translation>
+    </message>
+    <message>
+        <source>Cannot advise from the sweep %1: %2</source>
+        <translation>Kein Rat aus dem Sweep %1: %2</translation>
+    </message>
+    <message>
+        <source>A sweep of this program (memscope-cli sweep --python)</source>
+        <translation>Ein Sweep dieses Programms (memscope-cli sweep --python)</translation>
+    </message>
+    <message>
+        <source>Advice from a sweep of this program...</source>
+        <translation>Rat aus einem Sweep dieses Programms...</translation>
+    </message>
+    <message>
+        <source>What fits:</source>
+        <translation>Was passt:</translation>
     </message>
 </context>
 <context>

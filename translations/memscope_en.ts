@@ -101,6 +101,14 @@
         <source>Inferred:</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&lt;b&gt;Categories inferred&lt;/b&gt; from the snapshot&apos;s frames, annotations and lifetimes. At the peak, the rule behind each category:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gradient: an allocation made in backward that is still alive when backward ends, and is freed at the next zero_grad, by the next backward, or never, whatever made it (a weight gradient that AccumulateGrad keeps without a copy, such as BmmBackward0&apos;s aten::bmm output, too).</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>TimelineLabels</name>
@@ -162,6 +170,70 @@
     </message>
     <message>
         <source>Before recording</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>named by the snapshot</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>named by the recording</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>allocated before recording started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>made in forward, freed in backward</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>made in forward, alive when backward began</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>made and freed in one phase</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>made in forward, freed later without a backward</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>made under AccumulateGrad, kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>made in backward, alive after it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>made in backward, kept, not a gradient&apos;s lifetime</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>made in the optimizer, kept into a later step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>made inside a collective (c10d, DDP, torch.distributed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>made in forward, alive when it ran out of memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nothing tells its phase or lifetime</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (inferred: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3865,6 +3937,82 @@ Allocations live at its start count as present from the start. Leave empty for t
     </message>
     <message>
         <source>Modules:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At the peak, the rule that put the most bytes in each category.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 allocated before recording started. These are usually the model&apos;s parameters, and after warm-up steps also gradients and optimizer state. To see them, start recording before building the model.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1. %2 (%3): predicted peak %4, headroom %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No single change the planner models fits %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The planner&apos;s prediction for this run&apos;s configuration with one change; memscope-cli record --check-advice reruns the first and measures it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The fit of %1 predicts %2 at %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1. %2=%3 (was %4): predicted peak %5, headroom %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No single change of batch or context fits.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With %1% to spare for the fit&apos;s largest error on the sweep points it left out; memscope-cli record --fit DIR --check-advice reruns the first and measures it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memscope&apos;s planner does not model this program&apos;s own model: a sweep of the program (memscope-cli sweep --python) predicts it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No configuration is known for this run to advise on.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This run is not a Python program&apos;s that ran out of memory.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot advise from the sweep %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A sweep of this program (memscope-cli sweep --python)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Advice from a sweep of this program...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Categories at the peak:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Before recording:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What fits:</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

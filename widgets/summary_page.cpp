@@ -21,6 +21,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QEvent>
+#include <QFileDialog>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -29,6 +30,7 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLocale>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -81,8 +83,8 @@ const char* const kMemoryKeys[] = {"peak",
                                    "reserved_peak",
                                    "fragmentation_peak",
                                    "fragmentation_oom"};
-const char* const kOomKeys[] = {"oom_request", "oom_stack",      "oom_device",
-                                "oom_verdict", "oom_categories", "oom_modules"};
+const char* const kOomKeys[] = {"oom_request",    "oom_stack",   "oom_device", "oom_verdict",
+                                "oom_categories", "oom_modules", "oom_advice"};
 const char* const kFilterKeys[] = {"filter_range", "filter_allocations", "filter_bytes",
                                    "filter_peak", "filter_categories"};
 const char* const kSpeedKeys[] = {"samples_per_s", "tokens_per_s", "tflops", "mfu"};
@@ -107,6 +109,10 @@ SummaryPage::SummaryPage(QWidget* parent) : QWidget(parent) {
     for (const char* key : kOomKeys) {
         addFigure(m_oom_box, QLatin1String(key))->setWordWrap(true);
     }
+    m_sweep_button = new QPushButton(m_oom_box);
+    m_sweep_button->setObjectName(QStringLiteral("oom_sweep_button"));
+    static_cast<QFormLayout*>(m_oom_box->layout())->addRow(QString(), m_sweep_button);
+    connect(m_sweep_button, &QPushButton::clicked, this, &SummaryPage::chooseSweep);
     m_oom_box->setVisible(false);
     m_memory_box = new QGroupBox(content);
     m_memory_box->setLayout(new QFormLayout);
@@ -234,6 +240,21 @@ SummaryPage::Result SummaryPage::compute(std::shared_ptr<const Trace> trace, boo
     r.roofline = Roofline::compute(*trace);
     r.reserved = ReservedMemory::compute(*trace);
     r.oom = OomExplanation::explain(*trace);
+    if (r.oom && r.oom->capacity() > 0) {
+        if (const auto options = recordedOptions(trace->meta)) {
+            try {
+                r.advice = FitAdvice::suggest(*options, r.oom->capacity());
+                r.advised = true;
+            } catch (const std::exception&) {
+                // a configuration the planner does not model: no advice
+            }
+        }
+        try {
+            r.program_command = ProgramFitAdvice::commandOf(trace->meta.config);
+        } catch (const std::exception&) {
+            // not a Python program's run
+        }
+    }
     // The document's table, shared with the operator page (built meanwhile on another worker,
     // or here if it had not started).
     r.operators = operators.isValid() ? operators.result()
@@ -384,6 +405,8 @@ void SummaryPage::followFilter() {
 
 void SummaryPage::setTrace(std::shared_ptr<const Trace> trace) {
     m_trace = trace;
+    m_sweep_advice.reset();
+    m_sweep_error.clear();
     followFilter();
     const uint64_t generation = ++m_generation;
     m_result.reset();
@@ -732,6 +755,99 @@ void SummaryPage::showOom() {
         QStringLiteral("oom_modules"),
         modules.isEmpty() ? tr("no module held memory") : modules.join(QLatin1Char('\n')),
         tr("The Modules view at the out-of-memory event: %1 alive").arg(exact(x.aliveBytes())));
+    showOomAdvice();
+}
+
+void SummaryPage::showOomAdvice() {
+    const Result* r = m_result.get();
+    if (!r || !r->oom) {
+        return;
+    }
+    auto bytes = [](int64_t b) { return QString::fromStdString(formatBytes(b)); };
+    const bool program = !r->program_command.empty();
+    m_sweep_button->setVisible(program);
+    QStringList lines;
+    QString tip;
+    if (r->advised) {
+        int n = 0;
+        for (const auto& s : r->advice) {
+            lines << tr("%1. %2 (%3): predicted peak %4, headroom %5")
+                         .arg(++n)
+                         .arg(QString::fromStdString(s.change), QString::fromStdString(s.summary),
+                              bytes(s.predicted_peak), bytes(s.headroom));
+        }
+        if (lines.isEmpty()) {
+            lines << tr("No single change the planner models fits %1.")
+                         .arg(bytes(r->oom->capacity()));
+        }
+        tip =
+            tr("The planner's prediction for this run's configuration with one change; "
+               "memscope-cli record --check-advice reruns the first and measures it.");
+    } else if (program && m_sweep_advice) {
+        const auto& a = *m_sweep_advice;
+        QStringList sizes;
+        for (const auto& [name, value] : a.sizes) {
+            sizes << QStringLiteral("%1=%2").arg(QString::fromStdString(name)).arg(value);
+        }
+        lines << tr("The fit of %1 predicts %2 at %3.")
+                     .arg(m_sweep_dir, bytes(a.predicted_peak), sizes.join(QStringLiteral(", ")));
+        int n = 0;
+        for (const auto& s : a.suggestions) {
+            lines << tr("%1. %2=%3 (was %4): predicted peak %5, headroom %6")
+                         .arg(++n)
+                         .arg(QString::fromStdString(s.size))
+                         .arg(s.to)
+                         .arg(s.from)
+                         .arg(bytes(s.predicted_peak), bytes(s.headroom));
+        }
+        if (a.suggestions.empty()) {
+            lines << tr("No single change of batch or context fits.");
+        }
+        for (const auto& note : a.notes) {
+            lines << tr("(%1)").arg(QString::fromStdString(note));
+        }
+        tip = tr("With %1% to spare for the fit's largest error on the sweep points it left out; "
+                 "memscope-cli record --fit DIR --check-advice reruns the first and measures it.")
+                  .arg(a.margin * 100.0, 0, 'f', 1);
+    } else if (program) {
+        lines << (m_sweep_error.isEmpty()
+                      ? tr("Memscope's planner does not model this program's own model: a sweep "
+                           "of the program (memscope-cli sweep --python) predicts it.")
+                      : m_sweep_error);
+    } else {
+        lines << tr("No configuration is known for this run to advise on.");
+    }
+    setFigure(QStringLiteral("oom_advice"), lines.join(QLatin1Char('\n')), tip);
+}
+
+bool SummaryPage::adviseFromSweep(const QString& dir) {
+    const Result* r = m_result.get();
+    m_sweep_advice.reset();
+    m_sweep_error.clear();
+    m_sweep_dir = dir;
+    if (!r || !r->oom || r->program_command.empty()) {
+        m_sweep_error = tr("This run is not a Python program's that ran out of memory.");
+        showOomAdvice();
+        return false;
+    }
+    try {
+        const auto sweep = ProgramSweep::load(dir.toStdString());
+        const auto fit = ProgramMemoryFit::fit(sweep.samples());
+        m_sweep_advice =
+            ProgramFitAdvice::advise(sweep, fit, r->program_command, r->oom->capacity());
+    } catch (const std::exception& e) {
+        m_sweep_error = tr("Cannot advise from the sweep %1: %2").arg(dir, errorText(e));
+    }
+    showOomAdvice();
+    return m_sweep_advice.has_value();
+}
+
+void SummaryPage::chooseSweep() {
+    const QString dir = QFileDialog::getExistingDirectory(
+        this, tr("A sweep of this program (memscope-cli sweep --python)"), m_sweep_dir);
+    if (!dir.isEmpty()) {
+        adviseFromSweep(dir);
+    }
 }
 
 void SummaryPage::fillRooflineTable() {
@@ -855,6 +971,7 @@ void SummaryPage::retranslateUi() {
     followFilter();
     m_memory_box->setTitle(tr("Memory"));
     m_oom_box->setTitle(tr("Out of memory"));
+    m_sweep_button->setText(tr("Advice from a sweep of this program..."));
     m_speed_box->setTitle(tr("Throughput"));
     m_chart_box->setTitle(tr("At the peak"));
     m_roofline_box->setTitle(tr("Roofline"));
@@ -879,6 +996,7 @@ void SummaryPage::retranslateUi() {
         {"oom_verdict", tr("Why:")},
         {"oom_categories", tr("Filled by:")},
         {"oom_modules", tr("Modules:")},
+        {"oom_advice", tr("What fits:")},
         {"samples_per_s", tr("Samples/s:")},
         {"tokens_per_s", tr("Tokens/s:")},
         {"tflops", tr("Model TFLOP/s:")},

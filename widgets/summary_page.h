@@ -1,8 +1,10 @@
 #pragma once
 
 #include "analysis/operator_table.h"
+#include "analysis/program_fit_advice.h"
 #include "analysis/roofline.h"
 #include "analysis/run_statistics.h"
+#include "predict/fit_advice.h"
 #include "trace/oom_explanation.h"
 #include "trace/reserved_memory.h"
 #include "trace/trace_summary.h"
@@ -19,6 +21,7 @@
 class QChartView;
 class QGroupBox;
 class QLabel;
+class QPushButton;
 class QTableWidget;
 
 namespace memscope {
@@ -59,7 +62,13 @@ class SummaryPage : public QWidget {
         std::vector<TraceSummary::RuleShare> rules_at_peak;
         int64_t before_recording_bytes = 0;
         std::optional<OomExplanation> oom;  // the first out-of-memory event explained
-        QString error;                      // why the run could not be summarized; "" when it was
+        // After an out-of-memory: the single changes the planner predicts to fit the capacity,
+        // for a run whose configuration it knows (advised); a Python program's command line,
+        // for the advice of a sweep of it (adviseFromSweep).
+        bool advised = false;
+        std::vector<FitAdvice::Suggestion> advice;
+        std::vector<std::string> program_command;
+        QString error;  // why the run could not be summarized; "" when it was
     };
 
     // One rank of a multi-process run, side by side with the others in the Ranks table.
@@ -87,6 +96,12 @@ class SummaryPage : public QWidget {
     QTableWidget* rankTable() const { return m_rank_table; }
 
     void setTrace(std::shared_ptr<const Trace> trace);
+    // A Python program's run that ran out of memory: the advice of the fit of a sweep of the
+    // program (sweep --python's directory, ProgramFitAdvice) in "oom_advice": the largest batch
+    // and context that fit the capacity. False, with the reason in the figure, when the sweep
+    // cannot be read or fitted, or the run is no point of its program. The box's "Advice from a
+    // sweep..." button asks for the directory and calls this.
+    bool adviseFromSweep(const QString& dir);
     // Follows a shared view state: while it has a range filter (and this page shows its run),
     // a "Filtered range" box at the top gives the range's events and times, the allocations it
     // selects and their bytes by category, and the highest live total in the range
@@ -107,7 +122,8 @@ class SummaryPage : public QWidget {
     // "samples_per_s", "tokens_per_s", "tflops", "mfu", "step_flops", "step_bytes",
     // "step_intensity", "step_class", "step_flops_per_s", "step_bandwidth", "peak_flops",
     // "peak_bandwidth", "ridge"; for a run that ran out of memory "oom_request", "oom_stack",
-    // "oom_device", "oom_verdict", "oom_categories", "oom_modules"; empty for an unknown key.
+    // "oom_device", "oom_verdict", "oom_categories", "oom_modules", "oom_advice"; empty for an
+    // unknown key.
     QString figureText(const QString& key) const;
     QChartView* chartView() const { return m_chart_view; }
     QTableWidget* rooflineTable() const { return m_roofline_table; }
@@ -131,6 +147,8 @@ class SummaryPage : public QWidget {
     void fillRooflineTable();
     void fillRankTable();
     void showOom();
+    void showOomAdvice();
+    void chooseSweep();
     void setFigure(const QString& key, const QString& text, const QString& tool_tip = {});
     QLabel* addFigure(QGroupBox* box, const QString& key);
     void onRooflineSelection();
@@ -150,6 +168,10 @@ class SummaryPage : public QWidget {
     QGroupBox* m_filter_box = nullptr;
     QGroupBox* m_memory_box = nullptr;
     QGroupBox* m_oom_box = nullptr;
+    QPushButton* m_sweep_button = nullptr;  // "Advice from a sweep..." (a Python program's OOM)
+    std::optional<ProgramFitAdvice::Advice> m_sweep_advice;
+    QString m_sweep_dir;
+    QString m_sweep_error;
     QGroupBox* m_speed_box = nullptr;
     QGroupBox* m_roofline_box = nullptr;
     QGroupBox* m_chart_box = nullptr;

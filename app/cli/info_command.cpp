@@ -1,6 +1,7 @@
 #include "info_command.h"
 
 #include "analysis/event_at.h"
+#include "analysis/program_fit_advice.h"
 #include "cli_support.h"
 #include "model/input_error.h"
 #include "predict/fit_advice.h"
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 namespace memscope::cli {
 
@@ -41,6 +43,10 @@ InfoCommand::InfoCommand(CLI::App& parent) {
                       "(1.25s)");
     m_app->add_option("--depth", m_depth,
                       "With --modules: rows down to this depth (0: the top modules; default all)");
+    m_app->add_option("--fit", m_fit,
+                      "A Python program's run: its peak as the fit of a sweep of the program "
+                      "predicts it (sweep --python's directory), and after an out-of-memory the "
+                      "largest batch and context the fit says fit the limit");
 }
 
 int InfoCommand::printModules(const Trace& trace) const {
@@ -261,11 +267,41 @@ int InfoCommand::run() {
             // a configuration the planner does not model: no advice
         }
     }
+    // A Python program's run with a sweep of the program: the fit's prediction and advice.
+    std::optional<ProgramFitAdvice::Advice> program_advice;
+    if (!m_fit.empty()) {
+        try {
+            const auto sweep = ProgramSweep::load(m_fit);
+            const auto fit = ProgramMemoryFit::fit(sweep.samples());
+            program_advice = ProgramFitAdvice::advise(
+                sweep, fit, ProgramFitAdvice::commandOf(trace.meta.config), limit);
+        } catch (const std::exception& e) {
+            return fail("--fit " + m_fit + ": " + e.what());
+        }
+        summary["fit_advice"] = ProgramFitAdvice::toJson(*program_advice);
+    }
     if (m_json) {
         std::cout << summary.dump(2) << "\n";
         return 0;
     }
     std::cout << TraceSummary::toText(trace, summary, m_top);
+    if (program_advice) {
+        const int64_t recorded = summary.value("peak_allocated_bytes_recorded", int64_t(0));
+        std::cout << "\n" << ProgramFitAdvice::toText(*program_advice);
+        if (recorded > 0 && limit <= 0) {
+            char line[64];
+            std::snprintf(
+                line, sizeof line, "%+.2f%%",
+                100.0 * double(program_advice->predicted_peak - recorded) / double(recorded));
+            std::cout << "Recorded peak " << formatBytes(recorded) << ": the fit is off by " << line
+                      << ".\n";
+        }
+        if (limit > 0 && !program_advice->suggestions.empty()) {
+            std::cout << "`memscope-cli record --device-memory-limit " << limit << " --fit "
+                      << m_fit
+                      << " --check-advice --python ...` reruns the first and measures it.\n";
+        }
+    }
     if (advised) {
         std::cout << "\n"
                   << FitAdvice::toText(advice, limit)

@@ -27,6 +27,7 @@ class InfoCommand {
     bool m_modules = false;  // --modules: the module table (trace/module_table.h)
     std::string m_at;        // --at: its moment, "" for the peak
     int m_depth = -1;        // --depth: rows down to this depth, -1 for all
+    std::string m_fit;       // --fit SWEEPDIR: a Python program's advice from a fit of its sweep
     int printModules(const Trace& trace) const;
 };
 

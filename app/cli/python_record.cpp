@@ -1,10 +1,15 @@
 #include "python_record.h"
 
+#include "analysis/program_fit_advice.h"
 #include "cli_support.h"
 #include "io/journal_recovery.h"
 #include "io/program_processes.h"
+#include "io/run_file.h"
 #include "io/run_journal.h"
 #include "run/byte_size.h"
+#include "run/run_summary.h"
+#include "trace/oom_explanation.h"
+#include "trace/trace_summary.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -83,6 +88,8 @@ struct PythonRecordOptions {
     std::string poll_ms = "50";
     std::string comm_timeout;          // seconds; empty: PyTorch's own
     std::string memory_limit;          // a size; empty: none
+    std::string fit;                   // --fit SWEEPDIR: a sweep of this program
+    bool check_advice = false;         // --check-advice: rerun the fit's first suggestion
     std::vector<std::string> program;  // [SCRIPT, ARGS...] or ["-m", MODULE, ARGS...]
 };
 
@@ -133,14 +140,14 @@ PythonRecordOptions parsePythonRecord(const std::vector<std::string>& args) {
                 throw std::invalid_argument("--comm-timeout: must be at least 1 (seconds)");
             }
         } else if (a == "--check-advice") {
-            throw std::invalid_argument(
-                "--check-advice needs a run whose configuration the planner knows (the built-in "
-                "trainer's); a Python program's model is not one of its models: sweep --python "
-                "and predict --fit predict it");
+            o.check_advice = true;
+        } else if (a == "--fit") {
+            o.fit = value();
         } else {
             throw std::invalid_argument(
                 "record --python takes --out, --python-exe, --python-frames, --poll-ms, "
-                "--comm-timeout and --device-memory-limit before --python; '" +
+                "--comm-timeout, --device-memory-limit, --fit and --check-advice before "
+                "--python; '" +
                 a + "' is not one of them");
         }
     }
@@ -151,7 +158,86 @@ PythonRecordOptions parsePythonRecord(const std::vector<std::string>& args) {
             "--python needs a program: --python SCRIPT.py [ARGS...] or --python -m MODULE "
             "[ARGS...]");
     }
+    if (o.check_advice && o.fit.empty()) {
+        throw std::invalid_argument(
+            "--check-advice for a Python program needs --fit SWEEPDIR, a sweep of the program "
+            "(memscope-cli sweep --python ...): the planner's own model is not the program's");
+    }
+    if (o.check_advice && o.memory_limit.empty()) {
+        throw std::invalid_argument(
+            "--check-advice needs --device-memory-limit: the advice is what fits that limit");
+    }
     return o;
+}
+
+// --check-advice: the run ran out under the limit; the fit's first suggestion is rerun under the
+// same limit into OUT.advice.memscope, its measured peak beside the prediction.
+int checkProgramAdvice(const PythonRecordOptions& o, const ProgramSweep& sweep,
+                       const ProgramMemoryFit& fit, int status) {
+    Trace trace;
+    try {
+        trace = RunFile::load(o.out);
+    } catch (const std::exception& e) {
+        return fail(std::string("--check-advice: ") + e.what());
+    }
+    const auto oom = OomExplanation::explain(trace);
+    if (!oom || oom->capacity() <= 0) {
+        std::cout << "The program did not run out of memory under the limit: no advice to check.\n";
+        return status;
+    }
+    ProgramFitAdvice::Advice advice;
+    try {
+        advice = ProgramFitAdvice::advise(
+            sweep, fit, ProgramFitAdvice::commandOf(trace.meta.config), oom->capacity());
+    } catch (const std::exception& e) {
+        return fail("--fit " + o.fit + ": " + e.what());
+    }
+    std::cout << "\n" << ProgramFitAdvice::toText(advice);
+    if (advice.suggestions.empty()) {
+        std::cout << "No suggestion to check.\n";
+        return status;
+    }
+    const auto& top = advice.suggestions.front();
+    const fs::path path(o.out);
+    const std::string advice_out =
+        (path.parent_path() / (path.stem().string() + ".advice" + path.extension().string()))
+            .string();
+    std::cout << "\nChecking " << top.size << "=" << top.to << " under the same limit ("
+              << advice_out << ")...\n";
+    std::vector<std::string> args = {"--out",       advice_out,        "--python-exe",
+                                     o.python,      "--python-frames", o.frames,
+                                     "--poll-ms",   o.poll_ms,         "--device-memory-limit",
+                                     o.memory_limit};
+    if (!o.comm_timeout.empty()) {
+        args.insert(args.end(), {"--comm-timeout", o.comm_timeout});
+    }
+    args.push_back("--python");
+    args.insert(args.end(), top.command.begin(), top.command.end());
+    const int rerun = PythonRecord::run(args);
+    Trace checked;
+    try {
+        checked = RunFile::load(advice_out);
+    } catch (const std::exception& e) {
+        return fail(std::string("--check-advice: the rerun left no run: ") + e.what());
+    }
+    if (const auto again = OomExplanation::explain(checked)) {
+        std::cout << "The suggestion ran out of memory too: " << formatBytes(again->request().bytes)
+                  << " requested with " << formatBytes(again->allocated()) << " allocated.\n";
+        return rerun != 0 ? rerun : 1;
+    }
+    const auto peak =
+        TraceSummary::compute(checked).value("peak_allocated_bytes_recorded", int64_t(0));
+    char line[64];
+    std::snprintf(line, sizeof line, "%+.2f%%",
+                  top.predicted_peak > 0
+                      ? 100.0 * double(peak - top.predicted_peak) / double(top.predicted_peak)
+                      : 0.0);
+    std::cout << "Measured peak " << formatBytes(peak) << " (" << peak
+              << " bytes) beside the predicted " << formatBytes(top.predicted_peak) << " ("
+              << top.predicted_peak << " bytes): " << line << ", headroom "
+              << formatBytes(oom->capacity() - peak) << " under " << formatBytes(oom->capacity())
+              << ".\nWrote " << advice_out << "\n";
+    return rerun;
 }
 
 }  // namespace
@@ -242,6 +328,18 @@ int PythonRecord::run(const std::vector<std::string>& args) {
                         " exists, left by an earlier run whose processes were not put together: "
                         "remove it",
                     2);
+    }
+    // --fit: the sweep is read, fitted and matched to this command line before the program runs.
+    ProgramSweep sweep;
+    ProgramMemoryFit fit;
+    if (!o.fit.empty()) {
+        try {
+            sweep = ProgramSweep::load(o.fit);
+            fit = ProgramMemoryFit::fit(sweep.samples());
+            fit.check(fit.completed(sweep.spec.sizesIn(o.program)));
+        } catch (const std::exception& e) {
+            return fail("--fit " + o.fit + ": " + e.what(), 2);
+        }
     }
     const auto out_before = modifiedAt(o.out);
 
@@ -343,6 +441,10 @@ int PythonRecord::run(const std::vector<std::string>& args) {
     // others' recordings are still staged.
     assembleProcesses(o.out, pid);
     if (std::error_code dir_ec; fs::is_directory(o.out, dir_ec)) {
+        if (o.check_advice) {
+            std::cout << "--check-advice: the program ran as several processes; the advice is "
+                         "checked on a program of one process.\n";
+        }
         return code;  // a run directory of the program's processes
     }
     const auto out_after = modifiedAt(o.out);
@@ -355,6 +457,9 @@ int PythonRecord::run(const std::vector<std::string>& args) {
             std::cerr << "memscope-cli: nothing was recorded (" << how << ")\n";
         }
         return code;
+    }
+    if (o.check_advice) {
+        return checkProgramAdvice(o, sweep, fit, code);
     }
     return code;
 }

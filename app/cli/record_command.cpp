@@ -30,9 +30,11 @@ RecordCommand::RecordCommand(CLI::App& parent) {
         "Record a Python program instead of the built-in trainer:\n"
         "  record [--out RUN.memscope] [--python-exe EXE (default python3)]\n"
         "         [--python-frames N (innermost Python frames per allocation, default 4)]\n"
-        "         [--poll-ms N] --python (SCRIPT.py | -m MODULE) [ARGS...]\n"
+        "         [--poll-ms N] [--comm-timeout S] [--device-memory-limit SIZE]\n"
+        "         [--fit SWEEPDIR --check-advice] --python (SCRIPT.py | -m MODULE) [ARGS...]\n"
         "The exit status is the program's; a program killed before it saved is recovered from\n"
-        "its journal.");
+        "its journal. --fit names a sweep of the program (sweep --python): after an out-of-memory\n"
+        "under the limit, --check-advice reruns the largest batch or context its fit says fits.");
 }
 
 }  // namespace memscope::cli

@@ -201,6 +201,69 @@ std::vector<std::string> ProgramSweepSpec::argumentsAt(
     return out;
 }
 
+std::map<std::string, int64_t> ProgramSweepSpec::sizesIn(
+    const std::vector<std::string>& command) const {
+    auto fileName = [](const std::string& path) {
+        const size_t slash = path.find_last_of('/');
+        return slash == std::string::npos ? path : path.substr(slash + 1);
+    };
+    if (command.size() != program.size()) {
+        throw InputError("the run's command line has " + std::to_string(command.size()) +
+                         " words and the sweep's program " + std::to_string(program.size()) +
+                         ": the run is not a point of this sweep's program");
+    }
+    std::map<std::string, int64_t> sizes;
+    for (size_t i = 0; i < program.size(); ++i) {
+        const std::string& pattern = program[i];
+        const std::string& word = command[i];
+        auto differs = [&]() {
+            return InputError("the run's word " + std::to_string(i + 1) + " '" + word +
+                              "' is not the sweep's '" + pattern + "'");
+        };
+        if (i == 0 && pattern != "-m") {
+            if (fileName(pattern) != fileName(word)) {
+                throw InputError("the run's program " + word + " is not the sweep's " + pattern);
+            }
+            continue;
+        }
+        // The literal text between placeholders must match; each placeholder takes digits.
+        size_t at = 0;
+        size_t last = 0;
+        bool ok = true;
+        forEachPlaceholder(pattern, [&](const std::string& name, size_t begin, size_t end) {
+            if (!ok) {
+                return;
+            }
+            const std::string literal = pattern.substr(last, begin - last);
+            if (word.compare(at, literal.size(), literal) != 0) {
+                ok = false;
+                return;
+            }
+            at += literal.size();
+            size_t digits = at;
+            while (digits < word.size() && std::isdigit(static_cast<unsigned char>(word[digits]))) {
+                ++digits;
+            }
+            const int64_t value = positiveNumber(word.substr(at, digits - at));
+            if (value <= 0) {
+                ok = false;
+                return;
+            }
+            const auto [it, inserted] = sizes.emplace(name, value);
+            if (!inserted && it->second != value) {
+                throw InputError("the run gives " + name + " two values, " +
+                                 std::to_string(it->second) + " and " + std::to_string(value));
+            }
+            at = digits;
+            last = end;
+        });
+        if (!ok || word.substr(at) != pattern.substr(last)) {
+            throw differs();
+        }
+    }
+    return sizes;
+}
+
 std::string ProgramSweepSpec::labelOf(const std::map<std::string, int64_t>& point) const {
     std::string out;
     for (const auto& a : axes) {

@@ -39,6 +39,11 @@ struct ProgramSweepSpec {
     std::vector<std::map<std::string, int64_t>> points() const;
     // The program's arguments at a point, placeholders replaced.
     std::vector<std::string> argumentsAt(const std::map<std::string, int64_t>& point) const;
+    // The inverse of argumentsAt: the sizes a command line of the program was run with (a run
+    // file's recorded program, SCRIPT ARGS... or -m MODULE ARGS...), read where the placeholders
+    // stand. The script is compared by file name, the rest word by word. Throws InputError
+    // naming the first word that differs, or a size given two different values.
+    std::map<std::string, int64_t> sizesIn(const std::vector<std::string>& command) const;
     // "d64-L1-s32-b2": a point's name, also its run file's (label + ".memscope").
     std::string labelOf(const std::map<std::string, int64_t>& point) const;
     // Fills in the multiples a point lacks (predict --at without d_ff when d_ff=4*d).

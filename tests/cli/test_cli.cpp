@@ -253,7 +253,7 @@ class TestCli : public QObject {
         const auto python = cli({"record", "--check-advice", "--python", "x.py"});
         QCOMPARE(python.exit_code, 2);
         // (A build without the Python recorder, such as the sanitizer's, says that first.)
-        QVERIFY2(python.err.contains("--check-advice needs a run whose configuration") ||
+        QVERIFY2(python.err.contains("--check-advice for a Python program needs --fit") ||
                      python.err.contains("built without the Python recorder"),
                  qPrintable(python.err));
         QCOMPARE(python.err.trimmed().count('\n'), 0);

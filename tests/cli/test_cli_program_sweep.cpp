@@ -1,6 +1,7 @@
 // memscope-cli sweep --python and predict --fit as a user runs them (issue 44): a tiny grid of
 // tests/python/student_lm.py with a failing half (its error shown, the fit made from the rest),
-// the fit's residuals, a prediction held against a recording at a larger size, and the bad
+// the fit's residuals, a prediction held against a recording at a larger size, the advice to a
+// run that ran out of memory (checked by a rerun), and the bad
 // inputs: a placeholder missing from the grid, a grid entry no argument uses, a bad grid item,
 // too few points, and --at outside what the fit can say. Skipped where the build has no Python
 // recorder.
@@ -142,6 +143,66 @@ class TestCliProgramSweep : public QObject {
         QCOMPARE(doc["phases"].toArray().size(), 6);
         QVERIFY(doc["device"].toObject()["fits"].toBool());
         QVERIFY(doc["device"].toObject()["largest_batch"].toInt() > 1000);
+    }
+
+    // A program that runs out of memory under --device-memory-limit gets the fit's advice
+    // (issue 44 item 5): the largest batch and context that fit; --check-advice reruns the first
+    // and measures it; info --fit gives the same advice from the run file.
+    void adviceFromTheFitIsCheckedUnderTheLimit() {
+        if (!m_recorder) {
+            QSKIP("this build has no Python recorder");
+        }
+        const QString dir = path("sweep");
+        const auto j = cli({"predict", "--fit", dir, "--at", "s=64,b=8", "--format", "json"});
+        QCOMPARE(j.exit_code, 0);
+        const auto needs =
+            int64_t(QJsonDocument::fromJson(j.out.toUtf8())["peak_bytes"].toDouble());
+        QVERIFY2(needs > 0, qPrintable(j.out));
+        const QString limit = QString::number(needs * 3 / 4);
+        QStringList command = program({"--num-heads", "4"});
+        command.replaceInStrings("{s}", "64").replaceInStrings("{b}", "8");
+        const QString run = path("oom.memscope");
+        const auto r =
+            cli(QStringList{"record", "--out", run, "--python-exe", kPython,
+                            "--device-memory-limit", limit, "--fit", dir, "--check-advice"} +
+                command);
+        QVERIFY2(r.out.contains("Checking b="), qPrintable(r.out + r.err));
+        QCOMPARE(r.exit_code, 0);  // the suggestion ran to its end
+        const QRegularExpression measured(
+            R"(Measured peak .* beside the predicted .*: ([-+]\d+\.\d+)%)");
+        const auto m = measured.match(r.out);
+        QVERIFY2(m.hasMatch(), qPrintable(r.out));
+        QVERIFY2(std::abs(m.captured(1).toDouble()) < 2.0, qPrintable(r.out));
+        QVERIFY(QFile::exists(path("oom.advice.memscope")));
+
+        const auto info = cli({"info", run, "--fit", dir});
+        QCOMPARE(info.exit_code, 0);
+        QVERIFY2(info.out.contains("The sweep's fit predicts") && info.out.contains("1. b="),
+                 qPrintable(info.out));
+        const auto json = cli({"info", run, "--fit", dir, "--json"});
+        const auto advice = QJsonDocument::fromJson(json.out.toUtf8())["fit_advice"].toObject();
+        QCOMPARE(advice["source"].toString(), QString("fit"));
+        QVERIFY(!advice["suggestions"].toArray().isEmpty());
+
+        // Bad input, each one line before anything runs: no --fit, a command that is no point
+        // of the sweep's program.
+        const auto no_fit = cli(QStringList{"record", "--out", path("x.memscope"),
+                                            "--device-memory-limit", limit, "--check-advice"} +
+                                command);
+        QCOMPARE(no_fit.exit_code, 2);
+        QVERIFY2(no_fit.err.contains("needs --fit SWEEPDIR"), qPrintable(no_fit.err));
+        QCOMPARE(lastLineCount(no_fit.err), 1);
+        QStringList other = command;
+        other.replaceInStrings(QRegularExpression("^32$"), "48");  // --d-model 48
+        const auto mismatch =
+            cli(QStringList{"record", "--out", path("y.memscope"), "--python-exe", kPython,
+                            "--device-memory-limit", limit, "--fit", dir, "--check-advice"} +
+                other);
+        QCOMPARE(mismatch.exit_code, 2);
+        QVERIFY2(mismatch.err.contains("--fit") && mismatch.err.contains("'48'"),
+                 qPrintable(mismatch.err));
+        QCOMPARE(lastLineCount(mismatch.err), 1);
+        QVERIFY(!QFile::exists(path("y.memscope")));
     }
 
     void predictRefusesWhatTheFitCannotSay_data() {

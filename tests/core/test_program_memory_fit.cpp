@@ -2,10 +2,12 @@
 // exact recovery of a program's phases from small sizes, a peak that moves to another region at
 // the predicted size, too few points, predictions outside what the sweep can say (a size not
 // varied enough, one not named, one missing), a region that is no one place of the program,
-// LeastSquares' rank and row-space test, ProgramSweepSpec's grid and placeholders, and the sweep
-// file's round trip.
+// LeastSquares' rank and row-space test, ProgramSweepSpec's grid and placeholders, the sweep
+// file's round trip, a run's sizes read back from its command line, and the advice a fit gives a
+// run that ran out of memory (ProgramFitAdvice).
 
 #include "analysis/phase_peak_profile.h"
+#include "analysis/program_fit_advice.h"
 #include "analysis/program_sweep.h"
 #include "analysis/program_sweep_spec.h"
 #include "model/config_error.h"
@@ -367,6 +369,110 @@ class TestProgramMemoryFit : public QObject {
         QCOMPARE(back.points[0].peaks.phases.at("first/forward").bytes,
                  ok.peaks.phases.at("first/forward").bytes);
         QCOMPARE(back.spec.program, sweep.spec.program);
+    }
+
+    void sizesAreReadBackFromTheRunsCommandLine() {
+        ProgramSweepSpec spec;
+        spec.program = {"train.py",  "--batch-size", "{b}",    "--ctx={s}",
+                        "--d-model", "{d}",          "--d-ff", "{d_ff}"};
+        spec.axes = {ProgramSweepSpec::parseAxis("b=1,2"), ProgramSweepSpec::parseAxis("s=16,32"),
+                     ProgramSweepSpec::parseAxis("d=32"), ProgramSweepSpec::parseAxis("d_ff=4*d")};
+        const Sizes at = {{"b", 8}, {"s", 64}, {"d", 32}, {"d_ff", 128}};
+        auto command = spec.argumentsAt(at);
+        command[0] = "/home/student/a2/train.py";  // the run records the script's full path
+        QCOMPARE(spec.sizesIn(command), at);
+
+        auto expectError = [&](std::vector<std::string> words, const char* named) {
+            try {
+                spec.sizesIn(words);
+                QFAIL("expected InputError");
+            } catch (const InputError& e) {
+                QVERIFY2(QString(e.what()).contains(named), e.what());
+            }
+        };
+        auto wrongWord = command;
+        wrongWord[3] = "--context=64";
+        expectError(wrongWord, "'--context=64' is not the sweep's '--ctx={s}'");
+        auto notANumber = command;
+        notANumber[2] = "eight";
+        expectError(notANumber, "word 3 'eight'");
+        auto otherScript = command;
+        otherScript[0] = "other.py";
+        expectError(otherScript, "other.py is not the sweep's train.py");
+        expectError({"train.py", "--batch-size", "8"}, "3 words");
+        ProgramSweepSpec twice;
+        twice.program = {"train.py", "{b}", "{b}"};
+        try {
+            twice.sizesIn({"train.py", "2", "3"});
+            QFAIL("expected InputError");
+        } catch (const InputError& e) {
+            QVERIFY2(QString(e.what()).contains("two values, 2 and 3"), e.what());
+        }
+    }
+
+    void adviceFromAFitFitsTheLimitWithTheFitsMargin() {
+        ProgramSweep sweep;
+        sweep.spec.program = {"train.py", "--batch-size", "{b}", "--context-length", "{s}"};
+        sweep.spec.axes = {ProgramSweepSpec::parseAxis("s=16,24,32,48"),
+                           ProgramSweepSpec::parseAxis("b=1,2,3,4")};
+        const Sizes fixed = {{"d", 64}, {"d_ff", 256}, {"L", 2}, {"h", 4}, {"vocab", 1000}};
+        for (const auto& sample : grid({64}, {2}, {16, 24, 32, 48}, {1, 2, 3, 4}, fixed)) {
+            ProgramSweep::Point p;
+            p.label = sample.label;
+            p.sizes = {{"b", sample.sizes.at("b")}, {"s", sample.sizes.at("s")}};
+            p.ok = true;
+            p.peaks = sample.peaks;
+            sweep.points.push_back(p);
+        }
+        const auto fit = ProgramMemoryFit::fit(sweep.samples());
+        const std::vector<std::string> command = {"/tmp/train.py", "--batch-size", "16",
+                                                  "--context-length", "128"};
+        auto peakAt = [&](int64_t b, int64_t s) {
+            return ProgramMemoryFit::highest(fit.predict({{"b", b}, {"s", s}}));
+        };
+        // A limit between b=6 and b=7 at the run's context.
+        const int64_t limit = (peakAt(6, 128) + peakAt(7, 128)) / 2;
+        const auto advice = ProgramFitAdvice::advise(sweep, fit, command, limit);
+        QCOMPARE(advice.sizes.at("b"), int64_t(16));
+        QCOMPARE(advice.predicted_peak, peakAt(16, 128));
+        QVERIFY(advice.margin >= 0.005);
+        QCOMPARE(advice.suggestions.size(), size_t(2));
+        for (const auto& s : advice.suggestions) {
+            // The largest value whose peak leaves the margin: one more does not.
+            QVERIFY(double(s.predicted_peak) * (1 + advice.margin) <= double(limit));
+            const int64_t next = s.size == "b" ? peakAt(s.to + 1, 128) : peakAt(16, s.to + 1);
+            QVERIFY(double(next) * (1 + advice.margin) > double(limit));
+            QCOMPARE(s.headroom, limit - s.predicted_peak);
+        }
+        const auto& batch = advice.suggestions[0];
+        QCOMPARE(batch.size, std::string("b"));
+        QVERIFY(batch.to <= 6 && batch.to >= 5);
+        QCOMPARE(batch.command,
+                 (std::vector<std::string>{"train.py", "--batch-size", std::to_string(batch.to),
+                                           "--context-length", "128"}));
+        QCOMPARE(advice.suggestions[1].size, std::string("s"));
+        QVERIFY(advice.suggestions[1].to < 128);
+        const auto text = QString::fromStdString(ProgramFitAdvice::toText(advice));
+        QVERIFY2(text.contains(QString("b=%1 (was 16, the batch)").arg(batch.to)),
+                 qPrintable(text));
+        const auto json = ProgramFitAdvice::toJson(advice);
+        QCOMPARE(json["suggestions"].size(), size_t(2));
+        QCOMPARE(json["source"].get<std::string>(), std::string("fit"));
+
+        // A limit nothing fits: notes, no suggestion. No limit: the prediction only.
+        const auto none = ProgramFitAdvice::advise(sweep, fit, command, 1000);
+        QVERIFY(none.suggestions.empty());
+        QCOMPARE(none.notes.size(), size_t(2));
+        QVERIFY(QString::fromStdString(none.notes[0]).contains("even b=1"));
+        QVERIFY(ProgramFitAdvice::advise(sweep, fit, command, 0).suggestions.empty());
+
+        // The run's command line as a run file records it.
+        const nlohmann::json config = {
+            {"program",
+             {{"script", "/tmp/train.py"},
+              {"argv", {"--batch-size", "16", "--context-length", "128"}}}}};
+        QCOMPARE(ProgramFitAdvice::commandOf(config), command);
+        QVERIFY_EXCEPTION_THROWN(ProgramFitAdvice::commandOf(nlohmann::json::object()), InputError);
     }
 };
 

@@ -1,12 +1,14 @@
 // The operator, allocation and memory-event models under QAbstractItemModelTester (plain, and
 // behind the sort/filter proxy in both groupings), numeric sorting, search, the pages' selection
-// signals and showAllocation, CSV export, and the summary page on a tiny recorded run.
+// signals and showAllocation, CSV export, the summary page on a tiny recorded run, and its
+// out-of-memory box's advice for a Python program from a sweep of it.
 
 // First: the recorder declares a method named emit, which Qt headers define as a macro.
 #include "capture/recording_session.h"
 
 #include "allocation_list_model.h"
 #include "allocations_page.h"
+#include "analysis/program_sweep.h"
 #include "memory_events_model.h"
 #include "operator_filter_proxy.h"
 #include "operator_page.h"
@@ -24,6 +26,7 @@
 #include <QHorizontalStackedBarSeries>
 #include <QItemSelectionModel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -459,6 +462,82 @@ class TestAnalysisModels : public QObject {
 
         page.setTrace(nullptr);
         QVERIFY(page.figureText(QStringLiteral("peak")).isEmpty());
+    }
+
+    // A Python program's run that ran out of memory under a 100,000-byte limit at b=8, s=64,
+    // and a sweep of the program whose peaks are 1000 + 256*b*s bytes: the box says the planner
+    // does not model the program, offers "Advice from a sweep...", and with the sweep lists the
+    // largest batch and context that fit (issue 44 item 5).
+    void summaryPageAdvisesAProgramFromItsSweep() {
+        auto trace = std::make_shared<Trace>();
+        trace->meta.device = "cpu";
+        trace->meta.capacity_bytes = 100000;
+        trace->meta.config = {{"program",
+                               {{"script", "/home/student/train.py"},
+                                {"argv", {"--batch-size", "8", "--context-length", "64"}}}}};
+        Event alloc;
+        alloc.time_ns = 10;
+        alloc.kind = EventKind::Alloc;
+        alloc.addr = 0x100;
+        alloc.size = 90000;
+        alloc.allocated = 90000;
+        alloc.phase = Phase::Forward;
+        alloc.step = 1;
+        trace->events.append(alloc);
+        Event oom = alloc;
+        oom.time_ns = 20;
+        oom.kind = EventKind::Oom;
+        oom.addr = 0;
+        oom.size = 20000;
+        oom.reserved = 100000;
+        trace->events.append(oom);
+        trace->finalize();
+
+        SummaryPage page;
+        page.setMeasurePeaks(false);
+        QSignalSpy computed(&page, &SummaryPage::computed);
+        page.setTrace(trace);
+        QVERIFY(computed.wait(60000));
+        const auto* button = page.findChild<QPushButton*>(QStringLiteral("oom_sweep_button"));
+        QVERIFY(button);
+        QVERIFY(!button->isHidden());
+        QVERIFY2(page.figureText(QStringLiteral("oom_advice")).contains(QStringLiteral("sweep")),
+                 qPrintable(page.figureText(QStringLiteral("oom_advice"))));
+
+        QTemporaryDir dir;
+        ProgramSweep sweep;
+        sweep.spec.program = {"train.py", "--batch-size", "{b}", "--context-length", "{s}"};
+        sweep.spec.axes = {ProgramSweepSpec::parseAxis("b=1,2,3"),
+                           ProgramSweepSpec::parseAxis("s=16,32,48")};
+        for (const int64_t b : {1, 2, 3}) {
+            for (const int64_t s : {16, 32, 48}) {
+                ProgramSweep::Point p;
+                p.sizes = {{"b", b}, {"s", s}};
+                p.label = sweep.spec.labelOf(p.sizes);
+                p.ok = true;
+                PhasePeaks::Peak peak;
+                peak.bytes = 1000 + 256 * b * s;
+                peak.by_category[size_t(Category::Activation)] = peak.bytes;
+                for (const char* phase : {"first/forward", "steady/forward"}) {
+                    p.peaks.regions[phase]["after:-|aten::mm#0"] = peak;
+                    p.peaks.phases[phase] = peak;
+                }
+                sweep.points.push_back(p);
+            }
+        }
+        sweep.save(dir.path().toStdString());
+        QVERIFY(page.adviseFromSweep(dir.path()));
+        const QString advice = page.figureText(QStringLiteral("oom_advice"));
+        // 132,072 bytes at b=8, s=64. With 0.5% to spare under 100,000 (99,502 usable):
+        // b: 1000 + 256*64*b -> b=6; s: 1000 + 256*8*s -> s=48.
+        QVERIFY2(advice.contains(QStringLiteral("at b=8, s=64")), qPrintable(advice));
+        QVERIFY2(advice.contains(QStringLiteral("1. b=6 (was 8)")), qPrintable(advice));
+        QVERIFY2(advice.contains(QStringLiteral("2. s=48 (was 64)")), qPrintable(advice));
+
+        QVERIFY(!page.adviseFromSweep(dir.filePath(QStringLiteral("missing"))));
+        QVERIFY2(page.figureText(QStringLiteral("oom_advice"))
+                     .contains(QStringLiteral("Cannot advise from the sweep")),
+                 qPrintable(page.figureText(QStringLiteral("oom_advice"))));
     }
 };
 
