@@ -43,6 +43,7 @@ void RunDocument::setTrace(std::shared_ptr<const Trace> trace, bool continuation
         setSelectedAllocation(-1);
         setHoveredAllocation(-1);
         setHighlightedAllocations({});
+        setModuleFilter(QString(), nullptr);
         clearFilter();
     }
     emit traceChanged();
@@ -184,6 +185,24 @@ void RunDocument::setHighlightedAllocations(const QVector<qint64>& allocations) 
     }
     m_highlighted = allocations;
     emit highlightedAllocationsChanged(m_highlighted);
+}
+
+void RunDocument::setModuleFilter(const QString& path,
+                                  std::shared_ptr<const std::vector<uint8_t>> mask) {
+    if (path.isEmpty() || !mask) {
+        if (m_module.isEmpty() && !m_moduleMask) {
+            return;
+        }
+        m_module.clear();
+        m_moduleMask.reset();
+    } else {
+        if (path == m_module && mask == m_moduleMask) {
+            return;
+        }
+        m_module = path;
+        m_moduleMask = std::move(mask);
+    }
+    emit moduleFilterChanged(m_module);
 }
 
 void RunDocument::setFilter(const RangeFilter& filter, FilterOrigin origin) {

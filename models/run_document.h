@@ -6,9 +6,11 @@
 #include <QObject>
 #include <QVector>
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <utility>
+#include <vector>
 
 namespace memscope {
 
@@ -86,6 +88,12 @@ class RunDocument : public QObject {
     qint64 selectedAllocation() const { return m_selected; }
     const QVector<qint64>& highlightedAllocations() const { return m_highlighted; }
 
+    // The module every view is filtered to (the Modules tab's row; "" for none) and the
+    // allocations it selects: one flag per allocation of the trace, 1 for those ModuleTable
+    // gives the module or a sub-module of it. A new run clears it.
+    const QString& moduleFilter() const { return m_module; }
+    std::shared_ptr<const std::vector<uint8_t>> moduleMask() const { return m_moduleMask; }
+
     const std::optional<RangeFilter>& filter() const { return m_filter; }
     bool hasFilter() const { return m_filter.has_value(); }
     FilterOrigin filterOrigin() const { return m_origin; }
@@ -115,6 +123,9 @@ class RunDocument : public QObject {
     void setHoveredAllocation(qint64 allocation);
     void setRank(int rank);
     void setHighlightedAllocations(const QVector<qint64>& allocations);
+    // Filters the views that follow it (allocations, flame graph) to a module's allocations;
+    // an empty path (or no mask) clears it.
+    void setModuleFilter(const QString& path, std::shared_ptr<const std::vector<uint8_t>> mask);
     // Filters every view to the allocations alive in (or made in) events [first, last), clamped
     // to the run; an empty range clears the filter.
     void setFilter(const memscope::RangeFilter& filter,
@@ -138,6 +149,8 @@ class RunDocument : public QObject {
     void hoveredAllocationChanged(qint64 allocation);
     void rankChanged(int rank);
     void highlightedAllocationsChanged(const QVector<qint64>& allocations);
+    // The module filter changed ("" when cleared); moduleMask() has its allocations.
+    void moduleFilterChanged(const QString& path);
     // The filter (std::nullopt: cleared) after any change of range, mode or origin.
     void filterChanged(const std::optional<memscope::RangeFilter>& filter);
     // The filter's event range [first, last) for views that take only a range (the flame graph);
@@ -163,6 +176,8 @@ class RunDocument : public QObject {
     qint64 m_hovered = -1;
     int m_rank = -1;
     QVector<qint64> m_highlighted;
+    QString m_module;
+    std::shared_ptr<const std::vector<uint8_t>> m_moduleMask;
     std::optional<RangeFilter> m_filter;
     FilterOrigin m_origin = FilterOrigin::Other;
     mutable std::vector<int64_t> m_filtered;

@@ -41,6 +41,16 @@ void AllocationListModel::setRangeFilter(const std::optional<RangeFilter>& filte
     endResetModel();
 }
 
+void AllocationListModel::setAllocationMask(std::shared_ptr<const std::vector<uint8_t>> mask) {
+    if (mask == m_mask) {
+        return;
+    }
+    beginResetModel();
+    m_mask = std::move(mask);
+    rebuildRows();
+    endResetModel();
+}
+
 void AllocationListModel::rebuildRows() {
     m_order.clear();
     m_rowOf.clear();
@@ -53,6 +63,15 @@ void AllocationListModel::rebuildRows() {
             for (size_t i = 0; i < m_order.size(); ++i) {
                 m_order[i] = int64_t(i);
             }
+        }
+        if (m_mask) {
+            const auto& mask = *m_mask;
+            m_order.erase(std::remove_if(m_order.begin(), m_order.end(),
+                                         [&mask](int64_t a) {
+                                             return size_t(a) >= mask.size() ||
+                                                    mask[size_t(a)] == 0;
+                                         }),
+                          m_order.end());
         }
         std::stable_sort(m_order.begin(), m_order.end(), [&allocations](int64_t a, int64_t b) {
             return allocations[size_t(a)].size > allocations[size_t(b)].size;

@@ -48,6 +48,9 @@ class AllocationListModel : public QAbstractTableModel {
     // Lists only the allocations the filter selects (std::nullopt: all of them).
     void setRangeFilter(const std::optional<RangeFilter>& filter);
     const std::optional<RangeFilter>& rangeFilter() const { return m_filter; }
+    // Lists only the allocations whose flag is set (a module filter, RunDocument::moduleMask;
+    // nullptr: all), and those the range filter selects.
+    void setAllocationMask(std::shared_ptr<const std::vector<uint8_t>> mask);
     // The row showing an allocation, or -1.
     int rowOfAllocation(int64_t allocation) const;
     int64_t allocationAt(int row) const;
@@ -67,6 +70,7 @@ class AllocationListModel : public QAbstractTableModel {
     std::shared_ptr<const Trace> m_trace;
     std::shared_ptr<const RunIndexes> m_indexes;
     std::optional<RangeFilter> m_filter;
+    std::shared_ptr<const std::vector<uint8_t>> m_mask;
     std::vector<int64_t> m_order;  // row -> allocation
     std::vector<int> m_rowOf;      // allocation -> row
 };

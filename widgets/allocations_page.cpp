@@ -115,6 +115,7 @@ void AllocationsPage::setViewState(RunDocument* state) {
     m_state = state;
     if (m_state) {
         connect(m_state, &RunDocument::filterChanged, this, &AllocationsPage::followFilter);
+        connect(m_state, &RunDocument::moduleFilterChanged, this, &AllocationsPage::followFilter);
         connect(m_state, &RunDocument::selectedAllocationChanged, this, [this](qint64 a) {
             if (a >= 0 && showsDocumentRun()) {
                 showAllocation(a);
@@ -127,6 +128,7 @@ void AllocationsPage::setViewState(RunDocument* state) {
 void AllocationsPage::followFilter() {
     const auto filter = showsDocumentRun() ? m_state->filter() : std::nullopt;
     m_allocations->setRangeFilter(filter);
+    m_allocations->setAllocationMask(showsDocumentRun() ? m_state->moduleMask() : nullptr);
     if (filter) {
         m_events->setEventRange(filter->first, filter->last);
     } else {

@@ -136,6 +136,13 @@ void FlameGraphPage::setViewState(RunDocument* document) {
             setSelectedAllocation(a);
         }
     });
+    connect(m_state, &RunDocument::moduleFilterChanged, this, [this] {
+        auto mask = showsDocumentRun() ? m_state->moduleMask() : nullptr;
+        if (mask != m_only) {
+            m_only = std::move(mask);
+            rebuild();
+        }
+    });
 }
 
 bool FlameGraphPage::showsDocumentRun() const {
@@ -151,6 +158,7 @@ void FlameGraphPage::setTrace(std::shared_ptr<const Trace> trace) {
     m_selectedEvent = -1;
     m_first = 0;
     m_last = -1;
+    m_only = showsDocumentRun() ? m_state->moduleMask() : nullptr;
     if (showsDocumentRun()) {  // one rebuild with the document's range and time
         const auto& filter = m_state->filter();
         if (filter && filter->last > filter->first) {
@@ -225,6 +233,7 @@ void FlameGraphPage::rebuild() {
     StackTreeOptions options;
     options.first_event = m_first;
     options.last_event = m_last;
+    options.only = m_only;
     if (timeChoice() == TimeChoice::Selected && m_selectedEvent >= 0) {
         options.at_event = m_selectedEvent;
     }

@@ -30,7 +30,8 @@ class Trace;
 // Clicking a frame, or choosing a tree row, emits the allocations alive under it for the
 // timeline to highlight. setEventRange() restricts everything to allocations alive in (or made
 // in) an event range. Following a run document, the highlights go to it and its range filter
-// and pinned allocation drive the range and "the selected time" while the page shows its run.
+// and pinned allocation drive the range and "the selected time" while the page shows its run,
+// and its module filter (the Modules tab's row) restricts the trees to that module's allocations.
 // Runs with more than asyncEvents() events build their trees on a worker thread (the trace is
 // immutable and shared); a result whose run, range or time changed meanwhile is dropped, and
 // treesReady() says when the trees shown are current.
@@ -120,6 +121,8 @@ class FlameGraphPage : public QWidget {
     int64_t m_selectedEvent = -1;
     int64_t m_first = 0;
     int64_t m_last = -1;
+    // The document's module filter (RunDocument::moduleMask): only its allocations count.
+    std::shared_ptr<const std::vector<uint8_t>> m_only;
     size_t m_asyncEvents = kAsyncEvents;
     bool m_pending = false;
     uint64_t m_generation = 0;         // a worker's result for an older rebuild is dropped

@@ -333,6 +333,17 @@ void ModulePage::setModuleFilter(const QString& path) {
     m_filtered = std::move(allocations);
     updateFilterLabel();
     emit allocationsHighlighted(m_filtered);
+    // The views that filter (allocations, flame graph) take the module's allocations as a mask.
+    if (showsDocumentRun()) {
+        std::shared_ptr<std::vector<uint8_t>> mask;
+        if (!m_filter.isEmpty()) {
+            mask = std::make_shared<std::vector<uint8_t>>(m_trace.lock()->allocations().size());
+            for (const qint64 a : std::as_const(m_filtered)) {
+                (*mask)[size_t(a)] = 1;
+            }
+        }
+        m_state->setModuleFilter(m_filter, std::move(mask));
+    }
     emit moduleFilterChanged(m_filter);
 }
 
@@ -343,6 +354,9 @@ void ModulePage::dropFilter() {
     m_filter.clear();
     m_filtered.clear();
     updateFilterLabel();
+    if (showsDocumentRun()) {
+        m_state->setModuleFilter(QString(), nullptr);
+    }
     emit moduleFilterChanged(m_filter);
 }
 

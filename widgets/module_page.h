@@ -32,8 +32,10 @@ class Trace;
 //
 // Clicking a row (or Return on it) filters the views to that module: its allocations (those
 // ModuleTable attributes to it or to a sub-module, ModuleTable::modulesOfAllocations) become the
-// run document's highlighted allocations, which the timeline draws over the rest dimmed; the
-// page and the window show the filter with a button that clears it. Clicking the row again
+// run document's highlighted allocations, which the timeline draws over the rest dimmed, and
+// its module filter (RunDocument::setModuleFilter), to which the allocations tab and the flame
+// graph restrict what they list and aggregate; the page and the window show the filter with a
+// button that clears it. Clicking the row again
 // clears it too, and so does any other highlight (a search, an operator row).
 //
 // Runs with more than asyncEvents() events compute on a worker thread (the trace is immutable and

@@ -152,7 +152,8 @@ StackTree StackTree::build(const Trace& trace, const StackTreeOptions& options) 
     const auto& allocations = trace.allocations();
     for (size_t k = 0; k < allocations.size(); ++k) {
         const Allocation& a = allocations[k];
-        if (!overlaps(a, tree.m_first, tree.m_last)) {
+        if (!overlaps(a, tree.m_first, tree.m_last) ||
+            (options.only && (k >= options.only->size() || (*options.only)[k] == 0))) {
             continue;
         }
         const bool alive = aliveAt(a, tree.m_at);

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -28,6 +29,9 @@ struct StackTreeOptions {
     // allocated bytes, allocations and temporaries count those made in it. last_event -1: the end.
     int64_t first_event = 0;
     int64_t last_event = -1;
+    // When set, only the allocations whose flag is 1 count (a module filter: the Modules tab's
+    // row, ModuleTable::modulesOfAllocations); the moment is still the run's peak in the range.
+    std::shared_ptr<const std::vector<uint8_t>> only;
 };
 
 // One frame of a stack tree. Every figure counts the allocations whose stack passes through the

@@ -4,6 +4,10 @@
 // on a row filters the views to the module (the document's highlights, the window's chip).
 
 #include "../core/module_fixture.h"
+#include "allocation_list_model.h"
+#include "allocations_page.h"
+#include "analysis/stack_tree.h"
+#include "flame_graph_page.h"
 #include "main_window.h"
 #include "module_page.h"
 #include "module_tree_model.h"
@@ -216,20 +220,40 @@ class TestModulePage : public QObject {
             l1.push_back(allocationAt(*trace, addr));
         }
         std::sort(l1.begin(), l1.end());
+        // The allocations tab and the flame graph follow the document's module filter.
+        AllocationsPage allocations;
+        allocations.setViewState(&document);
+        allocations.setTrace(trace);
+        FlameGraphPage flame(&document, nullptr);
+        flame.setTrace(trace);
+        const int64_t all_rows = allocations.allocationModel()->rowCount();
+        const int64_t all_bytes = flame.topDown()->nodes()[0].allocated_bytes;
         clickRow(page.view(), rowOfPath(page.proxy(), QStringLiteral("Net.l1")));
         QCOMPARE(page.moduleFilter(), QStringLiteral("Net.l1"));
         QCOMPARE(page.filteredAllocations(), l1);
         QCOMPARE(document.highlightedAllocations(), l1);
+        QCOMPARE(document.moduleFilter(), QStringLiteral("Net.l1"));
         QCOMPARE(changed.count(), 1);
+        QCOMPARE(allocations.allocationModel()->rowCount(), int(l1.size()));
+        int64_t l1_bytes = 0;
+        for (const qint64 a : std::as_const(l1)) {
+            QVERIFY(allocations.allocationModel()->rowOfAllocation(a) >= 0);
+            l1_bytes += trace->allocations()[size_t(a)].size;
+        }
+        QCOMPARE(flame.topDown()->nodes()[0].allocated_bytes, l1_bytes);
+        QVERIFY(l1_bytes < all_bytes);
         QVERIFY(page.filterLabel()->isVisibleTo(&page));
         QVERIFY2(page.filterLabel()->text().contains(QLatin1String("Net.l1: 5 allocation")),
                  qPrintable(page.filterLabel()->text()));
 
-        // The same row again clears it.
+        // The same row again clears it, in every view.
         clickRow(page.view(), rowOfPath(page.proxy(), QStringLiteral("Net.l1")));
         QCOMPARE(page.moduleFilter(), QString());
         QVERIFY(document.highlightedAllocations().isEmpty());
         QVERIFY(!page.filterLabel()->isVisibleTo(&page));
+        QVERIFY(document.moduleFilter().isEmpty());
+        QCOMPARE(allocations.allocationModel()->rowCount(), int(all_rows));
+        QCOMPARE(flame.topDown()->nodes()[0].allocated_bytes, all_bytes);
 
         // A parent takes its sub-modules' allocations; the clear button ends it.
         clickRow(page.view(), rowOfPath(page.proxy(), QStringLiteral("Net")));
@@ -247,6 +271,7 @@ class TestModulePage : public QObject {
         QCOMPARE(page.moduleFilter(), QStringLiteral("Net.l2"));
         document.setHighlightedAllocations({0});
         QCOMPARE(page.moduleFilter(), QString());
+        QVERIFY(!document.moduleMask());
         QCOMPARE(document.highlightedAllocations(), QVector<qint64>{0});
 
         // "(no module)" has no module to filter to; the filter stays at another moment.
