@@ -3,6 +3,7 @@
 #include "io/table_exporter.h"
 #include "model/model_cost.h"
 #include "model/preset.h"
+#include "predict/fit_advice.h"
 #include "predict/memory_model.h"
 #include "run/run_summary.h"
 #include "run/text_format.h"
@@ -445,6 +446,25 @@ class Report {
                       << " MB";
             }
             m_out << (rows.size() > 4 ? ", ...\n" : ".\n");
+        }
+        // What to change so it fits (the course's question after an out-of-memory): the
+        // planner's single changes for the run's configuration (FitAdvice), where it knows it.
+        const auto options = recordedOptions(r.trace->meta);
+        if (!options || x->capacity() <= 0) {
+            return;
+        }
+        try {
+            const auto advice = FitAdvice::suggest(*options, x->capacity());
+            m_out << "  - What fits " << mb(x->capacity()) << " MB, one change each (the planner):";
+            for (size_t i = 0; i < advice.size() && i < 4; ++i) {
+                m_out << (i == 0 ? " " : "; ") << code(advice[i].change) << " " << advice[i].summary
+                      << ", " << mb(advice[i].predicted_peak) << " MB";
+            }
+            m_out << (advice.empty() ? " no single change the planner models.\n"
+                                     : ". `memscope-cli record ... --check-advice` reruns the "
+                                       "first that needs one process and measures it.\n");
+        } catch (const std::exception&) {
+            // a configuration the planner does not model
         }
     }
 

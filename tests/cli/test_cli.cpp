@@ -233,6 +233,12 @@ class TestCli : public QObject {
         const double measured = m.captured(1).toDouble(), predicted = m.captured(2).toDouble();
         QVERIFY2(std::abs(measured - predicted) <= 0.001 * predicted, qPrintable(m.captured(0)));
         QVERIFY(measured <= 2 * 1024 * 1024);
+        // The report explains the OOM and says what fits, as `info` does.
+        const auto report = cli({"report", run, "--out", "-"});
+        QCOMPARE(report.exit_code, 0);
+        QVERIFY2(report.out.contains("ran out of memory**") &&
+                     report.out.contains("What fits 2.00 MB, one change each (the planner): `--"),
+                 qPrintable(report.out.left(3000)));
 
         // A limit below what the model holds before its first step says so.
         const auto low =
