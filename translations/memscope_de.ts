@@ -2331,6 +2331,22 @@ Von seinen eigenen Allokationen belegt (ohne Untermodule): %2</translation>
         <source>%1 (step %2, peak %3)</source>
         <translation>%1 (Schritt %2, Spitze %3)</translation>
     </message>
+    <message>
+        <source>first process</source>
+        <translation>erster Prozess</translation>
+    </message>
+    <message>
+        <source>process %1</source>
+        <translation>Prozess %1</translation>
+    </message>
+    <message>
+        <source>rank %1 (pid %2)</source>
+        <translation>Rang %1 (PID %2)</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
 </context>
 <context>
     <name>memscope::RecentFilesMenu</name>

@@ -2330,6 +2330,22 @@ Held by its own allocations (sub-modules left out): %2</source>
         <source>%1 (step %2, peak %3)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>first process</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>process %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rank %1 (pid %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>memscope::RecentFilesMenu</name>

@@ -176,6 +176,12 @@ bool RankRunController::start(const Request& asked, QString* error) {
         m_readers.push_back(std::make_unique<JournalReader>(
             QFile::encodeName(JournalRecoverer::journalOf(rankPath(dir, r))).toStdString()));
     }
+    m_processFiles.clear();
+    m_processNames.clear();
+    if (request.isPython()) {
+        m_processFiles << rankPath(dir, 0);
+        m_processNames << tr("first process");
+    }
     m_reported.clear();
     m_errors.clear();
     m_stdoutRest.clear();
@@ -275,14 +281,16 @@ QStringList RankRunController::rankLabels() const {
     QStringList labels;
     for (int r = 0; r < m_status.size(); ++r) {
         const RankStatus& s = m_status[r];
-        labels << (!s.started ? tr("%1 (starting)").arg(r)
-                   : total > 0
-                       ? tr("%1 (step %2/%3, peak %4)")
-                             .arg(r)
-                             .arg(s.steps)
-                             .arg(total)
-                             .arg(humanBytes(s.peak))
-                       : tr("%1 (step %2, peak %3)").arg(r).arg(s.steps).arg(humanBytes(s.peak)));
+        const QString name = m_processNames.value(r, QString::number(r));
+        labels
+            << (!s.started ? tr("%1 (starting)").arg(name)
+                : total > 0
+                    ? tr("%1 (step %2/%3, peak %4)")
+                          .arg(name)
+                          .arg(s.steps)
+                          .arg(total)
+                          .arg(humanBytes(s.peak))
+                    : tr("%1 (step %2, peak %3)").arg(name).arg(s.steps).arg(humanBytes(s.peak)));
     }
     return labels;
 }
@@ -325,7 +333,56 @@ void RankRunController::poll() {
     }
 }
 
+void RankRunController::followProgramProcesses() {
+    const QDir staging(rankPath(m_directory, 0) + QStringLiteral(".procs"));
+    if (!staging.exists()) {
+        return;
+    }
+    bool changed = false;
+    const QStringList journals =
+        staging.entryList({QStringLiteral("proc-*.memscope.journal")}, QDir::Files, QDir::Name);
+    for (const QString& journal : journals) {
+        const QString run = staging.filePath(journal.chopped(8));  // without ".journal"
+        if (m_processFiles.contains(run)) {
+            continue;
+        }
+        m_processFiles << run;
+        m_processNames << QString();
+        m_readers.push_back(std::make_unique<JournalReader>(
+            QFile::encodeName(JournalRecoverer::journalOf(run)).toStdString()));
+        m_status.append(RankStatus());
+        changed = true;
+    }
+    // Names from the sidecars: "rank 1 (pid 4242)" once the process joined its group.
+    for (int i = 1; i < m_processFiles.size(); ++i) {
+        const QString pid = QFileInfo(m_processFiles[i]).completeBaseName().mid(5);  // proc-PID
+        // Until its sidecar says more (and after it is gone: the name seen last stays).
+        QString name = m_processNames[i].isEmpty() ? tr("process %1").arg(pid) : m_processNames[i];
+        QFile sidecar(staging.filePath(QStringLiteral("proc-%1.json").arg(pid)));
+        if (sidecar.open(QIODevice::ReadOnly)) {
+            const auto info =
+                nlohmann::json::parse(sidecar.readAll().toStdString(), nullptr, false);
+            if (info.is_object() && info.contains("group_rank") && info["group_rank"].is_number()) {
+                name = tr("rank %1 (pid %2)").arg(info["group_rank"].get<int>()).arg(pid);
+            } else if (info.is_object() && info.contains("role") && info["role"].is_string()) {
+                name =
+                    tr("%1 %2").arg(QString::fromStdString(info["role"].get<std::string>()), pid);
+            }
+        }
+        if (name != m_processNames[i]) {
+            m_processNames[i] = name;
+            changed = true;
+        }
+    }
+    if (changed) {
+        emit ranksChanged(rankLabels(), m_shown);
+    }
+}
+
 void RankRunController::launchPoll() {
+    if (m_request.isPython()) {
+        followProgramProcesses();
+    }
     std::vector<JournalReader*> readers;
     for (auto& r : m_readers) {
         readers.push_back(r.get());

@@ -31,6 +31,13 @@ class Trace;
 // launcher SIGINT, the CLI's Ctrl+C path: every rank stops and saves its file. When the CLI has
 // exited, a rank that left only a journal (killed, crashed) gets its run file rebuilt from it,
 // and finished() hands over the run directory to open.
+//
+// A Python program that starts processes of its own (torch.multiprocessing.spawn, torchrun,
+// subprocess) is followed the same way, process by process: every poll looks in the staging
+// folder the recorder's processes write to (RUN.procs, io/program_processes.h) for journals not
+// followed yet, and each becomes one more entry of the selector, named from its sidecar
+// (proc-PID.json: its rank once init_process_group ran, else its role, and its pid); the first
+// entry is the program's first process.
 class RankRunController : public QObject {
     Q_OBJECT
 
@@ -133,6 +140,9 @@ class RankRunController : public QObject {
     void launchFinish();
     void readOutput(QProcess::ProcessChannel channel);
     void applyStatus(const QVector<RankStatus>& status, const QStringList& problems);
+    // A Python program's processes: new journals in the staging folder get readers, and the
+    // names of those followed are read again from their sidecars (a rank is known late).
+    void followProgramProcesses();
 
     QProcess* m_process = nullptr;
     QTimer* m_timer = nullptr;
@@ -141,6 +151,8 @@ class RankRunController : public QObject {
     Request m_request;
     QString m_directory;
     std::vector<std::unique_ptr<JournalReader>> m_readers;
+    QStringList m_processFiles;  // a Python program's: the staged run file each reader follows
+    QStringList m_processNames;  // a Python program's: the selector's name of each reader
     std::unique_ptr<Job> m_job;
     QVector<RankStatus> m_status;
     QStringList m_reported;  // journal problems already logged

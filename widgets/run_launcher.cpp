@@ -47,7 +47,8 @@ RunLauncher::RunLauncher(RunSession* session, const QString& keep_directory, QOb
             });
     connect(m_rank_controller, &RankRunController::ranksChanged, this,
             [this](const QStringList& labels, int shown) {
-                if (!m_rank_controller->request().isPython()) {  // one process: no selector
+                // A Python program gets the selector once it has a second process.
+                if (!m_rank_controller->request().isPython() || labels.size() > 1) {
                     emit rankLabelsChanged(labels, shown);
                 }
             });

@@ -255,6 +255,52 @@ class TestRankRun : public QObject {
 #endif
     }
 
+    // A Python program of several processes (torch.multiprocessing.spawn, Gloo, a hand-written
+    // all-reduce): each process joins the selector while the program runs, named by its rank
+    // once it joined its group, beside the program's first process (issue 40).
+    void a_multi_process_python_program_shows_each_process_live() {
+#ifndef MEMSCOPE_PYTHON_EXE
+        QSKIP("this build has no Python recorder (MEMSCOPE_BUILD_PYTHON)");
+#else
+        MainWindow window;
+        QStringList errors;
+        window.setErrorReporter([&errors](const QString& e) { errors << e; });
+        RankRunController* controller = window.rankRunController();
+        controller->setCliPath(QStringLiteral(MEMSCOPE_CLI_PATH));
+        controller->setPollInterval(20);
+        controller->setKeepDirectory(m_dir.filePath(QStringLiteral("kept-ddp")));
+        RunPanel* panel = window.runPanel();
+        const auto restore = qScopeGuard([panel] {
+            panel->setTrainerSource();
+            panel->saveSettings();
+        });
+        panel->setPythonProgram(QStringLiteral(MEMSCOPE_DDP_PROGRAM),
+                                QStringLiteral("--port 29647 --steps 2"), QString(),
+                                QStringLiteral(MEMSCOPE_PYTHON_EXE));
+        QStringList seen;  // the longest list of processes, with their latest names
+        int combo_entries = 0;
+        connect(controller, &RankRunController::ranksChanged, &window,
+                [&seen, &combo_entries, &window](const QStringList& labels, int) {
+                    if (labels.size() >= seen.size()) {
+                        seen = labels;
+                    }
+                    combo_entries =
+                        std::max(combo_entries, window.timelinePage()->rankCombo()->count());
+                });
+        window.startRun();
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+        QVERIFY(waitForEnd(window, 240000));
+        QVERIFY2(seen.size() == 3, qPrintable(seen.join(QLatin1String(" | "))));
+        QVERIFY2(seen[0].startsWith(QLatin1String("first process")), qPrintable(seen[0]));
+        const QString all = seen.join(QLatin1String(" | "));
+        QVERIFY2(all.contains(QLatin1String("rank 0 (pid")) &&
+                     all.contains(QLatin1String("rank 1 (pid")),
+                 qPrintable(all));
+        QCOMPARE(combo_entries, 3);  // the selector offered every process while it ran
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+#endif
+    }
+
     void missing_cli_is_said() {
         MainWindow window;
         QStringList errors;
