@@ -152,9 +152,6 @@ bool FlameGraphPage::showsDocumentRun() const {
 void FlameGraphPage::setTrace(std::shared_ptr<const Trace> trace) {
     m_trace = trace;
     m_rawFrames->setVisible(trace && trace->hasRawStacks());
-    if (m_rawOf.lock() != trace) {
-        m_rawTrace.reset();  // another run's copy
-    }
     m_selectedEvent = -1;
     m_first = 0;
     m_last = -1;
@@ -237,7 +234,8 @@ void FlameGraphPage::rebuild() {
     if (timeChoice() == TimeChoice::Selected && m_selectedEvent >= 0) {
         options.at_event = m_selectedEvent;
     }
-    const std::shared_ptr<const Trace> tree_trace = treeTrace();
+    options.raw_frames = showsRawFrames();  // read in place: no copy of the run
+    const std::shared_ptr<const Trace> tree_trace = trace;
     auto build = [options](const Trace& trace) mutable {
         options.direction = StackTreeOptions::Direction::TopDown;
         auto top_down = std::make_shared<const StackTree>(StackTree::build(trace, options));
@@ -278,21 +276,6 @@ bool FlameGraphPage::showsRawFrames() const {
     return trace && trace->hasRawStacks() && m_rawFrames->isChecked();
 }
 
-std::shared_ptr<const Trace> FlameGraphPage::treeTrace() {
-    const auto trace = m_trace.lock();
-    if (!showsRawFrames()) {
-        return trace;
-    }
-    if (!m_rawTrace || m_rawOf.lock() != trace) {
-        // A copy whose stacks are the raw ones; allocation indices stay those of the run.
-        auto raw = std::make_shared<Trace>(*trace);
-        raw->swapRawStacks();
-        m_rawTrace = std::move(raw);
-        m_rawOf = trace;
-    }
-    return m_rawTrace;
-}
-
 void FlameGraphPage::adoptTrees(Trees trees) {
     m_pending = false;
     m_topDown = std::move(trees.first);
@@ -315,7 +298,7 @@ void FlameGraphPage::highlightNode(const StackTree* tree, int node) {
     // The root (or a click that zoomed out to it) clears the highlight.
     QVector<qint64> out;
     if (node > 0) {
-        for (int64_t a : tree->allocationsAt(*treeTrace(), node)) {
+        for (int64_t a : tree->allocationsAt(*trace, node)) {
             out.push_back(a);
         }
     }

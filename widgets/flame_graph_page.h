@@ -103,9 +103,6 @@ class FlameGraphPage : public QWidget {
     // Whether the page shows the document's run.
     bool showsDocumentRun() const;
     void rebuild();
-    // The trace the trees are built over: the run, or (raw frames) its copy with the file's
-    // frames as its stacks, made once per run.
-    std::shared_ptr<const Trace> treeTrace();
     using Trees = std::pair<std::shared_ptr<const StackTree>, std::shared_ptr<const StackTree>>;
     void adoptTrees(Trees trees);
     void highlightNode(const StackTree* tree, int node);
@@ -131,8 +128,6 @@ class FlameGraphPage : public QWidget {
     QComboBox* m_time = nullptr;
     QComboBox* m_colorBy = nullptr;
     QCheckBox* m_rawFrames = nullptr;
-    std::shared_ptr<const Trace> m_rawTrace;  // m_trace with its raw frames as stacks
-    std::weak_ptr<const Trace> m_rawOf;       // the run m_rawTrace was made from
     QLabel* m_info = nullptr;
     FlameGraphView* m_flame = nullptr;
     QTabWidget* m_trees = nullptr;

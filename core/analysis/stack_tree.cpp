@@ -45,24 +45,38 @@ std::vector<bool> temporaryAllocations(const Trace& trace) {
     return temporary;
 }
 
-uint32_t stackOf(const Trace& trace, const Allocation& a) {
+// The stacks a tree is built from: the trace's cleaned ones, or the raw frames as the file listed
+// them (StackTreeOptions::raw_frames), read in place.
+struct StackSource {
+    const StackTable& table;
+    const std::vector<uint32_t>& of_event;
+};
+
+StackSource stackSourceOf(const Trace& trace, bool raw) {
+    if (raw && trace.hasRawStacks()) {
+        return {trace.raw_stacks, trace.raw_stack};
+    }
+    return {trace.stacks, trace.events.stack};
+}
+
+uint32_t stackOf(const Trace& trace, const StackSource& source, const Allocation& a) {
     if (a.alloc_event < 0 || size_t(a.alloc_event) >= trace.events.count()) {
         return StackTable::kEmpty;
     }
-    const uint32_t s = trace.events.stack[size_t(a.alloc_event)];
-    return s < trace.stacks.nodeCount() ? s : StackTable::kEmpty;
+    const uint32_t s = source.of_event[size_t(a.alloc_event)];
+    return s < source.table.nodeCount() ? s : StackTable::kEmpty;
 }
 
 // The stack an allocation is counted under: its own, or for an import's allocation without one
 // that was alive before the trace began, one more slot after the table's nodes (kBeforeRecording).
-uint32_t slotOf(const Trace& trace, const Allocation& a) {
-    const uint32_t s = stackOf(trace, a);
+uint32_t slotOf(const Trace& trace, const StackSource& source, const Allocation& a) {
+    const uint32_t s = stackOf(trace, source, a);
     if (s != StackTable::kEmpty || !trace.meta.categories_inferred) {
         return s;
     }
     const bool before = a.alloc_event < 0 || (size_t(a.alloc_event) < trace.events.count() &&
                                               trace.events.step[size_t(a.alloc_event)] < 0);
-    return before ? uint32_t(trace.stacks.nodeCount()) : s;
+    return before ? uint32_t(source.table.nodeCount()) : s;
 }
 
 bool aliveAt(const Allocation& a, int64_t at) {
@@ -146,7 +160,9 @@ StackTree StackTree::build(const Trace& trace, const StackTreeOptions& options) 
         tree.m_at = n_events - 1;
     }
 
-    const auto& stacks = trace.stacks;
+    tree.m_raw = options.raw_frames && trace.hasRawStacks();
+    const StackSource source = stackSourceOf(trace, tree.m_raw);
+    const auto& stacks = source.table;
     const std::vector<bool> temporary = temporaryAllocations(trace);
     std::vector<StackFigures> per_stack(stacks.nodeCount() + 1);  // + slotOf's extra slot
     const auto& allocations = trace.allocations();
@@ -161,7 +177,7 @@ StackTree StackTree::build(const Trace& trace, const StackTreeOptions& options) 
         if (!alive && !made) {
             continue;
         }
-        StackFigures& f = per_stack[slotOf(trace, a)];
+        StackFigures& f = per_stack[slotOf(trace, source, a)];
         f.used = true;
         if (alive) {
             f.bytes += a.size;
@@ -238,6 +254,7 @@ std::vector<int64_t> StackTree::allocationsAt(const Trace& trace, int32_t node) 
         return out;
     }
     const int32_t depth = m_nodes[size_t(node)].depth;
+    const StackSource source = stackSourceOf(trace, m_raw);
     std::vector<int8_t> under(m_leafOfStack.size(), -1);  // per stack: 1 under the node, 0 not
     const auto& allocations = trace.allocations();
     for (size_t k = 0; k < allocations.size(); ++k) {
@@ -245,7 +262,7 @@ std::vector<int64_t> StackTree::allocationsAt(const Trace& trace, int32_t node) 
         if (!aliveAt(a, m_at) || !overlaps(a, m_first, m_last)) {
             continue;
         }
-        const uint32_t s = slotOf(trace, a);
+        const uint32_t s = slotOf(trace, source, a);
         if (s >= under.size()) {
             continue;
         }

@@ -32,6 +32,9 @@ struct StackTreeOptions {
     // When set, only the allocations whose flag is 1 count (a module filter: the Modules tab's
     // row, ModuleTable::modulesOfAllocations); the moment is still the run's peak in the range.
     std::shared_ptr<const std::vector<uint8_t>> only;
+    // The frames as the file listed them (Trace::raw_stacks, an import's), read in place, instead
+    // of the cleaned stacks; ignored for a trace without raw stacks.
+    bool raw_frames = false;
 };
 
 // One frame of a stack tree. Every figure counts the allocations whose stack passes through the
@@ -108,6 +111,7 @@ class StackTree {
     std::vector<int32_t> m_leafOfStack;                   // StackTable node -> deepest node
     StackTreeOptions::Direction m_direction = StackTreeOptions::Direction::TopDown;
     int64_t m_at = -1;
+    bool m_raw = false;  // built from the raw frames (allocationsAt reads the same ones)
     int64_t m_first = 0;
     int64_t m_last = 0;
 };
