@@ -1,17 +1,15 @@
 #include "torch_part_loader.h"
 
+#include "analysis/part_library.h"
 #include "analysis/torch_part.h"
 #include "error_text.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
-#include <QFileInfo>
 #include <QMetaObject>
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
-
-#include <dlfcn.h>
 
 #include <atomic>
 #include <mutex>
@@ -41,13 +39,6 @@ LoaderState& state() {
     return s;
 }
 
-QString executableDirectory() {
-    if (QCoreApplication::instance()) {
-        return QCoreApplication::applicationDirPath();
-    }
-    return QFileInfo(QFile::symLinkTarget(QStringLiteral("/proc/self/exe"))).absolutePath();
-}
-
 // Loads the part (the caller holds the state's mutex): the part, or nullptr and `error`.
 TorchPart* load(QString* error) {
     const QString path = TorchPartLoader::libraryPath();
@@ -58,18 +49,16 @@ TorchPart* load(QString* error) {
                      .arg(QLatin1String(k_library));
         return nullptr;
     }
-    // RTLD_GLOBAL: LibTorch's own plugins (c10d backends) find its symbols. Never unloaded:
-    // LibTorch's threads and static objects outlive any call.
-    void* library = ::dlopen(QFile::encodeName(path).constData(), RTLD_NOW | RTLD_GLOBAL);
-    if (!library) {
-        const char* why = ::dlerror();
+    // Loaded as the CLI loads its part (analysis/part_library.h).
+    const auto loaded =
+        PartLibrary::load(QFile::encodeName(path).toStdString(), TorchPart::k_entry);
+    if (loaded.failure == PartLibrary::Loaded::Failure::CannotLoad) {
         *error = TorchPartLoader::tr("Cannot load %1: %2")
-                     .arg(QDir::toNativeSeparators(path),
-                          why ? errorText(std::string(why)) : TorchPartLoader::tr("unknown error"));
+                     .arg(QDir::toNativeSeparators(path), errorText(loaded.why));
         return nullptr;
     }
     using Entry = TorchPart* (*)();
-    auto entry = reinterpret_cast<Entry>(::dlsym(library, TorchPart::k_entry));
+    auto entry = reinterpret_cast<Entry>(loaded.entry);
     TorchPart* part = entry ? entry() : nullptr;
     if (!part) {
         *error = TorchPartLoader::tr("%1 has no %2 (a library of another Memscope build?)")
@@ -99,21 +88,11 @@ QString TorchPartLoader::libraryName() {
 }
 
 QString TorchPartLoader::libraryPath() {
-    const QString forced = qEnvironmentVariable("MEMSCOPE_GUI_TORCH_PART");
-    if (!forced.isEmpty()) {
-        return forced;
-    }
-    const QDir dir(executableDirectory());
-    const QString build_tree = QString::fromUtf8(MEMSCOPE_GUI_TORCH_PART_BUILD_PATH);
-    for (const QString& candidate :
-         {dir.filePath(QLatin1String(k_library)),
-          dir.filePath(QStringLiteral("../lib/memscope/") + QLatin1String(k_library)),
-          build_tree}) {
-        if (!candidate.isEmpty() && QFileInfo(candidate).isFile()) {
-            return QDir::cleanPath(candidate);
-        }
-    }
-    return {};
+    // Beside the executable, in ../lib/memscope, then in this build's tree (a test suite's
+    // executable is elsewhere).
+    return QFile::decodeName(PartLibrary::find(k_library, "MEMSCOPE_GUI_TORCH_PART",
+                                               {MEMSCOPE_GUI_TORCH_PART_BUILD_PATH})
+                                 .c_str());
 }
 
 TorchPart* TorchPartLoader::part(QString* error) {

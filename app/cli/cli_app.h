@@ -41,7 +41,7 @@ class CliApp {
     // Runs the chosen command; its exit status. (cli_app_run.cpp: links the LibTorch part.)
     int run();
     // Whether the chosen command trains, records, predicts with measured peaks or looks at
-    // devices: it needs LibTorch, which memscope-cli loads only then (LibTorchPart).
+    // devices: it needs LibTorch, which memscope-cli loads only then (TorchPartRunner).
     bool needsLibTorch() const;
     // Runs a chosen command that needs no LibTorch (info, import, export, report, compare,
     // recover); 2 with a usage error for one that does.

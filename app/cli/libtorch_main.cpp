@@ -1,6 +1,6 @@
 // memscope-cli's LibTorch part (memscope-cli-torch.so): the whole CLI with the commands that
 // train, record, predict with measured peaks or look at devices. memscope-cli loads it for those
-// commands only (LibTorchPart) and hands it the command line, which it parses and runs again.
+// commands only (TorchPartRunner) and hands it the command line, which it parses and runs again.
 
 #include "cli_app.h"
 #include "rank_launcher.h"

@@ -1,12 +1,12 @@
 // memscope-cli: the headless front end. No Qt: it builds wherever LibTorch does. The executable
 // itself links no LibTorch: the commands that read and write runs start in a few milliseconds,
-// and those that need LibTorch run in its part, loaded then (LibTorchPart).
+// and those that need LibTorch run in its part, loaded then (TorchPartRunner).
 
 #include "cli_app.h"
-#include "libtorch_part.h"
 #include "program_sweep_command.h"
 #include "python_record.h"
 #include "rank_launcher.h"
+#include "torch_part_runner.h"
 #include "train/thread_policy.h"
 
 #include <cstring>
@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
         return *status;
     }
     if (cli.needsLibTorch()) {
-        return memscope::cli::LibTorchPart::run(argc, argv);
+        return memscope::cli::TorchPartRunner::run(argc, argv);
     }
     return cli.runWithoutLibTorch();
 }

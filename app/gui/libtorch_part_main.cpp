@@ -16,7 +16,7 @@
 
 namespace {
 
-class LibTorchPart final : public memscope::TorchPart {
+class GuiTorchPart final : public memscope::TorchPart {
   public:
     std::string libTorchVersion() const override { return MEMSCOPE_LIBTORCH_VERSION; }
 
@@ -50,6 +50,6 @@ class LibTorchPart final : public memscope::TorchPart {
 }  // namespace
 
 extern "C" __attribute__((visibility("default"))) memscope::TorchPart* memscope_torch_part_v1() {
-    static LibTorchPart part;  // lives as long as the process: the library is never unloaded
+    static GuiTorchPart part;  // lives as long as the process: the library is never unloaded
     return &part;
 }
