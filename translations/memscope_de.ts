@@ -4558,10 +4558,6 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>%1 kann nicht geladen werden: %2</translation>
     </message>
     <message>
-        <source>unknown error</source>
-        <translation>unbekannter Fehler</translation>
-    </message>
-    <message>
         <source>%1 has no %2 (a library of another Memscope build?)</source>
         <translation>%1 hat kein %2 (eine Bibliothek eines anderen Memscope-Builds?)</translation>
     </message>

@@ -4550,10 +4550,6 @@ Allocations live at its start count as present from the start. Leave empty for t
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>unknown error</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 has no %2 (a library of another Memscope build?)</source>
         <translation type="unfinished"></translation>
     </message>

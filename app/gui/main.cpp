@@ -8,6 +8,7 @@
 // Compare tab with a second run (screenshot view "compare"); --rank N picks the rank of a
 // multi-rank run directory, and the view "ranks" is the timeline's lanes of all its ranks. Then
 // exits: 0 when written, 1 when the run cannot be read or the image written, 2 for bad options.
+// The rendering is ScreenshotHarness's (screenshot_harness.h); this file parses the command line.
 
 #include <QApplication>
 #include <QCommandLineOption>
@@ -15,10 +16,7 @@
 #include <QElapsedTimer>
 #include <QEvent>
 #include <QFile>
-#include <QFileInfo>
-#include <QImage>
 #include <QLocale>
-#include <QRegularExpression>
 #include <QSize>
 #include <QStringList>
 #include <QTimer>
@@ -32,23 +30,16 @@
 #include <stdexcept>
 
 #include "analysis/event_at.h"
-#include "analysis/range_filter.h"
-#include "compare_page.h"
 #include "error_text.h"
-#include "flame_graph_page.h"
-#include "io/run_source.h"
 #include "main_window.h"
 #include "memscope_version.h"
 #include "model/input_error.h"
-#include "module_page.h"
-#include "operator_page.h"
 #include "run/run_range.h"
 #include "run_document.h"
 #include "run_session.h"
-#include "summary_page.h"
+#include "screenshot_harness.h"
 #include "timeline_page.h"
 #include "timeline_view.h"
-#include "trace/trace.h"
 #include "train/thread_policy.h"
 #include "translation_loader.h"
 
@@ -73,10 +64,10 @@ QString requested_language(const QStringList& arguments) {
 }
 
 void print_error(const QString& message) {
-    std::fprintf(stderr, "memscope: %s\n", qPrintable(message));
+    memscope::ScreenshotHarness::printError(message);
 }
 
-constexpr int k_usage_error = 2;
+constexpr int k_usage_error = memscope::ScreenshotHarness::kUsageError;
 
 // A screenshot is rendered, and --help and --version print, without a display: those choose the
 // offscreen platform before the QApplication exists, unless the caller picked one. Otherwise,
@@ -107,259 +98,6 @@ bool choose_platform(int argc, char** argv) {
         return false;
     }
     return true;
-}
-
-// "--detail 10%" or "--detail 15000": a share of all allocations or a count.
-struct DetailOption {
-    bool percent = false;
-    double value = 0;
-};
-
-std::optional<DetailOption> parse_detail(const QString& text) {
-    QString t = text.trimmed();
-    DetailOption d;
-    if (t.endsWith(QLatin1Char('%'))) {
-        d.percent = true;
-        t.chop(1);
-        bool ok = false;
-        d.value = t.trimmed().toDouble(&ok);
-        if (!ok || d.value < 0 || d.value > 100) {
-            return std::nullopt;
-        }
-        return d;
-    }
-    bool ok = false;
-    const qlonglong n = t.toLongLong(&ok);
-    if (!ok || n < 0) {
-        return std::nullopt;
-    }
-    d.value = double(n);
-    return d;
-}
-
-std::optional<QSize> parse_size(const QString& text) {
-    static const QRegularExpression pattern(QStringLiteral("^(\\d{2,5})[xX](\\d{2,5})$"));
-    const auto match = pattern.match(text.trimmed());
-    if (!match.hasMatch()) {
-        return std::nullopt;
-    }
-    const QSize size(match.captured(1).toInt(), match.captured(2).toInt());
-    if (size.width() < 200 || size.height() < 150 || size.width() > 16384 ||
-        size.height() > 16384) {
-        return std::nullopt;
-    }
-    return size;
-}
-
-bool is_run_directory(const QString& path) {
-    try {
-        return memscope::RunSource(QFile::encodeName(path).toStdString()).isMultiRank();
-    } catch (const std::exception&) {
-        return false;  // opening it says what is wrong
-    }
-}
-
-// Waits, the event loop going, for a load the window started (`started`) to end: whether it
-// opened its run. A small run opened here and now has ended already.
-bool finish_loading(memscope::MainWindow& window, bool started) {
-    if (!started) {
-        return false;
-    }
-    bool ok = true;
-    if (window.session()->isLoading()) {
-        QEventLoop loop;
-        QObject::connect(window.session(), &memscope::RunSession::loadFinished, &loop,
-                         [&](bool opened) {
-                             ok = opened;
-                             loop.quit();
-                         });
-        loop.exec();
-    }
-    return ok;
-}
-
-// What --filter, --filter-mode and --annotations ask the views to show.
-struct ViewOptions {
-    std::optional<memscope::RunRange> filter;
-    memscope::RangeFilter::Mode mode = memscope::RangeFilter::Mode::AliveIn;
-    bool annotations = false;
-};
-
-// Sets the range filter of --filter on `state` (whose run is `trace`); false with a message when
-// it selects no events.
-bool apply_filter(memscope::RunDocument& state, const memscope::Trace& trace,
-                  const ViewOptions& options) {
-    if (!options.filter) {
-        return true;
-    }
-    const auto filter = memscope::RangeFilter::fromRunRange(trace, *options.filter, options.mode);
-    if (filter.empty()) {
-        print_error(QCoreApplication::translate("main", "--filter: %1 holds no events of this run")
-                        .arg(QString::fromStdString(options.filter->describe())));
-        return false;
-    }
-    state.setFilter(filter, memscope::RunDocument::FilterOrigin::CommandLine);
-    return true;
-}
-
-// Loads RUN and writes the timeline as FILE; the exit status of the program.
-int render_timeline_screenshot(const QString& run_path, const memscope::RunRange& range,
-                               const QString& image_path, const std::optional<DetailOption>& detail,
-                               const QSize& size, double scale, const ViewOptions& options) {
-    std::shared_ptr<const memscope::Trace> trace;
-    try {
-        memscope::RunSource::Options options;
-        options.range = range;
-        trace = std::make_shared<const memscope::Trace>(
-            memscope::RunSource(QFile::encodeName(run_path).toStdString()).open(options));
-    } catch (const std::exception& e) {
-        print_error(QCoreApplication::translate("main", "cannot open %1: %2")
-                        .arg(run_path, memscope::errorText(e)));
-        return 1;
-    }
-    memscope::TimelineView view;
-    view.resize(size);
-    memscope::RunDocument state;
-    state.setTrace(trace);
-    view.setTrace(trace);
-    view.setViewState(&state);
-    if (!apply_filter(state, *trace, options)) {
-        return k_usage_error;
-    }
-    view.setAnnotationsVisible(options.annotations);
-    if (detail) {
-        if (detail->percent) {
-            view.setDetailPercent(detail->value);
-        } else {
-            view.setDetail(int64_t(detail->value));
-        }
-    }
-    const QImage image = view.renderImage(size, scale);
-    if (!image.save(image_path, "PNG")) {
-        print_error(QCoreApplication::translate("main", "cannot write %1").arg(image_path));
-        return 1;
-    }
-    return 0;
-}
-
-// Opens RUN in the main window (offscreen, at `size`) and writes VIEW as FILE: "window" is the
-// whole window, any other name a tab of it (see MainWindow::viewNames()).
-int render_window_screenshot(const QString& run_path, const memscope::RunRange& range, int rank,
-                             const QString& view, const QString& image_path,
-                             const std::optional<DetailOption>& detail, const QSize& size,
-                             double scale, const std::optional<memscope::EventAt>& at,
-                             const QString& at_text, const QString& compare_path,
-                             const ViewOptions& options) {
-    memscope::MainWindow window;
-    window.setErrorReporter([](const QString& message) { print_error(message); });
-    // "ranks": the timeline tab showing every rank of a run directory, one lane each.
-    const bool all_ranks = view == QLatin1String("ranks");
-    const QString tab = all_ranks ? QStringLiteral("timeline") : view;
-    if (tab != QLatin1String("window") && !window.viewNames(true).contains(tab)) {
-        print_error(
-            QCoreApplication::translate("main", "--screenshot: no view named %1; views: window, %2")
-                .arg(view, QStringLiteral("ranks, ") +
-                               window.viewNames(true).join(QStringLiteral(", "))));
-        return k_usage_error;
-    }
-    window.resize(size);
-    window.show();
-    if (!run_path.isEmpty() && is_run_directory(run_path)) {
-        if (!finish_loading(window, window.openRunDirectory(run_path, rank, range))) {
-            return 1;
-        }
-        if (rank >= 0 && window.currentRank() != rank) {
-            print_error(QCoreApplication::translate("main", "--rank: %1 has no readable rank %2")
-                            .arg(run_path)
-                            .arg(rank));
-            return k_usage_error;
-        }
-    } else if (!run_path.isEmpty() && !finish_loading(window, window.openRun(run_path, range))) {
-        return 1;
-    }
-    if (!compare_path.isEmpty() && !finish_loading(window, window.compareWith(compare_path))) {
-        return 1;
-    }
-    memscope::TimelinePage* page = window.timelinePage();
-    QElapsedTimer waited;
-    waited.start();
-    while ((page->isLayoutPending() || window.comparePage()->isLayoutPending()) &&
-           waited.elapsed() < 120000) {
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
-    }
-    if (detail) {
-        if (detail->percent) {
-            page->view()->setDetailPercent(detail->value);
-        } else {
-            page->view()->setDetail(int64_t(detail->value));
-        }
-    }
-    if (window.currentTrace() &&
-        !apply_filter(*window.viewState(), *window.currentTrace(), options)) {
-        return k_usage_error;
-    }
-    window.annotationsAction()->setChecked(options.annotations);
-    if (all_ranks) {
-        if (window.rankCount() == 0) {
-            print_error(QCoreApplication::translate(
-                            "main", "--screenshot ranks needs a run directory; %1 is one run")
-                            .arg(run_path));
-            return k_usage_error;
-        }
-        page->showAllRanks(true);
-        page->rankLanes()->ensureLanes();  // laid out now, shown or not
-        waited.restart();
-        while (page->rankLanes()->isComputing() && waited.elapsed() < 120000) {
-            QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
-        }
-    }
-    if (tab != QLatin1String("window") && !window.selectView(tab)) {
-        print_error(QCoreApplication::translate("main", "--screenshot: no view named %1; views: %2")
-                        .arg(view, window.viewNames().join(QStringLiteral(", "))));
-        return k_usage_error;
-    }
-    if (at) {
-        memscope::FlameGraphPage* flame = window.flameGraphPage();
-        try {
-            if (!flame->trace()) {
-                throw memscope::InputError("there is no run");
-            }
-            flame->showAtEvent(at->resolve(*flame->trace()));
-        } catch (const memscope::InputError& e) {
-            print_error(QStringLiteral("--at %1: %2").arg(at_text, memscope::errorText(e)));
-            return k_usage_error;
-        }
-    }
-    // Let pages that compute off the GUI thread finish and repaint.
-    waited.restart();
-    while ((window.flameGraphPage()->isBuildPending() || window.summaryPage()->isComputing() ||
-            window.operatorPage()->isBuilding() || window.modulePage()->isComputing()) &&
-           waited.elapsed() < 120000) {
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
-    }
-    waited.restart();
-    while (waited.elapsed() < 500) {
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
-    }
-    QString error;
-    if (view == QLatin1String("window")) {
-        QImage image(QSize(qRound(size.width() * scale), qRound(size.height() * scale)),
-                     QImage::Format_ARGB32_Premultiplied);
-        image.setDevicePixelRatio(scale);
-        image.fill(Qt::white);
-        window.render(&image);
-        if (!image.save(image_path, "PNG")) {
-            print_error(QCoreApplication::translate("main", "cannot write %1").arg(image_path));
-            return 1;
-        }
-        return 0;
-    }
-    const QSize export_size = view == QLatin1String("timeline") || all_ranks ? size : QSize();
-    if (!window.exportView(image_path, scale, export_size, &error)) {
-        print_error(error);
-        return 1;
-    }
-    return 0;
 }
 
 // --quit-when-drawn: quits once the timeline has drawn the opened run on screen (with no run,
@@ -589,13 +327,14 @@ int main(int argc, char** argv) {
                             .arg(parser.value(rank_option)));
             return k_usage_error;
         }
-        if (!parser.isSet(open_option) || !is_run_directory(parser.value(open_option))) {
+        if (!parser.isSet(open_option) ||
+            !memscope::ScreenshotHarness::isRunDirectory(parser.value(open_option))) {
             print_error(QCoreApplication::translate(
                 "main", "--rank needs a multi-rank run directory: add --open DIR"));
             return k_usage_error;
         }
     }
-    ViewOptions view_options;
+    memscope::ScreenshotHarness::ViewOptions view_options;
     view_options.annotations = parser.isSet(annotations_option);
     if (parser.isSet(filter_option)) {
         try {
@@ -619,9 +358,9 @@ int main(int argc, char** argv) {
             return k_usage_error;
         }
     }
-    std::optional<DetailOption> detail;
+    std::optional<memscope::ScreenshotHarness::Detail> detail;
     if (parser.isSet(detail_option)) {
-        detail = parse_detail(parser.value(detail_option));
+        detail = memscope::ScreenshotHarness::parseDetail(parser.value(detail_option));
         if (!detail) {
             print_error(QCoreApplication::translate(
                             "main", "--detail needs a count (15000) or a percentage (10%), not: %1")
@@ -631,7 +370,7 @@ int main(int argc, char** argv) {
     }
     QSize size(1600, 900);
     if (parser.isSet(size_option)) {
-        const auto parsed = parse_size(parser.value(size_option));
+        const auto parsed = memscope::ScreenshotHarness::parseSize(parser.value(size_option));
         if (!parsed) {
             print_error(QCoreApplication::translate(
                             "main",
@@ -693,14 +432,20 @@ int main(int argc, char** argv) {
                 "main", "--screenshot needs a run to draw: add --open RUN"));
             return k_usage_error;
         }
-        if (view == QLatin1String("timeline") && !file.endsWith(QLatin1String(".svg")) &&
-            !is_run_directory(parser.value(open_option))) {
-            return render_timeline_screenshot(parser.value(open_option), range, file, detail, size,
-                                              scale, view_options);
-        }
-        return render_window_screenshot(parser.value(open_option), range, rank, view, file, detail,
-                                        size, scale, at, parser.value(at_option),
-                                        parser.value(compare_option), view_options);
+        memscope::ScreenshotHarness::Request request;
+        request.run_path = parser.value(open_option);
+        request.range = range;
+        request.rank = rank;
+        request.view = view;
+        request.file = file;
+        request.detail = detail;
+        request.size = size;
+        request.scale = scale;
+        request.at = at;
+        request.at_text = parser.value(at_option);
+        request.compare_path = parser.value(compare_option);
+        request.options = view_options;
+        return memscope::ScreenshotHarness::render(request);
     }
 
     memscope::MainWindow window;
@@ -725,7 +470,8 @@ int main(int argc, char** argv) {
             window.compareWith(compare_path);
         }
         if (window.currentTrace()) {
-            apply_filter(*window.viewState(), *window.currentTrace(), view_options);
+            memscope::ScreenshotHarness::applyFilter(*window.viewState(), *window.currentTrace(),
+                                                     view_options);
         }
         if (!detail) {
             return;
