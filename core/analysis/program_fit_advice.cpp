@@ -114,8 +114,13 @@ ProgramFitAdvice::Advice ProgramFitAdvice::advise(const ProgramSweep& sweep,
             fit.check(at);
             return double(peakAt(at)) <= usable;
         };
+        if (from <= 1) {
+            advice.notes.push_back(name + " is 1 already: there is no smaller " +
+                                   sizeMeaning(name));
+            continue;
+        }
         try {
-            if (from <= 1 || !fits(1)) {
+            if (!fits(1)) {
                 const ProgramFitAdvice::Sizes one = withSize(sweep.spec, advice.sizes, name, 1);
                 advice.notes.push_back(name + ": even " + name + "=1 is predicted at " +
                                        formatBytes(peakAt(one)) + ", over the limit");
@@ -132,7 +137,14 @@ ProgramFitAdvice::Advice ProgramFitAdvice::advise(const ProgramSweep& sweep,
             s.from = from;
             s.to = lo;
             s.sizes = withSize(sweep.spec, advice.sizes, name, lo);
-            s.command = sweep.spec.argumentsAt(s.sizes);
+            // The run's own words (its script's path as it ran), the sizes' words replaced.
+            const auto words = sweep.spec.argumentsAt(s.sizes);
+            s.command = command;
+            for (size_t i = 1; i < words.size() && i < s.command.size(); ++i) {
+                if (sweep.spec.program[i].find('{') != std::string::npos) {
+                    s.command[i] = words[i];
+                }
+            }
             s.predicted_peak = peakAt(s.sizes);
             s.headroom = limit - s.predicted_peak;
             advice.suggestions.push_back(std::move(s));

@@ -30,7 +30,7 @@ class ProgramFitAdvice {
         int64_t from = 0;                  // the run's value
         int64_t to = 0;                    // the suggested one
         Sizes sizes;                       // the run's sizes with the change
-        std::vector<std::string> command;  // SCRIPT ARGS... with the change
+        std::vector<std::string> command;  // the run's SCRIPT ARGS... with the change
         int64_t predicted_peak = 0;
         int64_t headroom = 0;  // limit - predicted_peak
     };

@@ -448,8 +448,8 @@ class TestProgramMemoryFit : public QObject {
         QCOMPARE(batch.size, std::string("b"));
         QVERIFY(batch.to <= 6 && batch.to >= 5);
         QCOMPARE(batch.command,
-                 (std::vector<std::string>{"train.py", "--batch-size", std::to_string(batch.to),
-                                           "--context-length", "128"}));
+                 (std::vector<std::string>{"/tmp/train.py", "--batch-size",
+                                           std::to_string(batch.to), "--context-length", "128"}));
         QCOMPARE(advice.suggestions[1].size, std::string("s"));
         QVERIFY(advice.suggestions[1].to < 128);
         const auto text = QString::fromStdString(ProgramFitAdvice::toText(advice));
@@ -465,6 +465,12 @@ class TestProgramMemoryFit : public QObject {
         QCOMPARE(none.notes.size(), size_t(2));
         QVERIFY(QString::fromStdString(none.notes[0]).contains("even b=1"));
         QVERIFY(ProgramFitAdvice::advise(sweep, fit, command, 0).suggestions.empty());
+        // A batch of 1 already has no smaller one: said so, not "over the limit".
+        const auto single = ProgramFitAdvice::advise(
+            sweep, fit, {"/tmp/train.py", "--batch-size", "1", "--context-length", "4096"}, limit);
+        QVERIFY(!single.notes.empty());
+        QVERIFY2(QString::fromStdString(single.notes[0]).contains("b is 1 already"),
+                 single.notes[0].c_str());
 
         // The run's command line as a run file records it.
         const nlohmann::json config = {
