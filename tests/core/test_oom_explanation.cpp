@@ -16,6 +16,31 @@ using namespace memscope::test;
 
 namespace {
 
+// Appends the events of a hand-made run, keeping its running total and its clock (10 ns an
+// event); `reserved` goes to the event's reserved column (an OOM event's capacity).
+struct EventWriter {
+    Trace& trace;
+    int64_t live = 0;
+    int64_t time = 0;
+    void operator()(EventKind kind, uint64_t addr, int64_t size, uint32_t stack, Phase phase,
+                    int32_t step, int64_t reserved = 0) {
+        Event e;
+        e.time_ns = time += 10;
+        e.kind = kind;
+        e.addr = addr;
+        e.size = size;
+        if (kind == EventKind::Alloc || kind == EventKind::Free) {
+            live += size;
+        }
+        e.allocated = live;
+        e.reserved = reserved;
+        e.stack = stack;
+        e.phase = phase;
+        e.step = step;
+        trace.events.append(e);
+    }
+};
+
 // A CPU run under a 1000-byte limit (RunMetadata::capacity_bytes, and the OOM event's reserved
 // column): Net.l1's weight (300 B, owned through a Role event), Net.l1's forward output h1
 // (250 B), Net.l2's forward output h2 (200 B, made in its aten::mm), a temporary of Net.l2 freed
@@ -40,23 +65,7 @@ struct CpuFixture {
         const uint32_t own1 = node(StackTable::kEmpty, "Net.l1", FrameKind::Module);
         const uint32_t bw2 = node(StackTable::kEmpty, "backward of Net.l2", FrameKind::BackwardOf);
         oom_stack = node(bw2, "aten::mm_backward", FrameKind::Operator);
-        int64_t live = 0, time = 0;
-        auto event = [&](EventKind kind, uint64_t addr, int64_t size, uint32_t stack, Phase phase,
-                         int32_t step) {
-            Event e;
-            e.time_ns = time += 10;
-            e.kind = kind;
-            e.addr = addr;
-            e.size = size;
-            if (kind == EventKind::Alloc || kind == EventKind::Free) {
-                live += size;
-            }
-            e.allocated = live;
-            e.stack = stack;
-            e.phase = phase;
-            e.step = step;
-            trace.events.append(e);
-        };
+        EventWriter event{trace};
         event(EventKind::Alloc, 0x100, 300, 0, Phase::Init, 0);
         event(EventKind::Role, 0x100, int64_t(Category::Parameter), own1, Phase::Init, 0);
         event(EventKind::Alloc, 0x200, 250, l1, Phase::Forward, 1);
@@ -65,16 +74,8 @@ struct CpuFixture {
         event(EventKind::Free, 0x380, -100, l2_mm, Phase::Forward, 1);
         event(EventKind::Alloc, 0x400, 50, 0, Phase::Forward, 1);
         oom_event = int64_t(trace.events.count());
-        Event oom;
-        oom.time_ns = time += 10;
-        oom.kind = EventKind::Oom;
-        oom.size = 400;
-        oom.allocated = live;
-        oom.reserved = capacity;  // an OOM event carries the capacity (trace.h)
-        oom.stack = bad_stack ? 99'999 : oom_stack;
-        oom.phase = Phase::Backward;
-        oom.step = 1;
-        trace.events.append(oom);
+        // An OOM event carries the capacity in its reserved column (trace.h).
+        event(EventKind::Oom, 0, 400, bad_stack ? 99'999 : oom_stack, Phase::Backward, 1, capacity);
         trace.finalize();
     }
 };
@@ -171,33 +172,18 @@ class TestOomExplanation : public QObject {
         Trace trace;
         trace.meta.device = "cpu";
         trace.meta.capacity_bytes = 1000;
-        int64_t live = 0, time = 0;
-        auto event = [&](EventKind kind, uint64_t addr, int64_t size, Phase phase, int32_t step) {
-            Event e;
-            e.time_ns = time += 10;
-            e.kind = kind;
-            e.addr = addr;
-            e.size = size;
-            if (kind == EventKind::Alloc || kind == EventKind::Free) {
-                live += size;
-            }
-            e.allocated = live;
-            e.reserved = kind == EventKind::Oom ? 1000 : 0;
-            e.phase = phase;
-            e.step = step;
-            trace.events.append(e);
-        };
-        event(EventKind::Alloc, 0x100, 200, Phase::Forward, 1);  // saved in step 1
-        event(EventKind::Alloc, 0x180, 50, Phase::Forward, 1);   // freed in step 1's forward
-        event(EventKind::Free, 0x180, -50, Phase::Forward, 1);
-        event(EventKind::Free, 0x100, -200, Phase::Backward, 1);
-        event(EventKind::Alloc, 0x200, 300, Phase::Forward, 2);  // alive at the OOM
-        event(EventKind::Alloc, 0x280, 100, Phase::Forward, 2);  // freed before it
-        event(EventKind::Free, 0x280, -100, Phase::Forward, 2);
-        event(EventKind::Alloc, 0x300, 400, Phase::Forward, 2);  // alive at the OOM
-        event(EventKind::Oom, 0, 600, Phase::Forward, 2);
-        event(EventKind::Free, 0x300, -400, Phase::Forward, 2);  // the exception unwinds
-        event(EventKind::Free, 0x200, -300, Phase::Forward, 2);
+        EventWriter event{trace};
+        event(EventKind::Alloc, 0x100, 200, 0, Phase::Forward, 1);  // saved in step 1
+        event(EventKind::Alloc, 0x180, 50, 0, Phase::Forward, 1);   // freed in step 1's forward
+        event(EventKind::Free, 0x180, -50, 0, Phase::Forward, 1);
+        event(EventKind::Free, 0x100, -200, 0, Phase::Backward, 1);
+        event(EventKind::Alloc, 0x200, 300, 0, Phase::Forward, 2);  // alive at the OOM
+        event(EventKind::Alloc, 0x280, 100, 0, Phase::Forward, 2);  // freed before it
+        event(EventKind::Free, 0x280, -100, 0, Phase::Forward, 2);
+        event(EventKind::Alloc, 0x300, 400, 0, Phase::Forward, 2);  // alive at the OOM
+        event(EventKind::Oom, 0, 600, 0, Phase::Forward, 2, 1000);
+        event(EventKind::Free, 0x300, -400, 0, Phase::Forward, 2);  // the exception unwinds
+        event(EventKind::Free, 0x200, -300, 0, Phase::Forward, 2);
         trace.finalize();
         auto ruleAt = [&](uint64_t addr) {
             for (const auto& a : trace.allocations()) {
