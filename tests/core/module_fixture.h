@@ -4,6 +4,33 @@
 
 #include <cstdint>
 
+// Appends the events of a hand-made run, keeping its running total and its clock (`step_ns` an
+// event); `reserved` goes to the event's reserved column (an OOM event's capacity). Shared by the
+// module suites and test_oom_explanation.
+struct EventWriter {
+    memscope::Trace& trace;
+    int64_t step_ns = 10;
+    int64_t live = 0;
+    int64_t time = 0;
+    void operator()(memscope::EventKind kind, uint64_t addr, int64_t size, uint32_t stack,
+                    memscope::Phase phase, int32_t step, int64_t reserved = 0) {
+        memscope::Event e;
+        e.time_ns = time += step_ns;
+        e.kind = kind;
+        e.addr = addr;
+        e.size = size;
+        if (kind == memscope::EventKind::Alloc || kind == memscope::EventKind::Free) {
+            live += size;
+        }
+        e.allocated = live;
+        e.reserved = reserved;
+        e.stack = stack;
+        e.phase = phase;
+        e.step = step;
+        trace.events.append(e);
+    }
+};
+
 // The run the module suites share (tests/core/test_module_table.cpp, tests/widgets/
 // test_module_page.cpp): Net (Net.l1, Net.l2), one step, events `step_ns` apart:
 //   init     w1 100 B, w2 60 B (no module on the stack; Role events name their owners)
@@ -35,23 +62,7 @@ struct ModuleFixture {
         const uint32_t loss = node(StackTable::kEmpty, "aten::nll_loss", FrameKind::Operator);
         const uint32_t own1 = node(StackTable::kEmpty, "Net.l1", FrameKind::Module);
         const uint32_t own2 = node(StackTable::kEmpty, "Net.l2", FrameKind::Module);
-        int64_t live = 0, time = 0;
-        auto event = [&](EventKind kind, uint64_t addr, int64_t size, uint32_t stack, Phase phase,
-                         int32_t step) {
-            Event e;
-            e.time_ns = time += step_ns;
-            e.kind = kind;
-            e.addr = addr;
-            e.size = size;
-            if (kind == EventKind::Alloc || kind == EventKind::Free) {
-                live += size;
-            }
-            e.allocated = live;
-            e.stack = stack;
-            e.phase = phase;
-            e.step = step;
-            trace.events.append(e);
-        };
+        EventWriter event{trace, step_ns};
         auto role = [&](uint64_t addr, Category c, uint32_t owner, Phase phase, int32_t step) {
             if (modules) {
                 event(EventKind::Role, addr, int64_t(c), owner, phase, step);

@@ -3,6 +3,7 @@
 // categories and the modules alive at that moment; on hand-made traces whose figures are
 // worked out by hand, and on bad data.
 
+#include "module_fixture.h"
 #include "segment_fixtures.h"
 
 #include "trace/module_table.h"
@@ -15,31 +16,6 @@ using namespace memscope;
 using namespace memscope::test;
 
 namespace {
-
-// Appends the events of a hand-made run, keeping its running total and its clock (10 ns an
-// event); `reserved` goes to the event's reserved column (an OOM event's capacity).
-struct EventWriter {
-    Trace& trace;
-    int64_t live = 0;
-    int64_t time = 0;
-    void operator()(EventKind kind, uint64_t addr, int64_t size, uint32_t stack, Phase phase,
-                    int32_t step, int64_t reserved = 0) {
-        Event e;
-        e.time_ns = time += 10;
-        e.kind = kind;
-        e.addr = addr;
-        e.size = size;
-        if (kind == EventKind::Alloc || kind == EventKind::Free) {
-            live += size;
-        }
-        e.allocated = live;
-        e.reserved = reserved;
-        e.stack = stack;
-        e.phase = phase;
-        e.step = step;
-        trace.events.append(e);
-    }
-};
 
 // A CPU run under a 1000-byte limit (RunMetadata::capacity_bytes, and the OOM event's reserved
 // column): Net.l1's weight (300 B, owned through a Role event), Net.l1's forward output h1
