@@ -87,6 +87,14 @@ int printRanks(const RunSource& source, bool json_out) {
     nlohmann::json ranks = nlohmann::json::array();
     for (const auto& rank : source.openRanks({})) {
         nlohmann::json row = {{"rank", rank.rank}, {"file", run.rank_files[size_t(rank.rank)]}};
+        if (size_t(rank.rank) < run.processes.size()) {  // a Python program's process
+            const auto& p = run.processes[size_t(rank.rank)];
+            row["process"] = {{"role", p.role}, {"pid", p.pid}};
+            if (p.group_rank >= 0) {
+                row["process"]["group_rank"] = p.group_rank;
+                row["process"]["group_size"] = p.group_size;
+            }
+        }
         if (rank.trace) {
             row["summary"] = rank.trace->summary;
             row["events"] = rank.trace->events.count();

@@ -971,19 +971,33 @@ void Recorder::onRunThreadStart() {
     m_callback = attachThread();
 }
 
+namespace {
+// The record-function callback this thread carries, whichever recorder added it (they all
+// dispatch through g_active). A child made by fork() inherits its parent's on the forking thread:
+// a recording started there reuses it instead of adding a second (every op would enter twice).
+thread_local at::CallbackHandle t_callback = 0;
+}  // namespace
+
 at::CallbackHandle Recorder::attachThread() {
     threadState();
+    if (t_callback != 0) {
+        return t_callback;
+    }
     auto callback =
         at::RecordFunctionCallback(&Recorder::onFunctionEnter, &Recorder::onFunctionExit)
             .needsInputs(m_options.record_shapes)
             .scopes({at::RecordScope::FUNCTION, at::RecordScope::BACKWARD_FUNCTION,
                      at::RecordScope::USER_SCOPE});
-    return at::addThreadLocalCallback(std::move(callback));
+    t_callback = at::addThreadLocalCallback(std::move(callback));
+    return t_callback;
 }
 
 void Recorder::detachThread(at::CallbackHandle handle) {
     if (handle != 0) {
         at::removeCallback(handle);
+        if (t_callback == handle) {
+            t_callback = 0;
+        }
     }
 }
 
@@ -999,10 +1013,8 @@ void Recorder::onRunThreadEnd() {
             m_phases.back().end_ns = now;
         }
     }
-    if (m_callback != 0) {
-        at::removeCallback(m_callback);
-        m_callback = 0;
-    }
+    detachThread(m_callback);
+    m_callback = 0;
     AllocatorTraceLink::releaseSink(this);
     Recorder* self = this;
     g_active.compare_exchange_strong(self, nullptr);

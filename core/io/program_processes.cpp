@@ -64,9 +64,18 @@ void removeTree(const fs::path& dir) {
     fs::remove(dir, ec);
 }
 
+// The allocations a process made itself: a forked child's inheritance (allocated before
+// recording) is its parent's.
+int64_t ownAllocations(const Trace& trace) {
+    int64_t n = 0;
+    for (const Allocation& a : trace.allocations()) {
+        n += a.alloc_event >= 0 && trace.events.step[size_t(a.alloc_event)] >= 0 ? 1 : 0;
+    }
+    return n;
+}
+
 int64_t allocationEventsOf(const std::string& run) {
-    const Trace trace = RunFile::load(run);
-    return static_cast<int64_t>(trace.allocations().size());
+    return ownAllocations(RunFile::load(run));
 }
 
 std::string entryText(const ProgramProcesses::Entry& e) {
@@ -134,7 +143,7 @@ ProgramProcesses::Result ProgramProcesses::assemble(const std::string& out, int6
             try {
                 const auto recovered = JournalRecovery::saveProgramRun(
                     path.string(), run, "ended before it saved its recording", -1);
-                e.events = static_cast<int64_t>(recovered.trace.allocations().size());
+                e.events = ownAllocations(recovered.trace);
                 e.ending = "recovered from its journal";
             } catch (const std::exception& error) {
                 result.problems.push_back("process " + std::to_string(pid) +
@@ -196,15 +205,14 @@ ProgramProcesses::Result ProgramProcesses::assemble(const std::string& out, int6
     if (first.events > 0 && first.group_rank >= 0) {
         members.push_back(first);
     } else if (first.events > 0) {
-        others.push_back(first);
+        // Outside a group, the first process comes before the others: a program whose
+        // DataLoader forks its workers reads as the program, then its workers.
+        others.insert(others.begin(), first);
     } else {
         result.dropped.push_back(first);
     }
     std::stable_sort(members.begin(), members.end(),
                      [](const Entry& a, const Entry& b) { return a.group_rank < b.group_rank; });
-    // The first process after the other processes outside a group.
-    std::stable_partition(others.begin(), others.end(),
-                          [first_pid](const Entry& e) { return e.pid != first_pid; });
     result.ranks = members;
     result.ranks.insert(result.ranks.end(), others.begin(), others.end());
 

@@ -10,7 +10,9 @@ namespace memscope {
 //
 // The program's first process records into OUT as any single process does. Every other Python
 // process it starts (torch.multiprocessing.spawn and multiprocessing's children, torchrun's
-// workers, subprocess children) records, once it imports torch, into the staging folder
+// workers, subprocess children, children forked after it imported torch: those begin with what
+// their parent had alive as allocated before recording) records, once it imports torch, into the
+// staging folder
 // OUT.procs: proc-PID.memscope with its journal while it runs, and proc-PID.json, what the
 // process is (pid, parent pid, role, and its rank in a process group once init_process_group
 // ran, else RANK from its environment; "events" once it saved). python/memscope/_child.py writes
@@ -19,11 +21,12 @@ namespace memscope {
 // assemble() runs when the program's first process is done (the runner, memscope-cli record
 // --python, python -m memscope record: the last one that sees it does the work, the others find
 // nothing left to do). Journals left by processes that died are recovered; a process that never
-// allocated a tensor is no rank and is dropped. Without any other process, OUT stays one run file
+// allocated a tensor itself (a forked child's inheritance does not count) is no rank and is
+// dropped. Without any other process, OUT stays one run file
 // and the staging folder goes. Otherwise OUT becomes a run directory (io/run_directory.h): the
 // process-group members by their group rank first (rank I of the directory is group rank I),
-// then the other processes by pid, the first process last where it allocated, each entry naming
-// its role and pid.
+// then the first process where it allocated and is in no group, then the other processes by
+// pid, each entry naming its role and pid.
 class ProgramProcesses {
   public:
     static std::string stagingDirOf(const std::string& out);  // OUT.procs

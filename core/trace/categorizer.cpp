@@ -156,6 +156,9 @@ Categorizer::Result Categorizer::categoryOf(const EventColumns& ev, const Alloca
     if (a.alloc_event < 0) {
         return {Category::Unknown, CategoryRule::NothingTells};
     }
+    if (ev.step[a.alloc_event] < 0) {  // a forked child's inheritance from its parent
+        return {Category::BeforeRecording, CategoryRule::BeforeRecording};
+    }
     if (collective) {
         return {Category::Communication, CategoryRule::MadeInCollective};
     }

@@ -30,7 +30,9 @@ namespace memscope {
 //     came (AliveAtOutOfMemory)                                          -> ACTIVATION
 //   - made in forward and freed later without a backward in between
 //     (forward-only runs: logits, loss) (ForwardFreedLater)              -> TEMPORARY
-//   - anything else (including allocations present before recording)   -> UNKNOWN
+//   - allocated at step -1: a forked child's inheritance, what its parent had alive at the
+//     fork (python/memscope/_child.py) (BeforeRecording)                -> BEFORE_RECORDING
+//   - anything else (including frees of blocks never seen allocated)    -> UNKNOWN
 // Before the timing rules, an allocation no Role event named that was made inside a collective
 // (its stack holds a c10d operator, `c10d::allreduce_`, or C++ frame, `c10d::Reducer::...`,
 // `record_param_comms`, or, as the innermost Python frame that is not nn.Module's machinery, one

@@ -413,10 +413,23 @@ std::string TraceSummary::toText(const Trace& trace, const nlohmann::json& s, si
         }
     }
     if (s.value("before_recording_bytes", int64_t(0)) > 0) {
-        out << "Before recording: " << bytes("before_recording_bytes")
-            << " allocated before recording started. These are usually the model's parameters, "
-               "and after warm-up steps also gradients and optimizer state. To see them, start "
-               "recording before building the model.\n";
+        // A child made by fork() (python/memscope/_child.py) begins with its parent's tensors.
+        const auto& program = meta.config.is_object()
+                                  ? meta.config.value("program", nlohmann::json())
+                                  : nlohmann::json();
+        const bool forked = program.is_object() && program.contains("process") &&
+                            program["process"].is_object() &&
+                            program["process"].value("role", std::string()) == "fork";
+        if (forked) {
+            out << "Before recording: " << bytes("before_recording_bytes")
+                << " inherited from the parent process, alive when it forked this one (pid "
+                << program["process"].value("ppid", int64_t(0)) << ").\n";
+        } else {
+            out << "Before recording: " << bytes("before_recording_bytes")
+                << " allocated before recording started. These are usually the model's "
+                   "parameters, and after warm-up steps also gradients and optimizer state. To "
+                   "see them, start recording before building the model.\n";
+        }
     }
     if (s.contains("oom") && !s["oom"].is_null()) {
         const auto& o = s["oom"];

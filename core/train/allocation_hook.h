@@ -28,6 +28,12 @@ class AllocationHook : public c10::MemoryReportingInfoBase {
     int64_t peak() const { return m_peak.load(std::memory_order_relaxed); }
     // Starts a new peak window at the current level.
     void resetPeak() { m_peak.store(current(), std::memory_order_relaxed); }
+    // Before any event: the bytes already alive when counting begins (a forked child's
+    // inheritance from its parent), so the total goes on from them.
+    void seed(int64_t bytes) {
+        m_current.store(bytes, std::memory_order_relaxed);
+        m_peak.store(bytes, std::memory_order_relaxed);
+    }
     uint64_t events() const { return m_events.load(std::memory_order_relaxed); }
     AllocationObserver* observer() const { return m_observer; }
 

@@ -28,6 +28,9 @@ using memscope::ProgramRecording;
 // still reach its hook after finish().
 ProgramRecording* g_recording = nullptr;
 
+// In a child made by fork(): the blocks its parent had alive, for the child's own recording.
+std::vector<ProgramRecording::InheritedBlock> g_inherited;
+
 // Module names and files the open scopes point at (RecordFunction keeps the pointer): interned,
 // never freed (a program has a few hundred).
 std::mutex g_namesMutex;
@@ -94,6 +97,8 @@ PyObject* start(PyObject*, PyObject* args) {
         options.torch_version = torch_version;
         options.device = device;
         options.device_memory_limit = limit;
+        options.inherited = std::move(g_inherited);
+        g_inherited.clear();
         auto recording = std::make_unique<ProgramRecording>(std::move(options));
         recording->start();
         g_recording = recording.release();
@@ -285,11 +290,43 @@ PyObject* threadExit(PyObject*, PyObject*) {
     Py_RETURN_NONE;
 }
 
-PyObject* afterForkChild(PyObject*, PyObject*) {
+PyObject* beforeFork(PyObject*, PyObject*) {
     if (g_recording != nullptr) {
-        g_recording->forked();
+        g_recording->beforeFork();
     }
     Py_RETURN_NONE;
+}
+
+PyObject* afterForkParent(PyObject*, PyObject*) {
+    if (g_recording != nullptr) {
+        g_recording->afterForkParent();
+    }
+    Py_RETURN_NONE;
+}
+
+// The parent's recording records nothing here. With `restart` true, and the parent's recording
+// running at the fork, the module is free for the child's own start(), which begins from what
+// the parent had alive: returns (blocks, bytes) of it; else None.
+PyObject* afterForkChild(PyObject*, PyObject* args) {
+    int restart = 0;
+    if (!PyArg_ParseTuple(args, "|p", &restart)) {
+        return nullptr;
+    }
+    if (g_recording == nullptr) {
+        Py_RETURN_NONE;
+    }
+    auto alive = g_recording->forked();
+    if (!restart || alive.empty()) {
+        Py_RETURN_NONE;
+    }
+    long long bytes = 0;
+    for (const auto& block : alive) {
+        bytes += block.size;
+    }
+    const auto blocks = static_cast<Py_ssize_t>(alive.size());
+    g_inherited = std::move(alive);
+    g_recording = nullptr;  // the parent's stays allocated: its hook is still on this thread
+    return Py_BuildValue("(nL)", blocks, bytes);
 }
 
 PyObject* nowNs(PyObject*, PyObject*) {
@@ -346,7 +383,10 @@ PyMethodDef g_methods[] = {
     {"module_depth", moduleDepth, METH_NOARGS, "open module scopes on this thread"},
     {"thread_enter", threadEnter, METH_NOARGS, "record the calling thread"},
     {"thread_exit", threadExit, METH_NOARGS, "stop recording the calling thread"},
-    {"after_fork_child", afterForkChild, METH_NOARGS, "in a forked child: record nothing"},
+    {"before_fork", beforeFork, METH_NOARGS, "before fork(): the trace drained and held"},
+    {"after_fork_parent", afterForkParent, METH_NOARGS, "after fork() in the parent"},
+    {"after_fork_child", afterForkChild, METH_VARARGS,
+     "after_fork_child([restart]) -> (blocks, bytes) the child inherits, or None"},
     {"now_ns", nowNs, METH_NOARGS, "the recording's clock"},
     {"add_region", addRegion, METH_VARARGS, "add_region(name, begin_ns, end_ns)"},
     {"current_bytes", currentBytes, METH_NOARGS, "bytes the recording counts alive now"},

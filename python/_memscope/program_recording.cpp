@@ -10,7 +10,9 @@
 
 #include <ATen/Parallel.h>
 
+#include <algorithm>
 #include <chrono>
+#include <unordered_map>
 
 namespace memscope {
 
@@ -47,6 +49,18 @@ void ProgramRecording::start() {
     meta.device = m_options.device;
     meta.threads = at::get_num_threads();
     meta.config = nlohmann::json{{"program", m_options.program}};
+    int64_t inherited = 0;
+    for (const InheritedBlock& block : m_options.inherited) {
+        inherited += block.size;
+        memscope::Event e;
+        e.addr = block.addr;
+        e.size = block.size;
+        e.allocated = inherited;
+        e.step = -1;  // before recording: the parent made it
+        e.device = block.device;
+        m_trace.events.append(e);
+    }
+    m_hook->seed(inherited);
     m_journal = std::make_unique<RunJournal>(RunJournal::pathFor(m_options.out));
     m_journal->append(m_trace);
     m_runThread = std::this_thread::get_id();
@@ -193,13 +207,59 @@ void ProgramRecording::detachThread() {
     t_programThread.guard.reset();
 }
 
-void ProgramRecording::forked() {
+void ProgramRecording::beforeFork() {
+    if (!m_started || m_finished || m_forkLocked) {
+        return;
+    }
+    m_traceMutex.lock();
+    m_forkLocked = true;
+    m_recorder.drainInto(m_trace);
+}
+
+void ProgramRecording::afterForkParent() {
+    if (m_forkLocked) {
+        m_forkLocked = false;
+        m_traceMutex.unlock();
+    }
+}
+
+std::vector<ProgramRecording::InheritedBlock> ProgramRecording::forked() {
     // No lock the parent's threads held may be taken here. The poll thread does not exist in
     // the child: the recording is never destroyed (the module keeps it to the end), so nothing
     // joins it.
     m_observer.stop();
     Recorder::deactivateAfterFork();
     m_finished = true;
+    std::vector<InheritedBlock> alive;
+    if (!m_forkLocked) {
+        return alive;
+    }
+    // The trace was drained just before the fork, under the lock this thread holds: what it
+    // has allocated and not freed is what the child has.
+    const EventColumns& ev = m_trace.events;
+    std::unordered_map<uint64_t, size_t> open;  // (address, device) -> its Alloc event
+    auto key = [&ev](size_t i) { return ev.addr[i] ^ (uint64_t(uint16_t(ev.device[i])) << 56); };
+    for (size_t i = 0; i < ev.count(); ++i) {
+        const auto kind = static_cast<EventKind>(ev.kind[i]);
+        if (kind == EventKind::Alloc) {
+            open[key(i)] = i;
+        } else if (kind == EventKind::Free) {
+            open.erase(key(i));
+        }
+    }
+    std::vector<size_t> made;
+    made.reserve(open.size());
+    for (const auto& [addr, i] : open) {
+        made.push_back(i);
+    }
+    std::sort(made.begin(), made.end());
+    alive.reserve(made.size());
+    for (size_t i : made) {
+        alive.push_back({ev.addr[i], ev.size[i], ev.device[i]});
+    }
+    m_forkLocked = false;
+    m_traceMutex.unlock();
+    return alive;
 }
 
 void ProgramRecording::addRegion(const std::string& name, int64_t begin_ns, int64_t end_ns) {

@@ -26,6 +26,11 @@ class RunJournal;
 // program's hooks (phase()): a step ends with an optimizer step.
 class ProgramRecording {
   public:
+    struct InheritedBlock {
+        uint64_t addr = 0;
+        int64_t size = 0;
+        int16_t device = -1;
+    };
     struct Options {
         std::string out;            // the run file; its journal is OUT.journal
         int python_frames = 4;      // innermost Python frames per allocation (0: none)
@@ -36,6 +41,10 @@ class ProgramRecording {
         // --device-memory-limit: an allocation past it fails with LibTorch's out-of-memory
         // error, as on a device that size (train/device_capacity.h); 0: none.
         int64_t device_memory_limit = 0;
+        // A child made by fork(): the blocks its parent's recording had alive at the fork, in
+        // the order they were made. They open the trace as allocations made before recording
+        // (step -1) and the running total starts from them, as LibTorch's own does.
+        std::vector<InheritedBlock> inherited;
     };
     // What the program's hooks tell (python/memscope/_hooks.py uses the same numbers).
     enum class Event {
@@ -66,8 +75,15 @@ class ProgramRecording {
     // A thread the program started: hooks on entry, off on exit (on that thread).
     void attachThread();
     void detachThread();
-    // In the child after fork(): drop everything (lock-free).
-    void forked();
+    // Around fork() (os.register_at_fork), so that a child can record from where its parent
+    // was: beforeFork() drains the recorder into the trace and keeps the trace locked (no poll
+    // or journal write is halfway when the process is copied); afterForkParent() unlocks it.
+    void beforeFork();
+    void afterForkParent();
+    // In the child after fork(): this recording drops everything from now on (it takes no
+    // lock another thread of the parent may have held). Returns the blocks alive at the fork,
+    // for the child's own recording, when beforeFork() ran; else none.
+    std::vector<InheritedBlock> forked();
     int64_t nowNs() const { return m_recorder.clock().nowNs(); }
     void addRegion(const std::string& name, int64_t begin_ns, int64_t end_ns);
     int64_t step() const { return m_step.load(); }
@@ -88,7 +104,8 @@ class ProgramRecording {
     std::atomic<bool> m_started{false};
     bool m_finished = false;
 
-    std::mutex m_traceMutex;  // the trace and journal: the poll thread and finish()
+    std::mutex m_traceMutex;    // the trace and journal: the poll thread and finish()
+    bool m_forkLocked = false;  // beforeFork() holds m_traceMutex
     Trace m_trace;
     std::unique_ptr<RunJournal> m_journal;
     std::string m_journalError;

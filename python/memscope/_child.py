@@ -9,6 +9,11 @@ its journal, and describes itself in proc-PID.json: role, pid, parent pid, its r
 group once init_process_group ran (else RANK and WORLD_SIZE from its environment), and when it
 saved, how many allocations and frees it recorded. It saves at exit (atexit): a process that is
 killed leaves its journal, which the first process recovers when it puts the run together.
+
+A child made by fork() after its parent imported torch (multiprocessing's fork start method,
+DataLoader workers, a bare os.fork) starts recording in the fork handler (_hooks.py) with role
+"fork": what its parent had alive at the fork opens its run as allocated before recording. It
+saves at exit and at os._exit, which is how multiprocessing's fork children leave.
 """
 
 import atexit
@@ -110,19 +115,52 @@ def arm():
         sys.meta_path.insert(0, _TorchWatch())
 
 
+def records_forks():
+    """Whether a child made by fork() records itself: the program's processes are recorded."""
+    return bool(os.environ.get(ENV_DIR))
+
+
 def _start():
     if _state["ext"] is not None:
         return
-    staging = os.environ[ENV_DIR]
     from . import _guard, _hooks
-    import memscope
     torch = _guard.check_torch()
     ext = _guard.load_extension()
+    _begin(ext, torch, _role(), {})
+    for code in _hooks.wrapper_codes():
+        ext.skip_code(code)
+    _hooks.install(ext)
+
+
+def start_forked(blocks, inherited_bytes):
+    """In a child made by fork(), from the fork handler: the hooks are its parent's, already
+    installed; its recording begins with the `blocks` (`inherited_bytes`) the parent had alive."""
+    from . import _guard
+    import torch
+    _begin(_guard.load_extension(), torch, "fork",
+           {"inherited_blocks": int(blocks), "inherited_bytes": int(inherited_bytes)})
+    if not getattr(os._exit, "_memscope", False):
+        real_exit = os._exit
+
+        def _exit(code):
+            try:
+                _finish(f"os._exit({code})", code if isinstance(code, int) else 1)
+            finally:
+                real_exit(code)
+        _exit._memscope = True
+        os._exit = _exit
+
+
+def _begin(ext, torch, role, extra):
+    import memscope
+    staging = os.environ[ENV_DIR]
     pid = os.getpid()
     os.makedirs(staging, exist_ok=True)
     out = os.path.join(staging, f"proc-{pid}.memscope")
-    info = {"pid": pid, "ppid": os.getppid(), "role": _role(), "argv": sys.argv}
-    if "RANK" in os.environ and "WORLD_SIZE" in os.environ:
+    info = {"pid": pid, "ppid": os.getppid(), "role": role, "argv": sys.argv}
+    info.update(extra)
+    # (a forked child's RANK, where set, is its parent's)
+    if role != "fork" and "RANK" in os.environ and "WORLD_SIZE" in os.environ:
         try:
             info["group_rank"] = int(os.environ["RANK"])
             info["group_size"] = int(os.environ["WORLD_SIZE"])
@@ -130,22 +168,19 @@ def _start():
             pass
     program = {"python": sys.executable, "python_version": sys.version.split()[0],
                "torch": torch.__version__, "argv": sys.argv, "cwd": os.getcwd(),
-               "process": {"pid": pid, "ppid": info["ppid"], "role": info["role"]}}
+               "process": dict({"pid": pid, "ppid": info["ppid"], "role": info["role"]}, **extra)}
     if sys.argv and sys.argv[0] and os.path.isfile(sys.argv[0]):
         program["script"] = os.path.abspath(sys.argv[0])
     ext.start(out, int(os.environ.get(ENV_FRAMES, "4")), int(os.environ.get(ENV_POLL, "50")),
               json.dumps(program), torch.__version__, "cpu",
               int(os.environ.get(ENV_LIMIT, "0") or 0))
-    for code in _hooks.wrapper_codes():
-        ext.skip_code(code)
-    _hooks.install(ext)
     memscope._recording = ext
     _state.update(ext=ext, info=info, staging=staging, pid=pid)
     write_sidecar(staging, info)
     atexit.register(_finish)
 
 
-def _finish():
+def _finish(ending="process ended", status=0):
     ext = _state["ext"]
     if ext is None or os.getpid() != _state["pid"]:
         return
@@ -157,9 +192,10 @@ def _finish():
     memscope._recording = None
     info = _state["info"]
     try:
-        summary = json.loads(ext.finish("process ended", 0, run._device(torch),
+        summary = json.loads(ext.finish(ending, status, run._device(torch),
                                         json.dumps(run._cuda_allocator(torch))))
-        info["events"] = int(summary.get("events", 0))
+        # What it did itself: a forked child's inheritance is not its own.
+        info["events"] = int(summary.get("events", 0)) - int(info.get("inherited_blocks", 0))
         info["ending"] = "saved at exit"
     except RuntimeError as e:
         print(f"memscope: process {info['pid']}: the recording could not be saved: {e}",

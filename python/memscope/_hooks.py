@@ -14,7 +14,11 @@
   made): the optimizer phase; afterwards its state tensors are named OPTIMIZER_STATE, and the
   step ends.
 - threading.Thread._bootstrap_inner: threads the program starts are recorded too.
-- os.register_at_fork: a forked child (a DataLoader worker) records nothing.
+- os.register_at_fork: a child made by fork() (multiprocessing's fork start method, a DataLoader
+  worker, a bare os.fork) records itself from where its parent was when the program's processes
+  are recorded (memscope/_child.py): the parent's recording is drained and held across the fork,
+  and the child starts its own, with what the parent had alive as allocated before recording.
+  Otherwise the child records nothing.
 - torch.distributed.init_process_group: the process's rank in its group, for the run directory
   of a program of several processes (memscope/_child.py).
 - torch.cuda._lazy_call: when the program initializes CUDA, the caching allocator's trace
@@ -228,13 +232,31 @@ def install(extension):
     _patch(torch.autograd, "grad", _backward)
     _patch(torch.optim.Optimizer, "__init__", _optimizer_init)
     _patch(threading.Thread, "_bootstrap_inner", _bootstrap)
-    os.register_at_fork(after_in_child=extension.after_fork_child)
+    os.register_at_fork(before=extension.before_fork, after_in_parent=extension.after_fork_parent,
+                        after_in_child=_after_fork_child)
     dist = getattr(torch, "distributed", None)
     if dist is not None and dist.is_available() and hasattr(dist, "init_process_group"):
         _patch(dist, "init_process_group", _init_group)
     lazy_call = getattr(torch.cuda, "_lazy_call", None)
     if lazy_call is not None and getattr(torch.version, "cuda", None) is not None:
         lazy_call(_attach_cuda_segments)
+
+
+def _after_fork_child():
+    # Runs in the child right after fork(), before the program goes on: an exception here
+    # would be printed as the program's.
+    try:
+        from . import _child
+        inherited = _m.after_fork_child(_child.records_forks())
+        # The child's steps count from 0 again: its roots are named again in its first step.
+        _announced.clear()
+        _input_step[0] = -1
+        if inherited is not None:
+            _child.start_forked(*inherited)
+    except Exception as e:  # noqa: BLE001
+        import sys
+        print(f"memscope: forked process {os.getpid()} is not recorded "
+              f"({type(e).__name__}: {e})", file=sys.stderr)
 
 
 def _init_group(original):

@@ -535,8 +535,9 @@ class TestFrameCleaner : public QObject {
             if (a.addr == 0xA00) {
                 QCOMPARE(int(a.category), int(Category::Temporary));
             }
-            if (a.addr == 0x100) {
-                QCOMPARE(int(a.category), int(Category::Unknown));
+            if (a.addr == 0x100) {  // made at step -1: a forked child's inheritance
+                QCOMPARE(int(a.category), int(Category::BeforeRecording));
+                QCOMPARE(int(a.rule), int(CategoryRule::BeforeRecording));
             }
         }
         // The names round trip.

@@ -4,10 +4,11 @@ its processes (memscope record --python; test_python_record.py's `processes` mod
 Memscope in it.
 
     ddp_program.py [--world-size 2] [--steps 3] [--d-model 32] [--sharded-optimizer] [--ddp-module]
-                   [--raise-in-rank R] [--exit-in-rank R]
+                   [--raise-in-rank R] [--exit-in-rank R] [--start-method spawn|fork]
 
-Started plainly it starts its workers with torch.multiprocessing.spawn; under torchrun (RANK and
-WORLD_SIZE set) it is one worker. Each worker: Gloo on the CPU, a small Transformer LM, a
+Started plainly it starts its workers with torch.multiprocessing.spawn (or forks them, after
+making a token corpus they read, with --start-method fork); under torchrun (RANK and WORLD_SIZE
+set) it is one worker. Each worker: Gloo on the CPU, a small Transformer LM, a
 hand-written all-reduce of the gradients after backward (naive DDP), AdamW; with
 --sharded-optimizer each rank keeps the optimizer (and its state) for its own shard of the
 parameters only and broadcasts the updated shard (ZeRO-1 style).
@@ -75,7 +76,11 @@ def worker(rank, a):
         optimizer = torch.optim.AdamW(params, lr=1e-3)
     g = torch.Generator().manual_seed(rank)
     for step in range(a.steps):
-        tokens = torch.randint(0, a.vocab, (a.batch, a.context), generator=g)
+        if a.corpus is not None:  # forked workers read the parent's corpus (inherited)
+            starts = torch.randint(0, a.corpus.numel() - a.context, (a.batch,), generator=g)
+            tokens = torch.stack([a.corpus[s:s + a.context] for s in starts.tolist()])
+        else:
+            tokens = torch.randint(0, a.vocab, (a.batch, a.context), generator=g)
         logits = model(tokens[:, :-1])
         loss = F.cross_entropy(logits.reshape(-1, a.vocab), tokens[:, 1:].reshape(-1))
         optimizer.zero_grad(set_to_none=True)
@@ -117,11 +122,20 @@ def main():
                         "all-reduce")
     p.add_argument("--raise-in-rank", type=int, default=-1)
     p.add_argument("--exit-in-rank", type=int, default=-1)
+    p.add_argument("--start-method", choices=("spawn", "fork"), default="spawn",
+                   help="fork: the workers are forked after the parent made its token corpus, "
+                        "which they read")
     a = p.parse_args()
     torch.set_num_threads(1)
+    a.corpus = None
     if "RANK" in os.environ and "WORLD_SIZE" in os.environ:  # a torchrun worker
         a.world_size = int(os.environ["WORLD_SIZE"])
         worker(int(os.environ["RANK"]), a)
+    elif a.start_method == "fork":
+        a.corpus = torch.randint(0, a.vocab, (4096,), generator=torch.Generator().manual_seed(1))
+        print(f"corpus bytes: {a.corpus.numel() * a.corpus.element_size()}", flush=True)
+        mp.start_processes(worker, args=(a,), nprocs=a.world_size, join=True,
+                           start_method="fork")
     else:
         mp.spawn(worker, args=(a,), nprocs=a.world_size, join=True)
 

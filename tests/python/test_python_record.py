@@ -65,6 +65,16 @@ def allocations(cli, run, tmp):
         return list(csv.DictReader(f))
 
 
+def rank_allocations(a, run, rank, tmp):
+    csv_path = os.path.join(tmp, f"{os.path.basename(run)}.rank{rank}.csv")
+    p = subprocess.run([a.cli, "export", run, "--rank", str(rank), "--table", "allocations",
+                        "--to", csv_path], capture_output=True, text=True, timeout=120)
+    if p.returncode != 0:
+        raise RuntimeError(f"export {run} --rank {rank}: {p.stderr}")
+    with open(csv_path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
 def summary_of(doc):
     # info --json: the stored summary (a multi-rank run would nest it; this is one rank)
     return doc.get("summary", doc)
@@ -247,13 +257,25 @@ def mode_faults(a, tmp):
         check(rc == 2 and not os.path.exists(out), f"{name}: status 2, nothing written ({rc})")
         expect_line(se, needle, name)
         check(len(se.strip().splitlines()) == 1, f"{name}: one line ({se!r})")
-    # forks and starts threads
+    # forks (a bare os.fork after import torch, the child leaving through os._exit) and starts
+    # threads: the child is a process of its own, beginning with what the parent had alive
     out = os.path.join(tmp, "fork.memscope")
     rc, so, se = record(a.cli, a.python_exe, out, [os.path.join(HERE, "small_program.py"), "--fork"], timeout=120)
-    check(rc == 0 and os.path.exists(out), f"a program that forks and starts a thread: status 0, recorded ({rc})")
-    if os.path.exists(out):
-        rows = allocations(a.cli, out, tmp)
-        check(not any(int(r["size_bytes"]) == 4000 for r in rows), "the forked child's allocations are not in the run")
+    check(rc == 0 and os.path.isdir(out) and "2 processes recorded" in se,
+          f"a program that forks and starts a thread: status 0, its two processes recorded ({rc}: {se.strip()[-300:]})")
+    if os.path.isdir(out):
+        ranks = info(a.cli, out).get("ranks", [])
+        roles = [r.get("process", {}).get("role") for r in ranks]
+        check(roles == ["parent", "fork"], f"the first process, then the forked child ({roles})")
+        rows = [rank_allocations(a, out, i, tmp) for i in range(len(ranks))]
+        own = [[r for r in rr if int(r["step"]) >= 0] for rr in rows]
+        check(len(rows) == 2 and not any(int(r["size_bytes"]) == 4000 for r in rows[0]) and
+              any(int(r["size_bytes"]) == 4000 for r in own[1]),
+              "the child's own allocation is in its rank, not the parent's")
+        inherited = sum(int(r["size_bytes"]) for r in rows[1] if r["category"] == "BEFORE_RECORDING")
+        s = summary_of(info(a.cli, out)["ranks"][1]) if len(ranks) == 2 else {}
+        check(inherited > 0 and s.get("before_recording_bytes") == inherited,
+              f"the child begins with its parent's live tensors as BEFORE_RECORDING ({inherited})")
     # -m MODULE, and a module that does not exist
     pkg = os.path.join(tmp, "modpkg")
     os.makedirs(pkg, exist_ok=True)
@@ -363,6 +385,38 @@ def mode_processes(a, tmp):
           f"it says the processes were recorded ({se.strip()[-300:]})")
     check_ranks(a, out, "mp.spawn")
     check(not os.path.exists(out + ".procs"), "the staging folder is gone")
+
+    # multiprocessing's fork start method: workers forked after the parent imported torch and
+    # made the token corpus they read. Each begins with what the parent had alive at the fork.
+    out = os.path.join(tmp, "forked.memscope")
+    rc, so, se = record(a.cli, a.python_exe, out, [program, "--port", "29619",
+                                                    "--start-method", "fork"])
+    check(rc == 0 and "3 processes recorded into the run directory" in se,
+          f"forked workers recorded, beside the first process ({rc}: {se.strip()[-300:]})")
+    corpus = int(re.search(r"corpus bytes: (\d+)", so).group(1)) if "corpus bytes" in so else 0
+    doc = info(a.cli, out) if os.path.isdir(out) else {"ranks": []}
+    roles = [(r.get("process", {}).get("role"), r.get("process", {}).get("group_rank"))
+             for r in doc["ranks"]]
+    check(roles == [("fork", 0), ("fork", 1), ("parent", None)],
+          f"the two forked workers by group rank, then the first process ({roles})")
+    workers = [r.get("summary", {}) for r in doc["ranks"][:2]]
+    for i, s in enumerate(workers):
+        checks = s.get("program", {}).get("peak_checks", [])
+        check(len(checks) == 3 and all(c["recorded_peak_bytes"] == c["allocator_total_at_peak_bytes"]
+                                       for c in checks),
+              f"forked rank {i}: every step's peak is its own LibTorch running total, which "
+              f"counts what it inherited ({checks})")
+        inherited = s.get("before_recording_bytes", 0)
+        check(inherited >= corpus > 0, f"forked rank {i} begins with the parent's corpus as "
+                                       f"before recording ({inherited} >= {corpus})")
+    params = [category_bytes(s).get("PARAMETER", 0) for s in workers]
+    check(len(params) == 2 and params[0] == params[1] > 0,
+          f"forked workers: parameter bytes equal ({params})")
+    if len(doc["ranks"]) == 3:
+        text = subprocess.run([a.cli, "info", out, "--rank", "0"], capture_output=True,
+                              text=True, timeout=120).stdout
+        check("inherited from the parent process" in text,
+              f"info says where a forked worker's first bytes came from ({text[-400:]})")
 
     out = os.path.join(tmp, "ddp.memscope")
     rc, so, se = record(a.cli, a.python_exe, out, [program, "--port", "29616", "--ddp-module"])
