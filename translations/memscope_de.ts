@@ -2616,168 +2616,84 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>&amp;Vorlage:</translation>
     </message>
     <message>
-        <source>A named model shape with the batch and sequence length of its document (--preset)</source>
-        <translation>Eine benannte Modellform mit Batch und Sequenzlänge ihres Dokuments (--preset)</translation>
-    </message>
-    <message>
         <source>&amp;Hidden size:</source>
         <translation>&amp;Verborgene Größe:</translation>
-    </message>
-    <message>
-        <source>Model width (--hidden-dim)</source>
-        <translation>Modellbreite (--hidden-dim)</translation>
     </message>
     <message>
         <source>&amp;Layers:</source>
         <translation>&amp;Schichten:</translation>
     </message>
     <message>
-        <source>Transformer blocks (--num-layers)</source>
-        <translation>Transformer-Blöcke (--num-layers)</translation>
-    </message>
-    <message>
         <source>&amp;Heads:</source>
         <translation>&amp;Köpfe:</translation>
-    </message>
-    <message>
-        <source>Attention heads (--num-heads)</source>
-        <translation>Attention-Köpfe (--num-heads)</translation>
     </message>
     <message>
         <source>&amp;KV heads:</source>
         <translation>&amp;KV-Köpfe:</translation>
     </message>
     <message>
-        <source>Key/value heads for grouped-query attention (--num-kv-heads)</source>
-        <translation>Key/Value-Köpfe für Grouped-Query-Attention (--num-kv-heads)</translation>
-    </message>
-    <message>
         <source>&amp;Intermediate size:</source>
         <translation>&amp;Zwischengröße:</translation>
-    </message>
-    <message>
-        <source>Feed-forward width (--intermediate-dim)</source>
-        <translation>Breite des Feed-Forward-Teils (--intermediate-dim)</translation>
     </message>
     <message>
         <source>&amp;Vocabulary:</source>
         <translation>&amp;Vokabular:</translation>
     </message>
     <message>
-        <source>Vocabulary size (--vocab-size)</source>
-        <translation>Größe des Vokabulars (--vocab-size)</translation>
-    </message>
-    <message>
         <source>Max sequence:</source>
         <translation>Max. Sequenz:</translation>
-    </message>
-    <message>
-        <source>Longest sequence the model accepts (--max-seq-len)</source>
-        <translation>Längste Sequenz, die das Modell annimmt (--max-seq-len)</translation>
     </message>
     <message>
         <source>Tied embeddings:</source>
         <translation>Gebundene Embeddings:</translation>
     </message>
     <message>
-        <source>Share the embedding and output weights (--tie-embeddings / --untie-embeddings)</source>
-        <translation>Embedding- und Ausgabegewichte teilen (--tie-embeddings / --untie-embeddings)</translation>
-    </message>
-    <message>
         <source>&amp;Batch size:</source>
         <translation>&amp;Batchgröße:</translation>
-    </message>
-    <message>
-        <source>Sequences per step (--batch-size)</source>
-        <translation>Sequenzen pro Schritt (--batch-size)</translation>
     </message>
     <message>
         <source>&amp;Sequence length:</source>
         <translation>&amp;Sequenzlänge:</translation>
     </message>
     <message>
-        <source>Tokens per sequence (--seq-len)</source>
-        <translation>Token pro Sequenz (--seq-len)</translation>
-    </message>
-    <message>
         <source>S&amp;teps:</source>
         <translation>Sch&amp;ritte:</translation>
-    </message>
-    <message>
-        <source>Timed steps (--num-steps)</source>
-        <translation>Gemessene Schritte (--num-steps)</translation>
     </message>
     <message>
         <source>&amp;Warmup steps:</source>
         <translation>&amp;Aufwärmschritte:</translation>
     </message>
     <message>
-        <source>Steps run first and not timed (--warmup-steps)</source>
-        <translation>Schritte, die zuerst laufen und nicht gemessen werden (--warmup-steps)</translation>
-    </message>
-    <message>
         <source>Profile:</source>
         <translation>Profil:</translation>
-    </message>
-    <message>
-        <source>Full training steps, or forward passes only (--profile-type)</source>
-        <translation>Vollständige Trainingsschritte oder nur Vorwärtsdurchläufe (--profile-type)</translation>
     </message>
     <message>
         <source>&amp;Optimizer:</source>
         <translation>&amp;Optimierer:</translation>
     </message>
     <message>
-        <source>AdamW or SGD (--optimizer)</source>
-        <translation>AdamW oder SGD (--optimizer)</translation>
-    </message>
-    <message>
         <source>Learning rate:</source>
         <translation>Lernrate:</translation>
-    </message>
-    <message>
-        <source>Optimizer learning rate (--learning-rate)</source>
-        <translation>Lernrate des Optimierers (--learning-rate)</translation>
     </message>
     <message>
         <source>Seed:</source>
         <translation>Seed:</translation>
     </message>
     <message>
-        <source>Seed of the weights and data (--seed)</source>
-        <translation>Seed der Gewichte und Daten (--seed)</translation>
-    </message>
-    <message>
         <source>&amp;Dtype:</source>
         <translation>&amp;Datentyp:</translation>
-    </message>
-    <message>
-        <source>fp32, or bf16/fp16 autocast with fp32 master weights (--dtype)</source>
-        <translation>fp32, oder bf16/fp16-Autocast mit fp32-Mastergewichten (--dtype)</translation>
     </message>
     <message>
         <source>&amp;Attention:</source>
         <translation>&amp;Attention:</translation>
     </message>
     <message>
-        <source>How attention is computed; all variants compute the same function (--attention)</source>
-        <translation>Wie Attention berechnet wird; alle Varianten berechnen dieselbe Funktion (--attention)</translation>
-    </message>
-    <message>
         <source>&amp;Checkpointing:</source>
         <translation>&amp;Checkpointing:</translation>
     </message>
     <message>
-        <source>Recompute each block&apos;s activations in backward instead of keeping them (--checkpointing)</source>
-        <translation>Die Aktivierungen jedes Blocks im Rückwärtsdurchlauf neu berechnen, statt sie zu behalten (--checkpointing)</translation>
-    </message>
-    <message>
         <source>De&amp;vice:</source>
         <translation>Ge&amp;rät:</translation>
-    </message>
-    <message>
-        <source>Where the run executes (--device)</source>
-        <translation>Wo der Lauf ausgeführt wird (--device)</translation>
     </message>
     <message>
         <source>&amp;Threads:</source>
@@ -2790,10 +2706,6 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     <message>
         <source>Capacity &amp;limit:</source>
         <translation>Kapazitäts&amp;grenze:</translation>
-    </message>
-    <message>
-        <source>Emulate a device with this much memory, for example 512MiB or 2GiB; the run stops with an out-of-memory point when it is exceeded. Empty: no limit (--device-memory-limit)</source>
-        <translation>Ein Gerät mit so viel Speicher nachbilden, zum Beispiel 512MiB oder 2GiB; der Lauf endet mit einem Speicher-erschöpft-Punkt, wenn sie überschritten wird. Leer: keine Grenze (--device-memory-limit)</translation>
     </message>
     <message>
         <source>no limit</source>
@@ -2956,10 +2868,6 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>%1 ist nicht leer; wählen Sie einen neuen oder leeren Ordner für die Dateien der Ränge (--out).</translation>
     </message>
     <message>
-        <source>CPU threads for LibTorch (--threads). All cores: fewer while other programs, or this window, keep a core busy. The default leaves a core to this window.</source>
-        <translation>CPU-Threads für LibTorch (--threads). Alle Kerne: weniger, solange andere Programme oder dieses Fenster einen Kern auslasten. Die Voreinstellung lässt diesem Fenster einen Kern.</translation>
-    </message>
-    <message>
         <source>Program</source>
         <translation>Programm</translation>
     </message>
@@ -3038,6 +2946,98 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     <message>
         <source>--python: -m needs a module</source>
         <translation>--python: -m braucht ein Modul</translation>
+    </message>
+    <message>
+        <source>A named model shape with the batch and sequence length of its document</source>
+        <translation>Eine benannte Modellform mit Batch und Sequenzlänge ihres Dokuments</translation>
+    </message>
+    <message>
+        <source>Model width</source>
+        <translation>Modellbreite</translation>
+    </message>
+    <message>
+        <source>Transformer blocks</source>
+        <translation>Transformer-Blöcke</translation>
+    </message>
+    <message>
+        <source>Attention heads</source>
+        <translation>Attention-Köpfe</translation>
+    </message>
+    <message>
+        <source>Key/value heads for grouped-query attention</source>
+        <translation>Key/Value-Köpfe für Grouped-Query-Attention</translation>
+    </message>
+    <message>
+        <source>Feed-forward width</source>
+        <translation>Breite des Feed-Forward-Teils</translation>
+    </message>
+    <message>
+        <source>Vocabulary size</source>
+        <translation>Größe des Vokabulars</translation>
+    </message>
+    <message>
+        <source>Longest sequence the model accepts</source>
+        <translation>Längste Sequenz, die das Modell annimmt</translation>
+    </message>
+    <message>
+        <source>Share the embedding and output weights</source>
+        <translation>Embedding- und Ausgabegewichte teilen</translation>
+    </message>
+    <message>
+        <source>Sequences per step</source>
+        <translation>Sequenzen pro Schritt</translation>
+    </message>
+    <message>
+        <source>Tokens per sequence</source>
+        <translation>Token pro Sequenz</translation>
+    </message>
+    <message>
+        <source>Timed steps</source>
+        <translation>Gemessene Schritte</translation>
+    </message>
+    <message>
+        <source>Steps run first and not timed</source>
+        <translation>Schritte, die zuerst laufen und nicht gemessen werden</translation>
+    </message>
+    <message>
+        <source>Full training steps, or forward passes only</source>
+        <translation>Vollständige Trainingsschritte oder nur Vorwärtsdurchläufe</translation>
+    </message>
+    <message>
+        <source>AdamW or SGD</source>
+        <translation>AdamW oder SGD</translation>
+    </message>
+    <message>
+        <source>Optimizer learning rate</source>
+        <translation>Lernrate des Optimierers</translation>
+    </message>
+    <message>
+        <source>Seed of the weights and data</source>
+        <translation>Seed der Gewichte und Daten</translation>
+    </message>
+    <message>
+        <source>fp32, or bf16/fp16 autocast with fp32 master weights</source>
+        <translation>fp32, oder bf16/fp16-Autocast mit fp32-Mastergewichten</translation>
+    </message>
+    <message>
+        <source>How attention is computed; all variants compute the same function</source>
+        <translation>Wie Attention berechnet wird; alle Varianten berechnen dieselbe Funktion</translation>
+    </message>
+    <message>
+        <source>Recompute each block&apos;s activations in backward instead of keeping them</source>
+        <translation>Die Aktivierungen jedes Blocks im Rückwärtsdurchlauf neu berechnen, statt sie zu behalten</translation>
+    </message>
+    <message>
+        <source>Where the run executes</source>
+        <translation>Wo der Lauf ausgeführt wird</translation>
+    </message>
+    <message>
+        <source>CPU threads for LibTorch (%1). All cores: fewer while other programs, or this window, keep a core busy. The default leaves a core to this window.</source>
+        <translation>CPU-Threads für LibTorch (%1). Alle Kerne: weniger, solange andere Programme oder dieses Fenster einen Kern auslasten. Die Voreinstellung lässt diesem Fenster einen Kern.</translation>
+    </message>
+    <message>
+        <source>Emulate a device with this much memory, for example 512MiB or 2GiB; the run stops with an out-of-memory point when it is exceeded. Empty: no limit</source>
+        <translation>Ein Gerät mit so viel Speicher nachbilden, zum Beispiel 512MiB oder 2GiB; der Lauf endet mit einem Speicher-erschöpft-Punkt, wenn sie überschritten wird. Leer: keine Grenze</translation>
     </message>
 </context>
 <context>

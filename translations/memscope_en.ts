@@ -2614,15 +2614,7 @@ Allocations live at its start count as present from the start. Leave empty for t
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>A named model shape with the batch and sequence length of its document (--preset)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Hidden size:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Model width (--hidden-dim)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2630,15 +2622,7 @@ Allocations live at its start count as present from the start. Leave empty for t
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Transformer blocks (--num-layers)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Heads:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Attention heads (--num-heads)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2646,15 +2630,7 @@ Allocations live at its start count as present from the start. Leave empty for t
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Key/value heads for grouped-query attention (--num-kv-heads)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Intermediate size:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Feed-forward width (--intermediate-dim)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2662,15 +2638,7 @@ Allocations live at its start count as present from the start. Leave empty for t
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Vocabulary size (--vocab-size)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Max sequence:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Longest sequence the model accepts (--max-seq-len)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2678,15 +2646,7 @@ Allocations live at its start count as present from the start. Leave empty for t
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Share the embedding and output weights (--tie-embeddings / --untie-embeddings)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Batch size:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Sequences per step (--batch-size)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2694,15 +2654,7 @@ Allocations live at its start count as present from the start. Leave empty for t
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Tokens per sequence (--seq-len)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>S&amp;teps:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Timed steps (--num-steps)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2710,15 +2662,7 @@ Allocations live at its start count as present from the start. Leave empty for t
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Steps run first and not timed (--warmup-steps)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Profile:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Full training steps, or forward passes only (--profile-type)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2726,15 +2670,7 @@ Allocations live at its start count as present from the start. Leave empty for t
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>AdamW or SGD (--optimizer)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Learning rate:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Optimizer learning rate (--learning-rate)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2742,15 +2678,7 @@ Allocations live at its start count as present from the start. Leave empty for t
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Seed of the weights and data (--seed)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Dtype:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>fp32, or bf16/fp16 autocast with fp32 master weights (--dtype)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2758,23 +2686,11 @@ Allocations live at its start count as present from the start. Leave empty for t
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>How attention is computed; all variants compute the same function (--attention)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Checkpointing:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Recompute each block&apos;s activations in backward instead of keeping them (--checkpointing)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>De&amp;vice:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Where the run executes (--device)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2787,10 +2703,6 @@ Allocations live at its start count as present from the start. Leave empty for t
     </message>
     <message>
         <source>Capacity &amp;limit:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Emulate a device with this much memory, for example 512MiB or 2GiB; the run stops with an out-of-memory point when it is exceeded. Empty: no limit (--device-memory-limit)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2954,10 +2866,6 @@ Allocations live at its start count as present from the start. Leave empty for t
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>CPU threads for LibTorch (--threads). All cores: fewer while other programs, or this window, keep a core busy. The default leaves a core to this window.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Program</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3035,6 +2943,98 @@ Allocations live at its start count as present from the start. Leave empty for t
     </message>
     <message>
         <source>--python: -m needs a module</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A named model shape with the batch and sequence length of its document</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model width</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Transformer blocks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attention heads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key/value heads for grouped-query attention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Feed-forward width</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Vocabulary size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Longest sequence the model accepts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Share the embedding and output weights</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sequences per step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens per sequence</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Timed steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Steps run first and not timed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Full training steps, or forward passes only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>AdamW or SGD</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optimizer learning rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Seed of the weights and data</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fp32, or bf16/fp16 autocast with fp32 master weights</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How attention is computed; all variants compute the same function</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recompute each block&apos;s activations in backward instead of keeping them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Where the run executes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU threads for LibTorch (%1). All cores: fewer while other programs, or this window, keep a core busy. The default leaves a core to this window.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Emulate a device with this much memory, for example 512MiB or 2GiB; the run stops with an out-of-memory point when it is exceeded. Empty: no limit</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

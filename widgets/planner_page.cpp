@@ -11,9 +11,9 @@
 #include "device/peak_flops.h"
 #include "model/config_error.h"
 #include "model/preset.h"
+#include "model/train_option_table.h"
 #include "predict/planner.h"
 #include "run/run_summary.h"
-#include "run/train_option_table.h"
 #include "trace/recorded_options.h"
 #include "trace/trace.h"
 
@@ -166,7 +166,7 @@ QSpinBox* spinBox(int64_t minimum, int64_t maximum, int value) {
 // The field of training option `key`, with its range from the one table (the run panel's and
 // memscope-cli's).
 QSpinBox* optionBox(const char* key, int value) {
-    const TrainOptionSpec& spec = TrainOptionTable::integer(key);
+    const TrainOptionRow& spec = TrainOptionTable::row(key);
     return spinBox(spec.min, spec.max, value);
 }
 

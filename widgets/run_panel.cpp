@@ -8,10 +8,10 @@
 #include "device/device_discovery.h"
 #include "model/config_error.h"
 #include "model/preset.h"
+#include "model/train_option_table.h"
 #include "run/byte_size.h"
 #include "run/parallel_rules.h"
 #include "run/run_summary.h"
-#include "run/train_option_table.h"
 #include "trace/recorded_options.h"
 #include "train/thread_policy.h"
 
@@ -63,7 +63,7 @@ QSpinBox* spin(QWidget* parent, const char* name, int64_t lo, int64_t hi) {
 
 // The field of training option `name` (TrainOptionTable's key), with the option's range.
 QSpinBox* spin(QWidget* parent, const char* name) {
-    const TrainOptionSpec& spec = TrainOptionTable::integer(name);
+    const TrainOptionRow& spec = TrainOptionTable::row(name);
     return spin(parent, name, spec.min, spec.max);
 }
 
@@ -358,13 +358,26 @@ void RunPanel::retranslateUi() {
     m_runGroup->setTitle(tr("Run"));
     m_numericsGroup->setTitle(tr("Precision and memory techniques"));
     m_deviceGroup->setTitle(tr("Device"));
+    // A training option's field (named by its key) says its flags after the tip, as the one
+    // table spells them (TrainOptionTable).
     const auto label = [](QFormLayout* form, QWidget* field, const QString& text,
                           const QString& tip) {
         if (auto* l = qobject_cast<QLabel*>(form->labelForField(field))) {
             l->setText(text);
             l->setBuddy(field);
         }
-        field->setToolTip(tip);
+        const TrainOptionRow* row = TrainOptionTable::find(field->objectName().toStdString());
+        if (row == nullptr) {
+            field->setToolTip(tip);
+            return;
+        }
+        QString flags = QString::fromLatin1(row->flag);
+        if (row->negation != nullptr) {
+            flags += QStringLiteral(" / ") + QString::fromLatin1(row->negation);
+        }
+        field->setToolTip(tip.contains(QLatin1String("%1"))
+                              ? tip.arg(flags)
+                              : tip + QStringLiteral(" (") + flags + QLatin1Char(')'));
     };
     label(m_programForm, m_source, tr("Source:"),
           tr("Train the built-in Tiny LLaMA with the settings below, or record a PyTorch program "
@@ -379,48 +392,41 @@ void RunPanel::retranslateUi() {
           tr("The Python whose torch the recorder was built against (--python-exe)"));
     m_preset->setItemText(m_preset->findData(QStringLiteral("custom")), tr("custom"));
     label(m_modelForm, m_preset, tr("&Preset:"),
-          tr("A named model shape with the batch and sequence length of its document (--preset)"));
-    label(m_modelForm, m_hidden, tr("&Hidden size:"), tr("Model width (--hidden-dim)"));
-    label(m_modelForm, m_layers, tr("&Layers:"), tr("Transformer blocks (--num-layers)"));
-    label(m_modelForm, m_heads, tr("&Heads:"), tr("Attention heads (--num-heads)"));
+          tr("A named model shape with the batch and sequence length of its document"));
+    label(m_modelForm, m_hidden, tr("&Hidden size:"), tr("Model width"));
+    label(m_modelForm, m_layers, tr("&Layers:"), tr("Transformer blocks"));
+    label(m_modelForm, m_heads, tr("&Heads:"), tr("Attention heads"));
     label(m_modelForm, m_kvHeads, tr("&KV heads:"),
-          tr("Key/value heads for grouped-query attention (--num-kv-heads)"));
-    label(m_modelForm, m_intermediate, tr("&Intermediate size:"),
-          tr("Feed-forward width (--intermediate-dim)"));
-    label(m_modelForm, m_vocab, tr("&Vocabulary:"), tr("Vocabulary size (--vocab-size)"));
-    label(m_modelForm, m_maxSeq, tr("Max sequence:"),
-          tr("Longest sequence the model accepts (--max-seq-len)"));
-    label(m_modelForm, m_tie, tr("Tied embeddings:"),
-          tr("Share the embedding and output weights (--tie-embeddings / --untie-embeddings)"));
+          tr("Key/value heads for grouped-query attention"));
+    label(m_modelForm, m_intermediate, tr("&Intermediate size:"), tr("Feed-forward width"));
+    label(m_modelForm, m_vocab, tr("&Vocabulary:"), tr("Vocabulary size"));
+    label(m_modelForm, m_maxSeq, tr("Max sequence:"), tr("Longest sequence the model accepts"));
+    label(m_modelForm, m_tie, tr("Tied embeddings:"), tr("Share the embedding and output weights"));
 
-    label(m_runForm, m_batch, tr("&Batch size:"), tr("Sequences per step (--batch-size)"));
-    label(m_runForm, m_seq, tr("&Sequence length:"), tr("Tokens per sequence (--seq-len)"));
-    label(m_runForm, m_steps, tr("S&teps:"), tr("Timed steps (--num-steps)"));
-    label(m_runForm, m_warmup, tr("&Warmup steps:"),
-          tr("Steps run first and not timed (--warmup-steps)"));
-    label(m_runForm, m_profile, tr("Profile:"),
-          tr("Full training steps, or forward passes only (--profile-type)"));
-    label(m_runForm, m_optimizer, tr("&Optimizer:"), tr("AdamW or SGD (--optimizer)"));
-    label(m_runForm, m_lr, tr("Learning rate:"), tr("Optimizer learning rate (--learning-rate)"));
-    label(m_runForm, m_seed, tr("Seed:"), tr("Seed of the weights and data (--seed)"));
+    label(m_runForm, m_batch, tr("&Batch size:"), tr("Sequences per step"));
+    label(m_runForm, m_seq, tr("&Sequence length:"), tr("Tokens per sequence"));
+    label(m_runForm, m_steps, tr("S&teps:"), tr("Timed steps"));
+    label(m_runForm, m_warmup, tr("&Warmup steps:"), tr("Steps run first and not timed"));
+    label(m_runForm, m_profile, tr("Profile:"), tr("Full training steps, or forward passes only"));
+    label(m_runForm, m_optimizer, tr("&Optimizer:"), tr("AdamW or SGD"));
+    label(m_runForm, m_lr, tr("Learning rate:"), tr("Optimizer learning rate"));
+    label(m_runForm, m_seed, tr("Seed:"), tr("Seed of the weights and data"));
 
     label(m_numericsForm, m_dtype, tr("&Dtype:"),
-          tr("fp32, or bf16/fp16 autocast with fp32 master weights (--dtype)"));
+          tr("fp32, or bf16/fp16 autocast with fp32 master weights"));
     label(m_numericsForm, m_attention, tr("&Attention:"),
-          tr("How attention is computed; all variants compute the same function (--attention)"));
+          tr("How attention is computed; all variants compute the same function"));
     label(m_numericsForm, m_checkpointing, tr("&Checkpointing:"),
-          tr("Recompute each block's activations in backward instead of keeping them "
-             "(--checkpointing)"));
+          tr("Recompute each block's activations in backward instead of keeping them"));
 
-    label(m_deviceForm, m_device, tr("De&vice:"), tr("Where the run executes (--device)"));
+    label(m_deviceForm, m_device, tr("De&vice:"), tr("Where the run executes"));
     label(m_deviceForm, m_threads, tr("&Threads:"),
-          tr("CPU threads for LibTorch (--threads). All cores: fewer while other programs, or "
+          tr("CPU threads for LibTorch (%1). All cores: fewer while other programs, or "
              "this window, keep a core busy. The default leaves a core to this window."));
     m_threads->setSpecialValueText(tr("all cores (%1)").arg(QThread::idealThreadCount()));
     label(m_deviceForm, m_capacity, tr("Capacity &limit:"),
           tr("Emulate a device with this much memory, for example 512MiB or 2GiB; the run stops "
-             "with an out-of-memory point when it is exceeded. Empty: no limit "
-             "(--device-memory-limit)"));
+             "with an out-of-memory point when it is exceeded. Empty: no limit"));
     m_capacity->setPlaceholderText(tr("no limit"));
     label(m_deviceForm, m_recordShapes, tr("Recording:"),
           tr("Also record each operator's input shapes: FLOPs, arithmetic intensity and the "

@@ -3,6 +3,7 @@
 #include "model/config_error.h"
 #include "model/input_error.h"
 #include "model/preset.h"
+#include "model/train_option_table.h"
 #include "run/run_range.h"
 
 #include <atomic>
@@ -203,9 +204,9 @@ TrainOptions optionsFromJson(const std::string& option, const std::string& file,
         }
         return TrainOptions::fromJson(json, base);
     } catch (const ConfigError& e) {
-        // fromJson names the field as an option ("--hidden_dim"): here it is a JSON field.
-        const std::string field =
-            e.option().rfind("--", 0) == 0 ? e.option().substr(2) : e.option();
+        // fromJson names the option by its flag ("--hidden-dim"): here it is a JSON field.
+        const TrainOptionRow* row = TrainOptionTable::find(e.option());
+        const std::string field = row != nullptr ? std::string(row->key) : e.option();
         const std::string what = e.what();
         const std::string reason =
             what.size() > e.option().size() + 2 ? what.substr(e.option().size() + 2) : what;

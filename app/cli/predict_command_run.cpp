@@ -5,6 +5,7 @@
 #include "device/peak_flops.h"
 #include "io/run_source.h"
 #include "model/config_error.h"
+#include "model/train_option_table.h"
 #include "predict/model_shapes.h"
 #include "predict/plan_report.h"
 #include "predict/planner.h"
@@ -32,8 +33,8 @@ int PredictCommand::run() {
             // The shared option set validates for a run on this machine, where fp16 autocast
             // is refused; a plan is for the device named by --gpu-type, so resolve it as a
             // GPU run.
-            auto* dtype = m_app->get_option("--dtype");
-            auto* device = m_app->get_option("--device");
+            auto* dtype = m_app->get_option(TrainOptionTable::flag("dtype"));
+            auto* device = m_app->get_option(TrainOptionTable::flag("device"));
             if (dtype->count() > 0 && device->count() == 0 &&
                 parseDtype(dtype->as<std::string>()) == Dtype::Float16) {
                 device->add_result("cuda");
@@ -57,7 +58,8 @@ int PredictCommand::run() {
                 o.seq_len = m_sequence.value_or(2048);
                 o.model = ModelShapes::forBillions(*m_billions, o.seq_len);
                 o.batch_size = *m_batch;
-                if (m_app->count("--dtype") == 0 && m_app->count("--use-amp") == 0) {
+                if (m_app->count(TrainOptionTable::flag("dtype")) == 0 &&
+                    m_app->count("--use-amp") == 0) {
                     o.dtype = Dtype::BFloat16;
                 }
                 request.device = "NVIDIA H100";

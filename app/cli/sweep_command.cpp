@@ -1,6 +1,7 @@
 #include "sweep_command.h"
 
 #include "analysis/seed_tables.h"
+#include "model/train_option_table.h"
 
 #include <CLI/Validators.hpp>
 #if __has_include(<CLI/ExtraValidators.hpp>)
@@ -16,16 +17,16 @@ SweepCommand::SweepCommand(CLI::App& parent) {
         "--python SCRIPT.py ARGS-with-{NAME} --grid NAME=V1,V2 ...)");
     m_options.addTo(*m_app);
     // The single-value forms of these become lists here.
-    for (const char* name : {"--attention", "--checkpointing"}) {
-        m_app->remove_option(m_app->get_option(name));
+    for (const char* key : {"attention", "checkpointing"}) {
+        m_app->remove_option(m_app->get_option(TrainOptionTable::flag(key)));
     }
     m_app->add_option("--batch-sizes", m_batchSizes, "Batch sizes, e.g. 4,8,16");
     m_app->add_option("--seq-lens,--context-lengths", m_seqLens, "Sequence lengths, e.g. 64,128");
     m_app->add_option("--presets,--model-sizes", m_presets, "Presets, e.g. study-tiny,study-small");
     m_app->add_option("--dtypes", m_dtypes, "Precisions, e.g. fp32,bf16");
-    m_app->add_option("--attention", m_attention,
+    m_app->add_option(TrainOptionTable::flag("attention"), m_attention,
                       "Attention variants, e.g. eager,memory-efficient");
-    m_app->add_option("--checkpointing", m_checkpointing,
+    m_app->add_option(TrainOptionTable::flag("checkpointing"), m_checkpointing,
                       "Activation checkpointing: off,on (or none,per-block)");
     m_app->add_option("--profile-types", m_profiles, "training,forward");
     m_app->add_option("--steps", m_steps, "Timed steps per point (default: --num-steps)")

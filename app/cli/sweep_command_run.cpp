@@ -6,6 +6,7 @@
 #include "io/atomic_file.h"
 #include "model/cancellation.h"
 #include "model/config_error.h"
+#include "model/train_option_table.h"
 #include "run/byte_size.h"
 #include "run/run_summary.h"
 
@@ -32,9 +33,11 @@ int SweepCommand::run() {
         if (m_dtypes)
             spec.dtypes = SweepSpec::parseDtypes("--dtypes", *m_dtypes);
         if (m_attention)
-            spec.attentions = SweepSpec::parseAttentions("--attention", *m_attention);
+            spec.attentions =
+                SweepSpec::parseAttentions(TrainOptionTable::flag("attention"), *m_attention);
         if (m_checkpointing)
-            spec.checkpointing = SweepSpec::parseCheckpointing("--checkpointing", *m_checkpointing);
+            spec.checkpointing = SweepSpec::parseCheckpointing(
+                TrainOptionTable::flag("checkpointing"), *m_checkpointing);
         if (m_profiles)
             spec.profiles = SweepSpec::parseProfiles("--profile-types", *m_profiles);
         if (m_steps)

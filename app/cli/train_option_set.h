@@ -4,6 +4,7 @@
 
 #include <CLI/App.hpp>
 
+#include <map>
 #include <optional>
 #include <string>
 
@@ -27,18 +28,11 @@ class TrainOptionSet {
     std::string m_preset = "workshop-default";
     std::optional<std::string> m_optionsFile;
     std::optional<std::string> m_modelSize;
-    std::optional<int64_t> m_hidden, m_layers, m_heads, m_kvHeads, m_intermediate, m_vocab,
-        m_maxSeq, m_seq, m_batch;
-    std::optional<int64_t> m_steps, m_warmup;
-    std::optional<double> m_lr;
-    std::optional<uint64_t> m_seed;
-    std::optional<int> m_threads;
-    std::optional<std::string> m_dtype, m_attention, m_checkpointing, m_profile, m_optimizer,
-        m_device;
-    std::optional<std::string> m_memoryLimit;
+    // What the user gave for each of TrainOptionTable's rows (but the preset), by key, as
+    // TrainOptions::parseValue read it.
+    std::map<std::string, std::optional<std::string>> m_given;
+    std::map<std::string, bool> m_negated;  // a Flag row's negation (--no-tie-embeddings)
     bool m_mixedPrecision = false;
-    bool m_tieFlag = false;
-    bool m_untieFlag = false;
 };
 
 }  // namespace memscope::cli

@@ -3,9 +3,9 @@
 #include "model/config_error.h"
 #include "model/preset.h"
 #include "model/printable_text.h"
+#include "model/train_option_table.h"
 #include "run/byte_size.h"
 #include "run/text_format.h"
-#include "run/train_option_table.h"
 
 #include <yaml-cpp/yaml.h>
 #include <nlohmann/json.hpp>
@@ -15,6 +15,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 namespace memscope {
 
@@ -98,7 +99,10 @@ std::vector<std::string> SweepSpec::splitList(const std::string& text) {
 
 std::vector<int64_t> SweepSpec::parseSizes(const std::string& field, const std::string& text,
                                            std::string_view option) {
-    const TrainOptionSpec& spec = TrainOptionTable::integer(option);
+    const TrainOptionRow& spec = TrainOptionTable::row(option);
+    if (!spec.sweep) {
+        throw std::logic_error("training option " + std::string(option) + " is no sweep axis");
+    }
     return parseEach<int64_t>(
         field, text,
         [&spec](const std::string& item) -> std::optional<int64_t> {

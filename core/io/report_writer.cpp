@@ -3,6 +3,7 @@
 #include "io/table_exporter.h"
 #include "model/model_cost.h"
 #include "model/preset.h"
+#include "model/train_option_table.h"
 #include "predict/fit_advice.h"
 #include "predict/memory_model.h"
 #include "run/run_summary.h"
@@ -26,6 +27,11 @@
 namespace memscope {
 
 namespace {
+
+// "--batch-size 8": a training option on a command line, spelled as the table spells it.
+std::string arg(const char* key, const std::string& value) {
+    return TrainOptionTable::argument(key, value);
+}
 
 using Table = TableExporter::Table;
 
@@ -199,40 +205,43 @@ std::string recordCommand(const Run& t, const Want& w) {
     cmd << "memscope-cli record";
     const Preset* p = Preset::find(t.preset);
     if (p) {
-        cmd << (t.cs336 ? " --model-size " : " --preset ") << t.preset;
+        cmd << " " << (t.cs336 ? "--model-size " + t.preset : arg("preset", t.preset));
     }
-    const auto dim = [&](const char* flag, int64_t value, int64_t preset_value) {
+    const auto dim = [&](const char* key, int64_t value, int64_t preset_value) {
         if (!p || value != preset_value) {
-            cmd << " " << flag << " " << value;
+            cmd << " " << arg(key, std::to_string(value));
         }
     };
-    dim("--hidden-dim", t.hidden, p ? p->model.hidden_dim : 0);
-    dim("--num-layers", t.layers, p ? p->model.n_layers : 0);
-    dim("--num-heads", t.heads, p ? p->model.n_heads : 0);
-    dim("--num-kv-heads", t.kv_heads, p ? p->model.n_kv_heads : 0);
-    dim("--intermediate-dim", t.inter, p ? p->model.intermediate_dim : 0);
-    dim("--vocab-size", t.vocab, p ? p->model.vocab_size : 0);
-    cmd << " --batch-size " << w.batch;
-    cmd << (t.cs336 ? " --context-length " : " --seq-len ") << w.seq;
+    dim("hidden_dim", t.hidden, p ? p->model.hidden_dim : 0);
+    dim("num_layers", t.layers, p ? p->model.n_layers : 0);
+    dim("num_heads", t.heads, p ? p->model.n_heads : 0);
+    dim("num_kv_heads", t.kv_heads, p ? p->model.n_kv_heads : 0);
+    dim("intermediate_dim", t.inter, p ? p->model.intermediate_dim : 0);
+    dim("vocab_size", t.vocab, p ? p->model.vocab_size : 0);
+    cmd << " " << arg("batch_size", std::to_string(w.batch));
+    // The course's own spelling of the sequence length is the row's alias.
+    cmd << " "
+        << (t.cs336 ? TrainOptionTable::row("seq_len").aliases.front() + " " + std::to_string(w.seq)
+                    : arg("seq_len", std::to_string(w.seq)));
     if (w.dtype == "bf16") {
-        cmd << (t.cs336 ? " --use-mixed-precision" : " --dtype bf16");
+        cmd << " " << (t.cs336 ? std::string("--use-mixed-precision") : arg("dtype", "bf16"));
     } else if (w.dtype != "fp32") {
-        cmd << " --dtype " << w.dtype;
+        cmd << " " << arg("dtype", w.dtype);
     }
     if (t.attention != "eager") {
-        cmd << " --attention " << t.attention;
+        cmd << " " << arg("attention", t.attention);
     }
     if (t.checkpointing != "none") {
-        cmd << " --checkpointing " << t.checkpointing;
+        cmd << " " << arg("checkpointing", t.checkpointing);
     }
     if (t.optimizer != "adamw") {
-        cmd << " --optimizer " << t.optimizer;
+        cmd << " " << arg("optimizer", t.optimizer);
     }
     if (t.cs336 || w.profile == "forward") {
-        cmd << " --profile-type " << w.profile;
+        cmd << " " << arg("profile_type", w.profile);
     }
     const int64_t steps = w.steps > 0 ? w.steps : std::max<int64_t>(1, t.num_steps);
-    cmd << " --num-steps " << steps;
+    cmd << " " << arg("num_steps", std::to_string(steps));
     std::string out = (p ? t.preset : std::string("custom")) + "-bs" + std::to_string(w.batch) +
                       (t.cs336 ? "-ctx" : "-seq") + std::to_string(w.seq) +
                       (w.dtype == "fp32" ? "" : "-" + w.dtype) +
@@ -740,15 +749,15 @@ class Report {
                   << "%).\n";
         }
         struct Option {
-            const char* name;
+            std::string name;
             std::function<void(TrainOptions&)> apply;
         };
         const std::vector<Option> choices = {
-            {"Flash-style attention (`--attention memory-efficient`)",
+            {"Flash-style attention (`" + arg("attention", "memory-efficient") + "`)",
              [](TrainOptions& o) { o.attention = AttentionKind::MemoryEfficient; }},
-            {"Gradient checkpointing (`--checkpointing per-block`)",
+            {"Gradient checkpointing (`" + arg("checkpointing", "per-block") + "`)",
              [](TrainOptions& o) { o.checkpointing = Checkpointing::PerBlock; }},
-            {"Mixed precision (`--dtype bf16`)",
+            {"Mixed precision (`" + arg("dtype", "bf16") + "`)",
              [](TrainOptions& o) { o.dtype = Dtype::BFloat16; }}};
         try {
             const int64_t base = MemoryModel::predict(*options).peak();

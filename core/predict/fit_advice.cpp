@@ -1,5 +1,6 @@
 #include "predict/fit_advice.h"
 
+#include "model/train_option_table.h"
 #include "predict/memory_model.h"
 #include "run/run_summary.h"
 
@@ -63,21 +64,22 @@ std::vector<FitAdvice::Suggestion> FitAdvice::suggest(const TrainOptions& option
     if (options.training() && options.checkpointing == Checkpointing::None) {
         TrainOptions o = options;
         o.checkpointing = Checkpointing::PerBlock;
-        add("checkpointing", "--checkpointing per-block", "activation checkpointing per block", o);
+        add("checkpointing", TrainOptionTable::argument("checkpointing", "per-block"),
+            "activation checkpointing per block", o);
     }
     if (options.attention != AttentionKind::MemoryEfficient) {
         TrainOptions o = options;
         o.attention = AttentionKind::MemoryEfficient;
-        add("attention", "--attention memory-efficient",
+        add("attention", TrainOptionTable::argument("attention", "memory-efficient"),
             "memory-efficient (chunked) attention instead of " + toString(options.attention), o);
     }
     if (options.dtype == Dtype::Float32) {
         TrainOptions o = options;
         o.dtype = Dtype::BFloat16;
-        add("dtype", "--dtype bf16", "bf16 instead of fp32", o);
+        add("dtype", TrainOptionTable::argument("dtype", "bf16"), "bf16 instead of fp32", o);
     }
     // The largest smaller value of a size that fits, where one does.
-    auto smaller = [&](const char* kind, const char* flag, const char* what, int64_t current,
+    auto smaller = [&](const char* kind, const char* what, int64_t current,
                        void (*set)(TrainOptions&, int64_t)) {
         if (current <= 1) {
             return;
@@ -86,15 +88,15 @@ std::vector<FitAdvice::Suggestion> FitAdvice::suggest(const TrainOptions& option
         if (v > 0) {
             TrainOptions o = options;
             set(o, v);
-            add(kind, std::string(flag) + " " + std::to_string(v),
+            add(kind, TrainOptionTable::argument(kind, std::to_string(v)),
                 std::string(what) + " " + std::to_string(v) + " instead of " +
                     std::to_string(current),
                 o);
         }
     };
-    smaller("batch_size", "--batch-size", "batch size", options.batch_size,
+    smaller("batch_size", "batch size", options.batch_size,
             [](TrainOptions& o, int64_t v) { o.batch_size = v; });
-    smaller("seq_len", "--seq-len", "sequence length", options.seq_len,
+    smaller("seq_len", "sequence length", options.seq_len,
             [](TrainOptions& o, int64_t v) { o.seq_len = v; });
     if (options.training()) {
         bool found = false;

@@ -6,6 +6,7 @@
 #include "model/attention_chunk.h"
 #include "model/config_error.h"
 #include "model/model_cost.h"
+#include "model/train_option_table.h"
 #include "predict/memory_tape.h"
 
 #include <algorithm>
@@ -880,7 +881,7 @@ MemoryPrediction MemoryModel::predict(const TrainOptions& options, const Semanti
     options.model.validate();
     options.model.validateSequence(options.seq_len);
     if (options.batch_size < 1) {
-        throw ConfigError("--batch-size", "must be at least 1");
+        throw ConfigError(TrainOptionTable::flag("batch_size"), "must be at least 1");
     }
     SizeLimits::check(options);
     Shape shape = makeShape(options, semantics);

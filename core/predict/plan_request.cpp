@@ -3,8 +3,8 @@
 #include "model/config_error.h"
 #include "model/preset.h"
 #include "model/printable_text.h"
+#include "model/train_option_table.h"
 #include "predict/model_shapes.h"
-#include "run/train_option_table.h"
 
 #include <yaml-cpp/yaml.h>
 #include <nlohmann/json.hpp>
@@ -81,40 +81,6 @@ bool flag(const YAML::Node& node, const std::string& field) {
     } catch (const YAML::Exception&) {
         throw ConfigError(field, "must be true or false");
     }
-}
-
-// The model section's whole-number training options: the name the planner's YAML gives each
-// (the course's format) and its TrainOptionTable key.
-constexpr std::pair<const char*, const char*> kIntegerOptions[] = {
-    {"hidden_dim", "hidden_dim"},
-    {"num_layers", "num_layers"},
-    {"num_heads", "num_heads"},
-    {"num_kv_heads", "num_kv_heads"},
-    {"intermediate_dim", "intermediate_dim"},
-    {"vocab_size", "vocab_size"},
-    {"batch_size", "batch_size"},
-    {"sequence_length", "seq_len"}};
-
-// Its named options (attention apart: it also takes "flash"): the YAML's name, TrainOptions'
-// JSON key, the names the option takes and its parser.
-struct NamedOption {
-    const char* yaml_name;
-    const char* key;
-    std::vector<std::string> (*names)();
-    std::function<bool(const std::string&)> valid;
-};
-
-const std::vector<NamedOption>& namedOptions() {
-    static const std::vector<NamedOption> options{
-        {"precision", "dtype", dtypeNames,
-         [](const std::string& t) { return parseDtype(t).has_value(); }},
-        {"checkpointing", "checkpointing", checkpointingNames,
-         [](const std::string& t) { return parseCheckpointing(t).has_value(); }},
-        {"profile", "profile_type", profileTypeNames,
-         [](const std::string& t) { return parseProfileType(t).has_value(); }},
-        {"optimizer", "optimizer", optimizerKindNames,
-         [](const std::string& t) { return parseOptimizerKind(t).has_value(); }}};
-    return options;
 }
 
 // "must be one of fp32, bf16, fp16"
@@ -203,27 +169,32 @@ PlanRequest PlanRequest::fromYaml(const std::string& yaml_text) {
          }},
         {"tie_embeddings",
          [&](const YAML::Node& n, const std::string& f) { given["tie_embeddings"] = flag(n, f); }}};
-    // The training options of the section, by the table's keys (TrainOptionTable: the ranges
-    // the CLI and the Run panel use too), read into TrainOptions by TrainOptions::fromJson.
-    for (const auto& [yaml_name, key] : kIntegerOptions) {
-        const TrainOptionSpec& spec = TrainOptionTable::integer(key);
-        model_fields[yaml_name] = [&given, &spec](const YAML::Node& n, const std::string& f) {
-            const int64_t value = integer(n, f, spec.min);
-            if (value > spec.max) {
-                throw ConfigError(f, "must be at most " + std::to_string(spec.max));
-            }
-            given[spec.key] = value;
-        };
-    }
-    for (const auto& named : namedOptions()) {
-        model_fields[named.yaml_name] = [&given, &named](const YAML::Node& n,
-                                                         const std::string& f) {
-            const auto t = text(n, f);
-            if (!named.valid(t)) {
-                throw ConfigError(f, oneOf(named.names()));
-            }
-            given[named.key] = t;
-        };
+    // The other training options of the section, by their planner names (TrainOptionTable:
+    // the ranges and names the CLI and the forms use too), read into TrainOptions by
+    // TrainOptions::fromJson.
+    for (const TrainOptionRow& row : TrainOptionTable::rows()) {
+        if (row.planner_name == nullptr || model_fields.count(row.planner_name) > 0) {
+            continue;  // not the planner's, or read above (preset, attention, tie_embeddings)
+        }
+        if (row.type == OptionType::Integer) {
+            model_fields[row.planner_name] = [&given, &row](const YAML::Node& n,
+                                                            const std::string& f) {
+                const int64_t value = integer(n, f, row.min);
+                if (value > row.max) {
+                    throw ConfigError(f, "must be at most " + std::to_string(row.max));
+                }
+                given[row.key] = value;
+            };
+        } else if (row.type == OptionType::Choice) {
+            model_fields[row.planner_name] = [&given, &row](const YAML::Node& n,
+                                                            const std::string& f) {
+                try {
+                    given[row.key] = TrainOptions::parseValue(row, text(n, f));
+                } catch (const ConfigError&) {
+                    throw ConfigError(f, oneOf(row.choices()));
+                }
+            };
+        }
     }
     readSection(root, "model", model_fields);
     if (billions && preset) {

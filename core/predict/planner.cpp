@@ -3,6 +3,7 @@
 
 #include "model/config_error.h"
 #include "model/model_cost.h"
+#include "model/train_option_table.h"
 #include "run/run_summary.h"
 
 #include <algorithm>
@@ -65,10 +66,11 @@ PlanResult Planner::evaluate(const PlanRequest& request) const {
     }
     const int64_t group = int64_t(p.data) * p.micro_batches;
     if (o.batch_size % group != 0) {
-        throw ConfigError("--batch-size", "the global batch " + std::to_string(o.batch_size) +
-                                              " must be a multiple of data parallel x "
-                                              "micro-batches (" +
-                                              std::to_string(group) + ")");
+        throw ConfigError(TrainOptionTable::flag("batch_size"),
+                          "the global batch " + std::to_string(o.batch_size) +
+                              " must be a multiple of data parallel x "
+                              "micro-batches (" +
+                              std::to_string(group) + ")");
     }
     r.micro_batch = o.batch_size / group;
     TrainOptions local = o;
@@ -165,7 +167,7 @@ PlanResult Planner::evaluate(const PlanRequest& request) const {
     t.peak_flops = r.device.peakFlops(o.dtype);
     if (t.peak_flops <= 0 && !r.device.gpu) {
         if (o.dtype == Dtype::Float16) {
-            throw ConfigError("--dtype",
+            throw ConfigError(TrainOptionTable::flag("dtype"),
                               "fp16 autocast needs a GPU; on " + r.device.name + " use bf16");
         }
         if (!m_measureCpuPeak) {
@@ -176,13 +178,15 @@ PlanResult Planner::evaluate(const PlanRequest& request) const {
         try {
             t.peak_flops = m_measureCpuPeak(o.dtype, o.resolvedThreads());
         } catch (const std::exception& e) {
-            throw ConfigError("--dtype", "cannot measure the " + toString(o.dtype) + " peak of " +
-                                             r.device.name + ": " + e.what());
+            throw ConfigError(TrainOptionTable::flag("dtype"), "cannot measure the " +
+                                                                   toString(o.dtype) + " peak of " +
+                                                                   r.device.name + ": " + e.what());
         }
     }
     if (t.peak_flops <= 0) {
-        throw ConfigError("--dtype", r.device.name + " has no " + toString(o.dtype) +
-                                         " peak in the device database");
+        throw ConfigError(
+            TrainOptionTable::flag("dtype"),
+            r.device.name + " has no " + toString(o.dtype) + " peak in the device database");
     }
     t.mfu = request.mfu > 0 ? request.mfu : kDefaultMfu;
     t.mfu_source = request.mfu > 0 ? request.mfu_source : "assumed";
@@ -433,15 +437,17 @@ PlanResult Planner::plan(const PlanRequest& request) const {
         }
     };
     if (quadratic) {
-        recommend("Use memory-efficient (flash) attention", "--attention memory-efficient",
+        recommend("Use memory-efficient (flash) attention",
+                  TrainOptionTable::argument("attention", "memory-efficient"),
                   [](PlanRequest& q) { q.workload.attention = AttentionKind::MemoryEfficient; });
     }
     if (o.training() && o.checkpointing == Checkpointing::None) {
-        recommend("Checkpoint every transformer block", "--checkpointing per-block",
+        recommend("Checkpoint every transformer block",
+                  TrainOptionTable::argument("checkpointing", "per-block"),
                   [](PlanRequest& q) { q.workload.checkpointing = Checkpointing::PerBlock; });
     }
     if (o.dtype == Dtype::Float32 && r.device.peakFlops(Dtype::BFloat16) > 0) {
-        recommend("Train with bf16 autocast", "--dtype bf16",
+        recommend("Train with bf16 autocast", TrainOptionTable::argument("dtype", "bf16"),
                   [](PlanRequest& q) { q.workload.dtype = Dtype::BFloat16; });
     }
     if (o.training() && !request.semantics.grads_set_to_none) {
@@ -451,7 +457,7 @@ PlanResult Planner::plan(const PlanRequest& request) const {
     }
     if (o.training() && o.optimizer == OptimizerKind::AdamW) {
         recommend("SGD with momentum instead of AdamW (half the optimizer state)",
-                  "--optimizer sgd",
+                  TrainOptionTable::argument("optimizer", "sgd"),
                   [](PlanRequest& q) { q.workload.optimizer = OptimizerKind::Sgd; });
     }
     if (o.training() && p.data > 1 && p.zero_stage < 3) {
@@ -473,7 +479,7 @@ PlanResult Planner::plan(const PlanRequest& request) const {
                 recommend("Smaller batch with gradient accumulation (" +
                               std::to_string(o.batch_size / b) + " steps of " + std::to_string(b) +
                               ")",
-                          "--batch-size " + std::to_string(b),
+                          TrainOptionTable::argument("batch_size", std::to_string(b)),
                           [b](PlanRequest& q) { q.workload.batch_size = b; });
                 break;
             }

@@ -1,6 +1,7 @@
 #include "run/size_limits.h"
 
 #include "model/config_error.h"
+#include "model/train_option_table.h"
 
 #include <cstdint>
 #include <sstream>
@@ -15,20 +16,20 @@ void SizeLimits::check(const TrainOptions& o) {
     const double b = double(o.batch_size), s = double(o.seq_len), h = double(o.model.hidden_dim),
                  f = double(o.model.intermediate_dim), v = double(o.model.vocab_size),
                  l = double(o.model.n_layers), heads = double(o.model.n_heads);
-    auto refuse = [&](const char* option, const char* what, double bytes) {
+    auto refuse = [&](const char* key, const char* what, double bytes) {
         if (bytes > kMaxBytes) {
             std::ostringstream text;
             text << "is too large: " << what << " would take " << bytes
                  << " bytes, more than 2^60 (1 EiB)";
-            throw ConfigError(option, text.str());
+            throw ConfigError(TrainOptionTable::flag(key), text.str());
         }
     };
-    refuse("--batch-size", "the logits (batch x sequence x vocabulary x 4 bytes)", b * s * v * 4);
-    refuse("--batch-size", "the attention scores (batch x heads x sequence^2 x 4 bytes)",
+    refuse("batch_size", "the logits (batch x sequence x vocabulary x 4 bytes)", b * s * v * 4);
+    refuse("batch_size", "the attention scores (batch x heads x sequence^2 x 4 bytes)",
            b * heads * s * s * 4);
-    refuse("--intermediate-dim", "a feed-forward activation (batch x sequence x intermediate)",
+    refuse("intermediate_dim", "a feed-forward activation (batch x sequence x intermediate)",
            b * s * f * 4);
-    refuse("--hidden-dim", "the model states (parameters, gradients, optimizer state)",
+    refuse("hidden_dim", "the model states (parameters, gradients, optimizer state)",
            (2 * v * h + l * (4 * h * h + 3 * h * f)) * 16);
 }
 

@@ -9,7 +9,7 @@ namespace memscope {
 // bytes (1 EiB) would overflow them (the plan request fuzzer found a batch of 2^63 - 1).
 class SizeLimits {
   public:
-    // Throws ConfigError naming the option (--batch-size, --intermediate-dim, --hidden-dim).
+    // Throws ConfigError naming the option's flag (batch size, intermediate or hidden size).
     static void check(const TrainOptions& options);
 };
 

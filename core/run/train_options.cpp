@@ -2,106 +2,20 @@
 
 #include "model/config_error.h"
 #include "model/preset.h"
+#include "model/printable_text.h"
+#include "model/train_option_table.h"
+#include "run/byte_size.h"
 #include "run/size_limits.h"
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+#include <functional>
+#include <sstream>
+#include <stdexcept>
 #include <thread>
 
 namespace memscope {
-
-namespace {
-
-template <typename Enum, typename Names>
-std::optional<Enum> parseByName(const std::string& text, const Names& names) {
-    for (const auto& [value, name] : names) {
-        if (text == name) {
-            return value;
-        }
-    }
-    return std::nullopt;
-}
-
-const std::vector<std::pair<Dtype, std::string>> kDtypes{
-    {Dtype::Float32, "fp32"}, {Dtype::BFloat16, "bf16"}, {Dtype::Float16, "fp16"}};
-const std::vector<std::pair<Checkpointing, std::string>> kCheckpointing{
-    {Checkpointing::None, "none"}, {Checkpointing::PerBlock, "per-block"}};
-const std::vector<std::pair<ProfileType, std::string>> kProfiles{
-    {ProfileType::Training, "training"}, {ProfileType::Forward, "forward"}};
-const std::vector<std::pair<OptimizerKind, std::string>> kOptimizers{
-    {OptimizerKind::AdamW, "adamw"}, {OptimizerKind::Sgd, "sgd"}};
-
-template <typename Enum>
-std::string nameOf(Enum v, const std::vector<std::pair<Enum, std::string>>& names) {
-    for (const auto& [value, name] : names) {
-        if (value == v) {
-            return name;
-        }
-    }
-    return names.front().second;
-}
-
-template <typename Enum>
-std::vector<std::string> namesOf(const std::vector<std::pair<Enum, std::string>>& names) {
-    std::vector<std::string> out;
-    for (const auto& entry : names) {
-        out.push_back(entry.second);
-    }
-    return out;
-}
-
-}  // namespace
-
-std::vector<std::string> dtypeNames() {
-    return namesOf(kDtypes);
-}
-std::vector<std::string> checkpointingNames() {
-    return namesOf(kCheckpointing);
-}
-std::vector<std::string> profileTypeNames() {
-    return namesOf(kProfiles);
-}
-std::vector<std::string> optimizerKindNames() {
-    return namesOf(kOptimizers);
-}
-
-std::string toString(Dtype v) {
-    return nameOf(v, kDtypes);
-}
-std::string toString(Checkpointing v) {
-    return nameOf(v, kCheckpointing);
-}
-std::string toString(ProfileType v) {
-    return nameOf(v, kProfiles);
-}
-std::string toString(OptimizerKind v) {
-    return nameOf(v, kOptimizers);
-}
-
-std::optional<Dtype> parseDtype(const std::string& text) {
-    if (text == "float32" || text == "fp32")
-        return Dtype::Float32;
-    if (text == "bfloat16" || text == "bf16")
-        return Dtype::BFloat16;
-    if (text == "float16" || text == "fp16" || text == "half")
-        return Dtype::Float16;
-    return std::nullopt;
-}
-std::optional<Checkpointing> parseCheckpointing(const std::string& text) {
-    if (text == "block" || text == "per_block")
-        return Checkpointing::PerBlock;
-    return parseByName<Checkpointing>(text, kCheckpointing);
-}
-std::optional<ProfileType> parseProfileType(const std::string& text) {
-    // "forward" is inference (torch.no_grad), not a forward with autograd on: accepted by that
-    // name too.
-    if (text == "inference" || text == "no_grad" || text == "no-grad")
-        return ProfileType::Forward;
-    return parseByName<ProfileType>(text, kProfiles);
-}
-std::optional<OptimizerKind> parseOptimizerKind(const std::string& text) {
-    return parseByName<OptimizerKind>(text, kOptimizers);
-}
 
 TrainOptions TrainOptions::fromPreset(const std::string& name) {
     const Preset* preset = Preset::find(name);
@@ -110,7 +24,8 @@ TrainOptions TrainOptions::fromPreset(const std::string& name) {
         for (const auto& n : Preset::names()) {
             known += (known.empty() ? "" : ", ") + n;
         }
-        throw ConfigError("--preset", "unknown preset '" + name + "' (known: " + known + ")");
+        throw ConfigError(TrainOptionTable::flag("preset"),
+                          "unknown preset '" + name + "' (known: " + known + ")");
     }
     TrainOptions options;
     options.preset = preset->name;
@@ -124,29 +39,32 @@ void TrainOptions::validate() const {
     model.validate();
     model.validateSequence(seq_len);
     if (batch_size <= 0)
-        throw ConfigError("--batch-size", "must be positive");
+        throw ConfigError(TrainOptionTable::flag("batch_size"), "must be positive");
     if (num_steps <= 0)
-        throw ConfigError("--num-steps", "must be positive");
+        throw ConfigError(TrainOptionTable::flag("num_steps"), "must be positive");
     if (warmup_steps < 0)
-        throw ConfigError("--warmup-steps", "must not be negative");
+        throw ConfigError(TrainOptionTable::flag("warmup_steps"), "must not be negative");
     if (!(learning_rate > 0.0))
-        throw ConfigError("--learning-rate", "must be positive");
+        throw ConfigError(TrainOptionTable::flag("learning_rate"), "must be positive");
     if (threads < 0)
-        throw ConfigError("--threads", "must not be negative (0 means all cores)");
+        throw ConfigError(TrainOptionTable::flag("threads"),
+                          "must not be negative (0 means all cores)");
     const bool cpu = device == "cpu";
     const bool gpu = device.rfind("cuda", 0) == 0;
     if (!cpu && !gpu) {
-        throw ConfigError("--device", "unknown device '" + device + "' (use cpu, cuda or cuda:N)");
+        throw ConfigError(TrainOptionTable::flag("device"),
+                          "unknown device '" + device + "' (use cpu, cuda or cuda:N)");
     }
     if (device_memory_limit < 0) {
-        throw ConfigError("--device-memory-limit", "must not be negative");
+        throw ConfigError(TrainOptionTable::flag("device_memory_limit"), "must not be negative");
     }
     if (gpu && device_memory_limit > 0) {
-        throw ConfigError("--device-memory-limit",
+        throw ConfigError(TrainOptionTable::flag("device_memory_limit"),
                           "emulates a smaller device on CPU runs; a GPU run has its real capacity");
     }
     if (cpu && dtype == Dtype::Float16) {
-        throw ConfigError("--dtype", "fp16 autocast needs a CUDA or ROCm device; on CPU use bf16");
+        throw ConfigError(TrainOptionTable::flag("dtype"),
+                          "fp16 autocast needs a CUDA or ROCm device; on CPU use bf16");
     }
     SizeLimits::check(*this);
 }
@@ -159,36 +77,118 @@ int TrainOptions::resolvedThreads() const {
     return n == 0 ? 1 : static_cast<int>(n);
 }
 
-nlohmann::json TrainOptions::toJson() const {
-    return {
-        {"preset", preset},
-        {"vocab_size", model.vocab_size},
-        {"hidden_dim", model.hidden_dim},
-        {"num_layers", model.n_layers},
-        {"num_heads", model.n_heads},
-        {"num_kv_heads", model.n_kv_heads},
-        {"intermediate_dim", model.intermediate_dim},
-        {"max_seq_len", model.max_seq_len},
-        {"rope_theta", model.rope_theta},
-        {"norm_eps", model.norm_eps},
-        {"tie_embeddings", model.tie_embeddings},
-        {"batch_size", batch_size},
-        {"seq_len", seq_len},
-        {"num_steps", num_steps},
-        {"warmup_steps", warmup_steps},
-        {"learning_rate", learning_rate},
-        {"weight_decay", weight_decay},
-        {"sgd_momentum", sgd_momentum},
-        {"seed", seed},
-        {"threads", resolvedThreads()},
-        {"dtype", toString(dtype)},
-        {"attention", toString(attention)},
-        {"checkpointing", toString(checkpointing)},
-        {"profile_type", toString(profile)},
-        {"optimizer", toString(optimizer)},
-        {"device", device},
-        {"device_memory_limit", device_memory_limit},
+namespace {
+
+// How each of TrainOptionTable's rows reads and writes TrainOptions: the one place besides the
+// struct itself that names its fields.
+struct OptionBinding {
+    const char* key;
+    std::function<nlohmann::json(const TrainOptions&)> get;
+    // Throws nlohmann::json::exception on a value of the wrong type, ConfigError on an unknown
+    // name.
+    std::function<void(TrainOptions&, const nlohmann::json&)> set;
+};
+
+template <typename V>
+OptionBinding member(const char* key, V TrainOptions::*field) {
+    return {key, [field](const TrainOptions& o) { return nlohmann::json(o.*field); },
+            [field](TrainOptions& o, const nlohmann::json& j) { j.get_to(o.*field); }};
+}
+
+template <typename V>
+OptionBinding modelMember(const char* key, V TinyLlamaConfig::*field) {
+    return {key, [field](const TrainOptions& o) { return nlohmann::json(o.model.*field); },
+            [field](TrainOptions& o, const nlohmann::json& j) { j.get_to(o.model.*field); }};
+}
+
+template <typename E, typename Parse>
+OptionBinding choice(const char* key, E TrainOptions::*field, Parse parse) {
+    return {key, [field](const TrainOptions& o) { return nlohmann::json(toString(o.*field)); },
+            [key, field, parse](TrainOptions& o, const nlohmann::json& j) {
+                const std::string text = j.get<std::string>();
+                const auto value = parse(text);
+                if (!value) {
+                    const TrainOptionRow& row = TrainOptionTable::row(key);
+                    std::string names;
+                    for (const auto& name : row.choices()) {
+                        names += (names.empty() ? "" : ", ") + name;
+                    }
+                    throw ConfigError(
+                        row.flag, "unknown value '" + printableText(text) + "' (" + names + ")");
+                }
+                o.*field = *value;
+            }};
+}
+
+const std::vector<OptionBinding>& bindings() {
+    static const std::vector<OptionBinding> list{
+        member("preset", &TrainOptions::preset),
+        modelMember("vocab_size", &TinyLlamaConfig::vocab_size),
+        modelMember("hidden_dim", &TinyLlamaConfig::hidden_dim),
+        modelMember("num_layers", &TinyLlamaConfig::n_layers),
+        modelMember("num_heads", &TinyLlamaConfig::n_heads),
+        modelMember("num_kv_heads", &TinyLlamaConfig::n_kv_heads),
+        modelMember("intermediate_dim", &TinyLlamaConfig::intermediate_dim),
+        modelMember("max_seq_len", &TinyLlamaConfig::max_seq_len),
+        modelMember("rope_theta", &TinyLlamaConfig::rope_theta),
+        modelMember("norm_eps", &TinyLlamaConfig::norm_eps),
+        modelMember("tie_embeddings", &TinyLlamaConfig::tie_embeddings),
+        member("batch_size", &TrainOptions::batch_size),
+        member("seq_len", &TrainOptions::seq_len),
+        member("num_steps", &TrainOptions::num_steps),
+        member("warmup_steps", &TrainOptions::warmup_steps),
+        member("learning_rate", &TrainOptions::learning_rate),
+        member("weight_decay", &TrainOptions::weight_decay),
+        member("sgd_momentum", &TrainOptions::sgd_momentum),
+        member("seed", &TrainOptions::seed),
+        // The run's record says how many threads it had, not "all cores".
+        {"threads", [](const TrainOptions& o) { return nlohmann::json(o.resolvedThreads()); },
+         [](TrainOptions& o, const nlohmann::json& j) { j.get_to(o.threads); }},
+        choice("dtype", &TrainOptions::dtype, parseDtype),
+        choice("attention", &TrainOptions::attention, parseAttentionKind),
+        choice("checkpointing", &TrainOptions::checkpointing, parseCheckpointing),
+        choice("profile_type", &TrainOptions::profile, parseProfileType),
+        choice("optimizer", &TrainOptions::optimizer, parseOptimizerKind),
+        member("device", &TrainOptions::device),
+        member("device_memory_limit", &TrainOptions::device_memory_limit),
     };
+    return list;
+}
+
+const OptionBinding& bindingOf(std::string_view key) {
+    for (const OptionBinding& b : bindings()) {
+        if (key == b.key) {
+            return b;
+        }
+    }
+    throw std::logic_error("training option " + std::string(key) + " reads no field");
+}
+
+bool wholeNumber(const std::string& text, int64_t& out) {
+    if (text.empty()) {
+        return false;
+    }
+    size_t used = 0;
+    try {
+        out = std::stoll(text, &used, 10);
+    } catch (const std::exception&) {
+        return false;
+    }
+    return used == text.size();
+}
+
+}  // namespace
+
+nlohmann::json TrainOptions::toJson() const {
+    nlohmann::json out = nlohmann::json::object();
+    for (const TrainOptionRow& row : TrainOptionTable::rows()) {
+        out[row.key] = bindingOf(row.key).get(*this);
+    }
+    return out;
+}
+
+nlohmann::json TrainOptions::value(std::string_view key) const {
+    return bindingOf(key).get(*this);
 }
 
 TrainOptions TrainOptions::fromJson(const nlohmann::json& j) {
@@ -197,55 +197,101 @@ TrainOptions TrainOptions::fromJson(const nlohmann::json& j) {
 
 TrainOptions TrainOptions::fromJson(const nlohmann::json& j, const TrainOptions& base) {
     TrainOptions o = base;
-    auto read = [&j](const char* key, auto& field) {
-        if (!j.contains(key)) {
-            return;
+    if (!j.is_object()) {
+        return o;  // nothing given (a run without a recorded configuration)
+    }
+    for (const TrainOptionRow& row : TrainOptionTable::rows()) {
+        if (!j.contains(row.key)) {
+            continue;
         }
         try {
-            j.at(key).get_to(field);
+            bindingOf(row.key).set(o, j.at(row.key));
         } catch (const nlohmann::json::exception&) {
-            throw ConfigError(std::string("--") + key, "has the wrong type");
+            throw ConfigError(row.flag, "has the wrong type");
         }
-    };
-    auto readEnum = [&j](const char* key, auto& field, auto parse) {
-        if (!j.contains(key)) {
-            return;
-        }
-        const auto text = j.at(key).is_string() ? j.at(key).get<std::string>() : std::string();
-        auto parsed = parse(text);
-        if (!parsed) {
-            throw ConfigError(std::string("--") + key, "unknown value '" + text + "'");
-        }
-        field = *parsed;
-    };
-    read("preset", o.preset);
-    read("vocab_size", o.model.vocab_size);
-    read("hidden_dim", o.model.hidden_dim);
-    read("num_layers", o.model.n_layers);
-    read("num_heads", o.model.n_heads);
-    read("num_kv_heads", o.model.n_kv_heads);
-    read("intermediate_dim", o.model.intermediate_dim);
-    read("max_seq_len", o.model.max_seq_len);
-    read("rope_theta", o.model.rope_theta);
-    read("norm_eps", o.model.norm_eps);
-    read("tie_embeddings", o.model.tie_embeddings);
-    read("batch_size", o.batch_size);
-    read("seq_len", o.seq_len);
-    read("num_steps", o.num_steps);
-    read("warmup_steps", o.warmup_steps);
-    read("learning_rate", o.learning_rate);
-    read("weight_decay", o.weight_decay);
-    read("sgd_momentum", o.sgd_momentum);
-    read("seed", o.seed);
-    read("threads", o.threads);
-    read("device", o.device);
-    read("device_memory_limit", o.device_memory_limit);
-    readEnum("dtype", o.dtype, parseDtype);
-    readEnum("attention", o.attention, parseAttentionKind);
-    readEnum("checkpointing", o.checkpointing, parseCheckpointing);
-    readEnum("profile_type", o.profile, parseProfileType);
-    readEnum("optimizer", o.optimizer, parseOptimizerKind);
+    }
     return o;
+}
+
+nlohmann::json TrainOptions::parseValue(const TrainOptionRow& row, const std::string& text) {
+    const std::string shown = "'" + printableText(text) + "'";
+    switch (row.type) {
+        case OptionType::Integer: {
+            int64_t v = 0;
+            if (!wholeNumber(text, v)) {
+                throw ConfigError(row.flag, shown + " is not a whole number");
+            }
+            if (v < row.min || v > row.max) {
+                throw ConfigError(row.flag, "must be between " + std::to_string(row.min) + " and " +
+                                                std::to_string(row.max) + ", got " +
+                                                std::to_string(v));
+            }
+            return v;
+        }
+        case OptionType::Real: {
+            size_t used = 0;
+            double v = 0;
+            try {
+                v = std::stod(text, &used);
+            } catch (const std::exception&) {
+                used = 0;
+            }
+            if (used == 0 || used != text.size() || !std::isfinite(v)) {
+                throw ConfigError(row.flag, shown + " is not a number");
+            }
+            if (!(v > row.real_min) || v > row.real_max) {
+                std::ostringstream range;
+                range << "must be above " << row.real_min << " and at most " << row.real_max;
+                throw ConfigError(row.flag, range.str());
+            }
+            return v;
+        }
+        case OptionType::Flag:
+            if (text == "true" || text == "1" || text == "on" || text == "yes") {
+                return true;
+            }
+            if (text == "false" || text == "0" || text == "off" || text == "no") {
+                return false;
+            }
+            throw ConfigError(row.flag, shown + " is not true or false");
+        case OptionType::Choice: {
+            // The option's own parser decides (with its aliases); the value is its name.
+            if (std::string_view(row.key) == "preset") {
+                TrainOptions::fromPreset(text);  // throws ConfigError naming the known ones
+                return text;
+            }
+            TrainOptions scratch;
+            bindingOf(row.key).set(scratch, nlohmann::json(text));
+            return bindingOf(row.key).get(scratch);
+        }
+        case OptionType::Text:
+            return text;
+        case OptionType::Bytes: {
+            const auto bytes = parseByteSize(text);
+            if (!bytes || *bytes <= 0 || *bytes > row.max) {
+                throw ConfigError(row.flag, shown + " is not a size (try 512MiB or 2GiB)");
+            }
+            return *bytes;
+        }
+    }
+    return text;
+}
+
+TrainOptions TrainOptions::withChanges(const nlohmann::json& changes, const TrainOptions& base) {
+    nlohmann::json given = changes;
+    // CS336-style shapes have no GQA: KV heads follow the heads unless they are given too.
+    if (given.contains("num_heads") && !given.contains("num_kv_heads") &&
+        given["num_heads"].is_number_integer() &&
+        base.model.n_kv_heads > given["num_heads"].get<int64_t>()) {
+        given["num_kv_heads"] = given["num_heads"];
+    }
+    // A longer sequence than the model's longest makes the model accept it, unless that is
+    // given too.
+    if (given.contains("seq_len") && !given.contains("max_seq_len") &&
+        given["seq_len"].is_number_integer()) {
+        given["max_seq_len"] = std::max(base.model.max_seq_len, given["seq_len"].get<int64_t>());
+    }
+    return fromJson(given, base);
 }
 
 }  // namespace memscope

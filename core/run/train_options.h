@@ -2,34 +2,18 @@
 
 #include "model/attention_kind.h"
 #include "model/tiny_llama_config.h"
+#include "model/train_choices.h"
 
 #include <nlohmann/json_fwd.hpp>
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace memscope {
 
-enum class Dtype { Float32, BFloat16, Float16 };
-enum class Checkpointing { None, PerBlock };
-enum class ProfileType { Training, Forward };
-enum class OptimizerKind { AdamW, Sgd };
-
-std::string toString(Dtype v);
-std::string toString(Checkpointing v);
-std::string toString(ProfileType v);
-std::string toString(OptimizerKind v);
-std::optional<Dtype> parseDtype(const std::string& text);
-std::optional<Checkpointing> parseCheckpointing(const std::string& text);
-std::optional<ProfileType> parseProfileType(const std::string& text);
-std::optional<OptimizerKind> parseOptimizerKind(const std::string& text);
-// Each enum's names, as toString spells them, in declaration order: the CLI's choices and the
-// GUI's items.
-std::vector<std::string> dtypeNames();
-std::vector<std::string> checkpointingNames();
-std::vector<std::string> profileTypeNames();
-std::vector<std::string> optimizerKindNames();
+struct TrainOptionRow;
 
 // Everything that defines a run. Defaults are the workshop's (tiny_llama_v1.py).
 struct TrainOptions {
@@ -60,10 +44,22 @@ struct TrainOptions {
     int resolvedThreads() const;
     bool training() const { return profile == ProfileType::Training; }
 
+    // Every option of TrainOptionTable by its key (model/train_option_table.h).
     nlohmann::json toJson() const;
-    // The keys `json` has over the defaults, or over `base`. Throws ConfigError.
+    // One option's value as toJson() gives it.
+    nlohmann::json value(std::string_view key) const;
+    // The keys `json` has over the defaults, or over `base`. Throws ConfigError naming the
+    // option's flag.
     static TrainOptions fromJson(const nlohmann::json& json);
     static TrainOptions fromJson(const nlohmann::json& json, const TrainOptions& base);
+    // A user's text for one option (a flag's value, a form field's) as its JSON value: a whole
+    // number in the row's range, a number, true/false, a choice by any name its parser accepts
+    // (given back by its own name), a size (512MiB). Throws ConfigError naming the flag.
+    static nlohmann::json parseValue(const TrainOptionRow& row, const std::string& text);
+    // `changes` (by key) over `base`, as a user means them: given heads without KV heads make
+    // the KV heads follow where there would be more of them; a given sequence length without
+    // the model's longest makes that at least as long. Throws ConfigError.
+    static TrainOptions withChanges(const nlohmann::json& changes, const TrainOptions& base);
 };
 
 }  // namespace memscope

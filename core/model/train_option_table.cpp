@@ -1,0 +1,304 @@
+#include "model/train_option_table.h"
+
+#include "model/attention_kind.h"
+#include "model/preset.h"
+#include "model/train_choices.h"
+
+#include <limits>
+#include <stdexcept>
+
+namespace memscope {
+
+namespace {
+
+// A row, told field by field (C++17 has no designated initializers).
+struct RowBuilder {
+    TrainOptionRow r;
+    RowBuilder(const char* key, const char* flag, OptionType type) {
+        r.key = key;
+        r.flag = flag;
+        r.type = type;
+    }
+    RowBuilder& range(int64_t lo, int64_t hi) {
+        r.min = lo;
+        r.max = hi;
+        return *this;
+    }
+    RowBuilder& realRange(double above, double at_most) {
+        r.real_min = above;
+        r.real_max = at_most;
+        return *this;
+    }
+    RowBuilder& alias(const char* spelling) {
+        r.aliases.emplace_back(spelling);
+        return *this;
+    }
+    RowBuilder& negation(const char* spelling) {
+        r.negation = spelling;
+        return *this;
+    }
+    RowBuilder& unit(const char* text) {
+        r.unit = text;
+        return *this;
+    }
+    RowBuilder& text(const char* label, const char* help) {
+        r.label = label;
+        r.help = help;
+        return *this;
+    }
+    RowBuilder& preset() {
+        r.from_preset = true;
+        return *this;
+    }
+    RowBuilder& planner(const char* yaml_name) {
+        r.planner_name = yaml_name;
+        return *this;
+    }
+    RowBuilder& sweep() {
+        r.sweep = true;
+        return *this;
+    }
+    RowBuilder& forms(FormGroup run_panel, FormGroup planner_page) {
+        r.run_panel = run_panel;
+        r.planner_page = planner_page;
+        return *this;
+    }
+    RowBuilder& choices(std::vector<std::string> (*names)()) {
+        r.choices = names;
+        return *this;
+    }
+    operator TrainOptionRow() const { return r; }  // NOLINT: a builder turns into its row
+};
+
+using T = OptionType;
+using G = FormGroup;
+
+std::vector<TrainOptionRow> makeRows() {
+    // Past these ranges, tensors stop fitting any machine long before (SizeLimits guards the
+    // bytes).
+    return {
+        RowBuilder("preset", "--preset", T::Choice)
+            .text("&Preset:", "Model and problem size preset")
+            .choices(Preset::names)
+            .planner("preset")
+            .sweep()
+            .forms(G::Model, G::Model),
+        RowBuilder("hidden_dim", "--hidden-dim", T::Integer)
+            .alias("--d-model")
+            .range(1, 65536)
+            .text("&Hidden size:", "Model hidden dimension")
+            .preset()
+            .planner("hidden_dim")
+            .forms(G::Model, G::Model),
+        RowBuilder("num_layers", "--num-layers", T::Integer)
+            .alias("--n-layers")
+            .range(1, 1024)
+            .unit("blocks")
+            .text("&Layers:", "Number of transformer layers")
+            .preset()
+            .planner("num_layers")
+            .forms(G::Model, G::Model),
+        RowBuilder("num_heads", "--num-heads", T::Integer)
+            .alias("--n-heads")
+            .range(1, 1024)
+            .text("&Heads:", "Number of attention heads")
+            .preset()
+            .planner("num_heads")
+            .forms(G::Model, G::Model),
+        RowBuilder("num_kv_heads", "--num-kv-heads", T::Integer)
+            .alias("--n-kv-heads")
+            .range(1, 1024)
+            .text("&KV heads:", "Number of key/value heads (GQA)")
+            .preset()
+            .planner("num_kv_heads")
+            .forms(G::Model, G::Model),
+        RowBuilder("intermediate_dim", "--intermediate-dim", T::Integer)
+            .alias("--d-ff")
+            .range(1, 1 << 20)
+            .text("&Intermediate size:", "Feed-forward intermediate size")
+            .preset()
+            .planner("intermediate_dim")
+            .forms(G::Model, G::Model),
+        RowBuilder("vocab_size", "--vocab-size", T::Integer)
+            .range(2, 1 << 22)
+            .unit("tokens")
+            .text("&Vocabulary:", "Vocabulary size")
+            .preset()
+            .planner("vocab_size")
+            .forms(G::Model, G::Model),
+        RowBuilder("max_seq_len", "--max-seq-len", T::Integer)
+            .range(1, 1 << 20)
+            .unit("tokens")
+            .text("Max sequence:", "Longest sequence the model supports")
+            .preset()
+            .forms(G::Model, G::None),
+        RowBuilder("rope_theta", "--rope-theta", T::Real)
+            .realRange(0, 1e12)
+            .text("RoPE theta:", "Base of the rotary embeddings' frequencies")
+            .preset(),
+        RowBuilder("norm_eps", "--norm-eps", T::Real)
+            .realRange(0, 1)
+            .text("Norm epsilon:", "Epsilon of the RMS norms")
+            .preset(),
+        RowBuilder("tie_embeddings", "--tie-embeddings", T::Flag)
+            .negation("--no-tie-embeddings")
+            .text("Tied embeddings:", "Share embedding and LM head weights")
+            .preset()
+            .planner("tie_embeddings")
+            .forms(G::Model, G::Model),
+        RowBuilder("batch_size", "--batch-size", T::Integer)
+            .range(1, 1 << 16)
+            .unit("sequences")
+            .text("&Batch size:", "Samples per batch")
+            .preset()
+            .planner("batch_size")
+            .sweep()
+            .forms(G::Run, G::Run),
+        RowBuilder("seq_len", "--seq-len", T::Integer)
+            .alias("--context-length")
+            .range(1, 1 << 20)
+            .unit("tokens")
+            .text("&Sequence length:", "Sequence length")
+            .preset()
+            .planner("sequence_length")
+            .sweep()
+            .forms(G::Run, G::Run),
+        RowBuilder("num_steps", "--num-steps", T::Integer)
+            .range(1, 1000000)
+            .unit("steps")
+            .text("S&teps:", "Timed steps (default 50)")
+            .sweep()
+            .forms(G::Run, G::None),
+        RowBuilder("warmup_steps", "--warmup-steps", T::Integer)
+            .range(0, 1000000)
+            .unit("steps")
+            .text("&Warmup steps:", "Untimed steps run first (default 0)")
+            .forms(G::Run, G::None),
+        RowBuilder("profile_type", "--profile-type", T::Choice)
+            .text("Profile:",
+                  "training (forward+backward+step) or forward (also 'inference': torch.no_grad, "
+                  "activations freed once used; not a forward with autograd on)")
+            .choices(profileTypeNames)
+            .planner("profile")
+            .sweep()
+            .forms(G::Run, G::Run),
+        RowBuilder("optimizer", "--optimizer", T::Choice)
+            .text("&Optimizer:", "adamw or sgd")
+            .choices(optimizerKindNames)
+            .planner("optimizer")
+            .forms(G::Run, G::Run),
+        RowBuilder("learning_rate", "--learning-rate", T::Real)
+            .realRange(0, 10)
+            .text("Learning rate:", "Optimizer learning rate (default 1e-4)")
+            .forms(G::Run, G::None),
+        RowBuilder("weight_decay", "--weight-decay", T::Real)
+            .realRange(-1, 10)
+            .text("Weight decay:", "AdamW's weight decay (default 0.01)"),
+        RowBuilder("sgd_momentum", "--sgd-momentum", T::Real)
+            .realRange(-1, 1)
+            .text("Momentum:", "SGD's momentum (default 0.9)"),
+        RowBuilder("seed", "--seed", T::Integer)
+            .range(0, std::numeric_limits<int32_t>::max())
+            .text("Seed:", "Random seed for weights and data (default 42)")
+            .forms(G::Run, G::None),
+        RowBuilder("dtype", "--dtype", T::Choice)
+            .text("&Dtype:", "fp32, or bf16 / fp16 autocast")
+            .choices(dtypeNames)
+            .planner("precision")
+            .sweep()
+            .forms(G::Numerics, G::Run),
+        RowBuilder("attention", "--attention", T::Choice)
+            .text("&Attention:", "eager, fused, sdpa or memory-efficient")
+            .choices(attentionKindNames)
+            .planner("attention")
+            .sweep()
+            .forms(G::Numerics, G::Run),
+        RowBuilder("checkpointing", "--checkpointing", T::Choice)
+            .text("&Checkpointing:", "Activation checkpointing: none or per-block")
+            .choices(checkpointingNames)
+            .planner("checkpointing")
+            .sweep()
+            .forms(G::Numerics, G::Run),
+        RowBuilder("device", "--device", T::Text)
+            .text("De&vice:", "cpu, cuda or cuda:N")
+            .forms(G::Device, G::None),
+        RowBuilder("threads", "--threads", T::Integer)
+            .range(0, 1024)
+            .text("&Threads:",
+                  "CPU threads (default: all cores, fewer while other processes keep cores busy)")
+            .forms(G::Device, G::None),
+        RowBuilder("device_memory_limit", "--device-memory-limit", T::Bytes)
+            .range(0, int64_t(1) << 60)
+            .unit("bytes")
+            .text("Capacity &limit:",
+                  "Make the CPU behave like a device of this size (e.g. 512MiB): allocations "
+                  "past it fail with an out-of-memory error")
+            .forms(G::Device, G::None),
+    };
+}
+
+std::string_view undashed(std::string_view name) {
+    while (!name.empty() && name.front() == '-') {
+        name.remove_prefix(1);
+    }
+    return name;
+}
+
+// "--hidden-dim" and "hidden_dim" name the same option.
+bool sameName(std::string_view a, std::string_view b) {
+    a = undashed(a);
+    b = undashed(b);
+    if (a.size() != b.size()) {
+        return false;
+    }
+    for (size_t i = 0; i < a.size(); ++i) {
+        const char x = a[i] == '-' ? '_' : a[i];
+        const char y = b[i] == '-' ? '_' : b[i];
+        if (x != y) {
+            return false;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+const std::vector<TrainOptionRow>& TrainOptionTable::rows() {
+    static const std::vector<TrainOptionRow> table = makeRows();
+    return table;
+}
+
+const TrainOptionRow& TrainOptionTable::row(std::string_view key) {
+    for (const TrainOptionRow& r : rows()) {
+        if (key == r.key) {
+            return r;
+        }
+    }
+    throw std::logic_error("no training option " + std::string(key));
+}
+
+const TrainOptionRow* TrainOptionTable::find(std::string_view name) {
+    for (const TrainOptionRow& r : rows()) {
+        if (sameName(name, r.key) || sameName(name, r.flag) ||
+            (r.planner_name != nullptr && sameName(name, r.planner_name)) ||
+            (r.negation != nullptr && sameName(name, r.negation))) {
+            return &r;
+        }
+        for (const std::string& alias : r.aliases) {
+            if (sameName(name, alias)) {
+                return &r;
+            }
+        }
+    }
+    return nullptr;
+}
+
+std::string TrainOptionTable::flag(std::string_view key) {
+    return row(key).flag;
+}
+
+std::string TrainOptionTable::argument(std::string_view key, const std::string& value) {
+    return std::string(row(key).flag) + " " + value;
+}
+
+}  // namespace memscope

@@ -1,0 +1,199 @@
+// Every training option is one row of TrainOptionTable (issue 42). Each row goes round through
+// every place that reads or writes it: its flag and each alias on memscope-cli's command line
+// (TrainOptionSet, in-process), the run configuration's JSON (TrainOptions::toJson and
+// fromJson), and the planner's YAML under its planner name. An option added to the table
+// without a sample value here, a binding in TrainOptions or a way through the CLI fails here.
+
+#include "model/config_error.h"
+#include "model/train_option_table.h"
+#include "predict/plan_request.h"
+#include "run/train_options.h"
+#include "train_option_set.h"
+
+#include <nlohmann/json.hpp>
+
+#include <CLI/App.hpp>
+#include <QtTest/QtTest>
+
+#include <map>
+#include <set>
+
+using namespace memscope;
+
+namespace {
+
+// A value for every option that differs from the defaults and from every preset's, and that
+// makes a valid run together with the others.
+const std::map<std::string, std::string>& samples() {
+    static const std::map<std::string, std::string> values{
+        {"preset", "study-tiny"},
+        {"hidden_dim", "96"},
+        {"num_layers", "3"},
+        {"num_heads", "6"},
+        {"num_kv_heads", "3"},
+        {"intermediate_dim", "200"},
+        {"vocab_size", "300"},
+        {"max_seq_len", "64"},
+        {"rope_theta", "5000"},
+        {"norm_eps", "0.0001"},
+        {"tie_embeddings", "false"},
+        {"batch_size", "3"},
+        {"seq_len", "40"},
+        {"num_steps", "7"},
+        {"warmup_steps", "2"},
+        {"profile_type", "forward"},
+        {"optimizer", "sgd"},
+        {"learning_rate", "0.01"},
+        {"weight_decay", "0.05"},
+        {"sgd_momentum", "0.8"},
+        {"seed", "7"},
+        {"dtype", "bf16"},
+        {"attention", "sdpa"},
+        {"checkpointing", "per-block"},
+        {"device", "cpu"},
+        {"threads", "1"},
+        {"device_memory_limit", "64MiB"},
+    };
+    return values;
+}
+
+// The options memscope-cli resolves from `args` (argv[0] first).
+TrainOptions parse(std::vector<std::string> args) {
+    CLI::App app("test");
+    cli::TrainOptionSet set;
+    set.addTo(app);
+    std::vector<const char*> argv{"memscope-cli"};
+    for (const auto& a : args) {
+        argv.push_back(a.c_str());
+    }
+    app.parse(int(argv.size()), argv.data());
+    return set.resolve();
+}
+
+}  // namespace
+
+class TestTrainOptionTable : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void every_row_has_a_sample_a_binding_and_unique_spellings() {
+        std::set<std::string> spellings;
+        const nlohmann::json defaults = TrainOptions().toJson();
+        for (const TrainOptionRow& row : TrainOptionTable::rows()) {
+            QVERIFY2(samples().count(row.key) == 1, row.key);
+            QVERIFY2(defaults.contains(row.key), row.key);  // toJson writes it
+            QVERIFY2(std::string(row.flag).rfind("--", 0) == 0, row.flag);
+            QVERIFY2(std::string(row.help).size() > 3, row.key);
+            QVERIFY2(std::string(row.label).size() > 1, row.key);
+            for (const std::string& s : [&] {
+                     std::vector<std::string> all{row.flag};
+                     all.insert(all.end(), row.aliases.begin(), row.aliases.end());
+                     if (row.negation) {
+                         all.push_back(row.negation);
+                     }
+                     return all;
+                 }()) {
+                QVERIFY2(spellings.insert(s).second, s.c_str());
+                QCOMPARE(TrainOptionTable::find(s), &row);
+            }
+            QCOMPARE(TrainOptionTable::find(row.key), &row);
+            if (row.planner_name) {
+                QCOMPARE(TrainOptionTable::find(row.planner_name), &row);
+            }
+            QVERIFY((row.type == OptionType::Choice) == (row.choices != nullptr));
+        }
+        QCOMPARE(samples().size(), TrainOptionTable::rows().size());
+        QCOMPARE(defaults.size(), TrainOptionTable::rows().size());  // and nothing else
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, TrainOptionTable::row("no_such_option"));
+        QVERIFY(TrainOptionTable::find("--no-such-option") == nullptr);
+    }
+
+    void every_row_round_trips_through_flag_json_and_alias() {
+        // All samples at once on the command line: together they make one valid run.
+        std::vector<std::string> args;
+        for (const TrainOptionRow& row : TrainOptionTable::rows()) {
+            const std::string& text = samples().at(row.key);
+            if (row.type == OptionType::Flag) {
+                args.push_back(text == "true" ? row.flag : row.negation);
+            } else {
+                args.insert(args.end(), {row.flag, text});
+            }
+        }
+        const TrainOptions o = parse(args);
+        const nlohmann::json json = o.toJson();
+        const TrainOptions back = TrainOptions::fromJson(json);
+        for (const TrainOptionRow& row : TrainOptionTable::rows()) {
+            const nlohmann::json expected = TrainOptions::parseValue(row, samples().at(row.key));
+            QVERIFY2(
+                o.value(row.key) == expected,
+                (std::string(row.flag) + ": " + o.value(row.key).dump() + " vs " + expected.dump())
+                    .c_str());
+            QVERIFY2(expected != TrainOptions().value(row.key) || row.type == OptionType::Text,
+                     row.key);  // the sample tests something
+            QVERIFY2(back.value(row.key) == expected, row.key);
+            // Each alias sets the same field.
+            for (const std::string& alias : row.aliases) {
+                auto with_alias = args;
+                for (auto& a : with_alias) {
+                    if (a == row.flag) {
+                        a = alias;
+                    }
+                }
+                QVERIFY2(parse(with_alias).value(row.key) == expected, alias.c_str());
+            }
+        }
+    }
+
+    void a_wrong_value_names_the_flag_and_the_json_field() {
+        for (const TrainOptionRow& row : TrainOptionTable::rows()) {
+            if (row.type == OptionType::Text || row.type == OptionType::Flag) {
+                continue;
+            }
+            try {
+                TrainOptions::parseValue(row, "not-a-value");
+                QFAIL(row.key);
+            } catch (const ConfigError& e) {
+                QCOMPARE(e.option(), std::string(row.flag));
+            }
+            try {
+                TrainOptions::fromJson(nlohmann::json{{row.key, nlohmann::json::array()}});
+                QFAIL(row.key);
+            } catch (const ConfigError& e) {
+                QCOMPARE(e.option(), std::string(row.flag));
+            }
+        }
+        // Model checks name the table's flags too.
+        TrainOptions o;
+        o.model.n_heads = 7;
+        try {
+            o.validate();
+            QFAIL("7 heads of 256");
+        } catch (const ConfigError& e) {
+            QCOMPARE(e.option(), TrainOptionTable::flag("num_heads"));
+            QVERIFY(std::string(e.what()).find(TrainOptionTable::flag("hidden_dim")) !=
+                    std::string::npos);
+        }
+    }
+
+    void the_planner_reads_every_planner_name() {
+        std::string yaml = "model:\n";
+        std::vector<const TrainOptionRow*> read;
+        for (const TrainOptionRow& row : TrainOptionTable::rows()) {
+            if (row.planner_name == nullptr || std::string_view(row.key) == "preset") {
+                continue;
+            }
+            yaml += std::string("  ") + row.planner_name + ": " + samples().at(row.key) + "\n";
+            read.push_back(&row);
+        }
+        QVERIFY(read.size() >= 10);
+        const PlanRequest request = PlanRequest::fromYaml(yaml);
+        for (const TrainOptionRow* row : read) {
+            QVERIFY2(request.workload.value(row->key) ==
+                         TrainOptions::parseValue(*row, samples().at(row->key)),
+                     row->planner_name);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTrainOptionTable)
+#include "test_train_option_table.moc"
