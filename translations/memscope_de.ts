@@ -2884,8 +2884,8 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>train.py oder -m paket.modul</translation>
     </message>
     <message>
-        <source>--batch-size 8</source>
-        <translation>--batch-size 8</translation>
+        <source>--epochs 3 --lr 0.01</source>
+        <translation>--epochs 3 --lr 0.01</translation>
     </message>
     <message>
         <source>the current folder</source>

@@ -2882,7 +2882,7 @@ Allocations live at its start count as present from the start. Leave empty for t
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>--batch-size 8</source>
+        <source>--epochs 3 --lr 0.01</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

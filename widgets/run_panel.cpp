@@ -351,7 +351,7 @@ void RunPanel::retranslateUi() {
     m_source->setItemText(0, tr("Built-in Tiny LLaMA"));
     m_source->setItemText(1, tr("Python program"));
     m_script->setPlaceholderText(tr("train.py, or -m package.module"));
-    m_arguments->setPlaceholderText(tr("--batch-size 8"));
+    m_arguments->setPlaceholderText(tr("--epochs 3 --lr 0.01"));
     m_workingDirectory->setPlaceholderText(tr("the current folder"));
     m_interpreter->setPlaceholderText(QStringLiteral("python3"));
     m_modelGroup->setTitle(tr("Model"));

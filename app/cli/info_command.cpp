@@ -4,6 +4,7 @@
 #include "analysis/program_fit_advice.h"
 #include "cli_support.h"
 #include "model/input_error.h"
+#include "model/train_option_table.h"
 #include "predict/fit_advice.h"
 #include "run/run_summary.h"
 #include "trace/module_table.h"
@@ -305,15 +306,16 @@ int InfoCommand::run() {
                       << ".\n";
         }
         if (limit > 0 && !program_advice->suggestions.empty()) {
-            std::cout << "`memscope-cli record --device-memory-limit " << limit << " --fit "
-                      << m_fit
+            std::cout << "`memscope-cli record "
+                      << TrainOptionTable::argument("device_memory_limit", std::to_string(limit))
+                      << " --fit " << m_fit
                       << " --check-advice --python ...` reruns the first and measures it.\n";
         }
     }
     if (advised) {
         std::cout << "\n"
-                  << FitAdvice::toText(advice, limit)
-                  << "`memscope-cli record ... --device-memory-limit " << limit
+                  << FitAdvice::toText(advice, limit) << "`memscope-cli record ... "
+                  << TrainOptionTable::argument("device_memory_limit", std::to_string(limit))
                   << " --check-advice` reruns the first one that needs one process and "
                      "measures it.\n";
     }

@@ -6,8 +6,10 @@
 #include "io/program_processes.h"
 #include "io/run_file.h"
 #include "io/run_journal.h"
-#include "run/byte_size.h"
+#include "model/config_error.h"
+#include "model/train_option_table.h"
 #include "run/run_summary.h"
+#include "run/train_options.h"
 #include "trace/oom_explanation.h"
 #include "trace/trace_summary.h"
 
@@ -127,12 +129,13 @@ PythonRecordOptions parsePythonRecord(const std::vector<std::string>& args) {
             if (o.poll_ms == "0") {
                 throw std::invalid_argument("--poll-ms: must be at least 1");
             }
-        } else if (a == "--device-memory-limit") {
+        } else if (a == TrainOptionTable::flag("device_memory_limit")) {
             o.memory_limit = value();
-            const auto bytes = parseByteSize(o.memory_limit);
-            if (!bytes || *bytes <= 0) {
-                throw std::invalid_argument("--device-memory-limit: '" + o.memory_limit +
-                                            "' is not a size (try 512MiB or 2GiB)");
+            try {
+                TrainOptions::parseValue(TrainOptionTable::row("device_memory_limit"),
+                                         o.memory_limit);
+            } catch (const ConfigError& e) {
+                throw std::invalid_argument(e.what());
             }
         } else if (a == "--comm-timeout") {
             o.comm_timeout = number(100000);
@@ -146,9 +149,9 @@ PythonRecordOptions parsePythonRecord(const std::vector<std::string>& args) {
         } else {
             throw std::invalid_argument(
                 "record --python takes --out, --python-exe, --python-frames, --poll-ms, "
-                "--comm-timeout, --device-memory-limit, --fit and --check-advice before "
-                "--python; '" +
-                a + "' is not one of them");
+                "--comm-timeout, " +
+                TrainOptionTable::flag("device_memory_limit") +
+                ", --fit and --check-advice before --python; '" + a + "' is not one of them");
         }
     }
     o.program.assign(args.begin() + static_cast<std::ptrdiff_t>(std::min(i + 1, args.size())),
@@ -164,8 +167,9 @@ PythonRecordOptions parsePythonRecord(const std::vector<std::string>& args) {
             "(memscope-cli sweep --python ...): the planner's own model is not the program's");
     }
     if (o.check_advice && o.memory_limit.empty()) {
-        throw std::invalid_argument(
-            "--check-advice needs --device-memory-limit: the advice is what fits that limit");
+        throw std::invalid_argument("--check-advice needs " +
+                                    TrainOptionTable::flag("device_memory_limit") +
+                                    ": the advice is what fits that limit");
     }
     return o;
 }
@@ -204,10 +208,11 @@ int checkProgramAdvice(const PythonRecordOptions& o, const ProgramSweep& sweep,
             .string();
     std::cout << "\nChecking " << top.size << "=" << top.to << " under the same limit ("
               << advice_out << ")...\n";
-    std::vector<std::string> args = {"--out",       advice_out,        "--python-exe",
-                                     o.python,      "--python-frames", o.frames,
-                                     "--poll-ms",   o.poll_ms,         "--device-memory-limit",
-                                     o.memory_limit};
+    std::vector<std::string> args = {
+        "--out",       advice_out,        "--python-exe",
+        o.python,      "--python-frames", o.frames,
+        "--poll-ms",   o.poll_ms,         TrainOptionTable::flag("device_memory_limit"),
+        o.memory_limit};
     if (!o.comm_timeout.empty()) {
         args.insert(args.end(), {"--comm-timeout", o.comm_timeout});
     }
@@ -349,7 +354,7 @@ int PythonRecord::run(const std::vector<std::string>& args) {
         argv.insert(argv.end(), {"--comm-timeout", o.comm_timeout});
     }
     if (!o.memory_limit.empty()) {
-        argv.insert(argv.end(), {"--device-memory-limit", o.memory_limit});
+        argv.insert(argv.end(), {TrainOptionTable::flag("device_memory_limit"), o.memory_limit});
     }
     if (o.program[0] != "-m") {
         argv.push_back("--");

@@ -1,6 +1,7 @@
 #include "record_command.h"
 
 #include <CLI/Validators.hpp>
+#include "model/train_option_table.h"
 
 namespace memscope::cli {
 
@@ -20,9 +21,10 @@ RecordCommand::RecordCommand(CLI::App& parent) {
                     "Capture operator inputs (slower; like torch.profiler's record_shapes)");
     m_app->add_option("--summary-json", m_summaryJson, "Write the run summary as JSON to FILE");
     m_app->add_flag("--check-advice", m_checkAdvice,
-                    "With --device-memory-limit: when the run runs out of memory, list the "
-                    "smallest single changes the planner predicts to fit, rerun the top one "
-                    "under the same limit and print its measured peak beside the prediction");
+                    "With " + TrainOptionTable::flag("device_memory_limit") +
+                        ": when the run runs out of memory, list the smallest single changes the "
+                        "planner predicts to fit, rerun the top one under the same limit and "
+                        "print its measured peak beside the prediction");
     m_app->add_option("--log-interval", m_logInterval, "Print every N-th step (default 1)")
         ->check(CLI::PositiveNumber);
     // Parsed apart (app/cli/python_record.h): everything after --python is the program's.
@@ -30,7 +32,9 @@ RecordCommand::RecordCommand(CLI::App& parent) {
         "Record a Python program instead of the built-in trainer:\n"
         "  record [--out RUN.memscope] [--python-exe EXE (default python3)]\n"
         "         [--python-frames N (innermost Python frames per allocation, default 4)]\n"
-        "         [--poll-ms N] [--comm-timeout S] [--device-memory-limit SIZE]\n"
+        "         [--poll-ms N] [--comm-timeout S] [" +
+        TrainOptionTable::argument("device_memory_limit", "SIZE") +
+        "]\n"
         "         [--fit SWEEPDIR --check-advice] --python (SCRIPT.py | -m MODULE) [ARGS...]\n"
         "The exit status is the program's; a program killed before it saved is recovered from\n"
         "its journal. --fit names a sweep of the program (sweep --python): after an out-of-memory\n"

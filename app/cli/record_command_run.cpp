@@ -6,6 +6,7 @@
 #include "io/run_file.h"
 #include "io/run_journal.h"
 #include "model/config_error.h"
+#include "model/train_option_table.h"
 #include "predict/fit_advice.h"
 #include "predict/memory_model.h"
 #include "rank_launcher.h"
@@ -49,7 +50,8 @@ int RecordCommand::run() {
         const auto role = m_parallel.resolve(options);
         if (m_checkAdvice && options.device_memory_limit <= 0) {
             throw ConfigError("--check-advice",
-                              "needs --device-memory-limit SIZE: the limit the advice must fit");
+                              "needs " + TrainOptionTable::argument("device_memory_limit", "SIZE") +
+                                  ": the limit the advice must fit");
         }
         if (m_checkAdvice && role != ParallelOptionSet::Role::Single) {
             throw ConfigError("--check-advice", "checks the advice of a run of one process");
@@ -161,7 +163,8 @@ int RecordCommand::run() {
         std::cout << TraceSummary::toText(trace, trace.summary, 5);
         if (summary.out_of_memory && summary.steps.empty() && options.device_memory_limit > 0) {
             // Out of memory before the first step: the limit is below what the model holds.
-            std::cout << "--device-memory-limit " << formatBytes(options.device_memory_limit)
+            std::cout << TrainOptionTable::argument("device_memory_limit",
+                                                    formatBytes(options.device_memory_limit))
                       << " is below what this run holds before its first step";
             try {
                 std::cout << " (the model: "

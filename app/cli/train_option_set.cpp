@@ -59,12 +59,14 @@ std::string spellings(const TrainOptionRow& row) {
 }  // namespace
 
 void TrainOptionSet::addTo(CLI::App& app) {
-    auto* preset = app.add_option("--preset", m_preset, TrainOptionTable::row("preset").help)
-                       ->check(checkOf(TrainOptionTable::row("preset")))
+    const TrainOptionRow& preset_row = TrainOptionTable::row("preset");
+    auto* preset = app.add_option(preset_row.flag, m_preset, preset_row.help)
+                       ->check(checkOf(preset_row))
                        ->capture_default_str();
     auto* model_size =
         app.add_option("--model-size", m_modelSize,
-                       "CS336 model size (small, medium, large, xl, 2.7B); same as --preset")
+                       "CS336 model size (small, medium, large, xl, 2.7B); same as " +
+                           std::string(preset_row.flag))
             ->check(CLI::IsMember({"small", "medium", "large", "xl", "2.7B"}));
     app.add_option("--options", m_optionsFile,
                    "Every option from a JSON file (a run's config, as `info --json` prints it); "

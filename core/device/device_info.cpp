@@ -1,6 +1,7 @@
 #include "device/device_info.h"
 
 #include "model/config_error.h"
+#include "model/train_option_table.h"
 
 #include <torch/cuda.h>
 #include <torch/version.h>
@@ -51,19 +52,20 @@ DeviceInfo DeviceInfo::describe(const std::string& spec) {
         return info;
     }
     if (spec.rfind("cuda", 0) != 0) {
-        throw ConfigError("--device", "unknown device '" + spec + "' (use cpu, cuda or cuda:N)");
+        throw ConfigError(TrainOptionTable::flag("device"),
+                          "unknown device '" + spec + "' (use cpu, cuda or cuda:N)");
     }
     if (!gpuAvailable()) {
 #if defined(MEMSCOPE_WITH_CUDA) || defined(MEMSCOPE_WITH_ROCM)
-        throw ConfigError("--device", "'" + spec + "' requested but this LibTorch (" +
-                                          TORCH_VERSION +
-                                          ", built for GPUs) sees no GPU on this machine (no "
-                                          "device, or no driver)");
+        throw ConfigError(TrainOptionTable::flag("device"),
+                          "'" + spec + "' requested but this LibTorch (" + TORCH_VERSION +
+                              ", built for GPUs) sees no GPU on this machine (no "
+                              "device, or no driver)");
 #else
-        throw ConfigError("--device", "'" + spec + "' requested but this LibTorch (" +
-                                          TORCH_VERSION +
-                                          ") is CPU-only, as Debian's is: build against a CUDA "
-                                          "or ROCm LibTorch (Torch_DIR, or --torch pip)");
+        throw ConfigError(TrainOptionTable::flag("device"),
+                          "'" + spec + "' requested but this LibTorch (" + TORCH_VERSION +
+                              ") is CPU-only, as Debian's is: build against a CUDA "
+                              "or ROCm LibTorch (Torch_DIR, or --torch pip)");
 #endif
     }
     int index = 0;
@@ -71,13 +73,15 @@ DeviceInfo DeviceInfo::describe(const std::string& spec) {
         try {
             index = std::stoi(spec.substr(5));
         } catch (const std::exception&) {
-            throw ConfigError("--device", "bad device index in '" + spec + "'");
+            throw ConfigError(TrainOptionTable::flag("device"),
+                              "bad device index in '" + spec + "'");
         }
     }
     const auto count = static_cast<int>(torch::cuda::device_count());
     if (index < 0 || index >= count) {
-        throw ConfigError("--device", "'" + spec + "' does not exist (" + std::to_string(count) +
-                                          " GPU(s) visible)");
+        throw ConfigError(
+            TrainOptionTable::flag("device"),
+            "'" + spec + "' does not exist (" + std::to_string(count) + " GPU(s) visible)");
     }
     info.device = c10::Device(c10::DeviceType::CUDA, static_cast<c10::DeviceIndex>(index));
     info.name = "cuda:" + std::to_string(index);

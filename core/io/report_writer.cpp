@@ -779,7 +779,8 @@ class Report {
             }
             m_out << (best.empty() ? " none of them lowers the peak"
                                    : " the largest saving: " + best)
-                  << ". `memscope-cli record --device-memory-limit SIZE --check-advice` checks "
+                  << ". `memscope-cli record " << arg("device_memory_limit", "SIZE")
+                  << " --check-advice` checks "
                      "the advice for a limit by running it.\n\n";
         } catch (const std::exception&) {
             m_out << "\n";  // a configuration the planner does not model
@@ -1394,7 +1395,9 @@ class Report {
                      "(a forward pass "
                   << formatFixed(double(params) * 4 / (1024.0 * 1024 * 1024), 1)
                   << " GiB). `--model-size small` answers the same questions on a small machine; "
-                     "`--device-memory-limit` makes a CPU run fail like a GPU of that size.\n";
+                     "`"
+                  << TrainOptionTable::flag("device_memory_limit")
+                  << "` makes a CPU run fail like a GPU of that size.\n";
         }
     }
 

@@ -1,5 +1,6 @@
 #include "predict/plan_report.h"
 
+#include "model/train_option_table.h"
 #include "run/run_summary.h"
 
 #include <nlohmann/json.hpp>
@@ -97,12 +98,12 @@ std::string PlanReport::text(const PlanResult& r) {
                   formatPredictedBytes(double(steady.peak)).c_str(),
                   toString(steady.peak_phase).c_str(), (long long)r.memory.peak());
     out << line;
-    std::snprintf(
-        line, sizeof line,
-        "  Forward only, allocated: inference under torch.no_grad (--profile-type "
-        "forward) %s; forward with autograd on, every activation kept, no backward %s\n\n",
-        formatPredictedBytes(double(r.inference_peak)).c_str(),
-        formatPredictedBytes(double(r.forward_with_autograd_peak)).c_str());
+    std::snprintf(line, sizeof line,
+                  "  Forward only, allocated: inference under torch.no_grad (%s) %s; forward with "
+                  "autograd on, every activation kept, no backward %s\n\n",
+                  TrainOptionTable::argument("profile_type", "forward").c_str(),
+                  formatPredictedBytes(double(r.inference_peak)).c_str(),
+                  formatPredictedBytes(double(r.forward_with_autograd_peak)).c_str());
     out << line;
 
     const auto& t = r.time;

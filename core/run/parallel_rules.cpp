@@ -1,6 +1,7 @@
 #include "run/parallel_rules.h"
 
 #include "model/config_error.h"
+#include "model/train_option_table.h"
 
 #include <string>
 
@@ -15,15 +16,16 @@ void ParallelRules::check(const TrainOptions& options, ParallelMode mode, int wo
     }
     const bool cuda = options.device.rfind("cuda", 0) == 0;
     if (options.device != "cpu" && !cuda) {
-        throw ConfigError("--device",
+        const std::string device = TrainOptionTable::flag("device");
+        throw ConfigError(device,
                           "a run of several processes trains on c10d's Gloo backend "
-                          "for the CPU and NCCL for CUDA devices: --device " +
-                              options.device + " is not supported");
+                          "for the CPU and NCCL for CUDA devices: " +
+                              device + " " + options.device + " is not supported");
     }
     if (!options.training() && mode != ParallelMode::None && mode != ParallelMode::Ddp) {
-        throw ConfigError("--parallel", toString(mode) +
-                                            " shards training state; it needs --profile-type "
-                                            "training (or --parallel ddp)");
+        throw ConfigError("--parallel", toString(mode) + " shards training state; it needs " +
+                                            TrainOptionTable::argument("profile_type", "training") +
+                                            " (or --parallel ddp)");
     }
 }
 

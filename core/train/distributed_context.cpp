@@ -2,6 +2,7 @@
 
 #include "model/config_error.h"
 #include "model/error.h"
+#include "model/train_option_table.h"
 #include "train/c10d_compat.h"
 
 #include <ATen/record_function.h>
@@ -92,12 +93,13 @@ std::shared_ptr<DistributedContext> DistributedContext::connect(const RankEnviro
         throw ConfigError("--comm-timeout", "must be positive");
     }
     if (device.is_cuda() && !hasNccl()) {
-        throw ConfigError("--device", "multi-process runs on " + device.str() +
-                                          " need NCCL, which this LibTorch was built without "
-                                          "(the CUDA wheels from pip have it)");
+        throw ConfigError(TrainOptionTable::flag("device"),
+                          "multi-process runs on " + device.str() +
+                              " need NCCL, which this LibTorch was built without "
+                              "(the CUDA wheels from pip have it)");
     }
     if (!device.is_cpu() && !device.is_cuda()) {
-        throw ConfigError("--device",
+        throw ConfigError(TrainOptionTable::flag("device"),
                           "multi-process runs need the CPU (Gloo) or a CUDA device "
                           "(NCCL), not " +
                               device.str());
