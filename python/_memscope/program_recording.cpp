@@ -138,6 +138,9 @@ void ProgramRecording::event(Event e, double loss) {
     }
     switch (e) {
         case Event::Forward:
+            if (!m_sawOptimizer && m_backwardDone && m_phase == Phase::Other) {
+                endStep(now);  // a hand-written update ran between backward and this forward
+            }
             if (m_phase != Phase::Forward) {
                 enterPhase(Phase::Forward, now);
             }
@@ -147,40 +150,46 @@ void ProgramRecording::event(Event e, double loss) {
             enterPhase(Phase::Backward, now);
             break;
         case Event::BackwardDone:
+            m_backwardDone = true;
             enterPhase(Phase::Other, now);
             break;
         case Event::Optimizer:
+            m_sawOptimizer = true;
             enterPhase(Phase::Optimizer, now);
             break;
-        case Event::OptimizerDone: {
-            m_phaseSeconds[static_cast<int>(m_phase)] += double(now - m_phaseSince) * 1e-9;
-            m_phaseSince = now;
-            StepMetrics metrics;
-            metrics.step = m_step.load();
-            metrics.loss = m_loss;
-            metrics.forward_s = m_phaseSeconds[static_cast<int>(Phase::Forward)];
-            metrics.backward_s = m_phaseSeconds[static_cast<int>(Phase::Backward)];
-            metrics.optimizer_s = m_phaseSeconds[static_cast<int>(Phase::Optimizer)];
-            metrics.total_s = double(now - m_stepStart) * 1e-9;
-            metrics.peak_allocated_bytes = m_hook->peak();
-            metrics.allocated_bytes_at_end = m_hook->current();
-            metrics.threads = m_options.device == "cpu" ? at::get_num_threads() : 0;
-            const auto check = m_observer.takePeak(m_hook->current());
-            m_peakChecks.push_back({{"step", metrics.step},
-                                    {"recorded_peak_bytes", check.recorded},
-                                    {"allocator_total_at_peak_bytes", check.allocator}});
-            m_pendingSteps.push_back(metrics);
-            m_hook->resetPeak();
-            for (double& s : m_phaseSeconds) {
-                s = 0;
-            }
-            m_step = m_step.load() + 1;
-            m_stepStart = now;
-            m_phase = Phase::Other;
-            m_observer.onPhase(Phase::Other, m_step.load());
+        case Event::OptimizerDone:
+            endStep(now);
             break;
-        }
     }
+}
+
+void ProgramRecording::endStep(int64_t now) {
+    m_phaseSeconds[static_cast<int>(m_phase)] += double(now - m_phaseSince) * 1e-9;
+    m_phaseSince = now;
+    StepMetrics metrics;
+    metrics.step = m_step.load();
+    metrics.loss = m_loss;
+    metrics.forward_s = m_phaseSeconds[static_cast<int>(Phase::Forward)];
+    metrics.backward_s = m_phaseSeconds[static_cast<int>(Phase::Backward)];
+    metrics.optimizer_s = m_phaseSeconds[static_cast<int>(Phase::Optimizer)];
+    metrics.total_s = double(now - m_stepStart) * 1e-9;
+    metrics.peak_allocated_bytes = m_hook->peak();
+    metrics.allocated_bytes_at_end = m_hook->current();
+    metrics.threads = m_options.device == "cpu" ? at::get_num_threads() : 0;
+    const auto check = m_observer.takePeak(m_hook->current());
+    m_peakChecks.push_back({{"step", metrics.step},
+                            {"recorded_peak_bytes", check.recorded},
+                            {"allocator_total_at_peak_bytes", check.allocator}});
+    m_pendingSteps.push_back(metrics);
+    m_hook->resetPeak();
+    for (double& s : m_phaseSeconds) {
+        s = 0;
+    }
+    m_step = m_step.load() + 1;
+    m_stepStart = now;
+    m_backwardDone = false;
+    m_phase = Phase::Other;
+    m_observer.onPhase(Phase::Other, m_step.load());
 }
 
 void ProgramRecording::role(const void* ptr, Category category, c10::Device device,
@@ -278,7 +287,11 @@ nlohmann::json ProgramRecording::finish(const std::string& ending, int exit_stat
     m_finished = true;
     {
         std::lock_guard<std::mutex> lock(m_stepMutex);
-        enterPhase(Phase::Other, nowNs());
+        const int64_t now = nowNs();
+        if (!m_sawOptimizer && m_backwardDone) {
+            endStep(now);  // the last step of a hand-written update
+        }
+        enterPhase(Phase::Other, now);
     }
     m_observer.onRunThreadEnd();
     if (m_options.device_memory_limit > 0) {

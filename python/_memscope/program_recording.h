@@ -23,7 +23,8 @@ class RunJournal;
 // callbacks on the calling thread and starts a poll thread that drains the recorder into a Trace
 // and the journal every poll interval (as RecordingSession's owner does for the trainer);
 // finish(), on the same thread, takes them down and writes the run file. Phases come from the
-// program's hooks (phase()): a step ends with an optimizer step.
+// program's hooks (phase()): a step ends with an optimizer step, or, in a program that never
+// calls a torch.optim optimizer, where the next forward begins after a backward.
 class ProgramRecording {
   public:
     struct InheritedBlock {
@@ -94,6 +95,8 @@ class ProgramRecording {
     void pollLoop();
     void drain(bool final);
     void enterPhase(Phase phase, int64_t now);
+    // Ends the step under way at `now` (under m_stepMutex): its metrics and peak check.
+    void endStep(int64_t now);
 
     Options m_options;
     Recorder m_recorder;
@@ -123,6 +126,10 @@ class ProgramRecording {
     int64_t m_stepStart = 0;
     double m_phaseSeconds[5] = {};  // by Phase
     double m_loss = 0;
+    // A program whose optimizer is no torch.optim.Optimizer (a hand-written update) sends no
+    // Optimizer event: then a forward after a finished backward ends the step instead.
+    bool m_sawOptimizer = false;
+    bool m_backwardDone = false;              // in the step under way
     std::vector<StepMetrics> m_pendingSteps;  // to the trace at the next drain
     nlohmann::json m_peakChecks = nlohmann::json::array();
     nlohmann::json m_regions = nlohmann::json::array();

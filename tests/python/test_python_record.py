@@ -136,6 +136,41 @@ def mode_program(a, tmp):
     check(len(checks) == 3, f"three optimizer steps ({len(checks)})")
     check_modules(a, out, params)
 
+    # A hand-written optimizer (no torch.optim.Optimizer) ends no step by itself: each forward
+    # after a backward begins the next one, and the last closes when the program ends.
+    script = os.path.join(tmp, "own_sgd.py")
+    with open(script, "w") as f:
+        f.write("import torch\n"
+                "class MySGD:\n"
+                "    def __init__(self, params, lr):\n"
+                "        self.params = list(params)\n"
+                "        self.lr = lr\n"
+                "        self.momentum = [torch.zeros_like(p) for p in self.params]\n"
+                "    def step(self):\n"
+                "        with torch.no_grad():\n"
+                "            for p, m in zip(self.params, self.momentum):\n"
+                "                m.mul_(0.9).add_(p.grad)\n"
+                "                p.sub_(self.lr * m)\n"
+                "model = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.ReLU(),\n"
+                "                            torch.nn.Linear(32, 4))\n"
+                "opt = MySGD(model.parameters(), 0.01)\n"
+                "for step in range(4):\n"
+                "    x = torch.randn(8, 16)\n"
+                "    loss = model(x).pow(2).mean()\n"
+                "    model.zero_grad(set_to_none=True)\n"
+                "    loss.backward()\n"
+                "    opt.step()\n")
+    out = os.path.join(tmp, "own_sgd.memscope")
+    rc, so, se = record(a.cli, a.python_exe, out, [script])
+    summary = summary_of(info(a.cli, out)) if rc == 0 else {}
+    checks = summary.get("program", {}).get("peak_checks", [])
+    check(rc == 0 and len(checks) == 4 and
+          all(c["recorded_peak_bytes"] == c["allocator_total_at_peak_bytes"] for c in checks),
+          f"a hand-written optimizer: four steps, each peak LibTorch's own ({rc}: {checks})")
+    rows = allocations(a.cli, out, tmp) if rc == 0 else []
+    steps = sorted({int(r["step"]) for r in rows if r["phase"] == "forward"})
+    check(steps == [1, 2, 3, 4], f"each iteration's forward in its own step ({steps})")
+
 
 def check_modules(a, run, params):
     """info --modules (issue 41): parameters, gradients and optimizer state belong to the module
