@@ -4,6 +4,7 @@
 #include "error_text.h"
 #include "program_fit_panel.h"
 #include "torch_part_loader.h"
+#include "train_option_fields.h"
 
 #include "analysis/run_statistics.h"
 #include "analysis/torch_part.h"
@@ -167,7 +168,9 @@ QSpinBox* spinBox(int64_t minimum, int64_t maximum, int value) {
 // memscope-cli's).
 QSpinBox* optionBox(const char* key, int value) {
     const TrainOptionRow& spec = TrainOptionTable::row(key);
-    return spinBox(spec.min, spec.max, value);
+    QSpinBox* spin = spinBox(spec.min, spec.max, value);
+    spin->setObjectName(QLatin1String(key));  // TrainOptionFields finds it by its key
+    return spin;
 }
 
 QStringList namesOf(const std::vector<std::string>& names) {
@@ -223,6 +226,9 @@ void PlannerPage::buildUi() {
     m_intermediate = optionBox("intermediate_dim", 512);
     m_vocab = optionBox("vocab_size", 1000);
     m_tied = new QCheckBox;
+    // Named by their TrainOptionTable keys, for TrainOptionFields.
+    m_preset->setObjectName(QStringLiteral("preset"));
+    m_tied->setObjectName(QStringLiteral("tie_embeddings"));
     m_batch = optionBox("batch_size", 8);
     m_seq = optionBox("seq_len", 128);
     m_dtype = comboWith(namesOf(dtypeNames()));
@@ -230,6 +236,11 @@ void PlannerPage::buildUi() {
     m_checkpointing = comboWith(namesOf(checkpointingNames()));
     m_profile = comboWith(namesOf(profileTypeNames()));
     m_optimizer = comboWith(namesOf(optimizerKindNames()));
+    m_dtype->setObjectName(QStringLiteral("dtype"));
+    m_attention->setObjectName(QStringLiteral("attention"));
+    m_checkpointing->setObjectName(QStringLiteral("checkpointing"));
+    m_profile->setObjectName(QStringLiteral("profile_type"));
+    m_optimizer->setObjectName(QStringLiteral("optimizer"));
     m_device = new QComboBox;
     m_gpus = spinBox(1, 65536, 1);
     QStringList strategies;
@@ -442,23 +453,7 @@ void PlannerPage::fillForm(const TrainOptions& o) {
             QSignalBlocker(m_attention),    QSignalBlocker(m_checkpointing),
             QSignalBlocker(m_profile),      QSignalBlocker(m_optimizer),
             QSignalBlocker(m_preset)};
-        if (const int i = m_preset->findText(QString::fromStdString(o.preset)); i >= 0) {
-            m_preset->setCurrentIndex(i);
-        }
-        m_hidden->setValue(int(o.model.hidden_dim));
-        m_layers->setValue(int(o.model.n_layers));
-        m_heads->setValue(int(o.model.n_heads));
-        m_kvHeads->setValue(int(o.model.n_kv_heads));
-        m_intermediate->setValue(int(o.model.intermediate_dim));
-        m_vocab->setValue(int(o.model.vocab_size));
-        m_tied->setChecked(o.model.tie_embeddings);
-        m_batch->setValue(int(o.batch_size));
-        m_seq->setValue(int(o.seq_len));
-        m_dtype->setCurrentText(QString::fromStdString(toString(o.dtype)));
-        m_attention->setCurrentText(QString::fromStdString(toString(o.attention)));
-        m_checkpointing->setCurrentText(QString::fromStdString(toString(o.checkpointing)));
-        m_profile->setCurrentText(QString::fromStdString(toString(o.profile)));
-        m_optimizer->setCurrentText(QString::fromStdString(toString(o.optimizer)));
+        TrainOptionFields::show(this, o, &TrainOptionRow::planner_page);
     }
     m_filling = false;
     updatePrediction();
@@ -467,26 +462,7 @@ void PlannerPage::fillForm(const TrainOptions& o) {
 PlanRequest PlannerPage::requestFromForm() const {
     PlanRequest r;
     auto& o = r.workload;
-    o.preset = m_preset->currentText().toStdString();
-    o.model.hidden_dim = m_hidden->value();
-    o.model.n_layers = m_layers->value();
-    o.model.n_heads = m_heads->value();
-    o.model.n_kv_heads = m_kvHeads->value();
-    o.model.intermediate_dim = m_intermediate->value();
-    o.model.vocab_size = m_vocab->value();
-    o.model.tie_embeddings = m_tied->isChecked();
-    o.batch_size = m_batch->value();
-    o.seq_len = m_seq->value();
-    o.model.max_seq_len = std::max<int64_t>(o.model.max_seq_len, o.seq_len);
-    o.dtype = parseDtype(m_dtype->currentText().toStdString()).value_or(Dtype::Float32);
-    o.attention =
-        parseAttentionKind(m_attention->currentText().toStdString()).value_or(AttentionKind::Eager);
-    o.checkpointing = parseCheckpointing(m_checkpointing->currentText().toStdString())
-                          .value_or(Checkpointing::None);
-    o.profile =
-        parseProfileType(m_profile->currentText().toStdString()).value_or(ProfileType::Training);
-    o.optimizer =
-        parseOptimizerKind(m_optimizer->currentText().toStdString()).value_or(OptimizerKind::AdamW);
+    o = TrainOptionFields::read(this, o, &TrainOptionRow::planner_page);
     r.device = m_device->currentText().toStdString();
     r.parallel.gpus = m_gpus->value();
     r.parallel.strategy = parseParallelStrategy(m_strategy->currentText().toStdString())

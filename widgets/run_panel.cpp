@@ -3,6 +3,7 @@
 #include "app_settings.h"
 #include "error_text.h"
 #include "torch_part_loader.h"
+#include "train_option_fields.h"
 
 #include "analysis/torch_part.h"
 #include "device/device_discovery.h"
@@ -536,74 +537,16 @@ void RunPanel::applyPreset(const QString& name) {
 }
 
 void RunPanel::setOptions(const TrainOptions& o) {
-    selectData(m_preset, QString::fromStdString(o.preset));
-    m_hidden->setValue(int(o.model.hidden_dim));
-    m_layers->setValue(int(o.model.n_layers));
-    m_heads->setValue(int(o.model.n_heads));
-    m_kvHeads->setValue(int(o.model.n_kv_heads));
-    m_intermediate->setValue(int(o.model.intermediate_dim));
-    m_vocab->setValue(int(o.model.vocab_size));
-    m_maxSeq->setValue(int(o.model.max_seq_len));
-    m_tie->setChecked(o.model.tie_embeddings);
-    m_batch->setValue(int(o.batch_size));
-    m_seq->setValue(int(o.seq_len));
-    m_steps->setValue(int(o.num_steps));
-    m_warmup->setValue(int(o.warmup_steps));
-    selectData(m_profile, QString::fromStdString(toString(o.profile)));
-    selectData(m_optimizer, QString::fromStdString(toString(o.optimizer)));
-    m_lr->setValue(o.learning_rate);
-    m_seed->setValue(int(std::min<uint64_t>(o.seed, uint64_t(std::numeric_limits<int>::max()))));
-    selectData(m_dtype, QString::fromStdString(toString(o.dtype)));
-    selectData(m_attention, QString::fromStdString(toString(o.attention)));
-    selectData(m_checkpointing, QString::fromStdString(toString(o.checkpointing)));
+    TrainOptionFields::show(this, o, &TrainOptionRow::run_panel);
+    // A GPU is listed once the LibTorch part is loaded: it is chosen then.
     const QString device = QString::fromStdString(o.device);
     m_wantedDevice = device == QLatin1String("cuda") ? QStringLiteral("cuda:0") : device;
     selectData(m_device, m_wantedDevice);
-    m_threads->setValue(o.threads);
-    m_capacity->setText(
-        o.device_memory_limit > 0
-            ? QString::fromStdString(formatBytes(o.device_memory_limit)).remove(QLatin1Char(' '))
-            : QString());
     updateDependentFields();
 }
 
 TrainOptions RunPanel::options() const {
-    TrainOptions o;
-    o.preset = dataOf(m_preset).toStdString();
-    o.model.hidden_dim = m_hidden->value();
-    o.model.n_layers = m_layers->value();
-    o.model.n_heads = m_heads->value();
-    o.model.n_kv_heads = m_kvHeads->value();
-    o.model.intermediate_dim = m_intermediate->value();
-    o.model.vocab_size = m_vocab->value();
-    o.model.max_seq_len = m_maxSeq->value();
-    o.model.tie_embeddings = m_tie->isChecked();
-    o.batch_size = m_batch->value();
-    o.seq_len = m_seq->value();
-    o.num_steps = m_steps->value();
-    o.warmup_steps = m_warmup->value();
-    o.profile = parseProfileType(dataOf(m_profile).toStdString()).value_or(ProfileType::Training);
-    o.optimizer =
-        parseOptimizerKind(dataOf(m_optimizer).toStdString()).value_or(OptimizerKind::AdamW);
-    o.learning_rate = m_lr->value();
-    o.seed = uint64_t(m_seed->value());
-    o.dtype = parseDtype(dataOf(m_dtype).toStdString()).value_or(Dtype::Float32);
-    o.attention =
-        parseAttentionKind(dataOf(m_attention).toStdString()).value_or(AttentionKind::Eager);
-    o.checkpointing =
-        parseCheckpointing(dataOf(m_checkpointing).toStdString()).value_or(Checkpointing::None);
-    o.device = dataOf(m_device).toStdString();
-    o.threads = m_threads->value();
-    const QString capacity = m_capacity->text().trimmed();
-    if (!capacity.isEmpty()) {
-        const auto bytes = parseByteSize(capacity.toStdString());
-        if (!bytes || *bytes <= 0) {
-            throw ConfigError(
-                "--device-memory-limit",
-                "'" + capacity.toStdString() + "' is not a size (examples: 512MiB, 1.5GiB, 800MB)");
-        }
-        o.device_memory_limit = *bytes;
-    }
+    TrainOptions o = TrainOptionFields::read(this, TrainOptions(), &TrainOptionRow::run_panel);
     o.validate();
     return o;
 }

@@ -141,9 +141,7 @@ const std::vector<OptionBinding>& bindings() {
         member("weight_decay", &TrainOptions::weight_decay),
         member("sgd_momentum", &TrainOptions::sgd_momentum),
         member("seed", &TrainOptions::seed),
-        // The run's record says how many threads it had, not "all cores".
-        {"threads", [](const TrainOptions& o) { return nlohmann::json(o.resolvedThreads()); },
-         [](TrainOptions& o, const nlohmann::json& j) { j.get_to(o.threads); }},
+        member("threads", &TrainOptions::threads),
         choice("dtype", &TrainOptions::dtype, parseDtype),
         choice("attention", &TrainOptions::attention, parseAttentionKind),
         choice("checkpointing", &TrainOptions::checkpointing, parseCheckpointing),
@@ -184,6 +182,8 @@ nlohmann::json TrainOptions::toJson() const {
     for (const TrainOptionRow& row : TrainOptionTable::rows()) {
         out[row.key] = bindingOf(row.key).get(*this);
     }
+    // The run's record says how many threads it had, not "all cores" (0).
+    out["threads"] = resolvedThreads();
     return out;
 }
 

@@ -46,7 +46,7 @@ struct TrainOptions {
 
     // Every option of TrainOptionTable by its key (model/train_option_table.h).
     nlohmann::json toJson() const;
-    // One option's value as toJson() gives it.
+    // One option's value as set (toJson() gives the threads resolved: all cores as a count).
     nlohmann::json value(std::string_view key) const;
     // The keys `json` has over the defaults, or over `base`. Throws ConfigError naming the
     // option's flag.
