@@ -29,7 +29,9 @@ SweepCommand::SweepCommand(CLI::App& parent) {
     m_app->add_option(TrainOptionTable::flag("checkpointing"), m_checkpointing,
                       "Activation checkpointing: off,on (or none,per-block)");
     m_app->add_option("--profile-types", m_profiles, "training,forward");
-    m_app->add_option("--steps", m_steps, "Timed steps per point (default: --num-steps)")
+    m_app
+        ->add_option("--steps", m_steps,
+                     "Timed steps per point (default: " + TrainOptionTable::flag("num_steps") + ")")
         ->check(CLI::PositiveNumber);
     m_app->add_option("--capacity", m_capacity,
                       "Emulated device capacity per point (e.g. 1GiB): larger points run out of "
