@@ -10,9 +10,7 @@
 
 #include <ATen/Parallel.h>
 
-#include <algorithm>
 #include <chrono>
-#include <unordered_map>
 
 namespace memscope {
 
@@ -244,27 +242,13 @@ std::vector<ProgramRecording::InheritedBlock> ProgramRecording::forked() {
         return alive;
     }
     // The trace was drained just before the fork, under the lock this thread holds: what it
-    // has allocated and not freed is what the child has.
-    const EventColumns& ev = m_trace.events;
-    std::unordered_map<uint64_t, size_t> open;  // (address, device) -> its Alloc event
-    auto key = [&ev](size_t i) { return ev.addr[i] ^ (uint64_t(uint16_t(ev.device[i])) << 56); };
-    for (size_t i = 0; i < ev.count(); ++i) {
-        const auto kind = static_cast<EventKind>(ev.kind[i]);
-        if (kind == EventKind::Alloc) {
-            open[key(i)] = i;
-        } else if (kind == EventKind::Free) {
-            open.erase(key(i));
+    // has allocated and not freed is what the child has. Paired by the one pairing mechanism
+    // (Trace::finalize); this copy is the child's own.
+    m_trace.finalize();
+    for (const Allocation& a : m_trace.allocations()) {  // in the order they were made
+        if (a.alloc_event >= 0 && a.free_event < 0) {
+            alive.push_back({a.addr, a.size, a.device});
         }
-    }
-    std::vector<size_t> made;
-    made.reserve(open.size());
-    for (const auto& [addr, i] : open) {
-        made.push_back(i);
-    }
-    std::sort(made.begin(), made.end());
-    alive.reserve(made.size());
-    for (size_t i : made) {
-        alive.push_back({ev.addr[i], ev.size[i], ev.device[i]});
     }
     m_forkLocked = false;
     m_traceMutex.unlock();
