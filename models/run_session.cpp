@@ -6,7 +6,7 @@
 
 #include "io/run_file.h"
 #include "io/run_file_cancelled.h"
-#include "io/run_source.h"
+#include "source/run_source.h"
 #include "trace/timeline_layout.h"
 #include "trace/trace.h"
 

@@ -34,8 +34,30 @@ from source_tree import repo_root, source_files
 # The intended bottom-up order of core's folders (the CEO's direction, shared/DESIGN.md, "Layers").
 # "" is core/ itself (torch_compat.h): the ground floor, below model/. A folder in this list that
 # does not exist yet (run/) is skipped; a folder that exists and is not in it is reported.
-DECLARED_ORDER = ["", "model", "run", "trace", "predict", "io", "device", "train", "capture",
-                  "analysis"]
+DECLARED_ORDER = ["", "model", "run", "trace", "predict", "io", "pickle", "interchange", "source",
+                  "device", "train", "capture", "analysis", "report"]
+
+# The rooms of widgets/ (issue 42), bottom up: a room includes only rooms at or below it.
+#   common      small shared widgets and helpers (byte formats, search bar, stack pane, option fields)
+#   runs        the non-visual run controllers (one run, a rank group, the LibTorch part's loader)
+#   itemmodels  Qt item models over a run's tables and trees
+#   painters    the timeline's painters
+#   timeline    the timeline view and page, its minimap, colours, tooltips and rank lanes
+#   pages       the analysis pages of one run
+#   studies     the pages across runs and plans: compare, sweeps, planner, a program's fit
+#   shell       the main window, its docks, dialogs and menus
+WIDGETS_ORDER = ["common", "runs", "itemmodels", "painters", "timeline", "pages", "studies", "shell"]
+
+# runs/ is non-visual: of Qt it includes only these Qt Core and Qt Concurrent headers.
+RUNS_QT_ALLOWED = {"QCoreApplication", "QDateTime", "QDir", "QElapsedTimer", "QFile", "QFileInfo",
+                   "QFuture", "QLocale", "QMetaObject", "QObject", "QPointer", "QProcess",
+                   "QProcessEnvironment", "QString", "QStringList", "QThreadPool", "QTimer",
+                   "QVector", "QtConcurrent/QtConcurrentRun"}
+
+# No room (a folder of widgets/, and the folders that core/io was split into) holds more than this
+# many lines (headers and sources, as wc -l counts them).
+ROOM_LINE_LIMIT = 5000
+LIMITED_CORE_ROOMS = {"io", "pickle", "interchange", "source", "report"}
 
 # Which top folders a top folder may include (beside itself). app/ may include anything.
 TOP_ALLOWED = {
@@ -45,10 +67,10 @@ TOP_ALLOWED = {
     "app": {"core", "models", "widgets", "app"},
 }
 
-# The core/io/ headers widgets/ may include (rule 3): the exports' (atomic_file, table_exporter) and
+# The core/io/ headers widgets/ may include (rule 3): the exports' (atomic_file) and
 # the rank controller's journal reader and run-directory names.
-WIDGETS_IO_ALLOWED = {"core/io/atomic_file.h", "core/io/table_exporter.h",
-                      "core/io/journal_reader.h", "core/io/run_directory.h"}
+WIDGETS_IO_ALLOWED = {"core/io/atomic_file.h", "core/io/journal_reader.h",
+                      "core/io/run_directory.h"}
 
 # The directories the build puts on the include path, searched in this order after the
 # including file's own folder (core: memscope_base, models: memscope_models, widgets:
@@ -128,6 +150,17 @@ def core_folder(path):
     """core/trace/trace.h -> "trace"; core/torch_compat.h -> "" (the root folder)."""
     parts = path.split(os.sep)
     return parts[1] if len(parts) > 2 else ""
+
+
+def widgets_room(path):
+    """widgets/timeline/timeline_view.h -> "timeline"; widgets/x.h -> "" (no room)."""
+    parts = path.split(os.sep)
+    return parts[1] if len(parts) > 2 else ""
+
+
+def count_lines(root, path):
+    with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
+        return sum(1 for _ in f)
 
 
 def label(folder):
@@ -247,6 +280,7 @@ def main():
     edge_files = defaultdict(set)          # (from, to) -> files
     edge_sites = defaultdict(list)         # (from, to) -> [(file, line, include)]
     present = set()
+    room_lines = defaultdict(int)          # limited room -> lines
 
     for top in ("core", "models", "widgets", "app"):
         if not os.path.isdir(os.path.join(root, top)):
@@ -254,10 +288,22 @@ def main():
         for path in source_files(root, top, SOURCE_EXTENSIONS):
             if top == "core":
                 present.add(core_folder(path))
+            room = widgets_room(path) if top == "widgets" else None
+            if top == "widgets" and room not in WIDGETS_ORDER:
+                failures.append(f"{path}: widgets/ files live in a room ({', '.join(WIDGETS_ORDER)}); "
+                                f"add a new room to WIDGETS_ORDER in scripts/check_layers.py")
+            if top == "core" or top == "widgets":
+                key = ("widgets/" + room) if top == "widgets" else core_folder(path)
+                if top == "widgets" or key in LIMITED_CORE_ROOMS:
+                    room_lines[key] += count_lines(root, path)
             for number, quoted, qt in read_includes(root, path):
                 if qt is not None:
                     if top == "core":
                         failures.append(f"{path}:{number}: #include <{qt}>: core/ includes no Qt header")
+                    elif room == "runs" and qt not in RUNS_QT_ALLOWED:
+                        failures.append(f"{path}:{number}: #include <{qt}>: widgets/runs/ is "
+                                        f"non-visual; it includes only Qt Core and Qt Concurrent "
+                                        f"headers (RUNS_QT_ALLOWED in scripts/check_layers.py)")
                     continue
                 target = resolve(root, path, quoted)
                 if target is None:
@@ -273,11 +319,23 @@ def main():
                                     f"save runs through models/ (RunSession); of core/io/ they "
                                     f"include only {', '.join(sorted(WIDGETS_IO_ALLOWED))}")
                     continue
+                if room in WIDGETS_ORDER and target_top == "widgets":
+                    target_room = widgets_room(target)
+                    if target_room in WIDGETS_ORDER and \
+                            WIDGETS_ORDER.index(target_room) > WIDGETS_ORDER.index(room):
+                        failures.append(f"{path}:{number}: #include \"{quoted}\": widgets/{room} -> "
+                                        f"widgets/{target_room} points up the rooms' order "
+                                        f"({' < '.join(WIDGETS_ORDER)})")
                 if top == "core" and target_top == "core":
                     a, b = core_folder(path), core_folder(target)
                     if a != b:
                         edge_files[(a, b)].add(path)
                         edge_sites[(a, b)].append((path, number, quoted))
+
+    for key, lines in sorted(room_lines.items()):
+        if lines > ROOM_LINE_LIMIT:
+            where = key if key.startswith("widgets/") else "core/" + key
+            failures.append(f"{where}/ holds {lines} lines (more than {ROOM_LINE_LIMIT}): split the room")
 
     order = [f for f in DECLARED_ORDER if f in present]
     rank = {f: i for i, f in enumerate(order)}

@@ -8,8 +8,8 @@
 
 #include "memscope_version.h"
 
-#include "io/run_source.h"
 #include "run/train_options.h"
+#include "source/run_source.h"
 
 #include <nlohmann/json.hpp>
 

@@ -3,7 +3,7 @@
 #include "analysis/run_comparison.h"
 #include "cli_support.h"
 #include "io/atomic_file.h"
-#include "io/run_source.h"
+#include "source/run_source.h"
 
 #include <CLI/Validators.hpp>
 

@@ -4,10 +4,10 @@
 #include "analysis/stack_tree.h"
 #include "io/atomic_file.h"
 
+#include "analysis/table_exporter.h"
 #include "cli_support.h"
-#include "io/chrome_trace_exporter.h"
-#include "io/snapshot_exporter.h"
-#include "io/table_exporter.h"
+#include "interchange/chrome_trace_exporter.h"
+#include "interchange/snapshot_exporter.h"
 #include "model/input_error.h"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "io/run_source.h"
-#include "io/table_exporter.h"
+#include "analysis/table_exporter.h"
+#include "source/run_source.h"
 #include "trace/trace.h"
 
 #include <CLI/App.hpp>

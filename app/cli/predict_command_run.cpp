@@ -3,12 +3,12 @@
 #include "cli_support.h"
 #include "device/device_discovery.h"
 #include "device/peak_flops.h"
-#include "io/run_source.h"
 #include "model/config_error.h"
 #include "model/train_option_table.h"
 #include "predict/model_shapes.h"
 #include "predict/plan_report.h"
 #include "predict/planner.h"
+#include "source/run_source.h"
 
 #include <nlohmann/json.hpp>
 

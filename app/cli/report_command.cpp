@@ -3,7 +3,7 @@
 #include "io/atomic_file.h"
 
 #include "cli_support.h"
-#include "io/report_writer.h"
+#include "report/report_writer.h"
 
 #include <fstream>
 #include <iostream>

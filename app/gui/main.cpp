@@ -31,17 +31,17 @@
 
 #include "analysis/event_at.h"
 #include "error_text.h"
-#include "main_window.h"
 #include "memscope_version.h"
 #include "model/input_error.h"
 #include "run/run_range.h"
 #include "run_document.h"
 #include "run_session.h"
 #include "screenshot_harness.h"
-#include "timeline_page.h"
-#include "timeline_view.h"
+#include "shell/main_window.h"
+#include "shell/translation_loader.h"
+#include "timeline/timeline_page.h"
+#include "timeline/timeline_view.h"
 #include "train/thread_policy.h"
-#include "translation_loader.h"
 
 namespace {
 

@@ -2,19 +2,19 @@
 
 #include "screenshot_harness.h"
 
-#include "compare_page.h"
 #include "error_text.h"
-#include "flame_graph_page.h"
-#include "io/run_source.h"
-#include "main_window.h"
 #include "model/input_error.h"
-#include "module_page.h"
-#include "operator_page.h"
+#include "pages/flame_graph_page.h"
+#include "pages/module_page.h"
+#include "pages/operator_page.h"
+#include "pages/summary_page.h"
 #include "run_document.h"
 #include "run_session.h"
-#include "summary_page.h"
-#include "timeline_page.h"
-#include "timeline_view.h"
+#include "shell/main_window.h"
+#include "source/run_source.h"
+#include "studies/compare_page.h"
+#include "timeline/timeline_page.h"
+#include "timeline/timeline_view.h"
 #include "trace/trace.h"
 
 #include <QCoreApplication>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "io/table_exporter.h"
+#include "analysis/table_exporter.h"
 #include "trace/trace.h"
 
 #include <string>

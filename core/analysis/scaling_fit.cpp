@@ -1,5 +1,7 @@
 #include "analysis/scaling_fit.h"
 
+#include "run/text_format.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -57,6 +59,14 @@ std::string ScalingFit::verdictFor(double exponent) {
         return "quadratic";
     }
     return "steeper than quadratic";
+}
+
+std::string ScalingFit::pattern(double x_a, double y_a, double x_b, double y_b) {
+    if (x_a <= 0 || x_b <= 0 || x_a == x_b || y_a <= 0 || y_b <= 0) {
+        return "—";
+    }
+    const double e = std::log(y_b / y_a) / std::log(x_b / x_a);
+    return verdictFor(e) + " (S^" + formatFixed(e, 2) + ")";
 }
 
 double ScalingFit::predict(double x) const {

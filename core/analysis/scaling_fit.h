@@ -24,6 +24,10 @@ struct ScalingFit {
     static ScalingFit fit(const std::vector<double>& x, const std::vector<double>& y);
     static std::string verdictFor(double exponent);
     std::string verdict() const { return valid ? verdictFor(exponent) : "not enough points"; }
+    // The one scaling pattern between two points (a sweep table's row, a report's run):
+    // "VERDICT (S^E)" for the exponent from (x_a, y_a) to (x_b, y_b), "—" when the x are equal
+    // or a value is not positive. The exercises' "Scaling Pattern" column in every table.
+    static std::string pattern(double x_a, double y_a, double x_b, double y_b);
     double predict(double x) const;
 };
 

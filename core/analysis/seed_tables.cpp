@@ -195,14 +195,9 @@ std::string scalingPattern(const SweepPointResult& a, const SweepPointResult& b)
     if (!a.ok() || !b.ok() || a.options.seq_len == b.options.seq_len) {
         return "—";
     }
-    const double da = double(a.inputDependentBytes()) / double(a.options.batch_size);
-    const double db = double(b.inputDependentBytes()) / double(b.options.batch_size);
-    if (da <= 0 || db <= 0) {
-        return "—";
-    }
-    const double e =
-        std::log(db / da) / std::log(double(b.options.seq_len) / double(a.options.seq_len));
-    return ScalingFit::verdictFor(e) + " (S^" + formatFixed(e, 2) + ")";
+    return ScalingFit::pattern(
+        double(a.options.seq_len), double(a.inputDependentBytes()) / double(a.options.batch_size),
+        double(b.options.seq_len), double(b.inputDependentBytes()) / double(b.options.batch_size));
 }
 
 SeedTable seed000Step3(const SweepResult& r, SeedUnits units) {

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "analysis/sweep_result.h"
-#include "io/table_exporter.h"
+#include "analysis/table_exporter.h"
 
 #include <string>
 #include <vector>

@@ -118,13 +118,6 @@ class RunFile {
     static Trace load(const std::string& path);
     static Trace load(const std::string& path, const LoadOptions& options);
 
-    // Keeps events [first, last) of a trace as LoadOptions::range describes (the live set at
-    // first becomes allocations present from the start). first and last are clamped to the
-    // events. Call finalize() afterwards.
-    static void restrictToEvents(Trace& trace, size_t first, size_t last);
-    // The event index range [first, last) a RunRange selects in a trace's events.
-    static std::pair<size_t, size_t> eventRange(const EventColumns& events, const RunRange& range);
-
     // The column checksum: 64 bits, word-wise (four independent multiply-rotate lanes over 8-byte
     // words, so it runs at memory speed), tail bytes included, length mixed in. Part of the file
     // format: changing it needs a new format version.

@@ -24,7 +24,7 @@ enum class FormGroup { None, Model, Run, Numerics, Device };
 // from here: memscope-cli's flags, their help and checks (app/cli/train_option_set.cpp), the run
 // configuration's JSON (TrainOptions::toJson and fromJson, keyed by `key`), the planner's YAML
 // (`planner_name`), sweep axes (`sweep`), error messages (flag()) and the options form the Run
-// panel and the Planner page share (widgets/train_options_form.h).
+// panel and the Planner page share (widgets/common/train_option_fields.h).
 struct TrainOptionRow {
     const char* key = "";              // JSON key of TrainOptions; the form field's object name
     const char* flag = "";             // memscope-cli's spelling: "--hidden-dim"

@@ -12,11 +12,11 @@
 
 #include "event_loop_heartbeat.h"
 #include "load_average.h"
-#include "main_window.h"
-#include "rank_run_controller.h"
 #include "run/train_options.h"
-#include "run_panel.h"
-#include "timeline_page.h"
+#include "runs/rank_run_controller.h"
+#include "shell/main_window.h"
+#include "shell/run_panel.h"
+#include "timeline/timeline_page.h"
 
 #include <QApplication>
 #include <QComboBox>

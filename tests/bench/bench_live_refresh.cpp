@@ -13,7 +13,7 @@
 
 #include "io/run_file.h"
 #include "replay_source.h"
-#include "timeline_view.h"
+#include "timeline/timeline_view.h"
 #include "trace/live_trace_mirror.h"
 #include "trace/timeline_layout.h"
 #include "trace/trace.h"

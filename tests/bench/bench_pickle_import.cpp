@@ -23,10 +23,10 @@
 //   --write-only 1 writes it and stops; --child imports an existing file one way, the stream
 //   child only --range of it)
 
-#include "io/pickle_error.h"
-#include "io/pickle_reader.h"
+#include "interchange/snapshot_importer.h"
 #include "io/run_file_cancelled.h"
-#include "io/snapshot_importer.h"
+#include "pickle/pickle_error.h"
+#include "pickle/pickle_reader.h"
 
 #include <sys/resource.h>
 #include <unistd.h>

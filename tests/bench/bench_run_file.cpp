@@ -10,8 +10,8 @@
 // Defaults: 10,000,000 events, /tmp/bench_run_file.memscope, the training shape. --keep leaves
 // FILE.v1.memscope, FILE (version 2) and FILE.pickle behind.
 
+#include "interchange/snapshot_exporter.h"
 #include "io/run_file.h"
-#include "io/snapshot_exporter.h"
 
 #include <chrono>
 #include <cstdio>

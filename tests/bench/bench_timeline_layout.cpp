@@ -10,7 +10,7 @@
 //     look at, and exits.
 
 #include "io/run_file.h"
-#include "timeline_view.h"
+#include "timeline/timeline_view.h"
 #include "trace/timeline_layout.h"
 #include "trace/trace.h"
 

@@ -10,7 +10,7 @@
 //   --iterations N  (default 3000 traces)    --seed S    (mutation_fuzzer.h lists the rest)
 
 #include "heap_meter.h"
-#include "io/chrome_trace_exporter.h"
+#include "interchange/chrome_trace_exporter.h"
 #include "mutation_fuzzer.h"
 
 #include <nlohmann/json.hpp>

@@ -9,9 +9,9 @@
 //
 //   --iterations N  (default 20000)    --seed S  (default 20240501)    (mutation_fuzzer.h)
 
-#include "io/pickle_error.h"
-#include "io/pickle_reader.h"
-#include "io/snapshot_importer.h"
+#include "interchange/snapshot_importer.h"
+#include "pickle/pickle_error.h"
+#include "pickle/pickle_reader.h"
 
 #include <QtTest/QtTest>
 

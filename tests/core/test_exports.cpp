@@ -1,20 +1,21 @@
 // Exports as the tools that read them see them: the memory_viz pickle through Python's own pickle
 // module, Chrome trace JSON through a JSON parser, CSV and Markdown as text, and the report.
 
+#include "analysis/scaling_fit.h"
+#include "analysis/table_exporter.h"
 #include "capture/recording_session.h"
-#include "io/chrome_trace_exporter.h"
-#include "io/pickle_writer.h"
-#include "io/report_writer.h"
+#include "interchange/chrome_trace_exporter.h"
+#include "interchange/snapshot_exporter.h"
 #include "io/run_file.h"
-#include "io/snapshot_exporter.h"
-#include "io/table_exporter.h"
 #include "model/input_error.h"
 #include "model/preset.h"
+#include "pickle/pickle_writer.h"
+#include "report/report_writer.h"
 #include "tiny_options.h"
 #include "trace/trace_summary.h"
 
 #if __has_include("io/snapshot_importer.h")
-#include "io/snapshot_importer.h"
+#include "interchange/snapshot_importer.h"
 #define MEMSCOPE_HAVE_SNAPSHOT_IMPORTER 1
 #endif
 
@@ -773,6 +774,20 @@ class TestExports : public QObject {
         QVERIFY(md.find("| bs4.memscope |") != std::string::npos);
         QVERIFY(md.find("| run 4 |") != std::string::npos);
         QVERIFY(md.find("## Runs to add") != std::string::npos);
+    }
+
+    void reportReadsScalingWithTheSweepTablesRule() {
+        // Input-dependent memory per sample from 12.5 to 43.5 MiB when the sequence doubles:
+        // S^1.80, which a sweep's table calls "in between" (ScalingFit::verdictFor); the report
+        // says the same, not "about quadratic".
+        std::vector<Trace> runs;
+        runs.push_back(reportRun("workshop-default", 8, 128, 100, 50.0));
+        runs.push_back(reportRun("workshop-default", 8, 256, 348, 25.0));
+        const auto md = ReportWriter::markdown(runs, {"seq128", "seq256"});
+        const std::string expected = ScalingFit::pattern(128, 100.0 / 8, 256, 348.0 / 8);
+        QCOMPARE(QString::fromStdString(expected), QString("in between (S^1.80)"));
+        QVERIFY2(md.find("| " + expected + " from 128 |") != std::string::npos, md.c_str());
+        QVERIFY(md.find("about quadratic") == std::string::npos);
     }
 
     void reportSaysWhatIsMissing() {

@@ -2,7 +2,7 @@
 // from Role events, forward and backward peaks, bytes saved for backward; the modules table of
 // TableExporter.
 
-#include "io/table_exporter.h"
+#include "analysis/table_exporter.h"
 #include "module_fixture.h"
 #include "trace/module_table.h"
 

@@ -3,13 +3,13 @@
 // (tests/fixtures/make_snapshots.py, protocols 2 to 5; skipped when python3 is missing).
 
 #include "analysis/stack_tree.h"
-#include "io/pickle_error.h"
-#include "io/pickle_reader.h"
-#include "io/pickle_writer.h"
+#include "interchange/snapshot_exporter.h"
+#include "interchange/snapshot_importer.h"
 #include "io/run_file.h"
 #include "io/run_file_cancelled.h"
-#include "io/snapshot_exporter.h"
-#include "io/snapshot_importer.h"
+#include "pickle/pickle_error.h"
+#include "pickle/pickle_reader.h"
+#include "pickle/pickle_writer.h"
 #include "trace/frame_cleaner.h"
 #include "trace/reserved_memory.h"
 #include "trace/timeline_layout.h"

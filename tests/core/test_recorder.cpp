@@ -1,7 +1,7 @@
 // The recorder on tiny runs: exact categories, attribution, totals, OOM, bounded mode, files.
 
 #include "capture/recording_session.h"
-#include "io/chrome_trace_exporter.h"
+#include "interchange/chrome_trace_exporter.h"
 #include "io/run_file.h"
 #include "model/model_cost.h"
 #include "model/module_scope.h"

@@ -3,13 +3,14 @@
 
 #include "io/atomic_file.h"
 #include "io/column_codec.h"
-#include "io/pickle_error.h"
 #include "io/run_file.h"
 #include "model/cancellation.h"
 #include "model/config_error.h"
 #include "model/input_error.h"
 #include "model/preset.h"
+#include "pickle/pickle_error.h"
 #include "trace/recorded_options.h"
+#include "trace/trace_range.h"
 
 #include <zstd.h>
 #include <nlohmann/json.hpp>
@@ -802,7 +803,7 @@ class TestRunFile : public QObject {
         Trace t = randomTrace(rng, 300);
         for (int round = 0; round < 50; ++round) {
             const int64_t a = int64_t(rng() % 200000), b = a + int64_t(rng() % 100000);
-            const auto [first, last] = RunFile::eventRange(t.events, RunRange::time(a, b));
+            const auto [first, last] = TraceRange::events(t.events, RunRange::time(a, b));
             // Brute force over the running maximum of time.
             int64_t latest = std::numeric_limits<int64_t>::min();
             size_t bf_first = t.events.count(), bf_last = t.events.count();

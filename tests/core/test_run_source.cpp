@@ -1,12 +1,12 @@
 // RunSource: the one door through which the CLI and the GUI open runs of every kind.
 
+#include "interchange/snapshot_exporter.h"
 #include "io/run_directory.h"
 #include "io/run_file.h"
 #include "io/run_file_cancelled.h"
 #include "io/run_file_error.h"
 #include "io/run_journal.h"
-#include "io/run_source.h"
-#include "io/snapshot_exporter.h"
+#include "source/run_source.h"
 
 #include <QTemporaryDir>
 #include <QtTest/QtTest>

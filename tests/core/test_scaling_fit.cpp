@@ -124,6 +124,15 @@ class TestScalingFit : public QObject {
         QCOMPARE(ScalingFit::verdictFor(2.2), std::string("steeper than quadratic"));
     }
 
+    void patternBetweenTwoPoints() {
+        QCOMPARE(ScalingFit::pattern(64, 1.0, 128, 4.0), std::string("quadratic (S^2.00)"));
+        QCOMPARE(ScalingFit::pattern(64, 10.0, 128, 10.0 * std::pow(2.0, 1.8)),
+                 std::string("in between (S^1.80)"));
+        QCOMPARE(ScalingFit::pattern(64, 1.0, 64, 2.0), std::string("—"));
+        QCOMPARE(ScalingFit::pattern(64, 0.0, 128, 2.0), std::string("—"));
+        QCOMPARE(ScalingFit::pattern(64, 1.0, 128, -2.0), std::string("—"));
+    }
+
     void seriesSplitByTheFixedSettingsAndFindTheSteepestCategory() {
         SweepResult r;
         const std::vector<int64_t> seqs{64, 128, 256, 512};

@@ -3,8 +3,8 @@
 // Opening runs in the window's tests: MainWindow::openRun and compareWith read a big run on a
 // worker thread and return while it loads (RunSession); these wait for the end of the load.
 
-#include "main_window.h"
 #include "run_session.h"
+#include "shell/main_window.h"
 
 #include <QSignalSpy>
 

@@ -6,16 +6,16 @@
 // First: the recorder declares a method named emit, which Qt headers define as a macro.
 #include "capture/recording_session.h"
 
-#include "allocation_list_model.h"
-#include "allocations_page.h"
 #include "analysis/program_sweep.h"
-#include "memory_events_model.h"
-#include "operator_filter_proxy.h"
-#include "operator_page.h"
-#include "operator_table_model.h"
+#include "itemmodels/allocation_list_model.h"
+#include "itemmodels/memory_events_model.h"
+#include "itemmodels/operator_filter_proxy.h"
+#include "itemmodels/operator_table_model.h"
+#include "pages/allocations_page.h"
+#include "pages/operator_page.h"
+#include "pages/summary_page.h"
 #include "run/run_summary.h"
-#include "summary_page.h"
-#include "translation_loader.h"
+#include "shell/translation_loader.h"
 
 #include <QAbstractItemModelTester>
 #include <QBarSeries>

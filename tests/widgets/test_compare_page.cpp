@@ -4,9 +4,9 @@
 #include "../core/tiny_options.h"
 #include "analysis/run_comparison.h"
 #include "capture/recording_session.h"
-#include "compare_page.h"
-#include "comparison_model.h"
-#include "timeline_view.h"
+#include "itemmodels/comparison_model.h"
+#include "studies/compare_page.h"
+#include "timeline/timeline_view.h"
 #include "trace/timeline_layout.h"
 
 #include <QAbstractItemModelTester>

@@ -4,14 +4,14 @@
 
 #include "analysis/stack_diff.h"
 #include "analysis/stack_tree.h"
-#include "compare_page.h"
-#include "flame_graph_page.h"
-#include "flame_graph_view.h"
-#include "main_window.h"
-#include "stack_diff_model.h"
-#include "stack_pane.h"
-#include "stack_tree_model.h"
-#include "timeline_frame_painter.h"
+#include "common/stack_pane.h"
+#include "itemmodels/stack_diff_model.h"
+#include "itemmodels/stack_tree_model.h"
+#include "pages/flame_graph_page.h"
+#include "pages/flame_graph_view.h"
+#include "painters/timeline_frame_painter.h"
+#include "shell/main_window.h"
+#include "studies/compare_page.h"
 #include "trace/trace.h"
 
 #include <QAbstractItemModelTester>

@@ -25,14 +25,14 @@
 #include <QtTest>
 
 #include "../core/tiny_options.h"
+#include "interchange/snapshot_exporter.h"
 #include "io/run_file.h"
-#include "io/snapshot_exporter.h"
-#include "main_window.h"
 #include "open_and_wait.h"
-#include "run_controller.h"
-#include "run_panel.h"
-#include "timeline_page.h"
-#include "timeline_view.h"
+#include "runs/run_controller.h"
+#include "shell/main_window.h"
+#include "shell/run_panel.h"
+#include "timeline/timeline_page.h"
+#include "timeline/timeline_view.h"
 #include "trace/timeline_layout.h"
 #include "trace/trace.h"
 

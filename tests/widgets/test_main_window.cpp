@@ -19,17 +19,17 @@
 #include <QTranslator>
 #include <QtTest>
 
+#include "interchange/snapshot_exporter.h"
 #include "io/run_directory.h"
 #include "io/run_file.h"
-#include "io/snapshot_exporter.h"
-#include "main_window.h"
 #include "memscope_version.h"
 #include "open_and_wait.h"
-#include "run_load_progress.h"
-#include "run_panel.h"
-#include "summary_page.h"
-#include "timeline_page.h"
-#include "translation_loader.h"
+#include "pages/summary_page.h"
+#include "shell/main_window.h"
+#include "shell/run_load_progress.h"
+#include "shell/run_panel.h"
+#include "shell/translation_loader.h"
+#include "timeline/timeline_page.h"
 
 namespace {
 

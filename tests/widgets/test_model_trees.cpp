@@ -2,12 +2,12 @@
 // trees (model_dump.h) on the analysis fixture and compared whole: order, nesting, labels and
 // figures in one readable diff.
 
-#include "allocation_list_model.h"
 #include "analysis/operator_table.h"
 #include "analysis/stack_tree.h"
-#include "memory_events_model.h"
-#include "operator_table_model.h"
-#include "stack_tree_model.h"
+#include "itemmodels/allocation_list_model.h"
+#include "itemmodels/memory_events_model.h"
+#include "itemmodels/operator_table_model.h"
+#include "itemmodels/stack_tree_model.h"
 #include "trace/trace.h"
 
 #include <QLocale>

@@ -4,14 +4,14 @@
 // on a row filters the views to the module (the document's highlights, the window's chip).
 
 #include "../core/module_fixture.h"
-#include "allocation_list_model.h"
-#include "allocations_page.h"
 #include "analysis/stack_tree.h"
-#include "flame_graph_page.h"
-#include "main_window.h"
-#include "module_page.h"
-#include "module_tree_model.h"
+#include "itemmodels/allocation_list_model.h"
+#include "itemmodels/module_tree_model.h"
+#include "pages/allocations_page.h"
+#include "pages/flame_graph_page.h"
+#include "pages/module_page.h"
 #include "run_document.h"
+#include "shell/main_window.h"
 #include "trace/module_table.h"
 #include "trace/trace.h"
 

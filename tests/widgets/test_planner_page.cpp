@@ -3,8 +3,8 @@
 
 #include "../core/tiny_options.h"
 #include "capture/recording_session.h"
-#include "planner_page.h"
 #include "predict/plan_result.h"
+#include "studies/planner_page.h"
 #include "trace/trace.h"
 
 #include <QChart>

@@ -3,7 +3,7 @@
 // phases in the table and the categories at the peak, says whether the device fits, refuses
 // sizes the fit cannot say and reports a directory that is no sweep.
 
-#include "program_fit_panel.h"
+#include "studies/program_fit_panel.h"
 
 #include "analysis/program_sweep.h"
 #include "predict/device_spec.h"

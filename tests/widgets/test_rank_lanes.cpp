@@ -4,14 +4,14 @@
 // however many events each rank's steps have, a click on a lane picking that rank for the
 // detailed view, and a Python program's processes named on their lanes.
 
-#include "byte_format.h"
+#include "common/byte_format.h"
 #include "io/run_directory.h"
 #include "io/run_file.h"
-#include "main_window.h"
 #include "open_and_wait.h"
-#include "rank_lanes_view.h"
 #include "run_document.h"
-#include "timeline_page.h"
+#include "shell/main_window.h"
+#include "timeline/rank_lanes_view.h"
+#include "timeline/timeline_page.h"
 #include "trace/trace.h"
 
 #include <QComboBox>

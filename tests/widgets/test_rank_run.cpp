@@ -25,11 +25,11 @@
 #include "../core/tiny_options.h"
 #include "io/run_directory.h"
 #include "io/run_file.h"
-#include "main_window.h"
-#include "rank_run_controller.h"
-#include "run_controller.h"
-#include "run_panel.h"
-#include "timeline_page.h"
+#include "runs/rank_run_controller.h"
+#include "runs/run_controller.h"
+#include "shell/main_window.h"
+#include "shell/run_panel.h"
+#include "timeline/timeline_page.h"
 #include "trace/trace.h"
 
 using memscope::MainWindow;

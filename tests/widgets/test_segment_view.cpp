@@ -5,11 +5,11 @@
 
 #include "../core/segment_fixtures.h"
 
-#include "main_window.h"
-#include "segment_page.h"
-#include "segment_view.h"
-#include "summary_page.h"
-#include "timeline_view.h"
+#include "pages/segment_page.h"
+#include "pages/segment_view.h"
+#include "pages/summary_page.h"
+#include "shell/main_window.h"
+#include "timeline/timeline_view.h"
 #include "trace/timeline_layout.h"
 
 #include <QLabel>

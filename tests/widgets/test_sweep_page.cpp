@@ -4,8 +4,8 @@
 
 #include "../core/tiny_options.h"
 #include "analysis/seed_tables.h"
-#include "sweep_page.h"
-#include "sweep_table_model.h"
+#include "itemmodels/sweep_table_model.h"
+#include "studies/sweep_page.h"
 
 #include <QAbstractItemModelTester>
 #include <QChart>

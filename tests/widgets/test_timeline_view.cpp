@@ -3,13 +3,14 @@
 // detail controls reduce what is drawn to N allocations plus the summarized band, and the main
 // window opens runs (and names the file when it cannot).
 
+#include "common/stack_pane.h"
+#include "common/timeline_labels.h"
 #include "io/run_file.h"
-#include "main_window.h"
 #include "open_and_wait.h"
-#include "stack_pane.h"
-#include "timeline_minimap.h"
-#include "timeline_page.h"
-#include "timeline_view.h"
+#include "shell/main_window.h"
+#include "timeline/timeline_minimap.h"
+#include "timeline/timeline_page.h"
+#include "timeline/timeline_view.h"
 #include "trace/timeline_layout.h"
 #include "trace/trace.h"
 
@@ -34,7 +35,7 @@
 #include <set>
 #include <unordered_map>
 
-#include "translation_loader.h"
+#include "shell/translation_loader.h"
 
 using namespace memscope;
 
@@ -996,7 +997,7 @@ class TestTimelineView : public QObject {
                  TimelineView::categoryColor(act_category).rgba());
         // The hover text: bytes per category at that x.
         const QString tip = view.categoryTooltipText(x);
-        QVERIFY2(tip.contains(TimelineView::categoryName(int(layout->categoryOf(k_big_act))) +
+        QVERIFY2(tip.contains(TimelineLabels::categoryName(int(layout->categoryOf(k_big_act))) +
                               QStringLiteral(": 4,000 bytes")),
                  qPrintable(tip));
         QVERIFY2(tip.contains(QStringLiteral("Total: 5,000 bytes")), qPrintable(tip));

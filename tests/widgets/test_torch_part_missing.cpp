@@ -14,18 +14,18 @@
 
 #include "../core/analysis_fixtures.h"
 #include "../core/tiny_options.h"
-#include "about_box.h"
 #include "analysis/sweep_spec.h"
 #include "io/run_file.h"
-#include "main_window.h"
 #include "open_and_wait.h"
-#include "planner_page.h"
-#include "run_controller.h"
-#include "run_panel.h"
-#include "sweep_page.h"
-#include "timeline_page.h"
-#include "timeline_view.h"
-#include "torch_part_loader.h"
+#include "runs/run_controller.h"
+#include "runs/torch_part_loader.h"
+#include "shell/about_box.h"
+#include "shell/main_window.h"
+#include "shell/run_panel.h"
+#include "studies/planner_page.h"
+#include "studies/sweep_page.h"
+#include "timeline/timeline_page.h"
+#include "timeline/timeline_view.h"
 
 using memscope::TorchPartLoader;
 

@@ -1,0 +1,1021 @@
+#include "pickle/pickle_reader.h"
+
+#include "io/run_file_cancelled.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+namespace memscope {
+
+namespace {
+
+// Opcode bytes, as in CPython's Lib/pickle.py.
+enum Op : uint8_t {
+    MARK = '(',
+    STOP = '.',
+    POP = '0',
+    POP_MARK = '1',
+    DUP = '2',
+    FLOAT = 'F',
+    INT = 'I',
+    BININT = 'J',
+    BININT1 = 'K',
+    LONG = 'L',
+    BININT2 = 'M',
+    NONE = 'N',
+    PERSID = 'P',
+    BINPERSID = 'Q',
+    REDUCE = 'R',
+    STRING = 'S',
+    BINSTRING = 'T',
+    SHORT_BINSTRING = 'U',
+    UNICODE = 'V',
+    BINUNICODE = 'X',
+    APPEND = 'a',
+    BUILD = 'b',
+    GLOBAL = 'c',
+    DICT = 'd',
+    EMPTY_DICT = '}',
+    APPENDS = 'e',
+    GET = 'g',
+    BINGET = 'h',
+    INST = 'i',
+    LONG_BINGET = 'j',
+    LIST = 'l',
+    EMPTY_LIST = ']',
+    OBJ = 'o',
+    PUT = 'p',
+    BINPUT = 'q',
+    LONG_BINPUT = 'r',
+    SETITEM = 's',
+    TUPLE = 't',
+    EMPTY_TUPLE = ')',
+    SETITEMS = 'u',
+    BINFLOAT = 'G',
+    PROTO = 0x80,
+    NEWOBJ = 0x81,
+    EXT1 = 0x82,
+    EXT2 = 0x83,
+    EXT4 = 0x84,
+    TUPLE1 = 0x85,
+    TUPLE2 = 0x86,
+    TUPLE3 = 0x87,
+    NEWTRUE = 0x88,
+    NEWFALSE = 0x89,
+    LONG1 = 0x8a,
+    LONG4 = 0x8b,
+    BINBYTES = 'B',
+    SHORT_BINBYTES = 'C',
+    SHORT_BINUNICODE = 0x8c,
+    BINUNICODE8 = 0x8d,
+    BINBYTES8 = 0x8e,
+    EMPTY_SET = 0x8f,
+    ADDITEMS = 0x90,
+    FROZENSET = 0x91,
+    NEWOBJ_EX = 0x92,
+    STACK_GLOBAL = 0x93,
+    MEMOIZE = 0x94,
+    FRAME = 0x95,
+    BYTEARRAY8 = 0x96,
+    NEXT_BUFFER = 0x97,
+    READONLY_BUFFER = 0x98,
+};
+
+struct OpcodeNames {
+    const char* names[256] = {};
+    OpcodeNames() {
+        const std::pair<uint8_t, const char*> all[] = {
+            {MARK, "MARK"},
+            {STOP, "STOP"},
+            {POP, "POP"},
+            {POP_MARK, "POP_MARK"},
+            {DUP, "DUP"},
+            {FLOAT, "FLOAT"},
+            {INT, "INT"},
+            {BININT, "BININT"},
+            {BININT1, "BININT1"},
+            {LONG, "LONG"},
+            {BININT2, "BININT2"},
+            {NONE, "NONE"},
+            {PERSID, "PERSID"},
+            {BINPERSID, "BINPERSID"},
+            {REDUCE, "REDUCE"},
+            {STRING, "STRING"},
+            {BINSTRING, "BINSTRING"},
+            {SHORT_BINSTRING, "SHORT_BINSTRING"},
+            {UNICODE, "UNICODE"},
+            {BINUNICODE, "BINUNICODE"},
+            {APPEND, "APPEND"},
+            {BUILD, "BUILD"},
+            {GLOBAL, "GLOBAL"},
+            {DICT, "DICT"},
+            {EMPTY_DICT, "EMPTY_DICT"},
+            {APPENDS, "APPENDS"},
+            {GET, "GET"},
+            {BINGET, "BINGET"},
+            {INST, "INST"},
+            {LONG_BINGET, "LONG_BINGET"},
+            {LIST, "LIST"},
+            {EMPTY_LIST, "EMPTY_LIST"},
+            {OBJ, "OBJ"},
+            {PUT, "PUT"},
+            {BINPUT, "BINPUT"},
+            {LONG_BINPUT, "LONG_BINPUT"},
+            {SETITEM, "SETITEM"},
+            {TUPLE, "TUPLE"},
+            {EMPTY_TUPLE, "EMPTY_TUPLE"},
+            {SETITEMS, "SETITEMS"},
+            {BINFLOAT, "BINFLOAT"},
+            {PROTO, "PROTO"},
+            {NEWOBJ, "NEWOBJ"},
+            {EXT1, "EXT1"},
+            {EXT2, "EXT2"},
+            {EXT4, "EXT4"},
+            {TUPLE1, "TUPLE1"},
+            {TUPLE2, "TUPLE2"},
+            {TUPLE3, "TUPLE3"},
+            {NEWTRUE, "NEWTRUE"},
+            {NEWFALSE, "NEWFALSE"},
+            {LONG1, "LONG1"},
+            {LONG4, "LONG4"},
+            {BINBYTES, "BINBYTES"},
+            {SHORT_BINBYTES, "SHORT_BINBYTES"},
+            {SHORT_BINUNICODE, "SHORT_BINUNICODE"},
+            {BINUNICODE8, "BINUNICODE8"},
+            {BINBYTES8, "BINBYTES8"},
+            {EMPTY_SET, "EMPTY_SET"},
+            {ADDITEMS, "ADDITEMS"},
+            {FROZENSET, "FROZENSET"},
+            {NEWOBJ_EX, "NEWOBJ_EX"},
+            {STACK_GLOBAL, "STACK_GLOBAL"},
+            {MEMOIZE, "MEMOIZE"},
+            {FRAME, "FRAME"},
+            {BYTEARRAY8, "BYTEARRAY8"},
+            {NEXT_BUFFER, "NEXT_BUFFER"},
+            {READONLY_BUFFER, "READONLY_BUFFER"},
+        };
+        for (const auto& [code, name] : all) {
+            names[code] = name;
+        }
+    }
+};
+
+// UTF-8 as Python's pickle writes it: well-formed sequences, plus encoded surrogates
+// (U+D800..U+DFFF), which Python writes and reads with "surrogatepass".
+bool validUtf8(const uint8_t* p, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        // Skip ASCII eight bytes at a time: almost all snapshot text is ASCII.
+        while (i + 8 <= n) {
+            uint64_t word;
+            std::memcpy(&word, p + i, 8);
+            if (word & 0x8080808080808080ULL) {
+                break;
+            }
+            i += 8;
+        }
+        if (i >= n) {
+            break;
+        }
+        const uint8_t c = p[i];
+        if (c < 0x80) {
+            ++i;
+            continue;
+        }
+        size_t len;
+        uint32_t cp;
+        if (c >= 0xc2 && c <= 0xdf) {
+            len = 2, cp = c & 0x1f;
+        } else if (c >= 0xe0 && c <= 0xef) {
+            len = 3, cp = c & 0x0f;
+        } else if (c >= 0xf0 && c <= 0xf4) {
+            len = 4, cp = c & 0x07;
+        } else {
+            return false;
+        }
+        if (i + len > n) {
+            return false;
+        }
+        for (size_t k = 1; k < len; ++k) {
+            if ((p[i + k] & 0xc0) != 0x80) {
+                return false;
+            }
+            cp = (cp << 6) | (p[i + k] & 0x3f);
+        }
+        if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff))) {
+            return false;  // overlong or beyond Unicode
+        }
+        i += len;
+    }
+    return true;
+}
+
+}  // namespace
+
+const char* PickleReader::opcodeName(int opcode) {
+    static const OpcodeNames table;
+    return opcode >= 0 && opcode < 256 ? table.names[opcode] : nullptr;
+}
+
+PickleReader::PickleReader(std::string source_name) : m_source(std::move(source_name)) {}
+
+void PickleReader::fail(const std::string& reason) const {
+    const char* name = opcodeName(m_opcode);
+    throw PickleError(m_source, static_cast<int64_t>(m_opStart), m_opcode, name ? name : "",
+                      reason);
+}
+
+void PickleReader::failUnsupported() const {
+    const char* name = opcodeName(m_opcode);
+    throw PickleError::unsupportedOpcode(m_source, static_cast<int64_t>(m_opStart), m_opcode,
+                                         name ? name : "");
+}
+
+void PickleReader::failShort(size_t n) const {
+    fail("needs " + std::to_string(n) + " more bytes, the file ends after " +
+         std::to_string(m_size - m_pos));
+}
+
+uint64_t PickleReader::bytesLeft() const {
+    if (!m_file) {
+        return m_size - m_pos;
+    }
+    if (m_fileSize == UINT64_MAX) {
+        return UINT64_MAX;
+    }
+    const uint64_t at = m_base + m_pos;
+    return at < m_fileSize ? m_fileSize - at : uint64_t(m_size - m_pos);
+}
+
+const uint8_t* PickleReader::takeDeclared(uint64_t length) {
+    if (length > bytesLeft()) {
+        fail("declared length " + std::to_string(length) + " runs past the end of the file (" +
+             std::to_string(m_file ? m_fileSize : m_size) + " bytes)");
+    }
+    return take(static_cast<size_t>(length));
+}
+
+bool PickleReader::more() {
+    if (!m_file || m_eof) {
+        return false;
+    }
+    if (m_fileOptions) {
+        if (m_fileOptions->cancel && m_fileOptions->cancel->load(std::memory_order_relaxed)) {
+            throw RunFileCancelled(m_source);
+        }
+        if (m_fileOptions->progress) {
+            m_fileOptions->progress(m_base + m_pos, m_fileSize == UINT64_MAX ? 0 : m_fileSize);
+        }
+    }
+    const size_t have = m_size - m_pos;
+    // Keep what is unread, at the front of the buffer, and fill the rest from the file.
+    if (m_pos > 0) {
+        std::memmove(m_buffer.data(), m_buffer.data() + m_pos, have);
+        m_base += m_pos;
+        m_size = have;
+        m_pos = 0;
+    }
+    if (m_buffer.size() - m_size < kChunkBytes / 2) {
+        m_buffer.resize(std::max(m_buffer.size() * 2, m_size + kChunkBytes));
+    }
+    m_data = m_buffer.data();
+    const size_t got = std::fread(m_buffer.data() + m_size, 1, m_buffer.size() - m_size, m_file);
+    if (got == 0) {
+        if (std::ferror(m_file)) {
+            m_opStart = m_base + m_pos;
+            m_opcode = -1;
+            fail(std::string("cannot read: ") + std::strerror(errno));
+        }
+        m_eof = true;
+        return false;
+    }
+    m_size += got;
+    return true;
+}
+
+void PickleReader::refill(size_t n) {
+    // Only reached when the window holds fewer than n bytes. A declared length was checked
+    // against the file's size already, so the buffer never grows past the file.
+    while (n > m_size - m_pos) {
+        if (!more()) {
+            failShort(n);
+        }
+    }
+}
+
+uint16_t PickleReader::readU16() {
+    const uint8_t* p = take(2);
+    return static_cast<uint16_t>(p[0] | (p[1] << 8));
+}
+
+uint32_t PickleReader::readU32() {
+    const uint8_t* p = take(4);
+    return uint32_t(p[0]) | (uint32_t(p[1]) << 8) | (uint32_t(p[2]) << 16) | (uint32_t(p[3]) << 24);
+}
+
+uint64_t PickleReader::readU64() {
+    const uint8_t* p = take(8);
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; --i) {
+        v = (v << 8) | p[i];
+    }
+    return v;
+}
+
+std::string PickleReader::readLine() {
+    const void* nl = std::memchr(m_data + m_pos, '\n', m_size - m_pos);
+    while (!nl) {
+        const size_t searched = m_size - m_pos;
+        if (!more()) {
+            fail("the line argument has no end of line before the end of the file");
+        }
+        nl = std::memchr(m_data + m_pos + searched, '\n', m_size - m_pos - searched);
+    }
+    const size_t n = static_cast<size_t>(static_cast<const uint8_t*>(nl) - (m_data + m_pos));
+    std::string line(reinterpret_cast<const char*>(m_data + m_pos), n);
+    m_pos += n + 1;
+    if (!line.empty() && line.back() == '\r') {
+        line.pop_back();
+    }
+    return line;
+}
+
+PickleValue PickleReader::pop() {
+    if (m_stack.size() <= fence()) {
+        fail("the stack is empty");
+    }
+    PickleValue v = std::move(m_stack.back());
+    m_stack.pop_back();
+    return v;
+}
+
+PickleValue& PickleReader::top() {
+    if (m_stack.size() <= fence()) {
+        fail("the stack is empty");
+    }
+    return m_stack.back();
+}
+
+size_t PickleReader::popMark() {
+    if (m_marks.empty()) {
+        fail("no MARK is open");
+    }
+    const size_t k = m_marks.back();
+    m_marks.pop_back();
+    m_markTags.pop_back();
+    return k;
+}
+
+int PickleReader::streamedTag(const PickleValue& list) const {
+    if (!list.isList()) {
+        return -1;
+    }
+    for (const auto& [node, tag] : m_streamed) {
+        if (node == list.node()) {
+            return tag;
+        }
+    }
+    return -1;
+}
+
+void PickleReader::newList(PickleValue list, size_t below) {
+    if (m_sink) {
+        if (const int tag = m_sink->streamList(m_stack, below); tag >= 0) {
+            m_streamed.emplace_back(list.node(), tag);
+        }
+    }
+    push(std::move(list));
+}
+
+// Whether the value on top of the stack is an item of a streamed list: right above the list,
+// or above the MARK opened over it.
+bool PickleReader::topIsStreamedItem() const {
+    if (m_streamed.empty() || m_stack.empty()) {
+        return false;
+    }
+    if (!m_markTags.empty() && m_markTags.back() >= 0 && m_stack.size() > m_marks.back()) {
+        return true;
+    }
+    return m_stack.size() >= 2 && m_stack.size() - 2 >= fence() &&
+           streamedTag(m_stack[m_stack.size() - 2]) >= 0;
+}
+
+// A new item begins above a streamed list's MARK: the ones before it are complete.
+void PickleReader::flushStreamed() {
+    if (!m_markTags.empty() && m_markTags.back() >= 0 && m_stack.size() > m_marks.back()) {
+        handOver(m_markTags.back(), m_marks.back());
+    }
+}
+
+// Gives m_stack[first, end) to the sink as items of the streamed list `tag`, and forgets the
+// memo's references to them, so that each is freed once the sink is done with it.
+void PickleReader::handOver(int tag, size_t first) {
+    for (size_t i = first; i < m_stack.size(); ++i) {
+        if (m_stack[i].depth() + 1 > kMaxDepth) {
+            failDepth();
+        }
+        m_stack[i].seal();
+        m_sink->item(tag, std::move(m_stack[i]));
+    }
+    m_stack.resize(first);
+    for (const uint64_t index : m_itemMemo) {
+        if (index < m_memo.size()) {
+            if (m_memoSet[index] == 1) {
+                m_memo[index] = PickleValue();
+                m_memoSet[index] = 2;
+            }
+        } else {
+            m_sparseMemo.erase(index);
+        }
+    }
+    m_itemMemo.clear();
+}
+
+PickleValue PickleReader::makeText(const uint8_t* bytes, size_t n, bool is_bytes) {
+    std::string text(reinterpret_cast<const char*>(bytes), n);
+    if (is_bytes) {
+        return PickleValue::bytes(std::move(text));
+    }
+    if (!validUtf8(bytes, n)) {
+        fail("the string is not valid UTF-8");
+    }
+    return PickleValue::string(std::move(text));
+}
+
+PickleValue PickleReader::parseDecimal(const std::string& line) {
+    std::string_view text = line;
+    if (!text.empty() && text.back() == 'L') {
+        text.remove_suffix(1);  // protocol 0 writes longs as "123L"
+    }
+    if (auto v = PickleValue::fromDecimal(text)) {
+        return std::move(*v);
+    }
+    if (text.size() > PickleValue::kMaxDecimalDigits) {
+        fail("an integer of " + std::to_string(text.size()) + " digits is too wide (limit " +
+             std::to_string(PickleValue::kMaxDecimalDigits) + ")");
+    }
+    fail("'" + line.substr(0, 40) + "' is not an integer");
+}
+
+void PickleReader::failDepth() const {
+    fail("containers are nested more than " + std::to_string(kMaxDepth) + " deep");
+}
+
+void PickleReader::checkMutable(const PickleValue& container, const char* what) const {
+    if (container.sealed()) {
+        fail(std::string("changes a ") + what +
+             " that is already inside another container (recursive structures are not "
+             "supported)");
+    }
+}
+
+PickleValue PickleReader::makeSequence(size_t first, bool tuple) {
+    PickleValue v = PickleValue::list();
+    auto& node = *v.sequenceNode();
+    node.items.reserve(m_stack.size() - first);
+    for (size_t i = first; i < m_stack.size(); ++i) {
+        checkChild(m_stack[i], node.depth);
+        m_stack[i].seal();
+        node.items.push_back(std::move(m_stack[i]));
+    }
+    m_stack.resize(first);
+    if (tuple) {
+        v.m_type = PickleValue::Type::Tuple;
+        PickleValue::finishTuple(node);
+    }
+    return v;
+}
+
+void PickleReader::appendItems(PickleValue& list, size_t first) {
+    if (!list.isList()) {
+        fail(std::string("appends to a ") + list.typeName() + ", not a list");
+    }
+    checkMutable(list, "list");
+    auto& node = *list.sequenceNode();
+    const size_t needed = node.items.size() + (m_stack.size() - first);
+    if (needed > node.items.capacity()) {
+        // Geometric growth: Python appends in batches of 1000, and an exact reserve per batch
+        // would copy a million-entry list a thousand times.
+        node.items.reserve(std::max(needed, node.items.capacity() * 2));
+    }
+    for (size_t i = first; i < m_stack.size(); ++i) {
+        if (m_stack[i].node() == list.node()) {
+            fail("appends a list to itself (recursive structures are not supported)");
+        }
+        checkChild(m_stack[i], node.depth);
+        m_stack[i].seal();
+        node.items.push_back(std::move(m_stack[i]));
+    }
+    m_stack.resize(first);
+}
+
+void PickleReader::setItems(PickleValue& dict, size_t first) {
+    if (!dict.isDict()) {
+        fail(std::string("sets items on a ") + dict.typeName() + ", not a dict");
+    }
+    checkMutable(dict, "dict");
+    if ((m_stack.size() - first) % 2 != 0) {
+        fail("an odd number of values for key/value pairs");
+    }
+    auto& node = *dict.dictNode();
+    const size_t needed = node.items.size() + (m_stack.size() - first) / 2;
+    if (needed > node.items.capacity()) {
+        node.items.reserve(std::max(needed, node.items.capacity() * 2));
+    }
+    for (size_t i = first; i < m_stack.size(); i += 2) {
+        PickleValue& key = m_stack[i];
+        PickleValue& value = m_stack[i + 1];
+        if (value.node() == dict.node()) {
+            fail("puts a dict into itself (recursive structures are not supported)");
+        }
+        if (!key.isHashable()) {
+            fail(std::string("a dict key of type ") + key.typeName() + " is unhashable");
+        }
+        if (key.weight() > PickleValue::kMaxKeyWeight) {
+            // Comparing keys walks them; shared tuples can make that exponential.
+            fail("a tuple dict key holds more than " + std::to_string(PickleValue::kMaxKeyWeight) +
+                 " values");
+        }
+        checkChild(key, node.depth);
+        checkChild(value, node.depth);
+        key.seal();
+        value.seal();
+        const size_t h = key.hash();
+        PickleValue::insertItem(node, std::move(key), h, std::move(value));
+    }
+    m_stack.resize(first);
+}
+
+void PickleReader::memoPut(uint64_t index) {
+    const PickleValue& value = top();
+    if (index < m_memo.size() || index < m_memo.size() + 4096 || index < m_memo.size() * 2) {
+        if (index >= m_memo.size()) {
+            // Python's pickler numbers the memo 0, 1, 2, ...: growing the dense part is the
+            // normal case; the bounds above keep a hostile index from allocating much.
+            m_memo.resize(static_cast<size_t>(index) + 1);
+            m_memoSet.resize(static_cast<size_t>(index) + 1, 0);
+        }
+        if (m_memoSet[index] == 0) {
+            ++m_memoCount;
+        }
+        m_memoSet[index] = 1;
+        m_memo[index] = value;
+        if (topIsStreamedItem()) {
+            m_itemMemo.push_back(index);
+        }
+        return;
+    }
+    if (topIsStreamedItem()) {
+        m_itemMemo.push_back(index);
+    }
+    auto [it, inserted] = m_sparseMemo.insert_or_assign(index, value);
+    (void)it;
+    if (inserted) {
+        ++m_memoCount;
+    }
+}
+
+void PickleReader::memoGet(uint64_t index) {
+    if (index < m_memo.size() && m_memoSet[index] == 1) {
+        push(m_memo[index]);
+        return;
+    }
+    if (index < m_memo.size() && m_memoSet[index] == 2) {
+        fail("memo index " + std::to_string(index) +
+             " refers to an item of a streamed list (a trace entry), which is not kept");
+    }
+    if (auto it = m_sparseMemo.find(index); it != m_sparseMemo.end()) {
+        push(it->second);
+        return;
+    }
+    fail("memo index " + std::to_string(index) + " was never stored (the memo holds " +
+         std::to_string(m_memoCount) + " values)");
+}
+
+PickleValue PickleReader::parse(const void* data, size_t size, PickleListSink* sink) {
+    m_data = static_cast<const uint8_t*>(data);
+    m_size = size;
+    m_pos = 0;
+    m_base = 0;
+    m_file = nullptr;
+    m_sink = sink;
+    return run();
+}
+
+PickleValue PickleReader::parseFile(const std::string& path, PickleListSink* sink) {
+    return parseFile(path, sink, FileOptions());
+}
+
+PickleValue PickleReader::parseFile(const std::string& path, PickleListSink* sink,
+                                    const FileOptions& options) {
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
+                                                         &std::fclose);
+    if (!file) {
+        throw PickleError(path, std::string("cannot open: ") + std::strerror(errno));
+    }
+    m_fileSize = UINT64_MAX;
+    if (std::fseek(file.get(), 0, SEEK_END) == 0) {
+        const long size = std::ftell(file.get());
+        if (size >= 0) {
+            m_fileSize = static_cast<uint64_t>(size);
+        }
+        std::fseek(file.get(), 0, SEEK_SET);
+    }
+    m_buffer.assign(kChunkBytes, 0);
+    m_data = m_buffer.data();
+    m_size = 0;
+    m_pos = 0;
+    m_base = 0;
+    m_eof = false;
+    m_file = file.get();
+    m_sink = sink;
+    m_fileOptions = &options;
+    try {
+        PickleValue result = run();
+        m_file = nullptr;
+        m_fileOptions = nullptr;
+        m_buffer = std::vector<uint8_t>();
+        if (options.progress) {
+            const uint64_t size = m_fileSize == UINT64_MAX ? m_base + m_size : m_fileSize;
+            options.progress(size, size);
+        }
+        return result;
+    } catch (...) {
+        // Nothing half-built outlives the failure (a cancel or a PickleError): the partial
+        // stack and memo go now, not when the reader does.
+        m_file = nullptr;
+        m_fileOptions = nullptr;
+        m_buffer = std::vector<uint8_t>();
+        m_stack = std::vector<PickleValue>();
+        m_memo = std::vector<PickleValue>();
+        m_memoSet = std::vector<uint8_t>();
+        m_sparseMemo.clear();
+        m_streamed.clear();
+        m_itemMemo.clear();
+        throw;
+    }
+}
+
+PickleValue PickleReader::run() {
+    m_opcode = -1;
+    m_protocol = 0;
+    m_stack.clear();
+    m_marks.clear();
+    m_markTags.clear();
+    m_memo.clear();
+    m_memoSet.clear();
+    m_sparseMemo.clear();
+    m_memoCount = 0;
+    m_streamed.clear();
+    m_itemMemo.clear();
+
+    for (;;) {
+        if (m_pos >= m_size && !more()) {
+            m_opStart = m_base + m_pos;
+            m_opcode = -1;
+            fail(m_opStart == 0 ? "the file is empty" : "the pickle ends without STOP");
+        }
+        m_opStart = m_base + m_pos;
+        m_opcode = m_data[m_pos++];
+        switch (m_opcode) {
+            case PROTO: {
+                const int protocol = readU8();
+                if (protocol > kMaxProtocol) {
+                    fail("pickle protocol " + std::to_string(protocol) +
+                         " is newer than this reader (it reads 0 to " +
+                         std::to_string(kMaxProtocol) + ")");
+                }
+                m_protocol = protocol;
+                break;
+            }
+            case FRAME:
+                // Frames only group bytes: check that the frame's bytes are there.
+                if (const uint64_t length = readU64(); length > bytesLeft()) {
+                    fail("declared length " + std::to_string(length) +
+                         " runs past the end of the file (" +
+                         std::to_string(m_file ? m_fileSize : m_size) + " bytes)");
+                }
+                break;
+            case MARK:
+                if (m_marks.size() >= size_t(kMaxDepth)) {
+                    fail("more than " + std::to_string(kMaxDepth) + " MARKs are open");
+                }
+                m_markTags.push_back(m_streamed.empty() || m_stack.size() <= fence()
+                                         ? -1
+                                         : streamedTag(m_stack.back()));
+                m_marks.push_back(m_stack.size());
+                break;
+            case STOP: {
+                if (!m_marks.empty()) {
+                    fail(std::to_string(m_marks.size()) + " MARK(s) still open at STOP");
+                }
+                if (m_stack.size() != 1) {
+                    fail("STOP with " + std::to_string(m_stack.size()) +
+                         " values on the stack (expected 1)");
+                }
+                PickleValue result = std::move(m_stack.back());
+                m_stack.clear();
+                m_memo.clear();
+                m_memoSet.clear();
+                m_sparseMemo.clear();
+                m_streamed.clear();
+                return result;
+            }
+            case POP:
+                if (m_stack.size() > fence()) {
+                    m_stack.pop_back();
+                } else {
+                    m_stack.resize(popMark());  // Python: POP at a MARK discards the MARK
+                }
+                break;
+            case POP_MARK:
+                m_stack.resize(popMark());
+                break;
+            case DUP: {
+                PickleValue copy = top();
+                push(std::move(copy));
+                break;
+            }
+
+            case NONE:
+                push(PickleValue());
+                break;
+            case NEWTRUE:
+                push(PickleValue::fromBool(true));
+                break;
+            case NEWFALSE:
+                push(PickleValue::fromBool(false));
+                break;
+            case BININT:
+                push(PickleValue::fromInt(static_cast<int32_t>(readU32())));
+                break;
+            case BININT1:
+                push(PickleValue::fromInt(readU8()));
+                break;
+            case BININT2:
+                push(PickleValue::fromInt(readU16()));
+                break;
+            case LONG1: {
+                const size_t n = readU8();
+                push(PickleValue::fromTwosComplement(takeDeclared(n), n));
+                break;
+            }
+            case LONG4: {
+                const int32_t n = static_cast<int32_t>(readU32());
+                if (n < 0) {
+                    fail("negative length " + std::to_string(n));
+                }
+                const uint8_t* bytes = takeDeclared(uint64_t(n));
+                if (size_t(n) > kMaxLongBytes) {
+                    fail("an integer of " + std::to_string(n) + " bytes is too wide (limit " +
+                         std::to_string(kMaxLongBytes) + ")");
+                }
+                push(PickleValue::fromTwosComplement(bytes, size_t(n)));
+                break;
+            }
+            case INT: {
+                const std::string line = readLine();
+                if (line == "01" || line == "00") {
+                    push(PickleValue::fromBool(line == "01"));  // protocol 0's True/False
+                } else {
+                    push(parseDecimal(line));
+                }
+                break;
+            }
+            case LONG:
+                push(parseDecimal(readLine()));
+                break;
+            case FLOAT: {
+                const std::string line = readLine();
+                double v = 0;
+                const auto r = std::from_chars(line.data(), line.data() + line.size(), v);
+                if (r.ec != std::errc() || r.ptr != line.data() + line.size()) {
+                    fail("'" + line.substr(0, 40) + "' is not a float");
+                }
+                push(PickleValue::fromDouble(v));
+                break;
+            }
+            case BINFLOAT: {
+                const uint8_t* p = take(8);
+                uint64_t bits = 0;
+                for (int i = 0; i < 8; ++i) {
+                    bits = (bits << 8) | p[i];  // big-endian, unlike every other number
+                }
+                double v;
+                std::memcpy(&v, &bits, sizeof v);
+                push(PickleValue::fromDouble(v));
+                break;
+            }
+
+            case SHORT_BINUNICODE: {
+                const size_t n = readU8();
+                push(makeText(takeDeclared(n), n, false));
+                break;
+            }
+            case BINUNICODE: {
+                const size_t n = readU32();
+                push(makeText(takeDeclared(n), n, false));
+                break;
+            }
+            case BINUNICODE8: {
+                const uint64_t n = readU64();
+                push(makeText(takeDeclared(n), size_t(n), false));
+                break;
+            }
+            case SHORT_BINSTRING:
+            case BINSTRING: {
+                // Python 2 str: text when it decodes, else keep the bytes.
+                int64_t n =
+                    m_opcode == SHORT_BINSTRING ? readU8() : static_cast<int32_t>(readU32());
+                if (n < 0) {
+                    fail("negative length " + std::to_string(n));
+                }
+                const uint8_t* p = takeDeclared(uint64_t(n));
+                push(makeText(p, size_t(n), !validUtf8(p, size_t(n))));
+                break;
+            }
+            case SHORT_BINBYTES: {
+                const size_t n = readU8();
+                push(makeText(takeDeclared(n), n, true));
+                break;
+            }
+            case BINBYTES: {
+                const size_t n = readU32();
+                push(makeText(takeDeclared(n), n, true));
+                break;
+            }
+            case BINBYTES8:
+            case BYTEARRAY8: {
+                const uint64_t n = readU64();
+                push(makeText(takeDeclared(n), size_t(n), true));
+                break;
+            }
+
+            case EMPTY_DICT:
+                if (!m_streamed.empty()) {
+                    flushStreamed();
+                }
+                push(PickleValue::dict());
+                break;
+            case EMPTY_LIST:
+                newList(PickleValue::list(), m_stack.size());
+                break;
+            case EMPTY_TUPLE:
+                push(PickleValue::tuple());
+                break;
+            case LIST: {
+                const size_t first = popMark();
+                if (m_sink) {
+                    if (const int tag = m_sink->streamList(m_stack, first); tag >= 0) {
+                        PickleValue list = PickleValue::list();
+                        handOver(tag, first);
+                        m_streamed.emplace_back(list.node(), tag);
+                        push(std::move(list));
+                        break;
+                    }
+                }
+                push(makeSequence(first, false));
+                break;
+            }
+            case TUPLE:
+                push(makeSequence(popMark(), true));
+                break;
+            case TUPLE1:
+            case TUPLE2:
+            case TUPLE3: {
+                const size_t n = size_t(m_opcode - TUPLE1 + 1);
+                if (m_stack.size() < fence() + n) {
+                    fail("needs " + std::to_string(n) + " values on the stack");
+                }
+                push(makeSequence(m_stack.size() - n, true));
+                break;
+            }
+            case DICT: {
+                const size_t first = popMark();
+                PickleValue dict = PickleValue::dict();
+                setItems(dict, first);
+                push(std::move(dict));
+                break;
+            }
+            case APPEND: {
+                if (m_stack.size() < fence() + 2) {
+                    fail("needs a list and a value on the stack");
+                }
+                if (const int tag =
+                        m_streamed.empty() ? -1 : streamedTag(m_stack[m_stack.size() - 2]);
+                    tag >= 0) {
+                    handOver(tag, m_stack.size() - 1);
+                    break;
+                }
+                appendItems(m_stack[m_stack.size() - 2], m_stack.size() - 1);
+                break;
+            }
+            case APPENDS: {
+                const size_t first = popMark();
+                if (first <= fence() || first == 0) {
+                    fail("no list below the MARK");
+                }
+                if (const int tag = m_streamed.empty() ? -1 : streamedTag(m_stack[first - 1]);
+                    tag >= 0) {
+                    handOver(tag, first);
+                    break;
+                }
+                appendItems(m_stack[first - 1], first);
+                break;
+            }
+            case SETITEM: {
+                if (m_stack.size() < fence() + 3) {
+                    fail("needs a dict, a key and a value on the stack");
+                }
+                setItems(m_stack[m_stack.size() - 3], m_stack.size() - 2);
+                break;
+            }
+            case SETITEMS: {
+                const size_t first = popMark();
+                if (first <= fence() || first == 0) {
+                    fail("no dict below the MARK");
+                }
+                setItems(m_stack[first - 1], first);
+                break;
+            }
+
+            case MEMOIZE:
+                memoPut(m_memoCount);
+                break;
+            case BINPUT:
+                memoPut(readU8());
+                break;
+            case LONG_BINPUT:
+                memoPut(readU32());
+                break;
+            case PUT: {
+                const PickleValue index = parseDecimal(readLine());
+                const auto i = index.toUInt64();
+                if (!i) {
+                    fail("memo index " + index.toDecimal() + " is negative or too large");
+                }
+                memoPut(*i);
+                break;
+            }
+            case BINGET:
+                memoGet(readU8());
+                break;
+            case LONG_BINGET:
+                memoGet(readU32());
+                break;
+            case GET: {
+                const PickleValue index = parseDecimal(readLine());
+                const auto i = index.toUInt64();
+                if (!i) {
+                    fail("memo index " + index.toDecimal() + " is negative or too large");
+                }
+                memoGet(*i);
+                break;
+            }
+
+            default:
+                if (opcodeName(m_opcode)) {
+                    failUnsupported();
+                }
+                fail("not a pickle opcode");
+        }
+    }
+}
+
+std::vector<uint8_t> PickleReader::readBytes(const std::string& path) {
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
+                                                         &std::fclose);
+    if (!file) {
+        throw PickleError(path, std::string("cannot open: ") + std::strerror(errno));
+    }
+    std::vector<uint8_t> bytes;
+    size_t expected = 0;
+    if (std::fseek(file.get(), 0, SEEK_END) == 0) {
+        const long size = std::ftell(file.get());
+        expected = size > 0 ? static_cast<size_t>(size) : 0;
+        std::fseek(file.get(), 0, SEEK_SET);
+    }
+    // One read of the size the file has; then whatever more there is (pipes, growing files).
+    bytes.resize(expected);
+    size_t have = expected ? std::fread(bytes.data(), 1, expected, file.get()) : 0;
+    bytes.resize(have);
+    uint8_t buffer[1 << 16];
+    size_t n;
+    while ((n = std::fread(buffer, 1, sizeof buffer, file.get())) > 0) {
+        bytes.insert(bytes.end(), buffer, buffer + n);
+    }
+    if (std::ferror(file.get())) {
+        throw PickleError(path, std::string("cannot read: ") + std::strerror(errno));
+    }
+    return bytes;
+}
+
+PickleValue PickleReader::readFile(const std::string& path) {
+    return PickleReader(path).parseFile(path);
+}
+
+}  // namespace memscope
