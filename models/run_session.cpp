@@ -355,30 +355,27 @@ void RunSession::show(std::shared_ptr<const Trace> trace, const QString& path) {
     emit runChanged();
 }
 
-QString RunSession::writeRunFile(const Trace& trace, const QString& path) {
+Outcome RunSession::writeRunFile(const Trace& trace, const QString& path) {
     try {
         RunFile::save(trace, QFile::encodeName(path).toStdString());
     } catch (const std::exception& e) {
-        return errorText(e);
+        return Outcome::failure(errorText(e));
     }
-    return QString();
+    return {};
 }
 
-bool RunSession::save(const QString& path, QString* error) {
+Outcome RunSession::save(const QString& path) {
     const std::shared_ptr<const Trace> trace = m_document->trace();
     if (!trace) {
-        return false;
+        return Outcome::failure(QString());
     }
-    const QString why = writeRunFile(*trace, path);
-    if (!why.isEmpty()) {
-        if (error) {
-            *error = tr("Memscope could not write %1.\n\n%2").arg(nativePath(path), why);
-        }
-        return false;
+    if (const Outcome written = writeRunFile(*trace, path); !written) {
+        return Outcome::failure(
+            tr("Memscope could not write %1.\n\n%2").arg(nativePath(path), written.message()));
     }
     m_path = path;
     emit runChanged();
-    return true;
+    return {};
 }
 
 void RunSession::beginLive() {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "outcome.h"
 #include "run/run_range.h"
 
 #include <QFuture>
@@ -53,12 +54,12 @@ class RunSession : public QObject {
     // Shows a trace already in memory (a test's, a run just recorded), with the file it came
     // from (empty: not saved).
     void show(std::shared_ptr<const Trace> trace, const QString& path = QString());
-    // Writes the run shown as a .memscope file and makes PATH its file. False without a run,
-    // or with "Memscope could not write PATH." and the reason in `error`.
-    bool save(const QString& path, QString* error);
+    // Writes the run shown as a .memscope file and makes PATH its file. Fails without a run
+    // (with no message), or with "Memscope could not write PATH." and the reason.
+    Outcome save(const QString& path);
     // Writes `trace` as a .memscope file at PATH, on any thread (a run controller keeps each
-    // recorded run so): "" when it is written, else why not.
-    static QString writeRunFile(const Trace& trace, const QString& path);
+    // recorded run so); fails with why not.
+    static Outcome writeRunFile(const Trace& trace, const QString& path);
     // Stops a load going; it ends with cancelled().
     void cancel();
     bool isLoading() const { return m_loading; }

@@ -13,8 +13,12 @@
    Fails on any other what().
 3. The CLI has one fail(): in app/cli/ only cli_support.cpp writes the "error:" prefix (fail()
    and reportUsageError()). Fails on a string literal holding "error:" anywhere else.
+4. The GUI's own functions report a failure one way (issue 42): an operation that can fail
+   returns an Outcome (models/outcome.h), a result that arrives later carries one. Fails in
+   widgets/, models/ and app/gui/ on an error out-parameter (a non-const `QString*` or
+   `QString&` named like error, why, reason or problem) and on a `lastError` member.
 
-Exit status 0 when all three hold, 1 on an offence (each named with its file and line), 2 on a
+Exit status 0 when all four hold, 1 on an offence (each named with its file and line), 2 on a
 usage error. There is no allowed list: today's tree has no exception, and a new one should be
 fixed, not listed.
 
@@ -52,6 +56,11 @@ WHAT_RE = re.compile(r"(?:\.|->)\s*what\s*\(\s*\)")
 CLI_FOLDER = "app/cli"
 CLI_FAIL = "app/cli/cli_support.cpp"
 ERROR_PREFIX_RE = re.compile(r"\berror:")
+
+# Rule 4: the GUI's error out-parameters and "last error" members.
+GUI_OUT_PARAMETER_RE = re.compile(r"(?<!const )\bQString\s*[*&]\s*(\w*(?:error|why|reason|problem)\w*)\b",
+                                  re.IGNORECASE)
+GUI_LAST_ERROR_RE = re.compile(r"\b(?:m_)?lastError\b", re.IGNORECASE)
 
 
 
@@ -152,6 +161,14 @@ def main():
                 failures.append(f"{path}:{line_of(code, m.start())}: what() outside errorText(): "
                                 f"the GUI turns an error into text only with errorText(e) "
                                 f"(models/error_text.h, UTF-8)")
+            # 4. One way to report a failure: an Outcome.
+            for m in GUI_OUT_PARAMETER_RE.finditer(code):
+                failures.append(f"{path}:{line_of(code, m.start())}: QString out-parameter "
+                                f"'{m.group(1)}': a GUI function that can fail returns an Outcome "
+                                f"(models/outcome.h)")
+            for m in GUI_LAST_ERROR_RE.finditer(code):
+                failures.append(f"{path}:{line_of(code, m.start())}: a 'last error' member: a GUI "
+                                f"function that can fail returns an Outcome (models/outcome.h)")
 
     # 3. The CLI writes "error:" in one place: fail() in cli_support.cpp.
     for path in source_files(root, CLI_FOLDER, SOURCE_EXTENSIONS):
@@ -170,7 +187,8 @@ def main():
             print("error: " + f, file=sys.stderr)
         print(f"check_errors: {len(failures)} error(s). One error convention per boundary: core/ "
               "throws memscope::Error (std::logic_error for programming errors), the GUI converts "
-              "with errorText(), the CLI reports with fail() (scripts/check_errors.py, "
+              "with errorText() and reports with an Outcome, the CLI reports with fail() "
+              "(scripts/check_errors.py, "
               "docs/DESIGN.md \"Checks\").", file=sys.stderr)
         return 1
     if not args.quiet:

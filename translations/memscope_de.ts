@@ -2557,6 +2557,10 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
             <numerusform>Nach %n Schritten beendet</numerusform>
         </translation>
     </message>
+    <message>
+        <source>A run is already going.</source>
+        <translation>Ein Lauf ist bereits in Arbeit.</translation>
+    </message>
 </context>
 <context>
     <name>memscope::RunLoadProgress</name>

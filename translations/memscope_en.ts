@@ -2555,6 +2555,10 @@ Allocations live at its start count as present from the start. Leave empty for t
             <numerusform></numerusform>
         </translation>
     </message>
+    <message>
+        <source>A run is already going.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>memscope::RunLoadProgress</name>

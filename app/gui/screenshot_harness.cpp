@@ -265,7 +265,6 @@ int ScreenshotHarness::renderWindow(const Request& request) {
     while (waited.elapsed() < 500) {
         QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
     }
-    QString error;
     if (view == QLatin1String("window")) {
         QImage image(QSize(qRound(size.width() * scale), qRound(size.height() * scale)),
                      QImage::Format_ARGB32_Premultiplied);
@@ -279,8 +278,8 @@ int ScreenshotHarness::renderWindow(const Request& request) {
         return 0;
     }
     const QSize export_size = view == QLatin1String("timeline") || all_ranks ? size : QSize();
-    if (!window.exportView(image_path, scale, export_size, &error)) {
-        printError(error);
+    if (const Outcome exported = window.exportView(image_path, scale, export_size); !exported) {
+        printError(exported.message());
         return 1;
     }
     return 0;

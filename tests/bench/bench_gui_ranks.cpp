@@ -118,11 +118,11 @@ int main(int argc, char** argv) {
             }
         });
     });
-    memscope::RankRunController::Outcome outcome;
+    memscope::RankRunController::Ending ending;
     QObject::connect(controller, &memscope::RankRunController::finished, &app,
-                     [&](const memscope::RankRunController::Outcome& o) {
+                     [&](const memscope::RankRunController::Ending& o) {
                          // The window handled finished() first: the run directory is open.
-                         outcome = o;
+                         ending = o;
                          finished_at = heartbeat.nowMs();
                          heartbeat.stopRecording();
                          QTimer::singleShot(500, &app, [&] {
@@ -149,8 +149,9 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "bench_gui_ranks: the run did not start or end\n");
         return 1;
     }
-    if (!outcome.error.isEmpty()) {
-        std::fprintf(stderr, "bench_gui_ranks: the run failed: %s\n", qPrintable(outcome.error));
+    if (!ending.outcome) {
+        std::fprintf(stderr, "bench_gui_ranks: the run failed: %s\n",
+                     qPrintable(ending.outcome.message()));
         return 1;
     }
     const size_t worst_at = size_t(std::max_element(gaps.begin(), gaps.end()) - gaps.begin());

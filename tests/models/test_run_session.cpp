@@ -270,18 +270,20 @@ class TestRunSession : public QObject {
         QTemporaryDir dir;
         RunDocument doc;
         RunSession session(&doc);
-        QString error;
-        QVERIFY(!session.save(dir.filePath(QStringLiteral("x.memscope")), &error));  // no run
+        const Outcome without_run = session.save(dir.filePath(QStringLiteral("x.memscope")));
+        QVERIFY(!without_run);
+        QVERIFY(without_run.message().isEmpty());  // nothing to say: there is no run
         session.show(std::make_shared<const Trace>(pairs(50)));
         QVERIFY(session.path().isEmpty());
         const QString out = dir.filePath(QStringLiteral("saved.memscope"));
-        QVERIFY(session.save(out, &error));
+        QVERIFY(session.save(out));
         QCOMPARE(session.path(), out);
         QVERIFY(session.open(out));
         QCOMPARE(doc.trace()->events.count(), size_t(50));
         const QString nowhere = dir.filePath(QStringLiteral("no/such/dir/run.memscope"));
-        QVERIFY(!session.save(nowhere, &error));
-        QVERIFY(error.contains(QDir::toNativeSeparators(nowhere)));
+        const Outcome failed = session.save(nowhere);
+        QVERIFY(!failed);
+        QVERIFY(failed.message().contains(QDir::toNativeSeparators(nowhere)));
         QCOMPARE(session.path(), out);
     }
 };

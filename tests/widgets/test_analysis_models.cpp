@@ -292,8 +292,8 @@ class TestAnalysisModels : public QObject {
         page.setGrouping(Grouping::ByModule);
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("ops.csv"));
-        QString error;
-        QVERIFY2(page.exportCsv(path, &error), qPrintable(error));
+        const memscope::Outcome written = page.exportCsv(path);
+        QVERIFY2(written, qPrintable(written.message()));
         QFile file(path);
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QStringList lines =
@@ -308,8 +308,10 @@ class TestAnalysisModels : public QObject {
             }
         }
         QVERIFY(addmm);
-        QVERIFY(!page.exportCsv(dir.filePath(QStringLiteral("no/such/dir/ops.csv")), &error));
-        QVERIFY(error.contains(QStringLiteral("ops.csv")));
+        const memscope::Outcome failed =
+            page.exportCsv(dir.filePath(QStringLiteral("no/such/dir/ops.csv")));
+        QVERIFY(!failed);
+        QVERIFY(failed.message().contains(QStringLiteral("ops.csv")));
     }
 
     void allocationsPageSignals() {

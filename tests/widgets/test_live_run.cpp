@@ -227,19 +227,21 @@ class TestLiveRun : public QObject {
         QVERIFY(memscope_test::openAndWait(window, run));
         QTRY_VERIFY(window.timelinePage()->view()->timelineLayout());
         const QString png = m_dir.filePath(QStringLiteral("timeline.png"));
-        QString error;
-        QVERIFY2(window.exportView(png, 2.0, QSize(800, 450), &error), qPrintable(error));
+        memscope::Outcome exported = window.exportView(png, 2.0, QSize(800, 450));
+        QVERIFY2(exported, qPrintable(exported.message()));
         const QImage image(png);
         QCOMPARE(image.size(), QSize(1600, 900));
         const QString svg = m_dir.filePath(QStringLiteral("timeline.svg"));
-        QVERIFY2(window.exportView(svg, 1.0, QSize(800, 450), &error), qPrintable(error));
+        exported = window.exportView(svg, 1.0, QSize(800, 450));
+        QVERIFY2(exported, qPrintable(exported.message()));
         QFile file(svg);
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QByteArray text = file.readAll();
         QVERIFY(text.contains("<svg"));
         QVERIFY(text.contains("Active memory timeline"));
-        QVERIFY(!window.exportView(QStringLiteral("/nonexistent-dir/x.png"), 1.0, QSize(), &error));
-        QVERIFY(error.contains(QLatin1String("/nonexistent-dir/x.png")));
+        exported = window.exportView(QStringLiteral("/nonexistent-dir/x.png"), 1.0, QSize());
+        QVERIFY(!exported);
+        QVERIFY(exported.message().contains(QLatin1String("/nonexistent-dir/x.png")));
     }
 
     void opens_pickles_by_drop_and_remembers_recent_files() {
@@ -304,10 +306,9 @@ class TestLiveRun : public QObject {
         connect(&controller, &RunController::finished, this,
                 [&](std::shared_ptr<const memscope::Trace> trace,
                     std::shared_ptr<memscope::TimelineLayout>,
-                    const RunController::Outcome&) { result = std::move(trace); });
-        QString error;
-        if (!controller.start(tiny(2), true, &error)) {
-            qWarning("%s", qPrintable(error));
+                    const RunController::Ending&) { result = std::move(trace); });
+        if (const memscope::Outcome started = controller.start(tiny(2), true); !started) {
+            qWarning("%s", qPrintable(started.message()));
             return {};
         }
         QElapsedTimer timer;

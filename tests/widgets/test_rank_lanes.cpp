@@ -326,8 +326,8 @@ class TestRankLanes : public QObject {
         QCOMPARE(window.currentRank(), 1);
         // The export (File > Export View, --screenshot ranks) is the lanes.
         const QString png = dir.filePath(QStringLiteral("ranks.png"));
-        QString error;
-        QVERIFY2(window.exportView(png, 1.0, QSize(800, 500), &error), qPrintable(error));
+        const memscope::Outcome exported = window.exportView(png, 1.0, QSize(800, 500));
+        QVERIFY2(exported, qPrintable(exported.message()));
         QCOMPARE(QImage(png).size(), QSize(800, 500));
         // Double-clicking rank 0's lane opens it in the detailed timeline.
         QTest::mouseDClick(lanes, Qt::LeftButton, {}, lanes->lanePlotRect(0).center().toPoint());

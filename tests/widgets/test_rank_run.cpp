@@ -339,9 +339,9 @@ class TestRankRun : public QObject {
         QCOMPARE(window.timelinePage()->rankCombo()->count(), 2);
         QVERIFY(waitForEnd(window, 180000));
         QCOMPARE(finished.count(), 1);
-        const auto outcome = finished.first().first().value<RankRunController::Outcome>();
-        QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
-        QCOMPARE(outcome.exitCode, 0);
+        const auto ending = finished.first().first().value<RankRunController::Ending>();
+        QVERIFY2(ending.outcome.ok(), qPrintable(ending.outcome.message()));
+        QCOMPARE(ending.exitCode, 0);
         QVERIFY2(snapshots > 0, "no rank was shown live");
         QCOMPARE(most_ranks_live, 2);
 
@@ -409,15 +409,16 @@ class TestRankRun : public QObject {
         window.startRun();
         QVERIFY(waitForEnd(window, 120000));
         QCOMPARE(finished.count(), 1);
-        const auto outcome = finished.first().first().value<RankRunController::Outcome>();
-        QVERIFY(outcome.exitCode != 0);
-        QVERIFY2(outcome.error.contains(QLatin1String("rank")), qPrintable(outcome.error));
+        const auto ending = finished.first().first().value<RankRunController::Ending>();
+        QVERIFY(ending.exitCode != 0);
+        QVERIFY2(ending.outcome.message().contains(QLatin1String("rank")),
+                 qPrintable(ending.outcome.message()));
         QVERIFY2(window.runPanel()->errorLabel()->text().contains(QLatin1String("memscope-cli")),
                  qPrintable(window.runPanel()->errorLabel()->text()));
         QVERIFY(window.findChild<QLabel*>(QStringLiteral("status_step"))
                     ->text()
                     .startsWith(QLatin1String("Failed: ")));
-        QVERIFY(outcome.rankFiles > 0);
+        QVERIFY(ending.rankFiles > 0);
         QVERIFY(window.rankCount() == 2);
         QVERIFY(window.currentTrace());
         QVERIFY(window.currentTrace()->events.count() > 0);

@@ -221,8 +221,9 @@ class TestSweepPage : public QObject {
         QCOMPARE(reopened.result().points[1].peak_bytes, page.result().points[1].peak_bytes);
         QCOMPARE(lineSeriesCount(reopened.memoryVsSeqChart()), 2);
         QSignalSpy activated(&reopened, &SweepPage::runFileActivated);
-        QVERIFY(!reopened.openSweep(dir.filePath("nothing-here")));
-        QVERIFY(reopened.lastError().contains("nothing-here"));
+        const Outcome failed = reopened.openSweep(dir.filePath("nothing-here"));
+        QVERIFY(!failed);
+        QVERIFY(failed.message().contains("nothing-here"));
 
         // Cancel at once: no point finishes, the page is usable again.
         SweepPage cancelled;
@@ -238,16 +239,17 @@ class TestSweepPage : public QObject {
     void formErrorsNameTheField() {
         SweepPage page;
         SweepSpec spec;
-        QString error;
-        QVERIFY(page.specFromForm(spec, error));
+        QVERIFY(page.specFromForm(spec));
         QCOMPARE(spec.points().size(), size_t((3 + 4 - 1) * 2));  // the workshop demo, axes
         page.batchSizesEdit()->setText("4,x");
-        QVERIFY(!page.specFromForm(spec, error));
-        QVERIFY2(error.contains("Batch sizes"), qPrintable(error));
+        Outcome read = page.specFromForm(spec);
+        QVERIFY(!read);
+        QVERIFY2(read.message().contains("Batch sizes"), qPrintable(read.message()));
         page.batchSizesEdit()->setText("4");
         page.seqLensEdit()->setText("0");
-        QVERIFY(!page.specFromForm(spec, error));
-        QVERIFY2(error.contains("Sequence lengths"), qPrintable(error));
+        read = page.specFromForm(spec);
+        QVERIFY(!read);
+        QVERIFY2(read.message().contains("Sequence lengths"), qPrintable(read.message()));
     }
 };
 

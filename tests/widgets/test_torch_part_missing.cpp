@@ -56,9 +56,10 @@ class TestTorchPartMissing : public QObject {
 
     void run_fails_naming_the_library() {
         memscope::RunController controller;
-        QString error;
-        QVERIFY(!controller.start(tinyTrainOptions(), false, &error));
-        QVERIFY2(error.contains(k_library), qPrintable(error));
+        const memscope::Outcome started = controller.start(tinyTrainOptions(), false);
+        QVERIFY(!started);
+        QVERIFY2(started.message().contains(k_library), qPrintable(started.message()));
+        QCOMPARE(memscope::TorchPartLoader::outcome().message(), started.message());
         QVERIFY(!controller.isActive());
         QVERIFY(TorchPartLoader::attempted());
         QVERIFY(!TorchPartLoader::loadedPart());
@@ -84,7 +85,9 @@ class TestTorchPartMissing : public QObject {
         QSignalSpy finished(&page, &memscope::SweepPage::sweepFinished);
         QVERIFY(page.startSweep(spec, dir.path()));
         QVERIFY(finished.wait(60000));
-        QVERIFY2(page.lastError().contains(k_library), qPrintable(page.lastError()));
+        const auto outcome = finished.first().at(0).value<memscope::Outcome>();
+        QVERIFY(!outcome);
+        QVERIFY2(outcome.message().contains(k_library), qPrintable(outcome.message()));
     }
 
     void planner_predicts_gpus_and_says_why_not_the_cpu() {
@@ -113,9 +116,9 @@ class TestTorchPartMissing : public QObject {
         // The window's run panel: the CPU alone; Run says what is missing.
         auto* panel = window.findChild<memscope::RunPanel*>();
         QVERIFY(panel);
-        QString error;
-        QVERIFY(!window.runController()->start(tinyTrainOptions(), false, &error));
-        QVERIFY(error.contains(k_library));
+        const memscope::Outcome started = window.runController()->start(tinyTrainOptions(), false);
+        QVERIFY(!started);
+        QVERIFY(started.message().contains(k_library));
         // Past the moment the window loads the part in the background: nothing changes.
         QTest::qWait(1300);
         QVERIFY(!TorchPartLoader::loadedPart());

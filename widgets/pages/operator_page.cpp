@@ -259,7 +259,7 @@ void OperatorPage::showAllocation(qint64 allocation) {
     m_showing = false;
 }
 
-bool OperatorPage::exportCsv(const QString& path, QString* error) const {
+Outcome OperatorPage::exportCsv(const QString& path) const {
     TableExporter::Table table;
     const bool tree = m_grouping == OperatorTable::Grouping::ByModule;
     table.columns.push_back(tree ? "path" : "name");
@@ -318,12 +318,9 @@ bool OperatorPage::exportCsv(const QString& path, QString* error) const {
         writeFileAtomically(path.toStdString(),
                             [&table](std::ostream& out) { out << TableExporter::toCsv(table); });
     } catch (const std::exception& e) {
-        if (error) {
-            *error = errorText(e);
-        }
-        return false;
+        return Outcome::failure(errorText(e));
     }
-    return true;
+    return {};
 }
 
 void OperatorPage::exportClicked() {
@@ -333,10 +330,9 @@ void OperatorPage::exportClicked() {
     if (path.isEmpty()) {
         return;
     }
-    QString error;
-    if (!exportCsv(path, &error)) {
+    if (const Outcome written = exportCsv(path); !written) {
         QMessageBox::warning(this, tr("Export operator table"),
-                             tr("Could not write %1: %2").arg(path, error));
+                             tr("Could not write %1: %2").arg(path, written.message()));
     }
 }
 

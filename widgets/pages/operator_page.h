@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/operator_table.h"
+#include "outcome.h"
 
 #include <QVector>
 #include <QWidget>
@@ -49,7 +50,7 @@ class OperatorPage : public QWidget {
 
     // Writes the rows shown (filtered, in the shown order, tree rows as paths) as CSV with raw
     // numbers. Returns false and sets *error when the file cannot be written.
-    bool exportCsv(const QString& path, QString* error = nullptr) const;
+    Outcome exportCsv(const QString& path) const;
 
     OperatorTableModel* model() const { return m_model; }
     OperatorFilterProxy* proxy() const { return m_proxy; }

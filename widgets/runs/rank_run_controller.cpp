@@ -128,17 +128,12 @@ QStringList RankRunController::cliArguments(const Request& request, const QStrin
     return args;
 }
 
-bool RankRunController::start(const Request& asked, QString* error) {
+Outcome RankRunController::start(const Request& asked) {
     Request request = asked;
     if (request.isPython()) {
         request.processes = 1;  // the program is one process; its own threads are recorded
     }
-    const auto fail = [error](const QString& message) {
-        if (error) {
-            *error = message;
-        }
-        return false;
-    };
+    const auto fail = [](const QString& message) { return Outcome::failure(message); };
     if (m_active) {
         return fail(tr("A run is already going."));
     }
@@ -242,7 +237,7 @@ bool RankRunController::start(const Request& asked, QString* error) {
                               .arg(request.parallel, QDir::toNativeSeparators(dir),
                                    args.join(QLatin1Char(' '))));
     emit ranksChanged(rankLabels(), m_shown);
-    return true;
+    return {};
 }
 
 void RankRunController::stop() {
@@ -516,20 +511,20 @@ void RankRunController::launchFinish() {
     });
     whenFinished(this, m_job->future, [this](PollResult p) {
         m_job->inFlight = false;
-        Outcome outcome;
-        outcome.directory = m_directory;
+        Ending ending;
+        ending.directory = m_directory;
         if (m_request.isPython()) {
-            outcome.runFile = rankPath(m_directory, 0);
+            ending.runFile = rankPath(m_directory, 0);
         }
-        outcome.exitCode = m_exitCode;
-        outcome.cancelled = m_cancelled || m_exitCode == 130;
-        outcome.rankFiles = p.rankFiles;
-        outcome.recoveredRanks = p.recovered;
-        outcome.recoveryProblems = p.recoveryProblems;
+        ending.exitCode = m_exitCode;
+        ending.cancelled = m_cancelled || m_exitCode == 130;
+        ending.rankFiles = p.rankFiles;
+        ending.recoveredRanks = p.recovered;
+        ending.recoveryProblems = p.recoveryProblems;
         if (m_exitCode != 0 && m_exitCode != 130) {
-            outcome.error = m_errors.isEmpty()
-                                ? tr("memscope-cli exited with status %1.").arg(m_exitCode)
-                                : m_errors.join(QLatin1Char('\n'));
+            ending.outcome = Outcome::failure(
+                m_errors.isEmpty() ? tr("memscope-cli exited with status %1.").arg(m_exitCode)
+                                   : m_errors.join(QLatin1Char('\n')));
         }
         for (const QString& line : p.recovered) {
             emit logMessage(tr("Rebuilt from its journal: %1").arg(line));
@@ -538,7 +533,7 @@ void RankRunController::launchFinish() {
             emit logMessage(tr("Could not rebuild from its journal: %1").arg(line));
         }
         m_active = false;
-        emit finished(outcome);
+        emit finished(ending);
     });
 }
 

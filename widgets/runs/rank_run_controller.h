@@ -1,5 +1,6 @@
 #pragma once
 
+#include "outcome.h"
 #include "run/train_options.h"
 
 #include <QObject>
@@ -60,12 +61,12 @@ class RankRunController : public QObject {
     };
 
     // How a run ended.
-    struct Outcome {
+    struct Ending {
         QString directory;  // the run directory
         QString runFile;    // a Python program's run file (DIR/rank0.memscope), else empty
         int exitCode = 0;   // memscope-cli's: 0 finished, 130 stopped, 2 bad options, else failed
         bool cancelled = false;
-        QString error;      // the CLI's error lines when a rank or the CLI failed, else empty
+        Outcome outcome;    // failed with the CLI's error lines when a rank or the CLI failed
         int rankFiles = 0;  // ranks with a run file in the directory
         QStringList recoveredRanks;    // "rank N: recovered ..." for files rebuilt from journals
         QStringList recoveryProblems;  // journals that could not be rebuilt, and why
@@ -96,7 +97,7 @@ class RankRunController : public QObject {
     static QByteArray optionsJson(const TrainOptions& options);
     // Starts the ranks. False with the reason in `error` when a run is going, memscope-cli is
     // not there, or the directory cannot be made.
-    bool start(const Request& request, QString* error = nullptr);
+    Outcome start(const Request& request);
     // Stops every rank; each keeps what it recorded. finished() follows.
     void stop();
     bool isActive() const { return m_active; }
@@ -125,7 +126,7 @@ class RankRunController : public QObject {
     void ranksChanged(const QStringList& labels, int shown);
     // A line of the CLI's output, or the controller's own.
     void logMessage(const QString& line);
-    void finished(const memscope::RankRunController::Outcome& outcome);
+    void finished(const memscope::RankRunController::Ending& ending);
 
   private:
     struct RankStatus {

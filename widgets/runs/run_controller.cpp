@@ -29,7 +29,7 @@ namespace {
 struct Snapshot {
     std::shared_ptr<const Trace> trace;
     std::shared_ptr<TimelineLayout> layout;
-    RunController::Outcome outcome;
+    RunController::Ending ending;
     double workerMs = 0;
     bool incremental = false;
     double traceMs = 0;
@@ -49,22 +49,22 @@ Snapshot takeSnapshot(LiveRun* recording, bool final, const QString& path, bool 
     std::shared_ptr<Trace> trace;
     if (final) {
         LiveRun::Result result = recording->finish();
-        s.outcome.cancelled = result.cancelled;
-        s.outcome.outOfMemory = result.out_of_memory;
-        s.outcome.error = errorText(result.error);
-        s.outcome.summary = QString::fromStdString(result.summary);
-        s.outcome.peakBytes = result.peak_bytes;
+        s.ending.cancelled = result.cancelled;
+        s.ending.outOfMemory = result.out_of_memory;
+        s.ending.outcome = Outcome::ofMessage(errorText(result.error));
+        s.ending.summary = QString::fromStdString(result.summary);
+        s.ending.peakBytes = result.peak_bytes;
         trace = std::move(result.trace);
         if (path.isEmpty() || !trace || trace->events.count() == 0) {
             recording->discardJournal();  // nothing to keep
         } else {
-            const QString why = RunSession::writeRunFile(*trace, path);
-            if (why.isEmpty()) {
-                s.outcome.savedPath = path;
+            if (const Outcome written = RunSession::writeRunFile(*trace, path); written) {
+                s.ending.savedPath = path;
                 recording->discardJournal();
             } else {
-                s.outcome.saveError = RunController::tr("Could not keep the run as %1: %2")
-                                          .arg(QDir::toNativeSeparators(path), why);
+                s.ending.kept =
+                    Outcome::failure(RunController::tr("Could not keep the run as %1: %2")
+                                         .arg(QDir::toNativeSeparators(path), written.message()));
             }
         }
     } else if (incremental) {
@@ -124,25 +124,18 @@ bool RunController::isRunning() const {
     return m_session && m_session->recording && m_session->recording->running();
 }
 
-bool RunController::start(const TrainOptions& options, bool record_shapes, QString* error) {
+Outcome RunController::start(const TrainOptions& options, bool record_shapes) {
     if (m_active) {
-        if (error) {
-            *error = tr("A run is already going.");
-        }
-        return false;
+        return Outcome::failure(tr("A run is already going."));
     }
     auto session = std::make_unique<Session>();
     try {
         options.validate();
         // The first run loads the LibTorch part (unless the window loaded it meanwhile); without
         // it the run cannot start, and the message names the library.
-        QString missing;
-        TorchPart* part = TorchPartLoader::part(&missing);
+        TorchPart* part = TorchPartLoader::part();
         if (!part) {
-            if (error) {
-                *error = missing;
-            }
-            return false;
+            return TorchPartLoader::outcome();
         }
         LiveRun::Options live;
         live.record_shapes = record_shapes;
@@ -169,10 +162,7 @@ bool RunController::start(const TrainOptions& options, bool record_shapes, QStri
         });
         session->recording->start();
     } catch (const std::exception& e) {
-        if (error) {
-            *error = errorText(e);
-        }
-        return false;
+        return Outcome::failure(errorText(e));
     }
     m_session = std::move(session);
     m_options = options;
@@ -199,7 +189,7 @@ bool RunController::start(const TrainOptions& options, bool record_shapes, QStri
                              QString::fromStdString(toString(options.attention)),
                              QString::fromStdString(toString(options.checkpointing)),
                              QString::fromStdString(toString(options.profile))));
-    return true;
+    return {};
 }
 
 void RunController::stop() {
@@ -271,14 +261,14 @@ void RunController::onSnapshotFailed(bool final, const QString& failure) {
         return;
     }
     m_active = false;
-    Outcome outcome;
-    outcome.error = failure;
+    Ending ending;
+    ending.outcome = Outcome::ofMessage(failure);
     emit logMessage(m_runPath.isEmpty()
                         ? tr("The run failed: %1").arg(failure)
                         : tr("The run failed: %1. Its journal is kept: Memscope offers to recover "
                              "it when it starts next.")
                               .arg(failure));
-    emit finished(nullptr, nullptr, outcome);
+    emit finished(nullptr, nullptr, ending);
 }
 
 void RunController::launchSnapshot(bool final) {
@@ -320,22 +310,23 @@ void RunController::launchSnapshot(bool final) {
             return;
         }
         m_active = false;
-        if (s.outcome.peakBytes == 0 && s.layout) {
-            s.outcome.peakBytes = s.layout->peakBytes();
+        if (s.ending.peakBytes == 0 && s.layout) {
+            s.ending.peakBytes = s.layout->peakBytes();
         }
-        if (!s.outcome.summary.isEmpty()) {
-            emit logMessage(s.outcome.summary.trimmed());
+        if (!s.ending.summary.isEmpty()) {
+            emit logMessage(s.ending.summary.trimmed());
         }
-        if (s.outcome.outOfMemory) {
-            emit logMessage(tr("The run stopped: out of memory. %1").arg(s.outcome.error));
-        } else if (!s.outcome.error.isEmpty()) {
-            emit logMessage(tr("The run failed: %1").arg(s.outcome.error));
-        } else if (s.outcome.cancelled) {
+        if (s.ending.outOfMemory) {
+            emit logMessage(
+                tr("The run stopped: out of memory. %1").arg(s.ending.outcome.message()));
+        } else if (!s.ending.outcome) {
+            emit logMessage(tr("The run failed: %1").arg(s.ending.outcome.message()));
+        } else if (s.ending.cancelled) {
             emit logMessage(tr("The run was stopped; everything recorded so far is kept."));
         } else {
             emit logMessage(tr("The run finished."));
         }
-        emit finished(s.trace, s.layout, s.outcome);
+        emit finished(s.trace, s.layout, s.ending);
     });
 }
 

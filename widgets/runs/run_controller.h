@@ -1,5 +1,6 @@
 #pragma once
 
+#include "outcome.h"
 #include "run/train_options.h"
 
 #include <QElapsedTimer>
@@ -32,14 +33,14 @@ class RunController : public QObject {
 
   public:
     // How a run ended.
-    struct Outcome {
+    struct Ending {
         bool cancelled = false;
         bool outOfMemory = false;
-        QString error;    // empty unless the run failed
+        Outcome outcome;  // failed with why when the run failed or ran out of memory
         QString summary;  // the workshop-style performance summary
         int64_t peakBytes = 0;
         QString savedPath;  // where the run was kept (see setKeepDirectory), or empty
-        QString saveError;  // why it could not be kept
+        Outcome kept;       // failed with why when it could not be kept
     };
 
     explicit RunController(QObject* parent = nullptr);
@@ -48,7 +49,7 @@ class RunController : public QObject {
     // Starts a run; `record_shapes` also records op input shapes (FLOPs, roofline). Returns
     // false and sets `error` (naming the option) when the options cannot run or a run is
     // already going.
-    bool start(const TrainOptions& options, bool record_shapes = false, QString* error = nullptr);
+    Outcome start(const TrainOptions& options, bool record_shapes = false);
     // Asks the run to stop at the next module boundary; finished() follows.
     void stop();
     bool isRunning() const;
@@ -104,7 +105,7 @@ class RunController : public QObject {
     void logMessage(const QString& line);
     void finished(std::shared_ptr<const memscope::Trace> trace,
                   std::shared_ptr<memscope::TimelineLayout> layout,
-                  const memscope::RunController::Outcome& outcome);
+                  const memscope::RunController::Ending& ending);
 
   private:
     struct Session;

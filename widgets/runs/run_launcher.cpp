@@ -28,10 +28,9 @@ RunLauncher::RunLauncher(RunSession* session, const QString& keep_directory, QOb
     connect(m_controller, &RunController::logMessage, this, &RunLauncher::logMessage);
     connect(m_controller, &RunController::finished, this,
             [this](std::shared_ptr<const Trace> trace, std::shared_ptr<TimelineLayout> layout,
-                   const RunController::Outcome& outcome) {
-                onFinished(std::move(trace), std::move(layout), outcome.cancelled,
-                           outcome.outOfMemory, outcome.error, outcome.savedPath,
-                           outcome.saveError);
+                   const RunController::Ending& ending) {
+                onFinished(std::move(trace), std::move(layout), ending.cancelled,
+                           ending.outOfMemory, ending.outcome, ending.savedPath, ending.kept);
             });
 
     m_rank_controller = new RankRunController(this);
@@ -67,16 +66,16 @@ bool RunLauncher::isActive() const {
     return m_controller->isActive() || m_rank_controller->isActive();
 }
 
-bool RunLauncher::start(const RankRunController::Request& request, QString* error) {
+Outcome RunLauncher::start(const RankRunController::Request& request) {
     if (isActive()) {
-        return false;
+        return Outcome::failure(tr("A run is already going."));
     }
     // A Python program is followed like a rank, through memscope-cli and its journal.
     const bool cli = request.processes > 1 || request.isPython();
-    const bool ok = cli ? m_rank_controller->start(request, error)
-                        : m_controller->start(request.options, request.recordShapes, error);
-    if (!ok) {
-        return false;
+    const Outcome begun = cli ? m_rank_controller->start(request)
+                              : m_controller->start(request.options, request.recordShapes);
+    if (!begun) {
+        return begun;
     }
     m_step = 0;
     m_total = cli ? m_rank_controller->totalSteps()
@@ -86,7 +85,7 @@ bool RunLauncher::start(const RankRunController::Request& request, QString* erro
     if (request.processes > 1 && !request.isPython()) {
         emit rankLabelsChanged(m_rank_controller->rankLabels(), m_rank_controller->shownRank());
     }
-    return true;
+    return {};
 }
 
 void RunLauncher::stop() {
@@ -110,8 +109,8 @@ QString RunLauncher::describe() const {
 
 void RunLauncher::onFinished(std::shared_ptr<const Trace> trace,
                              std::shared_ptr<TimelineLayout> layout, bool cancelled,
-                             bool out_of_memory, const QString& error, const QString& saved_path,
-                             const QString& save_error) {
+                             bool out_of_memory, const Outcome& outcome, const QString& saved_path,
+                             const Outcome& keeping) {
     // Nothing recorded is lost: the controller kept every run as a file on its worker, also
     // when it was stopped or ran out of memory. Save As copies it wherever the user wants.
     m_session->finishLive(std::move(trace), std::move(layout), saved_path);
@@ -119,28 +118,28 @@ void RunLauncher::onFinished(std::shared_ptr<const Trace> trace,
         emit kept(saved_path);
         emit logMessage(tr("The run was kept as %1 (File > Save Run As to put it elsewhere).")
                             .arg(QDir::toNativeSeparators(saved_path)));
-    } else if (!save_error.isEmpty()) {
-        emit logMessage(save_error);
+    } else if (!keeping) {
+        emit logMessage(keeping.message());
     }
-    const QString status = out_of_memory      ? tr("Out of memory at step %1").arg(m_step + 1)
-                           : !error.isEmpty() ? tr("Failed")
+    const QString status = out_of_memory ? tr("Out of memory at step %1").arg(m_step + 1)
+                           : !outcome    ? tr("Failed")
                            : cancelled ? tr("Stopped after step %1 of %2").arg(m_step).arg(m_total)
                                        : tr("Finished %1 steps").arg(m_total);
     emit finished(status, QString());  // the controller logged the error
 }
 
-void RunLauncher::onRankRunFinished(const RankRunController::Outcome& outcome) {
-    const bool python = !outcome.runFile.isEmpty();
+void RunLauncher::onRankRunFinished(const RankRunController::Ending& ending) {
+    const bool python = !ending.runFile.isEmpty();
     QString status;
-    if (python && outcome.exitCode != 0 && outcome.exitCode != 130 && outcome.rankFiles > 0) {
+    if (python && ending.exitCode != 0 && ending.exitCode != 130 && ending.rankFiles > 0) {
         // The program's own failure: its status, and the recording it left.
-        status = tr("The program exited with status %1").arg(outcome.exitCode);
+        status = tr("The program exited with status %1").arg(ending.exitCode);
         emit logMessage(tr("The program exited with status %1; what it recorded is kept.")
-                            .arg(outcome.exitCode));
-    } else if (!outcome.error.isEmpty()) {
-        status = tr("Failed: %1").arg(outcome.error.section(QLatin1Char('\n'), 0, 0));
-        emit logMessage(tr("The run failed: %1").arg(outcome.error));
-    } else if (outcome.cancelled) {
+                            .arg(ending.exitCode));
+    } else if (!ending.outcome) {
+        status = tr("Failed: %1").arg(ending.outcome.message().section(QLatin1Char('\n'), 0, 0));
+        emit logMessage(tr("The run failed: %1").arg(ending.outcome.message()));
+    } else if (ending.cancelled) {
         status = tr("Stopped after step %1 of %2").arg(m_step).arg(m_total);
         emit logMessage(tr("The run was stopped; every rank kept what it recorded."));
     } else {
@@ -148,18 +147,18 @@ void RunLauncher::onRankRunFinished(const RankRunController::Outcome& outcome) {
                              : tr("Finished after %n step(s)", nullptr, int(m_step));
         emit logMessage(tr("The run finished."));
     }
-    if (outcome.rankFiles == 0) {
+    if (ending.rankFiles == 0) {
         emit rankLabelsChanged({}, -1);
         m_session->finishLive(nullptr, nullptr, QString());
         emit logMessage(tr("No rank recorded anything into %1.")
-                            .arg(QDir::toNativeSeparators(outcome.directory)));
+                            .arg(QDir::toNativeSeparators(ending.directory)));
     } else {
         // What the ranks saved, opened as File > Open opens a run directory (a Python
         // program's run file as any run file).
-        m_session->open(python ? outcome.runFile : outcome.directory, RunRange(),
+        m_session->open(python ? ending.runFile : ending.directory, RunRange(),
                         m_rank_controller->shownRank());
     }
-    emit finished(status, python && outcome.rankFiles > 0 ? QString() : outcome.error);
+    emit finished(status, python && ending.rankFiles > 0 ? QString() : ending.outcome.message());
 }
 
 }  // namespace memscope

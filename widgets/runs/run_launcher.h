@@ -1,5 +1,6 @@
 #pragma once
 
+#include "outcome.h"
 #include "runs/rank_run_controller.h"
 
 #include <QObject>
@@ -32,7 +33,7 @@ class RunLauncher : public QObject {
 
     // Starts recording `request.options`: on request.processes processes through memscope-cli
     // when more than one, else on a worker thread here. False with the reason in `error`.
-    bool start(const RankRunController::Request& request, QString* error);
+    Outcome start(const RankRunController::Request& request);
     // Stops the run going; everything recorded so far is kept (finished() follows).
     void stop();
     // The run going: "PRESET" or "PRESET on N processes (PARALLEL)".
@@ -56,9 +57,9 @@ class RunLauncher : public QObject {
 
   private:
     void onFinished(std::shared_ptr<const Trace> trace, std::shared_ptr<TimelineLayout> layout,
-                    bool cancelled, bool out_of_memory, const QString& error,
-                    const QString& saved_path, const QString& save_error);
-    void onRankRunFinished(const RankRunController::Outcome& outcome);
+                    bool cancelled, bool out_of_memory, const Outcome& outcome,
+                    const QString& saved_path, const Outcome& keeping);
+    void onRankRunFinished(const RankRunController::Ending& ending);
 
     RunSession* m_session = nullptr;
     RunController* m_controller = nullptr;

@@ -30,7 +30,7 @@ struct LoaderState {
     std::mutex mutex;  // held while loading: a second caller waits for the first
     bool attempted = false;
     std::atomic<TorchPart*> part{nullptr};
-    QString error;
+    Outcome outcome;  // of loading; written once under the mutex
     std::atomic<bool> background{false};
 };
 
@@ -39,30 +39,32 @@ LoaderState& state() {
     return s;
 }
 
-// Loads the part (the caller holds the state's mutex): the part, or nullptr and `error`.
-TorchPart* load(QString* error) {
+// Loads the part (the caller holds the state's mutex): the part, or nullptr and why not.
+TorchPart* load(Outcome& outcome) {
     const QString path = TorchPartLoader::libraryPath();
     if (path.isEmpty()) {
-        *error = TorchPartLoader::tr(
-                     "This needs LibTorch, and its part %1 is neither beside memscope nor in "
-                     "../lib/memscope (reinstall Memscope)")
-                     .arg(QLatin1String(k_library));
+        outcome = Outcome::failure(
+            TorchPartLoader::tr(
+                "This needs LibTorch, and its part %1 is neither beside memscope nor in "
+                "../lib/memscope (reinstall Memscope)")
+                .arg(QLatin1String(k_library)));
         return nullptr;
     }
     // Loaded as the CLI loads its part (analysis/part_library.h).
     const auto loaded =
         PartLibrary::load(QFile::encodeName(path).toStdString(), TorchPart::k_entry);
     if (loaded.failure == PartLibrary::Loaded::Failure::CannotLoad) {
-        *error = TorchPartLoader::tr("Cannot load %1: %2")
-                     .arg(QDir::toNativeSeparators(path), errorText(loaded.why));
+        outcome = Outcome::failure(TorchPartLoader::tr("Cannot load %1: %2")
+                                       .arg(QDir::toNativeSeparators(path), errorText(loaded.why)));
         return nullptr;
     }
     using Entry = TorchPart* (*)();
     auto entry = reinterpret_cast<Entry>(loaded.entry);
     TorchPart* part = entry ? entry() : nullptr;
     if (!part) {
-        *error = TorchPartLoader::tr("%1 has no %2 (a library of another Memscope build?)")
-                     .arg(QDir::toNativeSeparators(path), QLatin1String(TorchPart::k_entry));
+        outcome = Outcome::failure(
+            TorchPartLoader::tr("%1 has no %2 (a library of another Memscope build?)")
+                .arg(QDir::toNativeSeparators(path), QLatin1String(TorchPart::k_entry)));
         return nullptr;
     }
     return part;
@@ -95,31 +97,33 @@ QString TorchPartLoader::libraryPath() {
                                  .c_str());
 }
 
-TorchPart* TorchPartLoader::part(QString* error) {
+TorchPart* TorchPartLoader::part() {
     TorchPartLoader* loader = instance();
     LoaderState& s = state();
     TorchPart* part = nullptr;
-    QString why;
+    Outcome outcome;
     bool loaded_here = false;
     {
         std::lock_guard<std::mutex> lock(s.mutex);
         if (!s.attempted) {
-            s.part = load(&s.error);
+            s.part = load(s.outcome);
             s.attempted = true;
             loaded_here = true;
         }
         part = s.part;
-        why = s.error;
+        outcome = s.outcome;
     }
     if (loaded_here) {
         QMetaObject::invokeMethod(
-            loader, [loader, ok = part != nullptr, why] { emit loader->ready(ok, why); },
-            Qt::QueuedConnection);
-    }
-    if (!part && error) {
-        *error = why;
+            loader, [loader, outcome] { emit loader->ready(outcome); }, Qt::QueuedConnection);
     }
     return part;
+}
+
+Outcome TorchPartLoader::outcome() {
+    LoaderState& s = state();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    return s.outcome;
 }
 
 TorchPart* TorchPartLoader::loadedPart() {

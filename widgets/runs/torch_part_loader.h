@@ -1,5 +1,7 @@
 #pragma once
 
+#include "outcome.h"
+
 #include <QObject>
 #include <QString>
 
@@ -21,8 +23,12 @@ class TorchPartLoader : public QObject {
     static TorchPartLoader* instance();
 
     // The part, loaded now if it was not yet (blocks while another thread loads it); nullptr
-    // with `error` set when it cannot be loaded. Any thread.
-    static TorchPart* part(QString* error = nullptr);
+    // when it cannot be loaded (outcome() says why). Any thread.
+    static TorchPart* part();
+    // How loading ended: ok when the part is loaded or loading was not tried yet, else failed
+    // with the reason naming the library. Never loads; waits only while another thread loads.
+    // Any thread.
+    static Outcome outcome();
     // The part if it is loaded already, else nullptr; never loads or waits. Any thread.
     static TorchPart* loadedPart();
     // Whether loading ended, loaded or not (then part() answers at once).
@@ -39,8 +45,8 @@ class TorchPartLoader : public QObject {
 
   signals:
     // Loading ended (on the loader's thread, after part() returned to whoever loaded it):
-    // loaded, or not with the reason.
-    void ready(bool loaded, const QString& error);
+    // ok, or failed with the reason.
+    void ready(const memscope::Outcome& outcome);
 
   private:
     TorchPartLoader() = default;

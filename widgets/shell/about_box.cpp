@@ -15,8 +15,7 @@ namespace memscope {
 QString AboutBox::text() {
     // The devices are LibTorch's: loaded here if the window has not loaded the part yet.
     QStringList devices;
-    QString missing;
-    if (TorchPart* part = TorchPartLoader::part(&missing)) {
+    if (TorchPart* part = TorchPartLoader::part()) {
         const DeviceDiscovery& discovery = part->devices();
         for (const auto& d : discovery.devices()) {
             devices << QString::fromStdString(d.toText()).toHtmlEscaped();
@@ -25,7 +24,7 @@ QString AboutBox::text() {
             << tr("CUDA: %1").arg(QString::fromStdString(discovery.cudaStatus()).toHtmlEscaped())
             << tr("HIP: %1").arg(QString::fromStdString(discovery.hipStatus()).toHtmlEscaped());
     } else {
-        devices << missing.toHtmlEscaped();
+        devices << TorchPartLoader::outcome().message().toHtmlEscaped();
     }
     return tr("<h3>%1 %2</h3>"
               "<p>A memory profiler for Tiny LLaMA training: it records every tensor allocation "

@@ -307,10 +307,9 @@ void MainWindow::onRunChanged() {
 }
 
 bool MainWindow::saveRun(const QString& path) {
-    QString error;
-    if (!m_session->save(path, &error)) {
-        if (!error.isEmpty()) {
-            reportError(tr("Cannot Save Run"), error);
+    if (const Outcome saved = m_session->save(path); !saved) {
+        if (!saved.message().isEmpty()) {
+            reportError(tr("Cannot Save Run"), saved.message());
         }
         return false;
     }
@@ -603,9 +602,9 @@ QWidget* MainWindow::currentExportWidget() const {
     return page;
 }
 
-bool MainWindow::exportView(const QString& path, double scale, const QSize& size, QString* error) {
+Outcome MainWindow::exportView(const QString& path, double scale, const QSize& size) {
     return ViewExporter::write(currentExportWidget(), path, scale, size,
-                               m_tabs->tabText(m_tabs->currentIndex()), error);
+                               m_tabs->tabText(m_tabs->currentIndex()));
 }
 
 void MainWindow::exportViewDialog() {
@@ -620,9 +619,9 @@ void MainWindow::exportViewDialog() {
     if (dialog.exec() != QDialog::Accepted) {
         return;
     }
-    QString error;
-    if (!exportView(dialog.path(), dialog.scale(), dialog.targetSize(), &error)) {
-        reportError(tr("Cannot Export View"), error);
+    if (const Outcome exported = exportView(dialog.path(), dialog.scale(), dialog.targetSize());
+        !exported) {
+        reportError(tr("Cannot Export View"), exported.message());
         return;
     }
     appSettings().setValue(QLatin1String(k_export_dir_key),
@@ -642,10 +641,9 @@ void MainWindow::startRun() {
         m_run_dock->raise();
         return;
     }
-    QString error;
-    if (!m_launcher->start(*request, &error)) {
-        m_run_panel->showProblem(error);
-        reportError(tr("Cannot Start Run"), error);
+    if (const Outcome started = m_launcher->start(*request); !started) {
+        m_run_panel->showProblem(started.message());
+        reportError(tr("Cannot Start Run"), started.message());
         return;
     }
     m_run_panel->saveSettings();

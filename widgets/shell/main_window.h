@@ -1,5 +1,6 @@
 #pragma once
 
+#include "outcome.h"
 #include "run/run_range.h"
 
 #include <QMainWindow>
@@ -91,8 +92,7 @@ class MainWindow : public QMainWindow {
     bool saveRun(const QString& path);
     // Renders the current view (or the timeline, for "timeline") to PNG or SVG by the suffix.
     // `scale` multiplies the pixels of a PNG; an empty size keeps the view's own.
-    bool exportView(const QString& path, double scale = 1.0, const QSize& size = QSize(),
-                    QString* error = nullptr);
+    Outcome exportView(const QString& path, double scale = 1.0, const QSize& size = QSize());
 
     // The views by name ("timeline", then each tab's object name), for --screenshot; with
     // `all`, also those hidden until a run is open.

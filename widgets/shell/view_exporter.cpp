@@ -16,14 +16,9 @@
 
 namespace memscope {
 
-bool ViewExporter::write(QWidget* widget, const QString& path, double scale, const QSize& size,
-                         const QString& title, QString* error) {
-    auto fail = [&](const QString& message) {
-        if (error) {
-            *error = message;
-        }
-        return false;
-    };
+Outcome ViewExporter::write(QWidget* widget, const QString& path, double scale, const QSize& size,
+                            const QString& title) {
+    auto fail = [](const QString& message) { return Outcome::failure(message); };
     auto cannotWrite = [&] {
         return fail(QCoreApplication::translate("memscope::ViewExporter", "Cannot write %1.")
                         .arg(QDir::toNativeSeparators(path)));
@@ -66,7 +61,7 @@ bool ViewExporter::write(QWidget* widget, const QString& path, double scale, con
         if (!QFileInfo::exists(path)) {
             return cannotWrite();
         }
-        return true;
+        return Outcome();
     }
     QImage image;
     if (timeline) {
@@ -82,7 +77,7 @@ bool ViewExporter::write(QWidget* widget, const QString& path, double scale, con
     if (image.isNull() || !image.save(path, "PNG")) {
         return cannotWrite();
     }
-    return true;
+    return Outcome();
 }
 
 }  // namespace memscope

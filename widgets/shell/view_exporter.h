@@ -1,5 +1,7 @@
 #pragma once
 
+#include "outcome.h"
+
 #include <QSize>
 #include <QString>
 
@@ -13,9 +15,9 @@ namespace memscope {
 class ViewExporter {
   public:
     // `scale` multiplies a PNG's pixels (1-4); an empty `size` keeps the widget's own. `title`
-    // names the drawing in an SVG. False with the reason in `error` when it cannot be written.
-    static bool write(QWidget* widget, const QString& path, double scale, const QSize& size,
-                      const QString& title, QString* error);
+    // names the drawing in an SVG. Fails with the reason when it cannot be written.
+    static Outcome write(QWidget* widget, const QString& path, double scale, const QSize& size,
+                         const QString& title);
 };
 
 }  // namespace memscope

@@ -120,8 +120,11 @@ ComparePage::ComparePage(QWidget* parent) : QWidget(parent) {
     connect(m_exportButton, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export comparison"), QString(),
                                                           tr("CSV files (*.csv)"));
-        if (!path.isEmpty() && !exportCsv(path)) {
-            m_labelB->setText(m_lastError);
+        if (path.isEmpty()) {
+            return;
+        }
+        if (const Outcome written = exportCsv(path); !written) {
+            m_labelB->setText(written.message());
         }
     });
     retranslateUi();
@@ -200,16 +203,15 @@ void ComparePage::follow(bool from_a, double x0, double x1) {
     m_following = false;
 }
 
-bool ComparePage::exportCsv(const QString& path) {
+Outcome ComparePage::exportCsv(const QString& path) {
     const std::string text =
         TableExporter::toCsv(m_model->comparison().toTable(TableExporter::Units::Raw));
     try {
         writeFileAtomically(path.toStdString(), [&text](std::ostream& out) { out << text; });
     } catch (const std::exception& e) {
-        m_lastError = errorText(e);
-        return false;
+        return Outcome::failure(errorText(e));
     }
-    return true;
+    return {};
 }
 
 void ComparePage::changeEvent(QEvent* event) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/step_alignment.h"
+#include "outcome.h"
 
 #include <QWidget>
 
@@ -39,10 +40,8 @@ class ComparePage : public QWidget {
     void setRuns(std::shared_ptr<const Trace> a, std::shared_ptr<const Trace> b, QString nameA,
                  QString nameB);
     bool isLayoutPending() const { return m_pending; }
-    // Writes the difference table as CSV (plain numbers); false with a message box-free error
-    // in lastError() when the file cannot be written.
-    bool exportCsv(const QString& path);
-    QString lastError() const { return m_lastError; }
+    // Writes the difference table as CSV (plain numbers); fails with why (no message box).
+    Outcome exportCsv(const QString& path);
 
     TimelineView* viewA() const { return m_viewA; }
     TimelineView* viewB() const { return m_viewB; }
@@ -88,7 +87,6 @@ class ComparePage : public QWidget {
     FlameGraphView* m_diffFlame = nullptr;
     QLabel* m_diffLegend = nullptr;
     StepAlignment m_alignment;
-    QString m_lastError;
     bool m_pending = false;
     bool m_following = false;  // a synchronized move in progress: do not echo it back
     uint64_t m_generation = 0;

@@ -142,10 +142,9 @@ QString defaultDevice() {
 // The CPU's measured peak for the planner: LibTorch's GEMM, in its part (loaded now if it was not
 // yet; without it the planner says it cannot measure).
 double measureCpuPeak(Dtype dtype, int threads) {
-    QString missing;
-    TorchPart* part = TorchPartLoader::part(&missing);
+    TorchPart* part = TorchPartLoader::part();
     if (!part) {
-        throw std::runtime_error(missing.toStdString());
+        throw std::runtime_error(TorchPartLoader::outcome().message().toStdString());
     }
     return part->peakFlopsOnCpu(dtype, threads).flops_per_s;
 }

@@ -377,24 +377,26 @@ SweepPage::SweepPage(QWidget* parent) : QWidget(parent) {
 
     connect(m_run, &QPushButton::clicked, this, [this] {
         SweepSpec spec;
-        QString error;
-        if (!specFromForm(spec, error)) {
-            m_status->setText(error);
+        if (const Outcome read = specFromForm(spec); !read) {
+            m_status->setText(read.message());
             return;
         }
         const QString dir = QDir(m_outDir->text())
                                 .filePath(QDateTime::currentDateTime().toString(
                                     QStringLiteral("'sweep-'yyyyMMdd-HHmmss")));
-        if (!startSweep(spec, dir)) {
-            m_status->setText(m_lastError);
+        if (const Outcome started = startSweep(spec, dir); !started) {
+            m_status->setText(started.message());
         }
     });
     connect(m_cancelButton, &QPushButton::clicked, this, &SweepPage::cancelSweep);
     connect(m_open, &QPushButton::clicked, this, [this] {
         const QString dir =
             QFileDialog::getExistingDirectory(this, tr("Open sweep directory"), m_outDir->text());
-        if (!dir.isEmpty() && !openSweep(dir)) {
-            m_status->setText(m_lastError);
+        if (dir.isEmpty()) {
+            return;
+        }
+        if (const Outcome opened = openSweep(dir); !opened) {
+            m_status->setText(opened.message());
         }
     });
     connect(m_browse, &QPushButton::clicked, this, [this] {
@@ -410,8 +412,11 @@ SweepPage::SweepPage(QWidget* parent) : QWidget(parent) {
     connect(m_exportButton, &QPushButton::clicked, this, [this] {
         const QString path =
             QFileDialog::getSaveFileName(this, tr("Export table"), m_dir, tr("CSV files (*.csv)"));
-        if (!path.isEmpty() && !exportCsv(path)) {
-            m_status->setText(m_lastError);
+        if (path.isEmpty()) {
+            return;
+        }
+        if (const Outcome written = exportCsv(path); !written) {
+            m_status->setText(written.message());
         }
     });
     connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
@@ -437,7 +442,7 @@ SweepPage::~SweepPage() {
     }
 }
 
-bool SweepPage::specFromForm(SweepSpec& spec, QString& error) const {
+Outcome SweepPage::specFromForm(SweepSpec& spec) const {
     try {
         spec = SweepSpec();
         spec.base = TrainOptions::fromPreset(m_preset->currentText().toStdString());
@@ -470,31 +475,27 @@ bool SweepPage::specFromForm(SweepSpec& spec, QString& error) const {
         if (!list(m_capacity).empty()) {
             const auto bytes = parseByteSize(list(m_capacity));
             if (!bytes || *bytes <= 0) {
-                error =
-                    tr("Capacity: '%1' is not a size (try 512MiB or 2GiB)").arg(m_capacity->text());
-                return false;
+                return Outcome::failure(tr("Capacity: '%1' is not a size (try 512MiB or 2GiB)")
+                                            .arg(m_capacity->text()));
             }
             spec.capacity_bytes = *bytes;
         }
         spec.points();  // every point valid
     } catch (const ConfigError& e) {
-        error = errorText(e);
-        return false;
+        return Outcome::failure(errorText(e));
     }
-    return true;
+    return {};
 }
 
-bool SweepPage::startSweep(const SweepSpec& spec, const QString& dir) {
+Outcome SweepPage::startSweep(const SweepSpec& spec, const QString& dir) {
     if (m_running) {
-        m_lastError = tr("A sweep is already running.");
-        return false;
+        return Outcome::failure(tr("A sweep is already running."));
     }
     size_t total = 0;
     try {
         total = spec.points().size();
     } catch (const ConfigError& e) {
-        m_lastError = errorText(e);
-        return false;
+        return Outcome::failure(errorText(e));
     }
     m_running = true;
     m_dir = dir;
@@ -514,10 +515,9 @@ bool SweepPage::startSweep(const SweepSpec& spec, const QString& dir) {
         QString error;
         try {
             // Sweeps train: the LibTorch part runs them (loaded here if it was not yet).
-            QString missing;
-            TorchPart* part = TorchPartLoader::part(&missing);
+            TorchPart* part = TorchPartLoader::part();
             if (!part) {
-                throw std::runtime_error(missing.toStdString());
+                throw std::runtime_error(TorchPartLoader::outcome().message().toStdString());
             }
             auto progress = [this](const SweepRunner::Progress& p) {
                 using Stage = SweepRunner::Progress::Stage;
@@ -537,9 +537,10 @@ bool SweepPage::startSweep(const SweepSpec& spec, const QString& dir) {
             error = errorText(e);
         }
         QMetaObject::invokeMethod(
-            this, [this, result, error] { finishSweep(result, error); }, Qt::QueuedConnection);
+            this, [this, result, error] { finishSweep(result, Outcome::ofMessage(error)); },
+            Qt::QueuedConnection);
     });
-    return true;
+    return {};
 }
 
 void SweepPage::onProgress(int index, int total, const QString& label, int step, int steps) {
@@ -556,16 +557,15 @@ void SweepPage::onProgress(int index, int total, const QString& label, int step,
                           .arg(steps));
 }
 
-void SweepPage::finishSweep(const SweepResult& result, const QString& error) {
+void SweepPage::finishSweep(const SweepResult& result, const Outcome& outcome) {
     m_running = false;
     m_run->setEnabled(true);
     m_open->setEnabled(true);
     m_cancelButton->setEnabled(false);
     m_progress->setValue(m_progress->maximum());
     setResult(result, m_dir);
-    if (!error.isEmpty()) {
-        m_lastError = error;
-        m_status->setText(error);
+    if (!outcome) {
+        m_status->setText(outcome.message());
     } else if (result.cancelled) {
         m_status->setText(
             tr("Cancelled: kept %n finished point(s) in %1", nullptr, int(result.points.size()))
@@ -574,7 +574,7 @@ void SweepPage::finishSweep(const SweepResult& result, const QString& error) {
         m_status->setText(
             tr("Done: %n point(s) in %1", nullptr, int(result.points.size())).arg(m_dir));
     }
-    emit sweepFinished();
+    emit sweepFinished(outcome);
 }
 
 void SweepPage::cancelSweep() {
@@ -584,20 +584,18 @@ void SweepPage::cancelSweep() {
     }
 }
 
-bool SweepPage::openSweep(const QString& dir) {
+Outcome SweepPage::openSweep(const QString& dir) {
     if (m_running) {
-        m_lastError = tr("A sweep is already running.");
-        return false;
+        return Outcome::failure(tr("A sweep is already running."));
     }
     try {
         setResult(SweepResult::load(dir.toStdString()), dir);
     } catch (const std::exception& e) {
-        m_lastError = errorText(e);
-        return false;
+        return Outcome::failure(errorText(e));
     }
     m_status->setText(
         tr("Opened %n point(s) from %1", nullptr, int(m_result.points.size())).arg(dir));
-    return true;
+    return {};
 }
 
 void SweepPage::setResult(SweepResult result, const QString& dir) {
@@ -789,17 +787,16 @@ void SweepPage::rebuildTable() {
     m_table->resizeColumnsToContents();
 }
 
-bool SweepPage::exportCsv(const QString& path) {
+Outcome SweepPage::exportCsv(const QString& path) {
     const auto kind = static_cast<SeedTables::Kind>(m_tableCombo->currentData().toInt());
     const std::string text =
         TableExporter::toCsv(SeedTables::make(kind, m_result, TableExporter::Units::Raw));
     try {
         writeFileAtomically(path.toStdString(), [&text](std::ostream& out) { out << text; });
     } catch (const std::exception& e) {
-        m_lastError = errorText(e);
-        return false;
+        return Outcome::failure(errorText(e));
     }
-    return true;
+    return {};
 }
 
 QString SweepPage::tableTitle(int kind) const {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/sweep_result.h"
+#include "outcome.h"
 
 #include <QFuture>
 #include <QString>
@@ -40,13 +41,13 @@ class SweepPage : public QWidget {
     explicit SweepPage(QWidget* parent = nullptr);
     ~SweepPage() override;  // cancels a running sweep and waits for it
 
-    // Reads DIR/sweep.json; false with the reason in lastError().
-    bool openSweep(const QString& dir);
-    // Starts `spec` into `dir` on a worker thread; false (lastError()) when one is running or the
-    // spec has no valid points. sweepFinished() follows.
-    bool startSweep(const SweepSpec& spec, const QString& dir);
-    // The spec the form describes; false with the field's error in `error`.
-    bool specFromForm(SweepSpec& spec, QString& error) const;
+    // Reads DIR/sweep.json; fails with the reason.
+    Outcome openSweep(const QString& dir);
+    // Starts `spec` into `dir` on a worker thread; fails when one is running or the spec has no
+    // valid points. sweepFinished() follows.
+    Outcome startSweep(const SweepSpec& spec, const QString& dir);
+    // The spec the form describes; fails naming the field.
+    Outcome specFromForm(SweepSpec& spec) const;
     void cancelSweep();
     bool isRunning() const { return m_running; }
 
@@ -57,9 +58,8 @@ class SweepPage : public QWidget {
 
     void setLogAxes(bool on);
     bool logAxes() const;
-    // Writes the table shown (plain numbers) as CSV; false with lastError().
-    bool exportCsv(const QString& path);
-    QString lastError() const { return m_lastError; }
+    // Writes the table shown (plain numbers) as CSV; fails with why.
+    Outcome exportCsv(const QString& path);
     // The fitted exponents and verdicts as shown under the charts (plain text).
     QString verdictText() const;
 
@@ -83,7 +83,8 @@ class SweepPage : public QWidget {
     QLineEdit* outputDirEdit() const { return m_outDir; }
 
   signals:
-    void sweepFinished();
+    // A sweep ended: ok (finished or cancelled), or failed with why.
+    void sweepFinished(const memscope::Outcome& outcome);
     // A point's run file, double-clicked in the points table (the main window opens it).
     void runFileActivated(const QString& path);
 
@@ -91,9 +92,8 @@ class SweepPage : public QWidget {
     void changeEvent(QEvent* event) override;
 
   private:
-    struct Outcome;
     void onProgress(int index, int total, const QString& label, int step, int steps);
-    void finishSweep(const SweepResult& result, const QString& error);
+    void finishSweep(const SweepResult& result, const Outcome& outcome);
     void rebuildCharts();
     void rebuildTable();
     void updateVerdict();
@@ -102,7 +102,6 @@ class SweepPage : public QWidget {
 
     SweepResult m_result;
     QString m_dir;
-    QString m_lastError;
     bool m_running = false;
     std::shared_ptr<CancellationToken> m_cancel;
     QFuture<void> m_future;
