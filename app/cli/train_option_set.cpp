@@ -78,11 +78,10 @@ void TrainOptionSet::addTo(CLI::App& app) {
             continue;
         }
         if (row.type == OptionType::Flag) {
-            auto* on =
-                app.add_flag(spellings(row), m_negated[std::string(row.key) + "+"], row.help);
+            auto* on = app.add_flag(spellings(row), m_switchedOn[row.key], row.help);
             if (row.negation != nullptr) {
-                auto* off =
-                    app.add_flag(row.negation, m_negated[row.key], std::string("Not ") + row.flag);
+                auto* off = app.add_flag(row.negation, m_switchedOff[row.key],
+                                         std::string("Not ") + row.flag);
                 on->excludes(off);
             }
             continue;
@@ -116,10 +115,14 @@ TrainOptions TrainOptionSet::resolve() const {
             changes[key] = TrainOptions::parseValue(TrainOptionTable::row(key), *text);
         }
     }
-    for (const auto& [name, set] : m_negated) {
-        if (set) {  // "KEY+" is the flag, "KEY" its negation
-            const bool on = name.back() == '+';
-            changes[on ? name.substr(0, name.size() - 1) : name] = on;
+    for (const auto& [key, set] : m_switchedOn) {
+        if (set) {
+            changes[key] = true;
+        }
+    }
+    for (const auto& [key, set] : m_switchedOff) {
+        if (set) {
+            changes[key] = false;  // the two exclude each other
         }
     }
     if (m_mixedPrecision) {

@@ -31,7 +31,9 @@ class TrainOptionSet {
     // What the user gave for each of TrainOptionTable's rows (but the preset), by key, as
     // TrainOptions::parseValue read it.
     std::map<std::string, std::optional<std::string>> m_given;
-    std::map<std::string, bool> m_negated;  // a Flag row's negation (--no-tie-embeddings)
+    // A Flag row's two spellings, by key: --tie-embeddings and --no-tie-embeddings.
+    std::map<std::string, bool> m_switchedOn;
+    std::map<std::string, bool> m_switchedOff;
     bool m_mixedPrecision = false;
 };
 
