@@ -14,6 +14,10 @@ Reads every #include "..." of core/, models/, widgets/ and app/ and checks:
 3. widgets/ opens and saves runs through models/ (RunSession): of core/io/ it includes only the
    exports' headers and the rank controller's journal reader and run-directory names
    (WIDGETS_IO_ALLOWED).
+4. widgets/ is rooms (issue 42): every file lives in one of WIDGETS_ORDER, and an include points
+   down that order or stays in its room; widgets/runs/ is non-visual (RUNS_QT_ALLOWED).
+5. No room of widgets/, and none of the rooms core/io was split into (LIMITED_CORE_ROOMS), holds
+   more than ROOM_LINE_LIMIT lines.
 
 Exit status 0 when everything holds, 1 on a new upward include (each one named with its file,
 line and include), 2 on a usage error. A listed edge that no longer exists is a note, not a
