@@ -343,6 +343,117 @@
     </message>
 </context>
 <context>
+    <name>TrainOptionTable</name>
+    <message>
+        <source>&amp;Preset:</source>
+        <translation>&amp;Vorlage:</translation>
+    </message>
+    <message>
+        <source>&amp;Hidden size:</source>
+        <translation>&amp;Verborgene Größe:</translation>
+    </message>
+    <message>
+        <source>&amp;Layers:</source>
+        <translation>&amp;Schichten:</translation>
+    </message>
+    <message>
+        <source>&amp;Heads:</source>
+        <translation>&amp;Köpfe:</translation>
+    </message>
+    <message>
+        <source>&amp;KV heads:</source>
+        <translation>&amp;KV-Köpfe:</translation>
+    </message>
+    <message>
+        <source>&amp;Intermediate size:</source>
+        <translation>&amp;Zwischengröße:</translation>
+    </message>
+    <message>
+        <source>&amp;Vocabulary:</source>
+        <translation>&amp;Vokabular:</translation>
+    </message>
+    <message>
+        <source>Max sequence:</source>
+        <translation>Max. Sequenz:</translation>
+    </message>
+    <message>
+        <source>RoPE theta:</source>
+        <translation>RoPE-Theta:</translation>
+    </message>
+    <message>
+        <source>Norm epsilon:</source>
+        <translation>Norm-Epsilon:</translation>
+    </message>
+    <message>
+        <source>Tied embeddings:</source>
+        <translation>Gebundene Embeddings:</translation>
+    </message>
+    <message>
+        <source>&amp;Batch size:</source>
+        <translation>&amp;Batchgröße:</translation>
+    </message>
+    <message>
+        <source>&amp;Sequence length:</source>
+        <translation>&amp;Sequenzlänge:</translation>
+    </message>
+    <message>
+        <source>S&amp;teps:</source>
+        <translation>Sch&amp;ritte:</translation>
+    </message>
+    <message>
+        <source>&amp;Warmup steps:</source>
+        <translation>&amp;Aufwärmschritte:</translation>
+    </message>
+    <message>
+        <source>Profile:</source>
+        <translation>Profil:</translation>
+    </message>
+    <message>
+        <source>&amp;Optimizer:</source>
+        <translation>&amp;Optimierer:</translation>
+    </message>
+    <message>
+        <source>Learning rate:</source>
+        <translation>Lernrate:</translation>
+    </message>
+    <message>
+        <source>Weight decay:</source>
+        <translation>Gewichtsabnahme:</translation>
+    </message>
+    <message>
+        <source>Momentum:</source>
+        <translation>Momentum:</translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation>Seed:</translation>
+    </message>
+    <message>
+        <source>&amp;Dtype:</source>
+        <translation>&amp;Datentyp:</translation>
+    </message>
+    <message>
+        <source>&amp;Attention:</source>
+        <translation>&amp;Attention:</translation>
+    </message>
+    <message>
+        <source>&amp;Checkpointing:</source>
+        <translation>&amp;Checkpointing:</translation>
+    </message>
+    <message>
+        <source>De&amp;vice:</source>
+        <translation>Ge&amp;rät:</translation>
+    </message>
+    <message>
+        <source>&amp;Threads:</source>
+        <translation>&amp;Threads:</translation>
+    </message>
+    <message>
+        <source>Capacity &amp;limit:</source>
+        <translation>Kapazitäts&amp;grenze:</translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
         <source>No %1 translation; showing English.</source>
@@ -1931,66 +2042,6 @@ Von seinen eigenen Allokationen belegt (ohne Untermodule): %2</translation>
         <translation>Vorhergesagt gegen gemessen (geöffneter Lauf)</translation>
     </message>
     <message>
-        <source>Preset:</source>
-        <translation>Voreinstellung:</translation>
-    </message>
-    <message>
-        <source>Hidden size:</source>
-        <translation>Hidden-Größe:</translation>
-    </message>
-    <message>
-        <source>Layers:</source>
-        <translation>Schichten:</translation>
-    </message>
-    <message>
-        <source>Heads:</source>
-        <translation>Köpfe:</translation>
-    </message>
-    <message>
-        <source>KV heads:</source>
-        <translation>KV-Köpfe:</translation>
-    </message>
-    <message>
-        <source>Intermediate size:</source>
-        <translation>Zwischengröße:</translation>
-    </message>
-    <message>
-        <source>Vocabulary:</source>
-        <translation>Vokabular:</translation>
-    </message>
-    <message>
-        <source>Tied embeddings:</source>
-        <translation>Gekoppelte Embeddings:</translation>
-    </message>
-    <message>
-        <source>Batch size:</source>
-        <translation>Batchgröße:</translation>
-    </message>
-    <message>
-        <source>Sequence length:</source>
-        <translation>Sequenzlänge:</translation>
-    </message>
-    <message>
-        <source>Precision:</source>
-        <translation>Genauigkeit:</translation>
-    </message>
-    <message>
-        <source>Attention:</source>
-        <translation>Attention:</translation>
-    </message>
-    <message>
-        <source>Checkpointing:</source>
-        <translation>Checkpointing:</translation>
-    </message>
-    <message>
-        <source>Profile:</source>
-        <translation>Profil:</translation>
-    </message>
-    <message>
-        <source>Optimizer:</source>
-        <translation>Optimierer:</translation>
-    </message>
-    <message>
         <source>Device:</source>
         <translation>Gerät:</translation>
     </message>
@@ -2616,100 +2667,8 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>eigene</translation>
     </message>
     <message>
-        <source>&amp;Preset:</source>
-        <translation>&amp;Vorlage:</translation>
-    </message>
-    <message>
-        <source>&amp;Hidden size:</source>
-        <translation>&amp;Verborgene Größe:</translation>
-    </message>
-    <message>
-        <source>&amp;Layers:</source>
-        <translation>&amp;Schichten:</translation>
-    </message>
-    <message>
-        <source>&amp;Heads:</source>
-        <translation>&amp;Köpfe:</translation>
-    </message>
-    <message>
-        <source>&amp;KV heads:</source>
-        <translation>&amp;KV-Köpfe:</translation>
-    </message>
-    <message>
-        <source>&amp;Intermediate size:</source>
-        <translation>&amp;Zwischengröße:</translation>
-    </message>
-    <message>
-        <source>&amp;Vocabulary:</source>
-        <translation>&amp;Vokabular:</translation>
-    </message>
-    <message>
-        <source>Max sequence:</source>
-        <translation>Max. Sequenz:</translation>
-    </message>
-    <message>
-        <source>Tied embeddings:</source>
-        <translation>Gebundene Embeddings:</translation>
-    </message>
-    <message>
-        <source>&amp;Batch size:</source>
-        <translation>&amp;Batchgröße:</translation>
-    </message>
-    <message>
-        <source>&amp;Sequence length:</source>
-        <translation>&amp;Sequenzlänge:</translation>
-    </message>
-    <message>
-        <source>S&amp;teps:</source>
-        <translation>Sch&amp;ritte:</translation>
-    </message>
-    <message>
-        <source>&amp;Warmup steps:</source>
-        <translation>&amp;Aufwärmschritte:</translation>
-    </message>
-    <message>
-        <source>Profile:</source>
-        <translation>Profil:</translation>
-    </message>
-    <message>
-        <source>&amp;Optimizer:</source>
-        <translation>&amp;Optimierer:</translation>
-    </message>
-    <message>
-        <source>Learning rate:</source>
-        <translation>Lernrate:</translation>
-    </message>
-    <message>
-        <source>Seed:</source>
-        <translation>Seed:</translation>
-    </message>
-    <message>
-        <source>&amp;Dtype:</source>
-        <translation>&amp;Datentyp:</translation>
-    </message>
-    <message>
-        <source>&amp;Attention:</source>
-        <translation>&amp;Attention:</translation>
-    </message>
-    <message>
-        <source>&amp;Checkpointing:</source>
-        <translation>&amp;Checkpointing:</translation>
-    </message>
-    <message>
-        <source>De&amp;vice:</source>
-        <translation>Ge&amp;rät:</translation>
-    </message>
-    <message>
-        <source>&amp;Threads:</source>
-        <translation>&amp;Threads:</translation>
-    </message>
-    <message>
         <source>all cores (%1)</source>
         <translation>alle Kerne (%1)</translation>
-    </message>
-    <message>
-        <source>Capacity &amp;limit:</source>
-        <translation>Kapazitäts&amp;grenze:</translation>
     </message>
     <message>
         <source>no limit</source>

@@ -343,6 +343,117 @@
     </message>
 </context>
 <context>
+    <name>TrainOptionTable</name>
+    <message>
+        <source>&amp;Preset:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Hidden size:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Layers:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Heads:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;KV heads:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Intermediate size:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Vocabulary:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max sequence:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RoPE theta:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Norm epsilon:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tied embeddings:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Batch size:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Sequence length:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>S&amp;teps:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Warmup steps:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profile:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Optimizer:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Learning rate:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Weight decay:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Momentum:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Dtype:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Attention:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Checkpointing:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>De&amp;vice:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Threads:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Capacity &amp;limit:</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
         <source>No %1 translation; showing English.</source>
@@ -1930,66 +2041,6 @@ Held by its own allocations (sub-modules left out): %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Preset:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Hidden size:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Layers:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Heads:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>KV heads:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Intermediate size:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Vocabulary:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Tied embeddings:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Batch size:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Sequence length:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Precision:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Attention:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Checkpointing:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Profile:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Optimizer:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Device:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2614,99 +2665,7 @@ Allocations live at its start count as present from the start. Leave empty for t
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;Preset:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Hidden size:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Layers:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Heads:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;KV heads:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Intermediate size:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Vocabulary:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Max sequence:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Tied embeddings:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Batch size:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Sequence length:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>S&amp;teps:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Warmup steps:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Profile:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Optimizer:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Learning rate:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Seed:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Dtype:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Attention:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Checkpointing:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>De&amp;vice:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Threads:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>all cores (%1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Capacity &amp;limit:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -7,6 +7,11 @@
 #include <limits>
 #include <stdexcept>
 
+// A row's form label, for lupdate: widgets/CMakeLists.txt reads this file with
+// MEMSCOPE_TRANSLATE_NOOP as an alias of QT_TRANSLATE_NOOP, so the labels are translated in the
+// context "TrainOptionTable" (TrainOptionFields::retranslate). Core keeps the English.
+#define MEMSCOPE_TRANSLATE_NOOP(context, text) text
+
 namespace memscope {
 
 namespace {
@@ -78,7 +83,8 @@ std::vector<TrainOptionRow> makeRows() {
     // bytes).
     return {
         RowBuilder("preset", "--preset", T::Choice)
-            .text("&Preset:", "Model and problem size preset")
+            .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&Preset:"),
+                  "Model and problem size preset")
             .choices(Preset::names)
             .planner("preset")
             .sweep()
@@ -86,7 +92,8 @@ std::vector<TrainOptionRow> makeRows() {
         RowBuilder("hidden_dim", "--hidden-dim", T::Integer)
             .alias("--d-model")
             .range(1, 65536)
-            .text("&Hidden size:", "Model hidden dimension")
+            .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&Hidden size:"),
+                  "Model hidden dimension")
             .preset()
             .planner("hidden_dim")
             .forms(G::Model, G::Model),
@@ -94,62 +101,70 @@ std::vector<TrainOptionRow> makeRows() {
             .alias("--n-layers")
             .range(1, 1024)
             .unit("blocks")
-            .text("&Layers:", "Number of transformer layers")
+            .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&Layers:"),
+                  "Number of transformer layers")
             .preset()
             .planner("num_layers")
             .forms(G::Model, G::Model),
         RowBuilder("num_heads", "--num-heads", T::Integer)
             .alias("--n-heads")
             .range(1, 1024)
-            .text("&Heads:", "Number of attention heads")
+            .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&Heads:"),
+                  "Number of attention heads")
             .preset()
             .planner("num_heads")
             .forms(G::Model, G::Model),
         RowBuilder("num_kv_heads", "--num-kv-heads", T::Integer)
             .alias("--n-kv-heads")
             .range(1, 1024)
-            .text("&KV heads:", "Number of key/value heads (GQA)")
+            .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&KV heads:"),
+                  "Number of key/value heads (GQA)")
             .preset()
             .planner("num_kv_heads")
             .forms(G::Model, G::Model),
         RowBuilder("intermediate_dim", "--intermediate-dim", T::Integer)
             .alias("--d-ff")
             .range(1, 1 << 20)
-            .text("&Intermediate size:", "Feed-forward intermediate size")
+            .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&Intermediate size:"),
+                  "Feed-forward intermediate size")
             .preset()
             .planner("intermediate_dim")
             .forms(G::Model, G::Model),
         RowBuilder("vocab_size", "--vocab-size", T::Integer)
             .range(2, 1 << 22)
             .unit("tokens")
-            .text("&Vocabulary:", "Vocabulary size")
+            .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&Vocabulary:"), "Vocabulary size")
             .preset()
             .planner("vocab_size")
             .forms(G::Model, G::Model),
         RowBuilder("max_seq_len", "--max-seq-len", T::Integer)
             .range(1, 1 << 20)
             .unit("tokens")
-            .text("Max sequence:", "Longest sequence the model supports")
+            .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Max sequence:"),
+                  "Longest sequence the model supports")
             .preset()
             .forms(G::Model, G::None),
         RowBuilder("rope_theta", "--rope-theta", T::Real)
             .realRange(0, 1e12)
-            .text("RoPE theta:", "Base of the rotary embeddings' frequencies")
+            .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "RoPE theta:"),
+                  "Base of the rotary embeddings' frequencies")
             .preset(),
         RowBuilder("norm_eps", "--norm-eps", T::Real)
             .realRange(0, 1)
-            .text("Norm epsilon:", "Epsilon of the RMS norms")
+            .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Norm epsilon:"),
+                  "Epsilon of the RMS norms")
             .preset(),
         RowBuilder("tie_embeddings", "--tie-embeddings", T::Flag)
             .negation("--no-tie-embeddings")
-            .text("Tied embeddings:", "Share embedding and LM head weights")
+            .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Tied embeddings:"),
+                  "Share embedding and LM head weights")
             .preset()
             .planner("tie_embeddings")
             .forms(G::Model, G::Model),
         RowBuilder("batch_size", "--batch-size", T::Integer)
             .range(1, 1 << 16)
             .unit("sequences")
-            .text("&Batch size:", "Samples per batch")
+            .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&Batch size:"), "Samples per batch")
             .preset()
             .planner("batch_size")
             .sweep()
@@ -158,7 +173,8 @@ std::vector<TrainOptionRow> makeRows() {
             .alias("--context-length")
             .range(1, 1 << 20)
             .unit("tokens")
-            .text("&Sequence length:", "Sequence length")
+            .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&Sequence length:"),
+                  "Sequence length")
             .preset()
             .planner("sequence_length")
             .sweep()
@@ -166,16 +182,18 @@ std::vector<TrainOptionRow> makeRows() {
         RowBuilder("num_steps", "--num-steps", T::Integer)
             .range(1, 1000000)
             .unit("steps")
-            .text("S&teps:", "Timed steps (default 50)")
+            .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "S&teps:"),
+                  "Timed steps (default 50)")
             .sweep()
             .forms(G::Run, G::None),
         RowBuilder("warmup_steps", "--warmup-steps", T::Integer)
             .range(0, 1000000)
             .unit("steps")
-            .text("&Warmup steps:", "Untimed steps run first (default 0)")
+            .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&Warmup steps:"),
+                  "Untimed steps run first (default 0)")
             .forms(G::Run, G::None),
         RowBuilder("profile_type", "--profile-type", T::Choice)
-            .text("Profile:",
+            .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Profile:"),
                   "training (forward+backward+step) or forward (also 'inference': torch.no_grad, "
                   "activations freed once used; not a forward with autograd on)")
             .choices(profileTypeNames)
@@ -183,54 +201,61 @@ std::vector<TrainOptionRow> makeRows() {
             .sweep()
             .forms(G::Run, G::Run),
         RowBuilder("optimizer", "--optimizer", T::Choice)
-            .text("&Optimizer:", "adamw or sgd")
+            .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&Optimizer:"), "adamw or sgd")
             .choices(optimizerKindNames)
             .planner("optimizer")
             .forms(G::Run, G::Run),
         RowBuilder("learning_rate", "--learning-rate", T::Real)
             .realRange(0, 10)
-            .text("Learning rate:", "Optimizer learning rate (default 1e-4)")
+            .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Learning rate:"),
+                  "Optimizer learning rate (default 1e-4)")
             .forms(G::Run, G::None),
         RowBuilder("weight_decay", "--weight-decay", T::Real)
             .realRange(-1, 10)
-            .text("Weight decay:", "AdamW's weight decay (default 0.01)"),
+            .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Weight decay:"),
+                  "AdamW's weight decay (default 0.01)"),
         RowBuilder("sgd_momentum", "--sgd-momentum", T::Real)
             .realRange(-1, 1)
-            .text("Momentum:", "SGD's momentum (default 0.9)"),
+            .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Momentum:"),
+                  "SGD's momentum (default 0.9)"),
         RowBuilder("seed", "--seed", T::Integer)
             .range(0, std::numeric_limits<int32_t>::max())
-            .text("Seed:", "Random seed for weights and data (default 42)")
+            .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Seed:"),
+                  "Random seed for weights and data (default 42)")
             .forms(G::Run, G::None),
         RowBuilder("dtype", "--dtype", T::Choice)
-            .text("&Dtype:", "fp32, or bf16 / fp16 autocast")
+            .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&Dtype:"),
+                  "fp32, or bf16 / fp16 autocast")
             .choices(dtypeNames)
             .planner("precision")
             .sweep()
             .forms(G::Numerics, G::Run),
         RowBuilder("attention", "--attention", T::Choice)
-            .text("&Attention:", "eager, fused, sdpa or memory-efficient")
+            .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&Attention:"),
+                  "eager, fused, sdpa or memory-efficient")
             .choices(attentionKindNames)
             .planner("attention")
             .sweep()
             .forms(G::Numerics, G::Run),
         RowBuilder("checkpointing", "--checkpointing", T::Choice)
-            .text("&Checkpointing:", "Activation checkpointing: none or per-block")
+            .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&Checkpointing:"),
+                  "Activation checkpointing: none or per-block")
             .choices(checkpointingNames)
             .planner("checkpointing")
             .sweep()
             .forms(G::Numerics, G::Run),
         RowBuilder("device", "--device", T::Text)
-            .text("De&vice:", "cpu, cuda or cuda:N")
+            .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "De&vice:"), "cpu, cuda or cuda:N")
             .forms(G::Device, G::None),
         RowBuilder("threads", "--threads", T::Integer)
             .range(0, 1024)
-            .text("&Threads:",
+            .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&Threads:"),
                   "CPU threads (default: all cores, fewer while other processes keep cores busy)")
             .forms(G::Device, G::None),
         RowBuilder("device_memory_limit", "--device-memory-limit", T::Bytes)
             .range(0, int64_t(1) << 60)
             .unit("bytes")
-            .text("Capacity &limit:",
+            .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Capacity &limit:"),
                   "Make the CPU behave like a device of this size (e.g. 512MiB): allocations "
                   "past it fail with an out-of-memory error")
             .forms(G::Device, G::None),

@@ -43,11 +43,13 @@ class TestPlannerPage : public QObject {
         const auto label = page.peakLabel()->text();
         QVERIFY(before > 0);
         QVERIFY(label.contains(QLocale().toString(before)));
-        page.batchSpinBox()->setValue(page.batchSpinBox()->value() * 2);
+        page.findChild<QSpinBox*>("batch_size")
+            ->setValue(page.findChild<QSpinBox*>("batch_size")->value() * 2);
         QVERIFY(page.predictedPeak() > before);
         QVERIFY(page.peakLabel()->text() != label);
         const auto doubled = page.predictedPeak();
-        page.sequenceSpinBox()->setValue(page.sequenceSpinBox()->value() * 2);
+        page.findChild<QSpinBox*>("seq_len")->setValue(
+            page.findChild<QSpinBox*>("seq_len")->value() * 2);
         QVERIFY(page.predictedPeak() > doubled);
         QVERIFY(!page.chartView()->chart()->series().isEmpty());
     }
@@ -56,7 +58,7 @@ class TestPlannerPage : public QObject {
         PlannerPage page;
         page.deviceComboBox()->setCurrentText(QStringLiteral("NVIDIA H100 SXM"));
         page.gpusSpinBox()->setValue(4);
-        page.sequenceSpinBox()->setValue(4096);
+        page.findChild<QSpinBox*>("seq_len")->setValue(4096);
         QVERIFY(page.result() != nullptr);
         QVERIFY(page.strategyTable()->rowCount() >= 3);
         QVERIFY(page.recommendationTree()->topLevelItemCount() > 0);
@@ -65,13 +67,14 @@ class TestPlannerPage : public QObject {
 
     void impossibleFormShowsTheFieldNotACrash() {
         PlannerPage page;
-        page.attentionComboBox()->setCurrentText(QStringLiteral("eager"));
+        page.findChild<QComboBox*>("attention")->setCurrentText(QStringLiteral("eager"));
         page.gpusSpinBox()->setValue(3);
         page.deviceComboBox()->setCurrentText(QStringLiteral("NVIDIA H100 SXM"));
-        page.batchSpinBox()->setValue(8);  // 8 is not a multiple of 3 data-parallel GPUs
+        page.findChild<QSpinBox*>("batch_size")
+            ->setValue(8);  // 8 is not a multiple of 3 data-parallel GPUs
         QVERIFY(page.result() == nullptr);
         QVERIFY(page.verdictLabel()->text().contains(QStringLiteral("--batch-size")));
-        page.batchSpinBox()->setValue(9);
+        page.findChild<QSpinBox*>("batch_size")->setValue(9);
         QVERIFY(page.result() != nullptr);
     }
 
@@ -85,8 +88,9 @@ class TestPlannerPage : public QObject {
         page.show();
         QVERIFY(page.overlayTable()->rowCount() == 0);
         page.setMeasuredTrace(trace);
-        QCOMPARE(page.batchSpinBox()->value(), 3);  // the form follows the run's configuration
-        QCOMPARE(page.sequenceSpinBox()->value(), 32);
+        QCOMPARE(page.findChild<QSpinBox*>("batch_size")->value(),
+                 3);  // the form follows the run's configuration
+        QCOMPARE(page.findChild<QSpinBox*>("seq_len")->value(), 32);
         const auto* table = page.overlayTable();
         QVERIFY(table->isVisible());
         QVERIFY(table->rowCount() >= 7);

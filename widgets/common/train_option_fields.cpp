@@ -7,7 +7,10 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
 
@@ -23,7 +26,100 @@ Field* fieldOf(const QWidget* form, const TrainOptionRow& row) {
     return form->findChild<Field*>(QLatin1String(row.key));
 }
 
+QWidget* makeField(const TrainOptionRow& row, QWidget* parent,
+                   const TrainOptionFields::Look& look) {
+    QWidget* field = nullptr;
+    switch (row.type) {
+        case OptionType::Integer: {
+            auto* box = new QSpinBox(parent);
+            box->setRange(int(std::clamp<int64_t>(row.min, std::numeric_limits<int>::min(),
+                                                  std::numeric_limits<int>::max())),
+                          int(std::clamp<int64_t>(row.max, std::numeric_limits<int>::min(),
+                                                  std::numeric_limits<int>::max())));
+            box->setGroupSeparatorShown(look.group_separators);
+            box->setKeyboardTracking(look.keyboard_tracking);
+            box->setAccelerated(true);
+            field = box;
+            break;
+        }
+        case OptionType::Real: {
+            auto* box = new QDoubleSpinBox(parent);
+            box->setDecimals(6);
+            box->setRange(row.real_min, row.real_max);
+            box->setSingleStep(1e-4);
+            box->setKeyboardTracking(look.keyboard_tracking);
+            field = box;
+            break;
+        }
+        case OptionType::Flag:
+            field = new QCheckBox(parent);
+            break;
+        case OptionType::Choice:
+        case OptionType::Text: {
+            auto* box = new QComboBox(parent);
+            if (look.compact_combos) {
+                // Long item texts must not make a dock wider than the screen allows: the box
+                // shrinks and its popup still shows the whole text.
+                box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+                box->setMinimumContentsLength(10);
+            }
+            if (row.type == OptionType::Choice && row.choices != nullptr) {
+                for (const std::string& name : row.choices()) {
+                    box->addItem(QString::fromStdString(name), QString::fromStdString(name));
+                }
+            }
+            field = box;
+            break;
+        }
+        case OptionType::Bytes: {
+            auto* line = new QLineEdit(parent);
+            line->setClearButtonEnabled(true);
+            field = line;
+            break;
+        }
+    }
+    field->setObjectName(QLatin1String(row.key));
+    return field;
+}
+
 }  // namespace
+
+QList<QWidget*> TrainOptionFields::add(QFormLayout* form, QWidget* parent,
+                                       FormGroup TrainOptionRow::*placement, FormGroup group,
+                                       const Look& look) {
+    QList<QWidget*> fields;
+    for (const TrainOptionRow& row : TrainOptionTable::rows()) {
+        if (row.*placement != group) {
+            continue;
+        }
+        QWidget* field = makeField(row, parent, look);
+        form->addRow(new QLabel(parent), field);
+        fields << field;
+    }
+    return fields;
+}
+
+void TrainOptionFields::retranslate(QFormLayout* form, const Look& look) {
+    for (int i = 0; i < form->rowCount(); ++i) {
+        QLayoutItem* item = form->itemAt(i, QFormLayout::FieldRole);
+        QWidget* field = item != nullptr ? item->widget() : nullptr;
+        const TrainOptionRow* row =
+            field != nullptr ? TrainOptionTable::find(field->objectName().toStdString()) : nullptr;
+        auto* label = qobject_cast<QLabel*>(form->labelForField(field));
+        if (row == nullptr || label == nullptr || field->objectName() != QLatin1String(row->key)) {
+            continue;  // a field of the page's own
+        }
+        QString text = QCoreApplication::translate("TrainOptionTable", row->label);
+        if (!look.mnemonics) {
+            // "&&" is a literal ampersand; a single one marks the accelerator.
+            text.replace(QStringLiteral("&&"), QStringLiteral("\x01"));
+            text.remove(QLatin1Char('&'));
+            text.replace(QStringLiteral("\x01"), QStringLiteral("&"));
+        }
+        label->setText(text);
+        label->setBuddy(field);
+    }
+}
 
 void TrainOptionFields::show(QWidget* form, const TrainOptions& options,
                              FormGroup TrainOptionRow::*placement) {

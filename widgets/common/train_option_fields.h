@@ -3,10 +3,12 @@
 #include "model/train_option_table.h"
 #include "run/train_options.h"
 
+#include <QList>
 #include <QString>
 
 #include <string_view>
 
+class QFormLayout;
 class QWidget;
 
 namespace memscope {
@@ -18,6 +20,30 @@ namespace memscope {
 // text), and a line edit a size (empty: none).
 class TrainOptionFields {
   public:
+    // How a page's option fields look: the Run panel's and the Planner's differ.
+    struct Look {
+        bool mnemonics = true;          // labels keep their accelerator ("&Hidden size:")
+        bool group_separators = true;   // "65,536" in spin boxes
+        bool keyboard_tracking = true;  // a spin box's value follows each key typed
+        bool compact_combos = true;     // combo boxes may shrink to ten characters
+    };
+
+    // Adds to `form` a labelled field for each row that `placement` puts in `group`, in the
+    // table's order, named by the row's key and parented to `parent`:
+    //   whole number  a spin box over the row's range
+    //   number        a double spin box over the row's range, 6 decimals
+    //   flag          a check box
+    //   choice        a combo box of the row's choices (text and data: the name)
+    //   text          a combo box the page fills (the device: those this machine has)
+    //   size          a line edit with a clear button
+    // The labels are empty until retranslate(). Returns the fields.
+    static QList<QWidget*> add(QFormLayout* form, QWidget* parent,
+                               FormGroup TrainOptionRow::*placement, FormGroup group,
+                               const Look& look);
+    // Sets the label of each option field of `form` (and makes it the label's buddy): the
+    // row's label, translated in the context "TrainOptionTable".
+    static void retranslate(QFormLayout* form, const Look& look);
+
     // Shows `options` in every field under `form` named by the key of a row that `placement`
     // (TrainOptionRow::run_panel or ::planner_page) puts on the page.
     static void show(QWidget* form, const TrainOptions& options,

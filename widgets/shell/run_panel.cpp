@@ -62,10 +62,10 @@ QSpinBox* spin(QWidget* parent, const char* name, int64_t lo, int64_t hi) {
     return box;
 }
 
-// The field of training option `name` (TrainOptionTable's key), with the option's range.
-QSpinBox* spin(QWidget* parent, const char* name) {
-    const TrainOptionRow& spec = TrainOptionTable::row(name);
-    return spin(parent, name, spec.min, spec.max);
+// The field TrainOptionFields made for training option `key` under `group`.
+template <typename Field>
+Field* optionField(const QWidget* group, const char* key) {
+    return group->findChild<Field*>(QLatin1String(key));
 }
 
 QComboBox* combo(QWidget* parent, const char* name) {
@@ -143,77 +143,57 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     layout->addWidget(m_programGroup);
 
     // Model.
+    // The training options' fields come from their rows (TrainOptionFields, TrainOptionTable),
+    // group by group, in the table's order: model, run length and training, numerics and memory
+    // techniques, device.
     m_modelGroup = new QGroupBox(this);
     m_modelForm = new QFormLayout(m_modelGroup);
-    m_preset = combo(m_modelGroup, "preset");
-    for (const Preset& preset : Preset::all()) {
-        m_preset->addItem(QString::fromStdString(preset.name), QString::fromStdString(preset.name));
-    }
-    // A shape of the user's own (the CLI's --preset custom); its text is set in retranslateUi.
-    m_preset->addItem(QString(), QStringLiteral("custom"));
-    m_hidden = spin(m_modelGroup, "hidden_dim");
-    m_layers = spin(m_modelGroup, "num_layers");
-    m_heads = spin(m_modelGroup, "num_heads");
-    m_kvHeads = spin(m_modelGroup, "num_kv_heads");
-    m_intermediate = spin(m_modelGroup, "intermediate_dim");
-    m_vocab = spin(m_modelGroup, "vocab_size");
-    m_maxSeq = spin(m_modelGroup, "max_seq_len");
-    m_tie = new QCheckBox(m_modelGroup);
-    m_tie->setObjectName(QStringLiteral("tie_embeddings"));
-    for (QWidget* w :
-         std::initializer_list<QWidget*>{m_preset, m_hidden, m_layers, m_heads, m_kvHeads,
-                                         m_intermediate, m_vocab, m_maxSeq, m_tie}) {
-        m_modelForm->addRow(new QLabel(m_modelGroup), w);
-    }
-    layout->addWidget(m_modelGroup);
-
-    // Run length and training.
     m_runGroup = new QGroupBox(this);
     m_runForm = new QFormLayout(m_runGroup);
-    m_batch = spin(m_runGroup, "batch_size");
-    m_seq = spin(m_runGroup, "seq_len");
-    m_steps = spin(m_runGroup, "num_steps");
-    m_warmup = spin(m_runGroup, "warmup_steps");
-    m_profile = combo(m_runGroup, "profile_type");
-    m_optimizer = combo(m_runGroup, "optimizer");
-    m_lr = new QDoubleSpinBox(m_runGroup);
-    m_lr->setObjectName(QStringLiteral("learning_rate"));
-    m_lr->setDecimals(6);
-    m_lr->setRange(0, 10);
-    m_lr->setSingleStep(1e-4);
-    m_seed = spin(m_runGroup, "seed");
-    for (QWidget* w : std::initializer_list<QWidget*>{m_batch, m_seq, m_steps, m_warmup, m_profile,
-                                                      m_optimizer, m_lr, m_seed}) {
-        m_runForm->addRow(new QLabel(m_runGroup), w);
-    }
-    layout->addWidget(m_runGroup);
-
-    // Numerics and memory techniques.
     m_numericsGroup = new QGroupBox(this);
     m_numericsForm = new QFormLayout(m_numericsGroup);
-    m_dtype = combo(m_numericsGroup, "dtype");
-    m_attention = combo(m_numericsGroup, "attention");
-    m_checkpointing = combo(m_numericsGroup, "checkpointing");
-    for (QWidget* w : std::initializer_list<QWidget*>{m_dtype, m_attention, m_checkpointing}) {
-        m_numericsForm->addRow(new QLabel(m_numericsGroup), w);
-    }
-    layout->addWidget(m_numericsGroup);
-
-    // Device.
     m_deviceGroup = new QGroupBox(this);
     m_deviceForm = new QFormLayout(m_deviceGroup);
-    m_device = combo(m_deviceGroup, "device");
-    m_threads = spin(m_deviceGroup, "threads");
-    m_capacity = new QLineEdit(m_deviceGroup);
-    m_capacity->setObjectName(QStringLiteral("device_memory_limit"));
-    m_capacity->setClearButtonEnabled(true);
+    const std::pair<QFormLayout*, FormGroup> groups[] = {{m_modelForm, FormGroup::Model},
+                                                         {m_runForm, FormGroup::Run},
+                                                         {m_numericsForm, FormGroup::Numerics},
+                                                         {m_deviceForm, FormGroup::Device}};
+    for (const auto& [form, group] : groups) {
+        TrainOptionFields::add(form, form->parentWidget(), &TrainOptionRow::run_panel, group,
+                               TrainOptionFields::Look());
+    }
+    m_preset = optionField<QComboBox>(m_modelGroup, "preset");
+    // A shape of the user's own (the CLI's --preset custom); its text is set in retranslateUi.
+    m_preset->addItem(QString(), QStringLiteral("custom"));
+    m_hidden = optionField<QSpinBox>(m_modelGroup, "hidden_dim");
+    m_layers = optionField<QSpinBox>(m_modelGroup, "num_layers");
+    m_heads = optionField<QSpinBox>(m_modelGroup, "num_heads");
+    m_kvHeads = optionField<QSpinBox>(m_modelGroup, "num_kv_heads");
+    m_intermediate = optionField<QSpinBox>(m_modelGroup, "intermediate_dim");
+    m_vocab = optionField<QSpinBox>(m_modelGroup, "vocab_size");
+    m_maxSeq = optionField<QSpinBox>(m_modelGroup, "max_seq_len");
+    m_tie = optionField<QCheckBox>(m_modelGroup, "tie_embeddings");
+    layout->addWidget(m_modelGroup);
+    m_batch = optionField<QSpinBox>(m_runGroup, "batch_size");
+    m_seq = optionField<QSpinBox>(m_runGroup, "seq_len");
+    m_steps = optionField<QSpinBox>(m_runGroup, "num_steps");
+    m_warmup = optionField<QSpinBox>(m_runGroup, "warmup_steps");
+    m_profile = optionField<QComboBox>(m_runGroup, "profile_type");
+    m_optimizer = optionField<QComboBox>(m_runGroup, "optimizer");
+    m_lr = optionField<QDoubleSpinBox>(m_runGroup, "learning_rate");
+    m_seed = optionField<QSpinBox>(m_runGroup, "seed");
+    layout->addWidget(m_runGroup);
+    m_dtype = optionField<QComboBox>(m_numericsGroup, "dtype");
+    m_attention = optionField<QComboBox>(m_numericsGroup, "attention");
+    m_checkpointing = optionField<QComboBox>(m_numericsGroup, "checkpointing");
+    layout->addWidget(m_numericsGroup);
+    m_device = optionField<QComboBox>(m_deviceGroup, "device");
+    m_threads = optionField<QSpinBox>(m_deviceGroup, "threads");
+    m_capacity = optionField<QLineEdit>(m_deviceGroup, "device_memory_limit");
     m_recordShapes = new QCheckBox(m_deviceGroup);
     m_recordShapes->setObjectName(QStringLiteral("record_shapes"));
     m_recordShapes->setChecked(true);
-    for (QWidget* w :
-         std::initializer_list<QWidget*>{m_device, m_threads, m_capacity, m_recordShapes}) {
-        m_deviceForm->addRow(new QLabel(m_deviceGroup), w);
-    }
+    m_deviceForm->addRow(new QLabel(m_deviceGroup), m_recordShapes);
     layout->addWidget(m_deviceGroup);
 
     // Processes: several ranks of memscope-cli on c10d (the CLI's --nproc and --parallel).
@@ -361,12 +341,7 @@ void RunPanel::retranslateUi() {
     m_deviceGroup->setTitle(tr("Device"));
     // A training option's field (named by its key) says its flags after the tip, as the one
     // table spells them (TrainOptionTable).
-    const auto label = [](QFormLayout* form, QWidget* field, const QString& text,
-                          const QString& tip) {
-        if (auto* l = qobject_cast<QLabel*>(form->labelForField(field))) {
-            l->setText(text);
-            l->setBuddy(field);
-        }
+    const auto tip = [](QWidget* field, const QString& tip) {
         const TrainOptionRow* row = TrainOptionTable::find(field->objectName().toStdString());
         if (row == nullptr) {
             field->setToolTip(tip);
@@ -380,6 +355,19 @@ void RunPanel::retranslateUi() {
                               ? tip.arg(flags)
                               : tip + QStringLiteral(" (") + flags + QLatin1Char(')'));
     };
+    // A field of the panel's own: its label, and its tip.
+    const auto label = [&tip](QFormLayout* form, QWidget* field, const QString& text,
+                              const QString& tip_text) {
+        if (auto* l = qobject_cast<QLabel*>(form->labelForField(field))) {
+            l->setText(text);
+            l->setBuddy(field);
+        }
+        tip(field, tip_text);
+    };
+    // The training options' labels are their rows' (TrainOptionTable, translated).
+    for (QFormLayout* form : {m_modelForm, m_runForm, m_numericsForm, m_deviceForm}) {
+        TrainOptionFields::retranslate(form, TrainOptionFields::Look());
+    }
     label(m_programForm, m_source, tr("Source:"),
           tr("Train the built-in Tiny LLaMA with the settings below, or record a PyTorch program "
              "of your own as it runs (memscope-cli record --python)"));
@@ -392,42 +380,37 @@ void RunPanel::retranslateUi() {
     label(m_programForm, m_interpreter, tr("Interpreter:"),
           tr("The Python whose torch the recorder was built against (--python-exe)"));
     m_preset->setItemText(m_preset->findData(QStringLiteral("custom")), tr("custom"));
-    label(m_modelForm, m_preset, tr("&Preset:"),
-          tr("A named model shape with the batch and sequence length of its document"));
-    label(m_modelForm, m_hidden, tr("&Hidden size:"), tr("Model width"));
-    label(m_modelForm, m_layers, tr("&Layers:"), tr("Transformer blocks"));
-    label(m_modelForm, m_heads, tr("&Heads:"), tr("Attention heads"));
-    label(m_modelForm, m_kvHeads, tr("&KV heads:"),
-          tr("Key/value heads for grouped-query attention"));
-    label(m_modelForm, m_intermediate, tr("&Intermediate size:"), tr("Feed-forward width"));
-    label(m_modelForm, m_vocab, tr("&Vocabulary:"), tr("Vocabulary size"));
-    label(m_modelForm, m_maxSeq, tr("Max sequence:"), tr("Longest sequence the model accepts"));
-    label(m_modelForm, m_tie, tr("Tied embeddings:"), tr("Share the embedding and output weights"));
+    tip(m_preset, tr("A named model shape with the batch and sequence length of its document"));
+    tip(m_hidden, tr("Model width"));
+    tip(m_layers, tr("Transformer blocks"));
+    tip(m_heads, tr("Attention heads"));
+    tip(m_kvHeads, tr("Key/value heads for grouped-query attention"));
+    tip(m_intermediate, tr("Feed-forward width"));
+    tip(m_vocab, tr("Vocabulary size"));
+    tip(m_maxSeq, tr("Longest sequence the model accepts"));
+    tip(m_tie, tr("Share the embedding and output weights"));
 
-    label(m_runForm, m_batch, tr("&Batch size:"), tr("Sequences per step"));
-    label(m_runForm, m_seq, tr("&Sequence length:"), tr("Tokens per sequence"));
-    label(m_runForm, m_steps, tr("S&teps:"), tr("Timed steps"));
-    label(m_runForm, m_warmup, tr("&Warmup steps:"), tr("Steps run first and not timed"));
-    label(m_runForm, m_profile, tr("Profile:"), tr("Full training steps, or forward passes only"));
-    label(m_runForm, m_optimizer, tr("&Optimizer:"), tr("AdamW or SGD"));
-    label(m_runForm, m_lr, tr("Learning rate:"), tr("Optimizer learning rate"));
-    label(m_runForm, m_seed, tr("Seed:"), tr("Seed of the weights and data"));
+    tip(m_batch, tr("Sequences per step"));
+    tip(m_seq, tr("Tokens per sequence"));
+    tip(m_steps, tr("Timed steps"));
+    tip(m_warmup, tr("Steps run first and not timed"));
+    tip(m_profile, tr("Full training steps, or forward passes only"));
+    tip(m_optimizer, tr("AdamW or SGD"));
+    tip(m_lr, tr("Optimizer learning rate"));
+    tip(m_seed, tr("Seed of the weights and data"));
 
-    label(m_numericsForm, m_dtype, tr("&Dtype:"),
-          tr("fp32, or bf16/fp16 autocast with fp32 master weights"));
-    label(m_numericsForm, m_attention, tr("&Attention:"),
-          tr("How attention is computed; all variants compute the same function"));
-    label(m_numericsForm, m_checkpointing, tr("&Checkpointing:"),
-          tr("Recompute each block's activations in backward instead of keeping them"));
+    tip(m_dtype, tr("fp32, or bf16/fp16 autocast with fp32 master weights"));
+    tip(m_attention, tr("How attention is computed; all variants compute the same function"));
+    tip(m_checkpointing,
+        tr("Recompute each block's activations in backward instead of keeping them"));
 
-    label(m_deviceForm, m_device, tr("De&vice:"), tr("Where the run executes"));
-    label(m_deviceForm, m_threads, tr("&Threads:"),
-          tr("CPU threads for LibTorch (%1). All cores: fewer while other programs, or "
-             "this window, keep a core busy. The default leaves a core to this window."));
+    tip(m_device, tr("Where the run executes"));
+    tip(m_threads, tr("CPU threads for LibTorch (%1). All cores: fewer while other programs, or "
+                      "this window, keep a core busy. The default leaves a core to this window."));
     m_threads->setSpecialValueText(tr("all cores (%1)").arg(QThread::idealThreadCount()));
-    label(m_deviceForm, m_capacity, tr("Capacity &limit:"),
-          tr("Emulate a device with this much memory, for example 512MiB or 2GiB; the run stops "
-             "with an out-of-memory point when it is exceeded. Empty: no limit"));
+    tip(m_capacity,
+        tr("Emulate a device with this much memory, for example 512MiB or 2GiB; the run stops "
+           "with an out-of-memory point when it is exceeded. Empty: no limit"));
     m_capacity->setPlaceholderText(tr("no limit"));
     label(m_deviceForm, m_recordShapes, tr("Recording:"),
           tr("Also record each operator's input shapes: FLOPs, arithmetic intensity and the "

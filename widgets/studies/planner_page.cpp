@@ -44,7 +44,9 @@
 #include <QValueAxis>
 
 #include <cmath>
+#include <memory>
 #include <stdexcept>
+#include <vector>
 
 namespace memscope {
 
@@ -163,21 +165,15 @@ QSpinBox* spinBox(int64_t minimum, int64_t maximum, int value) {
     return spin;
 }
 
-// The field of training option `key`, with its range from the one table (the run panel's and
-// memscope-cli's).
-QSpinBox* optionBox(const char* key, int value) {
-    const TrainOptionRow& spec = TrainOptionTable::row(key);
-    QSpinBox* spin = spinBox(spec.min, spec.max, value);
-    spin->setObjectName(QLatin1String(key));  // TrainOptionFields finds it by its key
-    return spin;
-}
-
-QStringList namesOf(const std::vector<std::string>& names) {
-    QStringList out;
-    for (const auto& name : names) {
-        out << QString::fromStdString(name);
-    }
-    return out;
+// The Planner's option fields: plain labels (the Run panel in the same window has the
+// accelerators), plain numbers, a prediction once a number is typed in full.
+TrainOptionFields::Look plannerLook() {
+    TrainOptionFields::Look look;
+    look.mnemonics = false;
+    look.group_separators = false;
+    look.keyboard_tracking = false;
+    look.compact_combos = false;
+    return look;
 }
 
 }  // namespace
@@ -214,32 +210,17 @@ qint64 PlannerPage::predictedPeak() const {
 }
 
 void PlannerPage::buildUi() {
-    m_preset = new QComboBox;
-    for (const auto& name : Preset::names()) {
-        m_preset->addItem(QString::fromStdString(name));
-    }
-    m_hidden = optionBox("hidden_dim", 256);
-    m_layers = optionBox("num_layers", 4);
-    m_heads = optionBox("num_heads", 8);
-    m_kvHeads = optionBox("num_kv_heads", 4);
-    m_intermediate = optionBox("intermediate_dim", 512);
-    m_vocab = optionBox("vocab_size", 1000);
-    m_tied = new QCheckBox;
-    // Named by their TrainOptionTable keys, for TrainOptionFields.
-    m_preset->setObjectName(QStringLiteral("preset"));
-    m_tied->setObjectName(QStringLiteral("tie_embeddings"));
-    m_batch = optionBox("batch_size", 8);
-    m_seq = optionBox("seq_len", 128);
-    m_dtype = comboWith(namesOf(dtypeNames()));
-    m_attention = comboWith(namesOf(attentionKindNames()));
-    m_checkpointing = comboWith(namesOf(checkpointingNames()));
-    m_profile = comboWith(namesOf(profileTypeNames()));
-    m_optimizer = comboWith(namesOf(optimizerKindNames()));
-    m_dtype->setObjectName(QStringLiteral("dtype"));
-    m_attention->setObjectName(QStringLiteral("attention"));
-    m_checkpointing->setObjectName(QStringLiteral("checkpointing"));
-    m_profile->setObjectName(QStringLiteral("profile_type"));
-    m_optimizer->setObjectName(QStringLiteral("optimizer"));
+    m_modelBox = new QGroupBox;
+    m_modelForm = new QFormLayout(m_modelBox);
+    m_runBox = new QGroupBox;
+    m_runForm = new QFormLayout(m_runBox);
+    // The training options' fields and labels come from their rows (TrainOptionTable), as the
+    // Run panel's do; the preset fills the others (applyPreset).
+    m_optionFields = TrainOptionFields::add(m_modelForm, m_modelBox, &TrainOptionRow::planner_page,
+                                            FormGroup::Model, plannerLook());
+    m_optionFields += TrainOptionFields::add(m_runForm, m_runBox, &TrainOptionRow::planner_page,
+                                             FormGroup::Run, plannerLook());
+    m_preset = m_modelBox->findChild<QComboBox*>(QStringLiteral("preset"));
     m_device = new QComboBox;
     m_gpus = spinBox(1, 65536, 1);
     QStringList strategies;
@@ -248,29 +229,6 @@ void PlannerPage::buildUi() {
     }
     m_strategy = comboWith(strategies);
     m_zero = spinBox(0, 3, 0);
-
-    m_modelForm = new QFormLayout;
-    m_modelForm->addRow(new QLabel, m_preset);
-    m_modelForm->addRow(new QLabel, m_hidden);
-    m_modelForm->addRow(new QLabel, m_layers);
-    m_modelForm->addRow(new QLabel, m_heads);
-    m_modelForm->addRow(new QLabel, m_kvHeads);
-    m_modelForm->addRow(new QLabel, m_intermediate);
-    m_modelForm->addRow(new QLabel, m_vocab);
-    m_modelForm->addRow(new QLabel, m_tied);
-    m_modelBox = new QGroupBox;
-    m_modelBox->setLayout(m_modelForm);
-
-    m_runForm = new QFormLayout;
-    m_runForm->addRow(new QLabel, m_batch);
-    m_runForm->addRow(new QLabel, m_seq);
-    m_runForm->addRow(new QLabel, m_dtype);
-    m_runForm->addRow(new QLabel, m_attention);
-    m_runForm->addRow(new QLabel, m_checkpointing);
-    m_runForm->addRow(new QLabel, m_profile);
-    m_runForm->addRow(new QLabel, m_optimizer);
-    m_runBox = new QGroupBox;
-    m_runBox->setLayout(m_runForm);
 
     m_clusterForm = new QFormLayout;
     m_clusterForm->addRow(new QLabel, m_device);
@@ -353,15 +311,24 @@ void PlannerPage::buildUi() {
     layout->addWidget(splitter);
 
     connect(m_preset, &QComboBox::currentIndexChanged, this, &PlannerPage::applyPreset);
-    for (auto* spin : {m_hidden, m_layers, m_heads, m_kvHeads, m_intermediate, m_vocab, m_batch,
-                       m_seq, m_gpus, m_zero}) {
+    for (QWidget* field : m_optionFields) {
+        if (field == m_preset) {
+            continue;
+        }
+        if (auto* spin = qobject_cast<QSpinBox*>(field)) {
+            connect(spin, &QSpinBox::valueChanged, this, &PlannerPage::updatePrediction);
+        } else if (auto* combo = qobject_cast<QComboBox*>(field)) {
+            connect(combo, &QComboBox::currentIndexChanged, this, &PlannerPage::updatePrediction);
+        } else if (auto* check = qobject_cast<QCheckBox*>(field)) {
+            connect(check, &QCheckBox::toggled, this, &PlannerPage::updatePrediction);
+        }
+    }
+    for (auto* spin : {m_gpus, m_zero}) {
         connect(spin, &QSpinBox::valueChanged, this, &PlannerPage::updatePrediction);
     }
-    for (auto* combo :
-         {m_dtype, m_attention, m_checkpointing, m_profile, m_optimizer, m_device, m_strategy}) {
+    for (auto* combo : {m_device, m_strategy}) {
         connect(combo, &QComboBox::currentIndexChanged, this, &PlannerPage::updatePrediction);
     }
-    connect(m_tied, &QCheckBox::toggled, this, &PlannerPage::updatePrediction);
 }
 
 void PlannerPage::retranslate() {
@@ -372,24 +339,8 @@ void PlannerPage::retranslate() {
     m_strategyBox->setTitle(tr("Strategy comparison"));
     m_recommendationBox->setTitle(tr("Recommendations"));
     m_overlayBox->setTitle(tr("Predicted against measured (open run)"));
-    const QStringList modelLabels{
-        tr("Preset:"),   tr("Hidden size:"),       tr("Layers:"),     tr("Heads:"),
-        tr("KV heads:"), tr("Intermediate size:"), tr("Vocabulary:"), tr("Tied embeddings:")};
-    for (int i = 0; i < modelLabels.size(); ++i) {
-        if (auto* label =
-                qobject_cast<QLabel*>(m_modelForm->itemAt(i, QFormLayout::LabelRole)->widget())) {
-            label->setText(modelLabels[i]);
-        }
-    }
-    const QStringList runLabels{tr("Batch size:"), tr("Sequence length:"), tr("Precision:"),
-                                tr("Attention:"),  tr("Checkpointing:"),   tr("Profile:"),
-                                tr("Optimizer:")};
-    for (int i = 0; i < runLabels.size(); ++i) {
-        if (auto* label =
-                qobject_cast<QLabel*>(m_runForm->itemAt(i, QFormLayout::LabelRole)->widget())) {
-            label->setText(runLabels[i]);
-        }
-    }
+    TrainOptionFields::retranslate(m_modelForm, plannerLook());
+    TrainOptionFields::retranslate(m_runForm, plannerLook());
     const QStringList clusterLabels{tr("Device:"), tr("GPUs:"), tr("Strategy:"), tr("ZeRO stage:")};
     for (int i = 0; i < clusterLabels.size(); ++i) {
         if (auto* label =
@@ -403,12 +354,12 @@ void PlannerPage::retranslate() {
         {tr("Priority"), tr("Recommendation"), tr("Saves per GPU"), tr("Option")});
     m_overlay->setHorizontalHeaderLabels(
         {tr("Component"), tr("Predicted"), tr("Measured"), tr("Error")});
-    m_dtype->setToolTip(
-        tr("bf16 and fp16 are autocast: fp32 weights stay, a low-precision "
-           "copy of each weight is cached for the step"));
-    m_attention->setToolTip(
-        tr("memory-efficient keeps no S x S matrices (like flash "
-           "attention on a GPU)"));
+    m_runBox->findChild<QComboBox*>(QStringLiteral("dtype"))
+        ->setToolTip(tr("bf16 and fp16 are autocast: fp32 weights stay, a low-precision "
+                        "copy of each weight is cached for the step"));
+    m_runBox->findChild<QComboBox*>(QStringLiteral("attention"))
+        ->setToolTip(tr("memory-efficient keeps no S x S matrices (like flash "
+                        "attention on a GPU)"));
     if (m_result) {
         showResult();
     }
@@ -443,15 +394,10 @@ void PlannerPage::applyPreset() {
 void PlannerPage::fillForm(const TrainOptions& o) {
     m_filling = true;
     {
-        const QSignalBlocker blocks[] = {
-            QSignalBlocker(m_hidden),       QSignalBlocker(m_layers),
-            QSignalBlocker(m_heads),        QSignalBlocker(m_kvHeads),
-            QSignalBlocker(m_intermediate), QSignalBlocker(m_vocab),
-            QSignalBlocker(m_tied),         QSignalBlocker(m_batch),
-            QSignalBlocker(m_seq),          QSignalBlocker(m_dtype),
-            QSignalBlocker(m_attention),    QSignalBlocker(m_checkpointing),
-            QSignalBlocker(m_profile),      QSignalBlocker(m_optimizer),
-            QSignalBlocker(m_preset)};
+        std::vector<std::unique_ptr<QSignalBlocker>> blocks;
+        for (QWidget* field : m_optionFields) {
+            blocks.push_back(std::make_unique<QSignalBlocker>(field));
+        }
         TrainOptionFields::show(this, o, &TrainOptionRow::planner_page);
     }
     m_filling = false;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QList>
 #include <QWidget>
 
 #include <memory>
@@ -50,10 +51,8 @@ class PlannerPage : public QWidget {
     // The predicted peak per GPU in bytes (0 when there is no prediction).
     qint64 predictedPeak() const;
 
-    QSpinBox* batchSpinBox() const { return m_batch; }
-    QSpinBox* sequenceSpinBox() const { return m_seq; }
+    // A training option's field is found by its key: findChild<QSpinBox*>("batch_size").
     QComboBox* deviceComboBox() const { return m_device; }
-    QComboBox* attentionComboBox() const { return m_attention; }
     QSpinBox* gpusSpinBox() const { return m_gpus; }
     QLabel* peakLabel() const { return m_peakLabel; }
     QLabel* verdictLabel() const { return m_verdictLabel; }
@@ -107,21 +106,8 @@ class PlannerPage : public QWidget {
     QGroupBox* m_strategyBox = nullptr;
     QGroupBox* m_recommendationBox = nullptr;
     QGroupBox* m_overlayBox = nullptr;
+    QList<QWidget*> m_optionFields;  // the training options' fields (TrainOptionFields)
     QComboBox* m_preset = nullptr;
-    QSpinBox* m_hidden = nullptr;
-    QSpinBox* m_layers = nullptr;
-    QSpinBox* m_heads = nullptr;
-    QSpinBox* m_kvHeads = nullptr;
-    QSpinBox* m_intermediate = nullptr;
-    QSpinBox* m_vocab = nullptr;
-    QCheckBox* m_tied = nullptr;
-    QSpinBox* m_batch = nullptr;
-    QSpinBox* m_seq = nullptr;
-    QComboBox* m_dtype = nullptr;
-    QComboBox* m_attention = nullptr;
-    QComboBox* m_checkpointing = nullptr;
-    QComboBox* m_profile = nullptr;
-    QComboBox* m_optimizer = nullptr;
     QComboBox* m_device = nullptr;
     QSpinBox* m_gpus = nullptr;
     QComboBox* m_strategy = nullptr;
