@@ -46,18 +46,6 @@ int reportUsageError(const std::string& message, std::ostream& err) {
     return fail(message, 2, err);
 }
 
-std::string withThousands(int64_t value) {
-    std::string digits = std::to_string(value < 0 ? -value : value);
-    std::string out;
-    for (size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) {
-            out += ',';
-        }
-        out += digits[i];
-    }
-    return (value < 0 ? "-" : "") + out;
-}
-
 const char* const kRangeOptionHelp =
     "Load only part of the run: event indices A:B (1000000:2000000) or times since the start "
     "with a unit (2.5s:4s, 300ms:, :1.5min); allocations live at A count as present from the "

@@ -57,9 +57,6 @@ nlohmann::json readJsonObject(const std::string& option, const std::string& file
 TrainOptions optionsFromJson(const std::string& option, const std::string& file,
                              const nlohmann::json& json);
 
-// 2617600 -> "2,617,600"
-std::string withThousands(int64_t value);
-
 // While alive, SIGINT/SIGTERM call `cancel` (which must be async-signal-safe: an atomic store)
 // instead of killing the process, so an interrupted run still prints its partial summary.
 class InterruptForwarder {

@@ -5,6 +5,7 @@
 #include "io/run_file_error.h"
 #include "run/run_range.h"
 #include "run/run_summary.h"
+#include "run/text_format.h"
 
 #include <algorithm>
 #include <atomic>

@@ -4,6 +4,7 @@
 #include "io/journal_recovery.h"
 #include "io/run_file.h"
 #include "io/run_journal.h"
+#include "run/text_format.h"
 
 #include <cstdio>
 #include <filesystem>

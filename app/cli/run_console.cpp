@@ -3,6 +3,7 @@
 #include "cli_support.h"
 #include "model/model_cost.h"
 #include "run/run_summary.h"
+#include "run/text_format.h"
 #include "train/distributed_context.h"
 
 #include <torch/version.h>

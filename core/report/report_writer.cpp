@@ -46,18 +46,6 @@ std::string mb(int64_t bytes) {
     return formatFixed(v, a >= 10 ? 1 : a >= 0.1 || a == 0 ? 2 : 4);
 }
 
-std::string thousands(int64_t value) {
-    std::string digits = std::to_string(value < 0 ? -value : value);
-    std::string out;
-    for (size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) {
-            out += ',';
-        }
-        out += digits[i];
-    }
-    return (value < 0 ? "-" : "") + out;
-}
-
 std::string code(const std::string& s) {
     return "`" + s + "`";
 }
@@ -659,14 +647,15 @@ class Report {
             }
             ++blocks;
             agree += row.saved_for_backward == per_layer ? 1 : 0;
-            cells.push_back(code(row.path.substr(10)) + " " + thousands(row.saved_for_backward));
+            cells.push_back(code(row.path.substr(10)) + " " +
+                            withThousands(row.saved_for_backward));
         }
         if (blocks == 0) {
             return;
         }
         m_out << "Bytes each block saved for backward in step " << modules.step() << ": "
               << join(cells, ", ")
-              << ". The planner's activations per layer: " << thousands(per_layer) << " bytes; "
+              << ". The planner's activations per layer: " << withThousands(per_layer) << " bytes; "
               << agree << " of " << blocks << " blocks agree to the byte.\n\n";
     }
 
@@ -1038,7 +1027,7 @@ class Report {
             for (size_t i = 0; i < std::min<size_t>(5, ops.size()); ++i) {
                 const auto* o = ops[i];
                 m_out << i + 1 << ". " << code(o->name) << ": " << mb(o->self_bytes_allocated)
-                      << " MB in " << thousands(o->calls) << " calls (largest "
+                      << " MB in " << withThousands(o->calls) << " calls (largest "
                       << mb(o->largest_allocation) << " MB)\n";
             }
             m_out << "\n";
@@ -1116,8 +1105,8 @@ class Report {
         }
         table(t);
         const Group& top = groups.begin()->second;
-        m_out << "The largest allocations are " << mb(top.size) << " MB (" << thousands(top.size)
-              << " bytes";
+        m_out << "The largest allocations are " << mb(top.size) << " MB ("
+              << withThousands(top.size) << " bytes";
         const std::string shape = shapeOf(r, top.size);
         if (!shape.empty()) {
             m_out << " = " << shape;
@@ -1127,7 +1116,7 @@ class Report {
               << " during " << top.phase
               << "; stack of the first: " << code(trace.stacks.describe(top.stack)) << ".";
         if (init_count > 0) {
-            m_out << " Left out: the " << thousands(init_count)
+            m_out << " Left out: the " << withThousands(init_count)
                   << " allocations made while building the model (largest " << mb(init_largest)
                   << " MB).";
         }
@@ -1302,7 +1291,7 @@ class Report {
         const auto line = [this](const std::string& what, int64_t B, int64_t S, int64_t D) {
             const int64_t bytes = B * S * D * 4;
             m_out << "- " << what << ": " << B << " × " << S << " × " << D
-                  << " × 4 B = " << thousands(bytes) << " B; " << thousands(bytes)
+                  << " × 4 B = " << withThousands(bytes) << " B; " << withThousands(bytes)
                   << " / 1024² = " << formatFixed(double(bytes) / kMiB, 2) << " MB";
         };
         if (const Preset* p = Preset::find("2.7B")) {
@@ -1334,7 +1323,7 @@ class Report {
                 }
             }
             if (count > 0) {
-                m_out << "; the run made " << thousands(count)
+                m_out << "; the run made " << withThousands(count)
                       << " forward allocations of exactly this size";
             }
             m_out << ".\n";
@@ -1377,7 +1366,7 @@ class Report {
         if (const Preset* p = Preset::find("2.7B"); big && p) {
             // Worth saying before someone starts one on a laptop.
             const int64_t params = ModelCost::parameters(p->model).total();
-            m_out << "\nThe 2.7B model has " << thousands(params)
+            m_out << "\nThe 2.7B model has " << withThousands(params)
                   << " parameters: a training step holds "
                   << formatFixed(double(params) * 16 / (1024.0 * 1024 * 1024), 1)
                   << " GiB of fp32 weights, gradients and AdamW state before any activation "

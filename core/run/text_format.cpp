@@ -7,6 +7,18 @@
 
 namespace memscope {
 
+std::string withThousands(int64_t value) {
+    const std::string digits = std::to_string(value < 0 ? -value : value);
+    std::string out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) {
+            out += ',';
+        }
+        out += digits[i];
+    }
+    return (value < 0 ? "-" : "") + out;
+}
+
 std::string formatFixed(double value, int digits) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.*f", digits, value);

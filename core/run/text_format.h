@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace memscope {
@@ -9,6 +10,9 @@ namespace memscope {
 // value with exactly digits decimals ("%.*f"): formatFixed(3, 0) is "3", formatFixed(0.5, 2)
 // is "0.50".
 std::string formatFixed(double value, int digits);
+
+// A whole number with its digits grouped by commas: 2617600 -> "2,617,600", -1234 -> "-1,234".
+std::string withThousands(int64_t value);
 
 // The current time in UTC as ISO 8601 to the second, "2026-11-25T04:58:00Z" (a run's and a
 // sweep's started_at).

@@ -6,6 +6,7 @@
 #include "model/tiny_llama.h"
 #include "run/byte_size.h"
 #include "run/parallel_rules.h"
+#include "run/text_format.h"
 #include "run/train_options.h"
 
 #include <nlohmann/json.hpp>
@@ -196,6 +197,14 @@ class TestModelConfig : public QObject {
 
     // The multi-process rules (ParallelRules), shared by the CLI and the run panel: each names
     // the option at fault; a single process is never refused by them.
+    void wholeNumbersGroupTheirDigits() {
+        QCOMPARE(withThousands(0), std::string("0"));
+        QCOMPARE(withThousands(999), std::string("999"));
+        QCOMPARE(withThousands(1000), std::string("1,000"));
+        QCOMPARE(withThousands(2617600), std::string("2,617,600"));
+        QCOMPARE(withThousands(-1234567), std::string("-1,234,567"));
+    }
+
     void parallelRulesNameTheOption() {
         TrainOptions o;
         ParallelRules::check(o, ParallelMode::None, 1);
