@@ -44,7 +44,7 @@ struct Page {
         for (const FormGroup group : k_groups) {
             auto* box = new QWidget(&widget);
             auto* form = new QFormLayout(box);
-            fields += TrainOptionFields::add(form, box, placement, group, look);
+            fields += TrainOptionFields::add(form, placement, group, look);
             forms.push_back(form);
         }
         // The device is text whose items the page gives.

@@ -26,16 +26,19 @@ Field* fieldOf(const QWidget* form, const TrainOptionRow& row) {
     return form->findChild<Field*>(QLatin1String(row.key));
 }
 
+// A whole number as a spin box holds it.
+int spinValue(int64_t value) {
+    return int(std::clamp<int64_t>(value, std::numeric_limits<int>::min(),
+                                   std::numeric_limits<int>::max()));
+}
+
 QWidget* makeField(const TrainOptionRow& row, QWidget* parent,
                    const TrainOptionFields::Look& look) {
     QWidget* field = nullptr;
     switch (row.type) {
         case OptionType::Integer: {
             auto* box = new QSpinBox(parent);
-            box->setRange(int(std::clamp<int64_t>(row.min, std::numeric_limits<int>::min(),
-                                                  std::numeric_limits<int>::max())),
-                          int(std::clamp<int64_t>(row.max, std::numeric_limits<int>::min(),
-                                                  std::numeric_limits<int>::max())));
+            box->setRange(spinValue(row.min), spinValue(row.max));
             box->setGroupSeparatorShown(look.group_separators);
             box->setKeyboardTracking(look.keyboard_tracking);
             box->setAccelerated(true);
@@ -84,9 +87,9 @@ QWidget* makeField(const TrainOptionRow& row, QWidget* parent,
 
 }  // namespace
 
-QList<QWidget*> TrainOptionFields::add(QFormLayout* form, QWidget* parent,
-                                       FormGroup TrainOptionRow::*placement, FormGroup group,
-                                       const Look& look) {
+QList<QWidget*> TrainOptionFields::add(QFormLayout* form, FormGroup TrainOptionRow::*placement,
+                                       FormGroup group, const Look& look) {
+    QWidget* parent = form->parentWidget();
     QList<QWidget*> fields;
     for (const TrainOptionRow& row : TrainOptionTable::rows()) {
         if (row.*placement != group) {
@@ -130,8 +133,7 @@ void TrainOptionFields::show(QWidget* form, const TrainOptions& options,
         const nlohmann::json value = options.value(row.key);
         if (auto* spin = fieldOf<QSpinBox>(form, row)) {
             const int64_t v = value.is_number() ? value.get<int64_t>() : 0;
-            spin->setValue(int(std::clamp<int64_t>(v, std::numeric_limits<int>::min(),
-                                                   std::numeric_limits<int>::max())));
+            spin->setValue(spinValue(v));
         } else if (auto* real = fieldOf<QDoubleSpinBox>(form, row)) {
             real->setValue(value.is_number() ? value.get<double>() : 0.0);
         } else if (auto* check = fieldOf<QCheckBox>(form, row)) {

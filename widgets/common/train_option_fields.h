@@ -28,8 +28,9 @@ class TrainOptionFields {
         bool compact_combos = true;     // combo boxes may shrink to ten characters
     };
 
-    // Adds to `form` a labelled field for each row that `placement` puts in `group`, in the
-    // table's order, named by the row's key and parented to `parent`:
+    // Adds to `form` (a layout already set on its widget, which parents the fields) a labelled
+    // field for each row that `placement` puts in `group`, in the table's order, named by the
+    // row's key:
     //   whole number  a spin box over the row's range
     //   number        a double spin box over the row's range, 6 decimals
     //   flag          a check box
@@ -37,9 +38,8 @@ class TrainOptionFields {
     //   text          a combo box the page fills (the device: those this machine has)
     //   size          a line edit with a clear button
     // The labels are empty until retranslate(). Returns the fields.
-    static QList<QWidget*> add(QFormLayout* form, QWidget* parent,
-                               FormGroup TrainOptionRow::*placement, FormGroup group,
-                               const Look& look);
+    static QList<QWidget*> add(QFormLayout* form, FormGroup TrainOptionRow::*placement,
+                               FormGroup group, const Look& look);
     // Sets the label of each option field of `form` (and makes it the label's buddy): the
     // row's label, translated in the context "TrainOptionTable".
     static void retranslate(QFormLayout* form, const Look& look);

@@ -159,8 +159,7 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
                                                          {m_numericsForm, FormGroup::Numerics},
                                                          {m_deviceForm, FormGroup::Device}};
     for (const auto& [form, group] : groups) {
-        TrainOptionFields::add(form, form->parentWidget(), &TrainOptionRow::run_panel, group,
-                               TrainOptionFields::Look());
+        TrainOptionFields::add(form, &TrainOptionRow::run_panel, group, TrainOptionFields::Look());
     }
     m_preset = optionField<QComboBox>(m_modelGroup, "preset");
     // A shape of the user's own (the CLI's --preset custom); its text is set in retranslateUi.

@@ -216,9 +216,9 @@ void PlannerPage::buildUi() {
     m_runForm = new QFormLayout(m_runBox);
     // The training options' fields and labels come from their rows (TrainOptionTable), as the
     // Run panel's do; the preset fills the others (applyPreset).
-    m_optionFields = TrainOptionFields::add(m_modelForm, m_modelBox, &TrainOptionRow::planner_page,
+    m_optionFields = TrainOptionFields::add(m_modelForm, &TrainOptionRow::planner_page,
                                             FormGroup::Model, plannerLook());
-    m_optionFields += TrainOptionFields::add(m_runForm, m_runBox, &TrainOptionRow::planner_page,
+    m_optionFields += TrainOptionFields::add(m_runForm, &TrainOptionRow::planner_page,
                                              FormGroup::Run, plannerLook());
     m_preset = m_modelBox->findChild<QComboBox*>(QStringLiteral("preset"));
     m_device = new QComboBox;
@@ -394,9 +394,10 @@ void PlannerPage::applyPreset() {
 void PlannerPage::fillForm(const TrainOptions& o) {
     m_filling = true;
     {
-        std::vector<std::unique_ptr<QSignalBlocker>> blocks;
+        std::vector<QSignalBlocker> blocks;
+        blocks.reserve(size_t(m_optionFields.size()));
         for (QWidget* field : m_optionFields) {
-            blocks.push_back(std::make_unique<QSignalBlocker>(field));
+            blocks.emplace_back(field);
         }
         TrainOptionFields::show(this, o, &TrainOptionRow::planner_page);
     }
