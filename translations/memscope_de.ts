@@ -452,6 +452,150 @@
         <source>Capacity &amp;limit:</source>
         <translation>Kapazitäts&amp;grenze:</translation>
     </message>
+    <message>
+        <source>A named model shape with the batch and sequence length of its document</source>
+        <translation>Eine benannte Modellform mit Batch und Sequenzlänge ihres Dokuments</translation>
+    </message>
+    <message>
+        <source>Model width</source>
+        <translation>Modellbreite</translation>
+    </message>
+    <message>
+        <source>Transformer blocks</source>
+        <translation>Transformer-Blöcke</translation>
+    </message>
+    <message>
+        <source>Attention heads</source>
+        <translation>Attention-Köpfe</translation>
+    </message>
+    <message>
+        <source>Key/value heads for grouped-query attention</source>
+        <translation>Key/Value-Köpfe für Grouped-Query-Attention</translation>
+    </message>
+    <message>
+        <source>Feed-forward width</source>
+        <translation>Breite des Feed-Forward-Teils</translation>
+    </message>
+    <message>
+        <source>Vocabulary size</source>
+        <translation>Größe des Vokabulars</translation>
+    </message>
+    <message>
+        <source>Longest sequence the model accepts</source>
+        <translation>Längste Sequenz, die das Modell annimmt</translation>
+    </message>
+    <message>
+        <source>Share the embedding and output weights</source>
+        <translation>Embedding- und Ausgabegewichte teilen</translation>
+    </message>
+    <message>
+        <source>Sequences per step</source>
+        <translation>Sequenzen pro Schritt</translation>
+    </message>
+    <message>
+        <source>Tokens per sequence</source>
+        <translation>Token pro Sequenz</translation>
+    </message>
+    <message>
+        <source>Timed steps</source>
+        <translation>Gemessene Schritte</translation>
+    </message>
+    <message>
+        <source>Steps run first and not timed</source>
+        <translation>Schritte, die zuerst laufen und nicht gemessen werden</translation>
+    </message>
+    <message>
+        <source>Full training steps, or forward passes only</source>
+        <translation>Vollständige Trainingsschritte oder nur Vorwärtsdurchläufe</translation>
+    </message>
+    <message>
+        <source>Training (forward, backward, optimizer)</source>
+        <translation>Training (vorwärts, rückwärts, Optimierer)</translation>
+    </message>
+    <message>
+        <source>Forward only</source>
+        <translation>Nur vorwärts</translation>
+    </message>
+    <message>
+        <source>AdamW or SGD</source>
+        <translation>AdamW oder SGD</translation>
+    </message>
+    <message>
+        <source>AdamW</source>
+        <translation>AdamW</translation>
+    </message>
+    <message>
+        <source>SGD with momentum</source>
+        <translation>SGD mit Momentum</translation>
+    </message>
+    <message>
+        <source>Optimizer learning rate</source>
+        <translation>Lernrate des Optimierers</translation>
+    </message>
+    <message>
+        <source>Seed of the weights and data</source>
+        <translation>Seed der Gewichte und Daten</translation>
+    </message>
+    <message>
+        <source>fp32, or bf16/fp16 autocast with fp32 master weights</source>
+        <translation>fp32, oder bf16/fp16-Autocast mit fp32-Mastergewichten</translation>
+    </message>
+    <message>
+        <source>bf16 (autocast)</source>
+        <translation>bf16 (Autocast)</translation>
+    </message>
+    <message>
+        <source>fp16 (autocast)</source>
+        <translation>fp16 (Autocast)</translation>
+    </message>
+    <message>
+        <source>How attention is computed; all variants compute the same function</source>
+        <translation>Wie Attention berechnet wird; alle Varianten berechnen dieselbe Funktion</translation>
+    </message>
+    <message>
+        <source>Eager (workshop baseline)</source>
+        <translation>Eager (Workshop-Basis)</translation>
+    </message>
+    <message>
+        <source>Fused projections</source>
+        <translation>Fusionierte Projektionen</translation>
+    </message>
+    <message>
+        <source>Scaled dot-product (LibTorch)</source>
+        <translation>Scaled Dot-Product (LibTorch)</translation>
+    </message>
+    <message>
+        <source>Memory-efficient (chunked)</source>
+        <translation>Speichereffizient (in Blöcken)</translation>
+    </message>
+    <message>
+        <source>Recompute each block&apos;s activations in backward instead of keeping them</source>
+        <translation>Die Aktivierungen jedes Blocks im Rückwärtsdurchlauf neu berechnen, statt sie zu behalten</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>Keines</translation>
+    </message>
+    <message>
+        <source>Per block</source>
+        <translation>Pro Block</translation>
+    </message>
+    <message>
+        <source>Where the run executes</source>
+        <translation>Wo der Lauf ausgeführt wird</translation>
+    </message>
+    <message>
+        <source>CPU threads for LibTorch (%1). All cores: fewer while other programs, or this window, keep a core busy. The default leaves a core to this window.</source>
+        <translation>CPU-Threads für LibTorch (%1). Alle Kerne: weniger, solange andere Programme oder dieses Fenster einen Kern auslasten. Die Voreinstellung lässt diesem Fenster einen Kern.</translation>
+    </message>
+    <message>
+        <source>Emulate a device with this much memory, for example 512MiB or 2GiB; the run stops with an out-of-memory point when it is exceeded. Empty: no limit</source>
+        <translation>Ein Gerät mit so viel Speicher nachbilden, zum Beispiel 512MiB oder 2GiB; der Lauf endet mit einem Speicher-erschöpft-Punkt, wenn sie überschritten wird. Leer: keine Grenze</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>keine Grenze</translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -2671,10 +2815,6 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>alle Kerne (%1)</translation>
     </message>
     <message>
-        <source>no limit</source>
-        <translation>keine Grenze</translation>
-    </message>
-    <message>
         <source>Recording:</source>
         <translation>Aufzeichnung:</translation>
     </message>
@@ -2685,58 +2825,6 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     <message>
         <source>Record input shapes</source>
         <translation>Eingabeformen aufzeichnen</translation>
-    </message>
-    <message>
-        <source>Training (forward, backward, optimizer)</source>
-        <translation>Training (vorwärts, rückwärts, Optimierer)</translation>
-    </message>
-    <message>
-        <source>Forward only</source>
-        <translation>Nur vorwärts</translation>
-    </message>
-    <message>
-        <source>AdamW</source>
-        <translation>AdamW</translation>
-    </message>
-    <message>
-        <source>SGD with momentum</source>
-        <translation>SGD mit Momentum</translation>
-    </message>
-    <message>
-        <source>fp32</source>
-        <translation>fp32</translation>
-    </message>
-    <message>
-        <source>bf16 (autocast)</source>
-        <translation>bf16 (Autocast)</translation>
-    </message>
-    <message>
-        <source>fp16 (autocast)</source>
-        <translation>fp16 (Autocast)</translation>
-    </message>
-    <message>
-        <source>Eager (workshop baseline)</source>
-        <translation>Eager (Workshop-Basis)</translation>
-    </message>
-    <message>
-        <source>Fused projections</source>
-        <translation>Fusionierte Projektionen</translation>
-    </message>
-    <message>
-        <source>Scaled dot-product (LibTorch)</source>
-        <translation>Scaled Dot-Product (LibTorch)</translation>
-    </message>
-    <message>
-        <source>Memory-efficient (chunked)</source>
-        <translation>Speichereffizient (in Blöcken)</translation>
-    </message>
-    <message>
-        <source>None</source>
-        <translation>Keines</translation>
-    </message>
-    <message>
-        <source>Per block</source>
-        <translation>Pro Block</translation>
     </message>
     <message>
         <source>CPU</source>
@@ -2909,98 +2997,6 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     <message>
         <source>--python: -m needs a module</source>
         <translation>--python: -m braucht ein Modul</translation>
-    </message>
-    <message>
-        <source>A named model shape with the batch and sequence length of its document</source>
-        <translation>Eine benannte Modellform mit Batch und Sequenzlänge ihres Dokuments</translation>
-    </message>
-    <message>
-        <source>Model width</source>
-        <translation>Modellbreite</translation>
-    </message>
-    <message>
-        <source>Transformer blocks</source>
-        <translation>Transformer-Blöcke</translation>
-    </message>
-    <message>
-        <source>Attention heads</source>
-        <translation>Attention-Köpfe</translation>
-    </message>
-    <message>
-        <source>Key/value heads for grouped-query attention</source>
-        <translation>Key/Value-Köpfe für Grouped-Query-Attention</translation>
-    </message>
-    <message>
-        <source>Feed-forward width</source>
-        <translation>Breite des Feed-Forward-Teils</translation>
-    </message>
-    <message>
-        <source>Vocabulary size</source>
-        <translation>Größe des Vokabulars</translation>
-    </message>
-    <message>
-        <source>Longest sequence the model accepts</source>
-        <translation>Längste Sequenz, die das Modell annimmt</translation>
-    </message>
-    <message>
-        <source>Share the embedding and output weights</source>
-        <translation>Embedding- und Ausgabegewichte teilen</translation>
-    </message>
-    <message>
-        <source>Sequences per step</source>
-        <translation>Sequenzen pro Schritt</translation>
-    </message>
-    <message>
-        <source>Tokens per sequence</source>
-        <translation>Token pro Sequenz</translation>
-    </message>
-    <message>
-        <source>Timed steps</source>
-        <translation>Gemessene Schritte</translation>
-    </message>
-    <message>
-        <source>Steps run first and not timed</source>
-        <translation>Schritte, die zuerst laufen und nicht gemessen werden</translation>
-    </message>
-    <message>
-        <source>Full training steps, or forward passes only</source>
-        <translation>Vollständige Trainingsschritte oder nur Vorwärtsdurchläufe</translation>
-    </message>
-    <message>
-        <source>AdamW or SGD</source>
-        <translation>AdamW oder SGD</translation>
-    </message>
-    <message>
-        <source>Optimizer learning rate</source>
-        <translation>Lernrate des Optimierers</translation>
-    </message>
-    <message>
-        <source>Seed of the weights and data</source>
-        <translation>Seed der Gewichte und Daten</translation>
-    </message>
-    <message>
-        <source>fp32, or bf16/fp16 autocast with fp32 master weights</source>
-        <translation>fp32, oder bf16/fp16-Autocast mit fp32-Mastergewichten</translation>
-    </message>
-    <message>
-        <source>How attention is computed; all variants compute the same function</source>
-        <translation>Wie Attention berechnet wird; alle Varianten berechnen dieselbe Funktion</translation>
-    </message>
-    <message>
-        <source>Recompute each block&apos;s activations in backward instead of keeping them</source>
-        <translation>Die Aktivierungen jedes Blocks im Rückwärtsdurchlauf neu berechnen, statt sie zu behalten</translation>
-    </message>
-    <message>
-        <source>Where the run executes</source>
-        <translation>Wo der Lauf ausgeführt wird</translation>
-    </message>
-    <message>
-        <source>CPU threads for LibTorch (%1). All cores: fewer while other programs, or this window, keep a core busy. The default leaves a core to this window.</source>
-        <translation>CPU-Threads für LibTorch (%1). Alle Kerne: weniger, solange andere Programme oder dieses Fenster einen Kern auslasten. Die Voreinstellung lässt diesem Fenster einen Kern.</translation>
-    </message>
-    <message>
-        <source>Emulate a device with this much memory, for example 512MiB or 2GiB; the run stops with an out-of-memory point when it is exceeded. Empty: no limit</source>
-        <translation>Ein Gerät mit so viel Speicher nachbilden, zum Beispiel 512MiB oder 2GiB; der Lauf endet mit einem Speicher-erschöpft-Punkt, wenn sie überschritten wird. Leer: keine Grenze</translation>
     </message>
 </context>
 <context>

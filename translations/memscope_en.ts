@@ -452,6 +452,150 @@
         <source>Capacity &amp;limit:</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>A named model shape with the batch and sequence length of its document</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model width</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Transformer blocks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attention heads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key/value heads for grouped-query attention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Feed-forward width</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Vocabulary size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Longest sequence the model accepts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Share the embedding and output weights</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sequences per step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens per sequence</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Timed steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Steps run first and not timed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Full training steps, or forward passes only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Training (forward, backward, optimizer)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forward only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>AdamW or SGD</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>AdamW</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SGD with momentum</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optimizer learning rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Seed of the weights and data</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fp32, or bf16/fp16 autocast with fp32 master weights</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bf16 (autocast)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fp16 (autocast)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How attention is computed; all variants compute the same function</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Eager (workshop baseline)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fused projections</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scaled dot-product (LibTorch)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory-efficient (chunked)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recompute each block&apos;s activations in backward instead of keeping them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per block</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Where the run executes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU threads for LibTorch (%1). All cores: fewer while other programs, or this window, keep a core busy. The default leaves a core to this window.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Emulate a device with this much memory, for example 512MiB or 2GiB; the run stops with an out-of-memory point when it is exceeded. Empty: no limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -2669,10 +2813,6 @@ Allocations live at its start count as present from the start. Leave empty for t
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>no limit</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Recording:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2682,58 +2822,6 @@ Allocations live at its start count as present from the start. Leave empty for t
     </message>
     <message>
         <source>Record input shapes</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Training (forward, backward, optimizer)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Forward only</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>AdamW</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>SGD with momentum</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>fp32</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>bf16 (autocast)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>fp16 (autocast)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Eager (workshop baseline)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Fused projections</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Scaled dot-product (LibTorch)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Memory-efficient (chunked)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>None</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Per block</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2906,98 +2994,6 @@ Allocations live at its start count as present from the start. Leave empty for t
     </message>
     <message>
         <source>--python: -m needs a module</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A named model shape with the batch and sequence length of its document</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Model width</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Transformer blocks</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Attention heads</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Key/value heads for grouped-query attention</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Feed-forward width</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Vocabulary size</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Longest sequence the model accepts</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Share the embedding and output weights</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Sequences per step</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Tokens per sequence</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Timed steps</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Steps run first and not timed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Full training steps, or forward passes only</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>AdamW or SGD</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Optimizer learning rate</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Seed of the weights and data</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>fp32, or bf16/fp16 autocast with fp32 master weights</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>How attention is computed; all variants compute the same function</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Recompute each block&apos;s activations in backward instead of keeping them</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Where the run executes</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>CPU threads for LibTorch (%1). All cores: fewer while other programs, or this window, keep a core busy. The default leaves a core to this window.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Emulate a device with this much memory, for example 512MiB or 2GiB; the run stops with an out-of-memory point when it is exceeded. Empty: no limit</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

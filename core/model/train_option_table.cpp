@@ -51,6 +51,23 @@ struct RowBuilder {
         r.help = help;
         return *this;
     }
+    RowBuilder& tip(const char* text) {
+        r.tip = text;
+        return *this;
+    }
+    RowBuilder& choiceText(const char* name, const char* text) {
+        r.choice_texts.emplace_back(name, text);
+        return *this;
+    }
+    RowBuilder& zero(const char* text) {
+        r.zero_text = text;
+        return *this;
+    }
+    RowBuilder& needs(const char* key, const char* value) {
+        r.needs_key = key;
+        r.needs_value = value;
+        return *this;
+    }
     RowBuilder& preset() {
         r.from_preset = true;
         return *this;
@@ -85,6 +102,9 @@ std::vector<TrainOptionRow> makeRows() {
         RowBuilder("preset", "--preset", T::Choice)
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&Preset:"),
                   "Model and problem size preset")
+            .tip(MEMSCOPE_TRANSLATE_NOOP(
+                "TrainOptionTable",
+                "A named model shape with the batch and sequence length of its document"))
             .choices(Preset::names)
             .planner("preset")
             .sweep()
@@ -94,6 +114,7 @@ std::vector<TrainOptionRow> makeRows() {
             .range(1, 65536)
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&Hidden size:"),
                   "Model hidden dimension")
+            .tip(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Model width"))
             .preset()
             .planner("hidden_dim")
             .forms(G::Model, G::Model),
@@ -103,6 +124,7 @@ std::vector<TrainOptionRow> makeRows() {
             .unit("blocks")
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&Layers:"),
                   "Number of transformer layers")
+            .tip(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Transformer blocks"))
             .preset()
             .planner("num_layers")
             .forms(G::Model, G::Model),
@@ -111,6 +133,7 @@ std::vector<TrainOptionRow> makeRows() {
             .range(1, 1024)
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&Heads:"),
                   "Number of attention heads")
+            .tip(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Attention heads"))
             .preset()
             .planner("num_heads")
             .forms(G::Model, G::Model),
@@ -119,6 +142,8 @@ std::vector<TrainOptionRow> makeRows() {
             .range(1, 1024)
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&KV heads:"),
                   "Number of key/value heads (GQA)")
+            .tip(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable",
+                                         "Key/value heads for grouped-query attention"))
             .preset()
             .planner("num_kv_heads")
             .forms(G::Model, G::Model),
@@ -127,6 +152,7 @@ std::vector<TrainOptionRow> makeRows() {
             .range(1, 1 << 20)
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&Intermediate size:"),
                   "Feed-forward intermediate size")
+            .tip(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Feed-forward width"))
             .preset()
             .planner("intermediate_dim")
             .forms(G::Model, G::Model),
@@ -134,6 +160,7 @@ std::vector<TrainOptionRow> makeRows() {
             .range(2, 1 << 22)
             .unit("tokens")
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&Vocabulary:"), "Vocabulary size")
+            .tip(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Vocabulary size"))
             .preset()
             .planner("vocab_size")
             .forms(G::Model, G::Model),
@@ -142,6 +169,7 @@ std::vector<TrainOptionRow> makeRows() {
             .unit("tokens")
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Max sequence:"),
                   "Longest sequence the model supports")
+            .tip(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Longest sequence the model accepts"))
             .preset()
             .forms(G::Model, G::None),
         RowBuilder("rope_theta", "--rope-theta", T::Real)
@@ -158,6 +186,8 @@ std::vector<TrainOptionRow> makeRows() {
             .negation("--no-tie-embeddings")
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Tied embeddings:"),
                   "Share embedding and LM head weights")
+            .tip(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable",
+                                         "Share the embedding and output weights"))
             .preset()
             .planner("tie_embeddings")
             .forms(G::Model, G::Model),
@@ -165,6 +195,7 @@ std::vector<TrainOptionRow> makeRows() {
             .range(1, 1 << 16)
             .unit("sequences")
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&Batch size:"), "Samples per batch")
+            .tip(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Sequences per step"))
             .preset()
             .planner("batch_size")
             .sweep()
@@ -175,6 +206,7 @@ std::vector<TrainOptionRow> makeRows() {
             .unit("tokens")
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&Sequence length:"),
                   "Sequence length")
+            .tip(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Tokens per sequence"))
             .preset()
             .planner("sequence_length")
             .sweep()
@@ -184,6 +216,7 @@ std::vector<TrainOptionRow> makeRows() {
             .unit("steps")
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "S&teps:"),
                   "Timed steps (default 50)")
+            .tip(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Timed steps"))
             .sweep()
             .forms(G::Run, G::None),
         RowBuilder("warmup_steps", "--warmup-steps", T::Integer)
@@ -191,17 +224,28 @@ std::vector<TrainOptionRow> makeRows() {
             .unit("steps")
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&Warmup steps:"),
                   "Untimed steps run first (default 0)")
+            .tip(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Steps run first and not timed"))
             .forms(G::Run, G::None),
         RowBuilder("profile_type", "--profile-type", T::Choice)
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Profile:"),
                   "training (forward+backward+step) or forward (also 'inference': torch.no_grad, "
                   "activations freed once used; not a forward with autograd on)")
+            .tip(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable",
+                                         "Full training steps, or forward passes only"))
+            .choiceText("training",
+                        MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable",
+                                                "Training (forward, backward, optimizer)"))
+            .choiceText("forward", MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Forward only"))
             .choices(profileTypeNames)
             .planner("profile")
             .sweep()
             .forms(G::Run, G::Run),
         RowBuilder("optimizer", "--optimizer", T::Choice)
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&Optimizer:"), "adamw or sgd")
+            .tip(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "AdamW or SGD"))
+            .choiceText("adamw", MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "AdamW"))
+            .choiceText("sgd", MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "SGD with momentum"))
+            .needs("profile_type", "training")
             .choices(optimizerKindNames)
             .planner("optimizer")
             .forms(G::Run, G::Run),
@@ -209,6 +253,8 @@ std::vector<TrainOptionRow> makeRows() {
             .realRange(0, 10)
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Learning rate:"),
                   "Optimizer learning rate (default 1e-4)")
+            .tip(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Optimizer learning rate"))
+            .needs("profile_type", "training")
             .forms(G::Run, G::None),
         RowBuilder("weight_decay", "--weight-decay", T::Real)
             .realRange(-1, 10)
@@ -222,10 +268,15 @@ std::vector<TrainOptionRow> makeRows() {
             .range(0, std::numeric_limits<int32_t>::max())
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Seed:"),
                   "Random seed for weights and data (default 42)")
+            .tip(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Seed of the weights and data"))
             .forms(G::Run, G::None),
         RowBuilder("dtype", "--dtype", T::Choice)
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&Dtype:"),
                   "fp32, or bf16 / fp16 autocast")
+            .tip(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable",
+                                         "fp32, or bf16/fp16 autocast with fp32 master weights"))
+            .choiceText("bf16", MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "bf16 (autocast)"))
+            .choiceText("fp16", MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "fp16 (autocast)"))
             .choices(dtypeNames)
             .planner("precision")
             .sweep()
@@ -233,6 +284,16 @@ std::vector<TrainOptionRow> makeRows() {
         RowBuilder("attention", "--attention", T::Choice)
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&Attention:"),
                   "eager, fused, sdpa or memory-efficient")
+            .tip(MEMSCOPE_TRANSLATE_NOOP(
+                "TrainOptionTable",
+                "How attention is computed; all variants compute the same function"))
+            .choiceText("eager",
+                        MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Eager (workshop baseline)"))
+            .choiceText("fused", MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Fused projections"))
+            .choiceText("sdpa", MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable",
+                                                        "Scaled dot-product (LibTorch)"))
+            .choiceText("memory-efficient",
+                        MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Memory-efficient (chunked)"))
             .choices(attentionKindNames)
             .planner("attention")
             .sweep()
@@ -240,17 +301,27 @@ std::vector<TrainOptionRow> makeRows() {
         RowBuilder("checkpointing", "--checkpointing", T::Choice)
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&Checkpointing:"),
                   "Activation checkpointing: none or per-block")
+            .tip(MEMSCOPE_TRANSLATE_NOOP(
+                "TrainOptionTable",
+                "Recompute each block's activations in backward instead of keeping them"))
+            .choiceText("none", MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "None"))
+            .choiceText("per-block", MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Per block"))
             .choices(checkpointingNames)
             .planner("checkpointing")
             .sweep()
             .forms(G::Numerics, G::Run),
         RowBuilder("device", "--device", T::Text)
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "De&vice:"), "cpu, cuda or cuda:N")
+            .tip(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Where the run executes"))
             .forms(G::Device, G::None),
         RowBuilder("threads", "--threads", T::Integer)
             .range(0, 1024)
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&Threads:"),
                   "CPU threads (default: all cores, fewer while other processes keep cores busy)")
+            .tip(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable",
+                                         "CPU threads for LibTorch (%1). All cores: fewer while "
+                                         "other programs, or this window, keep a core busy. The "
+                                         "default leaves a core to this window."))
             .forms(G::Device, G::None),
         RowBuilder("device_memory_limit", "--device-memory-limit", T::Bytes)
             .range(0, int64_t(1) << 60)
@@ -258,6 +329,11 @@ std::vector<TrainOptionRow> makeRows() {
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Capacity &limit:"),
                   "Make the CPU behave like a device of this size (e.g. 512MiB): allocations "
                   "past it fail with an out-of-memory error")
+            .tip(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable",
+                                         "Emulate a device with this much memory, for example "
+                                         "512MiB or 2GiB; the run stops with an out-of-memory "
+                                         "point when it is exceeded. Empty: no limit"))
+            .zero(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "no limit"))
             .forms(G::Device, G::None),
     };
 }

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace memscope {
@@ -24,7 +25,8 @@ enum class FormGroup { None, Model, Run, Numerics, Device };
 // from here: memscope-cli's flags, their help and checks (app/cli/train_option_set.cpp), the run
 // configuration's JSON (TrainOptions::toJson and fromJson, keyed by `key`), the planner's YAML
 // (`planner_name`), sweep axes (`sweep`), error messages (flag()) and the options form the Run
-// panel and the Planner page share (widgets/common/train_option_fields.h).
+// panel and the Planner page share (widgets/common/train_option_fields.h): its fields, labels,
+// tooltips, choice texts and which field waits on which.
 struct TrainOptionRow {
     const char* key = "";              // JSON key of TrainOptions; the form field's object name
     const char* flag = "";             // memscope-cli's spelling: "--hidden-dim"
@@ -33,17 +35,29 @@ struct TrainOptionRow {
     OptionType type = OptionType::Integer;
     int64_t min = 0;  // Integer, Bytes
     int64_t max = 0;
-    double real_min = 0;                 // Real: values must be above it
-    double real_max = 0;                 // ... and at most this
-    const char* unit = "";               // "tokens", "steps", ... ("" for none)
-    const char* label = "";              // the form's label, with its mnemonic ("&Hidden size:")
-    const char* help = "";               // the CLI's help line and the form's tooltip
+    double real_min = 0;     // Real: values must be above it
+    double real_max = 0;     // ... and at most this
+    const char* unit = "";   // "tokens", "steps", ... ("" for none)
+    const char* label = "";  // the form's label, with its mnemonic ("&Hidden size:")
+    const char* help = "";   // the CLI's help line
+    // A form's tooltip (translated; the option's flags follow it, or stand where it says %1);
+    // empty: the help line.
+    const char* tip = "";
     bool from_preset = false;            // a preset sets it (--preset, the Preset combo)
     const char* planner_name = nullptr;  // the planner's YAML name (model section), or none
     bool sweep = false;  // memscope-cli sweep (SweepSpec) takes it: an axis, or steps per point
     FormGroup run_panel = FormGroup::None;
     FormGroup planner_page = FormGroup::None;
     std::vector<std::string> (*choices)() = nullptr;  // Choice: its names, in order
+    // Choice: how a form shows some of its names ("bf16" as "bf16 (autocast)"; translated); a
+    // name without one shows as itself.
+    std::vector<std::pair<const char*, const char*>> choice_texts;
+    // What no value (0) means, as a form says it ("no limit"; translated), or none.
+    const char* zero_text = nullptr;
+    // A form enables the field only while option `needs_key` has the value `needs_value` (the
+    // optimizer only for training), or always.
+    const char* needs_key = nullptr;
+    const char* needs_value = nullptr;
 };
 
 class TrainOptionTable {

@@ -15,6 +15,7 @@
 #include <CLI/App.hpp>
 #include <QtTest/QtTest>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -106,6 +107,37 @@ class TestTrainOptionTable : public QObject {
         QCOMPARE(defaults.size(), TrainOptionTable::rows().size());  // and nothing else
         QVERIFY_THROWS_EXCEPTION(std::logic_error, TrainOptionTable::row("no_such_option"));
         QVERIFY(TrainOptionTable::find("--no-such-option") == nullptr);
+    }
+
+    // What a form says of a row names only what the table has: a choice text's name is one of
+    // the row's choices, and a field waits on a choice row for one of its names.
+    void form_texts_and_needs_name_what_the_table_has() {
+        int texts = 0;
+        int needs = 0;
+        for (const TrainOptionRow& row : TrainOptionTable::rows()) {
+            if (row.run_panel != FormGroup::None || row.planner_page != FormGroup::None) {
+                QVERIFY2(std::string(row.tip).size() > 3, row.key);  // a form shows it
+            }
+            for (const auto& [name, text] : row.choice_texts) {
+                QVERIFY2(row.type == OptionType::Choice, row.key);
+                const auto names = row.choices();
+                QVERIFY2(std::find(names.begin(), names.end(), name) != names.end(), name);
+                QVERIFY2(std::string(text).size() > 1, name);
+                ++texts;
+            }
+            QCOMPARE(row.needs_key == nullptr, row.needs_value == nullptr);
+            if (row.needs_key != nullptr) {
+                const TrainOptionRow& needed = TrainOptionTable::row(row.needs_key);
+                QVERIFY2(needed.type == OptionType::Choice, row.key);
+                const auto names = needed.choices();
+                QVERIFY2(std::find(names.begin(), names.end(), row.needs_value) != names.end(),
+                         row.needs_value);
+                QVERIFY2(std::string(needed.key) != row.key, row.key);
+                ++needs;
+            }
+        }
+        QVERIFY(texts >= 10);
+        QCOMPARE(needs, 2);  // the optimizer and its learning rate: training only
     }
 
     void every_row_round_trips_through_flag_json_and_alias() {

@@ -183,6 +183,63 @@ class TestTrainOptionFields : public QObject {
         QVERIFY(!batch->isGroupSeparatorShown());
     }
 
+    // Tooltips end with the option's flags (or hold them where the tip says %1); a size's
+    // placeholder says what empty means; choices show their rows' texts, keep their names as
+    // data, and the Planner's look shows the names.
+    void tipsZeroTextsAndChoiceTextsComeFromTheRows() {
+        Page page(&TrainOptionRow::run_panel, TrainOptionFields::Look());
+        auto* tie = page.widget.findChild<QWidget*>(QStringLiteral("tie_embeddings"));
+        QVERIFY(tie);
+        QCOMPARE(tie->toolTip(), QStringLiteral("Share the embedding and output weights "
+                                                "(--tie-embeddings / --no-tie-embeddings)"));
+        auto* threads = page.widget.findChild<QWidget*>(QStringLiteral("threads"));
+        QVERIFY(threads);
+        QVERIFY(
+            threads->toolTip().startsWith(QStringLiteral("CPU threads for LibTorch (--threads).")));
+        auto* limit = page.widget.findChild<QLineEdit*>(QStringLiteral("device_memory_limit"));
+        QVERIFY(limit);
+        QCOMPARE(limit->placeholderText(), QStringLiteral("no limit"));
+        auto* dtype = page.widget.findChild<QComboBox*>(QStringLiteral("dtype"));
+        QVERIFY(dtype);
+        QCOMPARE(dtype->itemText(dtype->findData(QStringLiteral("bf16"))),
+                 QStringLiteral("bf16 (autocast)"));
+        QCOMPARE(dtype->itemText(dtype->findData(QStringLiteral("fp32"))), QStringLiteral("fp32"));
+
+        TrainOptionFields::Look names;
+        names.choice_texts = false;
+        Page planner(&TrainOptionRow::planner_page, names);
+        auto* attention = planner.widget.findChild<QComboBox*>(QStringLiteral("attention"));
+        QVERIFY(attention);
+        QCOMPARE(attention->itemText(attention->findData(QStringLiteral("memory-efficient"))),
+                 QStringLiteral("memory-efficient"));
+        QVERIFY(!attention->toolTip().isEmpty());
+    }
+
+    // The optimizer and its learning rate wait on the profile: enabled only for training, on
+    // either page, as the profile changes.
+    void fieldsThatNeedAValueFollowIt() {
+        for (const Placement placement :
+             {&TrainOptionRow::run_panel, &TrainOptionRow::planner_page}) {
+            Page page(placement, TrainOptionFields::Look());
+            TrainOptionFields::linkNeeds(&page.widget);
+            auto* profile = page.widget.findChild<QComboBox*>(QStringLiteral("profile_type"));
+            auto* optimizer = page.widget.findChild<QComboBox*>(QStringLiteral("optimizer"));
+            QVERIFY(profile && optimizer);
+            auto* rate = page.widget.findChild<QWidget*>(QStringLiteral("learning_rate"));
+            QCOMPARE(rate != nullptr, placement == &TrainOptionRow::run_panel);
+            profile->setCurrentIndex(profile->findData(QStringLiteral("training")));
+            QVERIFY(optimizer->isEnabled());
+            profile->setCurrentIndex(profile->findData(QStringLiteral("forward")));
+            QVERIFY(!optimizer->isEnabled());
+            QVERIFY(rate == nullptr || !rate->isEnabled());
+            TrainOptions o = changed();
+            o.profile = ProfileType::Training;
+            TrainOptionFields::show(&page.widget, o, placement);
+            QVERIFY(optimizer->isEnabled());
+            QVERIFY(rate == nullptr || rate->isEnabled());
+        }
+    }
+
     void labelsAreTranslated() {
         QTranslator translator;
         QVERIFY(loadMemscopeTranslation(translator, QLocale(QStringLiteral("de"))));
@@ -195,6 +252,23 @@ class TestTrainOptionFields : public QObject {
         QCoreApplication::removeTranslator(&translator);
         QCOMPARE(page.labelOf("batch_size"), QStringLiteral("&Batchgröße:"));
         QCOMPARE(page.labelOf("device"), QStringLiteral("Ge&rät:"));
+        // ... and so are the tips, the choices' texts and what an empty size means.
+        auto* checkpointing = page.widget.findChild<QComboBox*>(QStringLiteral("checkpointing"));
+        QVERIFY(checkpointing);
+        QCOMPARE(checkpointing->itemText(checkpointing->findData(QStringLiteral("per-block"))),
+                 QStringLiteral("Pro Block"));
+        QVERIFY(checkpointing->toolTip().startsWith(QStringLiteral("Die Aktivierungen")));
+        auto* limit = page.widget.findChild<QLineEdit*>(QStringLiteral("device_memory_limit"));
+        QVERIFY(limit);
+        QCOMPARE(limit->placeholderText(), QStringLiteral("keine Grenze"));
+        for (const TrainOptionRow& row : TrainOptionTable::rows()) {
+            if (row.run_panel != FormGroup::None) {
+                QVERIFY2(!translator.translate("TrainOptionTable", row.tip).isEmpty(), row.key);
+            }
+            for (const auto& [name, text] : row.choice_texts) {
+                QVERIFY2(!translator.translate("TrainOptionTable", text).isEmpty(), name);
+            }
+        }
     }
 };
 

@@ -121,6 +121,52 @@ void TrainOptionFields::retranslate(QFormLayout* form, const Look& look) {
         }
         label->setText(text);
         label->setBuddy(field);
+
+        const QString tip = QCoreApplication::translate("TrainOptionTable",
+                                                        *row->tip != '\0' ? row->tip : row->help);
+        QString flags = QString::fromLatin1(row->flag);
+        if (row->negation != nullptr) {
+            flags += QStringLiteral(" / ") + QString::fromLatin1(row->negation);
+        }
+        field->setToolTip(tip.contains(QLatin1String("%1"))
+                              ? tip.arg(flags)
+                              : tip + QStringLiteral(" (") + flags + QLatin1Char(')'));
+        if (row->zero_text != nullptr) {
+            const QString zero = QCoreApplication::translate("TrainOptionTable", row->zero_text);
+            if (auto* line = qobject_cast<QLineEdit*>(field)) {
+                line->setPlaceholderText(zero);
+            } else if (auto* spin = qobject_cast<QSpinBox*>(field)) {
+                spin->setSpecialValueText(zero);
+            }
+        }
+        if (auto* combo = qobject_cast<QComboBox*>(field); combo != nullptr && look.choice_texts) {
+            for (const auto& [name, choice_text] : row->choice_texts) {
+                const int index = combo->findData(QString::fromLatin1(name));
+                if (index >= 0) {
+                    combo->setItemText(
+                        index, QCoreApplication::translate("TrainOptionTable", choice_text));
+                }
+            }
+        }
+    }
+}
+
+void TrainOptionFields::linkNeeds(QWidget* page) {
+    for (const TrainOptionRow& row : TrainOptionTable::rows()) {
+        if (row.needs_key == nullptr) {
+            continue;
+        }
+        QWidget* field = page->findChild<QWidget*>(QLatin1String(row.key));
+        auto* needed = page->findChild<QComboBox*>(QLatin1String(row.needs_key));
+        if (field == nullptr || needed == nullptr) {
+            continue;  // the page does not show both
+        }
+        const QString value = QString::fromLatin1(row.needs_value);
+        const auto update = [field, needed, value] {
+            field->setEnabled(needed->currentData().toString() == value);
+        };
+        QObject::connect(needed, &QComboBox::currentIndexChanged, field, update);
+        update();
     }
 }
 

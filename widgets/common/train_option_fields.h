@@ -26,6 +26,7 @@ class TrainOptionFields {
         bool group_separators = true;   // "65,536" in spin boxes
         bool keyboard_tracking = true;  // a spin box's value follows each key typed
         bool compact_combos = true;     // combo boxes may shrink to ten characters
+        bool choice_texts = true;       // choices show their rows' texts, not their names
     };
 
     // Adds to `form` (a layout already set on its widget, which parents the fields) a labelled
@@ -40,9 +41,14 @@ class TrainOptionFields {
     // The labels are empty until retranslate(). Returns the fields.
     static QList<QWidget*> add(QFormLayout* form, FormGroup TrainOptionRow::*placement,
                                FormGroup group, const Look& look);
-    // Sets the label of each option field of `form` (and makes it the label's buddy): the
-    // row's label, translated in the context "TrainOptionTable".
+    // Sets what each option field of `form` says, from its row, translated in the context
+    // "TrainOptionTable": its label (made the label's buddy), its tooltip with the option's
+    // flags, what no value means (a size's placeholder), and its choices' texts (with
+    // look.choice_texts; the items keep their names as data).
     static void retranslate(QFormLayout* form, const Look& look);
+    // Enables each option field under `page` whose row needs another option's value only while
+    // that option's field (a combo box on the same page) shows it, now and on each change.
+    static void linkNeeds(QWidget* page);
 
     // Shows `options` in every field under `form` named by the key of a row that `placement`
     // (TrainOptionRow::run_panel or ::planner_page) puts on the page.

@@ -40,7 +40,6 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <limits>
 
 namespace memscope {
 namespace {
@@ -161,34 +160,15 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     for (const auto& [form, group] : groups) {
         TrainOptionFields::add(form, &TrainOptionRow::run_panel, group, TrainOptionFields::Look());
     }
+    TrainOptionFields::linkNeeds(this);
     m_preset = optionField<QComboBox>(m_modelGroup, "preset");
     // A shape of the user's own (the CLI's --preset custom); its text is set in retranslateUi.
     m_preset->addItem(QString(), QStringLiteral("custom"));
-    m_hidden = optionField<QSpinBox>(m_modelGroup, "hidden_dim");
-    m_layers = optionField<QSpinBox>(m_modelGroup, "num_layers");
-    m_heads = optionField<QSpinBox>(m_modelGroup, "num_heads");
-    m_kvHeads = optionField<QSpinBox>(m_modelGroup, "num_kv_heads");
-    m_intermediate = optionField<QSpinBox>(m_modelGroup, "intermediate_dim");
-    m_vocab = optionField<QSpinBox>(m_modelGroup, "vocab_size");
-    m_maxSeq = optionField<QSpinBox>(m_modelGroup, "max_seq_len");
-    m_tie = optionField<QCheckBox>(m_modelGroup, "tie_embeddings");
-    layout->addWidget(m_modelGroup);
-    m_batch = optionField<QSpinBox>(m_runGroup, "batch_size");
-    m_seq = optionField<QSpinBox>(m_runGroup, "seq_len");
-    m_steps = optionField<QSpinBox>(m_runGroup, "num_steps");
-    m_warmup = optionField<QSpinBox>(m_runGroup, "warmup_steps");
-    m_profile = optionField<QComboBox>(m_runGroup, "profile_type");
-    m_optimizer = optionField<QComboBox>(m_runGroup, "optimizer");
-    m_lr = optionField<QDoubleSpinBox>(m_runGroup, "learning_rate");
-    m_seed = optionField<QSpinBox>(m_runGroup, "seed");
-    layout->addWidget(m_runGroup);
-    m_dtype = optionField<QComboBox>(m_numericsGroup, "dtype");
-    m_attention = optionField<QComboBox>(m_numericsGroup, "attention");
-    m_checkpointing = optionField<QComboBox>(m_numericsGroup, "checkpointing");
-    layout->addWidget(m_numericsGroup);
     m_device = optionField<QComboBox>(m_deviceGroup, "device");
     m_threads = optionField<QSpinBox>(m_deviceGroup, "threads");
-    m_capacity = optionField<QLineEdit>(m_deviceGroup, "device_memory_limit");
+    for (QGroupBox* group : {m_modelGroup, m_runGroup, m_numericsGroup}) {
+        layout->addWidget(group);
+    }
     m_recordShapes = new QCheckBox(m_deviceGroup);
     m_recordShapes->setObjectName(QStringLiteral("record_shapes"));
     m_recordShapes->setChecked(true);
@@ -243,7 +223,6 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     connect(m_stop, &QPushButton::clicked, this, &RunPanel::stopRequested);
     connect(m_preset, &QComboBox::activated, this,
             [this](int index) { applyPreset(m_preset->itemData(index).toString()); });
-    connect(m_profile, &QComboBox::currentIndexChanged, this, [this] { updateDependentFields(); });
     // Any edit clears a stale error.
     const auto clear = [this] {
         m_error->hide();
@@ -260,14 +239,14 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     for (QComboBox* box : findChildren<QComboBox*>()) {
         connect(box, &QComboBox::currentIndexChanged, this, clear);
     }
-    connect(m_capacity, &QLineEdit::textChanged, this, clear);
-    connect(m_output, &QLineEdit::textChanged, this, clear);
-    connect(m_bucket, &QDoubleSpinBox::valueChanged, this, clear);
-    connect(m_processes, &QSpinBox::valueChanged, this, [this] { updateDependentFields(); });
-    connect(m_source, &QComboBox::currentIndexChanged, this, [this] { updateDependentFields(); });
-    for (QLineEdit* edit : {m_script, m_arguments, m_workingDirectory, m_interpreter}) {
+    for (QDoubleSpinBox* box : findChildren<QDoubleSpinBox*>()) {
+        connect(box, &QDoubleSpinBox::valueChanged, this, clear);
+    }
+    for (QLineEdit* edit : findChildren<QLineEdit*>()) {
         connect(edit, &QLineEdit::textChanged, this, clear);
     }
+    connect(m_processes, &QSpinBox::valueChanged, this, [this] { updateDependentFields(); });
+    connect(m_source, &QComboBox::currentIndexChanged, this, [this] { updateDependentFields(); });
 
     // Every core but one: the interface keeps a core to paint on while the run trains (see
     // ThreadPolicy); 0, "all cores", stays a choice.
@@ -338,32 +317,17 @@ void RunPanel::retranslateUi() {
     m_runGroup->setTitle(tr("Run"));
     m_numericsGroup->setTitle(tr("Precision and memory techniques"));
     m_deviceGroup->setTitle(tr("Device"));
-    // A training option's field (named by its key) says its flags after the tip, as the one
-    // table spells them (TrainOptionTable).
-    const auto tip = [](QWidget* field, const QString& tip) {
-        const TrainOptionRow* row = TrainOptionTable::find(field->objectName().toStdString());
-        if (row == nullptr) {
-            field->setToolTip(tip);
-            return;
-        }
-        QString flags = QString::fromLatin1(row->flag);
-        if (row->negation != nullptr) {
-            flags += QStringLiteral(" / ") + QString::fromLatin1(row->negation);
-        }
-        field->setToolTip(tip.contains(QLatin1String("%1"))
-                              ? tip.arg(flags)
-                              : tip + QStringLiteral(" (") + flags + QLatin1Char(')'));
-    };
     // A field of the panel's own: its label, and its tip.
-    const auto label = [&tip](QFormLayout* form, QWidget* field, const QString& text,
-                              const QString& tip_text) {
+    const auto label = [](QFormLayout* form, QWidget* field, const QString& text,
+                          const QString& tip) {
         if (auto* l = qobject_cast<QLabel*>(form->labelForField(field))) {
             l->setText(text);
             l->setBuddy(field);
         }
-        tip(field, tip_text);
+        field->setToolTip(tip);
     };
-    // The training options' labels are their rows' (TrainOptionTable, translated).
+    // The training options' labels, tips and choices are their rows' (TrainOptionTable,
+    // translated).
     for (QFormLayout* form : {m_modelForm, m_runForm, m_numericsForm, m_deviceForm}) {
         TrainOptionFields::retranslate(form, TrainOptionFields::Look());
     }
@@ -379,38 +343,7 @@ void RunPanel::retranslateUi() {
     label(m_programForm, m_interpreter, tr("Interpreter:"),
           tr("The Python whose torch the recorder was built against (--python-exe)"));
     m_preset->setItemText(m_preset->findData(QStringLiteral("custom")), tr("custom"));
-    tip(m_preset, tr("A named model shape with the batch and sequence length of its document"));
-    tip(m_hidden, tr("Model width"));
-    tip(m_layers, tr("Transformer blocks"));
-    tip(m_heads, tr("Attention heads"));
-    tip(m_kvHeads, tr("Key/value heads for grouped-query attention"));
-    tip(m_intermediate, tr("Feed-forward width"));
-    tip(m_vocab, tr("Vocabulary size"));
-    tip(m_maxSeq, tr("Longest sequence the model accepts"));
-    tip(m_tie, tr("Share the embedding and output weights"));
-
-    tip(m_batch, tr("Sequences per step"));
-    tip(m_seq, tr("Tokens per sequence"));
-    tip(m_steps, tr("Timed steps"));
-    tip(m_warmup, tr("Steps run first and not timed"));
-    tip(m_profile, tr("Full training steps, or forward passes only"));
-    tip(m_optimizer, tr("AdamW or SGD"));
-    tip(m_lr, tr("Optimizer learning rate"));
-    tip(m_seed, tr("Seed of the weights and data"));
-
-    tip(m_dtype, tr("fp32, or bf16/fp16 autocast with fp32 master weights"));
-    tip(m_attention, tr("How attention is computed; all variants compute the same function"));
-    tip(m_checkpointing,
-        tr("Recompute each block's activations in backward instead of keeping them"));
-
-    tip(m_device, tr("Where the run executes"));
-    tip(m_threads, tr("CPU threads for LibTorch (%1). All cores: fewer while other programs, or "
-                      "this window, keep a core busy. The default leaves a core to this window."));
     m_threads->setSpecialValueText(tr("all cores (%1)").arg(QThread::idealThreadCount()));
-    tip(m_capacity,
-        tr("Emulate a device with this much memory, for example 512MiB or 2GiB; the run stops "
-           "with an out-of-memory point when it is exceeded. Empty: no limit"));
-    m_capacity->setPlaceholderText(tr("no limit"));
     label(m_deviceForm, m_recordShapes, tr("Recording:"),
           tr("Also record each operator's input shapes: FLOPs, arithmetic intensity and the "
              "roofline in the summary (--record-shapes; slightly slower)"));
@@ -444,23 +377,6 @@ void RunPanel::retranslateUi() {
         }
         selectData(box, current);
     };
-    fill(m_profile, profileTypeNames(),
-         {{QStringLiteral("training"), tr("Training (forward, backward, optimizer)")},
-          {QStringLiteral("forward"), tr("Forward only")}});
-    fill(
-        m_optimizer, optimizerKindNames(),
-        {{QStringLiteral("adamw"), tr("AdamW")}, {QStringLiteral("sgd"), tr("SGD with momentum")}});
-    fill(m_dtype, dtypeNames(),
-         {{QStringLiteral("fp32"), tr("fp32")},
-          {QStringLiteral("bf16"), tr("bf16 (autocast)")},
-          {QStringLiteral("fp16"), tr("fp16 (autocast)")}});
-    fill(m_attention, attentionKindNames(),
-         {{QStringLiteral("eager"), tr("Eager (workshop baseline)")},
-          {QStringLiteral("fused"), tr("Fused projections")},
-          {QStringLiteral("sdpa"), tr("Scaled dot-product (LibTorch)")},
-          {QStringLiteral("memory-efficient"), tr("Memory-efficient (chunked)")}});
-    fill(m_checkpointing, checkpointingNames(),
-         {{QStringLiteral("none"), tr("None")}, {QStringLiteral("per-block"), tr("Per block")}});
     fill(m_parallel, parallelModeNames(),
          {{QStringLiteral("ddp"), tr("DDP (gradients all-reduced)")},
           {QStringLiteral("zero1"), tr("ZeRO-1 (optimizer state sharded)")},
@@ -513,9 +429,7 @@ void RunPanel::applyPreset(const QString& name) {
     o.model = preset->model;
     o.batch_size = preset->batch_size;
     o.seq_len = preset->seq_len;
-    m_applyingPreset = true;
     setOptions(o);
-    m_applyingPreset = false;
 }
 
 void RunPanel::setOptions(const TrainOptions& o) {
@@ -552,16 +466,12 @@ std::optional<TrainOptions> RunPanel::validatedOptions() {
 }
 
 QWidget* RunPanel::fieldForOption(const QString& option) const {
-    const QString name = QString(option).remove(0, 2).replace(QLatin1Char('-'), QLatin1Char('_'));
-    if (name == QLatin1String("model_size")) {
-        return m_preset;
-    }
-    if (name == QLatin1String("context_length")) {
-        return m_seq;
-    }
-    if (name == QLatin1String("untie_embeddings")) {
-        return m_tie;
-    }
+    // A training option by any of its spellings (--context-length is --seq-len's field), else a
+    // field of the panel's own by its name ("--out": out).
+    const TrainOptionRow* row = TrainOptionTable::find(option.toStdString());
+    const QString name =
+        row != nullptr ? QString::fromLatin1(row->key)
+                       : QString(option).remove(0, 2).replace(QLatin1Char('-'), QLatin1Char('_'));
     return findChild<QWidget*>(name);
 }
 
@@ -586,9 +496,6 @@ void RunPanel::updateDependentFields() {
          {m_modelGroup, m_runGroup, m_numericsGroup, m_deviceGroup, m_processGroup}) {
         group->setVisible(!python);
     }
-    const bool training = dataOf(m_profile) != QLatin1String("forward");
-    m_optimizer->setEnabled(training);
-    m_lr->setEnabled(training);
     const bool ranks = m_processes->value() > 1;
     m_parallel->setEnabled(ranks);
     m_bucket->setEnabled(ranks);

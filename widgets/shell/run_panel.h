@@ -124,35 +124,15 @@ class RunPanel : public QWidget {
     QFormLayout* m_deviceForm = nullptr;
     QFormLayout* m_processForm = nullptr;
 
+    // The training options' fields are found by their keys (TrainOptionFields); these three
+    // do more than show a value: the preset fills the model, the device list is this machine's,
+    // and "all cores" counts them.
     QComboBox* m_preset = nullptr;
-    QSpinBox* m_hidden = nullptr;
-    QSpinBox* m_layers = nullptr;
-    QSpinBox* m_heads = nullptr;
-    QSpinBox* m_kvHeads = nullptr;
-    QSpinBox* m_intermediate = nullptr;
-    QSpinBox* m_vocab = nullptr;
-    QSpinBox* m_maxSeq = nullptr;
-    QCheckBox* m_tie = nullptr;
-
-    QSpinBox* m_batch = nullptr;
-    QSpinBox* m_seq = nullptr;
-    QSpinBox* m_steps = nullptr;
-    QSpinBox* m_warmup = nullptr;
-    QComboBox* m_profile = nullptr;
-    QComboBox* m_optimizer = nullptr;
+    QComboBox* m_device = nullptr;
+    QSpinBox* m_threads = nullptr;
     // The device setOptions asked for (a GPU is listed once the LibTorch part is loaded); cleared
     // when the user picks one.
     QString m_wantedDevice;
-    QDoubleSpinBox* m_lr = nullptr;
-    QSpinBox* m_seed = nullptr;
-
-    QComboBox* m_dtype = nullptr;
-    QComboBox* m_attention = nullptr;
-    QComboBox* m_checkpointing = nullptr;
-
-    QComboBox* m_device = nullptr;
-    QSpinBox* m_threads = nullptr;
-    QLineEdit* m_capacity = nullptr;
     QCheckBox* m_recordShapes = nullptr;
 
     QSpinBox* m_processes = nullptr;
@@ -163,7 +143,6 @@ class RunPanel : public QWidget {
     QPushButton* m_run = nullptr;
     QPushButton* m_stop = nullptr;
     QLabel* m_error = nullptr;
-    bool m_applyingPreset = false;
 };
 
 }  // namespace memscope

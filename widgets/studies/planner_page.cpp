@@ -166,13 +166,15 @@ QSpinBox* spinBox(int64_t minimum, int64_t maximum, int value) {
 }
 
 // The Planner's option fields: plain labels (the Run panel in the same window has the
-// accelerators), plain numbers, a prediction once a number is typed in full.
+// accelerators), plain numbers, choices by their names, a prediction once a number is typed in
+// full.
 TrainOptionFields::Look plannerLook() {
     TrainOptionFields::Look look;
     look.mnemonics = false;
     look.group_separators = false;
     look.keyboard_tracking = false;
     look.compact_combos = false;
+    look.choice_texts = false;
     return look;
 }
 
@@ -244,6 +246,7 @@ void PlannerPage::buildUi() {
     formLayout->addWidget(m_runBox);
     formLayout->addWidget(m_clusterBox);
     formLayout->addStretch();
+    TrainOptionFields::linkNeeds(form);  // the optimizer only for training
     auto* scroll = new QScrollArea;
     scroll->setWidget(form);
     scroll->setWidgetResizable(true);
