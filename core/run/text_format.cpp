@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdio>
 #include <ctime>
+#include <stdexcept>
 
 namespace memscope {
 
@@ -46,6 +47,20 @@ std::string trimmedText(const std::string& text, bool all_space) {
         --e;
     }
     return text.substr(b, e - b);
+}
+
+std::optional<int64_t> parseWholeNumber(const std::string& text) {
+    size_t used = 0;
+    long long value = 0;
+    try {
+        value = std::stoll(text, &used, 10);
+    } catch (const std::exception&) {
+        return std::nullopt;  // no digits, or out of range
+    }
+    if (used != text.size()) {
+        return std::nullopt;
+    }
+    return int64_t(value);
 }
 
 }  // namespace memscope

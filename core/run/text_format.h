@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace memscope {
@@ -21,5 +22,10 @@ std::string utcTimestampNow();
 // `text` without its leading and trailing spaces and tabs (and, with `all_space`, any other
 // white space: newlines, carriage returns, ...).
 std::string trimmedText(const std::string& text, bool all_space = false);
+
+// `text` read whole as a base-10 whole number ("42", "-1"; leading blanks are read past), or
+// none: empty, anything after the digits, or outside int64_t. Options and environment
+// variables read their numbers with it.
+std::optional<int64_t> parseWholeNumber(const std::string& text);
 
 }  // namespace memscope

@@ -6,9 +6,11 @@
 #include "model/train_option_table.h"
 #include "run/byte_size.h"
 #include "run/size_limits.h"
+#include "run/text_format.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <sstream>
@@ -25,7 +27,7 @@ TrainOptions TrainOptions::fromPreset(const std::string& name) {
             known += (known.empty() ? "" : ", ") + n;
         }
         throw ConfigError(TrainOptionTable::flag("preset"),
-                          "unknown preset '" + name + "' (known: " + known + ")");
+                          "unknown preset '" + printableText(name) + "' (known: " + known + ")");
     }
     TrainOptions options;
     options.preset = preset->name;
@@ -101,6 +103,15 @@ OptionBinding modelMember(const char* key, V TinyLlamaConfig::*field) {
             [field](TrainOptions& o, const nlohmann::json& j) { j.get_to(o.model.*field); }};
 }
 
+// "a, b, c"
+std::string listed(const std::vector<std::string>& names) {
+    std::string text;
+    for (const auto& name : names) {
+        text += (text.empty() ? "" : ", ") + name;
+    }
+    return text;
+}
+
 template <typename E, typename Parse>
 OptionBinding choice(const char* key, E TrainOptions::*field, Parse parse) {
     return {key, [field](const TrainOptions& o) { return nlohmann::json(toString(o.*field)); },
@@ -109,12 +120,8 @@ OptionBinding choice(const char* key, E TrainOptions::*field, Parse parse) {
                 const auto value = parse(text);
                 if (!value) {
                     const TrainOptionRow& row = TrainOptionTable::row(key);
-                    std::string names;
-                    for (const auto& name : row.choices()) {
-                        names += (names.empty() ? "" : ", ") + name;
-                    }
-                    throw ConfigError(
-                        row.flag, "unknown value '" + printableText(text) + "' (" + names + ")");
+                    throw ConfigError(row.flag, "unknown value '" + printableText(text) + "' (" +
+                                                    listed(row.choices()) + ")");
                 }
                 o.*field = *value;
             }};
@@ -162,19 +169,6 @@ const OptionBinding& bindingOf(std::string_view key) {
     throw std::logic_error("training option " + std::string(key) + " reads no field");
 }
 
-bool wholeNumber(const std::string& text, int64_t& out) {
-    if (text.empty()) {
-        return false;
-    }
-    size_t used = 0;
-    try {
-        out = std::stoll(text, &used, 10);
-    } catch (const std::exception&) {
-        return false;
-    }
-    return used == text.size();
-}
-
 }  // namespace
 
 nlohmann::json TrainOptions::toJson() const {
@@ -217,10 +211,11 @@ nlohmann::json TrainOptions::parseValue(const TrainOptionRow& row, const std::st
     const std::string shown = "'" + printableText(text) + "'";
     switch (row.type) {
         case OptionType::Integer: {
-            int64_t v = 0;
-            if (!wholeNumber(text, v)) {
+            const std::optional<int64_t> number = parseWholeNumber(text);
+            if (!number) {
                 throw ConfigError(row.flag, shown + " is not a whole number");
             }
+            const int64_t v = *number;
             if (v < row.min || v > row.max) {
                 throw ConfigError(row.flag, "must be between " + std::to_string(row.min) + " and " +
                                                 std::to_string(row.max) + ", got " +
@@ -255,14 +250,18 @@ nlohmann::json TrainOptions::parseValue(const TrainOptionRow& row, const std::st
             }
             throw ConfigError(row.flag, shown + " is not true or false");
         case OptionType::Choice: {
-            // The option's own parser decides (with its aliases); the value is its name.
-            if (std::string_view(row.key) == "preset") {
-                TrainOptions::fromPreset(text);  // throws ConfigError naming the known ones
-                return text;
-            }
+            // The option's own parser reads it (with its aliases: "flash" is memory-efficient);
+            // the value is the name it reads as, which must be one of the row's choices. A
+            // preset has no parser of its own: its choices decide, and "custom", which JSON
+            // may say of a form's own shape, is none of them.
             TrainOptions scratch;
             bindingOf(row.key).set(scratch, nlohmann::json(text));
-            return bindingOf(row.key).get(scratch);
+            const nlohmann::json name = bindingOf(row.key).get(scratch);
+            const std::vector<std::string> names = row.choices();
+            if (std::find(names.begin(), names.end(), name.get<std::string>()) == names.end()) {
+                throw ConfigError(row.flag, "unknown value " + shown + " (" + listed(names) + ")");
+            }
+            return name;
         }
         case OptionType::Text:
             return text;

@@ -1,6 +1,8 @@
 #include "train/rank_environment.h"
 
 #include "model/config_error.h"
+#include "model/printable_text.h"
+#include "run/text_format.h"
 
 #include <cstdlib>
 
@@ -17,17 +19,11 @@ std::optional<std::string> variable(const char* name) {
 }
 
 int environmentInteger(const char* name, const std::string& text) {
-    size_t used = 0;
-    long value = 0;
-    try {
-        value = std::stol(text, &used);
-    } catch (const std::exception&) {
-        used = 0;
+    const std::optional<int64_t> value = parseWholeNumber(text);
+    if (!value || *value < -1'000'000'000 || *value > 1'000'000'000) {
+        throw ConfigError(name, "'" + printableText(text) + "' is not an integer");
     }
-    if (used != text.size() || used == 0 || value < -1'000'000'000L || value > 1'000'000'000L) {
-        throw ConfigError(name, "'" + text + "' is not an integer");
-    }
-    return int(value);
+    return int(*value);
 }
 
 // The first of the variables that is set, with its name.

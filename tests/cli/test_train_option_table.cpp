@@ -194,6 +194,21 @@ class TestTrainOptionTable : public QObject {
                 QCOMPARE(e.option(), std::string(row.flag));
             }
         }
+        // A choice reads through its parser's aliases and is its name; a preset is one of the
+        // presets, and a form's "custom" shape is none on the command line.
+        QCOMPARE(TrainOptions::parseValue(TrainOptionTable::row("preset"), "study-tiny"),
+                 nlohmann::json("study-tiny"));
+        QCOMPARE(TrainOptions::parseValue(TrainOptionTable::row("attention"), "mem-efficient"),
+                 nlohmann::json("memory-efficient"));
+        for (const char* wrong : {"custom", "Study-Tiny", ""}) {
+            try {
+                TrainOptions::parseValue(TrainOptionTable::row("preset"), wrong);
+                QFAIL(wrong);
+            } catch (const ConfigError& e) {
+                QCOMPARE(e.option(), std::string("--preset"));
+                QVERIFY2(std::string(e.what()).find("study-tiny") != std::string::npos, e.what());
+            }
+        }
         // Model checks name the table's flags too.
         TrainOptions o;
         o.model.n_heads = 7;

@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <limits>
+
 #include <QtTest/QtTest>
 
 using namespace memscope;
@@ -195,8 +197,6 @@ class TestModelConfig : public QObject {
         QVERIFY(!parseByteSize(""));
     }
 
-    // The multi-process rules (ParallelRules), shared by the CLI and the run panel: each names
-    // the option at fault; a single process is never refused by them.
     void wholeNumbersGroupTheirDigits() {
         QCOMPARE(withThousands(0), std::string("0"));
         QCOMPARE(withThousands(999), std::string("999"));
@@ -204,6 +204,22 @@ class TestModelConfig : public QObject {
         QCOMPARE(withThousands(2617600), std::string("2,617,600"));
         QCOMPARE(withThousands(-1234567), std::string("-1,234,567"));
     }
+
+    // One reading of whole numbers, for the options and the rank variables: all of the text,
+    // base 10, within int64_t.
+    void wholeNumbersReadWhole() {
+        QCOMPARE(parseWholeNumber("42").value_or(-7), int64_t(42));
+        QCOMPARE(parseWholeNumber("-1").value_or(-7), int64_t(-1));
+        QCOMPARE(parseWholeNumber("007").value_or(-7), int64_t(7));  // base 10, not octal
+        QCOMPARE(parseWholeNumber("9223372036854775807").value_or(-7),
+                 std::numeric_limits<int64_t>::max());
+        for (const char* wrong : {"", "4x", "4.0", "0x10", "x", "9223372036854775808", "1 "}) {
+            QVERIFY2(!parseWholeNumber(wrong), wrong);
+        }
+    }
+
+    // The multi-process rules (ParallelRules), shared by the CLI and the run panel: each names
+    // the option at fault; a single process is never refused by them.
 
     void parallelRulesNameTheOption() {
         TrainOptions o;
