@@ -61,6 +61,8 @@ std::string setting(const TrainOptions& o, const std::set<std::string>& free) {
     parts.push_back(toString(o.attention));
     if (o.checkpointing != Checkpointing::None)
         parts.push_back("checkpointing " + toString(o.checkpointing));
+    if (o.optimizer != OptimizerKind::AdamW)
+        parts.push_back(toString(o.optimizer));
     if (!free.count("profile"))
         parts.push_back(toString(o.profile));
     std::string s;
@@ -184,7 +186,7 @@ SeedTable seed000Step1(const SweepResult& r, SeedUnits units) {
             addSetting(t, several, label,
                        {std::to_string(p.options.batch_size), peakCell(p, units),
                         p.ok() ? mbCell(p.avg_bytes, units) : "—",
-                        p.ok() ? rate(p.samples_per_s, units) : "—"});
+                        p.ok() && p.samples_per_s > 0 ? rate(p.samples_per_s, units) : "—"});
         }
     }
     finishColumns(t, several);
@@ -406,6 +408,17 @@ TableExporter::Table SeedTables::make(Kind kind, const SweepResult& result, Seed
     return {};
 }
 
+std::string SeedTables::note(Kind kind) {
+    switch (kind) {
+        case Kind::Seed000Step3:
+            return "Scaling Pattern: how the memory that depends on the input (the peak minus the "
+                   "parameters, gradients and optimizer state live at it), per sample, grows from "
+                   "the row above: S^1 is linear, S^2 quadratic (attention scores are B×H×S×S).";
+        default:
+            return std::string();
+    }
+}
+
 std::string SeedTables::exponentsText(const SweepResult& result) {
     std::ostringstream out;
     for (const auto axis : {ScalingSeries::Axis::Batch, ScalingSeries::Axis::Seq}) {
@@ -434,6 +447,9 @@ std::string SeedTables::markdown(const SweepResult& result, const std::vector<Ki
             continue;
         }
         out << TableExporter::toMarkdown(t) << "\n";
+        if (!note(kind).empty()) {
+            out << note(kind) << "\n\n";
+        }
     }
     const std::string fits = exponentsText(result);
     if (!fits.empty()) {

@@ -37,6 +37,9 @@ class SeedTables {
 
     static TableExporter::Table make(Kind kind, const SweepResult& result,
                                      TableExporter::Units units);
+    // What a table's columns mean, said under it (the sweep's Markdown and the report); empty
+    // when its headers say it all.
+    static std::string note(Kind kind);
     // A Markdown section per table (title, table, a note when it has no rows), then the fitted
     // exponents of every batch and sequence series.
     static std::string markdown(const SweepResult& result, const std::vector<Kind>& kinds);

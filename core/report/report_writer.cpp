@@ -1,6 +1,8 @@
 #include "report/report_writer.h"
 
 #include "analysis/scaling_fit.h"
+#include "analysis/seed_tables.h"
+#include "analysis/sweep_result.h"
 #include "analysis/table_exporter.h"
 #include "model/model_cost.h"
 #include "model/preset.h"
@@ -60,6 +62,7 @@ struct Run {
     const Trace* trace = nullptr;
     std::string name;
     nlohmann::json s;  // stored summary over the figures computed from the events
+    std::optional<TrainOptions> options;  // the recorded configuration, where there is one
     std::string preset, dtype, attention, checkpointing, profile, optimizer;
     int64_t batch = 0, seq = 0, hidden = 0, layers = 0, heads = 0, kv_heads = 0, inter = 0,
             vocab = 0, num_steps = 0;
@@ -143,6 +146,7 @@ Run describe(const Trace& trace, const std::string& name) {
     if (!options) {
         options = recordedOptions(r.s.value("config", nlohmann::json::object()));
     }
+    r.options = options;
     const TrainOptions o = options.value_or(TrainOptions());
     r.dtype = toString(o.dtype);
     r.attention = toString(o.attention);
@@ -177,6 +181,39 @@ Run describe(const Trace& trace, const std::string& name) {
         r.samples_per_s = r.s["samples_per_s"].get<double>();
     }
     return r;
+}
+
+// The runs with a recorded configuration as the points of a sweep, so that the exercise tables
+// are SeedTables': the layout, the rules and the words `memscope-cli sweep` uses.
+SweepResult asPoints(const std::vector<const Run*>& runs) {
+    SweepResult result;
+    for (const Run* r : runs) {
+        if (!r->configured() || !r->options) {
+            continue;
+        }
+        SweepPointResult p;
+        p.label = r->name;
+        p.run_file = r->name;
+        p.options = *r->options;
+        p.parameters = r->s.value("parameters", int64_t(0));
+        p.peak_bytes = r->peak;
+        p.avg_bytes = r->avg;
+        p.samples_per_s = std::max(0.0, r->samples_per_s);  // 0: not stored
+        p.tokens_per_s = p.samples_per_s * double(p.options.seq_len);
+        const auto& categories = r->s.value("bytes_by_category_at_peak", nlohmann::json::object());
+        for (const auto& [category, bytes] : categories.items()) {
+            if (bytes.is_number_integer()) {
+                p.bytes_by_category_at_peak[category] = bytes.get<int64_t>();
+            }
+        }
+        p.static_bytes = r->staticAtPeak();
+        if (r->s.contains("oom") && r->s["oom"].is_object()) {
+            p.status = SweepPointResult::Status::OutOfMemory;
+        }
+        result.points.push_back(std::move(p));
+    }
+    result.planned_points = int64_t(result.points.size());
+    return result;
 }
 
 // ---- the command that records a missing run ---------------------------------------------
@@ -339,6 +376,21 @@ class Report {
 
   private:
     void table(const Table& t) { m_out << TableExporter::toMarkdown(t) << "\n"; }
+
+    // The exercise table `kind` over `runs`, as a sweep of them shows it, and what its columns
+    // mean; false when none of the runs makes a row of it.
+    bool seedTable(SeedTables::Kind kind, const std::vector<const Run*>& runs) {
+        const Table t = SeedTables::make(kind, asPoints(runs), TableExporter::Units::Readable);
+        if (t.rows.empty()) {
+            return false;
+        }
+        table(t);
+        const std::string note = SeedTables::note(kind);
+        if (!note.empty()) {
+            m_out << note << "\n\n";
+        }
+        return true;
+    }
 
     void want(const std::string& why, const std::string& command) {
         const std::string line = why + ": `" + command + "`";
@@ -814,38 +866,33 @@ class Report {
 
     void batchScaling(const std::vector<const Run*>& runs) {
         m_out << "### Step 1: memory by batch size\n\n";
+        std::vector<const Run*> training;
         std::map<std::string, std::vector<const Run*>> groups;
         for (const Run* r : runs) {
             if (!r->forward() && r->configured()) {
+                training.push_back(r);
                 groups[r->modelKey() + "|" + std::to_string(r->seq) + "|" + r->dtype + "|" +
                        r->variantKey()]
                     .push_back(r);
             }
         }
+        if (!training.empty()) {
+            seedTable(SeedTables::Kind::Seed000Step1, training);
+        }
         bool workshop_group = false;
+        bool said = false;
         for (auto& [key, group] : groups) {
             std::stable_sort(group.begin(), group.end(),
                              [](const Run* a, const Run* b) { return a->batch < b->batch; });
             const Run& first = *group.front();
-            m_out << "**" << groupTitle(first, true, false) << "**\n\n";
-            Table t;
-            t.columns = {"Batch Size",      "Peak Memory (MB)",
-                         "Avg Memory (MB)", "Training Speed (samples/sec)",
-                         "Peak / Avg",      "Run"};
-            t.numeric = {true, true, true, true, true, false};
-            for (const Run* r : group) {
-                t.rows.push_back(
-                    {std::to_string(r->batch), mb(r->peak), mb(r->avg), samples(*r),
-                     r->avg > 0 ? formatFixed(double(r->peak) / double(r->avg), 2) + "x" : "—",
-                     r->name});
-            }
-            table(t);
             const Run& last = *group.back();
             if (last.batch > first.batch && first.peak > 0) {
+                said = true;
                 const double per_sample =
                     double(last.peak - first.peak) / double(last.batch - first.batch);
                 const double base = double(first.peak) - per_sample * double(first.batch);
-                m_out << "From batch " << first.batch << " to " << last.batch << " ("
+                m_out << "- **" << groupTitle(first, true, false) << "**: from batch "
+                      << first.batch << " to " << last.batch << " ("
                       << formatFixed(double(last.batch) / double(first.batch), 1)
                       << "x) the peak grows "
                       << formatFixed(double(last.peak) / double(first.peak), 2) << "x: about "
@@ -855,7 +902,7 @@ class Report {
                     m_out << "; throughput grows "
                           << formatFixed(last.samples_per_s / first.samples_per_s, 2) << "x";
                 }
-                m_out << ".\n\n";
+                m_out << ".\n";
             }
             if (first.known && first.preset == "workshop-default" && first.seq == 128 &&
                 first.dtype == "fp32" && first.variantKey() == "eager/none/adamw") {
@@ -868,6 +915,9 @@ class Report {
                     }
                 }
             }
+        }
+        if (said) {
+            m_out << "\n";
         }
         if (groups.empty()) {
             m_out << "No training runs with a recorded configuration among the workshop runs.\n\n";
@@ -898,63 +948,21 @@ class Report {
     void seqScaling(const std::vector<const Run*>& runs) {
         m_out << "### Step 3: sequence length scaling\n\n";
         std::map<std::string, std::vector<const Run*>> groups;
+        std::vector<const Run*> training;
         for (const Run* r : runs) {
             if (!r->forward() && r->configured()) {
+                training.push_back(r);
                 groups[r->modelKey() + "|" + r->dtype + "|" + r->variantKey()].push_back(r);
             }
         }
-        bool shown = false;
+        const bool shown = seedTable(SeedTables::Kind::Seed000Step3, training);
         bool workshop_group = false;
         for (auto& [key, group] : groups) {
-            std::stable_sort(group.begin(), group.end(), [](const Run* a, const Run* b) {
-                return std::make_pair(a->seq, a->batch) < std::make_pair(b->seq, b->batch);
-            });
-            std::set<int64_t> seqs;
-            for (const Run* r : group) {
-                seqs.insert(r->seq);
-            }
             const Run& first = *group.front();
             const bool is_workshop = first.known && first.preset == "workshop-default" &&
                                      first.dtype == "fp32" &&
                                      first.variantKey() == "eager/none/adamw";
             workshop_group = workshop_group || is_workshop;
-            if (seqs.size() < 2 && !is_workshop) {
-                continue;  // one length says nothing about scaling
-            }
-            shown = true;
-            m_out << "**" << first.modelLabel() << ", " << first.variant() << "**\n\n";
-            Table t;
-            t.columns = {"Seq Length",           "Batch Size",
-                         "Peak Memory (MB)",     "Memory per Token (KiB)",
-                         "Memory Increase (MB)", "Scaling Factor",
-                         "Scaling Pattern",      "Run"};
-            t.numeric = {true, true, true, true, true, true, false, false};
-            for (size_t i = 0; i < group.size(); ++i) {
-                const Run* r = group[i];
-                const int64_t tokens = r->batch * r->seq;
-                // The pattern compares with the longest shorter sequence, at the same batch size
-                // where there is one (per-sample figures make other batch sizes comparable).
-                const Run* shorter = nullptr;
-                for (size_t j = 0; j < i; ++j) {
-                    const Run* c = group[j];
-                    if (c->seq < r->seq && (!shorter || c->seq > shorter->seq ||
-                                            (c->seq == shorter->seq && c->batch == r->batch))) {
-                        shorter = c;
-                    }
-                }
-                t.rows.push_back(
-                    {std::to_string(r->seq), std::to_string(r->batch), mb(r->peak),
-                     tokens > 0 ? formatFixed(double(r->peak) / double(tokens) / 1024.0, 1) : "—",
-                     i > 0 ? mb(r->peak - first.peak) : "baseline",
-                     first.peak > 0 ? formatFixed(double(r->peak) / double(first.peak), 2) + "x"
-                                    : "—",
-                     i == 0 ? "baseline"
-                     : shorter
-                         ? scalingPattern(*shorter, *r) + " from " + std::to_string(shorter->seq)
-                         : "—",
-                     r->name});
-            }
-            table(t);
             if (is_workshop) {
                 const std::pair<int64_t, int64_t> wanted[] = {
                     {64, 8}, {128, 8}, {256, 8}, {512, 4}};
@@ -969,12 +977,7 @@ class Report {
                 }
             }
         }
-        if (shown) {
-            m_out << "Scaling pattern: how the memory that depends on the input (the peak minus "
-                     "parameters, gradients and optimizer state live at it), per sample, grows "
-                     "from the named shorter sequence: S^1 is linear, S^2 quadratic (attention "
-                     "scores are B×H×S×S).\n\n";
-        } else {
+        if (!shown) {
             m_out << "No two training runs of one model differ only in sequence length.\n\n";
         }
         if (!workshop_group) {
@@ -989,15 +992,6 @@ class Report {
                      recordCommand(t, {b, s, "training", "fp32", s == 512 ? 5 : 10}));
             }
         }
-    }
-
-    static std::string scalingPattern(const Run& a, const Run& b) {
-        if (a.seq <= 0 || b.seq <= 0 || a.batch <= 0 || b.batch <= 0 || a.seq == b.seq) {
-            return "—";
-        }
-        return ScalingFit::pattern(
-            double(a.seq), double(a.peak - a.staticAtPeak()) / double(a.batch), double(b.seq),
-            double(b.peak - b.staticAtPeak()) / double(b.batch));
     }
 
     void topOperators(const std::vector<const Run*>& runs) {

@@ -2,6 +2,8 @@
 // module, Chrome trace JSON through a JSON parser, CSV and Markdown as text, and the report.
 
 #include "analysis/scaling_fit.h"
+#include "analysis/seed_tables.h"
+#include "analysis/sweep_result.h"
 #include "analysis/table_exporter.h"
 #include "capture/recording_session.h"
 #include "interchange/chrome_trace_exporter.h"
@@ -786,8 +788,53 @@ class TestExports : public QObject {
         const auto md = ReportWriter::markdown(runs, {"seq128", "seq256"});
         const std::string expected = ScalingFit::pattern(128, 100.0 / 8, 256, 348.0 / 8);
         QCOMPARE(QString::fromStdString(expected), QString("in between (S^1.80)"));
-        QVERIFY2(md.find("| " + expected + " from 128 |") != std::string::npos, md.c_str());
+        QVERIFY2(md.find("| 256 | 8 | 348.0 | 174.0 | " + expected + " |") != std::string::npos,
+                 md.c_str());
         QVERIFY(md.find("about quadratic") == std::string::npos);
+    }
+
+    // The report's exercise tables are the sweep's: the same runs as sweep points give the same
+    // Markdown table, Setting column included (two attention variants at two batch sizes; two
+    // lengths of one variant).
+    void reportPrintsTheSweepsExerciseTables() {
+        struct Figures {
+            int64_t batch, seq, peak_mib;
+            double samples;
+            const char* attention;
+        };
+        const Figures figures[] = {{4, 128, 100, 50.0, "eager"},
+                                   {8, 128, 180, 80.0, "eager"},
+                                   {4, 128, 70, 45.0, "memory-efficient"},
+                                   {8, 128, 120, 70.0, "memory-efficient"},
+                                   {8, 256, 400, 40.0, "eager"}};
+        std::vector<Trace> runs;
+        SweepResult sweep;
+        for (const Figures& f : figures) {
+            Trace t = reportRun("workshop-default", f.batch, f.seq, f.peak_mib, f.samples);
+            t.meta.config["attention"] = f.attention;
+            t.summary["config"] = t.meta.config;
+            runs.push_back(std::move(t));
+            SweepPointResult p;
+            p.options = TrainOptions::fromPreset("workshop-default");
+            p.options.batch_size = f.batch;
+            p.options.seq_len = f.seq;
+            p.options.attention = *parseAttentionKind(f.attention);
+            p.peak_bytes = f.peak_mib << 20;
+            p.avg_bytes = p.peak_bytes / 2;
+            p.samples_per_s = f.samples;
+            sweep.points.push_back(p);
+        }
+        const auto md = ReportWriter::markdown(runs);
+        for (const auto kind : {SeedTables::Kind::Seed000Step1, SeedTables::Kind::Seed000Step3}) {
+            const std::string table = TableExporter::toMarkdown(
+                SeedTables::make(kind, sweep, TableExporter::Units::Readable));
+            QVERIFY(table.find("| 8 |") != std::string::npos);
+            QVERIFY2(md.find(table) != std::string::npos, (table + "\n---\n" + md).c_str());
+        }
+        QVERIFY(md.find("| Setting | Batch Size | Peak Memory (MB) |") != std::string::npos);
+        QVERIFY(md.find("memory-efficient, training | 8 | 120.0 | 60.0 | 70.0 |") !=
+                std::string::npos);
+        QVERIFY(md.find(SeedTables::note(SeedTables::Kind::Seed000Step3)) != std::string::npos);
     }
 
     void reportSaysWhatIsMissing() {
