@@ -32,7 +32,7 @@ import os
 import re
 import sys
 
-from source_tree import repo_root, source_files
+from source_tree import repo_root, scan, source_files
 
 SOURCE_EXTENSIONS = (".h", ".hpp", ".cpp", ".cc", ".cxx")
 
@@ -64,44 +64,6 @@ GUI_LAST_ERROR_RE = re.compile(r"\b(?:m_)?lastError\b", re.IGNORECASE)
 
 
 
-
-
-# Comments, raw strings, string literals and character literals, in the order they can start.
-TOKEN_RE = re.compile(r"""//[^\n]*"""
-                      r"""|/\*.*?(?:\*/|\Z)"""
-                      r"""|(?<![\w])(?:u8|u|U|L)?R"(?P<delim>[^()\\ \t\n]{0,16})\((?P<raw>.*?)\)(?P=delim)\""""
-                      r"""|"(?P<str>(?:[^"\\\n]|\\.)*)"?"""
-                      r"""|(?<![\w])'(?:[^'\\\n]|\\.)*'?""", re.S)
-
-
-def blank(piece):
-    return re.sub(r"[^\n]", " ", piece)
-
-
-def scan(text):
-    """Returns (code, literals): the source with comments blanked and the contents of string and
-    character literals blanked (up to their opening quote kept), newlines kept so offsets give
-    line numbers; and each string literal as (line, contents)."""
-    out = []
-    literals = []
-    last = 0
-    line = 1
-    for m in TOKEN_RE.finditer(text):
-        out.append(text[last:m.start()])
-        line += text.count("\n", last, m.start())
-        token = m.group(0)
-        if token.startswith("/"):
-            out.append(blank(token))
-        else:
-            body = m.group("raw") if m.group("raw") is not None else m.group("str")
-            if body is not None:
-                literals.append((line, body))
-            quote = min(i for i in (token.find('"'), token.find("'")) if i >= 0) + 1
-            out.append(token[:quote] + blank(token[quote:]))
-        line += token.count("\n")
-        last = m.end()
-    out.append(text[last:])
-    return "".join(out), literals
 
 
 def line_of(code, offset):

@@ -1,7 +1,9 @@
-"""What the check scripts (check_layers.py, check_anon_names.py, check_errors.py) share: the
-repository root and the walk over a folder's source files. Python 3 standard library only."""
+"""What the check scripts (check_layers.py, check_anon_names.py, check_errors.py,
+check_options.py) share: the repository root, the walk over a folder's source files and the
+reading of C++ source with its comments and literals apart. Python 3 standard library only."""
 
 import os
+import re
 
 
 def repo_root():
@@ -18,3 +20,41 @@ def source_files(root, top, extensions):
         for name in sorted(filenames):
             if name.endswith(extensions):
                 yield os.path.relpath(os.path.join(dirpath, name), root).replace(os.sep, "/")
+
+
+# Comments, raw strings, string literals and character literals, in the order they can start.
+TOKEN_RE = re.compile(r"""//[^\n]*"""
+                      r"""|/\*.*?(?:\*/|\Z)"""
+                      r"""|(?<![\w])(?:u8|u|U|L)?R"(?P<delim>[^()\\ \t\n]{0,16})\((?P<raw>.*?)\)(?P=delim)\""""
+                      r"""|"(?P<str>(?:[^"\\\n]|\\.)*)"?"""
+                      r"""|(?<![\w])'(?:[^'\\\n]|\\.)*'?""", re.S)
+
+
+def blank(piece):
+    return re.sub(r"[^\n]", " ", piece)
+
+
+def scan(text):
+    """Returns (code, literals): the source with comments blanked and the contents of string and
+    character literals blanked (up to their opening quote kept), newlines kept so offsets give
+    line numbers; and each string literal as (line, contents)."""
+    out = []
+    literals = []
+    last = 0
+    line = 1
+    for m in TOKEN_RE.finditer(text):
+        out.append(text[last:m.start()])
+        line += text.count("\n", last, m.start())
+        token = m.group(0)
+        if token.startswith("/"):
+            out.append(blank(token))
+        else:
+            body = m.group("raw") if m.group("raw") is not None else m.group("str")
+            if body is not None:
+                literals.append((line, body))
+            quote = min(i for i in (token.find('"'), token.find("'")) if i >= 0) + 1
+            out.append(token[:quote] + blank(token[quote:]))
+        line += token.count("\n")
+        last = m.end()
+    out.append(text[last:])
+    return "".join(out), literals
