@@ -27,12 +27,11 @@ literals too, raw strings included). Python 3 standard library only. Run from an
 are relative to the repository root.
 """
 
-import argparse
 import os
 import re
 import sys
 
-from source_tree import repo_root, scan, source_files
+from source_tree import check_arguments, read, scan, source_files
 
 SOURCE_EXTENSIONS = (".h", ".hpp", ".cpp", ".cc", ".cxx")
 
@@ -70,17 +69,10 @@ def line_of(code, offset):
     return code.count("\n", 0, offset) + 1
 
 
-def read(root, path):
-    with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
-        return f.read()
-
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--root", default=repo_root(), help="repository root (default: this script's)")
-    parser.add_argument("--quiet", action="store_true", help="print only failures")
-    args = parser.parse_args()
-    root = os.path.abspath(args.root)
+    args = check_arguments(__doc__)
+    root = args.root
     if not os.path.isdir(os.path.join(root, "core")):
         print(f"check_errors: no core/ under {root}", file=sys.stderr)
         return 2

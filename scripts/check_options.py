@@ -18,12 +18,11 @@ Exit status 0 when both hold, 1 on an offence (each named with its file), 2 on a
 Python 3 standard library only. Run from anywhere: paths are relative to the repository root.
 """
 
-import argparse
 import os
 import re
 import sys
 
-from source_tree import repo_root, scan, source_files
+from source_tree import check_arguments, read, scan, source_files
 
 SOURCE_EXTENSIONS = (".h", ".hpp", ".cpp", ".cc", ".cxx")
 TABLE = "core/model/train_option_table.cpp"
@@ -42,10 +41,6 @@ SPELLING_RE = re.compile(r'\.(?:alias|negation)\("(?P<spelling>--[\w-]+)"\)')
 WORD_END = r"(?![\w-])"
 
 
-def read(root, path):
-    with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
-        return f.read()
-
 
 def rows(root):
     """The rows' keys and every spelling of their flags, from the table's source."""
@@ -57,11 +52,8 @@ def rows(root):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--root", default=repo_root(), help="repository root (default: this script's)")
-    parser.add_argument("--quiet", action="store_true", help="print only failures")
-    args = parser.parse_args()
-    root = os.path.abspath(args.root)
+    args = check_arguments(__doc__)
+    root = args.root
     if not os.path.isfile(os.path.join(root, TABLE)):
         print(f"check_options: no {TABLE} under {root}", file=sys.stderr)
         return 2

@@ -2,6 +2,7 @@
 check_options.py) share: the repository root, the walk over a folder's source files and the
 reading of C++ source with its comments and literals apart. Python 3 standard library only."""
 
+import argparse
 import os
 import re
 
@@ -20,6 +21,23 @@ def source_files(root, top, extensions):
         for name in sorted(filenames):
             if name.endswith(extensions):
                 yield os.path.relpath(os.path.join(dirpath, name), root).replace(os.sep, "/")
+
+
+def read(root, path):
+    """The text of ROOT/PATH (UTF-8; undecodable bytes replaced)."""
+    with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
+        return f.read()
+
+
+def check_arguments(doc):
+    """A check's command line: --root (default: this repository) and --quiet. Returns the
+    parsed arguments with `root` made absolute."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--root", default=repo_root(), help="repository root (default: this script's)")
+    parser.add_argument("--quiet", action="store_true", help="print only failures")
+    args = parser.parse_args()
+    args.root = os.path.abspath(args.root)
+    return args
 
 
 # Comments, raw strings, string literals and character literals, in the order they can start.
