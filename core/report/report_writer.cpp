@@ -1130,13 +1130,24 @@ class Report {
 
     void contextLengths() {
         m_out << "### (b) Peak memory by context length\n\n";
-        // CS336 runs, and any other model that has a forward-only run to set against training.
-        std::map<std::string, std::vector<const Run*>> groups;
+        // CS336 runs, and the runs of any other setting that has a forward-only run to set
+        // against training.
+        const auto setting = [](const Run& r) {
+            return r.modelKey() + "|" + std::to_string(r.batch) + "|" + r.dtype + "|" +
+                   r.variantKey();
+        };
+        std::set<std::string> with_forward;
         for (const auto& r : m_runs) {
-            if (r.configured() && (r.cs336 || r.forward())) {
-                groups[r.modelKey() + "|" + std::to_string(r.batch) + "|" + r.dtype + "|" +
-                       r.variantKey()]
-                    .push_back(&r);
+            if (r.configured() && r.forward()) {
+                with_forward.insert(setting(r));
+            }
+        }
+        std::map<std::string, std::vector<const Run*>> groups;
+        std::vector<const Run*> shown;
+        for (const auto& r : m_runs) {
+            if (r.configured() && (r.cs336 || with_forward.count(setting(r)))) {
+                groups[setting(r)].push_back(&r);
+                shown.push_back(&r);
             }
         }
         if (groups.empty()) {
@@ -1155,6 +1166,9 @@ class Report {
             }
             return;
         }
+        seedTable(SeedTables::Kind::Seed003b, shown);
+        // The runs still to make: each context length of the group, and the assignment's for
+        // a CS336 model, in both profiles.
         for (auto& [key, group] : groups) {
             const Run& first = *group.front();
             std::set<int64_t> contexts;
@@ -1164,35 +1178,20 @@ class Report {
             if (first.cs336 && first.known) {
                 contexts.insert({128, 256, 512});  // the assignment's context lengths
             }
-            m_out << "**" << first.modelLabel() << ", batch " << first.batch << ", "
-                  << first.variant() << "**\n\n";
-            Table t;
-            t.columns = {"Context length", "Forward pass peak (MB)", "Full training step peak (MB)",
-                         "Runs"};
-            t.numeric = {true, true, true, false};
             for (const int64_t ctx : contexts) {
-                std::string cells[2] = {"—", "—"};
-                std::string names;
-                for (const Run* r : group) {
-                    if (r->seq != ctx) {
-                        continue;
-                    }
-                    std::string& cell = cells[r->forward() ? 0 : 1];
-                    cell = cell == "—" ? mb(r->peak) : cell + ", " + mb(r->peak);
-                    names += (names.empty() ? "" : ", ") + r->name;
-                }
-                for (int i = 0; i < 2; ++i) {
-                    if (cells[i] == "—") {
-                        const char* profile = i == 0 ? "forward" : "training";
+                for (const bool forward : {true, false}) {
+                    if (std::none_of(group.begin(), group.end(), [ctx, forward](const Run* r) {
+                            return r->seq == ctx && r->forward() == forward;
+                        })) {
                         want(std::string("CS336 (b), ") +
-                                 (i == 0 ? "a forward-only" : "a training") + " run at context " +
+                                 (forward ? "a forward-only" : "a training") + " run at context " +
                                  std::to_string(ctx),
-                             recordCommand(first, {first.batch, ctx, profile, first.dtype, 0}));
+                             recordCommand(first,
+                                           {first.batch, ctx, forward ? "forward" : "training",
+                                            first.dtype, 0}));
                     }
                 }
-                t.rows.push_back({std::to_string(ctx), cells[0], cells[1], names});
             }
-            table(t);
         }
         m_out << "A forward pass keeps no activations for backward and has no gradients or "
                  "optimizer state; a training step's peak adds them. The table shows each run's "
@@ -1221,6 +1220,7 @@ class Report {
                      "Forward peak (MB, FP32 → BF16)"};
         t.numeric = {false, true, true, false, true, true, true, false, false};
         double lo = 1e9, hi = -1e9;
+        std::vector<const Run*> paired;
         for (const auto& [key, by_dtype] : pairs) {
             auto f = by_dtype.find("fp32");
             auto b = by_dtype.find("bf16");
@@ -1229,6 +1229,8 @@ class Report {
             }
             const Run& a = *f->second;
             const Run& c = *b->second;
+            paired.push_back(&a);
+            paired.push_back(&c);
             const double change = a.peak > 0 ? 100.0 * double(c.peak - a.peak) / double(a.peak) : 0;
             lo = std::min(lo, change);
             hi = std::max(hi, change);
@@ -1243,6 +1245,22 @@ class Report {
                               mb(forward_peak(a)) + " → " + mb(forward_peak(c))});
         }
         if (!t.rows.empty()) {
+            // The exercise's table ((b) in both precisions) over every run of a model, batch
+            // and variant that has a pair, then each pair side by side.
+            std::set<std::string> models;
+            for (const Run* r : paired) {
+                models.insert(r->modelKey() + "|" + std::to_string(r->batch) + "|" +
+                              r->variantKey());
+            }
+            std::vector<const Run*> shown;
+            for (const auto& r : m_runs) {
+                if (r.configured() && models.count(r.modelKey() + "|" + std::to_string(r.batch) +
+                                                   "|" + r.variantKey())) {
+                    shown.push_back(&r);
+                }
+            }
+            seedTable(SeedTables::Kind::Seed003c, shown);
+            m_out << "Each pair of runs that differ only in precision:\n\n";
             table(t);
             m_out << "Here mixed precision changes the peak by " << signedPercent(lo)
                   << (hi - lo > 0.05 ? " to " + signedPercent(hi) : "")

@@ -758,13 +758,16 @@ class TestExports : public QObject {
         QVERIFY(md.find("--batch-size 8 --seq-len 64") != std::string::npos);
         // CS336 (b): two numbers per context length; 256 and 512 missing
         QVERIFY(
-            md.find("| Context length | Forward pass peak (MB) | Full training step peak (MB) |") !=
+            md.find("| Context Length | Forward Pass Peak (MB) | Full Training Step Peak (MB) |") !=
             std::string::npos);
         QVERIFY(md.find("| 128 | 30000.0 | 60000.0 |") != std::string::npos);
         QVERIFY(md.find("a forward-only run at context 256") != std::string::npos);
         QVERIFY(md.find("--model-size 2.7B --batch-size 4 --context-length 512 --profile-type "
                         "training") != std::string::npos);
-        // (c) mixed precision
+        // (c) mixed precision: the exercise's table, then the pair side by side
+        QVERIFY(md.find("| Context Length | Forward fp32 (MB) | Forward bf16 mixed (MB) | Training "
+                        "Step fp32 (MB) | Training Step bf16 mixed (MB) |") != std::string::npos);
+        QVERIFY(md.find("| 128 | 30000.0 | — | 60000.0 | 50000.0 |") != std::string::npos);
         QVERIFY(md.find("| FP32 peak (MB) | BF16 peak (MB) |") != std::string::npos);
         QVERIFY(md.find("| 60000.0 | 50000.0 | -16.7% |") != std::string::npos);
         QVERIFY(md.find("--use-mixed-precision --profile-type forward") != std::string::npos);
