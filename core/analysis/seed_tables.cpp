@@ -72,6 +72,25 @@ std::string setting(const TrainOptions& o, const std::set<std::string>& free) {
     return s;
 }
 
+// The fields that vary inside one group of a table: the others make its setting.
+std::set<std::string> freeFields(SeedTables::Kind kind) {
+    switch (kind) {
+        case SeedTables::Kind::Seed000Step1:
+            return {"batch"};
+        case SeedTables::Kind::Seed000Step3:
+            return {"batch", "seq"};
+        case SeedTables::Kind::Seed002Sizes:
+            return {"preset", "batch", "seq"};
+        case SeedTables::Kind::Seed003b:
+            return {"seq", "profile"};
+        case SeedTables::Kind::Seed003c:
+            return {"seq", "profile", "dtype"};
+        case SeedTables::Kind::Points:
+            break;
+    }
+    return {};
+}
+
 // Groups of point indices by setting, in first-seen order.
 std::vector<std::pair<std::string, std::vector<size_t>>> groupBy(
     const SweepResult& r, const std::set<std::string>& free,
@@ -166,7 +185,7 @@ SeedTable seed000Step1(const SweepResult& r, SeedUnits units) {
     t.columns = {"Batch Size", "Peak Memory (MB)", "Avg Memory (MB)",
                  "Training Speed (samples/sec)"};
     t.numeric = {true, true, true, true};
-    auto groups = groupBy(r, {"batch"}, training);
+    auto groups = groupBy(r, freeFields(SeedTables::Kind::Seed000Step1), training);
     std::vector<std::pair<std::string, std::vector<size_t>>> kept;
     for (auto& g : groups) {
         if (distinctValues(r, g.second, &TrainOptions::batch_size) >= 2) {
@@ -207,7 +226,7 @@ SeedTable seed000Step3(const SweepResult& r, SeedUnits units) {
     t.columns = {"Seq Length", "Batch Size", "Peak Memory (MB)", "Memory per Token (KiB)",
                  "Scaling Pattern"};
     t.numeric = {true, true, true, true, false};
-    auto groups = groupBy(r, {"batch", "seq"}, training);
+    auto groups = groupBy(r, freeFields(SeedTables::Kind::Seed000Step3), training);
     std::vector<std::pair<std::string, std::vector<size_t>>> kept;
     for (auto& g : groups) {
         if (distinctValues(r, g.second, &TrainOptions::seq_len) >= 2) {
@@ -278,7 +297,7 @@ SeedTable seed002Sizes(const SweepResult& r, SeedUnits units) {
     t.columns = {"Problem Size", "Parameters", "Throughput (samples/s)", "Memory (MB)",
                  "Time/Iter (s)"};
     t.numeric = {false, true, true, true, true};
-    auto groups = groupBy(r, {"preset", "batch", "seq"}, training);
+    auto groups = groupBy(r, freeFields(SeedTables::Kind::Seed002Sizes), training);
     const bool several = groups.size() > 1;
     for (auto& [label, idx] : groups) {
         std::stable_sort(idx.begin(), idx.end(), [&r](size_t a, size_t b) {
@@ -393,11 +412,11 @@ TableExporter::Table SeedTables::make(Kind kind, const SweepResult& result, Seed
             return seed002Sizes(result, units);
         case Kind::Seed003b:
             return contextTable(
-                result, units, {"seq", "profile"},
+                result, units, freeFields(kind),
                 {{ProfileType::Forward, std::nullopt}, {ProfileType::Training, std::nullopt}},
                 {"Forward Pass Peak (MB)", "Full Training Step Peak (MB)"});
         case Kind::Seed003c:
-            return contextTable(result, units, {"seq", "profile", "dtype"},
+            return contextTable(result, units, freeFields(kind),
                                 {{ProfileType::Forward, Dtype::Float32},
                                  {ProfileType::Forward, Dtype::BFloat16},
                                  {ProfileType::Training, Dtype::Float32},
@@ -406,6 +425,10 @@ TableExporter::Table SeedTables::make(Kind kind, const SweepResult& result, Seed
                                  "Training Step fp32 (MB)", "Training Step bf16 mixed (MB)"});
     }
     return {};
+}
+
+std::string SeedTables::setting(Kind kind, const TrainOptions& options) {
+    return memscope::setting(options, freeFields(kind));
 }
 
 std::string SeedTables::note(Kind kind) {

@@ -37,6 +37,9 @@ class SeedTables {
 
     static TableExporter::Table make(Kind kind, const SweepResult& result,
                                      TableExporter::Units units);
+    // The setting a run of `options` is listed under in table `kind` (its Setting column): the
+    // options that do not vary inside the table's groups, "study-tiny, seq 128, fp32, eager".
+    static std::string setting(Kind kind, const TrainOptions& options);
     // What a table's columns mean, said under it (the sweep's Markdown and the report); empty
     // when its headers say it all.
     static std::string note(Kind kind);

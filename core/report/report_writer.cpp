@@ -891,8 +891,9 @@ class Report {
                 const double per_sample =
                     double(last.peak - first.peak) / double(last.batch - first.batch);
                 const double base = double(first.peak) - per_sample * double(first.batch);
-                m_out << "- **" << groupTitle(first, true, false) << "**: from batch "
-                      << first.batch << " to " << last.batch << " ("
+                m_out << "- **"
+                      << SeedTables::setting(SeedTables::Kind::Seed000Step1, *first.options)
+                      << "**: from batch " << first.batch << " to " << last.batch << " ("
                       << formatFixed(double(last.batch) / double(first.batch), 1)
                       << "x) the peak grows "
                       << formatFixed(double(last.peak) / double(first.peak), 2) << "x: about "

@@ -116,6 +116,15 @@ class TestSeedTables : public QObject {
         QVERIFY(QString::fromStdString(t.rows[2][0]).contains("memory-efficient"));
         QCOMPARE(t.rows[1][3], std::string("OOM"));
         QCOMPARE(t.rows[1][5], std::string("—"));
+        // The Setting column is SeedTables::setting: the options that do not vary in the table.
+        QCOMPARE(t.rows[2][0],
+                 SeedTables::setting(SeedTables::Kind::Seed000Step3, r.points[1].options));
+        TrainOptions sgd = r.points[0].options;
+        sgd.optimizer = OptimizerKind::Sgd;
+        const std::string step1 = SeedTables::setting(SeedTables::Kind::Seed000Step1, sgd);
+        QVERIFY2(step1.find("seq 64") != std::string::npos, step1.c_str());
+        QVERIFY2(step1.find("batch") == std::string::npos, step1.c_str());
+        QVERIFY2(step1.find("sgd") != std::string::npos, step1.c_str());  // not AdamW's group
     }
 
     void cs336QuestionsBAndC() {
