@@ -75,12 +75,9 @@ int PredictCommand::runFit() {
         }
         device = db.find(*m_gpuType);
         if (device == nullptr) {
-            std::string names;
-            for (const auto& n : db.names()) {
-                names += (names.empty() ? "" : ", ") + n;
-            }
             return reportUsageError("--gpu-type: '" + *m_gpuType +
-                                    "' is not in the device database (" + names + ")");
+                                    "' is not in the device database (" + joinedNames(db.names()) +
+                                    ")");
         }
     }
 
@@ -128,11 +125,7 @@ int PredictCommand::runFit() {
               << " points, " << fit.heldOutPoints() << " left out to check it)\n";
     std::cout << "At " << FitReport::sizesText(at);
     if (!assumed.empty()) {
-        std::string list;
-        for (const auto& a : assumed) {
-            list += (list.empty() ? "" : ", ") + a;
-        }
-        std::cout << " (" << list << ": as the sweep fixed)";
+        std::cout << " (" << joinedNames(assumed) << ": as the sweep fixed)";
     }
     std::cout << "\n\nPeak by phase          step 1        steady\n";
     for (const char* phase : {"forward", "backward", "optimizer"}) {

@@ -65,11 +65,7 @@ std::string setting(const TrainOptions& o, const std::set<std::string>& free) {
         parts.push_back(toString(o.optimizer));
     if (!free.count("profile"))
         parts.push_back(toString(o.profile));
-    std::string s;
-    for (const auto& p : parts) {
-        s += (s.empty() ? "" : ", ") + p;
-    }
-    return s;
+    return joinedNames(parts);
 }
 
 // The fields that vary inside one group of a table: the others make its setting.

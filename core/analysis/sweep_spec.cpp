@@ -21,15 +21,6 @@ namespace memscope {
 
 namespace {
 
-// "fp32, bf16, fp16": an option's names as error messages list them.
-std::string joinedNames(const std::vector<std::string>& names) {
-    std::string text;
-    for (const auto& n : names) {
-        text += (text.empty() ? "" : ", ") + n;
-    }
-    return text;
-}
-
 template <typename T, typename Parse>
 std::vector<T> parseEach(const std::string& field, const std::string& text, Parse parse,
                          const std::string& expected) {

@@ -5,6 +5,7 @@
 #include "model/model_cost.h"
 #include "model/train_option_table.h"
 #include "run/run_summary.h"
+#include "run/text_format.h"
 
 #include <algorithm>
 #include <cmath>
@@ -35,11 +36,8 @@ Planner::Planner(DeviceDatabase database, CpuPeakMeasure measure_cpu_peak)
 const DeviceSpec& Planner::device(const std::string& name) const {
     const auto* spec = m_database.find(name);
     if (spec == nullptr) {
-        std::string known;
-        for (const auto& n : m_database.names()) {
-            known += (known.empty() ? "" : ", ") + n;
-        }
-        throw ConfigError("--gpu-type", "unknown device '" + name + "' (known: " + known + ")");
+        throw ConfigError("--gpu-type", "unknown device '" + name +
+                                            "' (known: " + joinedNames(m_database.names()) + ")");
     }
     return *spec;
 }

@@ -49,6 +49,14 @@ std::string trimmedText(const std::string& text, bool all_space) {
     return text.substr(b, e - b);
 }
 
+std::string joinedNames(const std::vector<std::string>& names) {
+    std::string text;
+    for (const auto& name : names) {
+        text += (text.empty() ? "" : ", ") + name;
+    }
+    return text;
+}
+
 std::optional<int64_t> parseWholeNumber(const std::string& text) {
     size_t used = 0;
     long long value = 0;

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace memscope {
 
@@ -22,6 +23,9 @@ std::string utcTimestampNow();
 // `text` without its leading and trailing spaces and tabs (and, with `all_space`, any other
 // white space: newlines, carriage returns, ...).
 std::string trimmedText(const std::string& text, bool all_space = false);
+
+// "fp32, bf16, fp16": names as error messages list them.
+std::string joinedNames(const std::vector<std::string>& names);
 
 // `text` read whole as a base-10 whole number ("42", "-1"; leading blanks are read past), or
 // none: empty, anything after the digits, or outside int64_t. Options and environment

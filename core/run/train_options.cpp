@@ -22,12 +22,9 @@ namespace memscope {
 TrainOptions TrainOptions::fromPreset(const std::string& name) {
     const Preset* preset = Preset::find(name);
     if (preset == nullptr) {
-        std::string known;
-        for (const auto& n : Preset::names()) {
-            known += (known.empty() ? "" : ", ") + n;
-        }
         throw ConfigError(TrainOptionTable::flag("preset"),
-                          "unknown preset '" + printableText(name) + "' (known: " + known + ")");
+                          "unknown preset '" + printableText(name) +
+                              "' (known: " + joinedNames(Preset::names()) + ")");
     }
     TrainOptions options;
     options.preset = preset->name;
@@ -103,15 +100,6 @@ OptionBinding modelMember(const char* key, V TinyLlamaConfig::*field) {
             [field](TrainOptions& o, const nlohmann::json& j) { j.get_to(o.model.*field); }};
 }
 
-// "a, b, c"
-std::string listed(const std::vector<std::string>& names) {
-    std::string text;
-    for (const auto& name : names) {
-        text += (text.empty() ? "" : ", ") + name;
-    }
-    return text;
-}
-
 template <typename E, typename Parse>
 OptionBinding choice(const char* key, E TrainOptions::*field, Parse parse) {
     return {key, [field](const TrainOptions& o) { return nlohmann::json(toString(o.*field)); },
@@ -121,7 +109,7 @@ OptionBinding choice(const char* key, E TrainOptions::*field, Parse parse) {
                 if (!value) {
                     const TrainOptionRow& row = TrainOptionTable::row(key);
                     throw ConfigError(row.flag, "unknown value '" + printableText(text) + "' (" +
-                                                    listed(row.choices()) + ")");
+                                                    joinedNames(row.choices()) + ")");
                 }
                 o.*field = *value;
             }};
@@ -250,7 +238,8 @@ nlohmann::json TrainOptions::parseValue(const TrainOptionRow& row, const std::st
             }
             throw ConfigError(row.flag, shown + " is not true or false");
         case OptionType::Choice: {
-            // The option's own parser reads it (with its aliases: "flash" is memory-efficient);
+            // The option's own parser reads it (with its aliases: "mem-efficient" is
+            // memory-efficient);
             // the value is the name it reads as, which must be one of the row's choices. A
             // preset has no parser of its own: its choices decide, and "custom", which JSON
             // may say of a form's own shape, is none of them.
@@ -259,7 +248,8 @@ nlohmann::json TrainOptions::parseValue(const TrainOptionRow& row, const std::st
             const nlohmann::json name = bindingOf(row.key).get(scratch);
             const std::vector<std::string> names = row.choices();
             if (std::find(names.begin(), names.end(), name.get<std::string>()) == names.end()) {
-                throw ConfigError(row.flag, "unknown value " + shown + " (" + listed(names) + ")");
+                throw ConfigError(row.flag,
+                                  "unknown value " + shown + " (" + joinedNames(names) + ")");
             }
             return name;
         }
