@@ -1,6 +1,5 @@
 #include "report/report_writer.h"
 
-#include "analysis/scaling_fit.h"
 #include "analysis/seed_tables.h"
 #include "analysis/sweep_result.h"
 #include "analysis/table_exporter.h"
