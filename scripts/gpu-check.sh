@@ -6,7 +6,7 @@
 #   scripts/gpu-check.sh --prepare DIR
 #       Here, on Debian 12: fills DIR with what a GPU machine (PyTorch, nvcc, CMake, ninja; no
 #       Qt, no package registry) lacks to build core and the CLI: the headers of nlohmann/json,
-#       CLI11, yaml-cpp, Gloo and zstd and the static yaml-cpp and zstd libraries, in a prefix
+#       CLI11, yaml-cpp, Gloo and zstd and the shared yaml-cpp and zstd libraries, in a prefix
 #       layout (DIR/include, DIR/lib) that cmake/MemscopeDeps.cmake finds through
 #       CMAKE_PREFIX_PATH without CMake configs or pkg-config. Prints DIR's size (under 30 MB).
 #
@@ -50,9 +50,9 @@ prepare() {
     local missing=()
     [[ -f $inc/nlohmann/json.hpp ]] || missing+=(nlohmann-json3-dev)
     [[ -f $inc/CLI/CLI.hpp ]] || missing+=(libcli11-dev)
-    [[ -f $inc/yaml-cpp/yaml.h && -f $lib/libyaml-cpp.a ]] || missing+=(libyaml-cpp-dev)
+    [[ -f $inc/yaml-cpp/yaml.h && -f $lib/libyaml-cpp.so ]] || missing+=(libyaml-cpp-dev)
     [[ -f $inc/gloo/algorithm.h ]] || missing+=(libgloo-dev)
-    [[ -f $inc/zstd.h && -f $lib/libzstd.a ]] || missing+=(libzstd-dev)
+    [[ -f $inc/zstd.h && -f $lib/libzstd.so ]] || missing+=(libzstd-dev)
     if ((${#missing[@]})); then
         die "--prepare needs Debian's ${missing[*]} (apt-get install ${missing[*]})"
     fi
@@ -63,7 +63,17 @@ prepare() {
         cp -rL "$inc/$d" "$dir/include/$d" || die "copying $inc/$d failed"
     done
     cp -L "$inc/zstd.h" "$inc/zdict.h" "$inc/zstd_errors.h" "$dir/include/" || die "copying zstd's headers failed"
-    cp -L "$lib/libyaml-cpp.a" "$lib/libzstd.a" "$dir/lib/" || die "copying the static libraries failed"
+    # The shared libraries, under their link names and their sonames: Debian's static archives
+    # are not position-independent, and the CLI's LibTorch part is a shared module (the GPU
+    # machine's linker refused them, 2026-11-29). The build's RPATH finds them in DIR/lib.
+    rm -f "$dir/lib/"*
+    local so soname
+    for so in libyaml-cpp.so libzstd.so; do
+        soname=$(objdump -p "$lib/$so" 2>/dev/null | awk '/SONAME/ {print $2}')
+        [[ -n $soname ]] || die "no SONAME in $lib/$so"
+        cp -L "$lib/$so" "$dir/lib/$so" && cp -L "$lib/$so" "$dir/lib/$soname" ||
+            die "copying $lib/$so failed"
+    done
     {
         echo "Memscope GPU-check dependencies, made by scripts/gpu-check.sh --prepare on $(date -u +%F)"
         echo "from $(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME") packages:"
