@@ -7,6 +7,9 @@
 #include <ATen/autocast_mode.h>
 #include <c10/core/Allocator.h>
 #include <torch/version.h>
+#if __has_include(<torch/csrc/profiler/orchestration/observer.h>) && TORCH_VERSION_MAJOR >= 2
+#include <torch/csrc/profiler/orchestration/observer.h>
+#endif
 
 #include <cstdint>
 #include <functional>
@@ -37,6 +40,30 @@ struct ReportMemoryUsageArgs<R (C::*)(A0, A1, A2, A3, A4)> {
 };
 using AllocatorTotal =
     ReportMemoryUsageArgs<decltype(&c10::MemoryReportingInfoBase::reportMemoryUsage)>::Total;
+
+// The thread-local slot Memscope's allocation hook occupies (c10::DebugInfoKind::PROFILER_STATE)
+// is the torch profiler's, and LibTorch 2.x reads whatever is in it as a
+// torch::profiler::impl::ProfilerStateBase: profilerEnabled() and getProfilerConfig(), which
+// autograd.Function.apply asks on every call (torch.compile's compiled regions are such
+// Functions). A bare MemoryReportingInfoBase there was read past its end: a garbage config whose
+// copy threw std::bad_alloc or std::bad_array_new_length in the program. So the hook is a
+// profiler state whose profiler is disabled: those reads see no profiler, as without Memscope.
+// 1.13 reads the slot only as a MemoryReportingInfoBase.
+#if MEMSCOPE_TORCH_AT_LEAST(2, 0) && __has_include(<torch/csrc/profiler/orchestration/observer.h>)
+#define MEMSCOPE_HOOK_IS_PROFILER_STATE 1
+class ReportingSlot : public torch::profiler::impl::ProfilerStateBase {
+  public:
+    ReportingSlot()
+        : ProfilerStateBase(torch::profiler::impl::ProfilerConfig(
+              torch::profiler::impl::ProfilerState::Disabled)) {}
+    torch::profiler::impl::ActiveProfilerType profilerType() override {
+        return torch::profiler::impl::ActiveProfilerType::NONE;
+    }
+};
+#else
+#define MEMSCOPE_HOOK_IS_PROFILER_STATE 0
+using ReportingSlot = c10::MemoryReportingInfoBase;
+#endif
 
 inline bool autocastEnabled(c10::DeviceType device) {
 #if MEMSCOPE_TORCH_AT_LEAST(2, 4)

@@ -14,7 +14,9 @@ namespace memscope {
 // the training thread; autograd carries it to its worker threads. It keeps the running total and
 // the peak with atomics, and forwards each event to an optional observer (the recorder).
 // It replaces torch.profiler's memory reporting for that thread; the two cannot run together.
-class AllocationHook : public c10::MemoryReportingInfoBase {
+// To LibTorch 2.x code that reads the slot as the profiler's state it is a disabled profiler
+// (compat::ReportingSlot).
+class AllocationHook : public compat::ReportingSlot {
   public:
     explicit AllocationHook(AllocationObserver* observer = nullptr) : m_observer(observer) {}
 
