@@ -2,14 +2,10 @@
 
 #include "analysis/program_fit_advice.h"
 #include "cli_support.h"
-#include "io/journal_recovery.h"
-#include "io/program_processes.h"
 #include "io/run_file.h"
-#include "io/run_journal.h"
-#include "model/config_error.h"
 #include "model/train_option_table.h"
+#include "run/recorder_option_table.h"
 #include "run/run_summary.h"
-#include "run/train_options.h"
 #include "trace/oom_explanation.h"
 #include "trace/trace_summary.h"
 
@@ -19,15 +15,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <optional>
 
 namespace memscope::cli {
 
@@ -46,50 +40,18 @@ void forwardToProgram(int signal, siginfo_t* info, void*) {
     }
 }
 
-std::optional<fs::file_time_type> modifiedAt(const std::string& path) {
-    std::error_code ec;
-    const auto t = fs::last_write_time(path, ec);
-    if (ec) {
-        return std::nullopt;
-    }
-    return t;
-}
-
 bool holdsMemscopePackage(const fs::path& dir) {
     std::error_code ec;
     return fs::is_regular_file(dir / "memscope" / "run.py", ec);
 }
 
-std::string signalNameOf(int sig) {
-    const char* name = sigabbrev_np(sig);
-    return name != nullptr ? std::string("SIG") + name : "signal " + std::to_string(sig);
-}
-
-// What the program's processes recorded (io/program_processes.h), when anything is left staged.
-void assembleProcesses(const std::string& out, pid_t first_pid) {
-    std::error_code ec;
-    if (!fs::is_directory(ProgramProcesses::stagingDirOf(out), ec)) {
-        return;
-    }
-    try {
-        const auto result = ProgramProcesses::assemble(out, first_pid);
-        const std::string text = result.describe(out);
-        if (!text.empty()) {
-            std::cerr << "memscope-cli: " << text << "\n";
-        }
-    } catch (const std::exception& e) {
-        std::cerr << "memscope-cli: the program's processes could not be put together: " << e.what()
-                  << "\n";
-    }
-}
-
 struct PythonRecordOptions {
-    std::string out = "run.memscope";
+    std::string out;
     std::string python = "python3";
-    std::string frames = "4";
-    std::string poll_ms = "50";
-    std::string comm_timeout;          // seconds; empty: PyTorch's own
-    std::string memory_limit;          // a size; empty: none
+    // The recorder's own options (run/recorder_option_table.h), checked here and handed on to
+    // the package's supervisor as given.
+    std::vector<std::string> recorder;
+    std::string memory_limit;          // --device-memory-limit as given; empty: none
     std::string fit;                   // --fit SWEEPDIR: a sweep of this program
     bool check_advice = false;         // --check-advice: rerun the fit's first suggestion
     std::vector<std::string> program;  // [SCRIPT, ARGS...] or ["-m", MODULE, ARGS...]
@@ -98,6 +60,7 @@ struct PythonRecordOptions {
 // Throws std::invalid_argument with the message for the user.
 PythonRecordOptions parsePythonRecord(const std::vector<std::string>& args) {
     PythonRecordOptions o;
+    o.out = RecorderOptionTable::find("--out")->fallback;
     size_t i = 0;
     for (; i < args.size() && args[i] != "--python"; ++i) {
         const std::string& a = args[i];
@@ -107,51 +70,30 @@ PythonRecordOptions parsePythonRecord(const std::vector<std::string>& args) {
             }
             return args[++i];
         };
-        auto number = [&](int max) {
-            const std::string v = value();
-            char* end = nullptr;
-            errno = 0;
-            const long n = std::strtol(v.c_str(), &end, 10);
-            if (v.empty() || *end != '\0' || errno != 0 || n < 0 || n > max) {
-                throw std::invalid_argument(a + ": '" + v + "' is not a whole number from 0 to " +
-                                            std::to_string(max));
+        const std::string flag = a == "-o" ? std::string("--out") : a;
+        if (const auto* row = RecorderOptionTable::find(flag)) {
+            const std::string text = value();
+            RecorderOptionTable::parse(*row, text);  // throws the line naming the flag
+            o.recorder.insert(o.recorder.end(), {flag, text});
+            if (flag == "--out") {
+                o.out = text;
+            } else if (flag == TrainOptionTable::flag("device_memory_limit")) {
+                o.memory_limit = text;
             }
-            return std::to_string(n);
-        };
-        if (a == "--out" || a == "-o") {
-            o.out = value();
         } else if (a == "--python-exe") {
             o.python = value();
-        } else if (a == "--python-frames") {
-            o.frames = number(64);
-        } else if (a == "--poll-ms") {
-            o.poll_ms = number(10000);
-            if (o.poll_ms == "0") {
-                throw std::invalid_argument("--poll-ms: must be at least 1");
-            }
-        } else if (a == TrainOptionTable::flag("device_memory_limit")) {
-            o.memory_limit = value();
-            try {
-                TrainOptions::parseValue(TrainOptionTable::row("device_memory_limit"),
-                                         o.memory_limit);
-            } catch (const ConfigError& e) {
-                throw std::invalid_argument(e.what());
-            }
-        } else if (a == "--comm-timeout") {
-            o.comm_timeout = number(100000);
-            if (o.comm_timeout == "0") {
-                throw std::invalid_argument("--comm-timeout: must be at least 1 (seconds)");
-            }
         } else if (a == "--check-advice") {
             o.check_advice = true;
         } else if (a == "--fit") {
             o.fit = value();
         } else {
-            throw std::invalid_argument(
-                "record --python takes --out, --python-exe, --python-frames, --poll-ms, "
-                "--comm-timeout, " +
-                TrainOptionTable::flag("device_memory_limit") +
-                ", --fit and --check-advice before --python; '" + a + "' is not one of them");
+            std::string flags;
+            for (const auto& row : RecorderOptionTable::rows()) {
+                flags += std::string(row.flag) + ", ";
+            }
+            throw std::invalid_argument("record --python takes " + flags +
+                                        "--python-exe, --fit and --check-advice before --python; '" +
+                                        a + "' is not one of them");
         }
     }
     o.program.assign(args.begin() + static_cast<std::ptrdiff_t>(std::min(i + 1, args.size())),
@@ -208,13 +150,13 @@ int checkProgramAdvice(const PythonRecordOptions& o, const ProgramSweep& sweep,
             .string();
     std::cout << "\nChecking " << top.size << "=" << top.to << " under the same limit ("
               << advice_out << ")...\n";
-    std::vector<std::string> args = {
-        "--out",       advice_out,        "--python-exe",
-        o.python,      "--python-frames", o.frames,
-        "--poll-ms",   o.poll_ms,         TrainOptionTable::flag("device_memory_limit"),
-        o.memory_limit};
-    if (!o.comm_timeout.empty()) {
-        args.insert(args.end(), {"--comm-timeout", o.comm_timeout});
+    std::vector<std::string> args = {"--python-exe", o.python};
+    for (size_t i = 0; i + 1 < o.recorder.size(); i += 2) {
+        args.insert(args.end(), {o.recorder[i], o.recorder[i] == "--out" ? advice_out
+                                                                         : o.recorder[i + 1]});
+    }
+    if (std::find(args.begin(), args.end(), "--out") == args.end()) {
+        args.insert(args.end(), {"--out", advice_out});
     }
     args.push_back("--python");
     args.insert(args.end(), top.command.begin(), top.command.end());
@@ -296,44 +238,6 @@ int PythonRecord::run(const std::vector<std::string>& args) {
     } catch (const std::invalid_argument& e) {
         return reportUsageError(e.what());
     }
-    if (o.program[0] != "-m") {
-        std::error_code ec;
-        if (!fs::exists(o.program[0], ec)) {
-            return fail("--python " + o.program[0] + ": no such file", 2);
-        }
-        if (!fs::is_regular_file(o.program[0], ec)) {
-            return fail("--python " + o.program[0] + ": not a file", 2);
-        }
-    }
-    {
-        std::error_code ec;
-        const bool existed = fs::exists(o.out, ec);
-        std::ofstream probe(o.out, std::ios::app);
-        if (!probe) {
-            return fail("--out: cannot write '" + o.out + "'", 2);
-        }
-        probe.close();
-        if (!existed) {
-            fs::remove(o.out, ec);
-        }
-    }
-    const std::string journal = RunJournal::pathFor(o.out);
-    if (std::error_code ec; fs::exists(journal, ec)) {
-        // Left by an earlier run that died: this run would overwrite it, and a journal found
-        // after this run could be either.
-        return fail("--out " + o.out + ": " + journal +
-                        " exists, from an earlier run that was not recovered: `memscope-cli "
-                        "recover " +
-                        journal + "` first, or remove it",
-                    2);
-    }
-    const std::string staging = ProgramProcesses::stagingDirOf(o.out);
-    if (std::error_code ec; fs::exists(staging, ec)) {
-        return fail("--out " + o.out + ": " + staging +
-                        " exists, left by an earlier run whose processes were not put together: "
-                        "remove it",
-                    2);
-    }
     // --fit: the sweep is read, fitted and matched to this command line before the program runs.
     ProgramSweep sweep;
     ProgramMemoryFit fit;
@@ -346,16 +250,10 @@ int PythonRecord::run(const std::vector<std::string>& args) {
             return fail("--fit " + o.fit + ": " + e.what(), 2);
         }
     }
-    const auto out_before = modifiedAt(o.out);
-
-    std::vector<std::string> argv = {o.python,          "-m",     "memscope.run", "--out",  o.out,
-                                     "--python-frames", o.frames, "--poll-ms",    o.poll_ms};
-    if (!o.comm_timeout.empty()) {
-        argv.insert(argv.end(), {"--comm-timeout", o.comm_timeout});
-    }
-    if (!o.memory_limit.empty()) {
-        argv.insert(argv.end(), {TrainOptionTable::flag("device_memory_limit"), o.memory_limit});
-    }
+    // The package's supervisor (python/memscope/_record.py) runs the program: it checks the
+    // rest, forwards signals, recovers a journal and puts the processes together.
+    std::vector<std::string> argv = {o.python, "-m", "memscope", "record"};
+    argv.insert(argv.end(), o.recorder.begin(), o.recorder.end());
     if (o.program[0] != "-m") {
         argv.push_back("--");
     }
@@ -370,8 +268,7 @@ int PythonRecord::run(const std::vector<std::string>& args) {
     if (pipe2(pipefd, O_CLOEXEC) != 0) {
         return fail(std::string("cannot start the program: ") + std::strerror(errno));
     }
-    std::cout << "Recording " << (o.program[0] == "-m" ? "-m " + o.program[1] : o.program[0])
-              << " with " << o.python << " into " << o.out << "..." << std::endl;
+    std::cout << std::flush;
     const pid_t pid = fork();
     if (pid < 0) {
         return fail(std::string("cannot start the program: ") + std::strerror(errno));
@@ -417,50 +314,20 @@ int PythonRecord::run(const std::vector<std::string>& args) {
     }
 
     int code = 0;
-    std::string how;
     if (WIFEXITED(status)) {
         code = WEXITSTATUS(status);
-        how = "exit status " + std::to_string(code);
     } else if (WIFSIGNALED(status)) {
         code = 128 + WTERMSIG(status);
-        how = "killed by " + signalNameOf(WTERMSIG(status));
     }
-    std::error_code ec;
-    if (fs::exists(journal, ec)) {
-        // The program ended before its recording was saved: rebuild the run from the journal.
-        try {
-            const auto result = JournalRecovery::saveProgramRun(journal, o.out, how, code);
-            std::cerr << "memscope-cli: the program ended (" << how
-                      << ") before its recording was saved; " << result.describe() << " into "
-                      << o.out << "\n";
-        } catch (const std::exception& e) {
-            std::cerr << "memscope-cli: the program ended (" << how
-                      << "); its journal could not be recovered: " << e.what()
-                      << " (kept: " << journal << ")\n";
-            return code != 0 ? code : 1;
-        }
-        assembleProcesses(o.out, pid);
+    if (!o.check_advice || code == 2) {
         return code;
     }
-    // The program's first process puts its processes together itself; when it died first, the
-    // others' recordings are still staged.
-    assembleProcesses(o.out, pid);
-    if (std::error_code dir_ec; fs::is_directory(o.out, dir_ec)) {
-        if (o.check_advice) {
-            std::cout << "--check-advice: the program ran as several processes; the advice is "
-                         "checked on a program of one process.\n";
-        }
+    if (std::error_code ec; fs::is_directory(o.out, ec)) {
+        std::cout << "--check-advice: the program ran as several processes; the advice is "
+                     "checked on a program of one process.\n";
         return code;  // a run directory of the program's processes
     }
-    const auto out_after = modifiedAt(o.out);
-    if (!out_after || out_after == out_before) {
-        // The runner refused before it recorded (it said why) or died before it began.
-        if (code == 0) {
-            return fail("the program ended (" + how + ") and nothing was recorded");
-        }
-        if (code != 2) {  // 2: memscope.run refused to start, and its one line said why
-            std::cerr << "memscope-cli: nothing was recorded (" << how << ")\n";
-        }
+    if (std::error_code ec; !fs::exists(o.out, ec)) {
         return code;
     }
     if (o.check_advice) {

@@ -5,10 +5,12 @@
 
 namespace memscope::cli {
 
-// `memscope-cli record [--out RUN.memscope] [--python-exe EXE] [--python-frames N] [--poll-ms N]
-// --python (SCRIPT.py | -m MODULE) [ARGS...]`: runs a Python program under the recorder
-// (python/memscope/run.py in the interpreter, with this build's python folder on PYTHONPATH) and
-// returns the program's own exit status (128 + N when a signal N killed it). Everything after
+// `memscope-cli record [RECORDER OPTIONS] [--python-exe EXE] [--fit DIR --check-advice]
+// --python (SCRIPT.py | -m MODULE) [ARGS...]`: runs a Python program under the package's own
+// supervisor (`EXE -m memscope record`, python/memscope/_record.py, with this build's python
+// folder on PYTHONPATH) and returns the program's own exit status (128 + N when a signal N killed
+// it). The recorder's options are run/recorder_option_table.h's rows, checked here and handed on
+// as given. Everything after
 // --python belongs to the program. SIGINT or SIGTERM sent to this process (a GUI's Stop) goes on
 // to the program; one typed at a terminal reaches both already. When the program dies before it
 // saves its run (killed, crashed), the run is recovered from its journal.

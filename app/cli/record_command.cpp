@@ -2,6 +2,7 @@
 
 #include <CLI/Validators.hpp>
 #include "model/train_option_table.h"
+#include "run/recorder_option_table.h"
 
 namespace memscope::cli {
 
@@ -30,12 +31,10 @@ RecordCommand::RecordCommand(CLI::App& parent) {
     // Parsed apart (app/cli/python_record.h): everything after --python is the program's.
     m_app->footer(
         "Record a Python program instead of the built-in trainer:\n"
-        "  record [--out RUN.memscope] [--python-exe EXE (default python3)]\n"
-        "         [--python-frames N (innermost Python frames per allocation, default 4)]\n"
-        "         [--poll-ms N] [--comm-timeout S] [" +
-        TrainOptionTable::argument("device_memory_limit", "SIZE") +
-        "]\n"
-        "         [--fit SWEEPDIR --check-advice] --python (SCRIPT.py | -m MODULE) [ARGS...]\n"
+        "  record [OPTIONS] [--python-exe EXE (default python3)] [--fit SWEEPDIR --check-advice]\n"
+        "         --python (SCRIPT.py | -m MODULE) [ARGS...]\n"
+        "The recorder's OPTIONS (python -m memscope record takes the same):\n" +
+        RecorderOptionTable::help("  ") +
         "The exit status is the program's; a program killed before it saved is recovered from\n"
         "its journal. --fit names a sweep of the program (sweep --python): after an out-of-memory\n"
         "under the limit, --check-advice reruns the largest batch or context its fit says fits.");

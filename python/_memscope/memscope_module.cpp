@@ -11,13 +11,17 @@
 #include "model/module_scope.h"
 #include "program_recording.h"
 #include "python_stack.h"
+#include "io/run_journal.h"
 #include "run/byte_size.h"
+#include "run/recorder_option_table.h"
+#include "trace/category.h"
 #include "train/allocator_trace_link.h"
 
 #include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -194,6 +198,50 @@ PyObject* recover(PyObject*, PyObject* args) {
         return nullptr;
     }
     return PyUnicode_FromStringAndSize(described.data(), static_cast<Py_ssize_t>(described.size()));
+}
+
+// parse_option(flag, text) -> str (a path) or int (a count, "all" as ALL_FRAMES; bytes): the
+// recorder's options as run/recorder_option_table.h describes them; ValueError naming the flag.
+PyObject* parseOption(PyObject*, PyObject* args) {
+    const char* flag = nullptr;
+    const char* text = nullptr;
+    if (!PyArg_ParseTuple(args, "ss", &flag, &text)) {
+        return nullptr;
+    }
+    const auto* row = memscope::RecorderOptionTable::find(flag);
+    if (row == nullptr) {
+        PyErr_Format(PyExc_ValueError, "unknown option %s", flag);
+        return nullptr;
+    }
+    try {
+        const auto value = memscope::RecorderOptionTable::parse(*row, text);
+        if (row->kind == memscope::RecorderOption::Kind::Path) {
+            return PyUnicode_FromStringAndSize(value.text.data(),
+                                               static_cast<Py_ssize_t>(value.text.size()));
+        }
+        return PyLong_FromLongLong(value.number);
+    } catch (const std::invalid_argument& e) {
+        PyErr_SetString(PyExc_ValueError, e.what());
+        return nullptr;
+    }
+}
+
+PyObject* journalPath(PyObject*, PyObject* args) {
+    const char* out = nullptr;
+    if (!PyArg_ParseTuple(args, "s", &out)) {
+        return nullptr;
+    }
+    const std::string path = memscope::RunJournal::pathFor(out);
+    return PyUnicode_FromStringAndSize(path.data(), static_cast<Py_ssize_t>(path.size()));
+}
+
+PyObject* stagingDir(PyObject*, PyObject* args) {
+    const char* out = nullptr;
+    if (!PyArg_ParseTuple(args, "s", &out)) {
+        return nullptr;
+    }
+    const std::string path = memscope::ProgramProcesses::stagingDirOf(out);
+    return PyUnicode_FromStringAndSize(path.data(), static_cast<Py_ssize_t>(path.size()));
 }
 
 PyObject* skipCode(PyObject*, PyObject* code) {
@@ -373,6 +421,11 @@ PyMethodDef g_methods[] = {
      "assemble(out, first_pid) -> (run_directory, description): the program's processes"},
     {"recover", recover, METH_VARARGS,
      "recover(journal, out, ending, exit_status): a dead program's run file from its journal"},
+    {"parse_option", parseOption, METH_VARARGS,
+     "parse_option(flag, text) -> the value of a recorder option, or ValueError"},
+    {"journal_path", journalPath, METH_VARARGS, "journal_path(out) -> OUT's journal"},
+    {"staging_dir", stagingDir, METH_VARARGS,
+     "staging_dir(out) -> the folder the program's other processes record into"},
     {"skip_code", skipCode, METH_O, "leave this code object's frames out of Python frames"},
     {"event", event, METH_VARARGS,
      "event(code, loss): forward 0, backward 1, backward done 2, "
@@ -417,5 +470,32 @@ PyMODINIT_FUNC PyInit__memscope() {
     PyModule_AddStringConstant(module, "VERSION", MEMSCOPE_VERSION);
     PyModule_AddIntConstant(module, "PYTHON_FRAMES_SUPPORTED",
                             memscope::PythonStack::supported() ? 1 : 0);
+    PyModule_AddIntConstant(module, "ALL_FRAMES", memscope::RecorderOptionTable::kAll);
+    PyModule_AddIntConstant(module, "MAX_STACK_FRAMES",
+                            static_cast<long>(memscope::PythonStack::kMaxFrames));
+    // The numbers the hooks send (ProgramRecording::Event, trace/category.h).
+    using Event = ProgramRecording::Event;
+    const std::pair<const char*, Event> events[] = {
+        {"EVENT_FORWARD", Event::Forward},     {"EVENT_BACKWARD", Event::Backward},
+        {"EVENT_BACKWARD_DONE", Event::BackwardDone}, {"EVENT_OPTIMIZER", Event::Optimizer},
+        {"EVENT_OPTIMIZER_DONE", Event::OptimizerDone}};
+    for (const auto& [name, value] : events) {
+        PyModule_AddIntConstant(module, name, static_cast<long>(value));
+    }
+    for (int c = 0; c < memscope::kCategoryCount; ++c) {
+        const std::string name = "CATEGORY_" + memscope::toString(static_cast<memscope::Category>(c));
+        PyModule_AddIntConstant(module, name.c_str(), c);
+    }
+    // The recorder's options (run/recorder_option_table.h), for the package's command line.
+    PyObject* options = PyTuple_New(static_cast<Py_ssize_t>(
+        memscope::RecorderOptionTable::rows().size()));
+    Py_ssize_t i = 0;
+    for (const auto& row : memscope::RecorderOptionTable::rows()) {
+        PyTuple_SET_ITEM(options, i++,
+                         Py_BuildValue("{s:s,s:s,s:s,s:s,s:s}", "flag", row.flag, "key", row.key,
+                                       "metavar", row.metavar, "default", row.fallback, "help",
+                                       row.help));
+    }
+    PyModule_AddObject(module, "OPTIONS", options);
     return module;
 }

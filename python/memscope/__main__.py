@@ -1,5 +1,4 @@
-"""python -m memscope record [--out RUN.memscope] [--python-frames N] [--poll-ms N]
-                         (SCRIPT.py | -m MODULE) [ARGS...]
+"""python -m memscope record [OPTIONS] (SCRIPT.py | -m MODULE) [ARGS...]
 
 Memscope's recorder, installed into a virtual environment with `pip install` (pyproject.toml).
 `record` runs the program in a child interpreter and records every tensor allocation and free
@@ -9,9 +8,8 @@ open the run anywhere, without LibTorch.
 
 import sys
 
-USAGE = ("usage: python -m memscope record [--out RUN.memscope] [--python-frames N] "
-         "[--poll-ms N] (SCRIPT.py | -m MODULE) [ARGS...]\n"
-         "       python -m memscope --version")
+USAGE = ("usage: python -m memscope record [OPTIONS] (SCRIPT.py | -m MODULE) [ARGS...]\n"
+         "       python -m memscope --help | --version")
 
 
 def main(argv=None):
@@ -19,8 +17,14 @@ def main(argv=None):
     if not argv:
         print(USAGE, file=sys.stderr)
         return 2
-    if argv[0] in ("-h", "--help"):
+    if argv[0] in ("-h", "--help") or argv[:2] in (["record", "--help"], ["record", "-h"]):
         print(__doc__.strip())
+        from . import _command, _guard
+        try:
+            _guard.check_torch()
+            print("\nOPTIONS (record):\n" + _command.help_text(_guard.load_extension()))
+        except _guard.Refused as e:
+            print(f"\n(the options are listed by the recorder, which cannot load here: {e})")
         return 0
     if argv[0] == "--version":
         from . import _build_info

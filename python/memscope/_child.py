@@ -39,7 +39,8 @@ def arm_children(out, frames, poll_ms, comm_timeout_s=0, limit_bytes=0):
         os.environ[ENV_LIMIT] = str(limit_bytes)
     if comm_timeout_s:
         os.environ[ENV_COMM_TIMEOUT] = str(comm_timeout_s)
-    staging = os.path.abspath(out) + ".procs"
+    from . import _guard
+    staging = _guard.load_extension().staging_dir(os.path.abspath(out))
     boot = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_boot")
     os.environ[ENV_DIR] = staging
     os.environ[ENV_FRAMES] = str(frames)
@@ -171,7 +172,8 @@ def _begin(ext, torch, role, extra):
                "process": dict({"pid": pid, "ppid": info["ppid"], "role": info["role"]}, **extra)}
     if sys.argv and sys.argv[0] and os.path.isfile(sys.argv[0]):
         program["script"] = os.path.abspath(sys.argv[0])
-    ext.start(out, int(os.environ.get(ENV_FRAMES, "4")), int(os.environ.get(ENV_POLL, "50")),
+    frames = os.environ.get(ENV_FRAMES)
+    ext.start(out, int(frames) if frames else ext.ALL_FRAMES, int(os.environ.get(ENV_POLL, "50")),
               json.dumps(program), torch.__version__, "cpu",
               int(os.environ.get(ENV_LIMIT, "0") or 0))
     memscope._recording = ext
@@ -185,15 +187,15 @@ def _finish(ending="process ended", status=0):
     if ext is None or os.getpid() != _state["pid"]:
         return
     _state["ext"] = None
-    from . import _hooks, run
+    from . import _hooks, _torch_state
     import memscope
     import torch
     _hooks.uninstall()
     memscope._recording = None
     info = _state["info"]
     try:
-        summary = json.loads(ext.finish(ending, status, run._device(torch),
-                                        json.dumps(run._cuda_allocator(torch))))
+        summary = json.loads(ext.finish(ending, status, _torch_state.device(torch),
+                                        json.dumps(_torch_state.cuda_allocator(torch))))
         # What it did itself: a forked child's inheritance is not its own.
         info["events"] = int(summary.get("events", 0)) - int(info.get("inherited_blocks", 0))
         info["ending"] = "saved at exit"

@@ -1,10 +1,14 @@
-"""`python -m memscope record`: the program runs in a child interpreter under memscope.run, and
-this process waits for it, as memscope-cli record --python does (app/cli/python_record.cpp):
+"""`python -m memscope record`: the supervisor. The program runs in a child interpreter under the
+runner (memscope.run), and this process waits for it; memscope-cli record --python and sweep
+--python start this same supervisor:
 
+- the options are read and checked here first (_command.py, with the extension's table), so a
+  refusal is one line before anything runs;
 - a SIGINT or SIGTERM that another process sends here (a GUI's Stop, `kill`) goes on to the
   program; one the terminal sent (Ctrl-C) has reached the program's process group already;
 - when the program dies before its recording is saved (kill -9, a crash), its run file is
-  rebuilt from the journal it left (RUN.memscope.journal);
+  rebuilt from the journal it left (RUN.memscope.journal), and the run directory from what its
+  other processes staged;
 - the exit status is the program's (128 + N when a signal N ended it); 2 when the recording
   could not start (one line says why).
 """
@@ -14,9 +18,8 @@ import signal
 import subprocess
 import sys
 
-from . import run as _run
+from . import _command, _guard
 
-_JOURNAL_SUFFIX = ".journal"  # io/run_journal.h: RunJournal::pathFor
 _FORWARDED = {signal.SIGINT, signal.SIGTERM}
 _SI_USER, _SI_QUEUE = 0, -1  # siginfo si_code of kill(2) and sigqueue(3)
 
@@ -51,39 +54,25 @@ def _wait(child):
 
 def main(argv):
     try:
-        opts, args = _run._parse(argv)
+        _guard.check_torch()
+        ext = _guard.load_extension()
+    except _guard.Refused as e:
+        _say(str(e))
+        return 2
+    try:
+        opts, script, module, args = _command.parse(argv, ext)
     except ValueError as e:
-        print(f"memscope: {e}\n{_run.USAGE.replace('python -m memscope.run', 'python -m memscope record')}",
+        print(f"memscope: {e}\n{_command.usage(ext, 'python -m memscope record')}",
               file=sys.stderr)
         return 2
-    script, module, out = opts["script"], opts["module"], opts["out"]
-    if script is not None and not os.path.isfile(script):
-        _say(f"{script}: no such file" if not os.path.exists(script) else f"{script}: not a file")
+    why = _command.refusal(opts, script, module, ext)
+    if why is not None:
+        _say(why)
         return 2
-    out_dir = os.path.dirname(os.path.abspath(out))
-    if not os.path.isdir(out_dir):
-        _say(f"--out {out}: the folder {out_dir} does not exist")
-        return 2
-    if not os.access(out_dir, os.W_OK) or (os.path.exists(out) and not os.access(out, os.W_OK)):
-        _say(f"--out: cannot write '{out}'")
-        return 2
-    journal = out + _JOURNAL_SUFFIX
-    staging = os.path.abspath(out) + ".procs"
-    if os.path.exists(staging):
-        _say(f"--out {out}: {staging} exists, left by an earlier run whose processes were not "
-             f"put together: remove it")
-        return 2
-    if os.path.exists(journal):
-        _say(f"--out {out}: {journal} exists, from an earlier run that was not recovered: "
-             f"`memscope-cli recover {journal}` first, or remove it")
-        return 2
-
-    command = [sys.executable, "-m", "memscope.run", "--out", out,
-               "--python-frames", str(opts["frames"]), "--poll-ms", str(opts["poll_ms"])]
-    if opts["comm_timeout"]:
-        command += ["--comm-timeout", str(opts["comm_timeout"])]
-    if opts["limit"] is not None:
-        command += ["--device-memory-limit", opts["limit"]]
+    out = opts["out"]
+    journal = ext.journal_path(out)
+    staging = ext.staging_dir(os.path.abspath(out))
+    command = [sys.executable, "-m", "memscope.run", *_command.words(opts, ext)]
     command += ["--", script] if script is not None else ["-m", module]
     command += args
     print(f"Recording {script if script is not None else '-m ' + module} with {sys.executable} "
@@ -114,13 +103,6 @@ def main(argv):
     if os.path.exists(journal) or os.path.isdir(staging):
         # The program's first process ended before it saved (and put its processes together):
         # rebuild its run from the journal, and the run directory from what the others staged.
-        from . import _guard
-        try:
-            _guard.check_torch()
-            ext = _guard.load_extension()
-        except _guard.Refused as e:
-            _say(f"the program ended ({how}); its recording could not be recovered: {e}")
-            return code if code != 0 else 1
         if os.path.exists(journal):
             try:
                 described = ext.recover(journal, out, how, code)

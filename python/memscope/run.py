@@ -1,13 +1,12 @@
-"""python -m memscope.run [--out RUN.memscope] [--python-frames N] [--poll-ms N] [--comm-timeout S]
-                         [--device-memory-limit SIZE]
-                         (SCRIPT.py | -m MODULE) [ARGS...]
+"""python -m memscope.run [OPTIONS] (SCRIPT.py | -m MODULE) [ARGS...]
 
-Runs a Python program as `python SCRIPT.py ARGS` would, recording every tensor allocation and free
-into RUN.memscope (and RUN.memscope.journal while it runs). The recording is always finished and
-saved: when the program returns, exits (sys.exit), raises, or is interrupted (SIGINT). The exit
-status is the program's: its sys.exit code, 1 when it raised, 130 on SIGINT; 2 when Memscope
-refused to start (one line on stderr says why; nothing was recorded). memscope-cli record
---python runs this.
+The runner: runs a Python program as `python SCRIPT.py ARGS` would, recording every tensor
+allocation and free into RUN.memscope (and RUN.memscope.journal while it runs). `python -m
+memscope record` (the supervisor, _record.py) starts it, and memscope-cli record --python starts
+that; the options are the recorder's (run/recorder_option_table.h, _command.py). The recording
+is always finished and saved: when the program returns, exits (sys.exit), raises, or is
+interrupted (SIGINT). The exit status is the program's: its sys.exit code, 1 when it raised, 130
+on SIGINT; 2 when Memscope refused to start (one line on stderr says why; nothing was recorded).
 """
 
 import json
@@ -18,64 +17,12 @@ import sys
 import threading
 import traceback
 
-from . import _child, _guard
-
-USAGE = ("usage: python -m memscope.run [--out RUN.memscope] [--python-frames N] [--poll-ms N] "
-         "[--comm-timeout S] [--device-memory-limit SIZE] "
-         "(SCRIPT.py | -m MODULE) [ARGS...]")
+from . import _child, _command, _guard, _torch_state
 
 
 def _refuse(message):
     print(f"memscope: {message}", file=sys.stderr)
     return 2
-
-
-def _parse(argv):
-    opts = {"out": "run.memscope", "frames": 4, "poll_ms": 50, "comm_timeout": 0, "limit": None,
-            "module": None, "script": None}
-    i = 0
-    while i < len(argv):
-        a = argv[i]
-        if a in ("--out", "--python-frames", "--poll-ms", "--comm-timeout",
-                 "--device-memory-limit"):
-            if i + 1 >= len(argv):
-                raise ValueError(f"{a} needs a value")
-            value = argv[i + 1]
-            if a == "--out":
-                opts["out"] = value
-            elif a == "--device-memory-limit":
-                opts["limit"] = value  # a size: read by the extension (run/byte_size.h)
-            else:
-                try:
-                    n = int(value)
-                except ValueError:
-                    raise ValueError(f"{a}: '{value}' is not a whole number") from None
-                if n < 0 or (a in ("--poll-ms", "--comm-timeout") and n == 0) or n > 100000:
-                    raise ValueError(f"{a}: {n} is out of range")
-                opts[{"--python-frames": "frames", "--poll-ms": "poll_ms",
-                      "--comm-timeout": "comm_timeout"}[a]] = n
-            i += 2
-        elif a == "--":
-            i += 1
-            break
-        elif a == "-m":
-            if i + 1 >= len(argv):
-                raise ValueError("-m needs a module name")
-            opts["module"] = argv[i + 1]
-            return opts, argv[i + 2:]
-        elif a.startswith("-"):
-            raise ValueError(f"unknown option {a}")
-        else:
-            break
-    if i < len(argv) and argv[i] == "-m":
-        if i + 1 >= len(argv):
-            raise ValueError("-m needs a module name")
-        opts["module"] = argv[i + 1]
-        return opts, argv[i + 2:]
-    if i >= len(argv):
-        raise ValueError("no program to run")
-    opts["script"] = argv[i]
-    return opts, argv[i + 1:]
 
 
 def _join_threads():
@@ -84,18 +31,6 @@ def _join_threads():
     for t in threading.enumerate():
         if t is not threading.main_thread() and not t.daemon and t.is_alive():
             t.join()
-
-
-def _cuda_allocator(torch):
-    """What the CUDA caching allocator itself counted, for the summary beside the recorded peak
-    (only where the program used CUDA: asking would initialize it)."""
-    try:
-        if torch.cuda.is_initialized():
-            return {"max_memory_allocated": torch.cuda.max_memory_allocated(),
-                    "max_memory_reserved": torch.cuda.max_memory_reserved()}
-    except Exception:
-        pass
-    return {}
 
 
 def _stop_children(grace_s=20.0):
@@ -120,56 +55,24 @@ def _stop_children(grace_s=20.0):
             child.join(5)
 
 
-def _device(torch):
-    try:
-        if torch.cuda.is_initialized():
-            return f"cuda:{torch.cuda.current_device()}"
-    except Exception:
-        pass
-    return "cpu"
-
-
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    try:
-        opts, args = _parse(argv)
-    except ValueError as e:
-        print(f"memscope: {e}\n{USAGE}", file=sys.stderr)
-        return 2
-    script, module = opts["script"], opts["module"]
-    if script is not None and not os.path.isfile(script):
-        return _refuse(f"{script}: no such file" if not os.path.exists(script)
-                       else f"{script}: not a file")
     try:
         torch = _guard.check_torch()
         ext = _guard.load_extension()
     except _guard.Refused as e:
         return _refuse(str(e))
-    if module is not None:
-        import importlib.util
-        try:
-            spec = importlib.util.find_spec(module)
-        except Exception as e:
-            spec = None
-            why = f"{type(e).__name__}: {e}"
-        else:
-            why = "not found"
-        if spec is None:
-            return _refuse(f"no module named '{module}' ({why})")
-    out_dir = os.path.dirname(os.path.abspath(opts["out"]))
-    if not os.path.isdir(out_dir):
-        return _refuse(f"--out {opts['out']}: the folder {out_dir} does not exist")
-    staging = os.path.abspath(opts["out"]) + ".procs"
-    if os.path.exists(staging):
-        return _refuse(f"--out {opts['out']}: {staging} exists, left by an earlier run whose "
-                       f"processes were not put together: remove it")
-    limit = 0
-    if opts["limit"] is not None:
-        limit = ext.parse_size(opts["limit"]) or 0
-        if limit <= 0:
-            return _refuse(f"--device-memory-limit: '{opts['limit']}' is not a size "
-                           f"(try 512MiB or 2GiB)")
-    if opts["frames"] > 0 and not ext.PYTHON_FRAMES_SUPPORTED:
+    try:
+        opts, script, module, args = _command.parse(argv, ext)
+    except ValueError as e:
+        print(f"memscope: {e}\n{_command.usage(ext, 'python -m memscope.run')}", file=sys.stderr)
+        return 2
+    why = _command.refusal(opts, script, module, ext)
+    if why is not None:
+        return _refuse(why)
+    limit = opts["device_memory_limit"] or 0
+    frames = opts["python_frames"]
+    if frames > 0 and not ext.PYTHON_FRAMES_SUPPORTED:
         print(f"memscope: Python {sys.version_info.major}.{sys.version_info.minor}: no Python "
               f"frames (supported on 3.11 to 3.13); operator and module frames are recorded",
               file=sys.stderr)
@@ -183,7 +86,7 @@ def main(argv=None):
     from . import _hooks
     import memscope
     try:
-        ext.start(os.path.abspath(opts["out"]), opts["frames"], opts["poll_ms"],
+        ext.start(os.path.abspath(opts["out"]), frames, opts["poll_ms"],
                   json.dumps(program), torch.__version__, "cpu", limit)
     except RuntimeError as e:
         return _refuse(str(e))
@@ -191,7 +94,7 @@ def main(argv=None):
         ext.skip_code(code)
     pid = os.getpid()
     # The Python processes the program starts record themselves (memscope/_child.py).
-    _child.arm_children(opts["out"], opts["frames"], opts["poll_ms"], opts["comm_timeout"], limit)
+    _child.arm_children(opts["out"], frames, opts["poll_ms"], opts["comm_timeout"] or 0, limit)
     _hooks.install(ext)
     memscope._recording = ext
     status, ending = 0, "exit status 0"
@@ -238,15 +141,20 @@ def main(argv=None):
     _hooks.uninstall()
     memscope._recording = None
     try:
-        summary = json.loads(ext.finish(ending, status, _device(torch),
-                                        json.dumps(_cuda_allocator(torch))))
+        summary = json.loads(ext.finish(ending, status, _torch_state.device(torch),
+                                        json.dumps(_torch_state.cuda_allocator(torch))))
     except RuntimeError as e:
         print(f"memscope: the recording could not be saved: {e}", file=sys.stderr)
         return status if status != 0 else 1
+    cut = summary.get("program", {}).get("python_stack_cut")
+    if isinstance(cut, dict):
+        print(f"memscope: Python stacks deeper than {ext.MAX_STACK_FRAMES} frames (the deepest: "
+              f"{cut.get('deepest_frames', 0):,}) keep their outermost and innermost "
+              f"{ext.MAX_STACK_FRAMES // 2} frames", file=sys.stderr)
     oom = summary.get("oom")
     if limit and isinstance(oom, dict) and oom.get("step", 1) == 0:
         # Out of memory before the first step: the limit is below what the program holds.
-        print(f"memscope: --device-memory-limit {opts['limit']} is below what the program holds "
+        print(f"memscope: --device-memory-limit {limit:,} bytes is below what the program holds "
               f"before its first step ({oom.get('allocated_bytes', 0):,} bytes in use, "
               f"{oom.get('requested_bytes', 0):,} more requested)", file=sys.stderr)
     try:
