@@ -515,16 +515,19 @@ void Recorder::onMemoryEvent(void* ptr, int64_t size, int64_t allocated, int64_t
     addToScope(ts, size);
 }
 
-void Recorder::onMemoryEventWithFrames(void* ptr, int64_t size, int64_t allocated,
-                                       int64_t allocator_total, int64_t allocator_reserved,
-                                       c10::Device device, const Frame* frames, size_t count) {
+uint32_t Recorder::currentNode() {
+    return threadState().current_node;
+}
+
+uint32_t Recorder::frameNode(uint32_t parent, const Frame& frame) {
+    return internNode(threadState(), parent, frame.name.c_str(),
+                      frame.file.empty() ? nullptr : frame.file.c_str(), frame.line, frame.kind);
+}
+
+void Recorder::onMemoryEventAt(uint32_t stack, void* ptr, int64_t size, int64_t allocated,
+                               int64_t allocator_total, int64_t allocator_reserved,
+                               c10::Device device) {
     ThreadState& ts = threadState();
-    uint32_t stack = ts.current_node;
-    for (size_t i = 0; i < count; ++i) {
-        const Frame& f = frames[i];
-        stack = internNode(ts, stack, f.name.c_str(), f.file.empty() ? nullptr : f.file.c_str(),
-                           f.line, f.kind);
-    }
     emitAt(ts, stack, size >= 0 ? EventKind::Alloc : EventKind::Free,
            reinterpret_cast<uint64_t>(ptr), size, allocated,
            device.is_cpu() ? 0 : allocator_reserved, device);

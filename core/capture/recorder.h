@@ -51,12 +51,13 @@ class Recorder : public AllocationObserver {
     void onRunThreadStart() override;
     void onRunThreadEnd() override;
 
-    // An allocation or free whose stack is the calling thread's current scope with `frames`
-    // below it (outermost first): a Python program's own frames (python/). The frames' names and
-    // files are copied when their node is first made.
-    void onMemoryEventWithFrames(void* ptr, int64_t size, int64_t allocated,
-                                 int64_t allocator_total, int64_t allocator_reserved,
-                                 c10::Device device, const Frame* frames, size_t count);
+    // A Python program's own frames below the calling thread's scopes (python/ProgramObserver):
+    // the calling thread's current scope node; the node of `frame` under `parent` (made, and
+    // its name and file copied, the first time); and an allocation or free at node `stack`.
+    uint32_t currentNode();
+    uint32_t frameNode(uint32_t parent, const Frame& frame);
+    void onMemoryEventAt(uint32_t stack, void* ptr, int64_t size, int64_t allocated,
+                         int64_t allocator_total, int64_t allocator_reserved, c10::Device device);
     // Threads that start after the run began (a Python program's own threads): their op and
     // module scopes reach this recorder once attachThread() ran on them (the handle to give
     // detachThread() on the same thread when it ends). onRunThreadStart() must have run.

@@ -3,12 +3,14 @@
 #include "capture/recorder.h"
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 
 namespace memscope {
 
 // Stands between the AllocationHook and the Recorder in a Python program (ProgramRecording):
-// allocations get the allocating thread's innermost Python frames below their op (PythonStack),
+// allocations get the allocating thread's Python stack below their op (PythonStack; the whole
+// stack unless --python-frames caps it),
 // each step's peak is checked against the running total LibTorch reported at that moment, and a
 // child made by fork() drops everything (its recorder is the parent's, which nobody drains
 // there), as does a thread still running after the recording finished.
@@ -39,13 +41,19 @@ class ProgramObserver : public AllocationObserver {
         int64_t allocator = 0;
     };
     PeakCheck takePeak(int64_t current);
+    // The depth of the deepest Python stack that was cut to PythonStack::kMaxFrames (0: none).
+    size_t deepestCutStack() const { return m_deepest.load(std::memory_order_relaxed); }
 
   private:
+    // The node of the calling thread's current scope with its Python frames below it.
+    uint32_t pythonNode();
+
     Recorder& m_recorder;
     const int m_pythonFrames;
     std::atomic<bool> m_stopped{false};
     std::atomic<int64_t> m_peak{INT64_MIN};
     std::atomic<int64_t> m_allocatorAtPeak{0};
+    std::atomic<size_t> m_deepest{0};
 };
 
 }  // namespace memscope

@@ -1,5 +1,7 @@
 #include "program_recording.h"
 
+#include "python_stack.h"
+
 #include "io/run_file.h"
 #include "io/run_journal.h"
 #include "memscope_version.h"
@@ -139,11 +141,18 @@ void ProgramRecording::event(Event e, double loss) {
             if (!m_sawOptimizer && m_backwardDone && m_phase == Phase::Other) {
                 endStep(now);  // a hand-written update ran between backward and this forward
             }
+            m_forwardInStep = true;
             if (m_phase != Phase::Forward) {
                 enterPhase(Phase::Forward, now);
             }
             break;
         case Event::Backward:
+            if (!m_sawOptimizer && m_backwardDone && !m_forwardInStep && m_phase == Phase::Other) {
+                // No forward was seen since the last backward: the forward and the update run
+                // inside compiled code (a torch.compile'd training step), and backward, which
+                // breaks its graph, is the one event of each step.
+                endStep(now);
+            }
             m_loss = loss;
             enterPhase(Phase::Backward, now);
             break;
@@ -186,6 +195,7 @@ void ProgramRecording::endStep(int64_t now) {
     m_step = m_step.load() + 1;
     m_stepStart = now;
     m_backwardDone = false;
+    m_forwardInStep = false;
     m_phase = Phase::Other;
     m_observer.onPhase(Phase::Other, m_step.load());
 }
@@ -316,6 +326,11 @@ nlohmann::json ProgramRecording::finish(const std::string& ending, int exit_stat
                               {"peak_checks", m_peakChecks}};
     if (!journal_error.empty()) {
         program["journal_error"] = journal_error;
+    }
+    if (const size_t deepest = m_observer.deepestCutStack(); deepest > 0) {
+        // Stacks deeper than the safety limit kept their outermost and innermost frames.
+        program["python_stack_cut"] = {{"deepest_frames", deepest},
+                                       {"kept_frames", PythonStack::kMaxFrames}};
     }
     const auto counted = nlohmann::json::parse(allocator, nullptr, false);
     if (counted.is_object() && !counted.empty()) {

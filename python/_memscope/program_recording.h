@@ -24,7 +24,8 @@ class RunJournal;
 // and the journal every poll interval (as RecordingSession's owner does for the trainer);
 // finish(), on the same thread, takes them down and writes the run file. Phases come from the
 // program's hooks (phase()): a step ends with an optimizer step, or, in a program that never
-// calls a torch.optim optimizer, where the next forward begins after a backward.
+// calls an optimizer the hooks know, where the next forward begins after a backward, or, where
+// no forward is seen either (a compiled training step), where the next backward begins.
 class ProgramRecording {
   public:
     struct InheritedBlock {
@@ -130,6 +131,7 @@ class ProgramRecording {
     // Optimizer event: then a forward after a finished backward ends the step instead.
     bool m_sawOptimizer = false;
     bool m_backwardDone = false;              // in the step under way
+    bool m_forwardInStep = false;             // a Forward event in the step under way
     std::vector<StepMetrics> m_pendingSteps;  // to the trace at the next drain
     nlohmann::json m_peakChecks = nlohmann::json::array();
     nlohmann::json m_regions = nlohmann::json::array();

@@ -25,6 +25,7 @@
 #include <array>
 #include <atomic>
 #include <string_view>
+#include <unordered_map>
 
 namespace memscope {
 
@@ -117,6 +118,22 @@ int lineOf(PyCodeObject* code, int lasti) {
     }
     return e.line;
 }
+
+// Whether a code object is library code (PythonFrameRule on its file), per thread: only a
+// --python-frames cap asks, once per frame of every allocation.
+thread_local std::unordered_map<const void*, bool> t_library;
+
+bool isLibraryCode(PyCodeObject* code) {
+    auto it = t_library.find(code);
+    if (it == t_library.end()) {
+        it = t_library.emplace(code, PythonFrameRule::isLibrary(textOf(code->co_filename))).first;
+    }
+    return it->second;
+}
+
+// The innermost frames of the thread, innermost first, before a stack is cut (thread_local:
+// kept between calls).
+thread_local std::vector<PythonStack::Key> t_walk;
 #endif
 
 }  // namespace
@@ -134,7 +151,7 @@ bool PythonStack::supported() {
     return MEMSCOPE_PY_FRAMES != 0;
 }
 
-size_t PythonStack::capture(size_t program_frames, std::vector<Frame>& out) {
+size_t PythonStack::walk(size_t program_frames, std::vector<Key>& out, size_t& deepest) {
 #if MEMSCOPE_PY_FRAMES
     if (program_frames == 0 || !Py_IsInitialized()) {
         return 0;
@@ -143,32 +160,61 @@ size_t PythonStack::capture(size_t program_frames, std::vector<Frame>& out) {
     if (state == nullptr) {
         return 0;
     }
-    if (out.size() < kMaxRaw) {
-        out.resize(kMaxRaw);
-    }
-    size_t n = 0;
+    const bool capped = program_frames < static_cast<size_t>(kAllFrames);
+    std::vector<Key>& all = t_walk;
+    all.clear();
     size_t program = 0;
-    for (_PyInterpreterFrame* f = innermostFrame(state);
-         f != nullptr && program < program_frames && n < kMaxRaw; f = f->previous) {
+    for (_PyInterpreterFrame* f = innermostFrame(state); f != nullptr && program < program_frames;
+         f = f->previous) {
         PyCodeObject* code = codeOf(f);
         if (code == nullptr || _PyFrame_IsIncomplete(f) || skipped(code)) {
             continue;
         }
-        const std::string_view file = textOf(code->co_filename);
-        if (!PythonFrameRule::isLibrary(file)) {
+        if (capped && !isLibraryCode(code)) {
             ++program;
         }
-        Frame& frame = out[n++];
-        frame.name.assign(textOf(code->co_qualname));
-        frame.file.assign(file);
-        frame.line = lineOf(code, _PyInterpreterFrame_LASTI(f));
-        frame.kind = FrameKind::Other;
+        all.push_back({code, _PyInterpreterFrame_LASTI(f)});
     }
-    std::reverse(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(n));
-    return n;
+    const size_t n = all.size();
+    const size_t kept = std::min(n, kMaxFrames + 1);
+    if (out.size() < kept) {
+        out.resize(std::max(kept, size_t(64)));
+    }
+    if (n <= kMaxFrames) {
+        std::reverse_copy(all.begin(), all.end(), out.begin());
+        return n;
+    }
+    // Outermost half, the marker, innermost half: the stack still starts at the thread's entry.
+    deepest = std::max(deepest, n);
+    const size_t half = kMaxFrames / 2;
+    std::reverse_copy(all.end() - static_cast<std::ptrdiff_t>(half), all.end(), out.begin());
+    out[half] = Key{nullptr, static_cast<int>(std::min<size_t>(n - 2 * half, INT32_MAX))};
+    std::reverse_copy(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(half),
+                      out.begin() + static_cast<std::ptrdiff_t>(half) + 1);
+    return 2 * half + 1;
 #else
-    (void)program_frames, (void)out;
+    (void)program_frames, (void)out, (void)deepest;
     return 0;
+#endif
+}
+
+void PythonStack::describe(const Key& key, Frame& out) {
+    out.kind = FrameKind::Other;
+    if (key.code == nullptr) {
+        out.name = "[" + std::to_string(key.lasti) + " frames]";
+        out.file = "<memscope>";
+        out.line = 0;
+        return;
+    }
+#if MEMSCOPE_PY_FRAMES
+    auto* code = static_cast<PyCodeObject*>(const_cast<void*>(key.code));
+    out.name.assign(textOf(code->co_qualname));
+    out.file.assign(textOf(code->co_filename));
+    out.line = lineOf(code, key.lasti);
+#else
+    out.name = "?";
+    out.file.clear();
+    out.line = 0;
 #endif
 }
 

@@ -13,6 +13,15 @@
 - every torch.optim.Optimizer subclass's step (wrapped once per class when its first instance is
   made): the optimizer phase; afterwards its state tensors are named OPTIMIZER_STATE, and the
   step ends.
+- optimizers that are no torch.optim.Optimizer (a hand-written class with a step() method): at
+  the end of the first backward of a program that made no torch.optim optimizer, the objects
+  that hold the model's parameters (in an attribute, or a list, tuple or dict of one) and have
+  a step() method are taken for its optimizers, and their class's step is wrapped like a
+  torch.optim one's; afterwards every tensor they hold (but the parameters and gradients) is
+  named OPTIMIZER_STATE. What this cannot tell: an update written as a plain function, or
+  state kept outside the object (a global, a closure).
+- an optimizer whose step() calls another's (a wrapper: ZeRO-1 over an inner AdamW, a
+  lookahead): one optimizer step; the state of every optimizer that stepped inside it is named.
 - threading.Thread._bootstrap_inner: threads the program starts are recorded too.
 - os.register_at_fork: a child made by fork() (multiprocessing's fork start method, a DataLoader
   worker, a bare os.fork) records itself from where its parent was when the program's processes
@@ -27,16 +36,18 @@
 """
 
 import functools
+import gc
 import os
 import threading
+import types
 import weakref
 
 import torch
 
-# ProgramRecording::Event
-FORWARD, BACKWARD, BACKWARD_DONE, OPTIMIZER, OPTIMIZER_DONE = range(5)
-# trace/category.h
-PARAMETER, OPTIMIZER_STATE, INPUT, GRADIENT = 0, 1, 2, 5
+# The numbers the extension takes (ProgramRecording::Event, trace/category.h): set by install()
+# from the extension's own constants.
+FORWARD = BACKWARD = BACKWARD_DONE = OPTIMIZER = OPTIMIZER_DONE = None
+PARAMETER = OPTIMIZER_STATE = INPUT = GRADIENT = None
 
 _m = None
 _installed = []  # (owner, attribute, original)
@@ -45,11 +56,48 @@ _paths = weakref.WeakKeyDictionary()  # module -> path
 _roots = weakref.WeakSet()  # outermost modules called so far
 _announced = weakref.WeakKeyDictionary()  # root -> step its parameters were last named in
 _optimizers = weakref.WeakSet()
+_plain_optimizers = weakref.WeakSet()  # hand-written optimizers found (see above)
+_searched_plain = [False]
 _input_step = [-1]
 # id(parameter) -> the path of the module that owns it, for the roles of its storages, its
 # gradient's and its optimizer state's (trace/module_table.h). Kept up to date each step the
 # parameters are named; a parameter's id is stable while the model holds it.
 _owners = {}
+
+
+def _compiling_check():
+    """torch.compiler.is_compiling (2.3+), dynamo's own before it; never compiling on 1.13."""
+    compiler = getattr(torch, "compiler", None)
+    check = getattr(compiler, "is_compiling", None)
+    if check is not None:
+        return check
+    dynamo = getattr(torch, "_dynamo", None)
+    external = getattr(dynamo, "external_utils", None)
+    check = getattr(external, "is_compiling", None)
+    return check if check is not None else (lambda: False)
+
+
+_is_compiling = _compiling_check()
+_get_mode = getattr(torch._C, "_get_dispatch_mode", None)
+_mode_keys = tuple(getattr(torch._C._TorchDispatchModeKey, name)
+                   for name in ("FAKE", "PROXY", "FUNCTIONAL")
+                   if _get_mode is not None and hasattr(torch._C, "_TorchDispatchModeKey")
+                   and hasattr(torch._C._TorchDispatchModeKey, name))
+
+
+def _tracing():
+    """True while PyTorch traces the program rather than runs it: dynamo compiling a frame
+    (it inlines these wrappers: the check comes first and is a constant to it, so that nothing
+    of the recorder is traced, mutated or breaks a graph), and AOTAutograd or dynamo running
+    modules and autograd.grad on fake, functional or proxy tensors. Then the hooks only call
+    through: what is traced is not what runs, and the compiled code's allocations are recorded
+    when it runs."""
+    if _is_compiling():
+        return True
+    for key in _mode_keys:
+        if _get_mode(key) is not None:
+            return True
+    return False
 
 
 def _storage_ptr(t):
@@ -93,8 +141,16 @@ def _path_of(module, stack):
     if path is not None:
         return path
     if not stack:
-        root = type(module).__name__
-        for name, sub in module.named_modules():
+        # torch.compile(model) returns an OptimizedModule holding the model as _orig_mod: the
+        # path is the model's, as in eager mode.
+        inner = module
+        while type(inner).__name__ == "OptimizedModule" and isinstance(
+                getattr(inner, "_orig_mod", None), torch.nn.Module):
+            inner = inner._orig_mod
+        root = type(inner).__name__
+        if inner is not module:
+            _paths[module] = root
+        for name, sub in inner.named_modules():
             if sub not in _paths:
                 _paths[sub] = root + "." + name if name else root
         return _paths[module]
@@ -106,6 +162,8 @@ def _path_of(module, stack):
 def _call(original):
     @functools.wraps(original)
     def __call__(self, *args, **kwargs):
+        if _tracing():
+            return original(self, *args, **kwargs)
         stack = _stack()
         depth = len(stack)
         if depth == 0:
@@ -158,7 +216,7 @@ def _name_gradients():
 def _backward(original):
     @functools.wraps(original)
     def wrapper(*args, **kwargs):
-        if getattr(_tls, "in_backward", False):
+        if _tracing() or getattr(_tls, "in_backward", False):
             return original(*args, **kwargs)
         _tls.in_backward = True
         _m.event(BACKWARD, _loss_of(args[0]) if args else 0.0)
@@ -167,32 +225,120 @@ def _backward(original):
         finally:
             _tls.in_backward = False
             _name_gradients()
+            if not _searched_plain[0] and not _optimizers and _roots:
+                _searched_plain[0] = True
+                _find_plain_optimizers()
             _m.event(BACKWARD_DONE, 0.0)
     return wrapper
 
 
+def _tensors_in(value, depth=0):
+    """The tensors an optimizer holds: in its attribute values, lists, tuples and dicts."""
+    if isinstance(value, torch.Tensor):
+        yield value
+    elif depth < 3 and isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _tensors_in(v, depth + 1)
+    elif depth < 3 and isinstance(value, dict):
+        for v in value.values():
+            yield from _tensors_in(v, depth + 1)
+
+
+def _name_state(optimizer):
+    """Names an optimizer's long-lived tensors OPTIMIZER_STATE: a torch.optim one's `state`; a
+    hand-written one's attributes, but the parameters and their gradients."""
+    if isinstance(optimizer, torch.optim.Optimizer):
+        for param, state in list(optimizer.state.items()):
+            owner = _owners.get(id(param))
+            for value in state.values():
+                _name(value, OPTIMIZER_STATE, owner)
+        return
+    params = set()
+    for root in list(_roots):
+        for p in root.parameters():
+            params.add(id(p))
+            if p.grad is not None:
+                params.add(id(p.grad))
+    for value in list(vars(optimizer).values()):
+        for t in _tensors_in(value):
+            if id(t) not in params and not isinstance(t, torch.nn.Parameter):
+                _name(t, OPTIMIZER_STATE)
+
+
 def _wrap_step(cls):
     step = cls.__dict__.get("step")
-    if step is None or getattr(step, "_memscope", False):
+    if step is None or not callable(step) or getattr(step, "_memscope", False):
         return
 
     @functools.wraps(step)
     def wrapper(self, *args, **kwargs):
-        if getattr(_tls, "in_step", False):
+        if _tracing():
             return step(self, *args, **kwargs)
-        _tls.in_step = True
+        stepped = getattr(_tls, "stepped", None)
+        if stepped is not None:
+            # Inside another optimizer's step (a wrapper's inner optimizer, a subclass calling
+            # super().step()): the same step; this one's state is named with the outer one's.
+            stepped.append(self)
+            return step(self, *args, **kwargs)
+        _tls.stepped = [self]
         _m.event(OPTIMIZER, 0.0)
         try:
             return step(self, *args, **kwargs)
         finally:
-            _tls.in_step = False
-            for param, state in list(self.state.items()):
-                owner = _owners.get(id(param))
-                for value in state.values():
-                    _name(value, OPTIMIZER_STATE, owner)
+            stepped, _tls.stepped = _tls.stepped, None
+            named = set()
+            for optimizer in stepped:
+                if id(optimizer) not in named:
+                    named.add(id(optimizer))
+                    _name_state(optimizer)
             _m.event(OPTIMIZER_DONE, 0.0)
     wrapper._memscope = True
     cls.step = wrapper
+
+
+def _find_plain_optimizers():
+    """A program that made no torch.optim optimizer, at the end of its first backward: the
+    objects that hold the model's parameters and have a step() method (see the module's
+    docstring) get their class's step wrapped."""
+    params = [p for root in list(_roots) for p in root.parameters()]
+    if not params:
+        return
+    wanted = {id(p) for p in params}
+    own = {id(params), id(wanted)}
+    found = []
+    frontier = [params[0]]
+    seen = set()
+    for _ in range(4):  # parameter <- list <- dict <- list <- object, at most
+        above = []
+        referrers = gc.get_referrers(*frontier)
+        own.add(id(referrers))
+        own.add(id(frontier))
+        for r in referrers:
+            if id(r) in own or id(r) in seen:
+                continue
+            seen.add(id(r))
+            if isinstance(r, (types.FrameType, types.ModuleType, torch.nn.Module,
+                              torch.optim.Optimizer, type)):
+                continue
+            if isinstance(r, (list, tuple, dict)):
+                above.append(r)
+                continue
+            step = getattr(type(r), "step", None)
+            if callable(step) and hasattr(r, "__dict__"):
+                found.append(r)
+            else:
+                above.append(r)
+        if not above:
+            break
+        frontier = above
+    for optimizer in found:
+        _plain_optimizers.add(optimizer)
+        for cls in type(optimizer).__mro__:
+            if cls is object:
+                break
+            if isinstance(cls.__dict__.get("step"), types.FunctionType):
+                _wrap_step(cls)
+                break
 
 
 def _optimizer_init(original):
@@ -225,8 +371,14 @@ def _patch(owner, attribute, make):
 
 
 def install(extension):
-    global _m
+    global _m, FORWARD, BACKWARD, BACKWARD_DONE, OPTIMIZER, OPTIMIZER_DONE
+    global PARAMETER, OPTIMIZER_STATE, INPUT, GRADIENT
     _m = extension
+    FORWARD, BACKWARD = extension.EVENT_FORWARD, extension.EVENT_BACKWARD
+    BACKWARD_DONE = extension.EVENT_BACKWARD_DONE
+    OPTIMIZER, OPTIMIZER_DONE = extension.EVENT_OPTIMIZER, extension.EVENT_OPTIMIZER_DONE
+    PARAMETER, OPTIMIZER_STATE = extension.CATEGORY_PARAMETER, extension.CATEGORY_OPTIMIZER_STATE
+    INPUT, GRADIENT = extension.CATEGORY_INPUT, extension.CATEGORY_GRADIENT
     _patch(torch.nn.Module, "__call__", _call)
     _patch(torch.autograd, "backward", _backward)
     _patch(torch.autograd, "grad", _backward)
@@ -264,7 +416,8 @@ def _init_group(original):
     def init_process_group(*args, **kwargs):
         # --comm-timeout: a rendezvous that never completes ends the process after that long,
         # with one line that says so, instead of PyTorch's 30 minutes.
-        limit = int(os.environ.get("MEMSCOPE_COMM_TIMEOUT_S", "0") or 0)
+        from . import _child
+        limit = int(os.environ.get(_child.ENV_COMM_TIMEOUT, "0") or 0)
         if limit > 0 and "timeout" not in kwargs and len(args) < 3:
             import datetime
             kwargs["timeout"] = datetime.timedelta(seconds=limit)

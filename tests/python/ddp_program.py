@@ -11,7 +11,11 @@ making a token corpus they read, with --start-method fork); under torchrun (RANK
 set) it is one worker. Each worker: Gloo on the CPU, a small Transformer LM, a
 hand-written all-reduce of the gradients after backward (naive DDP), AdamW; with
 --sharded-optimizer each rank keeps the optimizer (and its state) for its own shard of the
-parameters only and broadcasts the updated shard (ZeRO-1 style).
+parameters only and broadcasts the updated shard (ZeRO-1 style); with --zero1 the optimizer is a
+wrapper written the way a systems course asks for one (ZeroOne below): it moves the parameters
+into one flat buffer, gives an inner AdamW a view of its rank's shard of it, and all-gathers the
+shards after the inner step (--zero1 --unsharded: the same wrapper with one shard, the whole
+buffer, on every rank).
 """
 
 import argparse
@@ -52,6 +56,46 @@ class LM(nn.Module):
         return self.head(x)
 
 
+class ZeroOne(torch.optim.Optimizer):
+    """ZeRO-1: the parameters become views of one flat buffer; this rank's inner AdamW updates its
+    shard of it (a view), and the shards are all-gathered after each step."""
+
+    def __init__(self, params, rank, world, **adamw):
+        params = list(params)
+        super().__init__(params, dict(adamw))
+        self.params, self.world = params, world
+        total = sum(p.numel() for p in params)
+        shard = -(-total // world)
+        self.flat = torch.zeros(shard * world)
+        self.flat_grad = torch.zeros(shard * world)
+        offset = 0
+        with torch.no_grad():
+            for p in params:
+                n = p.numel()
+                self.flat[offset:offset + n].copy_(p.view(-1))
+                p.data = self.flat[offset:offset + n].view_as(p)
+                offset += n
+        self.shard = nn.Parameter(self.flat[rank * shard:(rank + 1) * shard])
+        self.shard.grad = self.flat_grad[rank * shard:(rank + 1) * shard]
+        self.inner = torch.optim.AdamW([self.shard], **adamw)
+
+    @torch.no_grad()
+    def step(self, closure=None):
+        offset = 0
+        for p in self.params:
+            n = p.numel()
+            if p.grad is not None:
+                self.flat_grad[offset:offset + n].copy_(p.grad.view(-1))
+            offset += n
+        self.inner.step()
+        if self.world > 1:
+            dist.all_gather(list(self.flat.chunk(self.world)), self.shard.data)
+
+    def state_bytes(self):
+        return sum(v.numel() * v.element_size() for st in self.inner.state.values()
+                   for v in st.values() if torch.is_tensor(v))
+
+
 def all_reduce_gradients(model, world):
     for p in model.parameters():
         if p.grad is not None:
@@ -69,7 +113,10 @@ def worker(rank, a):
     if a.ddp_module:  # PyTorch's own DDP: its reducer's buckets, all-reduced as gradients arrive
         model = torch.nn.parallel.DistributedDataParallel(model, bucket_cap_mb=1)
     params = list(model.parameters())
-    if a.sharded_optimizer:
+    if a.zero1:
+        optimizer = ZeroOne(params, 0 if a.unsharded else rank, 1 if a.unsharded else a.world_size,
+                            lr=1e-3)
+    elif a.sharded_optimizer:
         mine = [p for i, p in enumerate(params) if i % a.world_size == rank]
         optimizer = torch.optim.AdamW(mine, lr=1e-3)
     else:
@@ -97,7 +144,9 @@ def worker(rank, a):
                 dist.broadcast(p.data, src=i % a.world_size)
         if rank == 0:
             print(f"step {step + 1}: loss {loss.item():.4f}", flush=True)
-    if a.sharded_optimizer:
+    if a.zero1:
+        print(f"optimizer state bytes of rank {rank}: {optimizer.state_bytes()}", flush=True)
+    elif a.sharded_optimizer:
         # What this rank's AdamW keeps: two moments per parameter of its shard and a step tensor.
         state = sum(v.numel() * v.element_size() for st in optimizer.state.values()
                     for v in st.values() if torch.is_tensor(v))
@@ -117,6 +166,10 @@ def main():
     p.add_argument("--context", type=int, default=17)
     p.add_argument("--port", type=int, default=29533)
     p.add_argument("--sharded-optimizer", action="store_true")
+    p.add_argument("--zero1", action="store_true",
+                   help="the flat-buffer ZeRO-1 wrapper around an inner AdamW")
+    p.add_argument("--unsharded", action="store_true",
+                   help="with --zero1: one shard, the whole buffer, on every rank")
     p.add_argument("--ddp-module", action="store_true",
                    help="torch.nn.parallel.DistributedDataParallel instead of the hand-written "
                         "all-reduce")
