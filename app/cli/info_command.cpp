@@ -1,12 +1,16 @@
 #include "info_command.h"
 
+#include "analysis/run_statistics.h"
+
 #include "analysis/event_at.h"
 #include "analysis/program_fit_advice.h"
+#include "analysis/run_statistics.h"
 #include "cli_support.h"
 #include "model/input_error.h"
 #include "model/train_option_table.h"
 #include "predict/fit_advice.h"
 #include "run/run_summary.h"
+#include "run/text_format.h"
 #include "trace/module_table.h"
 #include "trace/oom_explanation.h"
 #include "trace/recorded_options.h"
@@ -99,6 +103,13 @@ int printRanks(const RunSource& source, bool json_out) {
         if (rank.trace) {
             row["summary"] = rank.trace->summary;
             row["events"] = rank.trace->events.count();
+            // A Python process stores its steps, not a trainer's averages: the step time comes
+            // from them (0 when the rank made no step).
+            row["avg_step_s"] = RunStatistics::fromStored(*rank.trace).avg_step_s;
+            const auto program = rank.trace->summary.value("program", nlohmann::json::object());
+            if (program.is_object() && program.contains("optimizers")) {
+                row["optimizers"] = program["optimizers"];
+            }
         } else {
             row["error"] = rank.problem;
         }
@@ -126,8 +137,13 @@ int printRanks(const RunSource& source, bool json_out) {
         return s.contains(key) ? s.value(key, int64_t(0)) : s.value(recorded, int64_t(0));
     };
     char line[320];
-    std::snprintf(line, sizeof line, "%-5s %-16s %14s %14s %10s %10s  %s\n", "rank", "file",
-                  "steady peak", "peak", "step (s)", "events", processes ? "process" : "status");
+    bool any_optimizer = false;
+    for (const auto& row : ranks) {
+        any_optimizer = any_optimizer || row.contains("optimizers");
+    }
+    std::snprintf(line, sizeof line, "%-5s %-16s %14s %14s %10s %10s  %s%s\n", "rank", "file",
+                  "steady peak", "peak", "step (s)", "events", processes ? "process" : "status",
+                  any_optimizer ? "; optimizer" : "");
     std::cout << line;
     int largest = -1;
     int64_t largest_peak = -1;
@@ -158,10 +174,20 @@ int printRanks(const RunSource& source, bool json_out) {
             largest_peak = peak;
             largest = rank;
         }
-        std::snprintf(line, sizeof line, "%-5d %-16s %14s %14s %10.4f %10llu  %s\n", rank,
+        if (row.contains("optimizers")) {
+            std::vector<std::string> names;
+            for (const auto& name : row["optimizers"]) {
+                names.push_back(name.get<std::string>());
+            }
+            status += "; " + joinedNames(names);
+        }
+        const double step_s = row.value("avg_step_s", 0.0);
+        char step[32];
+        std::snprintf(step, sizeof step, "%.4f", step_s);
+        std::snprintf(line, sizeof line, "%-5d %-16s %14s %14s %10s %10llu  %s\n", rank,
                       row["file"].get<std::string>().c_str(),
                       formatBytes(bytes(s, "steady_peak_allocated_bytes")).c_str(),
-                      formatBytes(peak).c_str(), s.value("avg_step_s", 0.0),
+                      formatBytes(peak).c_str(), step_s > 0 ? step : "-",
                       static_cast<unsigned long long>(row["events"].get<uint64_t>()),
                       status.c_str());
         std::cout << line;

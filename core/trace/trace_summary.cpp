@@ -1,6 +1,7 @@
 #include "trace/trace_summary.h"
 
 #include "run/run_summary.h"
+#include "run/text_format.h"
 #include "trace/oom_explanation.h"
 #include "trace/recorded_options.h"
 #include "trace/reserved_memory.h"
@@ -341,6 +342,18 @@ std::string TraceSummary::toText(const Trace& trace, const nlohmann::json& s, si
             << ", " << toString(o->dtype) << ", attention " << toString(o->attention)
             << ", checkpointing " << toString(o->checkpointing) << ", " << toString(o->profile)
             << "\n";
+    }
+    if (s.contains("program") && s["program"].is_object() && s["program"].contains("optimizers") &&
+        s["program"]["optimizers"].is_array() && !s["program"]["optimizers"].empty()) {
+        // A Python program's optimizers, as its steps called them ("ZeroOne > AdamW": a
+        // wrapper's step and the inner optimizer's, one step).
+        std::vector<std::string> names;
+        for (const auto& name : s["program"]["optimizers"]) {
+            if (name.is_string()) {
+                names.push_back(name.get<std::string>());
+            }
+        }
+        out << "Optimizer: " << joinedNames(names) << "\n";
     }
     out << "Events: " << s.value("events", int64_t(0)) << " allocations and frees";
     if (s.value("dropped_events", int64_t(0)) > 0) {

@@ -267,6 +267,17 @@ PyObject* event(PyObject*, PyObject* args) {
     Py_RETURN_NONE;
 }
 
+PyObject* noteOptimizer(PyObject*, PyObject* args) {
+    const char* name = nullptr;
+    if (!PyArg_ParseTuple(args, "s", &name)) {
+        return nullptr;
+    }
+    if (g_recording != nullptr) {
+        g_recording->noteOptimizer(name);
+    }
+    Py_RETURN_NONE;
+}
+
 PyObject* role(PyObject*, PyObject* args) {
     unsigned long long ptr = 0;
     int category = 0;
@@ -430,6 +441,8 @@ PyMethodDef g_methods[] = {
     {"event", event, METH_VARARGS,
      "event(code, loss): forward 0, backward 1, backward done 2, "
      "optimizer 3, optimizer done 4"},
+    {"note_optimizer", noteOptimizer, METH_VARARGS,
+     "note_optimizer(name): an optimizer a step called (\"ZeroOne > AdamW\")"},
     {"role", role, METH_VARARGS, "role(storage_ptr, category, device, owner_module=None)"},
     {"module_enter", moduleEnter, METH_VARARGS, "module_enter(path, file, line)"},
     {"module_exit", moduleExit, METH_VARARGS, "module_exit(depth): close scopes down to depth"},

@@ -6,12 +6,14 @@
 #include "io/run_journal.h"
 #include "memscope_version.h"
 #include "run/text_format.h"
+#include "trace/compiled_frame_names.h"
 #include "trace/program_stack_order.h"
 #include "trace/trace_summary.h"
 #include "train/device_capacity.h"
 
 #include <ATen/Parallel.h>
 
+#include <algorithm>
 #include <chrono>
 
 namespace memscope {
@@ -170,6 +172,13 @@ void ProgramRecording::event(Event e, double loss) {
     }
 }
 
+void ProgramRecording::noteOptimizer(const std::string& name) {
+    std::lock_guard<std::mutex> lock(m_stepMutex);
+    if (std::find(m_optimizers.begin(), m_optimizers.end(), name) == m_optimizers.end()) {
+        m_optimizers.push_back(name);
+    }
+}
+
 void ProgramRecording::endStep(int64_t now) {
     m_phaseSeconds[static_cast<int>(m_phase)] += double(now - m_phaseSince) * 1e-9;
     m_phaseSince = now;
@@ -317,6 +326,7 @@ nlohmann::json ProgramRecording::finish(const std::string& ending, int exit_stat
             journal_error = e.what();
         }
     }
+    CompiledFrameNames::apply(m_trace);  // torch.compile's generated code, by its kernels
     ProgramStackOrder::apply(m_trace);
     m_trace.finalize();
     nlohmann::json program = {{"ending", ending},
@@ -324,6 +334,12 @@ nlohmann::json ProgramRecording::finish(const std::string& ending, int exit_stat
                               {"torch_version", m_options.torch_version},
                               {"python_frames", m_options.python_frames},
                               {"peak_checks", m_peakChecks}};
+    {
+        std::lock_guard<std::mutex> lock(m_stepMutex);
+        if (!m_optimizers.empty()) {
+            program["optimizers"] = m_optimizers;
+        }
+    }
     if (!journal_error.empty()) {
         program["journal_error"] = journal_error;
     }

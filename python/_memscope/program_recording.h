@@ -73,6 +73,9 @@ class ProgramRecording {
                           const std::string& allocator = "{}");
 
     void event(Event e, double loss);
+    // The optimizers a step called, as the hooks name them ("AdamW", "ZeroOne > AdamW"): kept
+    // once each, in the order first seen, for the summary's program.optimizers.
+    void noteOptimizer(const std::string& name);
     void role(const void* ptr, Category category, c10::Device device, const char* owner);
     // A thread the program started: hooks on entry, off on exit (on that thread).
     void attachThread();
@@ -135,6 +138,7 @@ class ProgramRecording {
     std::vector<StepMetrics> m_pendingSteps;  // to the trace at the next drain
     nlohmann::json m_peakChecks = nlohmann::json::array();
     nlohmann::json m_regions = nlohmann::json::array();
+    nlohmann::json m_optimizers = nlohmann::json::array();  // under m_stepMutex
 };
 
 }  // namespace memscope

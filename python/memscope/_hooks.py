@@ -58,6 +58,7 @@ _announced = weakref.WeakKeyDictionary()  # root -> step its parameters were las
 _optimizers = weakref.WeakSet()
 _plain_optimizers = weakref.WeakSet()  # hand-written optimizers found (see above)
 _searched_plain = [False]
+_noted = set()  # the optimizers' names told to the extension
 _input_step = [-1]
 # id(parameter) -> the path of the module that owns it, for the roles of its storages, its
 # gradient's and its optimizer state's (trace/module_table.h). Kept up to date each step the
@@ -286,11 +287,17 @@ def _wrap_step(cls):
             return step(self, *args, **kwargs)
         finally:
             stepped, _tls.stepped = _tls.stepped, None
-            named = set()
+            named, classes = set(), []
             for optimizer in stepped:
                 if id(optimizer) not in named:
                     named.add(id(optimizer))
                     _name_state(optimizer)
+                    if type(optimizer).__qualname__ not in classes:
+                        classes.append(type(optimizer).__qualname__)
+            what = " > ".join(classes)
+            if what not in _noted:
+                _noted.add(what)
+                _m.note_optimizer(what)
             _m.event(OPTIMIZER_DONE, 0.0)
     wrapper._memscope = True
     cls.step = wrapper
@@ -402,6 +409,7 @@ def _after_fork_child():
         inherited = _m.after_fork_child(_child.records_forks())
         # The child's steps count from 0 again: its roots are named again in its first step.
         _announced.clear()
+        _noted.clear()
         _input_step[0] = -1
         if inherited is not None:
             _child.start_forked(*inherited)

@@ -14,6 +14,14 @@ MODE processes: tests/python/ddp_program.py, 2 workers started with torch.multip
   directory of 2 ranks, each rank's steady peak LibTorch's own running total, parameters equal on
   both ranks; with a ZeRO-1-style sharded optimizer each rank's optimizer state is its shard's;
   a worker that raises and one that dies without saving keep every rank's recording.
+MODE optimizers: tests/python/optimizer_program.py with a hand-written momentum class (no
+  torch.optim.Optimizer) and AdamW's foreach and fused variants where this torch has them: the
+  optimizer state at the peak is the program's own count, every step an optimizer phase; and
+  deep_stack_program.py: a stack 5,000 frames deep records, is cut once, keeps its root.
+MODE compiled: tests/python/compiled_program.py with torch.compile (torch 2.x; skipped on 1.13):
+  its losses to the printed digit with and without the recorder, the steps, each step's peak the
+  allocator's own running total, the compiled region's allocations under the model's module and
+  named by their generated kernels, and every stack rooted at <module>.
 MODE llama: records tests/python/tiny_llama_v1.py and the built-in trainer with the same tiny
   configuration and checks that the recorded steady peak is LibTorch's own running total at that
   moment, to the byte, and that the bytes by category at the peak agree within 1% (the labels
@@ -96,8 +104,8 @@ def mode_program(a, tmp):
           "the optimizer's record_function range is a frame, not a module")
     scratch = [r for r in rows if int(r["size_bytes"]) == 4099 * 4]
     check(len(scratch) == 6, f"make_scratch's allocation once per block and step ({len(scratch)})")
-    check(all(r["stack"].startswith("main > Net.forward > Block.forward > make_scratch > Net > "
-                                    "Net.blocks.") and r["stack"].endswith("aten::empty")
+    check(all(r["stack"].startswith("<module> > main > Net.forward > Block.forward > make_scratch > "
+                                    "Net > Net.blocks.") and r["stack"].endswith("aten::empty")
               for r in scratch),
           "read from the program down: the program's Python frames outermost (nn.Module's and "
           "runpy's machinery folded), then the module path, then the operators "
@@ -230,6 +238,32 @@ def mode_faults(a, tmp):
     step = ("import torch\nm = torch.nn.Linear(8, 8)\nopt = torch.optim.SGD(m.parameters(), lr=0.1)\n"
             "m(torch.randn(4, 8)).sum().backward(); opt.step()\n")
     # raises
+    # The ZeRO-1 wrapper (a torch.optim.Optimizer whose step calls an inner AdamW's, on views of
+    # a flat buffer): one step, the inner AdamW's state each rank's OPTIMIZER_STATE, half of the
+    # unsharded run's (each rank's step tensor aside).
+    shards = {}
+    for label, extra in (("zero1", []), ("zero1-unsharded", ["--unsharded"])):
+        out = os.path.join(tmp, f"{label}.memscope")
+        rc, so, se = record(a.cli, a.python_exe, out, [program, "--port", "29617", "--zero1",
+                                                        *extra])
+        check(rc == 0, f"{label} recorded ({rc}: {se.strip()[-300:]})")
+        ranks = check_ranks(a, out, label)
+        expected = {int(r): int(n) for r, n in
+                    re.findall(r"optimizer state bytes of rank (\d+): (\d+)", so)}
+        state = [category_bytes(s).get("OPTIMIZER_STATE", 0) for s in ranks]
+        check(len(expected) == 2 and all(state[r] == expected[r] for r in expected),
+              f"{label}: each rank's OPTIMIZER_STATE is its inner AdamW's state "
+              f"({state} vs {expected})")
+        names = [s.get("program", {}).get("optimizers", []) for s in ranks]
+        check(all(n == ["ZeroOne > AdamW"] for n in names),
+              f"{label}: the wrapper and its inner optimizer, one step ({names})")
+        shards[label] = state
+    if len(shards) == 2 and shards["zero1"] and shards["zero1-unsharded"]:
+        check(all(2 * (s - 4) == u - 4 for s, u in zip(shards["zero1"], shards["zero1-unsharded"])),
+              f"the sharded state is half the unsharded one, step tensors aside ({shards})")
+    check_roots(a, os.path.join(tmp, "zero1.memscope"), tmp, ["worker"], "spawned worker rank 0",
+                extra=("--rank", "0"))
+
     out = os.path.join(tmp, "raises.memscope")
     rc, so, se = record(a.cli, a.python_exe, out, [write("raises.py", step + "raise ValueError('boom')\n")])
     check(rc == 1, f"a program that raises: status 1 ({rc})")
@@ -390,6 +424,43 @@ def check_program_down(a, run, tmp):
                           f"({inside_out[:1]})")
 
 
+def folded_stacks(a, run, tmp, extra=()):
+    """(bytes, frames) of the folded stacks at the peak (export --flamegraph)."""
+    folded = os.path.join(tmp, os.path.basename(run) + "".join(extra) + ".folded")
+    p = subprocess.run([a.cli, "export", run, *extra, "--flamegraph", folded],
+                       capture_output=True, text=True, timeout=120)
+    if p.returncode != 0:
+        raise RuntimeError(f"export {run} --flamegraph: {p.stderr}")
+    stacks = []
+    with open(folded) as f:
+        for line in f:
+            stack, _, size = line.rstrip("\n").rpartition(" ")
+            stacks.append((int(size), stack.split(";")))
+    return stacks
+
+
+def phase_spans(a, run, tmp):
+    """The names of the run's phase spans in its Chrome trace ("optimizer step 2", ...)."""
+    path = os.path.join(tmp, os.path.basename(run) + ".trace.json")
+    p = subprocess.run([a.cli, "export", run, "--to", path], capture_output=True, text=True,
+                       timeout=120)
+    if p.returncode != 0:
+        raise RuntimeError(f"export {run} --to {path}: {p.stderr}")
+    with open(path) as f:
+        doc = json.load(f)
+    events = doc["traceEvents"] if isinstance(doc, dict) else doc
+    return {e.get("name", "") for e in events if e.get("cat") == "phase"}
+
+
+def check_roots(a, run, tmp, roots, label, extra=()):
+    """Every stack that holds bytes at the peak starts at one of `roots` (a frame's name)."""
+    stacks = [(n, f) for n, f in folded_stacks(a, run, tmp, extra) if n > 0]
+    strays = [";".join(f[:3]) for n, f in stacks if not any(f[0].startswith(r + " (")
+                                                             for r in roots)]
+    check(stacks and not strays, f"{label}: every stack holding bytes starts at "
+                                 f"{' or '.join(roots)} ({len(stacks)} stacks; {strays[:2]})")
+
+
 def rank_summaries(a, run):
     doc = info(a.cli, run)
     return [r.get("summary", {}) for r in doc.get("ranks", [])]
@@ -479,6 +550,32 @@ def mode_processes(a, tmp):
     check(len(expected) == 2 and all(state[r] == expected[r] for r in expected) and
           state[0] != state[1],
           f"each rank's optimizer state is its shard's ({state} vs {expected})")
+
+    # The ZeRO-1 wrapper (a torch.optim.Optimizer whose step calls an inner AdamW's, on views of
+    # a flat buffer): one step, the inner AdamW's state each rank's OPTIMIZER_STATE, half of the
+    # unsharded run's (each rank's step tensor aside).
+    shards = {}
+    for label, extra in (("zero1", []), ("zero1-unsharded", ["--unsharded"])):
+        out = os.path.join(tmp, f"{label}.memscope")
+        rc, so, se = record(a.cli, a.python_exe, out, [program, "--port", "29617", "--zero1",
+                                                        *extra])
+        check(rc == 0, f"{label} recorded ({rc}: {se.strip()[-300:]})")
+        ranks = check_ranks(a, out, label)
+        expected = {int(r): int(n) for r, n in
+                    re.findall(r"optimizer state bytes of rank (\d+): (\d+)", so)}
+        state = [category_bytes(s).get("OPTIMIZER_STATE", 0) for s in ranks]
+        check(len(expected) == 2 and all(state[r] == expected[r] for r in expected),
+              f"{label}: each rank's OPTIMIZER_STATE is its inner AdamW's state "
+              f"({state} vs {expected})")
+        names = [s.get("program", {}).get("optimizers", []) for s in ranks]
+        check(all(n == ["ZeroOne > AdamW"] for n in names),
+              f"{label}: the wrapper and its inner optimizer, one step ({names})")
+        shards[label] = state
+    if len(shards) == 2 and shards["zero1"] and shards["zero1-unsharded"]:
+        check(all(2 * (s - 4) == u - 4 for s, u in zip(shards["zero1"], shards["zero1-unsharded"])),
+              f"the sharded state is half the unsharded one, step tensors aside ({shards})")
+    check_roots(a, os.path.join(tmp, "zero1.memscope"), tmp, ["worker"], "spawned worker rank 0",
+                extra=("--rank", "0"))
 
     out = os.path.join(tmp, "raises.memscope")
     rc, so, se = record(a.cli, a.python_exe, out, [program, "--port", "29613",
@@ -603,16 +700,96 @@ def mode_llama(a, tmp):
     check(diff in (0, 4 * n_params), f"OPTIMIZER_STATE differs only by AdamW's step tensors ({diff} bytes)")
 
 
+def program_output(python, program, args, env=None):
+    p = subprocess.run([python, program, *args], capture_output=True, text=True, timeout=900,
+                       env=env)
+    return p.returncode, p.stdout, p.stderr
+
+
+def mode_optimizers(a, tmp):
+    program = os.path.join(HERE, "optimizer_program.py")
+    for kind in ("momentum", "adamw-foreach", "adamw-fused"):
+        out = os.path.join(tmp, f"{kind}.memscope")
+        rc, so, se = record(a.cli, a.python_exe, out, [program, "--optimizer", kind])
+        if rc != 0 and "has no" in se:
+            print(f"skip {kind}: {se.strip().splitlines()[-1]}")
+            continue
+        check(rc == 0, f"{kind}: recorded ({rc}: {se.strip()[-300:]})")
+        truth = int(re.search(r"optimizer state bytes: (\d+)", so).group(1))
+        summary = summary_of(info(a.cli, out))
+        state = category_bytes(summary).get("OPTIMIZER_STATE", 0)
+        check(state == truth, f"{kind}: OPTIMIZER_STATE at the peak is the optimizer's own state "
+                              f"({state} recorded, {truth} in the program)")
+        checks = summary.get("program", {}).get("peak_checks", [])
+        check(len(checks) == 3, f"{kind}: 3 steps ({len(checks)})")
+        phases = phase_spans(a, out, tmp)
+        check(all(f"optimizer step {s}" in phases for s in (1, 2, 3)),
+              f"{kind}: an optimizer phase in every step ({sorted(phases)})")
+        names = summary.get("program", {}).get("optimizers", [])
+        check(names == (["Momentum"] if kind == "momentum" else ["AdamW"]),
+              f"{kind}: the optimizer's class is named ({names})")
+
+    # A stack 5,000 frames deep: recorded, cut to the safety limit once, rooted at <module>.
+    out = os.path.join(tmp, "deep.memscope")
+    rc, so, se = record(a.cli, a.python_exe, out, [os.path.join(HERE, "deep_stack_program.py")])
+    check(rc == 0, f"a 5,000-frame recursion records ({rc}: {se.strip()[-300:]})")
+    check(se.count("keep their outermost and innermost") == 1,
+          f"...and says once that its stacks were cut ({se.strip()[-300:]})")
+    stacks = folded_stacks(a, out, tmp)
+    deep = [f for n, f in stacks if n in (4096, 8192) or any(x.startswith("[") for x in f)]
+    check(deep and all(f[0].startswith("<module> (") and any(" frames] (" in x for x in f)
+                       for f in deep),
+          f"the cut stacks keep their root and mark what was left out "
+          f"({[';'.join(f[:2] + f[126:130]) for f in deep[:1]]})")
+
+
+def mode_compiled(a, tmp):
+    probe = subprocess.run([a.python_exe, "-c", "import torch; print(hasattr(torch, 'compile'))"],
+                           capture_output=True, text=True, timeout=300)
+    if probe.stdout.strip() != "True":
+        print("skip: this torch has no torch.compile")
+        return
+    program = os.path.join(HERE, "compiled_program.py")
+    args = ["--compile", "model"]
+    rc, plain, se = program_output(a.python_exe, program, args)
+    check(rc == 0, f"compiled_program runs plainly ({rc}: {se.strip()[-300:]})")
+    out = os.path.join(tmp, "compiled.memscope")
+    rc, so, se = record(a.cli, a.python_exe, out, [program, *args])
+    check(rc == 0, f"compiled_program records ({rc}: {se.strip()[-300:]})")
+    losses = re.findall(r"step \d+: loss \S+", so)
+    check(losses and losses == re.findall(r"step \d+: loss \S+", plain),
+          f"the same losses with and without the recorder ({losses})")
+    summary = summary_of(info(a.cli, out))
+    checks = summary.get("program", {}).get("peak_checks", [])
+    check(len(checks) == 4 and all(c["recorded_peak_bytes"] == c["allocator_total_at_peak_bytes"]
+                                   for c in checks),
+          f"4 steps, each step's peak the allocator's own running total ({checks})")
+    truth = int(re.search(r"optimizer state bytes: (\d+)", so).group(1))
+    state = category_bytes(summary).get("OPTIMIZER_STATE", 0)
+    check(state == truth, f"OPTIMIZER_STATE is AdamW's state ({state} vs {truth})")
+    rows = allocations(a.cli, out, tmp)
+    compiled = [r for r in rows if "CompiledFunction" in r["stack"]]
+    check(compiled and all(r["module"].startswith(("Net", "backward of Net")) for r in compiled),
+          f"the compiled region's allocations carry the model's module "
+          f"({sorted({r['module'] for r in compiled})[:3]})")
+    kernels = [r for r in compiled if re.search(r"(cpp_fused_|extern_kernels\.|triton_)", r["stack"])]
+    check(len(kernels) > 0, f"...and the generated kernel they were made for "
+                            f"({compiled[0]['stack'] if compiled else ''})")
+    check_roots(a, out, tmp, ["<module>"], "compiled model")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
     ap.add_argument("--python-exe", required=True)
-    ap.add_argument("mode", choices=["program", "faults", "llama", "processes"])
+    ap.add_argument("mode", choices=["program", "faults", "llama", "processes", "optimizers",
+                                     "compiled"])
     a = ap.parse_args()
     a.cli = os.path.abspath(a.cli)
     with tempfile.TemporaryDirectory(prefix="memscope-py-") as tmp:
         {"program": mode_program, "faults": mode_faults, "llama": mode_llama,
-         "processes": mode_processes}[a.mode](a, tmp)
+         "processes": mode_processes, "optimizers": mode_optimizers,
+         "compiled": mode_compiled}[a.mode](a, tmp)
     if FAILURES:
         print(f"{len(FAILURES)} check(s) failed", file=sys.stderr)
         return 1
