@@ -51,10 +51,26 @@ void ProgramRecording::start() {
     meta.device = m_options.device;
     meta.threads = at::get_num_threads();
     meta.config = nlohmann::json{{"program", m_options.program}};
-    int64_t inherited = 0;
+    // A forked child's inheritance keeps the stacks its parent recorded: interned by the
+    // recorder (whose table the trace's follows node for node) and drained into the trace
+    // before the events that point at them.
+    std::vector<uint32_t> inherited_stacks;
     for (const InheritedBlock& block : m_options.inherited) {
+        uint32_t node = StackTable::kEmpty;
+        for (const Frame& frame : block.frames) {
+            node = m_recorder.frameNode(node, frame);
+        }
+        inherited_stacks.push_back(node);
+    }
+    if (!m_options.inherited.empty()) {
+        m_recorder.drainInto(m_trace);
+    }
+    int64_t inherited = 0;
+    for (size_t i = 0; i < m_options.inherited.size(); ++i) {
+        const InheritedBlock& block = m_options.inherited[i];
         inherited += block.size;
         memscope::Event e;
+        e.stack = inherited_stacks[i];
         e.addr = block.addr;
         e.size = block.size;
         e.allocated = inherited;
@@ -266,7 +282,12 @@ std::vector<ProgramRecording::InheritedBlock> ProgramRecording::forked() {
     m_trace.finalize();
     for (const Allocation& a : m_trace.allocations()) {  // in the order they were made
         if (a.alloc_event >= 0 && a.free_event < 0) {
-            alive.push_back({a.addr, a.size, a.device});
+            InheritedBlock block{a.addr, a.size, a.device, {}};
+            for (const uint32_t f :
+                 m_trace.stacks.framesOf(m_trace.events.stack[size_t(a.alloc_event)])) {
+                block.frames.push_back(m_trace.stacks.frame(f));
+            }
+            alive.push_back(std::move(block));
         }
     }
     m_forkLocked = false;

@@ -32,6 +32,9 @@ class ProgramRecording {
         uint64_t addr = 0;
         int64_t size = 0;
         int16_t device = -1;
+        // The stack the parent recorded for it, outermost first, in recorded order (the scope
+        // chain, then the Python frames): the child's run shows where its inheritance was made.
+        std::vector<Frame> frames;
     };
     struct Options {
         std::string out;            // the run file; its journal is OUT.journal

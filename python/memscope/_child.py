@@ -121,12 +121,25 @@ def records_forks():
     return bool(os.environ.get(ENV_DIR))
 
 
+def _skip_entry_shim(ext):
+    """A multiprocessing child (spawn, forkserver) starts in `python -c "from multiprocessing.spawn
+    import spawn_main; spawn_main(...)"`: that frame (file "<string>") is plumbing, like the
+    multiprocessing frames below it, so the worker's stacks start at its target function. Only
+    that outermost frame: code a program exec()s itself keeps its frames."""
+    frame = sys._getframe()
+    while frame.f_back is not None:
+        frame = frame.f_back
+    if frame.f_code.co_filename == "<string>" and "multiprocessing" in sys.modules:
+        ext.skip_code(frame.f_code)
+
+
 def _start():
     if _state["ext"] is not None:
         return
     from . import _guard, _hooks
     torch = _guard.check_torch()
     ext = _guard.load_extension()
+    _skip_entry_shim(ext)
     _begin(ext, torch, _role(), {})
     for code in _hooks.wrapper_codes():
         ext.skip_code(code)

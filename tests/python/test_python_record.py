@@ -238,32 +238,6 @@ def mode_faults(a, tmp):
     step = ("import torch\nm = torch.nn.Linear(8, 8)\nopt = torch.optim.SGD(m.parameters(), lr=0.1)\n"
             "m(torch.randn(4, 8)).sum().backward(); opt.step()\n")
     # raises
-    # The ZeRO-1 wrapper (a torch.optim.Optimizer whose step calls an inner AdamW's, on views of
-    # a flat buffer): one step, the inner AdamW's state each rank's OPTIMIZER_STATE, half of the
-    # unsharded run's (each rank's step tensor aside).
-    shards = {}
-    for label, extra in (("zero1", []), ("zero1-unsharded", ["--unsharded"])):
-        out = os.path.join(tmp, f"{label}.memscope")
-        rc, so, se = record(a.cli, a.python_exe, out, [program, "--port", "29617", "--zero1",
-                                                        *extra])
-        check(rc == 0, f"{label} recorded ({rc}: {se.strip()[-300:]})")
-        ranks = check_ranks(a, out, label)
-        expected = {int(r): int(n) for r, n in
-                    re.findall(r"optimizer state bytes of rank (\d+): (\d+)", so)}
-        state = [category_bytes(s).get("OPTIMIZER_STATE", 0) for s in ranks]
-        check(len(expected) == 2 and all(state[r] == expected[r] for r in expected),
-              f"{label}: each rank's OPTIMIZER_STATE is its inner AdamW's state "
-              f"({state} vs {expected})")
-        names = [s.get("program", {}).get("optimizers", []) for s in ranks]
-        check(all(n == ["ZeroOne > AdamW"] for n in names),
-              f"{label}: the wrapper and its inner optimizer, one step ({names})")
-        shards[label] = state
-    if len(shards) == 2 and shards["zero1"] and shards["zero1-unsharded"]:
-        check(all(2 * (s - 4) == u - 4 for s, u in zip(shards["zero1"], shards["zero1-unsharded"])),
-              f"the sharded state is half the unsharded one, step tensors aside ({shards})")
-    check_roots(a, os.path.join(tmp, "zero1.memscope"), tmp, ["worker"], "spawned worker rank 0",
-                extra=("--rank", "0"))
-
     out = os.path.join(tmp, "raises.memscope")
     rc, so, se = record(a.cli, a.python_exe, out, [write("raises.py", step + "raise ValueError('boom')\n")])
     check(rc == 1, f"a program that raises: status 1 ({rc})")
@@ -515,6 +489,12 @@ def mode_processes(a, tmp):
         inherited = s.get("before_recording_bytes", 0)
         check(inherited >= corpus > 0, f"forked rank {i} begins with the parent's corpus as "
                                        f"before recording ({inherited} >= {corpus})")
+        if i < len(doc["ranks"]):
+            rows = rank_allocations(a, out, i, tmp)
+            corpus_rows = [r for r in rows if int(r["step"]) < 0 and int(r["size_bytes"]) == corpus]
+            check(corpus_rows and all(r["stack"].startswith("<module> > main") for r in corpus_rows),
+                  f"forked rank {i}: the inherited corpus carries the stack the parent recorded "
+                  f"for it ({[r['stack'] for r in corpus_rows[:1]]})")
     params = [category_bytes(s).get("PARAMETER", 0) for s in workers]
     check(len(params) == 2 and params[0] == params[1] > 0,
           f"forked workers: parameter bytes equal ({params})")
@@ -555,7 +535,7 @@ def mode_processes(a, tmp):
     # a flat buffer): one step, the inner AdamW's state each rank's OPTIMIZER_STATE, half of the
     # unsharded run's (each rank's step tensor aside).
     shards = {}
-    for label, extra in (("zero1", []), ("zero1-unsharded", ["--unsharded"])):
+    for label, extra in (("zero1-flat", []), ("zero1-unsharded", ["--unsharded"])):
         out = os.path.join(tmp, f"{label}.memscope")
         rc, so, se = record(a.cli, a.python_exe, out, [program, "--port", "29617", "--zero1",
                                                         *extra])
@@ -571,10 +551,11 @@ def mode_processes(a, tmp):
         check(all(n == ["ZeroOne > AdamW"] for n in names),
               f"{label}: the wrapper and its inner optimizer, one step ({names})")
         shards[label] = state
-    if len(shards) == 2 and shards["zero1"] and shards["zero1-unsharded"]:
-        check(all(2 * (s - 4) == u - 4 for s, u in zip(shards["zero1"], shards["zero1-unsharded"])),
+    if len(shards) == 2 and shards["zero1-flat"] and shards["zero1-unsharded"]:
+        check(all(2 * (s - 4) == u - 4
+                  for s, u in zip(shards["zero1-flat"], shards["zero1-unsharded"])),
               f"the sharded state is half the unsharded one, step tensors aside ({shards})")
-    check_roots(a, os.path.join(tmp, "zero1.memscope"), tmp, ["worker"], "spawned worker rank 0",
+    check_roots(a, os.path.join(tmp, "zero1-flat.memscope"), tmp, ["worker"], "spawned worker rank 0",
                 extra=("--rank", "0"))
 
     out = os.path.join(tmp, "raises.memscope")
