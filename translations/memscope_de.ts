@@ -1257,6 +1257,14 @@
         <source>Show the snapshot&apos;s frames as PyTorch wrote them (interpreter, dispatcher and allocator frames included) instead of the cleaned stacks</source>
         <translation>Die Frames des Snapshots so zeigen, wie PyTorch sie schrieb (mit Interpreter-, Dispatcher- und Allokator-Frames), statt der bereinigten Stacks</translation>
     </message>
+    <message>
+        <source>Merge lines</source>
+        <translation>Zeilen zusammenfassen</translation>
+    </message>
+    <message>
+        <source>One box per function whatever line it was at, so that a program&apos;s entry and a worker&apos;s function are one root; off: one box per source line</source>
+        <translation>Ein Kasten je Funktion, gleich in welcher Zeile, so dass der Einstieg eines Programms und die Funktion eines Workers je eine Wurzel sind; aus: ein Kasten je Quellzeile</translation>
+    </message>
 </context>
 <context>
     <name>memscope::FlameGraphView</name>

@@ -1257,6 +1257,14 @@
         <source>Show the snapshot&apos;s frames as PyTorch wrote them (interpreter, dispatcher and allocator frames included) instead of the cleaned stacks</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Merge lines</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One box per function whatever line it was at, so that a program&apos;s entry and a worker&apos;s function are one root; off: one box per source line</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>memscope::FlameGraphView</name>

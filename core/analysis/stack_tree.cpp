@@ -102,6 +102,13 @@ std::string StackTree::frameText(const Frame& frame) {
     return frame.name + " (" + frame.file + ":" + std::to_string(frame.line) + ")";
 }
 
+std::string StackTree::functionText(const Frame& frame) {
+    if (frame.file.empty() || frame.kind != FrameKind::Other) {
+        return frame.name;
+    }
+    return frame.name + " (" + frame.file + ")";
+}
+
 int32_t StackTree::child(int32_t parent, const std::string& name, FrameKind kind) {
     std::string key = std::to_string(parent);
     key += '\x1f';
@@ -215,7 +222,8 @@ StackTree StackTree::build(const Trace& trace, const StackTreeOptions& options) 
         for (uint32_t frame : frames) {
             if (text_of_frame[frame] < 0) {
                 text_of_frame[frame] = int32_t(texts.size());
-                texts.push_back(frameText(stacks.frame(frame)));
+                texts.push_back(options.merge_lines ? functionText(stacks.frame(frame))
+                                                    : frameText(stacks.frame(frame)));
             }
             chain.push_back(tree.child(chain.back(), texts[size_t(text_of_frame[frame])],
                                        stacks.frame(frame).kind));

@@ -35,6 +35,10 @@ struct StackTreeOptions {
     // The frames as the file listed them (Trace::raw_stacks, an import's), read in place, instead
     // of the cleaned stacks; ignored for a trace without raw stacks.
     bool raw_frames = false;
+    // Source frames of one function are one node whatever line they were at ("train_step
+    // (train.py)"): a program's entry is one root, a worker's function one box. Off: a node per
+    // line ("train_step (train.py:42)"), as the folded export writes them.
+    bool merge_lines = false;
 };
 
 // One frame of a stack tree. Every figure counts the allocations whose stack passes through the
@@ -77,6 +81,8 @@ class StackTree {
     // "name", or "name (file:line)" for other frames with a source location (imported Python
     // frames: many are named "forward").
     static std::string frameText(const Frame& frame);
+    // frameText without the line, for StackTreeOptions::merge_lines.
+    static std::string functionText(const Frame& frame);
 
     StackTreeOptions::Direction direction() const { return m_direction; }
     int64_t atEvent() const { return m_at; }  // -1 for a trace without alloc/free events

@@ -94,6 +94,7 @@ class TestStackTree : public QObject {
     void bottomUpWithHeaptrackFigures();
     void eventRangeRestrictsTheTree();
     void chosenEventAndAllocationsOfANode();
+    void mergedLinesMakeOneNodePerFunction();
     void foldedStacks();
     void framesWithASourceLocation();
     void differenceOfTwoRuns();
@@ -252,6 +253,27 @@ void TestStackTree::framesWithASourceLocation() {
              QStringLiteral("forward (model.py:12);forward (attn.py:40) 64\n"
                             "forward (model.py:12);a,b 16\n"
                             "M.x 8\n"));
+}
+
+void TestStackTree::mergedLinesMakeOneNodePerFunction() {
+    // A worker function calling at three lines: one root when lines are merged, three when not.
+    TraceBuilder b;
+    uint32_t stacks[3] = {};
+    for (int i = 0; i < 3; ++i) {
+        const uint32_t worker =
+            b.trace.stacks.internFrame({"worker", "train.py", 10 + i, FrameKind::Other});
+        const uint32_t op = b.trace.stacks.internFrame({"aten::empty", "", 0, FrameKind::Operator});
+        stacks[i] = b.trace.stacks.child(b.trace.stacks.child(0, worker), op);
+        b.alloc(uint64_t(i + 1), 8 << i, stacks[i]);
+    }
+    b.trace.finalize();
+    QCOMPARE(childNames(StackTree::build(b.trace), 0).size(), size_t(3));
+    StackTreeOptions merged;
+    merged.merge_lines = true;
+    const StackTree tree = StackTree::build(b.trace, merged);
+    QCOMPARE(childNames(tree, 0), (std::vector<std::string>{"worker (train.py)"}));
+    QCOMPARE(QString::fromStdString(tree.folded()),
+             QStringLiteral("worker (train.py);aten::empty 56\n"));
 }
 
 void TestStackTree::differenceOfTwoRuns() {

@@ -5,6 +5,7 @@
 #include "itemmodels/stack_tree_model.h"
 #include "pages/flame_graph_view.h"
 #include "run_document.h"
+#include "trace/program_stack_order.h"
 #include "trace/trace.h"
 
 #include <QCheckBox>
@@ -15,6 +16,7 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLocale>
+#include <QSignalBlocker>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTabWidget>
@@ -56,6 +58,8 @@ FlameGraphPage::FlameGraphPage(QWidget* parent) : QWidget(parent) {
     m_rawFrames = new QCheckBox(this);
     m_rawFrames->setObjectName(QStringLiteral("flame_raw_frames"));
     m_rawFrames->setVisible(false);
+    m_mergeLines = new QCheckBox(this);
+    m_mergeLines->setObjectName(QStringLiteral("flame_merge_lines"));
     m_info = new QLabel(this);
     m_info->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_flame = new FlameGraphView(this);
@@ -78,6 +82,7 @@ FlameGraphPage::FlameGraphPage(QWidget* parent) : QWidget(parent) {
     controls->addWidget(m_time);
     controls->addWidget(m_colorBy);
     controls->addWidget(m_rawFrames);
+    controls->addWidget(m_mergeLines);
     controls->addWidget(m_info, 1);
     m_splitter = new QSplitter(Qt::Vertical, this);
     m_splitter->addWidget(m_flame);
@@ -90,6 +95,7 @@ FlameGraphPage::FlameGraphPage(QWidget* parent) : QWidget(parent) {
 
     connect(m_time, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
     connect(m_rawFrames, &QCheckBox::toggled, this, [this] { rebuild(); });
+    connect(m_mergeLines, &QCheckBox::toggled, this, [this] { rebuild(); });
     connect(m_colorBy, &QComboBox::currentIndexChanged, this, [this](int index) {
         m_flame->setColorBy(index == 1 ? FlameGraphView::ColorBy::Module
                                        : FlameGraphView::ColorBy::Category);
@@ -152,6 +158,12 @@ bool FlameGraphPage::showsDocumentRun() const {
 void FlameGraphPage::setTrace(std::shared_ptr<const Trace> trace) {
     m_trace = trace;
     m_rawFrames->setVisible(trace && trace->hasRawStacks());
+    const bool program = trace && ProgramStackOrder::applies(*trace);
+    if (program != m_mergeLinesForProgram) {
+        const QSignalBlocker quiet(m_mergeLines);
+        m_mergeLines->setChecked(program);
+        m_mergeLinesForProgram = program;
+    }
     m_selectedEvent = -1;
     m_first = 0;
     m_last = -1;
@@ -235,6 +247,7 @@ void FlameGraphPage::rebuild() {
         options.at_event = m_selectedEvent;
     }
     options.raw_frames = showsRawFrames();  // read in place: no copy of the run
+    options.merge_lines = m_mergeLines->isChecked();
     const std::shared_ptr<const Trace> tree_trace = trace;
     auto build = [options](const Trace& trace) mutable {
         options.direction = StackTreeOptions::Direction::TopDown;
@@ -360,6 +373,10 @@ void FlameGraphPage::retranslateUi() {
     m_rawFrames->setToolTip(
         tr("Show the snapshot's frames as PyTorch wrote them (interpreter, dispatcher and "
            "allocator frames included) instead of the cleaned stacks"));
+    m_mergeLines->setText(tr("Merge lines"));
+    m_mergeLines->setToolTip(
+        tr("One box per function whatever line it was at, so that a program's entry and a "
+           "worker's function are one root; off: one box per source line"));
     m_trees->setTabText(0, tr("Top-down"));
     m_trees->setTabText(1, tr("Bottom-up"));
     m_flame->setToolTip(QString());

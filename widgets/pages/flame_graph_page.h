@@ -75,6 +75,7 @@ class FlameGraphPage : public QWidget {
     // dispatcher and allocator frames included) instead of the cleaned stacks. Shown only for a
     // run that has them (Trace::hasRawStacks).
     QCheckBox* rawFramesBox() const { return m_rawFrames; }
+    QCheckBox* mergeLinesBox() const { return m_mergeLines; }
     bool showsRawFrames() const;
 
     FlameGraphView* flameGraph() const { return m_flame; }
@@ -128,6 +129,10 @@ class FlameGraphPage : public QWidget {
     QComboBox* m_time = nullptr;
     QComboBox* m_colorBy = nullptr;
     QCheckBox* m_rawFrames = nullptr;
+    // StackTreeOptions::merge_lines; checked by default for a Python program's recording (its
+    // entry one root), unchecked for the rest, set again when the kind of run changes.
+    QCheckBox* m_mergeLines = nullptr;
+    bool m_mergeLinesForProgram = false;
     QLabel* m_info = nullptr;
     FlameGraphView* m_flame = nullptr;
     QTabWidget* m_trees = nullptr;
