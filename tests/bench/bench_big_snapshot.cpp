@@ -14,13 +14,19 @@
 #include "trace/reserved_memory.h"
 #include "trace/trace_summary.h"
 
+#include <malloc.h>
 #include <sys/stat.h>
 
+#include <unistd.h>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <string>
+#include <thread>
 
 using namespace memscope;
 
@@ -45,6 +51,19 @@ long long peakResidentBytes() {
     }
     std::fclose(status);
     return kib * 1024;
+}
+
+// The resident set now, in bytes.
+long long residentBytes() {
+    std::FILE* statm = std::fopen("/proc/self/statm", "r");
+    long long size = 0, resident = 0;
+    if (statm) {
+        if (std::fscanf(statm, "%lld %lld", &size, &resident) != 2) {
+            resident = 0;
+        }
+        std::fclose(statm);
+    }
+    return resident * sysconf(_SC_PAGESIZE);
 }
 
 uint64_t fnv1a(const std::string& text, uint64_t h = 1469598103934665603ULL) {
@@ -74,6 +93,22 @@ int main(int argc, char** argv) {
         return 1;
     }
     const auto start = std::chrono::steady_clock::now();
+    // Processor time as well as wall time: on a busy two-core machine the wall clock also
+    // measures the other processes.
+    const std::clock_t cpu_start = std::clock();
+    // When the peak happens: the resident set sampled every 10 ms.
+    std::atomic<bool> done{false};
+    double peak_at_s = 0;
+    std::thread sampler([&] {
+        long long highest = 0;
+        while (!done.load()) {
+            if (const long long now = residentBytes(); now > highest) {
+                highest = now;
+                peak_at_s = secondsSince(start);
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+    });
     double parsed_s = 0;
     RunSource::Options options;
     // RunSource gives the file's reading 0.7 of the progress (kReadShare), the conversion and
@@ -91,6 +126,10 @@ int main(int argc, char** argv) {
         return 1;
     }
     const double loaded_s = secondsSince(start);
+    const long long loaded_rss = residentBytes();
+    if (std::getenv("BENCH_MALLOC_STATS")) {
+        malloc_stats();
+    }
     // What `info` adds to an import's summary (app/cli/info_command.cpp).
     nlohmann::json summary = trace.summary;
     if (!summary.contains("events")) {
@@ -112,15 +151,19 @@ int main(int argc, char** argv) {
     const std::string json = summary.dump(2);
     const std::string text = TraceSummary::toText(trace, summary, 10);
     const double summarized_s = secondsSince(start);
+    const double cpu_s = double(std::clock() - cpu_start) / CLOCKS_PER_SEC;
     const long long peak = peakResidentBytes();
+    done = true;
+    sampler.join();
     if (!summary_out.empty()) {
         std::ofstream(summary_out) << json << "\n" << text;
     }
     std::printf(
-        "%s: %.3f GB, %zu events; parsed %.2f s, loaded %.2f s, summarized %.2f s; peak RSS %.3f GB "
-        "(%.2fx the file); summary digest %016llx\n",
+        "%s: %.3f GB, %zu events; parsed %.2f s, loaded %.2f s, summarized %.2f s (%.2f s of "
+        "processor time); peak RSS %.3f GB (%.2fx the file) at %.2f s, %.3f GB after loading; "
+        "summary digest %016llx\n",
         path.c_str(), double(st.st_size) / 1e9, trace.events.count(), parsed_s, loaded_s,
-        summarized_s, double(peak) / 1e9, double(peak) / double(st.st_size),
-        static_cast<unsigned long long>(fnv1a(text, fnv1a(json))));
+        summarized_s, cpu_s, double(peak) / 1e9, double(peak) / double(st.st_size), peak_at_s,
+        double(loaded_rss) / 1e9, static_cast<unsigned long long>(fnv1a(text, fnv1a(json))));
     return 0;
 }
