@@ -80,7 +80,10 @@ struct Entry {
 
 // The entries of one device in chunks: growing never copies more than the first chunk, so a
 // 10M-entry trace never needs twice its size while it is read. The first chunk grows as a vector
-// does, so a small snapshot does not take a whole chunk (768 KiB) per device.
+// does, so a small snapshot does not take a whole chunk (48 MiB) per device. A chunk is larger
+// than glibc's largest mmap threshold (32 MiB), so that each is mapped on its own and goes back
+// to the system when emitTrace() frees it; smaller ones came from the heap, which kept them
+// (issue 52: 186 of 228 MB of heap free after a 0.3 GB import).
 class EntryList {
   public:
     void push(const Entry& e) {
@@ -95,11 +98,20 @@ class EntryList {
     }
     size_t size() const { return m_count; }
     Entry& operator[](size_t i) { return m_chunks[i / kChunk][i % kChunk]; }
+    // Frees the chunks that lie wholly before entry i (which are not read again): the trace's
+    // columns grow as the entries they were made from go, instead of beside all of them.
+    void releaseBefore(size_t i) {
+        for (size_t c = m_released; c < i / kChunk && c < m_chunks.size(); ++c) {
+            m_chunks[c] = std::vector<Entry>();
+        }
+        m_released = std::max(m_released, i / kChunk);
+    }
 
   private:
-    static constexpr size_t kChunk = size_t(1) << 14;
+    static constexpr size_t kChunk = size_t(1) << 20;
     std::vector<std::vector<Entry>> m_chunks;
     size_t m_count = 0;
+    size_t m_released = 0;  // chunks [0, m_released) are freed
 };
 
 // A record_function scope opening or closing, before START and END are paired into regions.
@@ -302,6 +314,11 @@ class Builder : public PickleListSink {
     // is [dict, key, value, ..., "device_traces", outer list, earlier device lists...].
     int streamList(const std::vector<PickleValue>& stack, size_t size) override;
     void item(int tag, PickleValue&& value) override { addEntry(tag, value); }
+    // Trace entries read straight from the bytes (the reader's fast path): no dict is built.
+    bool takesDictItems() const override { return true; }
+    void dictItem(int tag, const PickleValue::DictItems::value_type* pairs, size_t n) override {
+        addEntry(tag, pairs, n);
+    }
 
     // Entries of one device (or every device: -1) from a snapshot tree; streamed lists are
     // empty there, so this adds what was not streamed.
@@ -321,8 +338,12 @@ class Builder : public PickleListSink {
         }
     }
     static constexpr size_t kCancelEvery = size_t(1) << 16;
+    using Pair = PickleValue::DictItems::value_type;
     void addEntry(int device, const PickleValue& dict);
-    bool decodeEntry(const PickleValue& dict, Entry& e, const PickleValue** frames);
+    // A trace entry's keys and values (a dict's items, or the reader's pairs); nullptr: the
+    // entry is not a dict.
+    void addEntry(int device, const Pair* pairs, size_t n);
+    bool decodeEntry(const Pair* pairs, size_t n, Entry& e, const PickleValue** frames);
     Field fieldOf(const PickleValue& key);
     Action actionOf(const PickleValue& value);
     uint8_t poolIndex(const PickleValue& pool_id);
@@ -363,6 +384,8 @@ class Builder : public PickleListSink {
     int32_t m_step = 0;           // -1 while emitting what was there before the trace began
     Trace m_trace;
     std::map<int, DeviceTrace> m_traces;
+    DeviceTrace* m_lastTrace = nullptr;  // the device of the entry before, in m_traces
+    int m_lastDevice = -1;
     std::vector<std::string> m_pools{std::string()};
 
     // Every address an alloc or free of the trace touches (or an initial block has): the
@@ -552,14 +575,16 @@ int8_t Builder::categoryOf(const PickleValue* category) {
     return parsed ? static_cast<int8_t>(*parsed) : int8_t(-1);
 }
 
-bool Builder::decodeEntry(const PickleValue& dict, Entry& e, const PickleValue** frames) {
-    if (!dict.isDict()) {
+bool Builder::decodeEntry(const Pair* pairs, size_t n, Entry& e, const PickleValue** frames) {
+    if (!pairs) {
         return false;
     }
     bool has_action = false;
     int64_t stream = 0;
     int64_t device_free = 0;
-    for (const auto& [key, value] : dict.dictItems()) {
+    for (size_t i = 0; i < n; ++i) {
+        const PickleValue& key = pairs[i].first;
+        const PickleValue& value = pairs[i].second;
         switch (fieldOf(key)) {
             case Field::Action:
                 e.action = actionOf(value);
@@ -658,12 +683,24 @@ bool annotationMarker(const PickleValue* frames, const Entry& e, AnnotationMarke
 }
 
 void Builder::addEntry(int device, const PickleValue& dict) {
-    DeviceTrace& trace = m_traces[device];
+    if (dict.isDict()) {
+        addEntry(device, dict.dictItems().data(), dict.dictItems().size());
+    } else {
+        addEntry(device, nullptr, 0);
+    }
+}
+
+void Builder::addEntry(int device, const Pair* pairs, size_t n) {
+    if (!m_lastTrace || m_lastDevice != device) {
+        m_lastTrace = &m_traces[device];  // std::map: the pointer stays valid
+        m_lastDevice = device;
+    }
+    DeviceTrace& trace = *m_lastTrace;
     Entry e;
     e.index = static_cast<uint32_t>(std::min<uint64_t>(trace.seen, UINT32_MAX));
     ++trace.seen;
     const PickleValue* frames = nullptr;
-    const bool usable = decodeEntry(dict, e, &frames);
+    const bool usable = decodeEntry(pairs, n, e, &frames);
     // Time starts at the first entry that has one, skipped entries included.
     if (e.has(kHasTime) && !trace.has_time) {
         trace.first_time_us = e.time_us;
@@ -903,6 +940,7 @@ void Builder::emitTrace(EventColumns& out, DeviceTrace& trace, int64_t allocated
     for (size_t i = 0; i < entries.size(); ++i) {
         if (i % kCancelEvery == 0) {
             checkCancel();
+            entries.releaseBefore(i);
         }
         const Entry& e = entries[i];
         if (!trace.has_time) {
@@ -1277,6 +1315,7 @@ Trace Builder::build(const PickleValue& snapshot, int device, const RunRange& ra
         m_trace.meta.started_at = isoTimeFromMicros(trace.first_time_us);
     }
     m_traces.clear();  // the entries are not needed any more: free them before finalize()
+    m_lastTrace = nullptr;
     checkCancel();
     if (!range.isAll()) {
         const size_t count = out.count();

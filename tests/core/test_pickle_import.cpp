@@ -168,6 +168,17 @@ class TestPickleImport : public QObject {
         QVERIFY(process.waitForFinished(60000));
         QVERIFY2(process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0,
                  process.readAllStandardError().constData());
+        // gen_p<N>.pickle: scripts/gen_snapshot.py's training steps (the benchmark's snapshots
+        // of any size), small: a few steps of a four-layer model.
+        for (int p = 2; p <= 5; ++p) {
+            process.start(python,
+                          {QString(MEMSCOPE_SOURCE_DIR) + "/scripts/gen_snapshot.py", "--entries",
+                           "3000", "--layers", "4", "--protocol", QString::number(p), "--out",
+                           QString::fromStdString(fixture("gen", p))});
+            QVERIFY(process.waitForFinished(60000));
+            QVERIFY2(process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0,
+                     process.readAllStandardError().constData());
+        }
     }
 
     // --- the reader on hand-built bytes ---------------------------------------------------
@@ -1084,7 +1095,8 @@ class TestPickleImport : public QObject {
     void streamedMatchesTree_data() {
         QTest::addColumn<QString>("shape");
         QTest::addColumn<int>("protocol");
-        for (const char* shape : {"v2", "legacy", "two_dev", "segments", "user_defined", "empty"}) {
+        for (const char* shape : {"v2", "legacy", "two_dev", "segments", "user_defined", "empty",
+                                  "pt2_all", "pt2_train", "gen"}) {
             for (int p = 2; p <= 5; ++p) {
                 QTest::newRow(qPrintable(QString("%1 p%2").arg(shape).arg(p))) << shape << p;
             }
@@ -1111,9 +1123,77 @@ class TestPickleImport : public QObject {
             QCOMPARE(a.segments().size(), b.segments().size());
             QCOMPARE(a.segment_tags.size(), b.segment_tags.size());
             QCOMPARE(a.summary, b.summary);
+            QCOMPARE(a.events.step, b.events.step);
+            QCOMPARE(a.events.phase, b.events.phase);
+            QCOMPARE(a.allocations().size(), b.allocations().size());
+            for (size_t i = 0; i < a.allocations().size(); ++i) {
+                QVERIFY(a.allocations()[i].category == b.allocations()[i].category);
+                QVERIFY(a.allocations()[i].rule == b.allocations()[i].rule);
+            }
             for (size_t i = 0; i < a.events.count(); ++i) {
                 QCOMPARE(framesOf(a, a.events.stack[i]), framesOf(b, b.events.stack[i]));
             }
+            QCOMPARE(TraceSummary::compute(a), TraceSummary::compute(b));
+        }
+    }
+
+    // The reader's fast path for trace entries (PickleListSink::dictItem: a flat dict read
+    // straight from the bytes, no dict built) hands the sink the same items as the general
+    // path, in the same order; on PyTorch-shaped files it takes almost every entry.
+    void dictItemsMatchItems_data() {
+        QTest::addColumn<QString>("shape");
+        QTest::addColumn<int>("protocol");
+        for (const char* shape : {"v2", "segments", "user_defined", "pt2_all", "gen"}) {
+            for (int p = 2; p <= 5; ++p) {
+                QTest::newRow(qPrintable(QString("%1 p%2").arg(shape).arg(p))) << shape << p;
+            }
+        }
+    }
+    void dictItemsMatchItems() {
+        if (!m_skipReason.isEmpty())
+            QSKIP(qPrintable(m_skipReason));
+        QFETCH(QString, shape);
+        QFETCH(int, protocol);
+        struct Sink : PickleListSink {
+            bool dicts = false;
+            size_t fast = 0;
+            std::vector<PickleValue> items;
+            int streamList(const std::vector<PickleValue>& stack, size_t size) override {
+                return size >= 2 && stack[size - 1].isList() && stack[size - 2].isString() &&
+                               stack[size - 2].text() == "device_traces"
+                           ? 0
+                           : -1;
+            }
+            void item(int, PickleValue&& value) override { items.push_back(std::move(value)); }
+            bool takesDictItems() const override { return dicts; }
+            void dictItem(int, const std::pair<PickleValue, PickleValue>* pairs,
+                          size_t n) override {
+                ++fast;
+                PickleValue dict = PickleValue::dict();
+                for (size_t i = 0; i < n; ++i) {
+                    QVERIFY(dict.setItem(pairs[i].first, pairs[i].second));
+                }
+                QCOMPARE(dict.size(), n);  // no key twice
+                items.push_back(std::move(dict));
+            }
+        };
+        const std::string path = fixture(shape, protocol);
+        Sink general;
+        Sink fast;
+        fast.dicts = true;
+        const PickleValue a = PickleReader(path).parseFile(path, &general);
+        const PickleValue b = PickleReader(path).parseFile(path, &fast);
+        QCOMPARE(general.fast, size_t(0));
+        QCOMPARE(general.items.size(), fast.items.size());
+        for (size_t i = 0; i < general.items.size(); ++i) {
+            QVERIFY2(general.items[i] == fast.items[i], general.items[i].repr().c_str());
+        }
+        QVERIFY(a == b);
+        if (shape == "gen") {
+            // Only an entry with a frame list or string seen for the first time, or one that a
+            // 64 KiB FRAME cuts, takes the general path.
+            QVERIFY2(fast.fast * 10 > fast.items.size() * 9,
+                     qPrintable(QString("%1 of %2").arg(fast.fast).arg(fast.items.size())));
         }
     }
 
