@@ -5,6 +5,7 @@
 #include "trace/trace_annotations.h"
 #include "trace/trace_range.h"
 
+#include "interchange/address_slots.h"
 #include "interchange/snapshot_exporter.h"
 #include "io/run_file_cancelled.h"
 #include "memscope_version.h"
@@ -75,8 +76,11 @@ struct Entry {
     uint8_t flags = 0;
     int8_t category = -1;  // Category code, -1: none of Memscope's
     uint8_t pool = 0;      // index into Builder::m_pools, 0: none given
+    // Alloc and frees: the number of the entry's address in its device's AddressSlots.
+    uint32_t slot = AddressSlots::kNone;
     bool has(EntryFlag f) const { return (flags & f) != 0; }
 };
+static_assert(sizeof(Entry) == 48, "a trace entry stays 48 bytes: 17M of them are read at once");
 
 // The entries of one device in chunks: growing never copies more than the first chunk, so a
 // 10M-entry trace never needs twice its size while it is read. The first chunk grows as a vector
@@ -123,6 +127,10 @@ struct AnnotationMarker {
 
 struct DeviceTrace {
     EntryList entries;
+    // The addresses that allocs and frees touch, numbered, and per number the entry that last
+    // touched it (for folding a free_requested into the free_completed that follows it).
+    AddressSlots slots;
+    std::vector<uint64_t> last_entry;
     std::vector<AnnotationMarker> markers;  // from "user_defined" entries, in trace order
     uint64_t seen = 0;                      // entries in the list, skipped ones included
     int64_t skipped = 0;
@@ -347,14 +355,15 @@ class Builder : public PickleListSink {
     Field fieldOf(const PickleValue& key);
     Action actionOf(const PickleValue& value);
     uint8_t poolIndex(const PickleValue& pool_id);
-    void foldFrees(EntryList& entries);
+    void foldFree(DeviceTrace& trace, Entry& e);
     std::vector<SnapshotSegment> snapshotSegments(const PickleValue& snapshot) const;
     // Emit into the trace's columns with allocated relative to the level at the start and
     // reserved without the segments freed before being reserved, which are only known at the
     // end (build() adds them).
     int64_t emitInitialSegments(EventColumns& out, const std::vector<SnapshotSegment>& segments,
                                 EntryList& entries);
-    int64_t emitInitialBlocks(EventColumns& out, const PickleValue& snapshot, int64_t reserved);
+    int64_t emitInitialBlocks(EventColumns& out, const PickleValue& snapshot, int64_t reserved,
+                              const AddressSlots& touched);
     void emitTrace(EventColumns& out, DeviceTrace& trace, int64_t allocated, int64_t reserved,
                    const std::vector<SnapshotSegment>& segments);
     void emit(EventColumns& out, EventKind kind, int64_t time_ns, uint64_t addr, int64_t size,
@@ -388,17 +397,16 @@ class Builder : public PickleListSink {
     int m_lastDevice = -1;
     std::vector<std::string> m_pools{std::string()};
 
-    // Every address an alloc or free of the trace touches (or an initial block has): the
-    // action after the current one, for foldFrees() walking backwards; then, for emitTrace()
-    // walking forwards, whether the trace has shown it yet, whether it is live and its size.
-    // One map for both passes: a million-entry trace has hundreds of thousands of addresses.
+    // Every address an alloc or free of the trace touches, by its slot (Entry::slot), for
+    // emitTrace(): whether the trace has shown it yet, whether it is live and its size.
     struct Block {
-        Action next = Action::Skip;
         bool seen = false;
         bool live = false;
         int64_t size = 0;
     };
-    std::unordered_map<uint64_t, Block> m_blocks;
+    std::vector<Block> m_blocks;
+    // Initial blocks emitted (a block listed twice counts once).
+    std::unordered_map<uint64_t, bool> m_initialBlocks;
     int64_t m_freedFromStart = 0;  // bytes of frees with no alloc: live when the trace starts
     // Segments (or mapped ranges) the trace has reserved and not released, by address.
     struct OpenSegment {
@@ -414,10 +422,20 @@ class Builder : public PickleListSink {
     // pointer comparison usually settles them. Entries hold a value so that its node is not
     // freed and reused while the cache names it.
     std::vector<std::pair<PickleValue, Field>> m_fieldCache;
+    // The key node last seen at each position of an entry and its field (the nodes are kept
+    // alive by m_fieldCache, which holds every node put here).
+    static constexpr size_t kKeyPositions = 16;
+    std::pair<const void*, Field> m_keyAt[kKeyPositions] = {};
     std::vector<std::pair<PickleValue, Action>> m_actionCache;
     // Shared frame lists and frame dicts (the memo holds them; so does the cache, for the same
     // reason) -> stack node / frame id + 1. Unshared ones are converted each time they come.
     std::unordered_map<const void*, std::pair<PickleValue, uint32_t>> m_stackCache;
+    struct RecentStack {
+        const void* list = nullptr;
+        uint32_t stack = 0;
+    };
+    static constexpr size_t kRecentStacks = 1024;
+    std::vector<RecentStack> m_recentStacks = std::vector<RecentStack>(kRecentStacks);
     std::unordered_map<const void*, std::pair<PickleValue, uint32_t>> m_frameCache;
 };
 
@@ -585,7 +603,21 @@ bool Builder::decodeEntry(const Pair* pairs, size_t n, Entry& e, const PickleVal
     for (size_t i = 0; i < n; ++i) {
         const PickleValue& key = pairs[i].first;
         const PickleValue& value = pairs[i].second;
-        switch (fieldOf(key)) {
+        // Entries list their keys in the same order: the key at this position is usually the
+        // one the entry before had there.
+        Field field;
+        if (i < kKeyPositions && key.node() && m_keyAt[i].first == key.node()) {
+            field = m_keyAt[i].second;
+        } else {
+            field = fieldOf(key);
+            const bool kept =
+                std::any_of(m_fieldCache.begin(), m_fieldCache.end(),
+                            [&](const auto& cached) { return cached.first.node() == key.node(); });
+            if (i < kKeyPositions && key.node() && kept) {
+                m_keyAt[i] = {key.node(), field};
+            }
+        }
+        switch (field) {
             case Field::Action:
                 e.action = actionOf(value);
                 has_action = true;
@@ -708,6 +740,10 @@ void Builder::addEntry(int device, const Pair* pairs, size_t n) {
     }
     AnnotationMarker marker;
     if (usable) {
+        if (e.action == Action::Alloc || e.action == Action::FreeRequested ||
+            e.action == Action::FreeCompleted) {
+            foldFree(trace, e);
+        }
         trace.entries.push(e);
     } else if (e.action == Action::Annotation && trace.markers.size() < 2 * kMaxAnnotations &&
                annotationMarker(frames, e, marker)) {
@@ -718,25 +754,22 @@ void Builder::addEntry(int device, const Pair* pairs, size_t n) {
 }
 
 // memory_viz folds "free_requested" followed by "free_completed" at the same address into one
-// free. Walking backwards, the next action at each address is known when its free_requested
-// is reached.
-void Builder::foldFrees(EntryList& entries) {
-    m_blocks.reserve(std::min<size_t>(entries.size(), 1 << 16));
-    for (size_t i = entries.size(); i-- > 0;) {
-        if (i % kCancelEvery == 0) {
-            checkCancel();
-        }
-        Entry& e = entries[i];
-        if (e.action != Action::Alloc && e.action != Action::FreeRequested &&
-            e.action != Action::FreeCompleted) {
-            continue;
-        }
-        Block& b = m_blocks[e.addr];
-        if (e.action == Action::FreeRequested && b.next == Action::FreeCompleted) {
-            e.flags |= kFolded;
-        }
-        b.next = e.action;
+// free: when an alloc or free comes, the entry that touched its address before is known, and
+// is marked when it is a free_requested and this a free_completed. Numbers the address too.
+void Builder::foldFree(DeviceTrace& trace, Entry& e) {
+    e.slot = trace.slots.slotOf(e.addr);
+    if (e.slot == trace.last_entry.size()) {
+        trace.last_entry.push_back(trace.entries.size());
+        return;
     }
+    uint64_t& last = trace.last_entry[e.slot];
+    if (e.action == Action::FreeCompleted) {
+        Entry& before = trace.entries[last];
+        if (before.action == Action::FreeRequested) {
+            before.flags |= kFolded;
+        }
+    }
+    last = trace.entries.size();
 }
 
 void Builder::emit(EventColumns& out, EventKind kind, int64_t time_ns, uint64_t addr, int64_t size,
@@ -841,7 +874,15 @@ uint32_t Builder::stackOf(const PickleValue* frames) {
     if (!frames || !frames->isSequence() || frames->size() == 0) {
         return StackTable::kEmpty;
     }
-    if (auto it = m_stackCache.find(frames->node()); it != m_stackCache.end()) {
+    // Most entries reuse one of a few hundred frame lists: a direct-mapped table of them in
+    // front of the hash map (only nodes the map keeps alive go in).
+    const void* list = frames->node();
+    RecentStack& recent = m_recentStacks[(reinterpret_cast<uintptr_t>(list) >> 4) % kRecentStacks];
+    if (recent.list == list) {
+        return recent.stack;
+    }
+    if (auto it = m_stackCache.find(list); it != m_stackCache.end()) {
+        recent = {list, it->second.second};
         return it->second.second;
     }
     uint32_t node = StackTable::kEmpty;
@@ -853,6 +894,7 @@ uint32_t Builder::stackOf(const PickleValue* frames) {
     }
     if (frames->shared()) {
         m_stackCache.emplace(frames->node(), std::make_pair(*frames, node));
+        recent = {list, node};
     }
     return node;
 }
@@ -950,7 +992,7 @@ void Builder::emitTrace(EventColumns& out, DeviceTrace& trace, int64_t allocated
         }
         switch (e.action) {
             case Action::Alloc: {
-                Block& b = m_blocks[e.addr];
+                Block& b = m_blocks[e.slot];
                 b.seen = true;
                 if (b.live) {
                     // Its free is not in the trace; Trace::finalize() ends it here too.
@@ -968,7 +1010,7 @@ void Builder::emitTrace(EventColumns& out, DeviceTrace& trace, int64_t allocated
                 if (e.has(kFolded)) {
                     break;  // the free_completed that follows is the free
                 }
-                Block& b = m_blocks[e.addr];
+                Block& b = m_blocks[e.slot];
                 if (!b.seen) {
                     if (!e.has(kHasSize) || e.size == 0) {
                         ++m_skipped;  // a free of unknown size with no alloc: nothing to show
@@ -1095,8 +1137,8 @@ void Builder::emitTrace(EventColumns& out, DeviceTrace& trace, int64_t allocated
     }
 }
 
-int64_t Builder::emitInitialBlocks(EventColumns& out, const PickleValue& snapshot,
-                                   int64_t reserved) {
+int64_t Builder::emitInitialBlocks(EventColumns& out, const PickleValue& snapshot, int64_t reserved,
+                                   const AddressSlots& touched) {
     int64_t allocated = 0;
     for (const PickleValue& segment : segmentsOf(snapshot).items()) {
         if (!segment.isDict() || segmentDevice(segment) != m_device) {
@@ -1133,7 +1175,7 @@ int64_t Builder::emitInitialBlocks(EventColumns& out, const PickleValue& snapsho
 
             const PickleValue& state = block.get("state");
             if (!has_addr || !state.isString() || state.text() != "active_allocated" ||
-                m_blocks.count(addr)) {
+                touched.find(addr) != AddressSlots::kNone || m_initialBlocks.count(addr)) {
                 continue;
             }
             int64_t size = 0;
@@ -1150,7 +1192,7 @@ int64_t Builder::emitInitialBlocks(EventColumns& out, const PickleValue& snapsho
             }
             const uint32_t stack = stackOf(frames);
             allocated = addSat(allocated, size);
-            m_blocks[addr].seen = true;  // a block listed twice counts once
+            m_initialBlocks.emplace(addr, true);
             emit(out, EventKind::Alloc, 0, addr, size, allocated, reserved, stack);
             emitRole(out, categoryOf(block.find("category")), 0, addr, allocated, reserved, stack);
         }
@@ -1240,7 +1282,7 @@ Trace Builder::build(const PickleValue& snapshot, int device, const RunRange& ra
     DeviceTrace& trace = m_traces[device];
     EntryList& entries = trace.entries;
     m_skipped = trace.skipped;
-    foldFrees(entries);
+    m_blocks.assign(trace.slots.size(), Block());
     EventColumns& out = m_trace.events;
     out.reserve(entries.size() + entries.size() / 8 + 64);
     m_trace.raw_stack.reserve(entries.size() + entries.size() / 8 + 64);
@@ -1251,7 +1293,7 @@ Trace Builder::build(const PickleValue& snapshot, int device, const RunRange& ra
     const std::vector<SnapshotSegment> segments = snapshotSegments(snapshot);
     m_step = -1;
     const int64_t initial_reserved = emitInitialSegments(out, segments, entries);
-    const int64_t initial = emitInitialBlocks(out, snapshot, initial_reserved);
+    const int64_t initial = emitInitialBlocks(out, snapshot, initial_reserved, trace.slots);
     m_step = 0;
     emitTrace(out, trace, initial, initial_reserved, segments);
 

@@ -558,8 +558,19 @@ bool PickleReader::readDictItem(int tag) {
     if (batch) {
         ++p;
     }
-    std::pair<PickleValue, PickleValue> pairs[kMaxDictItemPairs];
+    // The pairs live in the reader (not zeroed per entry); whatever was put in them is
+    // released however this returns.
+    std::pair<PickleValue, PickleValue>* pairs = m_dictPairs;
     size_t n = 0;
+    struct Release {
+        std::pair<PickleValue, PickleValue>* pairs;
+        const size_t& n;
+        ~Release() {
+            for (size_t i = 0; i <= n && i < kMaxDictItemPairs; ++i) {
+                pairs[i] = {};
+            }
+        }
+    } release{pairs, n};
     for (;;) {
         if (p >= m_size) {
             return false;

@@ -194,7 +194,8 @@ class PickleReader {
     std::vector<uint8_t> m_buffer;
     PickleListSink* m_sink = nullptr;
     bool m_dictItems = false;  // m_sink takes dict items (PickleListSink::takesDictItems)
-    std::vector<std::pair<const void*, int>> m_streamed;  // list node -> tag
+    std::pair<PickleValue, PickleValue> m_dictPairs[kMaxDictItemPairs];  // readDictItem's
+    std::vector<std::pair<const void*, int>> m_streamed;                 // list node -> tag
     std::vector<int> m_markTags;  // per open MARK: the tag of the streamed list under it, or -1
     std::vector<uint64_t> m_itemMemo;  // memo indices of streamed items not yet handed over
     int m_opcode = -1;
