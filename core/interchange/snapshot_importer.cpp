@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <ctime>
 #include <limits>
 #include <map>
@@ -331,6 +332,14 @@ class Builder : public PickleListSink {
     // Entries of one device (or every device: -1) from a snapshot tree; streamed lists are
     // empty there, so this adds what was not streamed.
     void collect(const PickleValue& snapshot, int only_device = -1);
+    // Trace entries received so far, of every device (skipped ones included).
+    uint64_t entriesSeen() const {
+        uint64_t n = 0;
+        for (const auto& [device, trace] : m_traces) {
+            n += trace.seen;
+        }
+        return n;
+    }
     // Devices with trace entries or segments, ascending.
     std::vector<int> devices(const PickleValue& snapshot) const;
     // The first device with trace entries, else the first with segments, else 0.
@@ -1459,11 +1468,44 @@ Trace SnapshotImporter::import(const std::string& path, int device, const Import
     PickleReader::FileOptions file_options;
     file_options.progress = options.progress;
     file_options.cancel = options.cancel;
-    const PickleValue snapshot = PickleReader(path).parseFile(path, &builder, file_options);
+    PickleValue salvage;
+    if (options.keep_partial) {
+        file_options.salvage = &salvage;
+    }
+    PickleValue snapshot;
+    std::optional<PickleError> damage;
+    try {
+        snapshot = PickleReader(path).parseFile(path, &builder, file_options);
+    } catch (const PickleError& e) {
+        // Something to show: trace entries, or segments (the allocator's state).
+        const bool something =
+            builder.entriesSeen() > 0 ||
+            ((salvage.isDict() || salvage.isList()) && segmentsOf(salvage).size() > 0);
+        if (!options.keep_partial || !something) {
+            throw;
+        }
+        damage = e;
+        snapshot = std::move(salvage);
+    }
     checkSnapshot(snapshot, path);
     builder.collect(snapshot);
     device = chooseDevice(builder, snapshot, device, path);
-    return builder.build(snapshot, device, options.range);
+    Trace trace = builder.build(snapshot, device, options.range);
+    if (damage) {
+        uint64_t file_bytes = 0;
+        if (std::FILE* f = std::fopen(path.c_str(), "rb")) {
+            if (std::fseek(f, 0, SEEK_END) == 0) {
+                file_bytes = static_cast<uint64_t>(std::max(0L, std::ftell(f)));
+            }
+            std::fclose(f);
+        }
+        const int64_t offset = std::max<int64_t>(0, damage->offset());
+        trace.meta.source += "; partial: read up to byte " + std::to_string(offset) + " of " +
+                             std::to_string(file_bytes) + ", the rest is damaged";
+        trace.summary["partial"] = {
+            {"error", damage->what()}, {"offset", offset}, {"file_bytes", file_bytes}};
+    }
+    return trace;
 }
 
 Trace SnapshotImporter::fromValue(const PickleValue& snapshot, int device,

@@ -86,6 +86,14 @@ class SnapshotImporter {
         const std::atomic<bool>* cancel = nullptr;
         // Only this part of the trace (see above and RunRange).
         RunRange range;
+        // A damaged file (cut short, cut inside a frame, corrupted): instead of the PickleError,
+        // the trace of what was read before the damage (the trace entries streamed, the
+        // top-level fields complete by then; PickleReader::FileOptions::salvage), marked
+        // partial: meta.source ends "; partial: read up to byte N of M, the rest is damaged",
+        // and summary["partial"] = {"error": the PickleError's one line, "offset": N,
+        // "file_bytes": M}, which TraceSummary::toText prints. Still the PickleError when
+        // nothing was read (no trace entry and no segment).
+        bool keep_partial = false;
     };
 
     // Devices with trace entries or segments, ascending.

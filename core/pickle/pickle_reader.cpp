@@ -225,8 +225,15 @@ PickleReader::PickleReader(std::string source_name) : m_source(std::move(source_
 
 void PickleReader::fail(const std::string& reason) const {
     const char* name = opcodeName(m_opcode);
-    throw PickleError(m_source, static_cast<int64_t>(m_opStart), m_opcode, name ? name : "",
-                      reason);
+    std::string why = reason;
+    if (m_cutFrame >= 0) {
+        why += " (the file is cut short: the FRAME at offset " + std::to_string(m_cutFrame) +
+               " declares " + std::to_string(m_cutFrameLength) + " bytes, " +
+               std::to_string(m_file ? m_fileSize - uint64_t(m_cutFrame) - 9
+                                     : m_size - size_t(m_cutFrame) - 9) +
+               " are there)";
+    }
+    throw PickleError(m_source, static_cast<int64_t>(m_opStart), m_opcode, name ? name : "", why);
 }
 
 void PickleReader::failUnsupported() const {
@@ -803,8 +810,17 @@ PickleValue PickleReader::parseFile(const std::string& path, PickleListSink* sin
         return result;
     } catch (...) {
         // Nothing half-built outlives the failure (a cancel or a PickleError): the partial
-        // stack and memo go now, not when the reader does.
+        // stack and memo go now, not when the reader does; what a PickleError's caller asked
+        // to salvage is taken first.
         m_file = nullptr;
+        if (options.salvage) {
+            try {
+                throw;
+            } catch (const PickleError&) {
+                *options.salvage = salvaged();
+            } catch (...) {
+            }
+        }
         m_fileOptions = nullptr;
         m_buffer = std::vector<uint8_t>();
         m_stack = std::vector<PickleValue>();
@@ -813,6 +829,45 @@ PickleValue PickleReader::parseFile(const std::string& path, PickleListSink* sin
         m_itemMemo.clear();
         throw;
     }
+}
+
+PickleValue PickleReader::salvaged() {
+    if (m_stack.empty()) {
+        return {};
+    }
+    PickleValue top = m_stack[0];
+    if (top.sealed()) {
+        return top;
+    }
+    // Above the MARK opened right over it, if any; else right above it.
+    const size_t first = 1;
+    if (top.isDict()) {
+        auto& node = *top.dictNode();
+        for (size_t i = first; i + 1 < m_stack.size(); i += 2) {
+            PickleValue& key = m_stack[i];
+            PickleValue& value = m_stack[i + 1];
+            if (!key.isHashable() || key.weight() > PickleValue::kMaxKeyWeight ||
+                value.node() == top.node() || value.depth() + 1 > kMaxDepth) {
+                break;  // not a pair of this dict's: the damage is inside a value
+            }
+            node.depth = std::max(node.depth, std::max(key.depth(), value.depth()) + 1);
+            key.seal();
+            value.seal();
+            const size_t h = key.hash();
+            PickleValue::insertItem(node, PickleValue(key), h, PickleValue(value));
+        }
+    } else if (top.isList()) {
+        auto& node = *top.sequenceNode();
+        for (size_t i = first; i < m_stack.size(); ++i) {
+            if (!m_stack[i].isDict() || m_stack[i].depth() + 1 > kMaxDepth) {
+                break;  // a segment list holds dicts
+            }
+            node.depth = std::max(node.depth, m_stack[i].depth() + 1);
+            m_stack[i].seal();
+            node.items.push_back(m_stack[i]);
+        }
+    }
+    return top;
 }
 
 PickleValue PickleReader::run() {
@@ -825,6 +880,7 @@ PickleValue PickleReader::run() {
     m_streamed.clear();
     m_itemMemo.clear();
     m_dictItems = m_sink && m_sink->takesDictItems();
+    m_cutFrame = -1;
 
     for (;;) {
         if (m_pos >= m_size && !more()) {
@@ -846,11 +902,12 @@ PickleValue PickleReader::run() {
                 break;
             }
             case FRAME:
-                // Frames only group bytes: check that the frame's bytes are there.
-                if (const uint64_t length = readU64(); length > bytesLeft()) {
-                    fail("declared length " + std::to_string(length) +
-                         " runs past the end of the file (" +
-                         std::to_string(m_file ? m_fileSize : m_size) + " bytes)");
+                // Frames only group bytes. One that runs past the end of the file is a file
+                // cut short: what it holds up to the cut is read, and the error at the cut
+                // names the frame (fail()).
+                if (const uint64_t length = readU64(); length > bytesLeft() && m_cutFrame < 0) {
+                    m_cutFrame = static_cast<int64_t>(m_opStart);
+                    m_cutFrameLength = length;
                 }
                 break;
             case MARK:
@@ -863,6 +920,11 @@ PickleValue PickleReader::run() {
                 m_marks.push_back(m_stack.size());
                 break;
             case STOP: {
+                if (m_cutFrame >= 0) {
+                    // Python refuses a frame cut short too ("pickle exhausted before end of
+                    // frame"), even when what is there ends with STOP.
+                    fail("the pickle stops before its last frame ends");
+                }
                 if (!m_marks.empty()) {
                     fail(std::to_string(m_marks.size()) + " MARK(s) still open at STOP");
                 }

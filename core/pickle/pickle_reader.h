@@ -99,6 +99,13 @@ class PickleReader {
         // When set (by any thread), parsing stops at the next chunk and throws RunFileCancelled
         // naming the path; the partial tree, memo and buffer are freed as the exception leaves.
         const std::atomic<bool>* cancel = nullptr;
+        // When set, a PickleError (a file cut short or damaged) first leaves here the top-level
+        // value as far as it was read (issue 52): the bottom of the stack, with the key/value
+        // pairs read above its open MARK set into it when it is a dict (Python's pickler sets
+        // a dict's items at the end of each batch of 1000), or the values appended when it is
+        // a list. Streamed items handed to the sink before the damage stay handed. None when
+        // nothing was read.
+        PickleValue* salvage = nullptr;
     };
     PickleValue parseFile(const std::string& path, PickleListSink* sink,
                           const FileOptions& options);
@@ -133,6 +140,7 @@ class PickleReader {
     // Bytes left in the data after m_pos (the file's size when streaming from one).
     uint64_t bytesLeft() const;
     PickleValue run();
+    PickleValue salvaged();
     uint8_t readU8() { return *take(1); }
     uint16_t readU16();
     uint32_t readU32();
@@ -190,6 +198,10 @@ class PickleReader {
     std::FILE* m_file = nullptr;
     uint64_t m_fileSize = 0;  // at open; UINT64_MAX when unknown
     bool m_eof = false;
+    // A FRAME that declares more bytes than the file has (a file cut inside a frame): its
+    // offset, or -1. Reading goes on up to the cut, and the error there says so.
+    int64_t m_cutFrame = -1;
+    uint64_t m_cutFrameLength = 0;
     const FileOptions* m_fileOptions = nullptr;  // during parseFile
     std::vector<uint8_t> m_buffer;
     PickleListSink* m_sink = nullptr;

@@ -336,6 +336,11 @@ std::string TraceSummary::toText(const Trace& trace, const nlohmann::json& s, si
         out << "; PyTorch version and threads not recorded";
     }
     out << "\n";
+    // A damaged snapshot (SnapshotImporter::ImportOptions::keep_partial): its error's one line.
+    if (const auto it = s.find("partial"); it != s.end() && it->is_object()) {
+        out << "Partial: " << it->value("error", std::string("the file is damaged"))
+            << "; what was read before the damage is shown\n";
+    }
     if (const auto o = recordedOptions(trace.meta)) {
         out << "Config: " << o->preset << ", batch " << o->batch_size << ", seq " << o->seq_len
             << ", " << toString(o->dtype) << ", attention " << toString(o->attention)

@@ -10,6 +10,7 @@
 #include "pickle/pickle_error.h"
 #include "pickle/pickle_reader.h"
 #include "pickle/pickle_writer.h"
+#include "source/run_source.h"
 #include "trace/frame_cleaner.h"
 #include "trace/reserved_memory.h"
 #include "trace/timeline_layout.h"
@@ -1775,6 +1776,107 @@ class TestPickleImport : public QObject {
         QCOMPARE(a.segments().size(), b.segments().size());
         QCOMPARE(a.peakEvent(), b.peakEvent());
         QVERIFY2(QString::fromStdString(a.meta.source).contains("loaded"), a.meta.source.c_str());
+    }
+
+    // A damaged snapshot (cut short, cut inside a FRAME, an opcode overwritten) imports with
+    // keep_partial as what was read before the damage, marked partial with the error's one
+    // line; without it, or when nothing was read, the PickleError as before.
+    void damagedFileShowsWhatWasRead_data() {
+        QTest::addColumn<int>("protocol");
+        QTest::addColumn<QString>("damage");
+        for (const int p : {2, 4}) {
+            for (const char* damage : {"cut", "corrupt"}) {
+                QTest::newRow(qPrintable(QString("p%1 %2").arg(p).arg(damage))) << p << damage;
+            }
+        }
+    }
+    void damagedFileShowsWhatWasRead() {
+        if (!m_skipReason.isEmpty())
+            QSKIP(qPrintable(m_skipReason));
+        QFETCH(int, protocol);
+        QFETCH(QString, damage);
+        const std::string whole = fixture("gen", protocol);
+        const Trace full = SnapshotImporter::import(whole);
+        std::vector<uint8_t> bytes = PickleReader::readBytes(whole);
+        const size_t at = bytes.size() * 6 / 10;  // inside the trace (and a 64 KiB frame)
+        if (damage == "cut") {
+            bytes.resize(at);
+        } else {
+            // The next entry's EMPTY_DICT becomes a byte that is no opcode.
+            size_t i = at;
+            while (i < bytes.size() && !(bytes[i] == 'u' && bytes[i + 1] == '}')) {
+                ++i;
+            }
+            QVERIFY(i + 1 < bytes.size());
+            bytes[i + 1] = 0xff;
+        }
+        const std::string path = m_dir.filePath("damaged.pickle").toStdString();
+        {
+            std::ofstream out(path, std::ios::binary);
+            out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+        }
+        QVERIFY_THROWS_EXCEPTION(PickleError, SnapshotImporter::import(path));
+        SnapshotImporter::ImportOptions options;
+        options.keep_partial = true;
+        const Trace part = SnapshotImporter::import(path, -1, options);
+        QVERIFY(part.summary.contains("partial"));
+        const std::string error = part.summary["partial"]["error"].get<std::string>();
+        QVERIFY2(error.rfind(path + ": ", 0) == 0 && error.find('\n') == std::string::npos,
+                 error.c_str());
+        QCOMPARE(error.find("cut short") != std::string::npos,
+                 damage == "cut" && protocol >= 4);  // cut inside a frame
+        QVERIFY2(part.meta.source.find("; partial: read up to byte") != std::string::npos,
+                 part.meta.source.c_str());
+        QCOMPARE(part.summary["partial"]["file_bytes"].get<uint64_t>(), uint64_t(bytes.size()));
+        // What was read is the whole file's beginning: the blocks from before the trace, then
+        // the trace's entries up to the damage (the last free may lack its free_completed).
+        QVERIFY(part.events.count() > full.events.count() / 3);
+        QVERIFY(part.events.count() < full.events.count());
+        for (size_t i = 0; i + 2 < part.events.count(); ++i) {
+            QCOMPARE(part.events.kind[i], full.events.kind[i]);
+            QCOMPARE(part.events.addr[i], full.events.addr[i]);
+            QCOMPARE(part.events.size[i], full.events.size[i]);
+            QCOMPARE(part.events.allocated[i], full.events.allocated[i]);
+        }
+        const std::string text = TraceSummary::toText(part, part.summary);
+        QVERIFY2(text.find("Partial: " + error) != std::string::npos, text.c_str());
+        // The one door the CLI and the GUI open files through keeps what was read too.
+        const Trace opened = RunSource(path).open({});
+        QCOMPARE(opened.events.count(), part.events.count());
+        QVERIFY(opened.summary.contains("partial"));
+
+        // Cut before any trace entry or top-level field was complete: the error, not a trace.
+        bytes.resize(40);
+        {
+            std::ofstream out(path, std::ios::binary | std::ios::trunc);
+            out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+        }
+        try {
+            SnapshotImporter::import(path, -1, options);
+            QFAIL("a file cut at 40 bytes imported");
+        } catch (const PickleError& e) {
+            QVERIFY2(QString(e.what()).startsWith(QString::fromStdString(path + ": ")), e.what());
+        }
+    }
+
+    // A pickle of something else: one line naming the file, partial or not.
+    void otherObjectIsOneLine() {
+        const std::string path = m_dir.filePath("other.pickle").toStdString();
+        {
+            std::ofstream out(path, std::ios::binary);
+            const Bytes bytes = kProto2 + bytesOf({']', 'q', 0, '(', 'K', 1, 'K', 2, 'e', '.'});
+            out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+        }
+        SnapshotImporter::ImportOptions options;
+        options.keep_partial = true;
+        try {
+            SnapshotImporter::import(path, -1, options);
+            QFAIL("a list of ints imported");
+        } catch (const PickleError& e) {
+            QCOMPARE(QString(e.what()),
+                     QString::fromStdString(
+                         path + ": not a memory snapshot: a list that holds no segment dicts"));
+        }
     }
 
     void notASnapshot() {
