@@ -1322,6 +1322,28 @@ Trace Builder::build(const PickleValue& snapshot, int device, const RunRange& ra
         int64_t budget = 10000;
         m_trace.summary["allocator_settings"] = toJson(*settings, budget);
     }
+    // PyTorch keeps the trace in a ring buffer of trace_alloc_max_entries entries and sets
+    // trace_alloc_overflowed once it dropped older ones (at the top level, or among the
+    // allocator's settings): then the history started late, and what the dropped entries
+    // allocated and had not freed is what this trace shows as present from the start.
+    {
+        const PickleValue* settings =
+            snapshot.isDict() ? snapshot.find("allocator_settings") : nullptr;
+        auto field = [&](const char* key) -> const PickleValue* {
+            const PickleValue* v = snapshot.isDict() ? snapshot.find(key) : nullptr;
+            return v ? v : settings ? settings->find(key) : nullptr;
+        };
+        const PickleValue* max_entries = field("trace_alloc_max_entries");
+        const PickleValue* overflowed = field("trace_alloc_overflowed");
+        if (max_entries || overflowed) {
+            nlohmann::json history = {{"overflowed", overflowed && overflowed->toBool()},
+                                      {"entries", trace.seen}};
+            if (const auto n = max_entries ? max_entries->toInt64() : std::nullopt; n && *n > 0) {
+                history["max_entries"] = *n;
+            }
+            m_trace.summary["trace_history"] = std::move(history);
+        }
+    }
     // Annotations: PyTorch 2.5+'s external_annotations, and the user_defined entries that
     // nightlies of mid-2024 wrote into device_traces instead. Both are placed by the trace
     // entries' times: without them there is nothing to place them by.

@@ -47,6 +47,9 @@
 //     `reserved` column the running total of segment bytes: the time-0 segments, plus the
 //     segments the trace releases without having reserved them.
 //   - `allocator_settings` -> summary["allocator_settings"] (JSON).
+//   - `trace_alloc_max_entries` and `trace_alloc_overflowed` (at the top level or among the
+//     allocator settings) -> summary["trace_history"] = {"overflowed", "entries" (the
+//     device's trace entries), "max_entries"}: the ring buffer dropped older entries.
 //   - `external_annotations` (2.5+) START/END pairs of the device, and the user_defined
 //     entries' -> summary["annotations"] (TraceAnnotations reads them; see its header).
 //   - import() streams: the file is read in chunks and each trace entry is converted as soon

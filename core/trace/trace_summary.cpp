@@ -436,6 +436,22 @@ std::string TraceSummary::toText(const Trace& trace, const nlohmann::json& s, si
                    "see them, start recording before building the model.\n";
         }
     }
+    // PyTorch's ring buffer dropped the oldest trace entries (SnapshotImporter).
+    if (const auto it = s.find("trace_history");
+        it != s.end() && it->is_object() && it->value("overflowed", false)) {
+        out << "History started late: PyTorch kept ";
+        if (it->contains("max_entries")) {
+            out << "only its last " << it->value("max_entries", int64_t(0))
+                << " trace entries (trace_alloc_max_entries)";
+        } else {
+            out << "only its last trace entries";
+        }
+        out << " and dropped the older ones (trace_alloc_overflowed). What they allocated and had "
+               "not freed, "
+            << bytes("before_recording_bytes")
+            << ", is shown as present from the start; a larger max_entries in "
+               "torch.cuda.memory._record_memory_history keeps more.\n";
+    }
     if (s.contains("oom") && !s["oom"].is_null()) {
         const auto& o = s["oom"];
         out << "OUT OF MEMORY in step " << o.value("step", 0) << " ("

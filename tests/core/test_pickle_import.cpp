@@ -1859,6 +1859,47 @@ class TestPickleImport : public QObject {
         }
     }
 
+    // A history that started late (PyTorch's ring buffer overflowed): the summary says how many
+    // entries it kept and that it dropped older ones, info says so and how many bytes the lost
+    // part left live; the newest fields beside (pool_id, host_segments, host_traces) read.
+    void importsOverflowedHistory_data() { protocols(); }
+    void importsOverflowedHistory() {
+        if (!m_skipReason.isEmpty())
+            QSKIP(qPrintable(m_skipReason));
+        QFETCH(int, protocol);
+        const Trace t = SnapshotImporter::import(fixture("overflowed", protocol));
+        QCOMPARE(t.summary["trace_history"],
+                 nlohmann::json({{"overflowed", true}, {"entries", 4}, {"max_entries", 4}}));
+        QCOMPARE(TraceSummary::beforeRecordingBytes(t), int64_t(4096 + 8192));
+        nlohmann::json s = t.summary;
+        s.update(TraceSummary::compute(t));
+        s["before_recording_bytes"] = TraceSummary::beforeRecordingBytes(t);
+        const std::string text = TraceSummary::toText(t, s);
+        QVERIFY2(text.find("History started late: PyTorch kept only its last 4 trace entries "
+                           "(trace_alloc_max_entries) and dropped the older ones "
+                           "(trace_alloc_overflowed). What they allocated and had not freed, "
+                           "12.0 KiB, is shown") != std::string::npos,
+                 text.c_str());
+
+        // The same two fields among the allocator's settings, as some PyTorch versions put them.
+        PickleValue settings = PickleValue::dict();
+        settings.setItem(PickleValue::string("trace_alloc_max_entries"),
+                         PickleValue::fromInt(1000));
+        settings.setItem(PickleValue::string("trace_alloc_overflowed"),
+                         PickleValue::fromBool(false));
+        PickleValue snapshot = PickleValue::dict();
+        snapshot.setItem(PickleValue::string("segments"), PickleValue::list());
+        snapshot.setItem(PickleValue::string("allocator_settings"), settings);
+        const Trace u = SnapshotImporter::fromValue(snapshot);
+        QCOMPARE(u.summary["trace_history"],
+                 nlohmann::json({{"overflowed", false}, {"entries", 0}, {"max_entries", 1000}}));
+        QVERIFY(TraceSummary::toText(u, u.summary).find("History started late") ==
+                std::string::npos);
+        // Without either field: nothing said.
+        QVERIFY(
+            !SnapshotImporter::import(fixture("v2", protocol)).summary.contains("trace_history"));
+    }
+
     // A pickle of something else: one line naming the file, partial or not.
     void otherObjectIsOneLine() {
         const std::string path = m_dir.filePath("other.pickle").toStdString();
