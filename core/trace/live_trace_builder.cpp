@@ -244,7 +244,7 @@ void LiveTraceBuilder::pairAppended(Trace& trace) {
         } else if (kind == EventKind::Role) {
             if (auto it = m_open.find(key);
                 it != m_open.end() && events.size[i] >= 0 && events.size[i] < kCategoryCount) {
-                m_role[it->second] = events.size[i];
+                m_role[it->second] = static_cast<int8_t>(events.size[i]);
             }
         } else if (kind == EventKind::SegmentAlloc) {
             segments_changed = true;
