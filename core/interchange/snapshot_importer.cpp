@@ -33,10 +33,15 @@ constexpr int kMaxDevice = std::numeric_limits<int16_t>::max();
 
 // Small blocks freed after reading (the reader's values, its memo pages, entries that took the
 // general path) stay in glibc's heap, which keeps their pages: 39 MB after a 1 GB import, at
-// the peak (Trace::finalize). Giving them back keeps the peak within the file's size.
-void returnFreeHeap() {
+// the peak (Trace::finalize). Giving them back keeps the peak within the file's size. Only for
+// large traces: trimming walks the heap, which small imports (a fuzzer's thousands) need not.
+void returnFreeHeap(size_t events) {
 #ifdef __GLIBC__
-    malloc_trim(0);
+    if (events >= (size_t(1) << 20)) {
+        malloc_trim(0);
+    }
+#else
+    (void)events;
 #endif
 }
 // Imported annotation regions kept at most (a marker each for START and END).
@@ -1412,7 +1417,7 @@ Trace Builder::build(const PickleValue& snapshot, int device, const RunRange& ra
                                std::to_string(count);
         checkCancel();
     }
-    returnFreeHeap();
+    returnFreeHeap(m_trace.events.count());
     m_trace.finalize();
     return std::move(m_trace);
 }
@@ -1504,7 +1509,7 @@ Trace SnapshotImporter::import(const std::string& path, int device) {
 
 Trace SnapshotImporter::import(const std::string& path, int device, const ImportOptions& options) {
     Trace trace = importSnapshotFile(path, device, options);
-    returnFreeHeap();  // the builder's blocks too, before the caller summarizes or draws
+    returnFreeHeap(trace.events.count());  // the builder's too, before the caller summarizes
     return trace;
 }
 

@@ -554,8 +554,10 @@ std::string exercise(const Bytes& input, Stats& stats) {
         problem = std::string("unexpected exception: ") + e.what();
     }
     // The streaming import from a file as RunSource does it: the reader's fast path for trace
-    // entries, and what it salvages of a damaged file (keep_partial).
-    if (problem.empty()) {
+    // entries, and what it salvages of a damaged file (keep_partial). Every fourth input: a
+    // file per input doubled the fuzzer's time on the 2-core machine.
+    static uint64_t inputs = 0;
+    if (problem.empty() && inputs++ % 4 == 0) {
         static const std::string path = QDir::tempPath().toStdString() + "/fuzz_pickle_reader_" +
                                         std::to_string(QCoreApplication::applicationPid()) +
                                         ".pickle";
