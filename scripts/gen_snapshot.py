@@ -32,7 +32,6 @@ import struct
 import sys
 import time
 
-MIB = 1 << 20
 T0 = 1_700_000_000_000_000 & ~((1 << 20) - 1)  # 2023-11-14, microseconds, a step boundary
 STEP_US = 1 << 20  # one training step, about a second
 ADDR_BASE = 0x7E0000000000  # below 2**47: every address is a 6-byte LONG1, as in real files
@@ -506,7 +505,6 @@ def main():
         w.memoize()
         w.write(EMPTY_LIST)
         w.memoize()
-        keys = ["action", "addr", "size", "stream", "time_us", "frames"]
         # Repeat 0 writes each new frame list and string; afterwards an entry's bytes are
         # constant but for its address and time, which are 6 and 7 byte LONG1s.
         written_entries = 0
