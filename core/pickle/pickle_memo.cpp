@@ -62,12 +62,9 @@ void PickleMemo::markStreamed(uint64_t index) {
     m_state[index] = kStreamed;
 }
 
-const PickleValue* PickleMemo::get(uint64_t index, bool* streamed) const {
-    *streamed = false;
+// get() for an index that is not set in the dense part.
+const PickleValue* PickleMemo::getRest(uint64_t index, bool* streamed) const {
     if (index < m_state.size()) {
-        if (m_state[index] == kSet) {
-            return &m_pages[static_cast<size_t>(index / kPageSize)][index % kPageSize];
-        }
         *streamed = m_state[index] == kStreamed;
         if (*streamed) {
             return nullptr;

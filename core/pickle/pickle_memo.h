@@ -32,7 +32,14 @@ class PickleMemo {
     // Marks index as a streamed item: its value (if any) is released.
     void markStreamed(uint64_t index);
     // The value at index, or nullptr; *streamed says whether the index is a streamed item.
-    const PickleValue* get(uint64_t index, bool* streamed) const;
+    const PickleValue* get(uint64_t index, bool* streamed) const {
+        *streamed = false;
+        if (index < m_state.size() && m_state[index] == kSet) {
+            // Inline: a trace entry looks up eight keys, names and frame lists.
+            return &m_pages[static_cast<size_t>(index / kPageSize)][index % kPageSize];
+        }
+        return getRest(index, streamed);
+    }
     // Distinct indices stored (set or streamed): where MEMOIZE puts the next one.
     size_t count() const { return m_count; }
     // Forgets everything and frees the pages.
@@ -40,6 +47,7 @@ class PickleMemo {
 
   private:
     enum State : uint8_t { kUnset = 0, kSet = 1, kStreamed = 2 };
+    const PickleValue* getRest(uint64_t index, bool* streamed) const;
     void grow(uint64_t index);
     PickleValue& slot(uint64_t index);
 

@@ -453,7 +453,12 @@ bool PickleReader::scanMemoRef(size_t& p, PickleValue& out) const {
     if (!value) {
         return false;  // the general path names the error
     }
-    out = *value;
+    // `out` is one of readDictItem's released pairs (no node): a copy without the assignment's
+    // release of the old value.
+    out.m_type = value->m_type;
+    out.m_unsigned = value->m_unsigned;
+    std::memcpy(&out.m_int, &value->m_int, sizeof out.m_int);
+    out.retain();
     return true;
 }
 
@@ -488,8 +493,18 @@ bool PickleReader::scanValue(size_t& p, PickleValue& out) const {
             if (left < 2 || left - 2 < b[1]) {
                 return false;
             }
-            out = PickleValue::fromTwosComplement(b + 2, b[1]);
-            p += 2 + size_t(b[1]);
+            const size_t n = b[1];
+            if (n > 0 && n <= 8) {
+                // Addresses and times: sign-extend the little-endian bytes here.
+                uint64_t v = (b[2 + n - 1] & 0x80) ? ~uint64_t(0) : 0;
+                for (size_t i = n; i-- > 0;) {
+                    v = (v << 8) | b[2 + i];
+                }
+                out = PickleValue::fromInt(static_cast<int64_t>(v));
+            } else {
+                out = PickleValue::fromTwosComplement(b + 2, n);
+            }
+            p += 2 + n;
             return true;
         }
         case BINFLOAT: {
@@ -574,10 +589,12 @@ bool PickleReader::readDictItem(int tag) {
         const size_t& n;
         ~Release() {
             for (size_t i = 0; i <= n && i < kMaxDictItemPairs; ++i) {
-                pairs[i] = {};
+                pairs[i].first.release();
+                pairs[i].second.release();
             }
         }
     } release{pairs, n};
+    size_t key_hash[kMaxDictItemPairs];
     for (;;) {
         if (p >= m_size) {
             return false;
@@ -591,6 +608,7 @@ bool PickleReader::readDictItem(int tag) {
             pairs[n].second.depth() + 2 > kMaxDepth) {
             return false;
         }
+        key_hash[n] = pairs[n].first.hash();
         ++n;
         if (!batch) {
             if (p >= m_size || m_data[p] != SETITEM) {
@@ -606,9 +624,8 @@ bool PickleReader::readDictItem(int tag) {
     }
     for (size_t i = 0; i < n; ++i) {
         for (size_t j = 0; j < i; ++j) {
-            const PickleValue& a = pairs[i].first;
-            const PickleValue& b = pairs[j].first;
-            if (a.node() == b.node() || (a.hash() == b.hash() && a == b)) {
+            if (key_hash[i] == key_hash[j] && (pairs[i].first.node() == pairs[j].first.node() ||
+                                               pairs[i].first == pairs[j].first)) {
                 return false;  // a key given twice: the general path keeps the last value
             }
         }
@@ -618,7 +635,9 @@ bool PickleReader::readDictItem(int tag) {
         m_memo.markStreamed(memo_index);
     }
     for (size_t i = 0; i < n; ++i) {
-        pairs[i].second.seal();
+        if (pairs[i].second.isContainer()) {
+            pairs[i].second.seal();
+        }
     }
     m_sink->dictItem(tag, pairs, n);
     return true;
