@@ -5,6 +5,7 @@
 #include "trace/trace_annotations.h"
 #include "trace/trace_range.h"
 
+#include "interchange/address_slots.h"
 #include "interchange/snapshot_exporter.h"
 #include "io/run_file_cancelled.h"
 #include "memscope_version.h"
@@ -13,17 +14,36 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <ctime>
 #include <limits>
 #include <map>
 #include <optional>
 #include <unordered_map>
 
+#ifdef __GLIBC__
+#include <malloc.h>  // malloc_trim
+#endif
+
 namespace memscope {
 
 namespace {
 
 constexpr int kMaxDevice = std::numeric_limits<int16_t>::max();
+
+// Small blocks freed after reading (the reader's values, its memo pages, entries that took the
+// general path) stay in glibc's heap, which keeps their pages: 39 MB after a 1 GB import, at
+// the peak (Trace::finalize). Giving them back keeps the peak within the file's size. Only for
+// large traces: trimming walks the heap, which small imports (a fuzzer's thousands) need not.
+void returnFreeHeap(size_t events) {
+#ifdef __GLIBC__
+    if (events >= (size_t(1) << 20)) {
+        malloc_trim(0);
+    }
+#else
+    (void)events;
+#endif
+}
 // Imported annotation regions kept at most (a marker each for START and END).
 constexpr size_t kMaxAnnotations = 1000000;
 
@@ -75,12 +95,18 @@ struct Entry {
     uint8_t flags = 0;
     int8_t category = -1;  // Category code, -1: none of Memscope's
     uint8_t pool = 0;      // index into Builder::m_pools, 0: none given
+    // Alloc and frees: the number of the entry's address in its device's AddressSlots.
+    uint32_t slot = AddressSlots::kNone;
     bool has(EntryFlag f) const { return (flags & f) != 0; }
 };
+static_assert(sizeof(Entry) == 48, "a trace entry stays 48 bytes: 17M of them are read at once");
 
 // The entries of one device in chunks: growing never copies more than the first chunk, so a
 // 10M-entry trace never needs twice its size while it is read. The first chunk grows as a vector
-// does, so a small snapshot does not take a whole chunk (768 KiB) per device.
+// does, so a small snapshot does not take a whole chunk (48 MiB) per device. A chunk is larger
+// than glibc's largest mmap threshold (32 MiB), so that each is mapped on its own and goes back
+// to the system when emitTrace() frees it; smaller ones came from the heap, which kept them
+// (issue 52: 186 of 228 MB of heap free after a 0.3 GB import).
 class EntryList {
   public:
     void push(const Entry& e) {
@@ -95,11 +121,20 @@ class EntryList {
     }
     size_t size() const { return m_count; }
     Entry& operator[](size_t i) { return m_chunks[i / kChunk][i % kChunk]; }
+    // Frees the chunks that lie wholly before entry i (which are not read again): the trace's
+    // columns grow as the entries they were made from go, instead of beside all of them.
+    void releaseBefore(size_t i) {
+        for (size_t c = m_released; c < i / kChunk && c < m_chunks.size(); ++c) {
+            m_chunks[c] = std::vector<Entry>();
+        }
+        m_released = std::max(m_released, i / kChunk);
+    }
 
   private:
-    static constexpr size_t kChunk = size_t(1) << 14;
+    static constexpr size_t kChunk = size_t(1) << 20;
     std::vector<std::vector<Entry>> m_chunks;
     size_t m_count = 0;
+    size_t m_released = 0;  // chunks [0, m_released) are freed
 };
 
 // A record_function scope opening or closing, before START and END are paired into regions.
@@ -111,6 +146,10 @@ struct AnnotationMarker {
 
 struct DeviceTrace {
     EntryList entries;
+    // The addresses that allocs and frees touch, numbered, and per number the entry that last
+    // touched it (for folding a free_requested into the free_completed that follows it).
+    AddressSlots slots;
+    std::vector<uint64_t> last_entry;
     std::vector<AnnotationMarker> markers;  // from "user_defined" entries, in trace order
     uint64_t seen = 0;                      // entries in the list, skipped ones included
     int64_t skipped = 0;
@@ -302,10 +341,23 @@ class Builder : public PickleListSink {
     // is [dict, key, value, ..., "device_traces", outer list, earlier device lists...].
     int streamList(const std::vector<PickleValue>& stack, size_t size) override;
     void item(int tag, PickleValue&& value) override { addEntry(tag, value); }
+    // Trace entries read straight from the bytes (the reader's fast path): no dict is built.
+    bool takesDictItems() const override { return true; }
+    void dictItem(int tag, const PickleValue::DictItems::value_type* pairs, size_t n) override {
+        addEntry(tag, pairs, n);
+    }
 
     // Entries of one device (or every device: -1) from a snapshot tree; streamed lists are
     // empty there, so this adds what was not streamed.
     void collect(const PickleValue& snapshot, int only_device = -1);
+    // Trace entries received so far, of every device (skipped ones included).
+    uint64_t entriesSeen() const {
+        uint64_t n = 0;
+        for (const auto& [device, trace] : m_traces) {
+            n += trace.seen;
+        }
+        return n;
+    }
     // Devices with trace entries or segments, ascending.
     std::vector<int> devices(const PickleValue& snapshot) const;
     // The first device with trace entries, else the first with segments, else 0.
@@ -321,19 +373,24 @@ class Builder : public PickleListSink {
         }
     }
     static constexpr size_t kCancelEvery = size_t(1) << 16;
+    using Pair = PickleValue::DictItems::value_type;
     void addEntry(int device, const PickleValue& dict);
-    bool decodeEntry(const PickleValue& dict, Entry& e, const PickleValue** frames);
+    // A trace entry's keys and values (a dict's items, or the reader's pairs); nullptr: the
+    // entry is not a dict.
+    void addEntry(int device, const Pair* pairs, size_t n);
+    bool decodeEntry(const Pair* pairs, size_t n, Entry& e, const PickleValue** frames);
     Field fieldOf(const PickleValue& key);
     Action actionOf(const PickleValue& value);
     uint8_t poolIndex(const PickleValue& pool_id);
-    void foldFrees(EntryList& entries);
+    void foldFree(DeviceTrace& trace, Entry& e);
     std::vector<SnapshotSegment> snapshotSegments(const PickleValue& snapshot) const;
     // Emit into the trace's columns with allocated relative to the level at the start and
     // reserved without the segments freed before being reserved, which are only known at the
     // end (build() adds them).
     int64_t emitInitialSegments(EventColumns& out, const std::vector<SnapshotSegment>& segments,
                                 EntryList& entries);
-    int64_t emitInitialBlocks(EventColumns& out, const PickleValue& snapshot, int64_t reserved);
+    int64_t emitInitialBlocks(EventColumns& out, const PickleValue& snapshot, int64_t reserved,
+                              const AddressSlots& touched);
     void emitTrace(EventColumns& out, DeviceTrace& trace, int64_t allocated, int64_t reserved,
                    const std::vector<SnapshotSegment>& segments);
     void emit(EventColumns& out, EventKind kind, int64_t time_ns, uint64_t addr, int64_t size,
@@ -363,19 +420,20 @@ class Builder : public PickleListSink {
     int32_t m_step = 0;           // -1 while emitting what was there before the trace began
     Trace m_trace;
     std::map<int, DeviceTrace> m_traces;
+    DeviceTrace* m_lastTrace = nullptr;  // the device of the entry before, in m_traces
+    int m_lastDevice = -1;
     std::vector<std::string> m_pools{std::string()};
 
-    // Every address an alloc or free of the trace touches (or an initial block has): the
-    // action after the current one, for foldFrees() walking backwards; then, for emitTrace()
-    // walking forwards, whether the trace has shown it yet, whether it is live and its size.
-    // One map for both passes: a million-entry trace has hundreds of thousands of addresses.
+    // Every address an alloc or free of the trace touches, by its slot (Entry::slot), for
+    // emitTrace(): whether the trace has shown it yet, whether it is live and its size.
     struct Block {
-        Action next = Action::Skip;
         bool seen = false;
         bool live = false;
         int64_t size = 0;
     };
-    std::unordered_map<uint64_t, Block> m_blocks;
+    std::vector<Block> m_blocks;
+    // Initial blocks emitted (a block listed twice counts once).
+    std::unordered_map<uint64_t, bool> m_initialBlocks;
     int64_t m_freedFromStart = 0;  // bytes of frees with no alloc: live when the trace starts
     // Segments (or mapped ranges) the trace has reserved and not released, by address.
     struct OpenSegment {
@@ -391,10 +449,20 @@ class Builder : public PickleListSink {
     // pointer comparison usually settles them. Entries hold a value so that its node is not
     // freed and reused while the cache names it.
     std::vector<std::pair<PickleValue, Field>> m_fieldCache;
+    // The key node last seen at each position of an entry and its field (the nodes are kept
+    // alive by m_fieldCache, which holds every node put here).
+    static constexpr size_t kKeyPositions = 16;
+    std::pair<const void*, Field> m_keyAt[kKeyPositions] = {};
     std::vector<std::pair<PickleValue, Action>> m_actionCache;
     // Shared frame lists and frame dicts (the memo holds them; so does the cache, for the same
     // reason) -> stack node / frame id + 1. Unshared ones are converted each time they come.
     std::unordered_map<const void*, std::pair<PickleValue, uint32_t>> m_stackCache;
+    struct RecentStack {
+        const void* list = nullptr;
+        uint32_t stack = 0;
+    };
+    static constexpr size_t kRecentStacks = 1024;
+    std::vector<RecentStack> m_recentStacks = std::vector<RecentStack>(kRecentStacks);
     std::unordered_map<const void*, std::pair<PickleValue, uint32_t>> m_frameCache;
 };
 
@@ -552,15 +620,31 @@ int8_t Builder::categoryOf(const PickleValue* category) {
     return parsed ? static_cast<int8_t>(*parsed) : int8_t(-1);
 }
 
-bool Builder::decodeEntry(const PickleValue& dict, Entry& e, const PickleValue** frames) {
-    if (!dict.isDict()) {
+bool Builder::decodeEntry(const Pair* pairs, size_t n, Entry& e, const PickleValue** frames) {
+    if (!pairs) {
         return false;
     }
     bool has_action = false;
     int64_t stream = 0;
     int64_t device_free = 0;
-    for (const auto& [key, value] : dict.dictItems()) {
-        switch (fieldOf(key)) {
+    for (size_t i = 0; i < n; ++i) {
+        const PickleValue& key = pairs[i].first;
+        const PickleValue& value = pairs[i].second;
+        // Entries list their keys in the same order: the key at this position is usually the
+        // one the entry before had there.
+        Field field;
+        if (i < kKeyPositions && key.node() && m_keyAt[i].first == key.node()) {
+            field = m_keyAt[i].second;
+        } else {
+            field = fieldOf(key);
+            const bool kept =
+                std::any_of(m_fieldCache.begin(), m_fieldCache.end(),
+                            [&](const auto& cached) { return cached.first.node() == key.node(); });
+            if (i < kKeyPositions && key.node() && kept) {
+                m_keyAt[i] = {key.node(), field};
+            }
+        }
+        switch (field) {
             case Field::Action:
                 e.action = actionOf(value);
                 has_action = true;
@@ -658,12 +742,24 @@ bool annotationMarker(const PickleValue* frames, const Entry& e, AnnotationMarke
 }
 
 void Builder::addEntry(int device, const PickleValue& dict) {
-    DeviceTrace& trace = m_traces[device];
+    if (dict.isDict()) {
+        addEntry(device, dict.dictItems().data(), dict.dictItems().size());
+    } else {
+        addEntry(device, nullptr, 0);
+    }
+}
+
+void Builder::addEntry(int device, const Pair* pairs, size_t n) {
+    if (!m_lastTrace || m_lastDevice != device) {
+        m_lastTrace = &m_traces[device];  // std::map: the pointer stays valid
+        m_lastDevice = device;
+    }
+    DeviceTrace& trace = *m_lastTrace;
     Entry e;
     e.index = static_cast<uint32_t>(std::min<uint64_t>(trace.seen, UINT32_MAX));
     ++trace.seen;
     const PickleValue* frames = nullptr;
-    const bool usable = decodeEntry(dict, e, &frames);
+    const bool usable = decodeEntry(pairs, n, e, &frames);
     // Time starts at the first entry that has one, skipped entries included.
     if (e.has(kHasTime) && !trace.has_time) {
         trace.first_time_us = e.time_us;
@@ -671,6 +767,10 @@ void Builder::addEntry(int device, const PickleValue& dict) {
     }
     AnnotationMarker marker;
     if (usable) {
+        if (e.action == Action::Alloc || e.action == Action::FreeRequested ||
+            e.action == Action::FreeCompleted) {
+            foldFree(trace, e);
+        }
         trace.entries.push(e);
     } else if (e.action == Action::Annotation && trace.markers.size() < 2 * kMaxAnnotations &&
                annotationMarker(frames, e, marker)) {
@@ -681,25 +781,22 @@ void Builder::addEntry(int device, const PickleValue& dict) {
 }
 
 // memory_viz folds "free_requested" followed by "free_completed" at the same address into one
-// free. Walking backwards, the next action at each address is known when its free_requested
-// is reached.
-void Builder::foldFrees(EntryList& entries) {
-    m_blocks.reserve(std::min<size_t>(entries.size(), 1 << 16));
-    for (size_t i = entries.size(); i-- > 0;) {
-        if (i % kCancelEvery == 0) {
-            checkCancel();
-        }
-        Entry& e = entries[i];
-        if (e.action != Action::Alloc && e.action != Action::FreeRequested &&
-            e.action != Action::FreeCompleted) {
-            continue;
-        }
-        Block& b = m_blocks[e.addr];
-        if (e.action == Action::FreeRequested && b.next == Action::FreeCompleted) {
-            e.flags |= kFolded;
-        }
-        b.next = e.action;
+// free: when an alloc or free comes, the entry that touched its address before is known, and
+// is marked when it is a free_requested and this a free_completed. Numbers the address too.
+void Builder::foldFree(DeviceTrace& trace, Entry& e) {
+    e.slot = trace.slots.slotOf(e.addr);
+    if (e.slot == trace.last_entry.size()) {
+        trace.last_entry.push_back(trace.entries.size());
+        return;
     }
+    uint64_t& last = trace.last_entry[e.slot];
+    if (e.action == Action::FreeCompleted) {
+        Entry& before = trace.entries[last];
+        if (before.action == Action::FreeRequested) {
+            before.flags |= kFolded;
+        }
+    }
+    last = trace.entries.size();
 }
 
 void Builder::emit(EventColumns& out, EventKind kind, int64_t time_ns, uint64_t addr, int64_t size,
@@ -804,7 +901,15 @@ uint32_t Builder::stackOf(const PickleValue* frames) {
     if (!frames || !frames->isSequence() || frames->size() == 0) {
         return StackTable::kEmpty;
     }
-    if (auto it = m_stackCache.find(frames->node()); it != m_stackCache.end()) {
+    // Most entries reuse one of a few hundred frame lists: a direct-mapped table of them in
+    // front of the hash map (only nodes the map keeps alive go in).
+    const void* list = frames->node();
+    RecentStack& recent = m_recentStacks[(reinterpret_cast<uintptr_t>(list) >> 4) % kRecentStacks];
+    if (recent.list == list) {
+        return recent.stack;
+    }
+    if (auto it = m_stackCache.find(list); it != m_stackCache.end()) {
+        recent = {list, it->second.second};
         return it->second.second;
     }
     uint32_t node = StackTable::kEmpty;
@@ -816,6 +921,7 @@ uint32_t Builder::stackOf(const PickleValue* frames) {
     }
     if (frames->shared()) {
         m_stackCache.emplace(frames->node(), std::make_pair(*frames, node));
+        recent = {list, node};
     }
     return node;
 }
@@ -903,6 +1009,7 @@ void Builder::emitTrace(EventColumns& out, DeviceTrace& trace, int64_t allocated
     for (size_t i = 0; i < entries.size(); ++i) {
         if (i % kCancelEvery == 0) {
             checkCancel();
+            entries.releaseBefore(i);
         }
         const Entry& e = entries[i];
         if (!trace.has_time) {
@@ -912,7 +1019,7 @@ void Builder::emitTrace(EventColumns& out, DeviceTrace& trace, int64_t allocated
         }
         switch (e.action) {
             case Action::Alloc: {
-                Block& b = m_blocks[e.addr];
+                Block& b = m_blocks[e.slot];
                 b.seen = true;
                 if (b.live) {
                     // Its free is not in the trace; Trace::finalize() ends it here too.
@@ -930,7 +1037,7 @@ void Builder::emitTrace(EventColumns& out, DeviceTrace& trace, int64_t allocated
                 if (e.has(kFolded)) {
                     break;  // the free_completed that follows is the free
                 }
-                Block& b = m_blocks[e.addr];
+                Block& b = m_blocks[e.slot];
                 if (!b.seen) {
                     if (!e.has(kHasSize) || e.size == 0) {
                         ++m_skipped;  // a free of unknown size with no alloc: nothing to show
@@ -1057,8 +1164,8 @@ void Builder::emitTrace(EventColumns& out, DeviceTrace& trace, int64_t allocated
     }
 }
 
-int64_t Builder::emitInitialBlocks(EventColumns& out, const PickleValue& snapshot,
-                                   int64_t reserved) {
+int64_t Builder::emitInitialBlocks(EventColumns& out, const PickleValue& snapshot, int64_t reserved,
+                                   const AddressSlots& touched) {
     int64_t allocated = 0;
     for (const PickleValue& segment : segmentsOf(snapshot).items()) {
         if (!segment.isDict() || segmentDevice(segment) != m_device) {
@@ -1095,7 +1202,7 @@ int64_t Builder::emitInitialBlocks(EventColumns& out, const PickleValue& snapsho
 
             const PickleValue& state = block.get("state");
             if (!has_addr || !state.isString() || state.text() != "active_allocated" ||
-                m_blocks.count(addr)) {
+                touched.find(addr) != AddressSlots::kNone || m_initialBlocks.count(addr)) {
                 continue;
             }
             int64_t size = 0;
@@ -1112,7 +1219,7 @@ int64_t Builder::emitInitialBlocks(EventColumns& out, const PickleValue& snapsho
             }
             const uint32_t stack = stackOf(frames);
             allocated = addSat(allocated, size);
-            m_blocks[addr].seen = true;  // a block listed twice counts once
+            m_initialBlocks.emplace(addr, true);
             emit(out, EventKind::Alloc, 0, addr, size, allocated, reserved, stack);
             emitRole(out, categoryOf(block.find("category")), 0, addr, allocated, reserved, stack);
         }
@@ -1202,7 +1309,7 @@ Trace Builder::build(const PickleValue& snapshot, int device, const RunRange& ra
     DeviceTrace& trace = m_traces[device];
     EntryList& entries = trace.entries;
     m_skipped = trace.skipped;
-    foldFrees(entries);
+    m_blocks.assign(trace.slots.size(), Block());
     EventColumns& out = m_trace.events;
     out.reserve(entries.size() + entries.size() / 8 + 64);
     m_trace.raw_stack.reserve(entries.size() + entries.size() / 8 + 64);
@@ -1213,7 +1320,7 @@ Trace Builder::build(const PickleValue& snapshot, int device, const RunRange& ra
     const std::vector<SnapshotSegment> segments = snapshotSegments(snapshot);
     m_step = -1;
     const int64_t initial_reserved = emitInitialSegments(out, segments, entries);
-    const int64_t initial = emitInitialBlocks(out, snapshot, initial_reserved);
+    const int64_t initial = emitInitialBlocks(out, snapshot, initial_reserved, trace.slots);
     m_step = 0;
     emitTrace(out, trace, initial, initial_reserved, segments);
 
@@ -1232,6 +1339,28 @@ Trace Builder::build(const PickleValue& snapshot, int device, const RunRange& ra
             snapshot.isDict() ? snapshot.find("allocator_settings") : nullptr) {
         int64_t budget = 10000;
         m_trace.summary["allocator_settings"] = toJson(*settings, budget);
+    }
+    // PyTorch keeps the trace in a ring buffer of trace_alloc_max_entries entries and sets
+    // trace_alloc_overflowed once it dropped older ones (at the top level, or among the
+    // allocator's settings): then the history started late, and what the dropped entries
+    // allocated and had not freed is what this trace shows as present from the start.
+    {
+        const PickleValue* settings =
+            snapshot.isDict() ? snapshot.find("allocator_settings") : nullptr;
+        auto field = [&](const char* key) -> const PickleValue* {
+            const PickleValue* v = snapshot.isDict() ? snapshot.find(key) : nullptr;
+            return v ? v : settings ? settings->find(key) : nullptr;
+        };
+        const PickleValue* max_entries = field("trace_alloc_max_entries");
+        const PickleValue* overflowed = field("trace_alloc_overflowed");
+        if (max_entries || overflowed) {
+            nlohmann::json history = {{"overflowed", overflowed && overflowed->toBool()},
+                                      {"entries", trace.seen}};
+            if (const auto n = max_entries ? max_entries->toInt64() : std::nullopt; n && *n > 0) {
+                history["max_entries"] = *n;
+            }
+            m_trace.summary["trace_history"] = std::move(history);
+        }
     }
     // Annotations: PyTorch 2.5+'s external_annotations, and the user_defined entries that
     // nightlies of mid-2024 wrote into device_traces instead. Both are placed by the trace
@@ -1277,6 +1406,7 @@ Trace Builder::build(const PickleValue& snapshot, int device, const RunRange& ra
         m_trace.meta.started_at = isoTimeFromMicros(trace.first_time_us);
     }
     m_traces.clear();  // the entries are not needed any more: free them before finalize()
+    m_lastTrace = nullptr;
     checkCancel();
     if (!range.isAll()) {
         const size_t count = out.count();
@@ -1287,6 +1417,7 @@ Trace Builder::build(const PickleValue& snapshot, int device, const RunRange& ra
                                std::to_string(count);
         checkCancel();
     }
+    returnFreeHeap(m_trace.events.count());
     m_trace.finalize();
     return std::move(m_trace);
 }
@@ -1347,6 +1478,11 @@ int chooseDevice(const Builder& builder, const PickleValue& snapshot, int device
 
 }  // namespace
 
+namespace {
+Trace importSnapshotFile(const std::string& path, int device,
+                         const SnapshotImporter::ImportOptions& options);
+}  // namespace
+
 std::vector<int> SnapshotImporter::devices(const PickleValue& snapshot) {
     std::vector<int> out;
     const PickleValue& traces = snapshot.get("device_traces");
@@ -1372,18 +1508,62 @@ Trace SnapshotImporter::import(const std::string& path, int device) {
 }
 
 Trace SnapshotImporter::import(const std::string& path, int device, const ImportOptions& options) {
+    Trace trace = importSnapshotFile(path, device, options);
+    returnFreeHeap(trace.events.count());  // the builder's too, before the caller summarizes
+    return trace;
+}
+
+namespace {
+
+Trace importSnapshotFile(const std::string& path, int device,
+                         const SnapshotImporter::ImportOptions& options) {
     // The device traces stream from the reader into compact entries as they are parsed; the
     // rest of the snapshot (segments, settings) is a small tree.
     Builder builder(path, options.cancel);
     PickleReader::FileOptions file_options;
     file_options.progress = options.progress;
     file_options.cancel = options.cancel;
-    const PickleValue snapshot = PickleReader(path).parseFile(path, &builder, file_options);
+    PickleValue salvage;
+    if (options.keep_partial) {
+        file_options.salvage = &salvage;
+    }
+    PickleValue snapshot;
+    std::optional<PickleError> damage;
+    try {
+        snapshot = PickleReader(path).parseFile(path, &builder, file_options);
+    } catch (const PickleError& e) {
+        // Something to show: trace entries, or segments (the allocator's state).
+        const bool something =
+            builder.entriesSeen() > 0 ||
+            ((salvage.isDict() || salvage.isList()) && segmentsOf(salvage).size() > 0);
+        if (!options.keep_partial || !something) {
+            throw;
+        }
+        damage = e;
+        snapshot = std::move(salvage);
+    }
     checkSnapshot(snapshot, path);
     builder.collect(snapshot);
     device = chooseDevice(builder, snapshot, device, path);
-    return builder.build(snapshot, device, options.range);
+    Trace trace = builder.build(snapshot, device, options.range);
+    if (damage) {
+        uint64_t file_bytes = 0;
+        if (std::FILE* f = std::fopen(path.c_str(), "rb")) {
+            if (std::fseek(f, 0, SEEK_END) == 0) {
+                file_bytes = static_cast<uint64_t>(std::max(0L, std::ftell(f)));
+            }
+            std::fclose(f);
+        }
+        const int64_t offset = std::max<int64_t>(0, damage->offset());
+        trace.meta.source += "; partial: read up to byte " + std::to_string(offset) + " of " +
+                             std::to_string(file_bytes) + ", the rest is damaged";
+        trace.summary["partial"] = {
+            {"error", damage->what()}, {"offset", offset}, {"file_bytes", file_bytes}};
+    }
+    return trace;
 }
+
+}  // namespace
 
 Trace SnapshotImporter::fromValue(const PickleValue& snapshot, int device,
                                   const std::string& source_name) {

@@ -47,6 +47,9 @@
 //     `reserved` column the running total of segment bytes: the time-0 segments, plus the
 //     segments the trace releases without having reserved them.
 //   - `allocator_settings` -> summary["allocator_settings"] (JSON).
+//   - `trace_alloc_max_entries` and `trace_alloc_overflowed` (at the top level or among the
+//     allocator settings) -> summary["trace_history"] = {"overflowed", "entries" (the
+//     device's trace entries), "max_entries"}: the ring buffer dropped older entries.
 //   - `external_annotations` (2.5+) START/END pairs of the device, and the user_defined
 //     entries' -> summary["annotations"] (TraceAnnotations reads them; see its header).
 //   - import() streams: the file is read in chunks and each trace entry is converted as soon
@@ -86,6 +89,14 @@ class SnapshotImporter {
         const std::atomic<bool>* cancel = nullptr;
         // Only this part of the trace (see above and RunRange).
         RunRange range;
+        // A damaged file (cut short, cut inside a frame, corrupted): instead of the PickleError,
+        // the trace of what was read before the damage (the trace entries streamed, the
+        // top-level fields complete by then; PickleReader::FileOptions::salvage), marked
+        // partial: meta.source ends "; partial: read up to byte N of M, the rest is damaged",
+        // and summary["partial"] = {"error": the PickleError's one line, "offset": N,
+        // "file_bytes": M}, which TraceSummary::toText prints. Still the PickleError when
+        // nothing was read (no trace entry and no segment).
+        bool keep_partial = false;
     };
 
     // Devices with trace entries or segments, ascending.

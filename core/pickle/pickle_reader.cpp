@@ -225,8 +225,15 @@ PickleReader::PickleReader(std::string source_name) : m_source(std::move(source_
 
 void PickleReader::fail(const std::string& reason) const {
     const char* name = opcodeName(m_opcode);
-    throw PickleError(m_source, static_cast<int64_t>(m_opStart), m_opcode, name ? name : "",
-                      reason);
+    std::string why = reason;
+    if (m_cutFrame >= 0) {
+        why += " (the file is cut short: the FRAME at offset " + std::to_string(m_cutFrame) +
+               " declares " + std::to_string(m_cutFrameLength) + " bytes, " +
+               std::to_string(m_file ? m_fileSize - uint64_t(m_cutFrame) - 9
+                                     : m_size - size_t(m_cutFrame) - 9) +
+               " are there)";
+    }
+    throw PickleError(m_source, static_cast<int64_t>(m_opStart), m_opcode, name ? name : "", why);
 }
 
 void PickleReader::failUnsupported() const {
@@ -423,16 +430,217 @@ void PickleReader::handOver(int tag, size_t first) {
     }
     m_stack.resize(first);
     for (const uint64_t index : m_itemMemo) {
-        if (index < m_memo.size()) {
-            if (m_memoSet[index] == 1) {
-                m_memo[index] = PickleValue();
-                m_memoSet[index] = 2;
-            }
-        } else {
-            m_sparseMemo.erase(index);
-        }
+        m_memo.markStreamed(index);
     }
     m_itemMemo.clear();
+}
+
+bool PickleReader::scanMemoRef(size_t& p, PickleValue& out) const {
+    uint64_t index;
+    if (m_data[p] == BINGET && m_size - p >= 2) {
+        index = m_data[p + 1];
+        p += 2;
+    } else if (m_data[p] == LONG_BINGET && m_size - p >= 5) {
+        const uint8_t* b = m_data + p + 1;
+        index = uint32_t(b[0]) | (uint32_t(b[1]) << 8) | (uint32_t(b[2]) << 16) |
+                (uint32_t(b[3]) << 24);
+        p += 5;
+    } else {
+        return false;
+    }
+    bool streamed = false;
+    const PickleValue* value = m_memo.get(index, &streamed);
+    if (!value) {
+        return false;  // the general path names the error
+    }
+    // `out` is one of readDictItem's released pairs (no node): a copy without the assignment's
+    // release of the old value.
+    out.m_type = value->m_type;
+    out.m_unsigned = value->m_unsigned;
+    std::memcpy(&out.m_int, &value->m_int, sizeof out.m_int);
+    out.retain();
+    return true;
+}
+
+bool PickleReader::scanValue(size_t& p, PickleValue& out) const {
+    const size_t left = m_size - p;
+    const uint8_t* b = m_data + p;
+    switch (b[0]) {
+        case BININT1:
+            if (left < 2) {
+                return false;
+            }
+            out = PickleValue::fromInt(b[1]);
+            p += 2;
+            return true;
+        case BININT2:
+            if (left < 3) {
+                return false;
+            }
+            out = PickleValue::fromInt(b[1] | (b[2] << 8));
+            p += 3;
+            return true;
+        case BININT:
+            if (left < 5) {
+                return false;
+            }
+            out = PickleValue::fromInt(static_cast<int32_t>(uint32_t(b[1]) | (uint32_t(b[2]) << 8) |
+                                                            (uint32_t(b[3]) << 16) |
+                                                            (uint32_t(b[4]) << 24)));
+            p += 5;
+            return true;
+        case LONG1: {
+            if (left < 2 || left - 2 < b[1]) {
+                return false;
+            }
+            const size_t n = b[1];
+            if (n > 0 && n <= 8) {
+                // Addresses and times: sign-extend the little-endian bytes here.
+                uint64_t v = (b[2 + n - 1] & 0x80) ? ~uint64_t(0) : 0;
+                for (size_t i = n; i-- > 0;) {
+                    v = (v << 8) | b[2 + i];
+                }
+                out = PickleValue::fromInt(static_cast<int64_t>(v));
+            } else {
+                out = PickleValue::fromTwosComplement(b + 2, n);
+            }
+            p += 2 + n;
+            return true;
+        }
+        case BINFLOAT: {
+            if (left < 9) {
+                return false;
+            }
+            uint64_t bits = 0;
+            for (int i = 1; i <= 8; ++i) {
+                bits = (bits << 8) | b[i];  // big-endian
+            }
+            double v;
+            std::memcpy(&v, &bits, sizeof v);
+            out = PickleValue::fromDouble(v);
+            p += 9;
+            return true;
+        }
+        case NONE:
+            out = PickleValue();
+            p += 1;
+            return true;
+        case NEWTRUE:
+        case NEWFALSE:
+            out = PickleValue::fromBool(b[0] == NEWTRUE);
+            p += 1;
+            return true;
+        case BINGET:
+        case LONG_BINGET:
+            return scanMemoRef(p, out);
+        default:
+            return false;
+    }
+}
+
+// A trace entry as Python's pickler writes it: EMPTY_DICT, its memo put, MARK, the keys (memo
+// references to strings written once) and values (numbers, memo references to shared frame
+// lists and strings), SETITEMS; then the next entry's EMPTY_DICT or the batch's APPENDS. Anything
+// else (a string or frame list seen for the first time, a FRAME boundary inside the entry, the
+// window's end) leaves it to the general path, which reads it the same way into a dict.
+bool PickleReader::readDictItem(int tag) {
+    // A usual entry is about 60 bytes: make sure the window holds a few KiB, so that it is
+    // rarely cut (a cut entry takes the general path).
+    constexpr size_t kWant = 4096;
+    while (m_size - m_pos < kWant && more()) {
+    }
+    size_t p = m_pos;
+    if (p >= m_size) {
+        return false;
+    }
+    // The dict's own memo index.
+    bool has_memo = true;
+    uint64_t memo_index = 0;
+    if (m_data[p] == MEMOIZE) {
+        memo_index = m_memo.count();
+        p += 1;
+    } else if (m_data[p] == BINPUT && m_size - p >= 2) {
+        memo_index = m_data[p + 1];
+        p += 2;
+    } else if (m_data[p] == LONG_BINPUT && m_size - p >= 5) {
+        const uint8_t* b = m_data + p + 1;
+        memo_index = uint32_t(b[0]) | (uint32_t(b[1]) << 8) | (uint32_t(b[2]) << 16) |
+                     (uint32_t(b[3]) << 24);
+        p += 5;
+    } else {
+        has_memo = false;
+    }
+    if (has_memo && !m_memo.dense(memo_index)) {
+        return false;
+    }
+    if (p >= m_size) {
+        return false;
+    }
+    const bool batch = m_data[p] == MARK;
+    if (batch) {
+        ++p;
+    }
+    // The pairs live in the reader (not zeroed per entry); whatever was put in them is
+    // released however this returns.
+    std::pair<PickleValue, PickleValue>* pairs = m_dictPairs;
+    size_t n = 0;
+    struct Release {
+        std::pair<PickleValue, PickleValue>* pairs;
+        const size_t& n;
+        ~Release() {
+            for (size_t i = 0; i <= n && i < kMaxDictItemPairs; ++i) {
+                pairs[i].first.release();
+                pairs[i].second.release();
+            }
+        }
+    } release{pairs, n};
+    size_t key_hash[kMaxDictItemPairs];
+    for (;;) {
+        if (p >= m_size) {
+            return false;
+        }
+        if (batch && m_data[p] == SETITEMS) {
+            ++p;
+            break;
+        }
+        if (n == kMaxDictItemPairs || !scanMemoRef(p, pairs[n].first) ||
+            !pairs[n].first.isString() || p >= m_size || !scanValue(p, pairs[n].second) ||
+            pairs[n].second.depth() + 2 > kMaxDepth) {
+            return false;
+        }
+        key_hash[n] = pairs[n].first.hash();
+        ++n;
+        if (!batch) {
+            if (p >= m_size || m_data[p] != SETITEM) {
+                return false;
+            }
+            ++p;
+            break;
+        }
+    }
+    // Nothing after it may change the dict: the next item, or the end of the batch.
+    if (p >= m_size || (m_data[p] != EMPTY_DICT && m_data[p] != APPENDS)) {
+        return false;
+    }
+    for (size_t i = 0; i < n; ++i) {
+        for (size_t j = 0; j < i; ++j) {
+            if (key_hash[i] == key_hash[j] && (pairs[i].first.node() == pairs[j].first.node() ||
+                                               pairs[i].first == pairs[j].first)) {
+                return false;  // a key given twice: the general path keeps the last value
+            }
+        }
+    }
+    m_pos = p;
+    if (has_memo) {
+        m_memo.markStreamed(memo_index);
+    }
+    for (size_t i = 0; i < n; ++i) {
+        if (pairs[i].second.isContainer()) {
+            pairs[i].second.seal();
+        }
+    }
+    m_sink->dictItem(tag, pairs, n);
+    return true;
 }
 
 PickleValue PickleReader::makeText(const uint8_t* bytes, size_t n, bool is_bytes) {
@@ -551,49 +759,24 @@ void PickleReader::setItems(PickleValue& dict, size_t first) {
 }
 
 void PickleReader::memoPut(uint64_t index) {
-    const PickleValue& value = top();
-    if (index < m_memo.size() || index < m_memo.size() + 4096 || index < m_memo.size() * 2) {
-        if (index >= m_memo.size()) {
-            // Python's pickler numbers the memo 0, 1, 2, ...: growing the dense part is the
-            // normal case; the bounds above keep a hostile index from allocating much.
-            m_memo.resize(static_cast<size_t>(index) + 1);
-            m_memoSet.resize(static_cast<size_t>(index) + 1, 0);
-        }
-        if (m_memoSet[index] == 0) {
-            ++m_memoCount;
-        }
-        m_memoSet[index] = 1;
-        m_memo[index] = value;
-        if (topIsStreamedItem()) {
-            m_itemMemo.push_back(index);
-        }
-        return;
-    }
+    m_memo.put(index, top());
     if (topIsStreamedItem()) {
         m_itemMemo.push_back(index);
-    }
-    auto [it, inserted] = m_sparseMemo.insert_or_assign(index, value);
-    (void)it;
-    if (inserted) {
-        ++m_memoCount;
     }
 }
 
 void PickleReader::memoGet(uint64_t index) {
-    if (index < m_memo.size() && m_memoSet[index] == 1) {
-        push(m_memo[index]);
+    bool streamed = false;
+    if (const PickleValue* value = m_memo.get(index, &streamed)) {
+        push(*value);
         return;
     }
-    if (index < m_memo.size() && m_memoSet[index] == 2) {
+    if (streamed) {
         fail("memo index " + std::to_string(index) +
              " refers to an item of a streamed list (a trace entry), which is not kept");
     }
-    if (auto it = m_sparseMemo.find(index); it != m_sparseMemo.end()) {
-        push(it->second);
-        return;
-    }
     fail("memo index " + std::to_string(index) + " was never stored (the memo holds " +
-         std::to_string(m_memoCount) + " values)");
+         std::to_string(m_memo.count()) + " values)");
 }
 
 PickleValue PickleReader::parse(const void* data, size_t size, PickleListSink* sink) {
@@ -646,18 +829,64 @@ PickleValue PickleReader::parseFile(const std::string& path, PickleListSink* sin
         return result;
     } catch (...) {
         // Nothing half-built outlives the failure (a cancel or a PickleError): the partial
-        // stack and memo go now, not when the reader does.
+        // stack and memo go now, not when the reader does; what a PickleError's caller asked
+        // to salvage is taken first.
         m_file = nullptr;
+        if (options.salvage) {
+            try {
+                throw;
+            } catch (const PickleError&) {
+                *options.salvage = salvaged();
+            } catch (...) {
+            }
+        }
         m_fileOptions = nullptr;
         m_buffer = std::vector<uint8_t>();
         m_stack = std::vector<PickleValue>();
-        m_memo = std::vector<PickleValue>();
-        m_memoSet = std::vector<uint8_t>();
-        m_sparseMemo.clear();
+        m_memo.clear();
         m_streamed.clear();
         m_itemMemo.clear();
         throw;
     }
+}
+
+PickleValue PickleReader::salvaged() {
+    if (m_stack.empty()) {
+        return {};
+    }
+    PickleValue top = m_stack[0];
+    if (top.sealed()) {
+        return top;
+    }
+    // Above the MARK opened right over it, if any; else right above it.
+    const size_t first = 1;
+    if (top.isDict()) {
+        auto& node = *top.dictNode();
+        for (size_t i = first; i + 1 < m_stack.size(); i += 2) {
+            PickleValue& key = m_stack[i];
+            PickleValue& value = m_stack[i + 1];
+            if (!key.isHashable() || key.weight() > PickleValue::kMaxKeyWeight ||
+                value.node() == top.node() || value.depth() + 1 > kMaxDepth) {
+                break;  // not a pair of this dict's: the damage is inside a value
+            }
+            node.depth = std::max(node.depth, std::max(key.depth(), value.depth()) + 1);
+            key.seal();
+            value.seal();
+            const size_t h = key.hash();
+            PickleValue::insertItem(node, PickleValue(key), h, PickleValue(value));
+        }
+    } else if (top.isList()) {
+        auto& node = *top.sequenceNode();
+        for (size_t i = first; i < m_stack.size(); ++i) {
+            if (!m_stack[i].isDict() || m_stack[i].depth() + 1 > kMaxDepth) {
+                break;  // a segment list holds dicts
+            }
+            node.depth = std::max(node.depth, m_stack[i].depth() + 1);
+            m_stack[i].seal();
+            node.items.push_back(m_stack[i]);
+        }
+    }
+    return top;
 }
 
 PickleValue PickleReader::run() {
@@ -667,11 +896,10 @@ PickleValue PickleReader::run() {
     m_marks.clear();
     m_markTags.clear();
     m_memo.clear();
-    m_memoSet.clear();
-    m_sparseMemo.clear();
-    m_memoCount = 0;
     m_streamed.clear();
     m_itemMemo.clear();
+    m_dictItems = m_sink && m_sink->takesDictItems();
+    m_cutFrame = -1;
 
     for (;;) {
         if (m_pos >= m_size && !more()) {
@@ -693,11 +921,12 @@ PickleValue PickleReader::run() {
                 break;
             }
             case FRAME:
-                // Frames only group bytes: check that the frame's bytes are there.
-                if (const uint64_t length = readU64(); length > bytesLeft()) {
-                    fail("declared length " + std::to_string(length) +
-                         " runs past the end of the file (" +
-                         std::to_string(m_file ? m_fileSize : m_size) + " bytes)");
+                // Frames only group bytes. One that runs past the end of the file is a file
+                // cut short: what it holds up to the cut is read, and the error at the cut
+                // names the frame (fail()).
+                if (const uint64_t length = readU64(); length > bytesLeft() && m_cutFrame < 0) {
+                    m_cutFrame = static_cast<int64_t>(m_opStart);
+                    m_cutFrameLength = length;
                 }
                 break;
             case MARK:
@@ -710,6 +939,11 @@ PickleValue PickleReader::run() {
                 m_marks.push_back(m_stack.size());
                 break;
             case STOP: {
+                if (m_cutFrame >= 0) {
+                    // Python refuses a frame cut short too ("pickle exhausted before end of
+                    // frame"), even when what is there ends with STOP.
+                    fail("the pickle stops before its last frame ends");
+                }
                 if (!m_marks.empty()) {
                     fail(std::to_string(m_marks.size()) + " MARK(s) still open at STOP");
                 }
@@ -720,8 +954,6 @@ PickleValue PickleReader::run() {
                 PickleValue result = std::move(m_stack.back());
                 m_stack.clear();
                 m_memo.clear();
-                m_memoSet.clear();
-                m_sparseMemo.clear();
                 m_streamed.clear();
                 return result;
             }
@@ -858,6 +1090,12 @@ PickleValue PickleReader::run() {
             case EMPTY_DICT:
                 if (!m_streamed.empty()) {
                     flushStreamed();
+                    // An item right above a streamed list's MARK (APPENDS batches, as
+                    // Python's pickler writes every list of more than one item).
+                    if (m_dictItems && !m_markTags.empty() && m_markTags.back() >= 0 &&
+                        m_stack.size() == m_marks.back() && readDictItem(m_markTags.back())) {
+                        break;
+                    }
                 }
                 push(PickleValue::dict());
                 break;
@@ -944,7 +1182,7 @@ PickleValue PickleReader::run() {
             }
 
             case MEMOIZE:
-                memoPut(m_memoCount);
+                memoPut(m_memo.count());
                 break;
             case BINPUT:
                 memoPut(readU8());

@@ -20,6 +20,7 @@
 // source, the byte offset and the opcode.
 
 #include "pickle/pickle_error.h"
+#include "pickle/pickle_memo.h"
 #include "pickle/pickle_value.h"
 
 #include <atomic>
@@ -47,6 +48,17 @@ class PickleListSink {
     // One complete item of a streamed list, in order. It counts as inside the list (sealed); a
     // later memo reference to it (which PyTorch's files never make) is a PickleError.
     virtual void item(int tag, PickleValue&& value) = 0;
+    // Whether the sink takes an item that is a flat dict through dictItem() instead: the
+    // reader's fast path for trace entries (issue 52). Such a dict (keys that are memoized
+    // strings, values that are numbers, None, bools or memo references, at most
+    // PickleReader::kMaxDictItemPairs of them, no key twice) is read straight from the bytes
+    // into pairs, and no dict is built for it; any other item still comes through item().
+    virtual bool takesDictItems() const { return false; }
+    // One such item, in the same order as item() would have had it: pairs[0, n) are its keys
+    // and values in the file's order, each value sealed as if it were inside the dict.
+    virtual void dictItem(int tag, const std::pair<PickleValue, PickleValue>* pairs, size_t n) {
+        (void)tag, (void)pairs, (void)n;
+    }
 };
 
 class PickleReader {
@@ -59,6 +71,9 @@ class PickleReader {
     static constexpr size_t kMaxLongBytes = 4096;
     // Highest protocol understood.
     static constexpr int kMaxProtocol = 5;
+    // Most keys of a dict item read on the fast path (PickleListSink::dictItem); a trace entry
+    // has 6 to 9.
+    static constexpr size_t kMaxDictItemPairs = 16;
 
     // source_name is what error messages call the data (usually the file path).
     explicit PickleReader(std::string source_name = "<memory>");
@@ -84,6 +99,13 @@ class PickleReader {
         // When set (by any thread), parsing stops at the next chunk and throws RunFileCancelled
         // naming the path; the partial tree, memo and buffer are freed as the exception leaves.
         const std::atomic<bool>* cancel = nullptr;
+        // When set, a PickleError (a file cut short or damaged) first leaves here the top-level
+        // value as far as it was read (issue 52): the bottom of the stack, with the key/value
+        // pairs read above its open MARK set into it when it is a dict (Python's pickler sets
+        // a dict's items at the end of each batch of 1000), or the values appended when it is
+        // a list. Streamed items handed to the sink before the damage stay handed. None when
+        // nothing was read.
+        PickleValue* salvage = nullptr;
     };
     PickleValue parseFile(const std::string& path, PickleListSink* sink,
                           const FileOptions& options);
@@ -118,6 +140,7 @@ class PickleReader {
     // Bytes left in the data after m_pos (the file's size when streaming from one).
     uint64_t bytesLeft() const;
     PickleValue run();
+    PickleValue salvaged();
     uint8_t readU8() { return *take(1); }
     uint16_t readU16();
     uint32_t readU32();
@@ -156,6 +179,12 @@ class PickleReader {
     bool topIsStreamedItem() const;
     void flushStreamed();
     void handOver(int tag, size_t first);
+    // The fast path for a dict item of a streamed list, at the byte after its EMPTY_DICT: true
+    // when the dict was read and handed to the sink, false (nothing consumed, nothing changed)
+    // when the general path must read it.
+    bool readDictItem(int tag);
+    bool scanMemoRef(size_t& p, PickleValue& out) const;
+    bool scanValue(size_t& p, PickleValue& out) const;
 
     std::string m_source;
     // The bytes: all of them (parse) or a window of the file (parseFile), which starts at
@@ -169,22 +198,23 @@ class PickleReader {
     std::FILE* m_file = nullptr;
     uint64_t m_fileSize = 0;  // at open; UINT64_MAX when unknown
     bool m_eof = false;
+    // A FRAME that declares more bytes than the file has (a file cut inside a frame): its
+    // offset, or -1. Reading goes on up to the cut, and the error there says so.
+    int64_t m_cutFrame = -1;
+    uint64_t m_cutFrameLength = 0;
     const FileOptions* m_fileOptions = nullptr;  // during parseFile
     std::vector<uint8_t> m_buffer;
     PickleListSink* m_sink = nullptr;
-    std::vector<std::pair<const void*, int>> m_streamed;  // list node -> tag
+    bool m_dictItems = false;  // m_sink takes dict items (PickleListSink::takesDictItems)
+    std::pair<PickleValue, PickleValue> m_dictPairs[kMaxDictItemPairs];  // readDictItem's
+    std::vector<std::pair<const void*, int>> m_streamed;                 // list node -> tag
     std::vector<int> m_markTags;  // per open MARK: the tag of the streamed list under it, or -1
     std::vector<uint64_t> m_itemMemo;  // memo indices of streamed items not yet handed over
     int m_opcode = -1;
     int m_protocol = 0;
     std::vector<PickleValue> m_stack;
     std::vector<size_t> m_marks;  // stack sizes at each open MARK
-    // The memo, dense by index as Python's pickler writes it (0, 1, 2, ...); an index far beyond
-    // the dense part goes to the sparse map, so LONG_BINPUT 4000000000 allocates nothing big.
-    std::vector<PickleValue> m_memo;
-    std::vector<uint8_t> m_memoSet;
-    std::unordered_map<uint64_t, PickleValue> m_sparseMemo;
-    size_t m_memoCount = 0;  // distinct indices stored: where MEMOIZE puts the next one
+    PickleMemo m_memo;
 };
 
 }  // namespace memscope

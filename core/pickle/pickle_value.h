@@ -201,6 +201,13 @@ class PickleValue {
     }
     void release() {
         if (hasNode()) {
+            if (m_node->refs > 1) {
+                // Not the last reference (a memoized key, string or frame list): inline, since
+                // a trace entry drops eight of them.
+                --m_node->refs;
+                m_type = Type::None;
+                return;
+            }
             releaseNode();
         }
     }

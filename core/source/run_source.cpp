@@ -163,6 +163,8 @@ Trace RunSource::openFile(const std::string& file, Kind kind, const Options& opt
             SnapshotImporter::ImportOptions import;
             import.range = options.range;
             import.cancel = options.cancel;
+            // A damaged snapshot shows what was read before the damage, marked partial.
+            import.keep_partial = true;
             if (options.progress) {
                 // Reading the pickle is most of an import, converting the entries and
                 // finalizing the trace the rest: bench_pickle_import on a 310 MB, 6.5M-entry

@@ -18,7 +18,9 @@ namespace memscope {
 //
 // Errors are one family: RunFileError, whose what() is "PATH: REASON" naming the file (and the
 // option or field where one is at fault); RunFileCancelled, a RunFileError, when options.cancel
-// was set. A snapshot's PickleError becomes a RunFileError naming the file.
+// was set. A snapshot's PickleError becomes a RunFileError naming the file; a snapshot damaged
+// after something was read opens as what was read before the damage, marked partial
+// (SnapshotImporter::ImportOptions::keep_partial).
 class RunSource {
   public:
     enum class Kind { RunFile, Snapshot, RunDirectory, Journal };

@@ -177,6 +177,18 @@ void LiveTraceBuilder::pairAppended(Trace& trace) {
     auto& allocations = trace.m_allocations;
     auto& allocation_of_event = trace.m_allocationOfEvent;
     allocation_of_event.resize(count, -1);
+    if (first == 0 && allocations.empty()) {
+        // A whole trace at once (Trace::finalize): an allocation per alloc or free at most.
+        // Reserved, so that the vectors never grow by copying: each copy held the old and the
+        // new vector at once, which was the peak of importing a 1 GB snapshot (issue 52).
+        size_t most = 0;
+        for (size_t i = 0; i < count; ++i) {
+            const auto kind = static_cast<EventKind>(events.kind[i]);
+            most += kind == EventKind::Alloc || kind == EventKind::Free;
+        }
+        allocations.reserve(most);
+        m_role.reserve(most);
+    }
 
     // The allocations live before these events: their free, name and category may change.
     std::vector<size_t> revisit;
@@ -232,7 +244,7 @@ void LiveTraceBuilder::pairAppended(Trace& trace) {
         } else if (kind == EventKind::Role) {
             if (auto it = m_open.find(key);
                 it != m_open.end() && events.size[i] >= 0 && events.size[i] < kCategoryCount) {
-                m_role[it->second] = events.size[i];
+                m_role[it->second] = static_cast<int8_t>(events.size[i]);
             }
         } else if (kind == EventKind::SegmentAlloc) {
             segments_changed = true;

@@ -45,10 +45,11 @@ class LiveTraceBuilder {
     size_t m_events = 0;
     int64_t m_dropped = 0;
     std::unordered_map<uint64_t, size_t> m_open;  // (device, addr) -> live allocation
-    std::vector<int64_t> m_role;                  // per allocation: Role category code, or -1
-    BackwardStarts m_backwardStart;               // per step: its first backward event
-    BackwardStarts m_forwardOom;                  // per step: its forward's first OOM event
-    BackwardEnds m_backwardEnd;                   // where each backward pass ended
+    // Per allocation: the Role category code, or -1 (a byte: a 1 GB import has 6M allocations).
+    std::vector<int8_t> m_role;
+    BackwardStarts m_backwardStart;                       // per step: its first backward event
+    BackwardStarts m_forwardOom;                          // per step: its forward's first OOM event
+    BackwardEnds m_backwardEnd;                           // where each backward pass ended
     std::unordered_map<uint64_t, size_t> m_openSegments;  // (device, addr) -> m_reserved index
     std::vector<Segment> m_reserved;                      // segments seen reserved, in order
     std::vector<Segment> m_fromStart;            // freed, never seen reserved (they go first)

@@ -15,6 +15,26 @@ namespace memscope {
 
 namespace {
 
+// The n largest allocations' indices, largest first: std::partial_sort over all indices, which
+// fixes the order of equal sizes. The indices are 32-bit where they fit, which halves the
+// array (6M allocations: 24 instead of 49 MB, the peak of summarizing a 1 GB snapshot) and
+// gives the same order: partial_sort's moves depend only on its comparisons.
+template <typename Index>
+std::vector<size_t> largestFirstAs(const std::vector<Allocation>& allocations, size_t n) {
+    std::vector<Index> order(allocations.size());
+    for (size_t i = 0; i < order.size(); ++i) {
+        order[i] = static_cast<Index>(i);
+    }
+    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(),
+                      [&](Index a, Index b) { return allocations[a].size > allocations[b].size; });
+    return std::vector<size_t>(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n));
+}
+
+std::vector<size_t> largestFirst(const std::vector<Allocation>& allocations, size_t n) {
+    return allocations.size() <= UINT32_MAX ? largestFirstAs<uint32_t>(allocations, n)
+                                            : largestFirstAs<size_t>(allocations, n);
+}
+
 // Reserved minus allocated bytes, at least 0; a damaged file's values may be any int64, whose
 // difference overflows: that saturates instead.
 int64_t freeBytes(int64_t reserved, int64_t allocated) {
@@ -254,13 +274,8 @@ nlohmann::json TraceSummary::compute(const Trace& trace, size_t largest) {
     out["before_recording_bytes"] = beforeRecordingBytes(trace);
 
     const auto& allocations = trace.allocations();
-    std::vector<size_t> order(allocations.size());
-    for (size_t i = 0; i < order.size(); ++i)
-        order[i] = i;
-    const size_t n = std::min(largest, order.size());
-    std::partial_sort(
-        order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(),
-        [&](size_t a, size_t b) { return allocations[a].size > allocations[b].size; });
+    const size_t n = std::min(largest, allocations.size());
+    const std::vector<size_t> order = largestFirst(allocations, n);
     nlohmann::json top = nlohmann::json::array();
     for (size_t k = 0; k < n; ++k) {
         const auto& a = allocations[order[k]];
@@ -337,6 +352,11 @@ std::string TraceSummary::toText(const Trace& trace, const nlohmann::json& s, si
         out << "; PyTorch version and threads not recorded";
     }
     out << "\n";
+    // A damaged snapshot (SnapshotImporter::ImportOptions::keep_partial): its error's one line.
+    if (const auto it = s.find("partial"); it != s.end() && it->is_object()) {
+        out << "Partial: " << it->value("error", std::string("the file is damaged"))
+            << "; what was read before the damage is shown\n";
+    }
     if (const auto o = recordedOptions(trace.meta)) {
         out << "Config: " << o->preset << ", batch " << o->batch_size << ", seq " << o->seq_len
             << ", " << toString(o->dtype) << ", attention " << toString(o->attention)
@@ -443,6 +463,22 @@ std::string TraceSummary::toText(const Trace& trace, const nlohmann::json& s, si
                    "parameters, and after warm-up steps also gradients and optimizer state. To "
                    "see them, start recording before building the model.\n";
         }
+    }
+    // PyTorch's ring buffer dropped the oldest trace entries (SnapshotImporter).
+    if (const auto it = s.find("trace_history");
+        it != s.end() && it->is_object() && it->value("overflowed", false)) {
+        out << "History started late: PyTorch kept ";
+        if (it->contains("max_entries")) {
+            out << "only its last " << it->value("max_entries", int64_t(0))
+                << " trace entries (trace_alloc_max_entries)";
+        } else {
+            out << "only its last trace entries";
+        }
+        out << " and dropped the older ones (trace_alloc_overflowed). What they allocated and had "
+               "not freed, "
+            << bytes("before_recording_bytes")
+            << ", is shown as present from the start; a larger max_entries in "
+               "torch.cuda.memory._record_memory_history keeps more.\n";
     }
     if (s.contains("oom") && !s["oom"].is_null()) {
         const auto& o = s["oom"];

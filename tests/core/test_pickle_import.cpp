@@ -10,6 +10,7 @@
 #include "pickle/pickle_error.h"
 #include "pickle/pickle_reader.h"
 #include "pickle/pickle_writer.h"
+#include "source/run_source.h"
 #include "trace/frame_cleaner.h"
 #include "trace/reserved_memory.h"
 #include "trace/timeline_layout.h"
@@ -168,6 +169,17 @@ class TestPickleImport : public QObject {
         QVERIFY(process.waitForFinished(60000));
         QVERIFY2(process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0,
                  process.readAllStandardError().constData());
+        // gen_p<N>.pickle: scripts/gen_snapshot.py's training steps (the benchmark's snapshots
+        // of any size), small: a few steps of a four-layer model.
+        for (int p = 2; p <= 5; ++p) {
+            process.start(python,
+                          {QString(MEMSCOPE_SOURCE_DIR) + "/scripts/gen_snapshot.py", "--entries",
+                           "3000", "--layers", "4", "--protocol", QString::number(p), "--out",
+                           QString::fromStdString(fixture("gen", p))});
+            QVERIFY(process.waitForFinished(60000));
+            QVERIFY2(process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0,
+                     process.readAllStandardError().constData());
+        }
     }
 
     // --- the reader on hand-built bytes ---------------------------------------------------
@@ -1084,7 +1096,8 @@ class TestPickleImport : public QObject {
     void streamedMatchesTree_data() {
         QTest::addColumn<QString>("shape");
         QTest::addColumn<int>("protocol");
-        for (const char* shape : {"v2", "legacy", "two_dev", "segments", "user_defined", "empty"}) {
+        for (const char* shape : {"v2", "legacy", "two_dev", "segments", "user_defined", "empty",
+                                  "pt2_all", "pt2_train", "gen"}) {
             for (int p = 2; p <= 5; ++p) {
                 QTest::newRow(qPrintable(QString("%1 p%2").arg(shape).arg(p))) << shape << p;
             }
@@ -1111,9 +1124,77 @@ class TestPickleImport : public QObject {
             QCOMPARE(a.segments().size(), b.segments().size());
             QCOMPARE(a.segment_tags.size(), b.segment_tags.size());
             QCOMPARE(a.summary, b.summary);
+            QCOMPARE(a.events.step, b.events.step);
+            QCOMPARE(a.events.phase, b.events.phase);
+            QCOMPARE(a.allocations().size(), b.allocations().size());
+            for (size_t i = 0; i < a.allocations().size(); ++i) {
+                QVERIFY(a.allocations()[i].category == b.allocations()[i].category);
+                QVERIFY(a.allocations()[i].rule == b.allocations()[i].rule);
+            }
             for (size_t i = 0; i < a.events.count(); ++i) {
                 QCOMPARE(framesOf(a, a.events.stack[i]), framesOf(b, b.events.stack[i]));
             }
+            QCOMPARE(TraceSummary::compute(a), TraceSummary::compute(b));
+        }
+    }
+
+    // The reader's fast path for trace entries (PickleListSink::dictItem: a flat dict read
+    // straight from the bytes, no dict built) hands the sink the same items as the general
+    // path, in the same order; on PyTorch-shaped files it takes almost every entry.
+    void dictItemsMatchItems_data() {
+        QTest::addColumn<QString>("shape");
+        QTest::addColumn<int>("protocol");
+        for (const char* shape : {"v2", "segments", "user_defined", "pt2_all", "gen"}) {
+            for (int p = 2; p <= 5; ++p) {
+                QTest::newRow(qPrintable(QString("%1 p%2").arg(shape).arg(p))) << shape << p;
+            }
+        }
+    }
+    void dictItemsMatchItems() {
+        if (!m_skipReason.isEmpty())
+            QSKIP(qPrintable(m_skipReason));
+        QFETCH(QString, shape);
+        QFETCH(int, protocol);
+        struct Sink : PickleListSink {
+            bool dicts = false;
+            size_t fast = 0;
+            std::vector<PickleValue> items;
+            int streamList(const std::vector<PickleValue>& stack, size_t size) override {
+                return size >= 2 && stack[size - 1].isList() && stack[size - 2].isString() &&
+                               stack[size - 2].text() == "device_traces"
+                           ? 0
+                           : -1;
+            }
+            void item(int, PickleValue&& value) override { items.push_back(std::move(value)); }
+            bool takesDictItems() const override { return dicts; }
+            void dictItem(int, const std::pair<PickleValue, PickleValue>* pairs,
+                          size_t n) override {
+                ++fast;
+                PickleValue dict = PickleValue::dict();
+                for (size_t i = 0; i < n; ++i) {
+                    QVERIFY(dict.setItem(pairs[i].first, pairs[i].second));
+                }
+                QCOMPARE(dict.size(), n);  // no key twice
+                items.push_back(std::move(dict));
+            }
+        };
+        const std::string path = fixture(shape, protocol);
+        Sink general;
+        Sink fast;
+        fast.dicts = true;
+        const PickleValue a = PickleReader(path).parseFile(path, &general);
+        const PickleValue b = PickleReader(path).parseFile(path, &fast);
+        QCOMPARE(general.fast, size_t(0));
+        QCOMPARE(general.items.size(), fast.items.size());
+        for (size_t i = 0; i < general.items.size(); ++i) {
+            QVERIFY2(general.items[i] == fast.items[i], general.items[i].repr().c_str());
+        }
+        QVERIFY(a == b);
+        if (shape == "gen") {
+            // Only an entry with a frame list or string seen for the first time, or one that a
+            // 64 KiB FRAME cuts, takes the general path.
+            QVERIFY2(fast.fast * 10 > fast.items.size() * 9,
+                     qPrintable(QString("%1 of %2").arg(fast.fast).arg(fast.items.size())));
         }
     }
 
@@ -1695,6 +1776,148 @@ class TestPickleImport : public QObject {
         QCOMPARE(a.segments().size(), b.segments().size());
         QCOMPARE(a.peakEvent(), b.peakEvent());
         QVERIFY2(QString::fromStdString(a.meta.source).contains("loaded"), a.meta.source.c_str());
+    }
+
+    // A damaged snapshot (cut short, cut inside a FRAME, an opcode overwritten) imports with
+    // keep_partial as what was read before the damage, marked partial with the error's one
+    // line; without it, or when nothing was read, the PickleError as before.
+    void damagedFileShowsWhatWasRead_data() {
+        QTest::addColumn<int>("protocol");
+        QTest::addColumn<QString>("damage");
+        for (const int p : {2, 4}) {
+            for (const char* damage : {"cut", "corrupt"}) {
+                QTest::newRow(qPrintable(QString("p%1 %2").arg(p).arg(damage))) << p << damage;
+            }
+        }
+    }
+    void damagedFileShowsWhatWasRead() {
+        if (!m_skipReason.isEmpty())
+            QSKIP(qPrintable(m_skipReason));
+        QFETCH(int, protocol);
+        QFETCH(QString, damage);
+        const std::string whole = fixture("gen", protocol);
+        const Trace full = SnapshotImporter::import(whole);
+        std::vector<uint8_t> bytes = PickleReader::readBytes(whole);
+        const size_t at = bytes.size() * 6 / 10;  // inside the trace (and a 64 KiB frame)
+        if (damage == "cut") {
+            bytes.resize(at);
+        } else {
+            // The next entry's EMPTY_DICT becomes a byte that is no opcode.
+            size_t i = at;
+            while (i < bytes.size() && !(bytes[i] == 'u' && bytes[i + 1] == '}')) {
+                ++i;
+            }
+            QVERIFY(i + 1 < bytes.size());
+            bytes[i + 1] = 0xff;
+        }
+        const std::string path = m_dir.filePath("damaged.pickle").toStdString();
+        {
+            std::ofstream out(path, std::ios::binary);
+            out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+        }
+        QVERIFY_THROWS_EXCEPTION(PickleError, SnapshotImporter::import(path));
+        SnapshotImporter::ImportOptions options;
+        options.keep_partial = true;
+        const Trace part = SnapshotImporter::import(path, -1, options);
+        QVERIFY(part.summary.contains("partial"));
+        const std::string error = part.summary["partial"]["error"].get<std::string>();
+        QVERIFY2(error.rfind(path + ": ", 0) == 0 && error.find('\n') == std::string::npos,
+                 error.c_str());
+        QCOMPARE(error.find("cut short") != std::string::npos,
+                 damage == "cut" && protocol >= 4);  // cut inside a frame
+        QVERIFY2(part.meta.source.find("; partial: read up to byte") != std::string::npos,
+                 part.meta.source.c_str());
+        QCOMPARE(part.summary["partial"]["file_bytes"].get<uint64_t>(), uint64_t(bytes.size()));
+        // What was read is the whole file's beginning: the blocks from before the trace, then
+        // the trace's entries up to the damage (the last free may lack its free_completed).
+        QVERIFY(part.events.count() > full.events.count() / 3);
+        QVERIFY(part.events.count() < full.events.count());
+        for (size_t i = 0; i + 2 < part.events.count(); ++i) {
+            QCOMPARE(part.events.kind[i], full.events.kind[i]);
+            QCOMPARE(part.events.addr[i], full.events.addr[i]);
+            QCOMPARE(part.events.size[i], full.events.size[i]);
+            QCOMPARE(part.events.allocated[i], full.events.allocated[i]);
+        }
+        const std::string text = TraceSummary::toText(part, part.summary);
+        QVERIFY2(text.find("Partial: " + error) != std::string::npos, text.c_str());
+        // The one door the CLI and the GUI open files through keeps what was read too.
+        const Trace opened = RunSource(path).open({});
+        QCOMPARE(opened.events.count(), part.events.count());
+        QVERIFY(opened.summary.contains("partial"));
+
+        // Cut before any trace entry or top-level field was complete: the error, not a trace.
+        bytes.resize(40);
+        {
+            std::ofstream out(path, std::ios::binary | std::ios::trunc);
+            out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+        }
+        try {
+            SnapshotImporter::import(path, -1, options);
+            QFAIL("a file cut at 40 bytes imported");
+        } catch (const PickleError& e) {
+            QVERIFY2(QString(e.what()).startsWith(QString::fromStdString(path + ": ")), e.what());
+        }
+    }
+
+    // A history that started late (PyTorch's ring buffer overflowed): the summary says how many
+    // entries it kept and that it dropped older ones, info says so and how many bytes the lost
+    // part left live; the newest fields beside (pool_id, host_segments, host_traces) read.
+    void importsOverflowedHistory_data() { protocols(); }
+    void importsOverflowedHistory() {
+        if (!m_skipReason.isEmpty())
+            QSKIP(qPrintable(m_skipReason));
+        QFETCH(int, protocol);
+        const Trace t = SnapshotImporter::import(fixture("overflowed", protocol));
+        QCOMPARE(t.summary["trace_history"],
+                 nlohmann::json({{"overflowed", true}, {"entries", 4}, {"max_entries", 4}}));
+        QCOMPARE(TraceSummary::beforeRecordingBytes(t), int64_t(4096 + 8192));
+        nlohmann::json s = t.summary;
+        s.update(TraceSummary::compute(t));
+        s["before_recording_bytes"] = TraceSummary::beforeRecordingBytes(t);
+        const std::string text = TraceSummary::toText(t, s);
+        QVERIFY2(text.find("History started late: PyTorch kept only its last 4 trace entries "
+                           "(trace_alloc_max_entries) and dropped the older ones "
+                           "(trace_alloc_overflowed). What they allocated and had not freed, "
+                           "12.0 KiB, is shown") != std::string::npos,
+                 text.c_str());
+
+        // The same two fields among the allocator's settings, as some PyTorch versions put them.
+        PickleValue settings = PickleValue::dict();
+        settings.setItem(PickleValue::string("trace_alloc_max_entries"),
+                         PickleValue::fromInt(1000));
+        settings.setItem(PickleValue::string("trace_alloc_overflowed"),
+                         PickleValue::fromBool(false));
+        PickleValue snapshot = PickleValue::dict();
+        snapshot.setItem(PickleValue::string("segments"), PickleValue::list());
+        snapshot.setItem(PickleValue::string("allocator_settings"), settings);
+        const Trace u = SnapshotImporter::fromValue(snapshot);
+        QCOMPARE(u.summary["trace_history"],
+                 nlohmann::json({{"overflowed", false}, {"entries", 0}, {"max_entries", 1000}}));
+        QVERIFY(TraceSummary::toText(u, u.summary).find("History started late") ==
+                std::string::npos);
+        // Without either field: nothing said.
+        QVERIFY(
+            !SnapshotImporter::import(fixture("v2", protocol)).summary.contains("trace_history"));
+    }
+
+    // A pickle of something else: one line naming the file, partial or not.
+    void otherObjectIsOneLine() {
+        const std::string path = m_dir.filePath("other.pickle").toStdString();
+        {
+            std::ofstream out(path, std::ios::binary);
+            const Bytes bytes = kProto2 + bytesOf({']', 'q', 0, '(', 'K', 1, 'K', 2, 'e', '.'});
+            out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+        }
+        SnapshotImporter::ImportOptions options;
+        options.keep_partial = true;
+        try {
+            SnapshotImporter::import(path, -1, options);
+            QFAIL("a list of ints imported");
+        } catch (const PickleError& e) {
+            QCOMPARE(QString(e.what()),
+                     QString::fromStdString(
+                         path + ": not a memory snapshot: a list that holds no segment dicts"));
+        }
     }
 
     void notASnapshot() {
