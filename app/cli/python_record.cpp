@@ -3,6 +3,7 @@
 #include "analysis/program_fit_advice.h"
 #include "cli_support.h"
 #include "io/run_file.h"
+#include "model/config_error.h"
 #include "model/train_option_table.h"
 #include "run/recorder_option_table.h"
 #include "run/run_summary.h"
@@ -73,7 +74,11 @@ PythonRecordOptions parsePythonRecord(const std::vector<std::string>& args) {
         const std::string flag = a == "-o" ? std::string("--out") : a;
         if (const auto* row = RecorderOptionTable::find(flag)) {
             const std::string text = value();
-            RecorderOptionTable::parse(*row, text);  // throws the line naming the flag
+            try {
+                RecorderOptionTable::parse(*row, text);
+            } catch (const ConfigError& e) {
+                throw std::invalid_argument(e.what());  // the line, naming the flag
+            }
             o.recorder.insert(o.recorder.end(), {flag, text});
             if (flag == "--out") {
                 o.out = text;
@@ -91,9 +96,10 @@ PythonRecordOptions parsePythonRecord(const std::vector<std::string>& args) {
             for (const auto& row : RecorderOptionTable::rows()) {
                 flags += std::string(row.flag) + ", ";
             }
-            throw std::invalid_argument("record --python takes " + flags +
-                                        "--python-exe, --fit and --check-advice before --python; '" +
-                                        a + "' is not one of them");
+            throw std::invalid_argument(
+                "record --python takes " + flags +
+                "--python-exe, --fit and --check-advice before --python; '" + a +
+                "' is not one of them");
         }
     }
     o.program.assign(args.begin() + static_cast<std::ptrdiff_t>(std::min(i + 1, args.size())),
@@ -152,8 +158,8 @@ int checkProgramAdvice(const PythonRecordOptions& o, const ProgramSweep& sweep,
               << advice_out << ")...\n";
     std::vector<std::string> args = {"--python-exe", o.python};
     for (size_t i = 0; i + 1 < o.recorder.size(); i += 2) {
-        args.insert(args.end(), {o.recorder[i], o.recorder[i] == "--out" ? advice_out
-                                                                         : o.recorder[i + 1]});
+        args.insert(args.end(),
+                    {o.recorder[i], o.recorder[i] == "--out" ? advice_out : o.recorder[i + 1]});
     }
     if (std::find(args.begin(), args.end(), "--out") == args.end()) {
         args.insert(args.end(), {"--out", advice_out});

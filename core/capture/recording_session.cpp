@@ -16,14 +16,12 @@ RecordingSession::RecordingSession(TrainOptions options, Recorder::Options recor
     : m_options(options),
       m_recorder(std::make_unique<Recorder>(recorder_options)),
       m_maxEvents(recorder_options.max_events),
-      m_trainer(std::move(options)) {
+      m_trainer(std::move(options)),
+      m_pump(*m_recorder, m_trace) {
     m_trainer.setAllocationObserver(m_recorder.get());
     // Steps reach the trace (and so the journal) as they finish, not only at the end.
     m_trainer.setStepCallback([this](const StepMetrics& step) {
-        {
-            std::lock_guard<std::mutex> lock(m_stepsMutex);
-            m_pendingSteps.push_back(step);
-        }
+        m_pump.addStep(step);
         if (m_stepCallback) {
             m_stepCallback(step);
         }
@@ -45,36 +43,6 @@ void RecordingSession::setJournal(std::string path) {
     m_journalPath = std::move(path);
 }
 
-void RecordingSession::discardJournal() {
-    if (m_journal) {
-        m_journal->remove();
-        m_journal.reset();
-    }
-}
-
-void RecordingSession::writeJournal(bool final) {
-    if (!m_journal) {
-        return;
-    }
-    try {
-        // The operator table is merged across threads under the recorder's lock: once a second,
-        // from what the recording threads last published (reading their live statistics here
-        // raced with their updates: tsan-full, session 10).
-        const bool operators = final || m_journal->syncDue();
-        if (operators && !final) {
-            m_trace.operators = m_recorder->publishedOperatorStats();
-        }
-        m_journal->append(m_trace, operators);
-        if (final) {
-            m_journal->sync();
-        }
-    } catch (const std::exception& e) {
-        // A full disk must not end the run: it goes on, unprotected, and says so.
-        m_journalError = e.what();
-        m_journal.reset();
-    }
-}
-
 void RecordingSession::setMeasurePeakFlops(bool measure) {
     m_trainer.setMeasurePeakFlops(measure);
 }
@@ -92,8 +60,7 @@ void RecordingSession::start() {
     m_trace.meta.device = m_options.device;
     m_trace.meta.threads = m_options.threads;
     if (!m_journalPath.empty() && m_maxEvents == 0) {
-        m_journal = std::make_unique<RunJournal>(m_journalPath);
-        m_journal->append(m_trace);
+        m_pump.openJournal(m_journalPath);
     }
     m_done = false;
     m_thread = std::thread([this] {
@@ -107,14 +74,7 @@ void RecordingSession::start() {
 }
 
 size_t RecordingSession::poll() {
-    const size_t drained = m_recorder->drainInto(m_trace);
-    {
-        std::lock_guard<std::mutex> lock(m_stepsMutex);
-        m_trace.steps.insert(m_trace.steps.end(), m_pendingSteps.begin(), m_pendingSteps.end());
-        m_pendingSteps.clear();
-    }
-    writeJournal(false);
-    return drained;
+    return m_pump.pump();
 }
 
 const RunSummary& RecordingSession::finish() {
@@ -140,7 +100,7 @@ const RunSummary& RecordingSession::finish() {
     auto summary = m_summary.toJson();
     summary.update(TraceSummary::compute(m_trace));
     m_trace.summary = summary;
-    writeJournal(true);
+    m_pump.closeJournal();
     return m_summary;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "capture/recorder.h"
+#include "capture/recording_pump.h"
 #include "train/trainer.h"
 
 #include <atomic>
@@ -55,15 +56,13 @@ class RecordingSession {
     const Trace& trace() const { return m_trace; }
     const Recorder& recorder() const { return *m_recorder; }
     // The journal, or null (none asked for, bounded run, or dropped after a write error).
-    const RunJournal* journal() const { return m_journal.get(); }
+    const RunJournal* journal() const { return m_pump.journal(); }
     // Why the journal was dropped during the run (the disk refused a write), or "".
-    const std::string& journalError() const { return m_journalError; }
+    const std::string& journalError() const { return m_pump.journalError(); }
     // Deletes the journal: call once the run file is safely written.
-    void discardJournal();
+    void discardJournal() { m_pump.discardJournal(); }
 
   private:
-    void writeJournal(bool final);
-
     TrainOptions m_options;
     std::unique_ptr<Recorder> m_recorder;
     int64_t m_maxEvents = 0;
@@ -75,11 +74,8 @@ class RecordingSession {
     std::exception_ptr m_failure;
     bool m_finished = false;
     std::function<void(const StepMetrics&)> m_stepCallback;
-    std::mutex m_stepsMutex;
-    std::vector<StepMetrics> m_pendingSteps;  // finished on the training thread, not yet polled
     std::string m_journalPath;
-    std::unique_ptr<RunJournal> m_journal;
-    std::string m_journalError;
+    RecordingPump m_pump;  // the recorder and finished steps into m_trace, and the journal
 };
 
 }  // namespace memscope

@@ -1,10 +1,11 @@
 #include "run/recorder_option_table.h"
 
+#include "model/config_error.h"
+#include "model/train_option_table.h"
 #include "run/byte_size.h"
 
 #include <cerrno>
 #include <cstdlib>
-#include <stdexcept>
 
 namespace memscope {
 
@@ -23,7 +24,9 @@ const std::vector<RecorderOption>& RecorderOptionTable::rows() {
         {"--comm-timeout", "comm_timeout", "S", K::Count, 1, 100000, "", "",
          "how long init_process_group may wait for the other ranks, in seconds (default: "
          "PyTorch's own)"},
-        {"--device-memory-limit", "device_memory_limit", "SIZE", K::Size, 1, INT64_MAX, "", "",
+        // The trainer's option of the same name (its flag from its row).
+        {TrainOptionTable::row("device_memory_limit").flag, "device_memory_limit", "SIZE", K::Size,
+         1, INT64_MAX, "", "",
          "an allocation past this many bytes fails with LibTorch's out-of-memory error, as on a "
          "device of that size (each process its own)"},
     };
@@ -47,7 +50,7 @@ RecorderOptionTable::Value RecorderOptionTable::parse(const RecorderOption& row,
     switch (row.kind) {
         case RecorderOption::Kind::Path:
             if (text.empty()) {
-                throw std::invalid_argument(flag + ": needs a file name");
+                throw ConfigError(flag, "needs a file name");
             }
             return value;
         case RecorderOption::Kind::Count: {
@@ -64,7 +67,7 @@ RecorderOptionTable::Value RecorderOptionTable::parse(const RecorderOption& row,
                 if (*row.all_word != '\0') {
                     range += " or " + std::string(row.all_word);
                 }
-                throw std::invalid_argument(flag + ": '" + text + "' is not " + range);
+                throw ConfigError(flag, "'" + text + "' is not " + range);
             }
             value.number = n;
             return value;
@@ -72,8 +75,7 @@ RecorderOptionTable::Value RecorderOptionTable::parse(const RecorderOption& row,
         case RecorderOption::Kind::Size: {
             const auto bytes = parseByteSize(text);
             if (!bytes || *bytes < row.min) {
-                throw std::invalid_argument(flag + ": '" + text +
-                                            "' is not a size (try 512MiB or 2GiB)");
+                throw ConfigError(flag, "'" + text + "' is not a size (try 512MiB or 2GiB)");
             }
             value.number = *bytes;
             return value;

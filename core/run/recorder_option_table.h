@@ -18,9 +18,9 @@ struct RecorderOption {
         Count,  // a whole number in [min, max], or `all_word` for "no cap"
         Size,   // bytes: "512MiB", "2GiB", "1048576" (run/byte_size.h), more than 0
     };
-    const char* flag = "";      // "--python-frames"
-    const char* key = "";       // "python_frames": the runner's name for the value
-    const char* metavar = "";   // "N"
+    const char* flag = "";     // "--python-frames"
+    const char* key = "";      // "python_frames": the runner's name for the value
+    const char* metavar = "";  // "N"
     Kind kind = Kind::Path;
     int64_t min = 0;
     int64_t max = 0;
@@ -36,11 +36,11 @@ class RecorderOptionTable {
     static const RecorderOption* find(std::string_view flag);
     // The value a Count takes for the all_word (no cap short of the recorder's own limits).
     static constexpr int64_t kAll = 0x7fffffff;
-    // The value of `text` for `row`: the path itself, a count, or bytes. Throws
-    // std::invalid_argument with the line for the user, naming the flag: "--poll-ms: '0' is not a
-    // whole number from 1 to 10000".
+    // The value of `text` for `row`: the path itself, a count, or bytes. Throws ConfigError with
+    // the line for the user, naming the flag: "--poll-ms: '0' is not a whole number from 1 to
+    // 10000".
     struct Value {
-        std::string text;  // Path
+        std::string text;    // Path
         int64_t number = 0;  // Count, Size
     };
     static Value parse(const RecorderOption& row, const std::string& text);

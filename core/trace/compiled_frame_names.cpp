@@ -12,8 +12,9 @@ namespace memscope {
 
 namespace {
 
-bool endsWith(const std::string& text, const std::string& tail) {
-    return text.size() >= tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
+bool hasTail(const std::string& text, const std::string& tail) {
+    return text.size() >= tail.size() &&
+           text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
 }
 
 bool isWordChar(char c) {
@@ -66,7 +67,7 @@ std::string calleeOf(const std::string& line) {
         return "";
     }
     std::string callee = line.substr(start, i - start);
-    if (endsWith(callee, ".run")) {
+    if (hasTail(callee, ".run")) {
         callee.resize(callee.size() - 4);
     }
     return callee;
@@ -95,7 +96,8 @@ std::string kernelName(const std::vector<std::string>& lines, int line, const st
                 const size_t at = above.find(marker);
                 const size_t close = above.find(']', at == std::string::npos ? 0 : at);
                 if (at != std::string::npos && close != std::string::npos) {
-                    name += " [" + above.substr(at + marker.size(), close - at - marker.size()) + "]";
+                    name +=
+                        " [" + above.substr(at + marker.size(), close - at - marker.size()) + "]";
                 }
             }
             return name;
@@ -107,7 +109,7 @@ std::string kernelName(const std::vector<std::string>& lines, int line, const st
 }  // namespace
 
 bool CompiledFrameNames::generated(const std::string& file) {
-    return endsWith(file, ".py") && file.find("torchinductor") != std::string::npos;
+    return hasTail(file, ".py") && file.find("torchinductor") != std::string::npos;
 }
 
 int CompiledFrameNames::apply(Trace& trace) {

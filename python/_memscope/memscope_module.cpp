@@ -7,11 +7,12 @@
 
 #include "io/journal_recovery.h"
 #include "io/program_processes.h"
+#include "io/run_journal.h"
 #include "memscope_version.h"
+#include "model/config_error.h"
 #include "model/module_scope.h"
 #include "program_recording.h"
 #include "python_stack.h"
-#include "io/run_journal.h"
 #include "run/byte_size.h"
 #include "run/recorder_option_table.h"
 #include "trace/category.h"
@@ -220,7 +221,7 @@ PyObject* parseOption(PyObject*, PyObject* args) {
                                                static_cast<Py_ssize_t>(value.text.size()));
         }
         return PyLong_FromLongLong(value.number);
-    } catch (const std::invalid_argument& e) {
+    } catch (const memscope::ConfigError& e) {
         PyErr_SetString(PyExc_ValueError, e.what());
         return nullptr;
     }
@@ -488,26 +489,28 @@ PyMODINIT_FUNC PyInit__memscope() {
                             static_cast<long>(memscope::PythonStack::kMaxFrames));
     // The numbers the hooks send (ProgramRecording::Event, trace/category.h).
     using Event = ProgramRecording::Event;
-    const std::pair<const char*, Event> events[] = {
-        {"EVENT_FORWARD", Event::Forward},     {"EVENT_BACKWARD", Event::Backward},
-        {"EVENT_BACKWARD_DONE", Event::BackwardDone}, {"EVENT_OPTIMIZER", Event::Optimizer},
-        {"EVENT_OPTIMIZER_DONE", Event::OptimizerDone}};
+    const std::pair<const char*, Event> events[] = {{"EVENT_FORWARD", Event::Forward},
+                                                    {"EVENT_BACKWARD", Event::Backward},
+                                                    {"EVENT_BACKWARD_DONE", Event::BackwardDone},
+                                                    {"EVENT_OPTIMIZER", Event::Optimizer},
+                                                    {"EVENT_OPTIMIZER_DONE", Event::OptimizerDone}};
     for (const auto& [name, value] : events) {
         PyModule_AddIntConstant(module, name, static_cast<long>(value));
     }
     for (int c = 0; c < memscope::kCategoryCount; ++c) {
-        const std::string name = "CATEGORY_" + memscope::toString(static_cast<memscope::Category>(c));
+        const std::string name =
+            "CATEGORY_" + memscope::toString(static_cast<memscope::Category>(c));
         PyModule_AddIntConstant(module, name.c_str(), c);
     }
     // The recorder's options (run/recorder_option_table.h), for the package's command line.
-    PyObject* options = PyTuple_New(static_cast<Py_ssize_t>(
-        memscope::RecorderOptionTable::rows().size()));
+    PyObject* options =
+        PyTuple_New(static_cast<Py_ssize_t>(memscope::RecorderOptionTable::rows().size()));
     Py_ssize_t i = 0;
     for (const auto& row : memscope::RecorderOptionTable::rows()) {
-        PyTuple_SET_ITEM(options, i++,
-                         Py_BuildValue("{s:s,s:s,s:s,s:s,s:s}", "flag", row.flag, "key", row.key,
-                                       "metavar", row.metavar, "default", row.fallback, "help",
-                                       row.help));
+        PyTuple_SET_ITEM(
+            options, i++,
+            Py_BuildValue("{s:s,s:s,s:s,s:s,s:s}", "flag", row.flag, "key", row.key, "metavar",
+                          row.metavar, "default", row.fallback, "help", row.help));
     }
     PyModule_AddObject(module, "OPTIONS", options);
     return module;

@@ -30,7 +30,8 @@ thread_local ProgramThread t_programThread;
 ProgramRecording::ProgramRecording(Options options)
     : m_options(std::move(options)),
       m_observer(m_recorder, m_options.python_frames),
-      m_hook(std::make_shared<AllocationHook>(&m_observer)) {}
+      m_hook(std::make_shared<AllocationHook>(&m_observer)),
+      m_pump(m_recorder, m_trace) {}
 
 ProgramRecording::~ProgramRecording() {
     {
@@ -79,8 +80,7 @@ void ProgramRecording::start() {
         m_trace.events.append(e);
     }
     m_hook->seed(inherited);
-    m_journal = std::make_unique<RunJournal>(RunJournal::pathFor(m_options.out));
-    m_journal->append(m_trace);
+    m_pump.openJournal(RunJournal::pathFor(m_options.out));
     m_runThread = std::this_thread::get_id();
     m_hookGuard = std::make_unique<AllocationHookGuard>(m_hook);
     if (m_options.device_memory_limit > 0) {
@@ -109,26 +109,7 @@ void ProgramRecording::pollLoop() {
 
 void ProgramRecording::drain(bool final) {
     std::lock_guard<std::mutex> lock(m_traceMutex);
-    m_recorder.drainInto(m_trace);
-    {
-        std::lock_guard<std::mutex> steps(m_stepMutex);
-        m_trace.steps.insert(m_trace.steps.end(), m_pendingSteps.begin(), m_pendingSteps.end());
-        m_pendingSteps.clear();
-    }
-    if (!m_journal || final) {
-        return;
-    }
-    try {
-        const bool operators = m_journal->syncDue();
-        if (operators) {
-            m_trace.operators = m_recorder.publishedOperatorStats();
-        }
-        m_journal->append(m_trace, operators);
-    } catch (const std::exception& e) {
-        // A full disk must not end the program: it goes on, unprotected, and says so at the end.
-        m_journalError = e.what();
-        m_journal.reset();
-    }
+    m_pump.pump(!final);  // the final drain's journal append comes once the trace is complete
 }
 
 void ProgramRecording::enterPhase(Phase phase, int64_t now) {
@@ -212,7 +193,7 @@ void ProgramRecording::endStep(int64_t now) {
     m_peakChecks.push_back({{"step", metrics.step},
                             {"recorded_peak_bytes", check.recorded},
                             {"allocator_total_at_peak_bytes", check.allocator}});
-    m_pendingSteps.push_back(metrics);
+    m_pump.addStep(metrics);
     m_hook->resetPeak();
     for (double& s : m_phaseSeconds) {
         s = 0;
@@ -338,15 +319,8 @@ nlohmann::json ProgramRecording::finish(const std::string& ending, int exit_stat
     m_trace.operators = m_recorder.operatorStats();
     // The journal ends with the stacks as recorded (it appends to what it holds); the run file
     // gets them in reading order, the recorded ones kept as raw stacks.
-    std::string journal_error = m_journalError;
-    if (m_journal) {
-        try {
-            m_journal->append(m_trace, true);
-            m_journal->sync();
-        } catch (const std::exception& e) {
-            journal_error = e.what();
-        }
-    }
+    m_pump.closeJournal();
+    const std::string journal_error = m_pump.journalError();
     CompiledFrameNames::apply(m_trace);  // torch.compile's generated code, by its kernels
     ProgramStackOrder::apply(m_trace);
     m_trace.finalize();
@@ -380,10 +354,7 @@ nlohmann::json ProgramRecording::finish(const std::string& ending, int exit_stat
     }
     m_trace.summary = summary;
     RunFile::save(m_trace, m_options.out);
-    if (m_journal) {
-        m_journal->remove();
-        m_journal.reset();
-    }
+    m_pump.discardJournal();
     return summary;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "capture/recorder.h"
+#include "capture/recording_pump.h"
 #include "program_observer.h"
 #include "train/allocation_hook.h"
 
@@ -117,8 +118,7 @@ class ProgramRecording {
     std::mutex m_traceMutex;    // the trace and journal: the poll thread and finish()
     bool m_forkLocked = false;  // beforeFork() holds m_traceMutex
     Trace m_trace;
-    std::unique_ptr<RunJournal> m_journal;
-    std::string m_journalError;
+    RecordingPump m_pump;  // the recorder and finished steps into m_trace, and the journal
 
     std::mutex m_pollMutex;
     std::condition_variable m_pollWake;
@@ -136,9 +136,8 @@ class ProgramRecording {
     // A program whose optimizer is no torch.optim.Optimizer (a hand-written update) sends no
     // Optimizer event: then a forward after a finished backward ends the step instead.
     bool m_sawOptimizer = false;
-    bool m_backwardDone = false;              // in the step under way
-    bool m_forwardInStep = false;             // a Forward event in the step under way
-    std::vector<StepMetrics> m_pendingSteps;  // to the trace at the next drain
+    bool m_backwardDone = false;   // in the step under way
+    bool m_forwardInStep = false;  // a Forward event in the step under way
     nlohmann::json m_peakChecks = nlohmann::json::array();
     nlohmann::json m_regions = nlohmann::json::array();
     nlohmann::json m_optimizers = nlohmann::json::array();  // under m_stepMutex
