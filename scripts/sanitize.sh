@@ -3,7 +3,8 @@
 #   1. cppcheck over core/ (tests/sanitizers/cppcheck.supp): any warning or error fails
 #   2. asan-full (AddressSanitizer + LeakSanitizer + UBSan): builds core/ (memscope_base and the
 #      LibTorch part, memscope_core), memscope-cli, every core and CLI suite, the reader fuzzers
-#      and fuzz_cli_options, then runs every core and CLI suite (ctest --preset asan-full)
+#      and fuzz_cli_options, and the Python recorder's module, then runs every core and CLI suite
+#      (ctest --preset asan-full), the recorder's inside python3 with the runtimes preloaded
 #   3. tsan-full (ThreadSanitizer): the suites of the threaded code, built the same way: the
 #      recorder and its consumer thread, the live session, the run journal, run files encoded and
 #      decoded on two threads
