@@ -228,7 +228,10 @@ def _backward(original):
             _name_gradients()
             if not _searched_plain[0] and not _optimizers and _roots:
                 _searched_plain[0] = True
-                _find_plain_optimizers()
+                try:
+                    _find_plain_optimizers()
+                except Exception:  # noqa: BLE001 - the search must never change the program
+                    pass
             _m.event(BACKWARD_DONE, 0.0)
     return wrapper
 
@@ -260,7 +263,7 @@ def _name_state(optimizer):
             params.add(id(p))
             if p.grad is not None:
                 params.add(id(p.grad))
-    for value in list(vars(optimizer).values()):
+    for value in list(getattr(optimizer, "__dict__", {}).values()):
         for t in _tensors_in(value):
             if id(t) not in params and not isinstance(t, torch.nn.Parameter):
                 _name(t, OPTIMIZER_STATE)
@@ -291,7 +294,10 @@ def _wrap_step(cls):
             for optimizer in stepped:
                 if id(optimizer) not in named:
                     named.add(id(optimizer))
-                    _name_state(optimizer)
+                    try:
+                        _name_state(optimizer)
+                    except Exception:  # noqa: BLE001 - naming must never change the program
+                        pass
                     if type(optimizer).__qualname__ not in classes:
                         classes.append(type(optimizer).__qualname__)
             what = " > ".join(classes)
