@@ -31,8 +31,8 @@ packages=(
   libtorch-dev libopenblas0-openmp libgloo-dev
   nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libzstd-dev
   # the recorder of Python programs: Python.h, and trixie's own PyTorch (2.6, the LibTorch above)
-  # for the interpreter whose `import torch` it records
-  python3-dev python3-torch
+  # for the interpreter whose `import torch` it records; setuptools for torch.compile's inductor
+  python3-dev python3-torch python3-setuptools
 )
 
 if ! command -v debootstrap >/dev/null; then

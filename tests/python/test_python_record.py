@@ -733,6 +733,11 @@ def mode_compiled(a, tmp):
     program = os.path.join(HERE, "compiled_program.py")
     args = ["--compile", "model"]
     rc, plain, se = program_output(a.python_exe, program, args)
+    if rc != 0 and "BackendCompilerFailed" in se:
+        # This interpreter cannot compile at all, with or without Memscope (a torch whose inductor
+        # lacks a dependency): nothing to compare.
+        print(f"skip: torch.compile fails here without Memscope ({se.strip().splitlines()[-1]})")
+        return
     check(rc == 0, f"compiled_program runs plainly ({rc}: {se.strip()[-300:]})")
     out = os.path.join(tmp, "compiled.memscope")
     rc, so, se = record(a.cli, a.python_exe, out, [program, *args])
