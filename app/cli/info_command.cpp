@@ -262,30 +262,8 @@ int InfoCommand::run() {
         return reportUsageError(std::string(m_at.empty() ? "--depth" : "--at") +
                                 " goes with --modules");
     }
-    auto summary = trace.summary;
-    if (!summary.is_object()) {
-        summary = nlohmann::json::object();
-    }
-    // Imported or older files may lack the memory figures: derive them from the events.
-    if (!summary.contains("events")) {
-        summary.update(TraceSummary::compute(trace));
-    }
-    if (!summary.contains("reserved")) {  // files written before reserved memory was summarised
-        summary["reserved"] = ReservedMemory::compute(trace).toJson();
-    }
-    // Files written before an out-of-memory event was explained (issue 41).
-    if (!summary.contains("oom_explanation")) {
-        const auto explanation = OomExplanation::explain(trace);
-        summary["oom_explanation"] = explanation ? explanation->toJson() : nlohmann::json();
-    }
-    // Files written before info said what was allocated before recording, and which rule put
-    // an import's bytes in each category (issue 39).
-    if (!summary.contains("before_recording_bytes")) {
-        summary["before_recording_bytes"] = TraceSummary::beforeRecordingBytes(trace);
-    }
-    if (trace.meta.categories_inferred && !summary.contains("category_rules_at_peak")) {
-        summary["category_rules_at_peak"] = TraceSummary::compute(trace)["category_rules_at_peak"];
-    }
+    // Imported or older files may lack figures: derived from the events.
+    auto summary = TraceSummary::completed(trace);
     // A run of the built-in trainer that ran out of memory under a limit: the single changes
     // the planner predicts to fit it (record --check-advice runs the first; issue 41).
     const auto options = recordedOptions(trace.meta);

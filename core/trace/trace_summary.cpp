@@ -330,6 +330,30 @@ nlohmann::json TraceSummary::compute(const Trace& trace, size_t largest) {
     return out;
 }
 
+nlohmann::json TraceSummary::completed(const Trace& trace) {
+    nlohmann::json summary = trace.summary.is_object() ? trace.summary : nlohmann::json::object();
+    if (!summary.contains("events")) {
+        summary.update(compute(trace));
+    }
+    if (!summary.contains("reserved")) {  // files written before reserved memory was summarised
+        summary["reserved"] = ReservedMemory::compute(trace).toJson();
+    }
+    // Files written before an out-of-memory event was explained (issue 41).
+    if (!summary.contains("oom_explanation")) {
+        const auto explanation = OomExplanation::explain(trace);
+        summary["oom_explanation"] = explanation ? explanation->toJson() : nlohmann::json();
+    }
+    // Files written before info said what was allocated before recording, and which rule put
+    // an import's bytes in each category (issue 39).
+    if (!summary.contains("before_recording_bytes")) {
+        summary["before_recording_bytes"] = beforeRecordingBytes(trace);
+    }
+    if (trace.meta.categories_inferred && !summary.contains("category_rules_at_peak")) {
+        summary["category_rules_at_peak"] = compute(trace)["category_rules_at_peak"];
+    }
+    return summary;
+}
+
 std::string TraceSummary::toText(const Trace& trace, const nlohmann::json& s, size_t top) {
     std::ostringstream out;
     auto bytes = [&s](const char* key) { return formatBytes(s.value(key, int64_t(0))); };

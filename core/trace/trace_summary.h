@@ -36,6 +36,10 @@ namespace memscope {
 class TraceSummary {
   public:
     static nlohmann::json compute(const Trace& trace, size_t largest = 10);
+    // The run's stored summary with what imports and older run files lack derived from the
+    // events: the memory figures, reserved memory, the out-of-memory explanation, the bytes
+    // before recording and an import's category rules at the peak (what `info` prints).
+    static nlohmann::json completed(const Trace& trace);
     // Which rule put a category's bytes there: of the blocks alive just after event `event`,
     // per category (kCategoryCount entries), the rule with the most bytes (ties: the lower
     // rule); NothingTells and 0 bytes where the category has none.

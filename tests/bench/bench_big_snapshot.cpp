@@ -1,17 +1,15 @@
 // Opens a large PyTorch memory snapshot pickle (scripts/gen_snapshot.py writes one of any size)
 // and summarizes it the way `memscope-cli info FILE` does: RunSource::open, then the summary
-// info derives for an import (TraceSummary, ReservedMemory, OomExplanation, the bytes from
-// before recording) and its text. Prints, on one line: the file's size, the events, the seconds
-// until the file was parsed (the progress callback reached the end), the seconds until the
-// summary's text was made, the process's peak resident set (VmHWM) and its ratio to the file,
-// and a digest of the summary's JSON and text, so that two builds can be compared to the byte.
-// scripts/bench_big_snapshot.sh generates the files and runs this once per file (issue 52).
+// info derives for an import (TraceSummary::completed) and its text. Prints, on one line: the
+// file's size, the events, the seconds until the file was parsed (the progress callback reached the
+// end), the seconds until the summary's text was made, the process's peak resident set (VmHWM) and
+// its ratio to the file, and a digest of the summary's JSON and text, so that two builds can be
+// compared to the byte. scripts/bench_big_snapshot.sh generates the files and runs this once per
+// file (issue 52).
 //
 //   bench_big_snapshot FILE [--summary-out PATH]   (PATH: the summary's JSON and text)
 
 #include "source/run_source.h"
-#include "trace/oom_explanation.h"
-#include "trace/reserved_memory.h"
 #include "trace/trace_summary.h"
 
 #include <malloc.h>
@@ -130,24 +128,8 @@ int main(int argc, char** argv) {
     if (std::getenv("BENCH_MALLOC_STATS")) {
         malloc_stats();
     }
-    // What `info` adds to an import's summary (app/cli/info_command.cpp).
-    nlohmann::json summary = trace.summary;
-    if (!summary.contains("events")) {
-        summary.update(TraceSummary::compute(trace));
-    }
-    if (!summary.contains("reserved")) {
-        summary["reserved"] = ReservedMemory::compute(trace).toJson();
-    }
-    if (!summary.contains("oom_explanation")) {
-        const auto explanation = OomExplanation::explain(trace);
-        summary["oom_explanation"] = explanation ? explanation->toJson() : nlohmann::json();
-    }
-    if (!summary.contains("before_recording_bytes")) {
-        summary["before_recording_bytes"] = TraceSummary::beforeRecordingBytes(trace);
-    }
-    if (trace.meta.categories_inferred && !summary.contains("category_rules_at_peak")) {
-        summary["category_rules_at_peak"] = TraceSummary::compute(trace)["category_rules_at_peak"];
-    }
+    // What `info` adds to an import's summary.
+    const nlohmann::json summary = TraceSummary::completed(trace);
     const std::string json = summary.dump(2);
     const std::string text = TraceSummary::toText(trace, summary, 10);
     const double summarized_s = secondsSince(start);
