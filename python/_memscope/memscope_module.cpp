@@ -227,22 +227,25 @@ PyObject* parseOption(PyObject*, PyObject* args) {
     }
 }
 
-PyObject* journalPath(PyObject*, PyObject* args) {
+// f(out) as a str, for the paths a run file OUT implies.
+template <typename PathOf>
+PyObject* pathOfRun(PyObject* args, PathOf path_of) {
     const char* out = nullptr;
     if (!PyArg_ParseTuple(args, "s", &out)) {
         return nullptr;
     }
-    const std::string path = memscope::RunJournal::pathFor(out);
+    const std::string path = path_of(out);
     return PyUnicode_FromStringAndSize(path.data(), static_cast<Py_ssize_t>(path.size()));
 }
 
+PyObject* journalPath(PyObject*, PyObject* args) {
+    return pathOfRun(args,
+                     [](const std::string& out) { return memscope::RunJournal::pathFor(out); });
+}
+
 PyObject* stagingDir(PyObject*, PyObject* args) {
-    const char* out = nullptr;
-    if (!PyArg_ParseTuple(args, "s", &out)) {
-        return nullptr;
-    }
-    const std::string path = memscope::ProgramProcesses::stagingDirOf(out);
-    return PyUnicode_FromStringAndSize(path.data(), static_cast<Py_ssize_t>(path.size()));
+    return pathOfRun(
+        args, [](const std::string& out) { return memscope::ProgramProcesses::stagingDirOf(out); });
 }
 
 PyObject* skipCode(PyObject*, PyObject* code) {
