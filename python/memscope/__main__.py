@@ -21,7 +21,7 @@ def main(argv=None):
         print(__doc__.strip())
         from . import _command, _guard
         try:
-            _guard.check_torch()
+            _guard.check_torch(quiet=True)
             print("\nOPTIONS (record):\n" + _command.help_text(_guard.load_extension()))
         except _guard.Refused as e:
             print(f"\n(the options are listed by the recorder, which cannot load here: {e})")

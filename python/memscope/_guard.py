@@ -25,10 +25,18 @@ def _rebuild_hint():
             f" (or run with --python-exe {_build_info.PYTHON_EXECUTABLE})")
 
 
-def check_torch():
-    """Imports torch and returns it, or raises Refused."""
+def check_torch(quiet=False):
+    """Imports torch and returns it, or raises Refused. quiet: the warnings torch gives while it
+    loads (a missing NumPy) are not shown; the supervisor's own import is not the program's, and
+    a refusal stays one line. The runner imports torch for the program, so it shows them."""
     try:
-        import torch
+        if quiet:
+            import warnings
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                import torch
+        else:
+            import torch
     except Exception as e:  # ImportError, or a torch that fails while loading
         raise Refused(f"{sys.executable} cannot import torch ({type(e).__name__}: {e}); "
                       f"Memscope's recorder was built for {_build_info.PYTHON_EXECUTABLE} "

@@ -54,7 +54,7 @@ def _wait(child):
 
 def main(argv):
     try:
-        _guard.check_torch()
+        _guard.check_torch(quiet=True)
         ext = _guard.load_extension()
     except _guard.Refused as e:
         _say(str(e))
