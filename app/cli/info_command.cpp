@@ -15,6 +15,7 @@
 #include "trace/oom_explanation.h"
 #include "trace/recorded_options.h"
 #include "trace/reserved_memory.h"
+#include "trace/step_growth.h"
 #include "trace/trace_summary.h"
 
 #include <nlohmann/json.hpp>
@@ -43,6 +44,11 @@ InfoCommand::InfoCommand(CLI::App& parent) {
                     "state, activations, temporaries and backward buffers each module holds at "
                     "the peak (or --at), its forward and backward peaks and the bytes it saved "
                     "for backward");
+    m_app->add_flag("--growth", m_growth,
+                    "Why memory grows every step: per step its end-of-step floor and the bytes "
+                    "it made that later steps keep (parameters, gradients and optimizer state "
+                    "left out), and the stacks that keep growing, with their bytes per step and "
+                    "the step they started (--json: as JSON)");
     m_app->add_option("--at", m_at,
                       "With --modules: peak (default), oom, an event index (5000) or a time "
                       "(1.25s)");
@@ -257,6 +263,11 @@ int InfoCommand::run() {
     }
     if (m_modules) {
         return printModules(trace);
+    }
+    if (m_growth) {
+        const auto growth = StepGrowth::analyze(trace);
+        std::cout << (m_json ? growth.toJson(m_top).dump(2) + "\n" : growth.toText(m_top));
+        return 0;
     }
     if (!m_at.empty() || m_depth >= 0) {
         return reportUsageError(std::string(m_at.empty() ? "--depth" : "--at") +

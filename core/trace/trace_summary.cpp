@@ -5,6 +5,7 @@
 #include "trace/oom_explanation.h"
 #include "trace/recorded_options.h"
 #include "trace/reserved_memory.h"
+#include "trace/step_growth.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -351,6 +352,8 @@ nlohmann::json TraceSummary::completed(const Trace& trace) {
     if (trace.meta.categories_inferred && !summary.contains("category_rules_at_peak")) {
         summary["category_rules_at_peak"] = compute(trace)["category_rules_at_peak"];
     }
+    // Why memory grows every step, if it does (issue 53): derived each time, never stored.
+    summary["growth"] = StepGrowth::analyze(trace).toJson(10);
     return summary;
 }
 
@@ -468,6 +471,10 @@ std::string TraceSummary::toText(const Trace& trace, const nlohmann::json& s, si
                 out << line;
             }
         }
+    }
+    if (const auto it = s.find("growth"); it != s.end() && it->is_object() &&
+                                          it->value("verdict", std::string()) != "too_few_steps") {
+        out << "Growth across steps: " << it->value("text", std::string()) << "\n";
     }
     if (s.value("before_recording_bytes", int64_t(0)) > 0) {
         // A child made by fork() (python/memscope/_child.py) begins with its parent's tensors.
