@@ -658,6 +658,8 @@ def mode_llama(a, tmp):
     check(max(c["recorded_peak_bytes"] for c in steady) == py["steady_peak_allocated_bytes_recorded"],
           "the run's steady peak is the highest of them")
     check_program_down(a, out, tmp)
+    growth = growth_of(a, out)
+    check(growth["verdict"] == "steady", f"the workshop's default does not grow ({growth['text']})")
     check_device_memory_limit(a, tmp, cfg)
     ref = os.path.join(tmp, "llama_cpp.memscope")
     p = subprocess.run([a.cli, "record", "--preset", "workshop-default", "--batch-size", "4",
@@ -679,6 +681,74 @@ def mode_llama(a, tmp):
     n_params = 1 + 2 * 9 + 1  # embedding, 9 per block, final norm
     diff = pc.get("OPTIMIZER_STATE", 0) - cc.get("OPTIMIZER_STATE", 0)
     check(diff in (0, 4 * n_params), f"OPTIMIZER_STATE differs only by AdamW's step tensors ({diff} bytes)")
+
+
+def growth_of(a, run):
+    p = subprocess.run([a.cli, "info", "--growth", "--json", run], capture_output=True, text=True,
+                       timeout=120)
+    if p.returncode != 0:
+        raise RuntimeError(f"info --growth {run}: {p.stderr}")
+    return json.loads(p.stdout)
+
+
+def source_line(path, needle):
+    with open(path) as f:
+        for number, text in enumerate(f, 1):
+            if needle in text:
+                return number
+    raise RuntimeError(f"{needle!r} is not in {path}")
+
+
+def mode_growth(a, tmp):
+    """Issue 53: a kept loss with its graph and a list of detached tensors grow, by the bytes the
+    program counts, from the lines that made them; a cache filled over three steps stops; a
+    loop that keeps nothing does not grow."""
+    program = os.path.join(HERE, "growth_program.py")
+    tanh_h = source_line(program, "h = torch.tanh(self.inp(x))")
+    tanh_features = source_line(program, "self.features = torch.tanh(self.mid(h))")
+    val_line = source_line(program, "val_loss = model(val_x)")
+    largest = 8 * 16 * 48 * 4  # one hidden activation: the largest allocation of the program
+    for keep in ("loss", "detached", "cache", "none"):
+        out = os.path.join(tmp, f"growth_{keep}.memscope")
+        rc, so, se = record(a.cli, a.python_exe, out, [program, "--keep", keep])
+        check(rc == 0, f"growth --keep {keep} recorded ({rc}: {se.strip()[-300:]})")
+        if rc != 0:
+            continue
+        truth = json.loads(so.strip().splitlines()[-1]) if "{" in so else {}
+        g = growth_of(a, out)
+        lines = {grp["made_at"] for grp in g["by_stack"] if grp["trend"] == "grows"}
+        print(f"{keep}: {g['text']}")
+        if keep in ("loss", "detached"):
+            want = truth.get("bytes_per_step", -1)
+            check(g["verdict"] == "grows" and abs(g["bytes_per_step"] - want) <= largest,
+                  f"{keep}: grows by the program's own count a step, within one allocation "
+                  f"({g['bytes_per_step']} vs {want})")
+            check(f"growth_program.py:{tanh_features} Net.forward" in lines,
+                  f"{keep}: names the line that made what is kept ({lines})")
+        if keep == "loss":
+            check(f"growth_program.py:{tanh_h} Net.forward" in lines,
+                  f"loss: and the line of the other activation its graph saved ({lines})")
+            callers = {grp["called_from"] for grp in g["by_stack"] if grp["trend"] == "grows"}
+            check(f"growth_program.py:{val_line} main" in callers,
+                  f"loss: and the program's line that made the kept loss ({callers})")
+            check(g["from_step"] == 2, f"loss: from step 2, the first evaluation ({g['from_step']})")
+            text = info_text(a, out)
+            check("Growth across steps: grows" in text, "loss: info says that it grows")
+        if keep == "cache":
+            check(g["verdict"] == "stopped" and "stopped" in g["text"],
+                  f"cache: says that it stops growing ({g['text']})")
+        if keep == "none":
+            check(g["verdict"] == "steady" and not lines,
+                  f"none: does not grow ({g['text']})")
+        floors = [row["floor_bytes"] for row in g["steps"]]
+        if keep == "detached":
+            check(all(b - f == largest for f, b in zip(floors, floors[1:])),
+                  f"detached: each end-of-step floor is one kept tensor above the last ({floors})")
+
+
+def info_text(a, run):
+    p = subprocess.run([a.cli, "info", run], capture_output=True, text=True, timeout=120)
+    return p.stdout
 
 
 def program_output(python, program, args, env=None):
@@ -769,13 +839,13 @@ def main():
     ap.add_argument("--cli", required=True)
     ap.add_argument("--python-exe", required=True)
     ap.add_argument("mode", choices=["program", "faults", "llama", "processes", "optimizers",
-                                     "compiled"])
+                                     "compiled", "growth"])
     a = ap.parse_args()
     a.cli = os.path.abspath(a.cli)
     with tempfile.TemporaryDirectory(prefix="memscope-py-") as tmp:
         {"program": mode_program, "faults": mode_faults, "llama": mode_llama,
          "processes": mode_processes, "optimizers": mode_optimizers,
-         "compiled": mode_compiled}[a.mode](a, tmp)
+         "compiled": mode_compiled, "growth": mode_growth}[a.mode](a, tmp)
     if FAILURES:
         print(f"{len(FAILURES)} check(s) failed", file=sys.stderr)
         return 1
