@@ -1305,6 +1305,140 @@
     </message>
 </context>
 <context>
+    <name>memscope::GrowthPage</name>
+    <message>
+        <source>Module</source>
+        <translation>Modul</translation>
+    </message>
+    <message>
+        <source>Made at</source>
+        <translation>Angelegt in</translation>
+    </message>
+    <message>
+        <source>grows</source>
+        <translation>wächst</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>gestoppt</translation>
+    </message>
+    <message>
+        <source>kept once</source>
+        <translation>einmal behalten</translation>
+    </message>
+    <message>
+        <source>%1-%2</source>
+        <translation>%1–%2</translation>
+    </message>
+    <message>
+        <source>-</source>
+        <translation>–</translation>
+    </message>
+    <message>
+        <source>Finding what each step keeps...</source>
+        <translation>Ermittle, was jeder Schritt behält...</translation>
+    </message>
+    <message>
+        <source>No run.</source>
+        <translation>Kein Lauf.</translation>
+    </message>
+    <message>
+        <source> The most is made at %1.</source>
+        <translation> Das meiste wird in %1 angelegt.</translation>
+    </message>
+    <message>
+        <source> The most is made at %1, called from %2.</source>
+        <translation> Das meiste wird in %1 angelegt, aufgerufen aus %2.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n complete step(s): too few to tell whether memory grows (it takes 3).</source>
+        <translation>
+            <numerusform>%n vollständiger Schritt: zu wenige, um zu sagen, ob der Speicher wächst (es braucht 3).</numerusform>
+            <numerusform>%n vollständige Schritte: zu wenige, um zu sagen, ob der Speicher wächst (es braucht 3).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Does not grow: what each step makes is freed by the end of the next one (end-of-step floor %1).</source>
+        <translation>Wächst nicht: was jeder Schritt anlegt, ist am Ende des nächsten freigegeben (Sockel am Schrittende %1).</translation>
+    </message>
+    <message>
+        <source>Grows %1 a step from step %2: kept to the last step (%3).</source>
+        <translation>Wächst um %1 je Schritt ab Schritt %2: bis zum letzten Schritt (%3) behalten.</translation>
+    </message>
+    <message>
+        <source>Grew %1 over steps %2-%3, then stopped growing.</source>
+        <translation>Wuchs um %1 über die Schritte %2–%3, dann nicht mehr.</translation>
+    </message>
+    <message>
+        <source>What the steps keep, largest first:</source>
+        <translation>Was die Schritte behalten, das Größte zuerst:</translation>
+    </message>
+    <message>
+        <source>&amp;Group by:</source>
+        <translation>&amp;Gruppieren nach:</translation>
+    </message>
+    <message>
+        <source>Stack</source>
+        <translation>Stack</translation>
+    </message>
+    <message>
+        <source>Parameters, gradients and optimizer state are left out. Click a row to highlight the allocations it kept on the timeline; click it again to clear them.</source>
+        <translation>Parameter, Gradienten und Optimiererzustand sind ausgenommen. Ein Klick auf eine Zeile hebt die von ihr behaltenen Allokationen auf der Zeitleiste hervor; ein zweiter Klick hebt das auf.</translation>
+    </message>
+    <message>
+        <source>Per complete step:</source>
+        <translation>Je vollständigem Schritt:</translation>
+    </message>
+    <message>
+        <source>Trend</source>
+        <translation>Trend</translation>
+    </message>
+    <message>
+        <source>A step</source>
+        <translation>Je Schritt</translation>
+    </message>
+    <message>
+        <source>Allocations a step</source>
+        <translation>Allokationen je Schritt</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>Schritte</translation>
+    </message>
+    <message>
+        <source>Kept</source>
+        <translation>Behalten</translation>
+    </message>
+    <message>
+        <source>Called from</source>
+        <translation>Aufgerufen aus</translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation>Operator</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <source>End-of-step floor</source>
+        <translation>Sockel am Schrittende</translation>
+    </message>
+    <message>
+        <source>Made (not parameters, gradients, state)</source>
+        <translation>Angelegt (ohne Parameter, Gradienten, Zustand)</translation>
+    </message>
+    <message>
+        <source>Kept to the next step</source>
+        <translation>Bis zum nächsten Schritt behalten</translation>
+    </message>
+    <message>
+        <source>Kept to the last step</source>
+        <translation>Bis zum letzten Schritt behalten</translation>
+    </message>
+</context>
+<context>
     <name>memscope::JournalRecoverer</name>
     <message>
         <source>Recovered %1: %2</source>
@@ -1606,6 +1740,10 @@
     <message>
         <source>%1 · %2 (peak %3)</source>
         <translation>%1 · %2 (Spitze %3)</translation>
+    </message>
+    <message>
+        <source>Growth</source>
+        <translation>Wachstum</translation>
     </message>
 </context>
 <context>

@@ -1305,6 +1305,140 @@
     </message>
 </context>
 <context>
+    <name>memscope::GrowthPage</name>
+    <message>
+        <source>Module</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Made at</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>grows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>kept once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1-%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>-</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finding what each step keeps...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> The most is made at %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> The most is made at %1, called from %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n complete step(s): too few to tell whether memory grows (it takes 3).</source>
+        <translation>
+            <numerusform>%n complete step: too few to tell whether memory grows (it takes 3).</numerusform>
+            <numerusform>%n complete steps: too few to tell whether memory grows (it takes 3).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Does not grow: what each step makes is freed by the end of the next one (end-of-step floor %1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Grows %1 a step from step %2: kept to the last step (%3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Grew %1 over steps %2-%3, then stopped growing.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What the steps keep, largest first:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Group by:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stack</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Parameters, gradients and optimizer state are left out. Click a row to highlight the allocations it kept on the timeline; click it again to clear them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per complete step:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trend</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allocations a step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Called from</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>End-of-step floor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Made (not parameters, gradients, state)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kept to the next step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kept to the last step</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>memscope::JournalRecoverer</name>
     <message>
         <source>Recovered %1: %2</source>
@@ -1605,6 +1739,10 @@
     </message>
     <message>
         <source>%1 · %2 (peak %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Growth</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

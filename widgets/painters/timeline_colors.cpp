@@ -369,6 +369,10 @@ QColor TimelineColors::total() {
     return QColor::fromRgb(k_total_rgb);
 }
 
+QColor TimelineColors::stepFloor() {
+    return QColor(150, 40, 120);
+}
+
 QColor TimelineColors::peak() {
     return QColor::fromRgb(k_peak_rgb);
 }

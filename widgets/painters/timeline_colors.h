@@ -80,6 +80,8 @@ class TimelineColors {
     static QColor total();
     static QColor peak();
     static QColor capacity();
+    // The end-of-step floor ticks (TimelineStepPainter::paintStepFloors).
+    static QColor stepFloor();
     // Washed over a zoomed-out column between its lowest and highest total, and how that looks
     // over the band (its legend colour).
     static QColor rangeWash();

@@ -18,6 +18,9 @@ namespace {
 
 // Lines and bands closer than this many pixels are thinned out.
 constexpr double k_min_step_line_gap = 4;
+// End-of-step floor ticks: drawn when steps are at least this many pixels apart, this wide.
+constexpr double k_min_floor_gap = 16;
+constexpr double k_floor_tick = 8;
 
 }  // namespace
 
@@ -151,6 +154,51 @@ void TimelineStepPainter::paintStepLines(QPainter& painter) const {
             last = mark.px;
         }
     }
+}
+
+void TimelineStepPainter::paintStepFloors(QPainter& painter) const {
+    if (!m_ctx.trace || m_ctx.layout.xCount() == 0) {
+        return;
+    }
+    const TimelineMapping& m = m_ctx.m;
+    // A step ends where the next one begins: its floor is the total after the last event
+    // before that moment.
+    struct Floor {
+        double px;
+        double py;
+    };
+    std::vector<Floor> floors;
+    int32_t previous_step = -1;
+    for (const PhaseInterval& interval : m_ctx.trace->phases) {
+        if (interval.step != previous_step && interval.step >= 2) {
+            const int64_t x = m_ctx.layout.xAtTime(interval.begin_ns);
+            if (x >= 1) {
+                floors.push_back({m_ctx.timeToPixel(interval.begin_ns),
+                                  m.bytesToPixel(double(m_ctx.layout.totalAt(x - 1)))});
+            }
+        }
+        previous_step = interval.step;
+    }
+    if (floors.size() < 2 ||
+        (floors.back().px - floors.front().px) / double(floors.size() - 1) < k_min_floor_gap) {
+        return;
+    }
+    const QColor colour = TimelineColors::stepFloor();
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    // Each over a white halo, to read over any colour of the data.
+    for (const bool halo : {true, false}) {
+        painter.setPen(halo ? QPen(QColor(255, 255, 255, 200), 3) : QPen(colour, 1, Qt::DashLine));
+        for (size_t i = 1; i < floors.size(); ++i) {
+            painter.drawLine(QPointF(floors[i - 1].px, floors[i - 1].py),
+                             QPointF(floors[i].px, floors[i].py));
+        }
+        painter.setPen(halo ? QPen(QColor(255, 255, 255, 220), 5) : QPen(colour, 3));
+        for (const Floor& f : floors) {
+            painter.drawLine(QPointF(f.px - k_floor_tick, f.py), QPointF(f.px, f.py));
+        }
+    }
+    painter.restore();
 }
 
 int32_t TimelineStepPainter::stepLineStride(double pixels_per_step) {

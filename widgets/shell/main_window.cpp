@@ -7,6 +7,7 @@
 #include "journal_recoverer.h"
 #include "pages/allocations_page.h"
 #include "pages/flame_graph_page.h"
+#include "pages/growth_page.h"
 #include "pages/module_page.h"
 #include "pages/operator_page.h"
 #include "pages/segment_page.h"
@@ -441,6 +442,10 @@ void MainWindow::createAnalysisTabs() {
     addTab(m_module_page, QStringLiteral("modules"), true,
            [page = m_module_page](const auto& trace) { page->setTrace(trace); });
     connect(m_module_page, &ModulePage::moduleFilterChanged, this, &MainWindow::updateModuleChip);
+    // What each step keeps (issue 53); a row highlights its allocations on the timeline.
+    m_growth_page = new GrowthPage(m_state, this);
+    addTab(m_growth_page, QStringLiteral("growth"), true,
+           [page = m_growth_page](const auto& trace) { page->setTrace(trace); });
     m_compare_page = new ComparePage(this);
     addTab(m_compare_page, QStringLiteral("compare"), false);
     m_tabs->setTabVisible(tabIndexOf(m_compare_page), false);  // until File > Compare With
@@ -1024,6 +1029,7 @@ void MainWindow::retranslateUi() {
     m_tabs->setTabText(tabIndexOf(m_segment_page), tr("Se&gments"));
     m_tabs->setTabText(tabIndexOf(m_flame_graph_page), tr("F&lame Graph"));
     m_tabs->setTabText(tabIndexOf(m_module_page), tr("&Modules"));
+    m_tabs->setTabText(tabIndexOf(m_growth_page), tr("Growth"));
     m_tabs->setTabText(tabIndexOf(m_compare_page), tr("&Compare"));
     m_tabs->setTabText(tabIndexOf(m_sweep_page), tr("S&weeps"));
     m_tabs->setTabText(tabIndexOf(m_planner_page), tr("&Planner"));

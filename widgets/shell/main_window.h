@@ -31,6 +31,7 @@ class FlameGraphPage;
 class OperatorPage;
 class PlannerPage;
 class JournalRecoverer;
+class GrowthPage;
 class ModulePage;
 class RankRunController;
 class RecentFilesMenu;
@@ -129,6 +130,7 @@ class MainWindow : public QMainWindow {
     SegmentPage* segmentPage() const { return m_segment_page; }
     FlameGraphPage* flameGraphPage() const { return m_flame_graph_page; }
     ModulePage* modulePage() const { return m_module_page; }
+    GrowthPage* growthPage() const { return m_growth_page; }
     ComparePage* comparePage() const { return m_compare_page; }
     SweepPage* sweepPage() const { return m_sweep_page; }
     PlannerPage* plannerPage() const { return m_planner_page; }
@@ -248,6 +250,7 @@ class MainWindow : public QMainWindow {
     SegmentPage* m_segment_page = nullptr;
     FlameGraphPage* m_flame_graph_page = nullptr;
     ModulePage* m_module_page = nullptr;
+    GrowthPage* m_growth_page = nullptr;
     ComparePage* m_compare_page = nullptr;
     SweepPage* m_sweep_page = nullptr;
     PlannerPage* m_planner_page = nullptr;

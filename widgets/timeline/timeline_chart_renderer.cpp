@@ -115,6 +115,7 @@ TimelinePaintStats TimelineChartRenderer::paint(
     }
     envelope.paintTotalLine(painter);
     steps.paintStepLines(painter);
+    steps.paintStepFloors(painter);
     reserved.paint(painter, m);
     const TimelineAnnotationPainter regions(context);
     if (input.filterX) {
