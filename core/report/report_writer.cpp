@@ -8,6 +8,7 @@
 #include "model/train_option_table.h"
 #include "predict/fit_advice.h"
 #include "predict/memory_model.h"
+#include "report/growth_chapter.h"
 #include "run/run_summary.h"
 #include "run/text_format.h"
 #include "trace/module_table.h"
@@ -367,6 +368,7 @@ class Report {
         runsSection();
         peakSection();
         modulesSection();
+        growthSection();
         workshopSection();
         cs336Section();
         missingSection();
@@ -602,6 +604,14 @@ class Report {
     // highest peak among those whose stacks name modules; for a run of the built-in trainer, the
     // bytes each block saved for backward beside the planner's per-layer figure (MemoryModel
     // with one layer fewer: what one more layer adds to the activations at the end of forward).
+    void growthSection() {
+        std::vector<std::pair<std::string, const Trace*>> runs;
+        for (const auto& r : m_runs) {
+            runs.emplace_back(r.name, r.trace);
+        }
+        m_out << GrowthChapter::markdown(runs);
+    }
+
     void modulesSection() {
         const Run* best = nullptr;
         for (const auto& r : m_runs) {

@@ -734,6 +734,13 @@ def mode_growth(a, tmp):
             check(g["from_step"] == 2, f"loss: from step 2, the first evaluation ({g['from_step']})")
             text = info_text(a, out)
             check("Growth across steps: grows" in text, "loss: info says that it grows")
+            md = os.path.join(tmp, "growth_report.md")
+            p = subprocess.run([a.cli, "report", out, "--out", md], capture_output=True,
+                               text=True, timeout=120)
+            report = open(md).read() if p.returncode == 0 else p.stderr
+            check("## Does memory grow every step?" in report and
+                  f"`growth_program.py:{tanh_features} Net.forward`" in report,
+                  "loss: the report's growth chapter names the line")
         if keep == "cache":
             check(g["verdict"] == "stopped" and "stopped" in g["text"],
                   f"cache: says that it stops growing ({g['text']})")
