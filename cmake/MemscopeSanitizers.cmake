@@ -12,6 +12,7 @@
 set(MEMSCOPE_SANITIZER "" CACHE STRING "Sanitizer build: address (ASan+UBSan) or thread (TSan)")
 set_property(CACHE MEMSCOPE_SANITIZER PROPERTY STRINGS "" address thread)
 set(MEMSCOPE_SANITIZER_ENV "")
+set(MEMSCOPE_SANITIZER_PRELOAD "")
 
 set(_supp ${PROJECT_SOURCE_DIR}/tests/sanitizers)
 set(_log "log_path=${PROJECT_BINARY_DIR}/sanitizer-reports/report:log_exe_name=1")
@@ -24,6 +25,14 @@ if(MEMSCOPE_SANITIZER STREQUAL "address")
     "ASAN_OPTIONS=${_log}:suppressions=${_supp}/asan.supp:halt_on_error=1:strict_string_checks=1:check_initialization_order=1"
     "LSAN_OPTIONS=suppressions=${_supp}/lsan.supp:print_suppressions=0"
     "UBSAN_OPTIONS=${_log}:suppressions=${_supp}/ubsan.supp:print_stacktrace=1:halt_on_error=1")
+  # The runtimes an uninstrumented interpreter preloads to load the instrumented recorder
+  # (python/): memscope-cli record --python passes them on (app/cli/python_record.cpp), and
+  # tests/python's asan suites start python3 with them.
+  execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libasan.so
+                  OUTPUT_VARIABLE _asan_runtime OUTPUT_STRIP_TRAILING_WHITESPACE)
+  execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libubsan.so
+                  OUTPUT_VARIABLE _ubsan_runtime OUTPUT_STRIP_TRAILING_WHITESPACE)
+  set(MEMSCOPE_SANITIZER_PRELOAD "${_asan_runtime}:${_ubsan_runtime}")
 elseif(MEMSCOPE_SANITIZER STREQUAL "thread")
   set(_flags -fsanitize=thread -fno-omit-frame-pointer)
   add_compile_options(${_flags})

@@ -268,6 +268,15 @@ int PythonRecord::run(const std::vector<std::string>& args) {
     if (const char* old = std::getenv("PYTHONPATH"); old != nullptr && *old != '\0') {
         pythonpath += ":" + std::string(old);
     }
+#ifdef MEMSCOPE_SANITIZER_PRELOAD
+    // An AddressSanitizer build (the asan preset): its recorder loads into the uninstrumented
+    // interpreter only after the sanitizer's runtimes, and CPython keeps its objects at exit, so
+    // the interpreter runs without the leak check (what the recorder does is still checked).
+    std::string asan_options = "detect_leaks=0";
+    if (const char* old = std::getenv("ASAN_OPTIONS"); old != nullptr && *old != '\0') {
+        asan_options = std::string(old) + ":" + asan_options;
+    }
+#endif
 
     // exec's failure comes back through a close-on-exec pipe.
     int pipefd[2];
@@ -282,6 +291,10 @@ int PythonRecord::run(const std::vector<std::string>& args) {
     if (pid == 0) {
         close(pipefd[0]);
         setenv("PYTHONPATH", pythonpath.c_str(), 1);
+#ifdef MEMSCOPE_SANITIZER_PRELOAD
+        setenv("LD_PRELOAD", MEMSCOPE_SANITIZER_PRELOAD, 1);
+        setenv("ASAN_OPTIONS", asan_options.c_str(), 1);
+#endif
         std::vector<char*> cargs;
         for (auto& a : argv) {
             cargs.push_back(a.data());
