@@ -1,8 +1,10 @@
 #include "compare_command.h"
 
+#include "analysis/aligned_difference.h"
 #include "analysis/run_comparison.h"
 #include "cli_support.h"
 #include "io/atomic_file.h"
+#include "model/input_error.h"
 #include "source/run_source.h"
 
 #include <CLI/Validators.hpp>
@@ -37,6 +39,12 @@ CompareCommand::CompareCommand(CLI::App& parent) {
     m_app->add_option("--markdown", m_markdown, "Write the difference table as Markdown");
     m_app->add_option("--top", m_top, "Module and operator rows per section (default 15)")
         ->check(CLI::PositiveNumber);
+    m_app->add_option("--at", m_at,
+                      "Where the two runs differ at one aligned moment: STEP:PHASE (2:forward, "
+                      "2:backward, 2:optimizer: each run's highest point in that step's phase), "
+                      "STEP (in the step) or peak (each run's own), by category, module and the "
+                      "place that made the bytes; the sections sum to the two totals");
+    m_app->add_flag("--json", m_json, "With --at: print the difference as JSON");
 }
 
 int CompareCommand::run() {
@@ -66,6 +74,18 @@ int CompareCommand::run() {
     if (name_a == name_b) {
         name_a = label(m_a, m_rankA, true);
         name_b = label(m_b, m_rankB, true);
+    }
+    if (!m_at.empty() || m_json) {
+        try {
+            const auto moment = AlignedDifference::parseMoment(m_at);
+            const auto d = AlignedDifference::compute(a, b, moment, name_a, name_b);
+            std::cout << (m_json ? d.toJson().dump(2) + "\n" : d.toText(m_top));
+            return 0;
+        } catch (const InputError& e) {
+            return reportUsageError(e.what());
+        } catch (const std::exception& e) {
+            return fail(e.what());
+        }
     }
     const RunComparison c = RunComparison::compare(a, b, name_a, name_b, m_top);
     std::cout << "A: " << label(m_a, m_rankA, true) << "\nB: " << label(m_b, m_rankB, true)

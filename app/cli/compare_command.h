@@ -26,6 +26,8 @@ class CompareCommand {
     int m_rankA = -1;
     int m_rankB = -1;
     size_t m_top = 15;
+    std::string m_at;  // --at: the aligned moment (analysis/aligned_difference.h), "" for none
+    bool m_json = false;
 };
 
 }  // namespace memscope::cli

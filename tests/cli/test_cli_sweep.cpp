@@ -162,6 +162,41 @@ class TestCliSweep : public QObject {
         QVERIFY(lines.size() > 10);
         QVERIFY(QFile::exists(md));
 
+        // One aligned moment (issue 53): at each run's peak the difference is the difference of
+        // the peaks to the byte, and every section's rows sum to it; so at step 1's forward.
+        auto peakOf = [this](const QString& run) {
+            const auto info = cli({"info", "--json", run});
+            return QJsonDocument::fromJson(info.out.toUtf8())["peak_allocated_bytes_recorded"]
+                .toInteger();
+        };
+        for (const QString at : {QStringLiteral("peak"), QStringLiteral("1:forward")}) {
+            const auto d = cli({"compare", a, b, "--at", at, "--json"});
+            QVERIFY2(d.exit_code == 0, qPrintable(d.err));
+            const QJsonObject j = QJsonDocument::fromJson(d.out.toUtf8()).object();
+            const qint64 delta = j["delta"].toInteger();
+            QCOMPARE(delta, j["b"].toObject()["bytes"].toInteger() -
+                                j["a"].toObject()["bytes"].toInteger());
+            if (at == QStringLiteral("peak")) {
+                QCOMPARE(delta, peakOf(b) - peakOf(a));
+            }
+            for (const char* section : {"category", "module", "place"}) {
+                qint64 sum = 0;
+                for (const auto& row : j["by"].toObject()[section].toArray()) {
+                    sum += row.toObject()["delta"].toInteger();
+                }
+                QCOMPARE(sum, delta);
+            }
+        }
+        const auto text = cli({"compare", a, b, "--at", "1:backward"});
+        QVERIFY2(text.exit_code == 0 && text.out.startsWith("At step 1, backward"),
+                 qPrintable(text.out + text.err));
+        const auto bad = cli({"compare", a, b, "--at", "1:sideways"});
+        QCOMPARE(bad.exit_code, 2);
+        QVERIFY(bad.err.contains("--at 1:sideways") && bad.err.contains("not a phase"));
+        const auto absent = cli({"compare", a, b, "--at", "7:forward"});
+        QCOMPARE(absent.exit_code, 2);
+        QVERIFY2(absent.err.contains("no forward in step 7"), qPrintable(absent.err));
+
         const auto missing = cli({"compare", a, m_dir.filePath("nope.memscope")});
         QCOMPARE(missing.exit_code, 1);
         QVERIFY(missing.err.contains("nope.memscope"));
