@@ -4,6 +4,7 @@
 #include "model/config_error.h"
 #include "model/preset.h"
 #include "model/train_option_table.h"
+#include "run/text_format.h"
 
 #include <nlohmann/json.hpp>
 
@@ -63,11 +64,10 @@ void TrainOptionSet::addTo(CLI::App& app) {
     auto* preset = app.add_option(preset_row.flag, m_preset, preset_row.help)
                        ->check(checkOf(preset_row))
                        ->capture_default_str();
-    auto* model_size =
-        app.add_option("--model-size", m_modelSize,
-                       "CS336 model size (small, medium, large, xl, 2.7B); same as " +
-                           std::string(preset_row.flag))
-            ->check(CLI::IsMember({"small", "medium", "large", "xl", "2.7B"}));
+    auto* model_size = app.add_option("--model-size", m_modelSize,
+                                      "CS336 model size (" + joinedNames(Preset::cs336Names()) +
+                                          "); same as " + std::string(preset_row.flag))
+                           ->check(CLI::IsMember(Preset::cs336Names()));
     app.add_option("--options", m_optionsFile,
                    "Every option from a JSON file (a run's config, as `info --json` prints it); "
                    "options given beside it override its values")

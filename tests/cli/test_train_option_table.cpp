@@ -5,6 +5,7 @@
 // without a sample value here, a binding in TrainOptions or a way through the CLI fails here.
 
 #include "model/config_error.h"
+#include "model/preset.h"
 #include "model/train_option_table.h"
 #include "predict/plan_request.h"
 #include "run/train_options.h"
@@ -219,6 +220,24 @@ class TestTrainOptionTable : public QObject {
             QCOMPARE(e.option(), TrainOptionTable::flag("num_heads"));
             QVERIFY(std::string(e.what()).find(TrainOptionTable::flag("hidden_dim")) !=
                     std::string::npos);
+        }
+    }
+
+    // The CS336 sizes are one list, the presets' (issue 54: --model-size and the report each
+    // had their own): --model-size takes each of them and no other preset.
+    void model_size_takes_the_cs336_presets() {
+        const std::vector<std::string> names = Preset::cs336Names();
+        QCOMPARE(names.size(), size_t(5));
+        for (const Preset& preset : Preset::all()) {
+            const bool listed = std::find(names.begin(), names.end(), preset.name) != names.end();
+            QCOMPARE(listed, preset.cs336);
+            QCOMPARE(preset.cs336, preset.source.rfind("CS336", 0) == 0);
+            if (preset.cs336) {
+                QCOMPARE(parse({"--model-size", preset.name}).preset, preset.name);
+            } else {
+                QVERIFY_THROWS_EXCEPTION(CLI::ValidationError,
+                                         parse({"--model-size", preset.name}));
+            }
         }
     }
 
