@@ -37,13 +37,11 @@ struct TrainOptionRow {
     int64_t max = 0;
     double real_min = 0;     // Real: values must be above it
     double real_max = 0;     // ... and at most this
-    const char* unit = "";   // "tokens", "steps", ... ("" for none)
     const char* label = "";  // the form's label, with its mnemonic ("&Hidden size:")
     const char* help = "";   // the CLI's help line
     // A form's tooltip (translated; the option's flags follow it, or stand where it says %1);
     // empty: the help line.
     const char* tip = "";
-    bool from_preset = false;            // a preset sets it (--preset, the Preset combo)
     const char* planner_name = nullptr;  // the planner's YAML name (model section), or none
     bool sweep = false;  // memscope-cli sweep (SweepSpec) takes it: an axis, or steps per point
     FormGroup run_panel = FormGroup::None;
