@@ -40,15 +40,11 @@ std::vector<T> parseEach(const std::string& field, const std::string& text, Pars
     return out;
 }
 
+// The point's model is its preset's (TinyLlamaConfig::sameShape says why the sequence limit
+// and two numbers do not count).
 bool matchesPreset(const TrainOptions& o) {
     const Preset* p = Preset::find(o.preset);
-    if (!p) {
-        return false;
-    }
-    const auto &a = p->model, &b = o.model;
-    return a.vocab_size == b.vocab_size && a.hidden_dim == b.hidden_dim &&
-           a.n_layers == b.n_layers && a.n_heads == b.n_heads && a.n_kv_heads == b.n_kv_heads &&
-           a.intermediate_dim == b.intermediate_dim && a.tie_embeddings == b.tie_embeddings;
+    return p != nullptr && p->model.sameShape(o.model);
 }
 
 std::string pointLabel(const TrainOptions& o) {
