@@ -251,6 +251,23 @@ class TestSweepPage : public QObject {
         QVERIFY(!read);
         QVERIFY2(read.message().contains("Sequence lengths"), qPrintable(read.message()));
     }
+
+    // The page words each verdict by its kind, not by the core's English words (issue 54: a
+    // renamed verdict read "not enough points"): every kind its own words, and only the kind
+    // without a fit says there are not enough points.
+    void eachVerdictKindHasItsOwnWords() {
+        using V = ScalingFit::Verdict;
+        const QString none = SweepPage::verdictWord(V::NotEnoughPoints);
+        QSet<QString> words{none};
+        for (const V v :
+             {V::SubLinear, V::Linear, V::InBetween, V::Quadratic, V::SteeperThanQuadratic}) {
+            const QString word = SweepPage::verdictWord(v);
+            QVERIFY2(!words.contains(word), qPrintable(word));
+            words.insert(word);
+        }
+        QCOMPARE(SweepPage::verdictWord(V::Quadratic), QString("quadratic"));
+        QCOMPARE(SweepPage::verdictWord(V::InBetween), QString("between linear and quadratic"));
+    }
 };
 
 QTEST_MAIN(TestSweepPage)
