@@ -39,10 +39,7 @@ CLI::Validator checkOf(const TrainOptionRow& row) {
                 TrainOptions::parseValue(row, value);
                 return {};
             } catch (const ConfigError& e) {
-                // CLI11 puts the option's name in front itself.
-                const std::string what = e.what();
-                const std::string prefix = std::string(row.flag) + ": ";
-                return what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what;
+                return e.reason();  // CLI11 puts the option's name in front itself
             }
         },
         description);

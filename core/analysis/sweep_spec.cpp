@@ -11,7 +11,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cctype>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -92,14 +91,16 @@ std::vector<int64_t> SweepSpec::parseSizes(const std::string& field, const std::
     }
     return parseEach<int64_t>(
         field, text,
-        [&spec](const std::string& item) -> std::optional<int64_t> {
-            if (item.empty() || item.size() > 12 ||
-                !std::all_of(item.begin(), item.end(),
-                             [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
-                return std::nullopt;
+        [&spec, &field](const std::string& item) -> std::optional<int64_t> {
+            const std::optional<int64_t> v = parseWholeNumber(item);
+            if (v) {
+                try {
+                    spec.checkRange(*v);  // the option's own check, named by the list's field
+                } catch (const ConfigError& e) {
+                    throw ConfigError(field, e.reason());
+                }
             }
-            const int64_t v = std::stoll(item);
-            return v >= spec.min && v <= spec.max ? std::optional<int64_t>(v) : std::nullopt;
+            return v;
         },
         "the whole numbers " + std::to_string(spec.min) + " to " + std::to_string(spec.max));
 }

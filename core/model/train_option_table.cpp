@@ -1,10 +1,13 @@
 #include "model/train_option_table.h"
 
 #include "model/attention_kind.h"
+#include "model/config_error.h"
 #include "model/preset.h"
 #include "model/train_choices.h"
 
+#include <cmath>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 
 // A row's form label, for lupdate: widgets/CMakeLists.txt reads this file with
@@ -334,7 +337,54 @@ bool sameName(std::string_view a, std::string_view b) {
     return true;
 }
 
+// A number as a range message shows it: 0, 10, 1e+12, 0.0001.
+std::string numberText(double value) {
+    std::ostringstream out;
+    out << value;
+    return out.str();
+}
+
+// "--batch-size: must be between 1 and 65536, got 100000": what every way in says of a value
+// outside the row's range.
+ConfigError rangeError(const TrainOptionRow& row, const std::string& got) {
+    if (row.type == OptionType::Real) {
+        return ConfigError(row.flag, "must be above " + numberText(row.real_min) + " and at most " +
+                                         numberText(row.real_max) + ", got " + got);
+    }
+    std::string low = std::to_string(row.min);
+    if (row.min == 0 && row.zero_text != nullptr) {
+        low += std::string(" (") + row.zero_text + ")";  // "0 (no limit)"
+    }
+    return ConfigError(row.flag, "must be between " + low + " and " + std::to_string(row.max) +
+                                     (row.type == OptionType::Bytes ? " bytes" : "") + ", got " +
+                                     got);
+}
+
 }  // namespace
+
+void TrainOptionRow::checkRange(int64_t value) const {
+    if (type == OptionType::Real) {
+        checkRange(double(value));
+    } else if ((type == OptionType::Integer || type == OptionType::Bytes) &&
+               (value < min || value > max)) {
+        throw rangeError(*this, std::to_string(value));
+    }
+}
+
+void TrainOptionRow::checkRange(double value) const {
+    if (type == OptionType::Integer || type == OptionType::Bytes) {
+        // JSON may write a whole number as 8.0; 8.5 is no count of anything.
+        if (std::trunc(value) != value) {
+            throw ConfigError(flag, "'" + numberText(value) + "' is not a whole number");
+        }
+        if (std::fabs(value) >= 9.2e18) {
+            throw rangeError(*this, numberText(value));  // past every range, and int64_t's
+        }
+        checkRange(int64_t(value));
+    } else if (type == OptionType::Real && !(value > real_min && value <= real_max)) {
+        throw rangeError(*this, numberText(value));
+    }
+}
 
 const std::vector<TrainOptionRow>& TrainOptionTable::rows() {
     static const std::vector<TrainOptionRow> table = makeRows();

@@ -56,6 +56,15 @@ struct TrainOptionRow {
     // optimizer only for training), or always.
     const char* needs_key = nullptr;
     const char* needs_value = nullptr;
+
+    // The one check of a value's range, wherever the value comes from: a flag, a form field,
+    // the JSON of --options or a run's configuration, the planner's YAML, a sweep list. Throws
+    // ConfigError naming the flag, the range and the value ("--batch-size: must be between 1
+    // and 65536, got 100000"); a caller that names the value another way (a JSON field, a YAML
+    // key) keeps its reason(). Integer and Bytes rows check whole numbers, Real rows numbers
+    // (a whole number checks as one); a row of another type has no range.
+    void checkRange(int64_t value) const;
+    void checkRange(double value) const;
 };
 
 class TrainOptionTable {

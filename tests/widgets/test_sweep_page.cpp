@@ -250,6 +250,14 @@ class TestSweepPage : public QObject {
         read = page.specFromForm(spec);
         QVERIFY(!read);
         QVERIFY2(read.message().contains("Sequence lengths"), qPrintable(read.message()));
+        // A size out of range: the option's own check, named by the field (issue 54).
+        page.seqLensEdit()->setText("64");
+        page.batchSizesEdit()->setText("4,100000");
+        read = page.specFromForm(spec);
+        QVERIFY(!read);
+        QVERIFY2(read.message().contains("Batch sizes") &&
+                     read.message().contains("must be between 1 and 65536, got 100000"),
+                 qPrintable(read.message()));
     }
 
     // The page words each verdict by its kind, not by the core's English words (issue 54: a
