@@ -35,7 +35,7 @@ from collections import defaultdict
 
 from source_tree import repo_root, source_files
 
-# The intended bottom-up order of core's folders (the CEO's direction, shared/DESIGN.md, "Layers").
+# The intended bottom-up order of core's folders (docs/DESIGN.md, "Rules": the layers of core/).
 # "" is core/ itself (torch_compat.h): the ground floor, below model/. A folder in this list that
 # does not exist yet (run/) is skipped; a folder that exists and is not in it is reported.
 DECLARED_ORDER = ["", "model", "run", "trace", "predict", "io", "pickle", "interchange", "source",

@@ -192,13 +192,11 @@ TrainOptions optionsFromJson(const std::string& option, const std::string& file,
         }
         return TrainOptions::fromJson(json, base);
     } catch (const ConfigError& e) {
-        // fromJson names the option by its flag ("--hidden-dim"): here it is a JSON field.
+        // fromJson names the option by its flag ("--hidden-dim"): here it is a JSON field, with
+        // the reason the flag gives ("must be between 1 and 65536, got 100000").
         const TrainOptionRow* row = TrainOptionTable::find(e.option());
         const std::string field = row != nullptr ? std::string(row->key) : e.option();
-        const std::string what = e.what();
-        const std::string reason =
-            what.size() > e.option().size() + 2 ? what.substr(e.option().size() + 2) : what;
-        throw ConfigError(option, file + ": field " + field + " " + reason);
+        throw ConfigError(option, file + ": field " + field + " " + e.reason());
     }
 }
 

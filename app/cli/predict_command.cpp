@@ -69,8 +69,9 @@ PredictCommand::PredictCommand(CLI::App& parent) {
                       "With --fit: the sizes to predict, e.g. d=2560,L=32,s=512,b=4,h=32,"
                       "d_ff=10240,vocab=10000");
     m_app->add_option("--check", m_check,
-                      "With --fit: a recording of the program at the --at sizes (.memscope) to "
-                      "hold the prediction against, phase by phase");
+                      "With --fit: a recording of the program at the --at sizes (a run file, "
+                      "snapshot, journal or run directory) to hold the prediction against, phase "
+                      "by phase");
 }
 
 }  // namespace memscope::cli

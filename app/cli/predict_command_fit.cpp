@@ -4,7 +4,6 @@
 #include "analysis/program_sweep.h"
 #include "cli_support.h"
 #include "fit_report.h"
-#include "io/run_file.h"
 #include "model/input_error.h"
 #include "predict/device_database.h"
 #include "run/run_summary.h"
@@ -178,7 +177,9 @@ int PredictCommand::runFit() {
     int status = 0;
     if (!m_check.empty()) {
         try {
-            Trace trace = RunFile::load(m_check);
+            // Through RunSource, as every command opens a run: a run file, a snapshot, a
+            // journal, a run directory's first rank.
+            Trace trace = loadRun(m_check, RunRange{});
             if (trace.allocations().empty()) {
                 trace.finalize();
             }

@@ -4,6 +4,7 @@
 #include "model/config_error.h"
 #include "model/preset.h"
 #include "model/train_option_table.h"
+#include "run/text_format.h"
 
 #include <nlohmann/json.hpp>
 
@@ -38,10 +39,7 @@ CLI::Validator checkOf(const TrainOptionRow& row) {
                 TrainOptions::parseValue(row, value);
                 return {};
             } catch (const ConfigError& e) {
-                // CLI11 puts the option's name in front itself.
-                const std::string what = e.what();
-                const std::string prefix = std::string(row.flag) + ": ";
-                return what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what;
+                return e.reason();  // CLI11 puts the option's name in front itself
             }
         },
         description);
@@ -63,11 +61,10 @@ void TrainOptionSet::addTo(CLI::App& app) {
     auto* preset = app.add_option(preset_row.flag, m_preset, preset_row.help)
                        ->check(checkOf(preset_row))
                        ->capture_default_str();
-    auto* model_size =
-        app.add_option("--model-size", m_modelSize,
-                       "CS336 model size (small, medium, large, xl, 2.7B); same as " +
-                           std::string(preset_row.flag))
-            ->check(CLI::IsMember({"small", "medium", "large", "xl", "2.7B"}));
+    auto* model_size = app.add_option("--model-size", m_modelSize,
+                                      "CS336 model size (" + joinedNames(Preset::cs336Names()) +
+                                          "); same as " + std::string(preset_row.flag))
+                           ->check(CLI::IsMember(Preset::cs336Names()));
     app.add_option("--options", m_optionsFile,
                    "Every option from a JSON file (a run's config, as `info --json` prints it); "
                    "options given beside it override its values")

@@ -45,20 +45,38 @@ ScalingFit ScalingFit::fit(const std::vector<double>& x, const std::vector<doubl
     return f;
 }
 
-std::string ScalingFit::verdictFor(double exponent) {
+ScalingFit::Verdict ScalingFit::verdictOf(double exponent) {
     if (exponent < 0.85) {
-        return "sub-linear";
+        return Verdict::SubLinear;
     }
     if (exponent <= 1.15) {
-        return "linear";
+        return Verdict::Linear;
     }
     if (exponent < 1.85) {
-        return "in between";
+        return Verdict::InBetween;
     }
     if (exponent <= 2.15) {
-        return "quadratic";
+        return Verdict::Quadratic;
     }
-    return "steeper than quadratic";
+    return Verdict::SteeperThanQuadratic;
+}
+
+std::string ScalingFit::verdictText(Verdict verdict) {
+    switch (verdict) {
+        case Verdict::NotEnoughPoints:
+            return "not enough points";
+        case Verdict::SubLinear:
+            return "sub-linear";
+        case Verdict::Linear:
+            return "linear";
+        case Verdict::InBetween:
+            return "in between";
+        case Verdict::Quadratic:
+            return "quadratic";
+        case Verdict::SteeperThanQuadratic:
+            return "steeper than quadratic";
+    }
+    return "not enough points";
 }
 
 std::string ScalingFit::pattern(double x_a, double y_a, double x_b, double y_b) {

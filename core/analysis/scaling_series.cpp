@@ -136,7 +136,7 @@ std::string ScalingSeries::summaryLine() const {
     const std::string sym = axisSymbol(axis);
     const auto term = [&sym](const ScalingFit& f) {
         return f.valid ? sym + "^" + formatFixed(f.exponent, 2) + " (" + f.verdict() + ")"
-                       : std::string("not enough points");
+                       : ScalingFit::verdictText(ScalingFit::Verdict::NotEnoughPoints);
     };
     std::string line = "peak ~ " + term(peak) + ", input-dependent ~ " + term(input_dependent);
     if (!steepest_category.empty()) {

@@ -11,7 +11,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cctype>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -40,15 +39,11 @@ std::vector<T> parseEach(const std::string& field, const std::string& text, Pars
     return out;
 }
 
+// The point's model is its preset's (TinyLlamaConfig::sameShape says why the sequence limit
+// and two numbers do not count).
 bool matchesPreset(const TrainOptions& o) {
     const Preset* p = Preset::find(o.preset);
-    if (!p) {
-        return false;
-    }
-    const auto &a = p->model, &b = o.model;
-    return a.vocab_size == b.vocab_size && a.hidden_dim == b.hidden_dim &&
-           a.n_layers == b.n_layers && a.n_heads == b.n_heads && a.n_kv_heads == b.n_kv_heads &&
-           a.intermediate_dim == b.intermediate_dim && a.tie_embeddings == b.tie_embeddings;
+    return p != nullptr && p->model.sameShape(o.model);
 }
 
 std::string pointLabel(const TrainOptions& o) {
@@ -96,14 +91,16 @@ std::vector<int64_t> SweepSpec::parseSizes(const std::string& field, const std::
     }
     return parseEach<int64_t>(
         field, text,
-        [&spec](const std::string& item) -> std::optional<int64_t> {
-            if (item.empty() || item.size() > 12 ||
-                !std::all_of(item.begin(), item.end(),
-                             [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
-                return std::nullopt;
+        [&spec, &field](const std::string& item) -> std::optional<int64_t> {
+            const std::optional<int64_t> v = parseWholeNumber(item);
+            if (v) {
+                try {
+                    spec.checkRange(*v);  // the option's own check, named by the list's field
+                } catch (const ConfigError& e) {
+                    throw ConfigError(field, e.reason());
+                }
             }
-            const int64_t v = std::stoll(item);
-            return v >= spec.min && v <= spec.max ? std::optional<int64_t>(v) : std::nullopt;
+            return v;
         },
         "the whole numbers " + std::to_string(spec.min) + " to " + std::to_string(spec.max));
 }

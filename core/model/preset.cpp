@@ -41,6 +41,7 @@ Preset cs336(const std::string& size, int64_t d_model, int64_t d_ff, int64_t lay
     p.model.max_seq_len = 2048;
     p.batch_size = 4;
     p.seq_len = 512;
+    p.cs336 = true;
     return p;
 }
 
@@ -85,6 +86,16 @@ std::vector<std::string> Preset::names() {
     std::vector<std::string> out;
     for (const auto& p : all()) {
         out.push_back(p.name);
+    }
+    return out;
+}
+
+std::vector<std::string> Preset::cs336Names() {
+    std::vector<std::string> out;
+    for (const auto& p : all()) {
+        if (p.cs336) {
+            out.push_back(p.name);
+        }
     }
     return out;
 }

@@ -59,12 +59,16 @@ void TinyLlamaConfig::validateSequence(int64_t seq_len) const {
     }
 }
 
+bool TinyLlamaConfig::sameShape(const TinyLlamaConfig& other) const {
+    return vocab_size == other.vocab_size && hidden_dim == other.hidden_dim &&
+           n_layers == other.n_layers && n_heads == other.n_heads &&
+           n_kv_heads == other.n_kv_heads && intermediate_dim == other.intermediate_dim &&
+           tie_embeddings == other.tie_embeddings;
+}
+
 bool operator==(const TinyLlamaConfig& a, const TinyLlamaConfig& b) {
-    return a.vocab_size == b.vocab_size && a.hidden_dim == b.hidden_dim &&
-           a.n_layers == b.n_layers && a.n_heads == b.n_heads && a.n_kv_heads == b.n_kv_heads &&
-           a.intermediate_dim == b.intermediate_dim && a.max_seq_len == b.max_seq_len &&
-           a.rope_theta == b.rope_theta && a.norm_eps == b.norm_eps &&
-           a.tie_embeddings == b.tie_embeddings;
+    return a.sameShape(b) && a.max_seq_len == b.max_seq_len && a.rope_theta == b.rope_theta &&
+           a.norm_eps == b.norm_eps;
 }
 
 }  // namespace memscope

@@ -26,6 +26,13 @@ struct TinyLlamaConfig {
     void validate() const;
     // Also checks that a sequence of this length fits the model.
     void validateSequence(int64_t seq_len) const;
+    // The same weights and activations' shapes as `other`: operator== without the three fields
+    // no tensor's size depends on. max_seq_len is only a limit (the rotary embeddings are
+    // computed for the sequence a step has), and TrainOptions::withChanges raises it to a run's
+    // sequence length, so a sweep's longer sequences would otherwise stop being their preset;
+    // rope_theta and norm_eps are numbers inside the computation. A sweep names a point's model
+    // by its preset when the two have the same shape (SweepSpec::modelName).
+    bool sameShape(const TinyLlamaConfig& other) const;
 };
 
 bool operator==(const TinyLlamaConfig& a, const TinyLlamaConfig& b);

@@ -1,10 +1,13 @@
 #include "model/train_option_table.h"
 
 #include "model/attention_kind.h"
+#include "model/config_error.h"
 #include "model/preset.h"
 #include "model/train_choices.h"
 
+#include <cmath>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 
 // A row's form label, for lupdate: widgets/CMakeLists.txt reads this file with
@@ -42,10 +45,6 @@ struct RowBuilder {
         r.negation = spelling;
         return *this;
     }
-    RowBuilder& unit(const char* text) {
-        r.unit = text;
-        return *this;
-    }
     RowBuilder& text(const char* label, const char* help) {
         r.label = label;
         r.help = help;
@@ -66,10 +65,6 @@ struct RowBuilder {
     RowBuilder& needs(const char* key, const char* value) {
         r.needs_key = key;
         r.needs_value = value;
-        return *this;
-    }
-    RowBuilder& preset() {
-        r.from_preset = true;
         return *this;
     }
     RowBuilder& planner(const char* yaml_name) {
@@ -115,17 +110,14 @@ std::vector<TrainOptionRow> makeRows() {
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&Hidden size:"),
                   "Model hidden dimension")
             .tip(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Model width"))
-            .preset()
             .planner("hidden_dim")
             .forms(G::Model, G::Model),
         RowBuilder("num_layers", "--num-layers", T::Integer)
             .alias("--n-layers")
             .range(1, 1024)
-            .unit("blocks")
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&Layers:"),
                   "Number of transformer layers")
             .tip(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Transformer blocks"))
-            .preset()
             .planner("num_layers")
             .forms(G::Model, G::Model),
         RowBuilder("num_heads", "--num-heads", T::Integer)
@@ -134,7 +126,6 @@ std::vector<TrainOptionRow> makeRows() {
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&Heads:"),
                   "Number of attention heads")
             .tip(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Attention heads"))
-            .preset()
             .planner("num_heads")
             .forms(G::Model, G::Model),
         RowBuilder("num_kv_heads", "--num-kv-heads", T::Integer)
@@ -144,7 +135,6 @@ std::vector<TrainOptionRow> makeRows() {
                   "Number of key/value heads (GQA)")
             .tip(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable",
                                          "Key/value heads for grouped-query attention"))
-            .preset()
             .planner("num_kv_heads")
             .forms(G::Model, G::Model),
         RowBuilder("intermediate_dim", "--intermediate-dim", T::Integer)
@@ -153,67 +143,54 @@ std::vector<TrainOptionRow> makeRows() {
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&Intermediate size:"),
                   "Feed-forward intermediate size")
             .tip(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Feed-forward width"))
-            .preset()
             .planner("intermediate_dim")
             .forms(G::Model, G::Model),
         RowBuilder("vocab_size", "--vocab-size", T::Integer)
             .range(2, 1 << 22)
-            .unit("tokens")
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&Vocabulary:"), "Vocabulary size")
             .tip(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Vocabulary size"))
-            .preset()
             .planner("vocab_size")
             .forms(G::Model, G::Model),
         RowBuilder("max_seq_len", "--max-seq-len", T::Integer)
             .range(1, 1 << 20)
-            .unit("tokens")
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Max sequence:"),
                   "Longest sequence the model supports")
             .tip(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Longest sequence the model accepts"))
-            .preset()
             .forms(G::Model, G::None),
         RowBuilder("rope_theta", "--rope-theta", T::Real)
             .realRange(0, 1e12)
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "RoPE theta:"),
-                  "Base of the rotary embeddings' frequencies")
-            .preset(),
+                  "Base of the rotary embeddings' frequencies"),
         RowBuilder("norm_eps", "--norm-eps", T::Real)
             .realRange(0, 1)
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Norm epsilon:"),
-                  "Epsilon of the RMS norms")
-            .preset(),
+                  "Epsilon of the RMS norms"),
         RowBuilder("tie_embeddings", "--tie-embeddings", T::Flag)
             .negation("--no-tie-embeddings")
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Tied embeddings:"),
                   "Share embedding and LM head weights")
             .tip(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable",
                                          "Share the embedding and output weights"))
-            .preset()
             .planner("tie_embeddings")
             .forms(G::Model, G::Model),
         RowBuilder("batch_size", "--batch-size", T::Integer)
             .range(1, 1 << 16)
-            .unit("sequences")
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&Batch size:"), "Samples per batch")
             .tip(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Sequences per step"))
-            .preset()
             .planner("batch_size")
             .sweep()
             .forms(G::Run, G::Run),
         RowBuilder("seq_len", "--seq-len", T::Integer)
             .alias("--context-length")
             .range(1, 1 << 20)
-            .unit("tokens")
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&Sequence length:"),
                   "Sequence length")
             .tip(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Tokens per sequence"))
-            .preset()
             .planner("sequence_length")
             .sweep()
             .forms(G::Run, G::Run),
         RowBuilder("num_steps", "--num-steps", T::Integer)
             .range(1, 1000000)
-            .unit("steps")
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "S&teps:"),
                   "Timed steps (default 50)")
             .tip(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Timed steps"))
@@ -221,7 +198,6 @@ std::vector<TrainOptionRow> makeRows() {
             .forms(G::Run, G::None),
         RowBuilder("warmup_steps", "--warmup-steps", T::Integer)
             .range(0, 1000000)
-            .unit("steps")
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "&Warmup steps:"),
                   "Untimed steps run first (default 0)")
             .tip(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Steps run first and not timed"))
@@ -325,7 +301,6 @@ std::vector<TrainOptionRow> makeRows() {
             .forms(G::Device, G::None),
         RowBuilder("device_memory_limit", "--device-memory-limit", T::Bytes)
             .range(0, int64_t(1) << 60)
-            .unit("bytes")
             .text(MEMSCOPE_TRANSLATE_NOOP("TrainOptionTable", "Capacity &limit:"),
                   "Make the CPU behave like a device of this size (e.g. 512MiB): allocations "
                   "past it fail with an out-of-memory error")
@@ -362,7 +337,54 @@ bool sameName(std::string_view a, std::string_view b) {
     return true;
 }
 
+// A number as a range message shows it: 0, 10, 1e+12, 0.0001.
+std::string numberText(double value) {
+    std::ostringstream out;
+    out << value;
+    return out.str();
+}
+
+// "--batch-size: must be between 1 and 65536, got 100000": what every way in says of a value
+// outside the row's range.
+ConfigError rangeError(const TrainOptionRow& row, const std::string& got) {
+    if (row.type == OptionType::Real) {
+        return ConfigError(row.flag, "must be above " + numberText(row.real_min) + " and at most " +
+                                         numberText(row.real_max) + ", got " + got);
+    }
+    std::string low = std::to_string(row.min);
+    if (row.min == 0 && row.zero_text != nullptr) {
+        low += std::string(" (") + row.zero_text + ")";  // "0 (no limit)"
+    }
+    return ConfigError(row.flag, "must be between " + low + " and " + std::to_string(row.max) +
+                                     (row.type == OptionType::Bytes ? " bytes" : "") + ", got " +
+                                     got);
+}
+
 }  // namespace
+
+void TrainOptionRow::checkRange(int64_t value) const {
+    if (type == OptionType::Real) {
+        checkRange(double(value));
+    } else if ((type == OptionType::Integer || type == OptionType::Bytes) &&
+               (value < min || value > max)) {
+        throw rangeError(*this, std::to_string(value));
+    }
+}
+
+void TrainOptionRow::checkRange(double value) const {
+    if (type == OptionType::Integer || type == OptionType::Bytes) {
+        // JSON may write a whole number as 8.0; 8.5 is no count of anything.
+        if (std::trunc(value) != value) {
+            throw ConfigError(flag, "'" + numberText(value) + "' is not a whole number");
+        }
+        if (std::fabs(value) >= 9.2e18) {
+            throw rangeError(*this, numberText(value));  // past every range, and int64_t's
+        }
+        checkRange(int64_t(value));
+    } else if (type == OptionType::Real && !(value > real_min && value <= real_max)) {
+        throw rangeError(*this, numberText(value));
+    }
+}
 
 const std::vector<TrainOptionRow>& TrainOptionTable::rows() {
     static const std::vector<TrainOptionRow> table = makeRows();

@@ -37,13 +37,11 @@ struct TrainOptionRow {
     int64_t max = 0;
     double real_min = 0;     // Real: values must be above it
     double real_max = 0;     // ... and at most this
-    const char* unit = "";   // "tokens", "steps", ... ("" for none)
     const char* label = "";  // the form's label, with its mnemonic ("&Hidden size:")
     const char* help = "";   // the CLI's help line
     // A form's tooltip (translated; the option's flags follow it, or stand where it says %1);
     // empty: the help line.
     const char* tip = "";
-    bool from_preset = false;            // a preset sets it (--preset, the Preset combo)
     const char* planner_name = nullptr;  // the planner's YAML name (model section), or none
     bool sweep = false;  // memscope-cli sweep (SweepSpec) takes it: an axis, or steps per point
     FormGroup run_panel = FormGroup::None;
@@ -58,6 +56,15 @@ struct TrainOptionRow {
     // optimizer only for training), or always.
     const char* needs_key = nullptr;
     const char* needs_value = nullptr;
+
+    // The one check of a value's range, wherever the value comes from: a flag, a form field,
+    // the JSON of --options or a run's configuration, the planner's YAML, a sweep list. Throws
+    // ConfigError naming the flag, the range and the value ("--batch-size: must be between 1
+    // and 65536, got 100000"); a caller that names the value another way (a JSON field, a YAML
+    // key) keeps its reason(). Integer and Bytes rows check whole numbers, Real rows numbers
+    // (a whole number checks as one); a row of another type has no range.
+    void checkRange(int64_t value) const;
+    void checkRange(double value) const;
 };
 
 class TrainOptionTable {

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <map>
 #include <sstream>
 
@@ -179,9 +180,11 @@ PlanRequest PlanRequest::fromYaml(const std::string& yaml_text) {
         if (row.type == OptionType::Integer) {
             model_fields[row.planner_name] = [&given, &row](const YAML::Node& n,
                                                             const std::string& f) {
-                const int64_t value = integer(n, f, row.min);
-                if (value > row.max) {
-                    throw ConfigError(f, "must be at most " + std::to_string(row.max));
+                const int64_t value = integer(n, f, std::numeric_limits<int64_t>::min());
+                try {
+                    row.checkRange(value);  // the flag's own check, named by the YAML field
+                } catch (const ConfigError& e) {
+                    throw ConfigError(f, e.reason());
                 }
                 given[row.key] = value;
             };

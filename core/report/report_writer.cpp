@@ -53,7 +53,8 @@ std::string code(const std::string& s) {
 }
 
 bool isCs336Preset(const std::string& name) {
-    return name == "small" || name == "medium" || name == "large" || name == "xl" || name == "2.7B";
+    const Preset* preset = Preset::find(name);
+    return preset != nullptr && preset->cs336;
 }
 
 // ---- one run ------------------------------------------------------------------------------

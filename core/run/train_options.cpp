@@ -13,7 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <sstream>
+#include <limits>
 #include <stdexcept>
 #include <thread>
 
@@ -157,6 +157,23 @@ const OptionBinding& bindingOf(std::string_view key) {
     throw std::logic_error("training option " + std::string(key) + " reads no field");
 }
 
+// The row's range on a value JSON gives (TrainOptionRow::checkRange: the flag's own check and
+// message); a value of another type is left to the binding, which refuses it.
+void checkGivenRange(const TrainOptionRow& row, const nlohmann::json& given) {
+    if (given.is_number_unsigned()) {
+        const uint64_t v = given.get<uint64_t>();
+        if (v > uint64_t(std::numeric_limits<int64_t>::max())) {
+            row.checkRange(double(v));  // past every range
+        } else {
+            row.checkRange(int64_t(v));
+        }
+    } else if (given.is_number_integer()) {
+        row.checkRange(given.get<int64_t>());
+    } else if (given.is_number_float()) {
+        row.checkRange(given.get<double>());
+    }
+}
+
 }  // namespace
 
 nlohmann::json TrainOptions::toJson() const {
@@ -186,8 +203,10 @@ TrainOptions TrainOptions::fromJson(const nlohmann::json& j, const TrainOptions&
         if (!j.contains(row.key)) {
             continue;
         }
+        const nlohmann::json& given = j.at(row.key);
+        checkGivenRange(row, given);
         try {
-            bindingOf(row.key).set(o, j.at(row.key));
+            bindingOf(row.key).set(o, given);
         } catch (const nlohmann::json::exception&) {
             throw ConfigError(row.flag, "has the wrong type");
         }
@@ -203,13 +222,8 @@ nlohmann::json TrainOptions::parseValue(const TrainOptionRow& row, const std::st
             if (!number) {
                 throw ConfigError(row.flag, shown + " is not a whole number");
             }
-            const int64_t v = *number;
-            if (v < row.min || v > row.max) {
-                throw ConfigError(row.flag, "must be between " + std::to_string(row.min) + " and " +
-                                                std::to_string(row.max) + ", got " +
-                                                std::to_string(v));
-            }
-            return v;
+            row.checkRange(*number);
+            return *number;
         }
         case OptionType::Real: {
             size_t used = 0;
@@ -222,11 +236,7 @@ nlohmann::json TrainOptions::parseValue(const TrainOptionRow& row, const std::st
             if (used == 0 || used != text.size() || !std::isfinite(v)) {
                 throw ConfigError(row.flag, shown + " is not a number");
             }
-            if (!(v > row.real_min) || v > row.real_max) {
-                std::ostringstream range;
-                range << "must be above " << row.real_min << " and at most " << row.real_max;
-                throw ConfigError(row.flag, range.str());
-            }
+            row.checkRange(v);
             return v;
         }
         case OptionType::Flag:
@@ -256,10 +266,12 @@ nlohmann::json TrainOptions::parseValue(const TrainOptionRow& row, const std::st
         case OptionType::Text:
             return text;
         case OptionType::Bytes: {
+            // 0 is no limit here too, as in JSON and the form (row.zero_text).
             const auto bytes = parseByteSize(text);
-            if (!bytes || *bytes <= 0 || *bytes > row.max) {
+            if (!bytes) {
                 throw ConfigError(row.flag, shown + " is not a size (try 512MiB or 2GiB)");
             }
+            row.checkRange(*bytes);
             return *bytes;
         }
     }

@@ -127,6 +127,38 @@ class TestCli : public QObject {
         QCOMPARE(cli({"train", "--options", options, "--preset", "workshop-default"}).exit_code, 2);
     }
 
+    // A value out of range in --options is refused as the flag refuses it (issue 54: the JSON
+    // ran): one line, the flag's own reason, naming the field and the file. A memory limit of
+    // 0 is no limit on the flag too, as in JSON (it was "not a size").
+    void optionsFileValuesHaveTheFlagsRanges() {
+        QTemporaryDir dir;
+        const auto write = [&dir](const QString& name, const QByteArray& json) {
+            QFile f(dir.filePath(name));
+            f.open(QIODevice::WriteOnly);
+            f.write(json);
+            return f.fileName();
+        };
+        const QString reason = "must be between 1 and 65536, got 100000";
+        const auto flag = cli({"train", "--batch-size", "100000"});
+        const QString big = write("big.json", R"({"batch_size": 100000})");
+        const auto json = cli({"train", "--options", big});
+        QCOMPARE(flag.exit_code, 2);
+        QCOMPARE(json.exit_code, 2);
+        QCOMPARE(flag.err.trimmed().split('\n').size(), 1);
+        QCOMPARE(json.err.trimmed().split('\n').size(), 1);
+        QVERIFY2(flag.err.trimmed().endsWith("--batch-size: " + reason), qPrintable(flag.err));
+        QVERIFY2(json.err.trimmed().endsWith("--options: " + big + ": field batch_size " + reason),
+                 qPrintable(json.err));
+        const auto vocab = cli({"train", "--options", write("vocab.json", R"({"vocab_size": 1})")});
+        QCOMPARE(vocab.exit_code, 2);
+        QVERIFY2(vocab.err.contains("field vocab_size must be between 2 and"),
+                 qPrintable(vocab.err));
+
+        const auto r =
+            cli(QStringList{"train", "--num-steps", "1", "--device-memory-limit", "0"} + kTiny);
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    }
+
     // memscope-cli loads LibTorch only for the commands that need it (LibTorchPart): without its
     // part those fail with one line naming the library, and the others still work.
     void libTorchIsLoadedOnlyWhereNeeded() {

@@ -135,6 +135,13 @@ class TestCliProgramSweep : public QObject {
             QVERIFY2(m.hasMatch(), qPrintable(r.out));
             QVERIFY2(std::abs(m.captured(1).toDouble()) < 2.0, qPrintable(r.out));
         }
+        // The recording as a snapshot opens as every command opens runs (RunSource; issue 54:
+        // --check read run files only).
+        const QString snapshot = path("s64-b4.pickle");
+        QCOMPARE(cli({"export", run, "--to", snapshot}).exit_code, 0);
+        const auto s = cli({"predict", "--fit", dir, "--at", "s=64,b=4", "--check", snapshot});
+        QVERIFY2(s.exit_code == 0, qPrintable(s.err));
+        QVERIFY2(s.out.contains("Against " + snapshot), qPrintable(s.out));
         // JSON, with a device: fits, and a largest batch.
         const auto j = cli({"predict", "--fit", dir, "--at", "s=64,b=4", "--format", "json",
                             "--gpu-type", "H100"});

@@ -4,7 +4,9 @@
 // fromJson), and the planner's YAML under its planner name. An option added to the table
 // without a sample value here, a binding in TrainOptions or a way through the CLI fails here.
 
+#include "analysis/sweep_spec.h"
 #include "model/config_error.h"
+#include "model/preset.h"
 #include "model/train_option_table.h"
 #include "predict/plan_request.h"
 #include "run/train_options.h"
@@ -16,6 +18,7 @@
 #include <QtTest/QtTest>
 
 #include <algorithm>
+#include <fstream>
 #include <map>
 #include <set>
 
@@ -219,6 +222,126 @@ class TestTrainOptionTable : public QObject {
             QCOMPARE(e.option(), TrainOptionTable::flag("num_heads"));
             QVERIFY(std::string(e.what()).find(TrainOptionTable::flag("hidden_dim")) !=
                     std::string::npos);
+        }
+    }
+
+    // A value outside its row's range has one check wherever it comes in (issue 54): a flag's
+    // text, JSON (--options, a run's configuration, a form's values), the planner's YAML and a
+    // sweep's list all give the row's reason; a flag and JSON name the flag, --options, the YAML
+    // and the list their own field. Before, JSON and its `{"batch_size": 100000}` ran.
+    void a_value_out_of_range_is_refused_alike_wherever_it_comes_in() {
+        QTemporaryDir dir;
+        int checked = 0;
+        for (const TrainOptionRow& row : TrainOptionTable::rows()) {
+            // (text, JSON) outside the range: above it, and below it (but a size's -1, which
+            // as text is no size at all).
+            std::vector<std::pair<std::string, nlohmann::json>> outside;
+            if (row.type == OptionType::Integer || row.type == OptionType::Bytes) {
+                outside.emplace_back(std::to_string(2 * row.max), 2 * row.max);
+                if (row.type == OptionType::Integer) {
+                    outside.emplace_back(std::to_string(row.min - 1), row.min - 1);
+                }
+            } else if (row.type == OptionType::Real) {
+                outside.emplace_back(std::to_string(2 * row.real_max + 1), 2 * row.real_max + 1);
+                outside.emplace_back(std::to_string(row.real_min), row.real_min);
+            }
+            for (const auto& [text, value] : outside) {
+                const std::string what = std::string(row.key) + " " + text;
+                std::string reason;
+                try {
+                    TrainOptions::parseValue(row, text);
+                    QFAIL(what.c_str());
+                } catch (const ConfigError& e) {
+                    QCOMPARE(e.option(), std::string(row.flag));
+                    reason = e.reason();
+                }
+                QVERIFY2(reason.rfind("must be ", 0) == 0, (what + ": " + reason).c_str());
+                try {
+                    TrainOptions::fromJson(nlohmann::json{{row.key, value}});
+                    QFAIL(what.c_str());
+                } catch (const ConfigError& e) {
+                    QCOMPARE(e.option(), std::string(row.flag));
+                    QCOMPARE(e.reason(), reason);
+                }
+                // --options FILE: the field and the file, with the flag's reason.
+                const std::string file = dir.filePath(QString(row.key) + ".json").toStdString();
+                std::ofstream(file) << nlohmann::json{{row.key, value}}.dump();
+                try {
+                    parse({"--options", file});
+                    QFAIL(what.c_str());
+                } catch (const ConfigError& e) {
+                    QCOMPARE(e.option(), std::string("--options"));
+                    QCOMPARE(e.reason(), file + ": field " + row.key + " " + reason);
+                }
+                if (row.planner_name != nullptr && row.type == OptionType::Integer) {
+                    try {
+                        PlanRequest::fromYaml(std::string("model:\n  ") + row.planner_name + ": " +
+                                              text + "\n");
+                        QFAIL(what.c_str());
+                    } catch (const ConfigError& e) {
+                        QCOMPARE(e.option(), std::string("model.") + row.planner_name);
+                        QCOMPARE(e.reason(), reason);
+                    }
+                }
+                if (row.sweep && row.type == OptionType::Integer) {
+                    try {
+                        SweepSpec::parseSizes("--sizes", "4," + text, row.key);
+                        QFAIL(what.c_str());
+                    } catch (const ConfigError& e) {
+                        QCOMPARE(e.option(), std::string("--sizes"));
+                        QCOMPARE(e.reason(), reason);
+                    }
+                }
+                ++checked;
+            }
+        }
+        QVERIFY(checked >= 30);
+        // The issue's two: a vocabulary of 1 in JSON, and the batch its example gave.
+        QVERIFY_THROWS_EXCEPTION(ConfigError,
+                                 TrainOptions::fromJson(nlohmann::json{{"vocab_size", 1}}));
+        try {
+            TrainOptions::fromJson(nlohmann::json{{"batch_size", 100000}});
+            QFAIL("batch 100000");
+        } catch (const ConfigError& e) {
+            QCOMPARE(std::string(e.what()), std::string("--batch-size: must be between 1 and "
+                                                        "65536, got 100000"));
+        }
+        // A whole-number option takes 8.0 from JSON as 8, and 8.5 as no count at all.
+        QCOMPARE(TrainOptions::fromJson(nlohmann::json{{"batch_size", 8.0}}).batch_size, 8);
+        QVERIFY_THROWS_EXCEPTION(ConfigError,
+                                 TrainOptions::fromJson(nlohmann::json{{"batch_size", 8.5}}));
+    }
+
+    // A size of 0 is no limit on the flag too, as in JSON and the form (issue 54: the flag
+    // refused it as "not a size").
+    void a_memory_limit_of_0_is_no_limit_everywhere() {
+        const TrainOptionRow& row = TrainOptionTable::row("device_memory_limit");
+        QCOMPARE(TrainOptions::parseValue(row, "0"), nlohmann::json(0));
+        TrainOptions limited;
+        limited.device_memory_limit = 1 << 20;
+        QCOMPARE(TrainOptions::fromJson(nlohmann::json{{row.key, 0}}, limited).device_memory_limit,
+                 int64_t(0));
+        QCOMPARE(parse({row.flag, "0"}).device_memory_limit, int64_t(0));
+        QCOMPARE(parse({row.flag, "64MiB"}).device_memory_limit, int64_t(64) << 20);
+        QVERIFY_THROWS_EXCEPTION(ConfigError,
+                                 TrainOptions::fromJson(nlohmann::json{{row.key, -1}}));
+    }
+
+    // The CS336 sizes are one list, the presets' (issue 54: --model-size and the report each
+    // had their own): --model-size takes each of them and no other preset.
+    void model_size_takes_the_cs336_presets() {
+        const std::vector<std::string> names = Preset::cs336Names();
+        QCOMPARE(names.size(), size_t(5));
+        for (const Preset& preset : Preset::all()) {
+            const bool listed = std::find(names.begin(), names.end(), preset.name) != names.end();
+            QCOMPARE(listed, preset.cs336);
+            QCOMPARE(preset.cs336, preset.source.rfind("CS336", 0) == 0);
+            if (preset.cs336) {
+                QCOMPARE(parse({"--model-size", preset.name}).preset, preset.name);
+            } else {
+                QVERIFY_THROWS_EXCEPTION(CLI::ValidationError,
+                                         parse({"--model-size", preset.name}));
+            }
         }
     }
 

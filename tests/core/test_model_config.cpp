@@ -1,5 +1,6 @@
 // Configuration validation, presets, and exact parameter / FLOP counts.
 
+#include "analysis/sweep_spec.h"
 #include "model/config_error.h"
 #include "model/model_cost.h"
 #include "model/preset.h"
@@ -103,6 +104,39 @@ class TestModelConfig : public QObject {
         QVERIFY(!p->model.tie_embeddings);
         QCOMPARE(p->batch_size, int64_t(4));
         QCOMPARE(p->seq_len, int64_t(512));
+    }
+
+    // One equality of shapes (issue 54: a sweep restated operator== without three fields):
+    // sameShape is operator== without the sequence limit, RoPE's base and the norms' epsilon,
+    // and a sweep names a point by its preset exactly when the shapes agree.
+    void sameShapeIsEqualityWithoutTheLimitAndTwoNumbers() {
+        const TinyLlamaConfig base = Preset::find("workshop-default")->model;
+        TinyLlamaConfig other = base;
+        other.max_seq_len *= 2;
+        other.rope_theta /= 2;
+        other.norm_eps *= 10;
+        QVERIFY(other.sameShape(base));
+        QVERIFY(!(other == base));
+        for (int64_t TinyLlamaConfig::*field :
+             {&TinyLlamaConfig::vocab_size, &TinyLlamaConfig::hidden_dim,
+              &TinyLlamaConfig::n_layers, &TinyLlamaConfig::n_heads, &TinyLlamaConfig::n_kv_heads,
+              &TinyLlamaConfig::intermediate_dim}) {
+            TinyLlamaConfig wider = base;
+            wider.*field += 1;
+            QVERIFY(!wider.sameShape(base));
+        }
+        TinyLlamaConfig untied = base;
+        untied.tie_embeddings = !base.tie_embeddings;
+        QVERIFY(!untied.sameShape(base));
+
+        // A sequence longer than the preset's limit raises it and keeps the preset's name.
+        TrainOptions longer =
+            TrainOptions::withChanges(nlohmann::json{{"seq_len", base.max_seq_len * 2}},
+                                      TrainOptions::fromPreset("workshop-default"));
+        QVERIFY(longer.model.max_seq_len > base.max_seq_len);
+        QCOMPARE(SweepSpec::modelName(longer), std::string("workshop-default"));
+        longer.model.hidden_dim = 128;
+        QVERIFY(SweepSpec::modelName(longer).rfind("custom", 0) == 0);
     }
 
     void flopsFollowTheStatedConvention() {

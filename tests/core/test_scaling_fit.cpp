@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <random>
+#include <set>
 
 using namespace memscope;
 
@@ -122,6 +123,27 @@ class TestScalingFit : public QObject {
         QCOMPARE(ScalingFit::verdictFor(1.85), std::string("quadratic"));
         QCOMPARE(ScalingFit::verdictFor(2.15), std::string("quadratic"));
         QCOMPARE(ScalingFit::verdictFor(2.2), std::string("steeper than quadratic"));
+    }
+
+    // The verdict is a kind first and words second (issue 54: the sweep page matched the
+    // words): each band has its kind, each kind its own words, and the words of the text
+    // output are the kind's.
+    void verdictKindsAndTheirWords() {
+        using V = ScalingFit::Verdict;
+        QCOMPARE(ScalingFit::verdictOf(0.5), V::SubLinear);
+        QCOMPARE(ScalingFit::verdictOf(1.0), V::Linear);
+        QCOMPARE(ScalingFit::verdictOf(1.5), V::InBetween);
+        QCOMPARE(ScalingFit::verdictOf(2.0), V::Quadratic);
+        QCOMPARE(ScalingFit::verdictOf(3.0), V::SteeperThanQuadratic);
+        QCOMPARE(ScalingFit::fit({8}, {1}).verdictKind(), V::NotEnoughPoints);
+        const ScalingFit quad = ScalingFit::fit({1, 2, 4}, {1, 4, 16});
+        QCOMPARE(quad.verdictKind(), V::Quadratic);
+        QCOMPARE(quad.verdict(), ScalingFit::verdictText(V::Quadratic));
+        std::set<std::string> words;
+        for (const V v : {V::NotEnoughPoints, V::SubLinear, V::Linear, V::InBetween, V::Quadratic,
+                          V::SteeperThanQuadratic}) {
+            QVERIFY(words.insert(ScalingFit::verdictText(v)).second);
+        }
     }
 
     void patternBetweenTwoPoints() {

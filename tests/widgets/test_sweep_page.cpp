@@ -250,6 +250,31 @@ class TestSweepPage : public QObject {
         read = page.specFromForm(spec);
         QVERIFY(!read);
         QVERIFY2(read.message().contains("Sequence lengths"), qPrintable(read.message()));
+        // A size out of range: the option's own check, named by the field (issue 54).
+        page.seqLensEdit()->setText("64");
+        page.batchSizesEdit()->setText("4,100000");
+        read = page.specFromForm(spec);
+        QVERIFY(!read);
+        QVERIFY2(read.message().contains("Batch sizes") &&
+                     read.message().contains("must be between 1 and 65536, got 100000"),
+                 qPrintable(read.message()));
+    }
+
+    // The page words each verdict by its kind, not by the core's English words (issue 54: a
+    // renamed verdict read "not enough points"): every kind its own words, and only the kind
+    // without a fit says there are not enough points.
+    void eachVerdictKindHasItsOwnWords() {
+        using V = ScalingFit::Verdict;
+        const QString none = SweepPage::verdictWord(V::NotEnoughPoints);
+        QSet<QString> words{none};
+        for (const V v :
+             {V::SubLinear, V::Linear, V::InBetween, V::Quadratic, V::SteeperThanQuadratic}) {
+            const QString word = SweepPage::verdictWord(v);
+            QVERIFY2(!words.contains(word), qPrintable(word));
+            words.insert(word);
+        }
+        QCOMPARE(SweepPage::verdictWord(V::Quadratic), QString("quadratic"));
+        QCOMPARE(SweepPage::verdictWord(V::InBetween), QString("between linear and quadratic"));
     }
 };
 

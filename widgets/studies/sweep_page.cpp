@@ -211,20 +211,6 @@ QString withCommon(const QString& title, const QString& common) {
     return common.isEmpty() ? title : title + QStringLiteral(" (") + common + QStringLiteral(")");
 }
 
-QString verdictWord(const std::string& v) {
-    if (v == "linear")
-        return SweepPage::tr("linear");
-    if (v == "quadratic")
-        return SweepPage::tr("quadratic");
-    if (v == "sub-linear")
-        return SweepPage::tr("sub-linear");
-    if (v == "in between")
-        return SweepPage::tr("between linear and quadratic");
-    if (v == "steeper than quadratic")
-        return SweepPage::tr("steeper than quadratic");
-    return SweepPage::tr("not enough points");
-}
-
 }  // namespace
 
 SweepPage::SweepPage(QWidget* parent) : QWidget(parent) {
@@ -730,8 +716,8 @@ void SweepPage::updateVerdict() {
                 return f.valid ? QStringLiteral("%1<sup>%2</sup> (%3)")
                                      .arg(sym)
                                      .arg(f.exponent, 0, 'f', 2)
-                                     .arg(verdictWord(f.verdict()))
-                               : verdictWord(f.verdict());
+                                     .arg(verdictWord(f.verdictKind()))
+                               : verdictWord(f.verdictKind());
             };
             QString line = tr("<b>%1</b>, %2: peak ∝ %3; input-dependent memory ∝ %4")
                                .arg(against, QString::fromStdString(s.label).toHtmlEscaped(),
@@ -761,6 +747,24 @@ void SweepPage::updateVerdict() {
                nullptr, ooms));
     }
     m_verdict->setText(lines.join(QStringLiteral("<br>")));
+}
+
+QString SweepPage::verdictWord(ScalingFit::Verdict verdict) {
+    switch (verdict) {
+        case ScalingFit::Verdict::Linear:
+            return tr("linear");
+        case ScalingFit::Verdict::Quadratic:
+            return tr("quadratic");
+        case ScalingFit::Verdict::SubLinear:
+            return tr("sub-linear");
+        case ScalingFit::Verdict::InBetween:
+            return tr("between linear and quadratic");
+        case ScalingFit::Verdict::SteeperThanQuadratic:
+            return tr("steeper than quadratic");
+        case ScalingFit::Verdict::NotEnoughPoints:
+            break;
+    }
+    return tr("not enough points");
 }
 
 QString SweepPage::verdictText() const {

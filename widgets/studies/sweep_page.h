@@ -1,5 +1,6 @@
 #pragma once
 
+#include "analysis/scaling_fit.h"
 #include "analysis/sweep_result.h"
 #include "outcome.h"
 
@@ -62,6 +63,8 @@ class SweepPage : public QWidget {
     Outcome exportCsv(const QString& path);
     // The fitted exponents and verdicts as shown under the charts (plain text).
     QString verdictText() const;
+    // A scaling verdict as the page words it (translated), by the verdict's kind.
+    static QString verdictWord(ScalingFit::Verdict verdict);
 
     QChart* memoryVsBatchChart() const { return m_charts[0]; }
     QChart* memoryVsSeqChart() const { return m_charts[1]; }
