@@ -26,9 +26,9 @@ const std::vector<RecorderOption>& RecorderOptionTable::rows() {
          "PyTorch's own)"},
         // The trainer's option of the same name (its flag from its row).
         {TrainOptionTable::row("device_memory_limit").flag, "device_memory_limit", "SIZE", K::Size,
-         1, INT64_MAX, "", "",
+         0, INT64_MAX, "", "",
          "an allocation past this many bytes fails with LibTorch's out-of-memory error, as on a "
-         "device of that size (each process its own)"},
+         "device of that size (each process its own); 0: no limit, as for the trainer"},
     };
     return table;
 }

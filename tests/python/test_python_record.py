@@ -641,6 +641,10 @@ def check_device_memory_limit(a, tmp, cfg):
                         extra=("--device-memory-limit", "12x"))
     check(rc == 2 and "--device-memory-limit: '12x' is not a size" in se and
           len(se.strip().splitlines()) == 1, f"a limit that is not a size: one line ({se})")
+    rc, so, se = record(a.cli, a.python_exe, os.path.join(tmp, "nolimit.memscope"),
+                        [os.path.join(HERE, "small_program.py")],
+                        extra=("--device-memory-limit", "0"))
+    check(rc == 0, f"a limit of 0 is no limit, as for the trainer ({rc}: {se.strip()[-200:]})")
 
 
 def mode_llama(a, tmp):
