@@ -728,10 +728,6 @@
         <translation>zeit|ereignis</translation>
     </message>
     <message>
-        <source>Compare the opened run with this one (the Compare tab; --screenshot compare=FILE renders it).</source>
-        <translation>Den geöffneten Lauf mit diesem vergleichen (Tab Vergleich; --screenshot compare=DATEI zeichnet ihn).</translation>
-    </message>
-    <message>
         <source>--at works with --screenshot flamegraph=FILE only</source>
         <translation>--at wirkt nur mit --screenshot flamegraph=DATEI</translation>
     </message>
@@ -794,6 +790,10 @@
     <message>
         <source>--screenshot ranks needs a run directory; %1 is one run</source>
         <translation>--screenshot ranks braucht ein Laufverzeichnis; %1 ist ein einzelner Lauf</translation>
+    </message>
+    <message>
+        <source>Compare the opened run with this one (the Compare tab; --screenshot compare=FILE renders it, compare-overlay=FILE with both runs on one axis).</source>
+        <translation>Den geöffneten Lauf mit diesem vergleichen (Reiter Vergleich; --screenshot compare=DATEI zeichnet ihn, compare-overlay=DATEI mit beiden Läufen auf einer Achse).</translation>
     </message>
 </context>
 <context>
@@ -962,6 +962,54 @@
     <message>
         <source>Compare two runs to see the difference.</source>
         <translation>Zwei Läufe vergleichen, um die Differenz zu sehen.</translation>
+    </message>
+    <message>
+        <source>At each run&apos;s peak</source>
+        <translation>An der Spitze jedes Laufs</translation>
+    </message>
+    <message>
+        <source>At step %1, %2 (each run&apos;s highest point there)</source>
+        <translation>In Schritt %1, %2 (der höchste Punkt jedes Laufs dort)</translation>
+    </message>
+    <message>
+        <source>%1: A %2, B %3, difference %4.</source>
+        <translation>%1: A %2, B %3, Differenz %4.</translation>
+    </message>
+    <message>
+        <source>category</source>
+        <translation>Kategorie</translation>
+    </message>
+    <message>
+        <source>module</source>
+        <translation>Modul</translation>
+    </message>
+    <message>
+        <source>place</source>
+        <translation>Stelle</translation>
+    </message>
+    <message>
+        <source>Overlay on one axis (B aligned to A&apos;s steps)</source>
+        <translation>Auf einer Achse übereinander (B an den Schritten von A ausgerichtet)</translation>
+    </message>
+    <message>
+        <source>By</source>
+        <translation>Nach</translation>
+    </message>
+    <message>
+        <source>A</source>
+        <translation>A</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+    <message>
+        <source>B - A</source>
+        <translation>B − A</translation>
+    </message>
+    <message>
+        <source>Category, module or place</source>
+        <translation>Kategorie, Modul oder Stelle</translation>
     </message>
 </context>
 <context>
@@ -2255,6 +2303,33 @@ Von seinen eigenen Allokationen belegt (ohne Untermodule): %2</translation>
     <message>
         <source>Payload the c10d collectives handed to the other ranks</source>
         <translation>Nutzlast, die die c10d-Kollektive an die anderen Ränge übergaben</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::OverlayChart</name>
+    <message>
+        <source>Compare two runs to see them on one axis.</source>
+        <translation>Vergleichen Sie zwei Läufe, um sie auf einer Achse zu sehen.</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>Schritt %1</translation>
+    </message>
+    <message>
+        <source>A: %1</source>
+        <translation>A: %1</translation>
+    </message>
+    <message>
+        <source>B: %1, aligned to A&apos;s steps</source>
+        <translation>B: %1, an den Schritten von A ausgerichtet</translation>
+    </message>
+    <message>
+        <source>reserved</source>
+        <translation>reserviert</translation>
+    </message>
+    <message>
+        <source>A&apos;s allocation and free events; click to compare the runs there</source>
+        <translation>Allokations- und Freigabeereignisse von A; ein Klick vergleicht die Läufe dort</translation>
     </message>
 </context>
 <context>

@@ -728,10 +728,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Compare the opened run with this one (the Compare tab; --screenshot compare=FILE renders it).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>--at works with --screenshot flamegraph=FILE only</source>
         <translation type="unfinished"></translation>
     </message>
@@ -793,6 +789,10 @@
     </message>
     <message>
         <source>--screenshot ranks needs a run directory; %1 is one run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare the opened run with this one (the Compare tab; --screenshot compare=FILE renders it, compare-overlay=FILE with both runs on one axis).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -961,6 +961,54 @@
     </message>
     <message>
         <source>Compare two runs to see the difference.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At each run&apos;s peak</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At step %1, %2 (each run&apos;s highest point there)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: A %2, B %3, difference %4.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>category</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>module</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>place</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Overlay on one axis (B aligned to A&apos;s steps)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>By</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B - A</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Category, module or place</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2253,6 +2301,33 @@ Held by its own allocations (sub-modules left out): %2</source>
     </message>
     <message>
         <source>Payload the c10d collectives handed to the other ranks</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::OverlayChart</name>
+    <message>
+        <source>Compare two runs to see them on one axis.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B: %1, aligned to A&apos;s steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reserved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A&apos;s allocation and free events; click to compare the runs there</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -262,7 +262,7 @@ int main(int argc, char** argv) {
         QCoreApplication::translate(
             "main",
             "Compare the opened run with this one (the Compare tab; --screenshot "
-            "compare=FILE renders it)."),
+            "compare=FILE renders it, compare-overlay=FILE with both runs on one axis)."),
         QCoreApplication::translate("main", "run"));
     parser.addOption(compare_option);
     const QCommandLineOption filter_option(

@@ -5,6 +5,7 @@
 #include "error_text.h"
 #include "model/input_error.h"
 #include "pages/flame_graph_page.h"
+#include "pages/growth_page.h"
 #include "pages/module_page.h"
 #include "pages/operator_page.h"
 #include "pages/summary_page.h"
@@ -17,6 +18,7 @@
 #include "timeline/timeline_view.h"
 #include "trace/trace.h"
 
+#include <QCheckBox>
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
@@ -178,11 +180,15 @@ int ScreenshotHarness::renderWindow(const Request& request) {
     window.setErrorReporter([](const QString& message) { printError(message); });
     // "ranks": the timeline tab showing every rank of a run directory, one lane each.
     const bool all_ranks = view == QLatin1String("ranks");
-    const QString tab = all_ranks ? QStringLiteral("timeline") : view;
+    // "compare-overlay": the compare tab with both runs on one axis.
+    const bool overlay = view == QLatin1String("compare-overlay");
+    const QString tab = all_ranks ? QStringLiteral("timeline")
+                        : overlay ? QStringLiteral("compare")
+                                  : view;
     if (tab != QLatin1String("window") && !window.viewNames(true).contains(tab)) {
         printError(
             QCoreApplication::translate("main", "--screenshot: no view named %1; views: window, %2")
-                .arg(view, QStringLiteral("ranks, ") +
+                .arg(view, QStringLiteral("ranks, compare-overlay, ") +
                                window.viewNames(true).join(QStringLiteral(", "))));
         return kUsageError;
     }
@@ -223,6 +229,7 @@ int ScreenshotHarness::renderWindow(const Request& request) {
         return kUsageError;
     }
     window.annotationsAction()->setChecked(options.annotations);
+    window.comparePage()->overlayCheckBox()->setChecked(overlay);
     if (all_ranks) {
         if (window.rankCount() == 0) {
             printError(QCoreApplication::translate(
@@ -257,7 +264,8 @@ int ScreenshotHarness::renderWindow(const Request& request) {
     // Let pages that compute off the GUI thread finish and repaint.
     waited.restart();
     while ((window.flameGraphPage()->isBuildPending() || window.summaryPage()->isComputing() ||
-            window.operatorPage()->isBuilding() || window.modulePage()->isComputing()) &&
+            window.growthPage()->isComputing() || window.operatorPage()->isBuilding() ||
+            window.modulePage()->isComputing()) &&
            waited.elapsed() < 120000) {
         QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
     }

@@ -2,18 +2,23 @@
 // QAbstractItemModelTester, the two timelines following each other by step, CSV export.
 
 #include "../core/tiny_options.h"
+#include "analysis/aligned_difference.h"
 #include "analysis/run_comparison.h"
 #include "capture/recording_session.h"
+#include "common/byte_format.h"
 #include "itemmodels/comparison_model.h"
 #include "studies/compare_page.h"
+#include "studies/overlay_chart.h"
 #include "timeline/timeline_view.h"
 #include "trace/timeline_layout.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
 #include <QFile>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -120,6 +125,64 @@ class TestComparePage : public QObject {
         page.syncCheckBox()->setChecked(false);
         page.viewA()->setVisibleRange(a2, double(la->xCount()));
         QCOMPARE(page.viewB()->visibleX1(), b2);
+    }
+
+    void overlayOnOneAxis() {
+        ComparePage page;
+        page.resize(1000, 800);
+        page.show();
+        QSignalSpy ready(&page, &ComparePage::layoutsReady);
+        page.setRuns(m_eager, m_efficient, "eager", "efficient");
+        QVERIFY(ready.wait(60000));
+        page.overlayCheckBox()->setChecked(true);
+        QVERIFY(page.overlayChart()->isVisible());
+        QVERIFY(!page.syncCheckBox()->isEnabled());
+        // Until a click: each run's peak, and its difference is the peaks' to the byte.
+        const auto* la = page.viewA()->timelineLayout();
+        const auto* lb = page.viewB()->timelineLayout();
+        QCOMPARE(page.overlayChart()->pickedX(), double(la->peakX()));
+        const QString delta = signedBytesText(lb->peakBytes() - la->peakBytes());
+        QVERIFY2(page.overlayLabel()->text().startsWith("At each run's peak") &&
+                     page.overlayLabel()->text().contains("difference " + delta),
+                 qPrintable(page.overlayLabel()->text()));
+        QVERIFY(page.overlayTable()->rowCount() > 0);
+        // Both totals drawn: A's blue and B's orange over the plot.
+        const QImage image = page.overlayChart()->grab().toImage();
+        auto has = [&image](QRgb rgb) {
+            for (int y = 0; y < image.height(); y += 1) {
+                for (int x = 0; x < image.width(); x += 1) {
+                    if (QColor(image.pixel(x, y)).rgb() == rgb) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        };
+        QVERIFY(has(QColor(31, 100, 180).rgb()));
+        QVERIFY(has(QColor(230, 120, 20).rgb()));
+        // A click in step 2's backward: the difference there, step and phase named.
+        double first = -1, last = -1;  // the middle of step 2's backward on A's axis
+        for (int64_t i = 0; i < la->xCount(); ++i) {
+            const int64_t e = la->eventAt(i);
+            if (m_eager->events.step[size_t(e)] == 2 &&
+                m_eager->events.phase[size_t(e)] == uint8_t(Phase::Backward)) {
+                first = first < 0 ? double(i) : first;
+                last = double(i);
+            }
+        }
+        QVERIFY(first >= 0);
+        const double x = (first + last) / 2;
+        const QRectF plot = page.overlayChart()->plotRect();
+        QTest::mouseClick(page.overlayChart(), Qt::LeftButton, {},
+                          QPoint(int(page.overlayChart()->xToPixel(x)), int(plot.center().y())));
+        QVERIFY2(page.overlayLabel()->text().startsWith("At step 2, backward"),
+                 qPrintable(page.overlayLabel()->text()));
+        const auto d = AlignedDifference::compute(*m_eager, *m_efficient,
+                                                  AlignedDifference::parseMoment("2:backward"));
+        QVERIFY(page.overlayLabel()->text().contains("difference " +
+                                                     signedBytesText(d.total_b - d.total_a)));
+        page.overlayCheckBox()->setChecked(false);
+        QVERIFY(page.viewA()->isVisible());
     }
 
     void exportsTheTableAsCsv() {

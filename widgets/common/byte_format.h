@@ -27,6 +27,11 @@ inline QString exactBytes(int64_t bytes) {
 inline QString bytesText(int64_t bytes) {
     return QString::fromStdString(formatBytes(bytes));
 }
+// "+1.5 MiB", "-24 B", "0 B": a difference of bytes, its sign always shown.
+inline QString signedBytesText(int64_t bytes) {
+    const QString text = bytesText(bytes < 0 ? -bytes : bytes);
+    return bytes > 0 ? QStringLiteral("+") + text : bytes < 0 ? QStringLiteral("-") + text : text;
+}
 inline QString bytesText(double bytes) {
     return bytesText(int64_t(std::llround(bytes)));
 }

@@ -12,13 +12,16 @@ class QLabel;
 class QPushButton;
 class QSortFilterProxyModel;
 class QSplitter;
+class QStackedWidget;
 class QTableView;
+class QTableWidget;
 class QTabWidget;
 
 namespace memscope {
 
 class ComparisonModel;
 class FlameGraphView;
+class OverlayChart;
 class StackDiffModel;
 class TimelineLayout;
 class TimelineView;
@@ -30,6 +33,11 @@ class Trace;
 // CSV export; beside it the per-stack difference of the bytes alive at each run's peak
 // (StackDiff) as a flame graph of the difference and as a table sorted by the difference. Layouts
 // are computed off the GUI thread; layoutsReady() says when both are shown.
+//
+// "Overlay on one axis" (issue 53) shows instead both runs' totals on A's axis, B aligned to A's
+// steps (OverlayChart), and below it where they differ at the picked point: A's step and phase
+// there, each run's highest point in that step's phase (AlignedDifference), by category, module
+// and the place that made the bytes. Until a click it is each run's peak.
 class ComparePage : public QWidget {
     Q_OBJECT
 
@@ -54,6 +62,12 @@ class ComparePage : public QWidget {
     FlameGraphView* differenceFlameGraph() const { return m_diffFlame; }
     QTabWidget* detailTabs() const { return m_details; }
     const StepAlignment& alignment() const { return m_alignment; }
+    QCheckBox* overlayCheckBox() const { return m_overlay; }
+    OverlayChart* overlayChart() const { return m_overlayChart; }
+    QLabel* overlayLabel() const { return m_overlayLabel; }
+    QTableWidget* overlayTable() const { return m_overlayTable; }
+    // Shows the difference at point x of A's axis (-1: each run's peak).
+    void showDifferenceAt(double x);
 
   signals:
     void layoutsReady();
@@ -65,6 +79,7 @@ class ComparePage : public QWidget {
     void adoptLayouts(std::shared_ptr<const Trace> a, std::shared_ptr<TimelineLayout> layout_a,
                       std::shared_ptr<const Trace> b, std::shared_ptr<TimelineLayout> layout_b);
     void follow(bool from_a, double x0, double x1);
+    void updateMode();
     void retranslateUi();
 
     bool m_comparing = false;  // two runs given (their timelines hold them once laid out)
@@ -86,6 +101,11 @@ class ComparePage : public QWidget {
     QTableView* m_stackTable = nullptr;
     FlameGraphView* m_diffFlame = nullptr;
     QLabel* m_diffLegend = nullptr;
+    QCheckBox* m_overlay = nullptr;
+    QStackedWidget* m_modes = nullptr;
+    OverlayChart* m_overlayChart = nullptr;
+    QLabel* m_overlayLabel = nullptr;
+    QTableWidget* m_overlayTable = nullptr;
     StepAlignment m_alignment;
     bool m_pending = false;
     bool m_following = false;  // a synchronized move in progress: do not echo it back
