@@ -21,7 +21,8 @@ class ReportCommand {
     CLI::App* m_app;
     std::vector<std::string> m_paths;
     std::string m_out = "report.md";
-    std::string m_range;  // --range A:B for every run, "" for whole runs
+    std::string m_range;               // --range A:B for every run, "" for whole runs
+    std::vector<std::string> m_sizes;  // --sizes RUN:s=128,b=4 (report/size_table_chapter.h)
 };
 
 }  // namespace memscope::cli

@@ -9,6 +9,7 @@
 #include "predict/fit_advice.h"
 #include "predict/memory_model.h"
 #include "report/growth_chapter.h"
+#include "report/size_table_chapter.h"
 #include "run/run_summary.h"
 #include "run/text_format.h"
 #include "trace/module_table.h"
@@ -347,11 +348,20 @@ std::string generalizeModule(const std::string& module) {
 
 class Report {
   public:
-    Report(const std::vector<Trace>& traces, const std::vector<std::string>& names) {
+    Report(const std::vector<Trace>& traces, const std::vector<std::string>& names,
+           const std::vector<std::map<std::string, std::string>>& sizes) {
         for (size_t i = 0; i < traces.size(); ++i) {
             const std::string name =
                 i < names.size() && !names[i].empty() ? names[i] : "run " + std::to_string(i + 1);
             m_runs.push_back(describe(traces[i], name));
+            // The user's own runs: their sizes as given, else a Python program's own flags.
+            if (!m_runs.back().configured()) {
+                auto given = i < sizes.size() ? sizes[i] : SizeTableChapter::Sizes();
+                if (given.empty()) {
+                    given = SizeTableChapter::sizesFromCommand(traces[i].meta.config);
+                }
+                m_sized.push_back({name, &traces[i], std::move(given)});
+            }
         }
     }
 
@@ -1161,8 +1171,15 @@ class Report {
                 shown.push_back(&r);
             }
         }
+        const std::string yours = SizeTableChapter::markdown(m_sized);
+        m_out << yours;
+        if (groups.empty() && !yours.empty()) {
+            return;  // the user's own runs answer it
+        }
         if (groups.empty()) {
-            m_out << "No CS336 runs (`--model-size`) and no forward-only runs among these.\n\n";
+            m_out << "No CS336 runs (`--model-size`), no forward-only runs and no runs with "
+                     "their sizes among these (`report RUN --sizes RUN:s=128,b=4` gives a "
+                     "snapshot's).\n\n";
             Run t;
             t.preset = "2.7B";
             fillFromPreset(t);
@@ -1354,8 +1371,18 @@ class Report {
         m_out << "\n";
     }
 
-    void largestForCs336(const std::vector<const Run*>& runs) {
+    void largestForCs336(std::vector<const Run*> runs) {
         m_out << "### (e) The largest allocations and where they come from\n\n";
+        if (runs.empty()) {
+            // The user's own runs with their sizes (snapshots, Python programs) answer it.
+            for (const auto& sized : m_sized) {
+                if (sized.sizes.count("s") != 0 || sized.sizes.count("b") != 0) {
+                    runs.push_back(&*std::find_if(m_runs.begin(), m_runs.end(), [&](const Run& r) {
+                        return r.trace == sized.trace;
+                    }));
+                }
+            }
+        }
         if (runs.empty()) {
             m_out << "No CS336 runs; the workshop runs' largest allocations are under exercise 2 "
                      "step 2. memory_viz's Detail slider keeps the largest allocations, which are "
@@ -1365,11 +1392,17 @@ class Report {
         m_out << "memory_viz's Detail slider keeps the largest allocations: these are the first "
                  "rows. Forward-only runs first, as the question asks.\n\n";
         std::vector<const Run*> ordered = runs;
-        std::stable_sort(ordered.begin(), ordered.end(),
-                         [](const Run* a, const Run* b) { return a->forward() && !b->forward(); });
+        std::stable_sort(ordered.begin(), ordered.end(), [](const Run* a, const Run* b) {
+            return forwardOnly(*a) && !forwardOnly(*b);
+        });
         for (const Run* r : ordered) {
             largestAllocations(*r, 8);
         }
+    }
+
+    // A recorded configuration says; a run without one is forward-only when it has no backward.
+    static bool forwardOnly(const Run& r) {
+        return r.configured() ? r.forward() : !SizeTableChapter::hasBackward(*r.trace);
     }
 
     void missingSection() {
@@ -1403,6 +1436,7 @@ class Report {
     }
 
     std::vector<Run> m_runs;
+    std::vector<SizeTableChapter::SizedRun> m_sized;  // runs without a configuration, sized
     std::ostringstream m_out;
     std::vector<std::string> m_missing;
     std::set<std::string> m_missingSeen;
@@ -1411,8 +1445,9 @@ class Report {
 }  // namespace
 
 std::string ReportWriter::markdown(const std::vector<Trace>& runs,
-                                   const std::vector<std::string>& names) {
-    return Report(runs, names).write();
+                                   const std::vector<std::string>& names,
+                                   const std::vector<std::map<std::string, std::string>>& sizes) {
+    return Report(runs, names, sizes).write();
 }
 
 }  // namespace memscope

@@ -2,6 +2,7 @@
 
 #include "trace/trace.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,11 +21,15 @@ namespace memscope {
 // A table appears only where the runs provide its data; otherwise the report names the runs to
 // add, with the memscope-cli command line that records them.
 //
-// names label the runs (file names, say); missing names become "run N".
+// names label the runs (file names, say); missing names become "run N". sizes, per run, are the
+// sizes the user gave or a sweep's point names (report/size_table_chapter.h): runs without a
+// recorded configuration (snapshots, Python programs) fill the tables by size with them, and a
+// Python program's run without them is read for its own --context-length and --batch-size.
 class ReportWriter {
   public:
     static std::string markdown(const std::vector<Trace>& runs,
-                                const std::vector<std::string>& names = {});
+                                const std::vector<std::string>& names = {},
+                                const std::vector<std::map<std::string, std::string>>& sizes = {});
 };
 
 }  // namespace memscope

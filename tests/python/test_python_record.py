@@ -757,6 +757,77 @@ def mode_growth(a, tmp):
                   f"detached: each end-of-step floor is one kept tensor above the last ({floors})")
 
 
+def mode_tables(a, tmp):
+    """Issue 53: the course's peak-by-context table from the user's own runs. Six snapshots in
+    PyTorch's format (the course's model, forward and full step at three contexts, exported),
+    with the sizes given beside them, and a sweep --python directory of the same program: the
+    report fills the table, forward and full step, with each run's recorded peak to the byte."""
+    program = os.path.join(HERE, "student_lm.py")
+    base = ["--d-model", "32", "--num-layers", "1", "--num-heads", "2", "--batch-size", "2",
+            "--steps", "1", "--vocab-size", "200"]
+    pickles, sizes, peaks = [], [], {}
+    for ctx in (16, 24, 32):
+        for forward in (True, False):
+            name = f"ctx{ctx}_{'fwd' if forward else 'full'}"
+            run = os.path.join(tmp, name + ".memscope")
+            args = [program, *base, "--context-length", str(ctx)] + (["--forward-only"] if forward else [])
+            rc, so, se = record(a.cli, a.python_exe, run, args)
+            check(rc == 0, f"{name} recorded ({rc}: {se.strip()[-200:]})")
+            pickle_path = os.path.join(tmp, name + ".pickle")
+            p = subprocess.run([a.cli, "export", run, "--to", pickle_path], capture_output=True,
+                               text=True, timeout=120)
+            check(p.returncode == 0, f"{name} exported as a snapshot ({p.stderr.strip()[-200:]})")
+            pickles.append(pickle_path)
+            sizes += ["--sizes", f"{name}.pickle:s={ctx},b=2"]
+            peaks[(ctx, forward)] = summary_of(info(a.cli, pickle_path))["peak_allocated_bytes_recorded"]
+    md = os.path.join(tmp, "tables.md")
+    p = subprocess.run([a.cli, "report", *pickles, *sizes, "--out", md], capture_output=True,
+                       text=True, timeout=300)
+    check(p.returncode == 0, f"report over six snapshots with --sizes ({p.stderr.strip()[-300:]})")
+    text = open(md).read() if p.returncode == 0 else ""
+    rows = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 6 and cells[2].isdigit():
+            rows[(cells[1], int(cells[2]))] = cells
+
+    def exact(cell):
+        return int(cell.split("(")[1].split(" B)")[0].replace(",", "")) if "(" in cell else -1
+
+    for ctx in (16, 24, 32):
+        row = rows.get(("2", ctx))
+        check(row is not None and exact(row[3]) == peaks[(ctx, True)] and
+              exact(row[4]) == peaks[(ctx, False)],
+              f"context {ctx}: forward and full-step peaks to the byte ({row}, "
+              f"{peaks[(ctx, True)]}, {peaks[(ctx, False)]})")
+    check("No CS336 runs" not in text, "the report does not say that it has no runs for (b) or (e)")
+    check("### (e) The largest allocations" in text and "ctx16_fwd.pickle" in
+          text.split("### (e)")[1], "(e): the largest allocations of the user's runs")
+    p = subprocess.run([a.cli, "report", *pickles, "--sizes", "nope.pickle:s=1", "--out", md],
+                       capture_output=True, text=True, timeout=120)
+    check(p.returncode == 2 and "nope.pickle is not one of the runs" in p.stderr,
+          f"--sizes for a run not given: one line naming it ({p.stderr.strip()})")
+    p = subprocess.run([a.cli, "report", pickles[0], "--sizes", "ctx16_fwd.pickle:s", "--out", md],
+                       capture_output=True, text=True, timeout=120)
+    check(p.returncode == 2 and "is not NAME=VALUE" in p.stderr,
+          f"--sizes that is not NAME=VALUE: says so ({p.stderr.strip()})")
+    # A sweep --python directory: its points' sizes, full steps.
+    sweep = os.path.join(tmp, "sweep")
+    p = subprocess.run([a.cli, "sweep", "--out", sweep, "--python-exe", a.python_exe, "--python",
+                        program, *base[:6], "--steps", "1", "--vocab-size", "200",
+                        "--context-length", "{s}", "--batch-size", "{b}", "--grid", "s=16,24,32,40",
+                        "b=1"], capture_output=True, text=True, timeout=600)
+    check(p.returncode == 0, f"sweep --python of the course-style program ({p.stderr.strip()[-300:]})")
+    p = subprocess.run([a.cli, "report", sweep, "--out", md], capture_output=True, text=True,
+                       timeout=300)
+    text = open(md).read() if p.returncode == 0 else p.stderr
+    for ctx in (16, 32):
+        run = [f for f in os.listdir(sweep) if f.endswith(".memscope") and f"s{ctx}" in f]
+        peak = summary_of(info(a.cli, os.path.join(sweep, run[0])))["peak_allocated_bytes_recorded"] if run else -2
+        check(f"| 1 | {ctx} | - | " in text and f"({peak:,} B)" in text,
+              f"the sweep directory's point s={ctx}: its full-step peak to the byte ({peak})")
+
+
 def info_text(a, run):
     p = subprocess.run([a.cli, "info", run], capture_output=True, text=True, timeout=120)
     return p.stdout
@@ -850,13 +921,14 @@ def main():
     ap.add_argument("--cli", required=True)
     ap.add_argument("--python-exe", required=True)
     ap.add_argument("mode", choices=["program", "faults", "llama", "processes", "optimizers",
-                                     "compiled", "growth"])
+                                     "compiled", "growth", "tables"])
     a = ap.parse_args()
     a.cli = os.path.abspath(a.cli)
     with tempfile.TemporaryDirectory(prefix="memscope-py-") as tmp:
         {"program": mode_program, "faults": mode_faults, "llama": mode_llama,
          "processes": mode_processes, "optimizers": mode_optimizers,
-         "compiled": mode_compiled, "growth": mode_growth}[a.mode](a, tmp)
+         "compiled": mode_compiled, "growth": mode_growth,
+         "tables": mode_tables}[a.mode](a, tmp)
     if FAILURES:
         print(f"{len(FAILURES)} check(s) failed", file=sys.stderr)
         return 1

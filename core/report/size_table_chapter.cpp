@@ -1,0 +1,178 @@
+#include "report/size_table_chapter.h"
+
+#include "model/input_error.h"
+#include "run/text_format.h"
+#include "trace/trace_summary.h"
+
+#include <map>
+#include <sstream>
+#include <tuple>
+
+namespace memscope {
+
+namespace {
+
+constexpr double kMegabyte = 1024.0 * 1024.0;
+
+std::string trim(const std::string& s) {
+    const auto b = s.find_first_not_of(" \t");
+    const auto e = s.find_last_not_of(" \t");
+    return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
+int64_t number(const SizeTableChapter::Sizes& sizes, const char* key) {
+    const auto it = sizes.find(key);
+    if (it == sizes.end()) {
+        return -1;
+    }
+    try {
+        return std::stoll(it->second);
+    } catch (const std::exception&) {
+        return -1;
+    }
+}
+
+std::string grouped(int64_t n) {
+    std::string digits = std::to_string(n);
+    for (int i = int(digits.size()) - 3; i > 0; i -= 3) {
+        digits.insert(size_t(i), ",");
+    }
+    return digits;
+}
+
+std::string peakCell(int64_t bytes) {
+    if (bytes < 0) {
+        return "-";
+    }
+    return formatFixed(double(bytes) / kMegabyte, 2) + " MB (" + grouped(bytes) + " B)";
+}
+
+}  // namespace
+
+SizeTableChapter::Sizes SizeTableChapter::parseSizes(const std::string& text,
+                                                     const std::string& option) {
+    Sizes sizes;
+    std::stringstream in(text);
+    std::string part;
+    while (std::getline(in, part, ',')) {
+        const auto eq = part.find('=');
+        const std::string key = eq == std::string::npos ? std::string() : trim(part.substr(0, eq));
+        const std::string value =
+            eq == std::string::npos ? std::string() : trim(part.substr(eq + 1));
+        if (key.empty() || value.empty()) {
+            throw InputError(option + ": '" + part + "' is not NAME=VALUE (s=128,b=4)");
+        }
+        if ((key == "s" || key == "b") &&
+            (value.find_first_not_of("0123456789") != std::string::npos || value.size() > 12 ||
+             std::stoll(value) < 1)) {
+            throw InputError(option + ": " + key + "=" + value + " is not a positive whole number");
+        }
+        sizes[key] = value;
+    }
+    if (sizes.empty()) {
+        throw InputError(option + ": no sizes (s=128,b=4)");
+    }
+    return sizes;
+}
+
+SizeTableChapter::Sizes SizeTableChapter::sizesFromCommand(const nlohmann::json& config) {
+    Sizes sizes;
+    if (!config.is_object() || !config.contains("program") || !config["program"].is_object()) {
+        return sizes;
+    }
+    const auto& argv = config["program"].value("argv", nlohmann::json::array());
+    if (!argv.is_array()) {
+        return sizes;
+    }
+    static const std::map<std::string, std::string> kFlags = {
+        {"--context-length", "s"}, {"--context_length", "s"},  {"--seq-len", "s"},
+        {"--seq_len", "s"},        {"--sequence-length", "s"}, {"--block-size", "s"},
+        {"--batch-size", "b"},     {"--batch_size", "b"}};
+    for (size_t i = 0; i < argv.size(); ++i) {
+        if (!argv[i].is_string()) {
+            continue;
+        }
+        std::string word = argv[i].get<std::string>();
+        std::string value;
+        if (const auto eq = word.find('='); eq != std::string::npos) {
+            value = word.substr(eq + 1);
+            word.erase(eq);
+        } else if (i + 1 < argv.size() && argv[i + 1].is_string()) {
+            value = argv[i + 1].get<std::string>();
+        }
+        const auto flag = kFlags.find(word);
+        if (flag != kFlags.end() && !value.empty() &&
+            value.find_first_not_of("0123456789") == std::string::npos && value.size() <= 12) {
+            sizes[flag->second] = value;
+        }
+    }
+    return sizes;
+}
+
+bool SizeTableChapter::hasBackward(const Trace& trace) {
+    for (const uint8_t phase : trace.events.phase) {
+        if (phase == uint8_t(Phase::Backward)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+std::string SizeTableChapter::markdown(const std::vector<SizedRun>& runs) {
+    // setting -> (b, s) -> forward peak, full step peak, the runs' names
+    struct Cell {
+        int64_t forward = -1;
+        int64_t full = -1;
+        std::vector<std::string> names;
+    };
+    std::map<std::string, std::map<std::pair<int64_t, int64_t>, Cell>> settings;
+    for (const auto& run : runs) {
+        if (run.trace == nullptr) {
+            continue;
+        }
+        const int64_t s = number(run.sizes, "s");
+        const int64_t b = number(run.sizes, "b");
+        if (s < 0 && b < 0) {
+            continue;
+        }
+        std::string setting;
+        for (const auto& [key, value] : run.sizes) {
+            if (key != "s" && key != "b") {
+                setting += (setting.empty() ? "" : ", ") + key + "=" + value;
+            }
+        }
+        const auto summary = TraceSummary::compute(*run.trace, 0);
+        const int64_t peak = summary.value("peak_allocated_bytes_recorded", int64_t(0));
+        Cell& cell = settings[setting.empty() ? "-" : setting][{b, s}];
+        (hasBackward(*run.trace) ? cell.full : cell.forward) = peak;
+        cell.names.push_back(run.name);
+    }
+    if (settings.empty()) {
+        return {};
+    }
+    std::ostringstream out;
+    out << "#### Your runs by size\n\n"
+        << "Your runs with their sizes (`--sizes`, a `sweep --python` directory's points, or the "
+           "program's own --context-length and --batch-size): s is the context length, b the "
+           "batch size. A run without a backward phase is a forward pass; one with it, a full "
+           "training step. Peaks are the bytes of live tensors the runs recorded (MB = 1024² "
+           "bytes), to the byte in parentheses.\n\n"
+        << "| Setting | b | s | Forward pass peak | Full step peak | Runs |\n"
+        << "|---|---:|---:|---:|---:|---|\n";
+    for (const auto& [setting, cells] : settings) {
+        for (const auto& [bs, cell] : cells) {
+            std::string names;
+            for (const auto& n : cell.names) {
+                names += (names.empty() ? "" : ", ") + n;
+            }
+            out << "| " << setting << " | " << (bs.first < 0 ? "-" : std::to_string(bs.first))
+                << " | " << (bs.second < 0 ? "-" : std::to_string(bs.second)) << " | "
+                << peakCell(cell.forward) << " | " << peakCell(cell.full) << " | " << names
+                << " |\n";
+        }
+    }
+    out << "\n";
+    return out.str();
+}
+
+}  // namespace memscope
