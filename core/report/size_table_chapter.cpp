@@ -4,6 +4,7 @@
 #include "run/text_format.h"
 #include "trace/trace_summary.h"
 
+#include <cmath>
 #include <map>
 #include <sstream>
 #include <tuple>
@@ -45,6 +46,106 @@ std::string peakCell(int64_t bytes) {
         return "-";
     }
     return formatFixed(double(bytes) / kMegabyte, 2) + " MB (" + grouped(bytes) + " B)";
+}
+
+// One sized run: its setting without the dtype, its dtype ("" for fp32, the default).
+struct Point {
+    std::string setting;
+    std::string dtype;
+    int64_t b = -1;
+    int64_t s = -1;
+    bool full = false;
+    int64_t peak = 0;
+};
+
+std::string passName(bool full) {
+    return full ? "full step" : "forward pass";
+}
+
+bool isFp32(const std::string& dtype) {
+    return dtype.empty() || dtype == "fp32" || dtype == "float32";
+}
+
+// Per setting, dtype and pass, with one size fixed: the peak from the smallest to the largest
+// value of the other, its factor and the exponent log(peak ratio) / log(size ratio) (1: linear,
+// 2: quadratic), as the workshop's sequence-scaling exercise asks.
+std::string scalingTable(const std::vector<Point>& points) {
+    std::map<std::tuple<std::string, std::string, bool, char, int64_t>, std::map<int64_t, int64_t>>
+        series;  // (setting, dtype, full, varied size, fixed value) -> value -> peak
+    for (const auto& p : points) {
+        if (p.s > 0) {
+            series[{p.setting, p.dtype, p.full, 's', p.b}][p.s] = p.peak;
+        }
+        if (p.b > 0) {
+            series[{p.setting, p.dtype, p.full, 'b', p.s}][p.b] = p.peak;
+        }
+    }
+    std::ostringstream rows;
+    for (const auto& [key, by_size] : series) {
+        if (by_size.size() < 2 || by_size.begin()->second <= 0) {
+            continue;
+        }
+        const auto& [setting, dtype, full, varied, fixed] = key;
+        const auto& [x0, y0] = *by_size.begin();
+        const auto& [x1, y1] = *by_size.rbegin();
+        const double size_factor = double(x1) / double(x0);
+        const double peak_factor = double(y1) / double(y0);
+        const double exponent = std::log(peak_factor) / std::log(size_factor);
+        std::string label = setting;
+        if (!dtype.empty()) {
+            label += (label.empty() ? "" : ", ") + std::string("dtype=") + dtype;
+        }
+        label = label.empty() ? "-" : label;
+        rows << "| " << label << " | " << passName(full) << " | " << varied << " " << x0 << " to "
+             << x1 << " (" << (varied == 's' ? "b " : "s ")
+             << (fixed < 0 ? std::string("-") : std::to_string(fixed)) << ") | "
+             << formatFixed(double(y0) / kMegabyte, 2) << " to "
+             << formatFixed(double(y1) / kMegabyte, 2) << " MB | x" << formatFixed(peak_factor, 2)
+             << " for x" << formatFixed(size_factor, 2) << " | " << formatFixed(exponent, 2)
+             << " |\n";
+    }
+    if (rows.str().empty()) {
+        return {};
+    }
+    return "#### How your runs' peaks scale\n\nWith the other size fixed, from the smallest to "
+           "the largest value: the exponent is log(peak factor) / log(size factor), 1 for "
+           "linear growth, 2 for quadratic (attention scores grow with s²).\n\n"
+           "| Setting | Pass | Size | Peak | Factor | Exponent |\n"
+           "|---|---|---|---:|---:|---:|\n" +
+           rows.str() + "\n";
+}
+
+// Runs that differ only by their dtype, against fp32: the course's mixed-precision question.
+std::string precisionTable(const std::vector<Point>& points) {
+    std::ostringstream rows;
+    for (const auto& p : points) {
+        if (isFp32(p.dtype)) {
+            continue;
+        }
+        for (const auto& q : points) {
+            if (isFp32(q.dtype) && q.setting == p.setting && q.b == p.b && q.s == p.s &&
+                q.full == p.full) {
+                rows << "| " << (p.setting.empty() ? "-" : p.setting) << " | "
+                     << (p.b < 0 ? std::string("-") : std::to_string(p.b)) << " | "
+                     << (p.s < 0 ? std::string("-") : std::to_string(p.s)) << " | "
+                     << passName(p.full) << " | " << peakCell(q.peak) << " | " << p.dtype << " "
+                     << peakCell(p.peak) << " | "
+                     << formatFixed(
+                            100.0 * double(q.peak - p.peak) / double(std::max<int64_t>(1, q.peak)),
+                            1)
+                     << "% |\n";
+                break;
+            }
+        }
+    }
+    if (rows.str().empty()) {
+        return {};
+    }
+    return "#### Your runs: mixed precision\n\nRuns whose sizes differ only by `dtype`, against "
+           "the fp32 run of the same sizes and pass.\n\n"
+           "| Setting | b | s | Pass | fp32 peak | Mixed precision peak | Saved |\n"
+           "|---|---:|---:|---|---:|---:|---:|\n" +
+           rows.str() + "\n";
 }
 
 }  // namespace
@@ -126,6 +227,7 @@ std::string SizeTableChapter::markdown(const std::vector<SizedRun>& runs) {
         std::vector<std::string> names;
     };
     std::map<std::string, std::map<std::pair<int64_t, int64_t>, Cell>> settings;
+    std::vector<Point> points;
     for (const auto& run : runs) {
         if (run.trace == nullptr) {
             continue;
@@ -144,8 +246,22 @@ std::string SizeTableChapter::markdown(const std::vector<SizedRun>& runs) {
         const auto summary = TraceSummary::compute(*run.trace, 0);
         const int64_t peak = summary.value("peak_allocated_bytes_recorded", int64_t(0));
         Cell& cell = settings[setting.empty() ? "-" : setting][{b, s}];
-        (hasBackward(*run.trace) ? cell.full : cell.forward) = peak;
+        const bool full = hasBackward(*run.trace);
+        (full ? cell.full : cell.forward) = peak;
         cell.names.push_back(run.name);
+        Point point;
+        point.b = b;
+        point.s = s;
+        point.full = full;
+        point.peak = peak;
+        for (const auto& [key, value] : run.sizes) {
+            if (key == "dtype") {
+                point.dtype = value;
+            } else if (key != "s" && key != "b") {
+                point.setting += (point.setting.empty() ? "" : ", ") + key + "=" + value;
+            }
+        }
+        points.push_back(std::move(point));
     }
     if (settings.empty()) {
         return {};
@@ -171,7 +287,7 @@ std::string SizeTableChapter::markdown(const std::vector<SizedRun>& runs) {
                 << " |\n";
         }
     }
-    out << "\n";
+    out << "\n" << scalingTable(points) << precisionTable(points);
     return out.str();
 }
 

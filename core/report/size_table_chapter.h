@@ -38,9 +38,11 @@ class SizeTableChapter {
     // Whether the run has a backward phase (else it is forward-only).
     static bool hasBackward(const Trace& trace);
 
-    // "#### Your runs by size": per setting (the sizes other than s and b), one
-    // row per (b, s) with the forward-only and the full step's peak, in MB and in bytes. ""
-    // when no run has an s or a b.
+    // "#### Your runs by size": per setting (the sizes other than s and b), one row per (b, s)
+    // with the forward pass's and the full step's peak, in MB and in bytes; then how the peaks
+    // scale where one size varies with the other fixed (factor and exponent, the workshop's
+    // sequence scaling), and runs that differ only by `dtype` against fp32 (the course's mixed
+    // precision). "" when no run has an s or a b.
     static std::string markdown(const std::vector<SizedRun>& runs);
 };
 
