@@ -33,6 +33,10 @@ MAX_KEYS = 4
 # The same spelling for another option of another command, with the reason.
 OTHER_OPTIONS = {
     ("app/cli/import_command.cpp", "--device"): "import's CUDA device index of a snapshot",
+    # A Python program's own flags, read from its recorded command line for the report's tables.
+    ("core/report/size_table_chapter.cpp", "--context-length"): "a Python program's own flag",
+    ("core/report/size_table_chapter.cpp", "--seq-len"): "a Python program's own flag",
+    ("core/report/size_table_chapter.cpp", "--batch-size"): "a Python program's own flag",
 }
 
 ROW_RE = re.compile(r'RowBuilder\("(?P<key>\w+)",\s*"(?P<flag>--[\w-]+)"')

@@ -20,7 +20,7 @@ struct LiveSums {
     Sums category, module, place;
 };
 
-LiveSums liveAt(const Trace& trace, int64_t event) {
+LiveSums liveSumsAt(const Trace& trace, int64_t event) {
     LiveSums out;
     const auto& ev = trace.events;
     for (const auto& al : trace.allocations()) {
@@ -145,8 +145,8 @@ AlignedDifference AlignedDifference::compute(const Trace& a, const Trace& b, con
     d.moment = moment;
     d.event_a = eventOf(a, moment, name_a);
     d.event_b = eventOf(b, moment, name_b);
-    const LiveSums sa = liveAt(a, d.event_a);
-    const LiveSums sb = liveAt(b, d.event_b);
+    const LiveSums sa = liveSumsAt(a, d.event_a);
+    const LiveSums sb = liveSumsAt(b, d.event_b);
     d.total_a = sa.total;
     d.total_b = sb.total;
     addRows(d.rows, Section::Category, sa.category, sb.category);

@@ -21,7 +21,7 @@ std::string trim(const std::string& s) {
     return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
 }
 
-int64_t number(const SizeTableChapter::Sizes& sizes, const char* key) {
+int64_t sizeNumber(const SizeTableChapter::Sizes& sizes, const char* key) {
     const auto it = sizes.find(key);
     if (it == sizes.end()) {
         return -1;
@@ -41,7 +41,7 @@ std::string grouped(int64_t n) {
     return digits;
 }
 
-std::string peakCell(int64_t bytes) {
+std::string exactPeakCell(int64_t bytes) {
     if (bytes < 0) {
         return "-";
     }
@@ -128,8 +128,8 @@ std::string precisionTable(const std::vector<Point>& points) {
                 rows << "| " << (p.setting.empty() ? "-" : p.setting) << " | "
                      << (p.b < 0 ? std::string("-") : std::to_string(p.b)) << " | "
                      << (p.s < 0 ? std::string("-") : std::to_string(p.s)) << " | "
-                     << passName(p.full) << " | " << peakCell(q.peak) << " | " << p.dtype << " "
-                     << peakCell(p.peak) << " | "
+                     << passName(p.full) << " | " << exactPeakCell(q.peak) << " | " << p.dtype
+                     << " " << exactPeakCell(p.peak) << " | "
                      << formatFixed(
                             100.0 * double(q.peak - p.peak) / double(std::max<int64_t>(1, q.peak)),
                             1)
@@ -232,8 +232,8 @@ std::string SizeTableChapter::markdown(const std::vector<SizedRun>& runs) {
         if (run.trace == nullptr) {
             continue;
         }
-        const int64_t s = number(run.sizes, "s");
-        const int64_t b = number(run.sizes, "b");
+        const int64_t s = sizeNumber(run.sizes, "s");
+        const int64_t b = sizeNumber(run.sizes, "b");
         if (s < 0 && b < 0) {
             continue;
         }
@@ -283,8 +283,8 @@ std::string SizeTableChapter::markdown(const std::vector<SizedRun>& runs) {
             }
             out << "| " << setting << " | " << (bs.first < 0 ? "-" : std::to_string(bs.first))
                 << " | " << (bs.second < 0 ? "-" : std::to_string(bs.second)) << " | "
-                << peakCell(cell.forward) << " | " << peakCell(cell.full) << " | " << names
-                << " |\n";
+                << exactPeakCell(cell.forward) << " | " << exactPeakCell(cell.full) << " | "
+                << names << " |\n";
         }
     }
     out << "\n" << scalingTable(points) << precisionTable(points);

@@ -23,13 +23,13 @@ struct GrowthAccumulator {
     std::vector<int64_t> allocations;
 };
 
-std::string baseName(const std::string& path) {
+std::string sourceFileName(const std::string& path) {
     const auto slash = path.find_last_of('/');
     return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
 std::string sourced(const Frame& f) {
-    return baseName(f.file) + ":" + std::to_string(f.line) + " " + f.name;
+    return sourceFileName(f.file) + ":" + std::to_string(f.line) + " " + f.name;
 }
 
 // made_at: the innermost frame with a source file; called_from: the innermost one above the
