@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <map>
+#include <utility>
+#include <vector>
 
 namespace memscope {
 
@@ -26,14 +28,16 @@ double mapThrough(const std::vector<double>& from, const std::vector<double>& to
     return t0 + (x - f0) * (t1 - t0) / (f1 - f0);
 }
 
-// The first x of each step (its first phase interval) on a layout's axis.
-std::map<int32_t, double> stepStarts(const Trace& t, const TimelineLayout& l) {
-    std::map<int32_t, double> out;
+// The first x of each step's phases (forward, backward, optimizer: the first interval of each)
+// on a layout's axis, in (step, phase) order: a step's first phase is where the step begins.
+std::map<std::pair<int32_t, int>, double> phaseStarts(const Trace& t, const TimelineLayout& l) {
+    std::map<std::pair<int32_t, int>, double> out;
     for (const auto& p : t.phases) {
-        if (p.step <= 0 || out.count(p.step)) {
+        const std::pair<int32_t, int> key{p.step, int(p.phase)};
+        if (p.step <= 0 || out.count(key)) {
             continue;
         }
-        out[p.step] = double(l.xAtTime(p.begin_ns));
+        out[key] = double(l.xAtTime(p.begin_ns));
     }
     return out;
 }
@@ -55,14 +59,21 @@ StepAlignment StepAlignment::fromAnchors(const std::vector<double>& a,
 
 StepAlignment StepAlignment::between(const Trace& ta, const TimelineLayout& la, const Trace& tb,
                                      const TimelineLayout& lb) {
-    std::vector<double> a{0}, b{0};
-    const auto sa = stepStarts(ta, la), sb = stepStarts(tb, lb);
-    for (const auto& [step, x] : sa) {
-        const auto it = sb.find(step);
+    // Anchors in A's axis order; a pair that would not keep both increasing is dropped
+    // (fromAnchors), so a phase one run has and the other lacks moves nothing.
+    std::vector<std::pair<double, double>> pairs;
+    const auto sa = phaseStarts(ta, la), sb = phaseStarts(tb, lb);
+    for (const auto& [key, x] : sa) {
+        const auto it = sb.find(key);
         if (it != sb.end()) {
-            a.push_back(x);
-            b.push_back(it->second);
+            pairs.emplace_back(x, it->second);
         }
+    }
+    std::stable_sort(pairs.begin(), pairs.end());
+    std::vector<double> a{0}, b{0};
+    for (const auto& [xa, xb] : pairs) {
+        a.push_back(xa);
+        b.push_back(xb);
     }
     a.push_back(double(std::max<int64_t>(la.xCount(), 1)));
     b.push_back(double(std::max<int64_t>(lb.xCount(), 1)));

@@ -9,10 +9,10 @@ class Trace;
 class TimelineLayout;
 
 // Maps a position on one run's timeline x axis (alloc/free event index) to the "same moment" in
-// another run: piecewise linear between matching anchors, so that the start of step k in A
-// lands on the start of step k in B however many events each step has. Anchors are the x of
-// each step's first phase in both runs (steps both have), plus 0 and the ends. With no common
-// steps it maps by share of the axis.
+// another run: piecewise linear between matching anchors, so that the start of step k's
+// forward, backward and optimizer phase in A lands on the same in B however many events each
+// phase has. Anchors are the x of the first interval of each (step, phase) both runs have,
+// plus 0 and the ends. With no common steps it maps by share of the axis.
 struct StepAlignment {
     std::vector<double> a;  // increasing anchors on A's axis
     std::vector<double> b;  // the matching anchors on B's axis
