@@ -1474,16 +1474,16 @@
         <translation>Sockel am Schrittende</translation>
     </message>
     <message>
-        <source>Made (not parameters, gradients, state)</source>
-        <translation>Angelegt (ohne Parameter, Gradienten, Zustand)</translation>
-    </message>
-    <message>
         <source>Kept to the next step</source>
         <translation>Bis zum nächsten Schritt behalten</translation>
     </message>
     <message>
         <source>Kept to the last step</source>
         <translation>Bis zum letzten Schritt behalten</translation>
+    </message>
+    <message>
+        <source>Made in the step</source>
+        <translation>Im Schritt angelegt</translation>
     </message>
 </context>
 <context>

@@ -1474,15 +1474,15 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Made (not parameters, gradients, state)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Kept to the next step</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Kept to the last step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Made in the step</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -88,6 +88,8 @@ GrowthPage::GrowthPage(RunDocument* document, QWidget* parent)
     m_stepsTitle = new QLabel(this);
     layout->addWidget(m_stepsTitle);
     m_steps = makeTable(this, QStringLiteral("growth_steps"), StepColumnCount);
+    // Figures: each column as wide as its title and cells (a long title is not cut).
+    m_steps->horizontalHeader()->setStretchLastSection(false);
     layout->addWidget(m_steps, 2);
 
     connect(m_grouping, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
@@ -319,8 +321,7 @@ void GrowthPage::retranslateUi() {
     m_places->setHorizontalHeaderLabels({tr("Trend"), tr("A step"), tr("Allocations a step"),
                                          tr("Steps"), tr("Kept"), tr("Made at"), tr("Called from"),
                                          tr("Operator")});
-    m_steps->setHorizontalHeaderLabels({tr("Step"), tr("End-of-step floor"),
-                                        tr("Made (not parameters, gradients, state)"),
+    m_steps->setHorizontalHeaderLabels({tr("Step"), tr("End-of-step floor"), tr("Made in the step"),
                                         tr("Kept to the next step"), tr("Kept to the last step")});
     fillPlaces();
     fillSteps();
