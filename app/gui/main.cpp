@@ -8,7 +8,8 @@
 // Compare tab with a second run (screenshot view "compare"); --rank N picks the rank of a
 // multi-rank run directory, and the view "ranks" is the timeline's lanes of all its ranks. Then
 // exits: 0 when written, 1 when the run cannot be read or the image written, 2 for bad options.
-// The rendering is ScreenshotHarness's (screenshot_harness.h); this file parses the command line.
+// The options are GuiOptions' table (gui_options.h), the rendering ScreenshotHarness's
+// (screenshot_harness.h); this file sets up the application and the window.
 
 #include <QApplication>
 #include <QCommandLineOption>
@@ -31,6 +32,7 @@
 
 #include "analysis/event_at.h"
 #include "error_text.h"
+#include "gui_options.h"
 #include "memscope_version.h"
 #include "model/input_error.h"
 #include "run/run_range.h"
@@ -100,6 +102,30 @@ bool choose_platform(int argc, char** argv) {
     return true;
 }
 
+// The interface language: the locale's numbers and dates, Memscope's catalogue and Qt's own
+// (both translators outlive the application). False when the language is not one Qt knows.
+bool install_translations(const QString& language, QTranslator& memscope_translator,
+                          QTranslator& qt_translator) {
+    const QLocale locale = language.isEmpty() ? QLocale::system() : QLocale(language);
+    const bool known_language = language.isEmpty() || locale.language() != QLocale::C;
+    if (!known_language) {
+        return false;
+    }
+    if (!language.isEmpty()) {
+        QLocale::setDefault(locale);  // numbers and dates follow the chosen language too
+    }
+    if (memscope::loadMemscopeTranslation(memscope_translator, locale)) {
+        QApplication::installTranslator(&memscope_translator);
+    } else if (!language.isEmpty() && locale.language() != QLocale::English) {
+        print_error(QCoreApplication::translate("main", "No %1 translation; showing English.")
+                        .arg(QLocale::languageToString(locale.language())));
+    }
+    if (memscope::loadQtTranslation(qt_translator, locale)) {
+        QApplication::installTranslator(&qt_translator);
+    }
+    return true;
+}
+
 // --quit-when-drawn: quits once the timeline has drawn the opened run on screen (with no run,
 // once the window has painted), printing the milliseconds since main() began; the whole
 // process's time to the first picture is measured around it (issue 31). A run that cannot be
@@ -165,287 +191,27 @@ int main(int argc, char** argv) {
     QApplication::setDesktopFileName(QStringLiteral("memscope"));  // resources/memscope.desktop
 
     const QString language = requested_language(QApplication::arguments());
-    const QLocale locale = language.isEmpty() ? QLocale::system() : QLocale(language);
-    const bool known_language = language.isEmpty() || locale.language() != QLocale::C;
-    if (!language.isEmpty() && known_language) {
-        QLocale::setDefault(locale);  // numbers and dates follow the chosen language too
-    }
     QTranslator memscope_translator;
-    if (known_language && memscope::loadMemscopeTranslation(memscope_translator, locale)) {
-        QApplication::installTranslator(&memscope_translator);
-    } else if (known_language && !language.isEmpty() && locale.language() != QLocale::English) {
-        print_error(QCoreApplication::translate("main", "No %1 translation; showing English.")
-                        .arg(QLocale::languageToString(locale.language())));
-    }
     QTranslator qt_translator;
-    if (known_language && memscope::loadQtTranslation(qt_translator, locale)) {
-        QApplication::installTranslator(&qt_translator);
-    }
+    const bool known_language = install_translations(language, memscope_translator, qt_translator);
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QCoreApplication::translate("main", "Memory profiler for Tiny LLaMA training."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    const QCommandLineOption lang_option(
-        QStringLiteral("lang"),
-        QCoreApplication::translate("main",
-                                    "Interface language, e.g. en or de (default: the system's)."),
-        QCoreApplication::translate("main", "code"));
-    parser.addOption(lang_option);
-    const QCommandLineOption quit_after_option(
-        QStringLiteral("quit-after-ms"),
-        QCoreApplication::translate("main", "Quit after the given number of milliseconds."),
-        QCoreApplication::translate("main", "ms"));
-    parser.addOption(quit_after_option);
-    const QCommandLineOption quit_when_drawn_option(
-        QStringLiteral("quit-when-drawn"),
-        QCoreApplication::translate("main",
-                                    "Quit once the window has drawn the opened run (timing)."));
-    parser.addOption(quit_when_drawn_option);
-    const QCommandLineOption open_option(
-        QStringLiteral("open"),
-        QCoreApplication::translate(
-            "main", "Open a run file (.memscope) or a PyTorch memory snapshot (.pickle)."),
-        QCoreApplication::translate("main", "run"));
-    parser.addOption(open_option);
-    const QCommandLineOption range_option(
-        QStringLiteral("range"),
-        QCoreApplication::translate(
-            "main",
-            "Open only part of the run: event indices A:B (1000000:2000000) or times with a "
-            "unit (2.5s:4s, 300ms:, :1.5min)."),
-        QCoreApplication::translate("main", "A:B"));
-    parser.addOption(range_option);
-    const QCommandLineOption screenshot_option(
-        QStringLiteral("screenshot"),
-        QCoreApplication::translate(
-            "main",
-            "Render a view of the opened run to a PNG or SVG file and exit (views: timeline, "
-            "ranks (every rank of a run directory), window, or a tab such as operators, "
-            "summary)."),
-        QCoreApplication::translate("main", "view=file"));
-    parser.addOption(screenshot_option);
-    const QCommandLineOption rank_option(
-        QStringLiteral("rank"),
-        QCoreApplication::translate(
-            "main", "With a multi-rank run directory: the rank to show (default: the first)."),
-        QCoreApplication::translate("main", "n"));
-    parser.addOption(rank_option);
-    const QCommandLineOption detail_option(
-        QStringLiteral("detail"),
-        QCoreApplication::translate("main",
-                                    "Allocations drawn one by one in the timeline: a count, or "
-                                    "a share such as 10%."),
-        QCoreApplication::translate("main", "n|percent"));
-    parser.addOption(detail_option);
-    const QCommandLineOption size_option(
-        QStringLiteral("size"),
-        QCoreApplication::translate("main", "Screenshot size in pixels (default 1600x900)."),
-        QCoreApplication::translate("main", "WxH"));
-    parser.addOption(size_option);
-    const QCommandLineOption scale_option(
-        QStringLiteral("scale"),
-        QCoreApplication::translate("main", "Pixels per point of a PNG screenshot, 1 to 4."),
-        QCoreApplication::translate("main", "factor"));
-    parser.addOption(scale_option);
-    const QCommandLineOption at_option(
-        QStringLiteral("at"),
-        QCoreApplication::translate(
-            "main",
-            "The time a flame graph screenshot shows: a time with a unit (1.25s, 300ms) or an "
-            "event index (default: the peak)."),
-        QCoreApplication::translate("main", "time|event"));
-    parser.addOption(at_option);
-    const QCommandLineOption compare_option(
-        QStringLiteral("compare"),
-        QCoreApplication::translate(
-            "main",
-            "Compare the opened run with this one (the Compare tab; --screenshot "
-            "compare=FILE renders it, compare-overlay=FILE with both runs on one axis)."),
-        QCoreApplication::translate("main", "run"));
-    parser.addOption(compare_option);
-    const QCommandLineOption filter_option(
-        QStringLiteral("filter"),
-        QCoreApplication::translate(
-            "main",
-            "Filter every view to the allocations alive in a range of the opened run: event "
-            "indices A:B, or times with a unit (0.5s:1.2s)."),
-        QCoreApplication::translate("main", "range"));
-    parser.addOption(filter_option);
-    const QCommandLineOption filter_mode_option(
-        QStringLiteral("filter-mode"),
-        QCoreApplication::translate(
-            "main",
-            "How --filter selects allocations: alive (alive in the range, the default) "
-            "or made (allocated in it)."),
-        QCoreApplication::translate("main", "alive|made"));
-    parser.addOption(filter_mode_option);
-    const QCommandLineOption annotations_option(
-        QStringLiteral("annotations"),
-        QCoreApplication::translate(
-            "main",
-            "Show steps, phases, recomputations and imported annotations on the "
-            "timeline."));
-    parser.addOption(annotations_option);
+    memscope::GuiOptions::declare(parser);
     parser.process(app);
-
     if (!known_language) {
-        print_error(QCoreApplication::translate("main", "Unknown language: %1")
-                        .arg(parser.value(lang_option)));
+        print_error(QCoreApplication::translate("main", "Unknown language: %1").arg(language));
         return 1;
     }
-
-    if (parser.isSet(quit_after_option)) {
-        bool ok = false;
-        const int quit_after_ms = parser.value(quit_after_option).toInt(&ok);
-        if (!ok || quit_after_ms < 0) {
-            print_error(QCoreApplication::translate(
-                            "main", "--quit-after-ms needs a whole number of at least 0, not: %1")
-                            .arg(parser.value(quit_after_option)));
-            return 1;
-        }
-        QTimer::singleShot(quit_after_ms, &app, &QCoreApplication::quit);
+    memscope::GuiOptions options;
+    if (const auto refused = memscope::GuiOptions::read(parser, options); refused.status != 0) {
+        print_error(refused.message);
+        return refused.status;
     }
-
-    memscope::RunRange range;
-    if (parser.isSet(range_option)) {
-        try {
-            range = memscope::RunRange::parse(parser.value(range_option).toStdString());
-        } catch (const memscope::InputError& e) {
-            print_error(QStringLiteral("--range: %1").arg(memscope::errorText(e)));
-            return k_usage_error;
-        }
+    if (options.quit_after_ms >= 0) {
+        QTimer::singleShot(options.quit_after_ms, &app, &QCoreApplication::quit);
     }
-    int rank = -1;
-    if (parser.isSet(rank_option)) {
-        bool ok = false;
-        rank = parser.value(rank_option).toInt(&ok);
-        if (!ok || rank < 0) {
-            print_error(QCoreApplication::translate(
-                            "main", "--rank needs a rank number of at least 0, not: %1")
-                            .arg(parser.value(rank_option)));
-            return k_usage_error;
-        }
-        if (!parser.isSet(open_option) ||
-            !memscope::ScreenshotHarness::isRunDirectory(parser.value(open_option))) {
-            print_error(QCoreApplication::translate(
-                "main", "--rank needs a multi-rank run directory: add --open DIR"));
-            return k_usage_error;
-        }
-    }
-    memscope::ScreenshotHarness::ViewOptions view_options;
-    view_options.annotations = parser.isSet(annotations_option);
-    if (parser.isSet(filter_option)) {
-        try {
-            view_options.filter =
-                memscope::RunRange::parse(parser.value(filter_option).toStdString());
-        } catch (const memscope::InputError& e) {
-            print_error(QStringLiteral("--filter: %1").arg(memscope::errorText(e)));
-            return k_usage_error;
-        }
-    }
-    if (parser.isSet(filter_mode_option)) {
-        const QString mode = parser.value(filter_mode_option);
-        if (mode == QLatin1String("alive")) {
-            view_options.mode = memscope::RangeFilter::Mode::AliveIn;
-        } else if (mode == QLatin1String("made")) {
-            view_options.mode = memscope::RangeFilter::Mode::MadeIn;
-        } else {
-            print_error(
-                QCoreApplication::translate("main", "--filter-mode needs alive or made, not: %1")
-                    .arg(mode));
-            return k_usage_error;
-        }
-    }
-    std::optional<memscope::ScreenshotHarness::Detail> detail;
-    if (parser.isSet(detail_option)) {
-        detail = memscope::ScreenshotHarness::parseDetail(parser.value(detail_option));
-        if (!detail) {
-            print_error(QCoreApplication::translate(
-                            "main", "--detail needs a count (15000) or a percentage (10%), not: %1")
-                            .arg(parser.value(detail_option)));
-            return k_usage_error;
-        }
-    }
-    QSize size(1600, 900);
-    if (parser.isSet(size_option)) {
-        const auto parsed = memscope::ScreenshotHarness::parseSize(parser.value(size_option));
-        if (!parsed) {
-            print_error(QCoreApplication::translate(
-                            "main",
-                            "--size needs WIDTHxHEIGHT between 200x150 and 16384x16384, "
-                            "not: %1")
-                            .arg(parser.value(size_option)));
-            return k_usage_error;
-        }
-        size = *parsed;
-    }
-    double scale = 1;
-    if (parser.isSet(scale_option)) {
-        bool ok = false;
-        scale = parser.value(scale_option).toDouble(&ok);
-        if (!ok || scale < 1 || scale > 4) {
-            print_error(
-                QCoreApplication::translate("main", "--scale needs a number from 1 to 4, not: %1")
-                    .arg(parser.value(scale_option)));
-            return k_usage_error;
-        }
-    }
-    std::optional<memscope::EventAt> at;
-    if (parser.isSet(at_option)) {
-        try {
-            at = memscope::EventAt::parse(parser.value(at_option).toStdString());
-        } catch (const memscope::InputError& e) {
-            print_error(QStringLiteral("--at: %1").arg(memscope::errorText(e)));
-            return k_usage_error;
-        }
-        const QString spec = parser.value(screenshot_option);
-        if (!spec.startsWith(QLatin1String("flamegraph="))) {
-            print_error(QCoreApplication::translate(
-                "main", "--at works with --screenshot flamegraph=FILE only"));
-            return k_usage_error;
-        }
-    }
-    if (parser.isSet(compare_option) && !parser.isSet(open_option)) {
-        print_error(QCoreApplication::translate("main",
-                                                "--compare needs a run to compare with: "
-                                                "add --open RUN"));
-        return k_usage_error;
-    }
-    if (parser.isSet(screenshot_option)) {
-        const QString spec = parser.value(screenshot_option);
-        const qsizetype eq = spec.indexOf(QLatin1Char('='));
-        const QString view = eq < 0 ? QString() : spec.left(eq);
-        const QString file = eq < 0 ? QString() : spec.mid(eq + 1);
-        if (view.isEmpty() || file.isEmpty()) {
-            print_error(QCoreApplication::translate(
-                            "main",
-                            "--screenshot needs VIEW=FILE with VIEW timeline, window or a tab "
-                            "name; not: %1")
-                            .arg(spec));
-            return k_usage_error;
-        }
-        if ((view == QLatin1String("timeline") || view == QLatin1String("ranks")) &&
-            !parser.isSet(open_option)) {
-            print_error(QCoreApplication::translate(
-                "main", "--screenshot needs a run to draw: add --open RUN"));
-            return k_usage_error;
-        }
-        memscope::ScreenshotHarness::Request request;
-        request.run_path = parser.value(open_option);
-        request.range = range;
-        request.rank = rank;
-        request.view = view;
-        request.file = file;
-        request.detail = detail;
-        request.size = size;
-        request.scale = scale;
-        request.at = at;
-        request.at_text = parser.value(at_option);
-        request.compare_path = parser.value(compare_option);
-        request.options = view_options;
-        return memscope::ScreenshotHarness::render(request);
+    if (!options.screenshot_view.isEmpty()) {
+        return memscope::ScreenshotHarness::render(options.request());
     }
 
     memscope::MainWindow window;
@@ -455,17 +221,18 @@ int main(int argc, char** argv) {
     if (platform != QLatin1String("offscreen") && platform != QLatin1String("minimal")) {
         QTimer::singleShot(0, &window, &memscope::MainWindow::offerRecovery);
     }
-    window.annotationsAction()->setChecked(view_options.annotations);
-    if (parser.isSet(quit_when_drawn_option)) {
-        new QuitWhenDrawn(&window, parser.isSet(open_option), since_start);
+    window.annotationsAction()->setChecked(options.view_options.annotations);
+    if (options.quit_when_drawn) {
+        new QuitWhenDrawn(&window, !options.open_path.isEmpty(), since_start);
     }
-    const bool opened = parser.isSet(open_option) &&
-                        (rank >= 0 ? window.openRunDirectory(parser.value(open_option), rank, range)
-                                   : window.openRun(parser.value(open_option), range));
+    const bool opened =
+        !options.open_path.isEmpty() &&
+        (options.rank >= 0 ? window.openRunDirectory(options.open_path, options.rank, options.range)
+                           : window.openRun(options.open_path, options.range));
     // What --compare, --filter and --detail ask of the run, once it is open (a big one opens on
     // a worker while the window shows).
-    const QString compare_path = parser.value(compare_option);
-    auto when_open = [&window, compare_path, view_options, detail] {
+    auto when_open = [&window, compare_path = options.compare_path,
+                      view_options = options.view_options, detail = options.detail] {
         if (!compare_path.isEmpty()) {
             window.compareWith(compare_path);
         }
