@@ -16,8 +16,8 @@ Reads every #include "..." of core/, models/, widgets/ and app/ and checks:
    (WIDGETS_IO_ALLOWED).
 4. widgets/ is rooms (issue 42): every file lives in one of WIDGETS_ORDER, and an include points
    down that order or stays in its room; widgets/runs/ is non-visual (RUNS_QT_ALLOWED).
-5. No room of widgets/, and none of the rooms core/io was split into (LIMITED_CORE_ROOMS), holds
-   more than ROOM_LINE_LIMIT lines.
+5. No folder of core/, widgets/ (a room) or app/ holds more than ROOM_LINE_LIMIT lines, except
+   the rooms OVERSIZED_ROOMS holds at their size until they are split.
 
 Exit status 0 when everything holds, 1 on a new upward include (each one named with its file,
 line and include), 2 on a usage error. A listed edge that no longer exists is a note, not a
@@ -61,7 +61,10 @@ RUNS_QT_ALLOWED = {"QCoreApplication", "QDateTime", "QDir", "QElapsedTimer", "QF
 # No room (a folder of widgets/, and the folders that core/io was split into) holds more than this
 # many lines (headers and sources, as wc -l counts them).
 ROOM_LINE_LIMIT = 5000
-LIMITED_CORE_ROOMS = {"io", "pickle", "interchange", "source", "report"}
+# Every folder of core/, widgets/ and app/ is held to ROOM_LINE_LIMIT (issue 54), except the two
+# rooms still to be split, held at most at their size when the limit came (a ratchet: they may
+# shrink, not grow; lower the figure when they do).
+OVERSIZED_ROOMS = {"core/trace": 7761, "core/analysis": 6620}
 
 # Which top folders a top folder may include (beside itself). app/ may include anything.
 TOP_ALLOWED = {
@@ -296,10 +299,10 @@ def main():
             if top == "widgets" and room not in WIDGETS_ORDER:
                 failures.append(f"{path}: widgets/ files live in a room ({', '.join(WIDGETS_ORDER)}); "
                                 f"add a new room to WIDGETS_ORDER in scripts/check_layers.py")
-            if top == "core" or top == "widgets":
-                key = ("widgets/" + room) if top == "widgets" else core_folder(path)
-                if top == "widgets" or key in LIMITED_CORE_ROOMS:
-                    room_lines[key] += count_lines(root, path)
+            if top in ("core", "widgets", "app"):
+                folder = os.path.dirname(path)
+                key = ("widgets/" + room) if top == "widgets" else folder
+                room_lines[key] += count_lines(root, path)
             for number, quoted, qt in read_includes(root, path):
                 if qt is not None:
                     if top == "core":
@@ -337,9 +340,9 @@ def main():
                         edge_sites[(a, b)].append((path, number, quoted))
 
     for key, lines in sorted(room_lines.items()):
-        if lines > ROOM_LINE_LIMIT:
-            where = key if key.startswith("widgets/") else "core/" + key
-            failures.append(f"{where}/ holds {lines} lines (more than {ROOM_LINE_LIMIT}): split the room")
+        limit = OVERSIZED_ROOMS.get(key, ROOM_LINE_LIMIT)
+        if lines > limit:
+            failures.append(f"{key}/ holds {lines} lines (more than {limit}): split the room")
 
     order = [f for f in DECLARED_ORDER if f in present]
     rank = {f: i for i, f in enumerate(order)}
