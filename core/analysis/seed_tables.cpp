@@ -20,15 +20,9 @@ namespace {
 using SeedTable = TableExporter::Table;
 using SeedUnits = TableExporter::Units;
 
-constexpr double kBytesPerMiB = 1024.0 * 1024.0;
-
 std::string mbCell(int64_t bytes, SeedUnits units) {
-    const double v = double(bytes) / kBytesPerMiB;
-    if (units == SeedUnits::Raw) {
-        return formatFixed(v, 4);
-    }
-    const double a = std::fabs(v);
-    return formatFixed(v, a >= 10 ? 1 : a >= 0.1 || a == 0 ? 2 : 4);
+    return units == SeedUnits::Raw ? formatFixed(double(bytes) / kBytesPerMiB, 4)
+                                   : formatMegabytes(bytes);
 }
 
 std::string peakCell(const SweepPointResult& p, SeedUnits units) {

@@ -85,13 +85,14 @@ void Report::runsSection() {
     for (const auto& r : m_runs) {
         const int64_t steps = r.s.value("steps", r.num_steps);
         if (!r.configured()) {
-            t.rows.push_back({r.name, r.modelLabel(), "—", "—", "—", "—", "—", "—", "—", mb(r.peak),
-                              r.avg > 0 ? mb(r.avg) : "—", samples(r)});
+            t.rows.push_back({r.name, r.modelLabel(), "—", "—", "—", "—", "—", "—", "—",
+                              formatMegabytes(r.peak), r.avg > 0 ? formatMegabytes(r.avg) : "—",
+                              samples(r)});
             continue;
         }
         t.rows.push_back({r.name, r.modelLabel(), std::to_string(r.batch), std::to_string(r.seq),
                           r.dtype, r.attention, r.checkpointing, r.profile, std::to_string(steps),
-                          mb(r.peak), mb(r.avg), samples(r)});
+                          formatMegabytes(r.peak), formatMegabytes(r.avg), samples(r)});
     }
     table(t);
     for (const auto& r : m_runs) {
@@ -99,10 +100,10 @@ void Report::runsSection() {
             const auto& o = r.s["oom"];
             m_out << "- **" << r.name << " ran out of memory** in step " << o.value("step", 0)
                   << " (" << o.value("phase", std::string())
-                  << "): " << mb(o.value("requested_bytes", int64_t(0))) << " MB requested with "
-                  << mb(o.value("free_bytes", int64_t(0))) << " MB free of "
-                  << mb(o.value("capacity_bytes", int64_t(0))) << " MB, in "
-                  << code(o.value("module", std::string())) << " / "
+                  << "): " << formatMegabytes(o.value("requested_bytes", int64_t(0)))
+                  << " MB requested with " << formatMegabytes(o.value("free_bytes", int64_t(0)))
+                  << " MB free of " << formatMegabytes(o.value("capacity_bytes", int64_t(0)))
+                  << " MB, in " << code(o.value("module", std::string())) << " / "
                   << code(o.value("op", std::string())) << ". Its figures cover the steps "
                   << "before the error.\n";
             oomExplanation(r);
@@ -126,7 +127,7 @@ void Report::oomExplanation(const Run& r) {
         m_out << "  - Filled by:";
         for (size_t i = 0; i < x->categories().size(); ++i) {
             m_out << (i == 0 ? " " : ", ") << x->categories()[i].first << " "
-                  << mb(x->categories()[i].second) << " MB";
+                  << formatMegabytes(x->categories()[i].second) << " MB";
         }
         m_out << ".\n";
     }
@@ -145,10 +146,10 @@ void Report::oomExplanation(const Run& r) {
     std::stable_sort(rows.begin(), rows.end(),
                      [](const auto& a, const auto& b) { return a.held > b.held; });
     if (!rows.empty()) {
-        m_out << "  - Modules holding it (of " << mb(x->aliveBytes()) << " MB alive):";
+        m_out << "  - Modules holding it (of " << formatMegabytes(x->aliveBytes()) << " MB alive):";
         for (size_t i = 0; i < rows.size() && i < 4; ++i) {
-            m_out << (i == 0 ? " " : ", ") << code(rows[i].path) << " " << mb(rows[i].held)
-                  << " MB";
+            m_out << (i == 0 ? " " : ", ") << code(rows[i].path) << " "
+                  << formatMegabytes(rows[i].held) << " MB";
         }
         m_out << (rows.size() > 4 ? ", ...\n" : ".\n");
     }
@@ -160,10 +161,11 @@ void Report::oomExplanation(const Run& r) {
     }
     try {
         const auto advice = FitAdvice::suggest(*options, x->capacity());
-        m_out << "  - What fits " << mb(x->capacity()) << " MB, one change each (the planner):";
+        m_out << "  - What fits " << formatMegabytes(x->capacity())
+              << " MB, one change each (the planner):";
         for (size_t i = 0; i < advice.size() && i < 4; ++i) {
             m_out << (i == 0 ? " " : "; ") << code(advice[i].change) << " " << advice[i].summary
-                  << ", " << mb(advice[i].predicted_peak) << " MB";
+                  << ", " << formatMegabytes(advice[i].predicted_peak) << " MB";
         }
         m_out << (advice.empty() ? " no single change the planner models.\n"
                                  : ". `memscope-cli record ... --check-advice` reruns the "
@@ -188,7 +190,7 @@ void Report::peakSection() {
         const auto phases = r.s.value("peak_by_phase", nlohmann::json::object());
         const auto phase_mb = [&](const char* phase) {
             const int64_t v = phases.value(phase, int64_t(0));
-            return v > 0 ? mb(v) : std::string("—");
+            return v > 0 ? formatMegabytes(v) : std::string("—");
         };
         const bool inferred = r.trace->meta.categories_inferred;
         const std::string at = r.s.contains("peak_step") && (r.configured() || inferred)
@@ -196,8 +198,8 @@ void Report::peakSection() {
                                          r.s.value("peak_phase", std::string()) +
                                          (inferred ? " (inferred)" : "")
                                    : "—";
-        t.rows.push_back({r.name, mb(r.peak), at, phase_mb("forward"), phase_mb("backward"),
-                          phase_mb("optimizer"),
+        t.rows.push_back({r.name, formatMegabytes(r.peak), at, phase_mb("forward"),
+                          phase_mb("backward"), phase_mb("optimizer"),
                           r.avg > 0 ? formatFixed(double(r.peak) / double(r.avg), 2) + "x" : "—"});
     }
     table(t);
@@ -230,10 +232,10 @@ void Report::peakSection() {
         }
     }
     for (const auto& r : m_runs) {
-        std::vector<std::string> row{r.name,
-                                     mb(r.s.value("peak_allocated_bytes_recorded", r.peak))};
+        std::vector<std::string> row{
+            r.name, formatMegabytes(r.s.value("peak_allocated_bytes_recorded", r.peak))};
         for (const char* key : used) {
-            row.push_back(mb(r.category(key)));
+            row.push_back(formatMegabytes(r.category(key)));
         }
         c.rows.push_back(std::move(row));
     }
@@ -277,7 +279,7 @@ void Report::modulesSection() {
              "activations and temporaries to the module whose forward made them; backward "
              "buffers to the module whose backward made them. The rows of the top modules "
              "and \"(no module)\" sum to the "
-          << mb(modules.aliveBytes()) << " MB alive.\n\n";
+          << formatMegabytes(modules.aliveBytes()) << " MB alive.\n\n";
     Table t;
     t.columns = {"Module",      "Held (MB)",   "Parameters", "Gradients", "Optimizer state",
                  "Activations", "Temporaries", "Backward",   "Other",     "Saved for backward"};
@@ -294,11 +296,11 @@ void Report::modulesSection() {
             name += "\u00a0\u00a0";
         }
         name += row.depth == 0 && !row.path.empty() ? row.path : row.name;
-        std::vector<std::string> cells{name, mb(row.held())};
+        std::vector<std::string> cells{name, formatMegabytes(row.held())};
         for (int c = 0; c < ModuleTable::kColumnCount; ++c) {
-            cells.push_back(row.total[size_t(c)] ? mb(row.total[size_t(c)]) : "—");
+            cells.push_back(row.total[size_t(c)] ? formatMegabytes(row.total[size_t(c)]) : "—");
         }
-        cells.push_back(row.saved_for_backward ? mb(row.saved_for_backward) : "—");
+        cells.push_back(row.saved_for_backward ? formatMegabytes(row.saved_for_backward) : "—");
         t.rows.push_back(std::move(cells));
     }
     table(t);
@@ -313,7 +315,8 @@ void Report::modulesSection() {
                     largest = c;
                 }
             }
-            m_out << (i ? "; " : "") << code(row.path) << " " << mb(row.held()) << " MB ("
+            m_out << (i ? "; " : "") << code(row.path) << " " << formatMegabytes(row.held())
+                  << " MB ("
                   << formatFixed(100.0 * double(row.held()) / double(modules.aliveBytes()), 1)
                   << "%, mostly " << ModuleTable::columnName(largest) << ")";
         }

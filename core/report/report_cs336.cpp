@@ -152,11 +152,12 @@ void Report::mixedPrecision(const std::vector<const Run*>& cs336_runs) {
             return r.s.value("peak_by_phase", nlohmann::json::object())
                 .value("forward", int64_t(0));
         };
-        t.rows.push_back({a.modelLabel(), std::to_string(a.batch), std::to_string(a.seq), a.profile,
-                          mb(a.peak), mb(c.peak), signedPercent(change),
-                          a.s.value("peak_phase", std::string("—")) + " / " +
-                              c.s.value("peak_phase", std::string("—")),
-                          mb(forward_peak(a)) + " → " + mb(forward_peak(c))});
+        t.rows.push_back(
+            {a.modelLabel(), std::to_string(a.batch), std::to_string(a.seq), a.profile,
+             formatMegabytes(a.peak), formatMegabytes(c.peak), signedPercent(change),
+             a.s.value("peak_phase", std::string("—")) + " / " +
+                 c.s.value("peak_phase", std::string("—")),
+             formatMegabytes(forward_peak(a)) + " → " + formatMegabytes(forward_peak(c))});
     }
     if (!t.rows.empty()) {
         // The exercise's table ((b) in both precisions) over every run of a model, batch
@@ -217,7 +218,7 @@ void Report::residualStream() {
         const int64_t bytes = B * S * D * 4;
         m_out << "- " << what << ": " << B << " × " << S << " × " << D
               << " × 4 B = " << withThousands(bytes) << " B; " << withThousands(bytes)
-              << " / 1024² = " << formatFixed(double(bytes) / kMiB, 2) << " MB";
+              << " / 1024² = " << formatFixed(double(bytes) / kBytesPerMiB, 2) << " MB";
     };
     if (const Preset* p = Preset::find("2.7B")) {
         line("CS336 2.7B at the reference batch " + std::to_string(p->batch_size) +

@@ -34,12 +34,6 @@ std::string arg(const char* key, const std::string& value) {
     return TrainOptionTable::argument(key, value);
 }
 
-std::string mb(int64_t bytes) {
-    const double v = double(bytes) / kMiB;
-    const double a = std::fabs(v);
-    return formatFixed(v, a >= 10 ? 1 : a >= 0.1 || a == 0 ? 2 : 4);
-}
-
 std::string code(const std::string& s) {
     return "`" + s + "`";
 }

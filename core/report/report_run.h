@@ -23,12 +23,6 @@ std::string arg(const char* key, const std::string& value);
 
 using Table = TableExporter::Table;
 
-constexpr double kMiB = 1024.0 * 1024.0;
-
-// Megabytes as the exercises count them (1024^2 bytes): one decimal, more for small values so
-// that tiny runs do not read "0.00".
-std::string mb(int64_t bytes);
-
 std::string code(const std::string& s);
 
 bool isCs336Preset(const std::string& name);

@@ -83,17 +83,18 @@ void Report::memoryQuestions(const std::vector<const Run*>& runs) {
           << r->s.value("peak_phase", std::string("?")) << "):\n\n";
     m_out << "- **Where is peak memory consumed?** At the "
           << r->s.value("peak_phase", std::string("?")) << " of step " << modules.step()
-          << ": activations saved for backward " << mb(activations) << " MB (" << share(activations)
-          << "%), parameters, gradients and optimizer state " << mb(state) << " MB ("
-          << share(state) << "%), backward buffers " << mb(alive[ModuleTable::Backward])
-          << " MB.\n";
+          << ": activations saved for backward " << formatMegabytes(activations) << " MB ("
+          << share(activations) << "%), parameters, gradients and optimizer state "
+          << formatMegabytes(state) << " MB (" << share(state) << "%), backward buffers "
+          << formatMegabytes(alive[ModuleTable::Backward]) << " MB.\n";
     const auto dominant = modules.dominantRows(1);
     if (!dominant.empty()) {
         const auto& row = modules.rows()[size_t(dominant[0])];
-        m_out << "- **Which modules hold it?** " << code(row.path) << " holds " << mb(row.held())
-              << " MB (" << share(row.held()) << "%); the attention cores ("
-              << "scores, softmax) " << mb(attention_core) << " MB (" << share(attention_core)
-              << "%).\n";
+        m_out << "- **Which modules hold it?** " << code(row.path) << " holds "
+              << formatMegabytes(row.held()) << " MB (" << share(row.held())
+              << "%); the attention cores ("
+              << "scores, softmax) " << formatMegabytes(attention_core) << " MB ("
+              << share(attention_core) << "%).\n";
     }
     struct Option {
         std::string name;
@@ -110,14 +111,14 @@ void Report::memoryQuestions(const std::vector<const Run*>& runs) {
         const int64_t base = MemoryModel::predict(*options).peak();
         m_out << "- **What would provide the biggest benefit?** The planner's peak with each "
                  "change alone, against "
-              << mb(base) << " MB as recorded:";
+              << formatMegabytes(base) << " MB as recorded:";
         std::string best;
         int64_t best_peak = base;
         for (const auto& c : choices) {
             TrainOptions o = *options;
             c.apply(o);
             const int64_t peak = MemoryModel::predict(o).peak();
-            m_out << " " << c.name << " " << mb(peak) << " MB ("
+            m_out << " " << c.name << " " << formatMegabytes(peak) << " MB ("
                   << formatFixed(100.0 * double(peak - base) / double(base), 1) << "%);";
             if (peak < best_peak) {
                 best_peak = peak;
@@ -199,8 +200,9 @@ void Report::batchScaling(const std::vector<const Run*>& runs) {
                   << "**: from batch " << first.batch << " to " << last.batch << " ("
                   << formatFixed(double(last.batch) / double(first.batch), 1)
                   << "x) the peak grows " << formatFixed(double(last.peak) / double(first.peak), 2)
-                  << "x: about " << mb(int64_t(base)) << " MB that do not depend on the batch "
-                  << "plus " << mb(int64_t(per_sample)) << " MB per sample";
+                  << "x: about " << formatMegabytes(int64_t(base))
+                  << " MB that do not depend on the batch "
+                  << "plus " << formatMegabytes(int64_t(per_sample)) << " MB per sample";
             if (first.samples_per_s > 0 && last.samples_per_s > 0) {
                 m_out << "; throughput grows "
                       << formatFixed(last.samples_per_s / first.samples_per_s, 2) << "x";
@@ -320,9 +322,10 @@ void Report::topOperators(const std::vector<const Run*>& runs) {
         }
         for (size_t i = 0; i < std::min<size_t>(5, ops.size()); ++i) {
             const auto* o = ops[i];
-            m_out << i + 1 << ". " << code(o->name) << ": " << mb(o->self_bytes_allocated)
-                  << " MB in " << withThousands(o->calls) << " calls (largest "
-                  << mb(o->largest_allocation) << " MB)\n";
+            m_out << i + 1 << ". " << code(o->name) << ": "
+                  << formatMegabytes(o->self_bytes_allocated) << " MB in "
+                  << withThousands(o->calls) << " calls (largest "
+                  << formatMegabytes(o->largest_allocation) << " MB)\n";
         }
         m_out << "\n";
     }
@@ -390,14 +393,14 @@ void Report::largestAllocations(const Run& r, size_t groups_shown) {
         if (n++ >= groups_shown) {
             break;
         }
-        t.rows.push_back({mb(g.size), std::to_string(g.count), g.category, g.phase,
+        t.rows.push_back({formatMegabytes(g.size), std::to_string(g.count), g.category, g.phase,
                           g.op.empty() ? "—" : g.op, g.module.empty() ? "—" : g.module,
                           shapeOf(r, g.size)});
     }
     table(t);
     const Group& top = groups.begin()->second;
-    m_out << "The largest allocations are " << mb(top.size) << " MB (" << withThousands(top.size)
-          << " bytes";
+    m_out << "The largest allocations are " << formatMegabytes(top.size) << " MB ("
+          << withThousands(top.size) << " bytes";
     const std::string shape = shapeOf(r, top.size);
     if (!shape.empty()) {
         m_out << " = " << shape;
@@ -407,8 +410,8 @@ void Report::largestAllocations(const Run& r, size_t groups_shown) {
           << top.phase << "; stack of the first: " << code(trace.stacks.describe(top.stack)) << ".";
     if (init_count > 0) {
         m_out << " Left out: the " << withThousands(init_count)
-              << " allocations made while building the model (largest " << mb(init_largest)
-              << " MB).";
+              << " allocations made while building the model (largest "
+              << formatMegabytes(init_largest) << " MB).";
     }
     m_out << "\n\n";
 }

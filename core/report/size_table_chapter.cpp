@@ -13,14 +13,6 @@ namespace memscope {
 
 namespace {
 
-constexpr double kMegabyte = 1024.0 * 1024.0;
-
-std::string trim(const std::string& s) {
-    const auto b = s.find_first_not_of(" \t");
-    const auto e = s.find_last_not_of(" \t");
-    return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-}
-
 int64_t sizeNumber(const SizeTableChapter::Sizes& sizes, const char* key) {
     const auto it = sizes.find(key);
     if (it == sizes.end()) {
@@ -33,19 +25,11 @@ int64_t sizeNumber(const SizeTableChapter::Sizes& sizes, const char* key) {
     }
 }
 
-std::string grouped(int64_t n) {
-    std::string digits = std::to_string(n);
-    for (int i = int(digits.size()) - 3; i > 0; i -= 3) {
-        digits.insert(size_t(i), ",");
-    }
-    return digits;
-}
-
 std::string exactPeakCell(int64_t bytes) {
     if (bytes < 0) {
         return "-";
     }
-    return formatFixed(double(bytes) / kMegabyte, 2) + " MB (" + grouped(bytes) + " B)";
+    return formatMegabytes(bytes) + " MB (" + withThousands(bytes) + " B)";
 }
 
 // One sized run: its setting without the dtype, its dtype ("" for fp32, the default).
@@ -99,10 +83,9 @@ std::string scalingTable(const std::vector<Point>& points) {
         rows << "| " << label << " | " << passName(full) << " | " << varied << " " << x0 << " to "
              << x1 << " (" << (varied == 's' ? "b " : "s ")
              << (fixed < 0 ? std::string("-") : std::to_string(fixed)) << ") | "
-             << formatFixed(double(y0) / kMegabyte, 2) << " to "
-             << formatFixed(double(y1) / kMegabyte, 2) << " MB | x" << formatFixed(peak_factor, 2)
-             << " for x" << formatFixed(size_factor, 2) << " | " << formatFixed(exponent, 2)
-             << " |\n";
+             << formatMegabytes(y0) << " to " << formatMegabytes(y1) << " MB | x"
+             << formatFixed(peak_factor, 2) << " for x" << formatFixed(size_factor, 2) << " | "
+             << formatFixed(exponent, 2) << " |\n";
     }
     if (rows.str().empty()) {
         return {};
@@ -157,9 +140,10 @@ SizeTableChapter::Sizes SizeTableChapter::parseSizes(const std::string& text,
     std::string part;
     while (std::getline(in, part, ',')) {
         const auto eq = part.find('=');
-        const std::string key = eq == std::string::npos ? std::string() : trim(part.substr(0, eq));
+        const std::string key =
+            eq == std::string::npos ? std::string() : trimmedText(part.substr(0, eq));
         const std::string value =
-            eq == std::string::npos ? std::string() : trim(part.substr(eq + 1));
+            eq == std::string::npos ? std::string() : trimmedText(part.substr(eq + 1));
         if (key.empty() || value.empty()) {
             throw InputError(option + ": '" + part + "' is not NAME=VALUE (s=128,b=4)");
         }

@@ -1,5 +1,7 @@
 #include "run/text_format.h"
 
+#include <cmath>
+
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -7,6 +9,12 @@
 #include <stdexcept>
 
 namespace memscope {
+
+std::string formatMegabytes(int64_t bytes) {
+    const double v = double(bytes) / kBytesPerMiB;
+    const double a = std::fabs(v);
+    return formatFixed(v, a >= 10 ? 1 : a >= 0.1 || a == 0 ? 2 : 4);
+}
 
 std::string withThousands(int64_t value) {
     const std::string digits = std::to_string(value < 0 ? -value : value);

@@ -13,6 +13,12 @@ namespace memscope {
 // is "0.50".
 std::string formatFixed(double value, int digits);
 
+// Bytes in megabytes as the exercises count them (1024² bytes to the MB, no unit): one decimal
+// from 10 MB, two from 0.1 MB (and for 0), four below, so that tiny runs do not read "0.00".
+// The report's and the seed tables' MB cells.
+inline constexpr double kBytesPerMiB = 1024.0 * 1024.0;
+std::string formatMegabytes(int64_t bytes);
+
 // A whole number with its digits grouped by commas: 2617600 -> "2,617,600", -1234 -> "-1,234".
 std::string withThousands(int64_t value);
 

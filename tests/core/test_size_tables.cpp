@@ -51,18 +51,17 @@ class TestSizeTables : public QObject {
         QVERIFY2(md.find("| - | 4 | 128 | 0.95 MB (1,000,000 B) | 2.86 MB (3,000,000 B) | f128, "
                          "t128 |") != std::string::npos,
                  md.c_str());
-        QVERIFY(md.find("| - | 4 | 256 | - | 11.44 MB (12,000,000 B) | t256 |") !=
+        QVERIFY(md.find("| - | 4 | 256 | - | 11.4 MB (12,000,000 B) | t256 |") !=
                 std::string::npos);
         QVERIFY(md.find("| dtype=bf16 | 4 | 256 | - | 8.58 MB (9,000,000 B) | t256h |") !=
                 std::string::npos);
         QVERIFY(md.find("none") == std::string::npos);
         // Scaling: the full step from s 128 to 256 at b 4, x4 for x2, exponent 2.
-        QVERIFY2(
-            md.find("| - | full step | s 128 to 256 (b 4) | 2.86 to 11.44 MB | x4.00 for x2.00 "
-                    "| 2.00 |") != std::string::npos,
-            md.c_str());
+        QVERIFY2(md.find("| - | full step | s 128 to 256 (b 4) | 2.86 to 11.4 MB | x4.00 for x2.00 "
+                         "| 2.00 |") != std::string::npos,
+                 md.c_str());
         // Mixed precision: bf16 against fp32 at the same sizes and pass, 25% saved.
-        QVERIFY2(md.find("| - | 4 | 256 | full step | 11.44 MB (12,000,000 B) | bf16 8.58 MB "
+        QVERIFY2(md.find("| - | 4 | 256 | full step | 11.4 MB (12,000,000 B) | bf16 8.58 MB "
                          "(9,000,000 B) | 25.0% |") != std::string::npos,
                  md.c_str());
         QVERIFY(SizeTableChapter::markdown({}).empty());
