@@ -261,8 +261,14 @@ void RunSession::finishLoad(const Loaded& loaded) {
         m_path = loaded.path;
         m_document->setTrace(trace, false, loaded.layout);
         emit runChanged();
-        const QString events =
-            tr("%1 events").arg(QLocale().toString(qint64(trace->events.count())));
+        QString events = tr("%1 events").arg(QLocale().toString(qint64(trace->events.count())));
+        // A damaged snapshot opens as what was read before the damage (issue 52): said so.
+        if (const auto it = trace->summary.find("partial");
+            it != trace->summary.end() && it->is_object()) {
+            events = tr("%1; PARTIAL: %2, what was read before the damage is shown")
+                         .arg(events, QString::fromStdString(
+                                          it->value("error", std::string("the file is damaged"))));
+        }
         emit opened(loaded.path, loaded.rangeText.isEmpty()
                                      ? events
                                      : tr("%1, %2").arg(loaded.rangeText, events));

@@ -3274,6 +3274,10 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <source>%1, pid %2</source>
         <translation>%1, PID %2</translation>
     </message>
+    <message>
+        <source>%1; PARTIAL: %2, what was read before the damage is shown</source>
+        <translation>%1; UNVOLLSTÄNDIG: %2, gezeigt wird, was vor der Beschädigung gelesen wurde</translation>
+    </message>
 </context>
 <context>
     <name>memscope::RunStatusBar</name>

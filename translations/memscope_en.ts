@@ -3266,6 +3266,10 @@ Allocations live at its start count as present from the start. Leave empty for t
         <source>%1, pid %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1; PARTIAL: %2, what was read before the damage is shown</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>memscope::RunStatusBar</name>

@@ -6,6 +6,7 @@
 
 #include "run_session.h"
 
+#include "interchange/snapshot_exporter.h"
 #include "io/run_directory.h"
 #include "io/run_file.h"
 #include "run_document.h"
@@ -18,6 +19,8 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <sstream>
 
 using namespace memscope;
 
@@ -79,6 +82,36 @@ class TestRunSession : public QObject {
         QCOMPARE(layouts.count(), 1);
         QCOMPARE(session.path(), path);
         QVERIFY(!session.hasRanks());
+    }
+
+    void a_damaged_snapshot_opens_as_what_was_read_and_says_so() {
+        QTemporaryDir dir;
+        std::ostringstream whole;
+        SnapshotExporter::write(pairs(2000), whole);
+        const std::string bytes = whole.str();
+        auto write = [&dir, &bytes](const QString& name, size_t size) {
+            QFile f(dir.filePath(name));
+            f.open(QIODevice::WriteOnly);
+            f.write(bytes.data(), qint64(size));
+            return f.fileName();
+        };
+        RunDocument doc;
+        RunSession session(&doc);
+        QSignalSpy opened(&session, &RunSession::opened);
+        QVERIFY(session.open(write(QStringLiteral("whole.pickle"), bytes.size())));
+        const size_t all = doc.trace()->events.count();
+        QVERIFY(!opened.last().at(1).toString().contains(QStringLiteral("PARTIAL")));
+        // Cut in its trace: what was read opens, and the log line says so.
+        QVERIFY(session.open(write(QStringLiteral("cut.pickle"), bytes.size() * 2 / 3)));
+        QCOMPARE(opened.count(), 2);
+        const QString what = opened.last().at(1).toString();
+        QVERIFY2(what.contains(QStringLiteral("PARTIAL")) &&
+                     what.contains(QStringLiteral("what was read before the damage")),
+                 qPrintable(what));
+        // What was read is shown (its count is not comparable to the whole's: the metadata at
+        // the file's end, device and annotations, is cut away with the rest).
+        QVERIFY(doc.trace()->events.count() > 0 && all > 0);
+        QCOMPARE(session.path(), dir.filePath(QStringLiteral("cut.pickle")));
     }
 
     void a_failure_names_the_file_and_keeps_the_run_shown() {
