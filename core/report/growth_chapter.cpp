@@ -1,5 +1,6 @@
 #include "report/growth_chapter.h"
 
+#include "analysis/table_exporter.h"
 #include "run/run_summary.h"
 #include "trace/step_growth.h"
 
@@ -9,19 +10,19 @@ namespace memscope {
 
 namespace {
 
-// A Markdown table cell: pipes escaped, code where it names a place in the program.
-std::string cellText(const std::string& s) {
+// Inside a code span Markdown takes everything literally but a pipe, which ends the cell.
+std::string codeCell(const std::string& s) {
     std::string out;
     for (const char c : s) {
         out += c == '|' ? std::string("\\|") : std::string(1, c);
     }
-    return out;
+    return "`" + out + "`";
 }
 
 std::string place(const StepGrowth::Group& g) {
-    std::string out = g.made_at.empty() ? cellText(g.name) : "`" + cellText(g.made_at) + "`";
+    std::string out = g.made_at.empty() ? TableExporter::markdownCell(g.name) : codeCell(g.made_at);
     if (!g.called_from.empty()) {
-        out += ", called from `" + cellText(g.called_from) + "`";
+        out += ", called from " + codeCell(g.called_from);
     }
     return out;
 }
@@ -48,8 +49,8 @@ std::string GrowthChapter::markdown(const std::vector<std::pair<std::string, con
             continue;
         }
         judged = true;
-        out << "| " << cellText(name) << " | " << g.completeSteps() << " | "
-            << cellText(g.verdictText()) << " |\n";
+        out << "| " << TableExporter::markdownCell(name) << " | " << g.completeSteps() << " | "
+            << TableExporter::markdownCell(g.verdictText()) << " |\n";
         if (g.verdict() != StepGrowth::Verdict::Grows &&
             g.verdict() != StepGrowth::Verdict::Stopped) {
             continue;
@@ -66,7 +67,7 @@ std::string GrowthChapter::markdown(const std::vector<std::pair<std::string, con
                     << formatBytes(group.bytes_per_step) << " | " << group.count_per_step << " | "
                     << group.first_step << "-" << group.last_step << " | "
                     << formatBytes(group.kept_bytes) << " | " << place(group) << " | "
-                    << cellText(group.op) << " |\n";
+                    << TableExporter::markdownCell(group.op) << " |\n";
         }
         details << "\nEnd-of-step floors (bytes alive when each step ends):";
         for (const auto& row : g.steps()) {

@@ -18,11 +18,7 @@ int64_t sizeNumber(const SizeTableChapter::Sizes& sizes, const char* key) {
     if (it == sizes.end()) {
         return -1;
     }
-    try {
-        return std::stoll(it->second);
-    } catch (const std::exception&) {
-        return -1;
-    }
+    return parseWholeNumber(it->second).value_or(-1);
 }
 
 std::string exactPeakCell(int64_t bytes) {

@@ -1,6 +1,7 @@
 #include "trace/step_growth.h"
 
 #include "run/run_summary.h"
+#include "trace/module_table.h"
 #include "trace/trace_summary.h"
 
 #include <algorithm>
@@ -204,6 +205,8 @@ StepGrowth StepGrowth::analyze(const Trace& trace) {
         acc.allocations.push_back(index);
     };
     const auto& allocations = trace.allocations();
+    // The module of each allocation as the Modules tab attributes it ("backward of M" is M).
+    const auto modules = ModuleTable::modulesOfAllocations(trace);
     for (size_t a = 0; a < allocations.size(); ++a) {
         const auto& al = allocations[a];
         if (al.alloc_event < 0 || size_t(al.alloc_event) >= n || expectedToLive(al.category)) {
@@ -228,12 +231,7 @@ StepGrowth StepGrowth::analyze(const Trace& trace) {
         row.kept_last_count += 1;
         const uint32_t stack = ev.stack[size_t(al.alloc_event)];
         add(by_stack[stack], s, al.size, int64_t(a));
-        std::string module = TraceSummary::moduleOf(trace.stacks, stack);
-        static const std::string kBackwardOf = "backward of ";
-        if (module.compare(0, kBackwardOf.size(), kBackwardOf) == 0) {
-            module.erase(0, kBackwardOf.size());
-        }
-        add(by_module[module], s, al.size, int64_t(a));
+        add(by_module[modules[a]], s, al.size, int64_t(a));
     }
     if (complete < 3) {
         return out;  // TooFewSteps: fewer than two judged steps
@@ -265,30 +263,28 @@ StepGrowth StepGrowth::analyze(const Trace& trace) {
     return out;
 }
 
-std::string StepGrowth::verdictId(Verdict verdict) {
-    switch (verdict) {
-        case Verdict::TooFewSteps:
-            return "too_few_steps";
-        case Verdict::Steady:
-            return "steady";
-        case Verdict::Grows:
-            return "grows";
-        case Verdict::Stopped:
-            return "stopped";
+StepGrowth::Stopped StepGrowth::stopped() const {
+    Stopped span;
+    for (const auto& g : m_byStack) {
+        if (g.trend == Trend::Stopped) {
+            span.kept_bytes += g.kept_bytes;
+            span.first_step =
+                span.first_step == 0 ? g.first_step : std::min(span.first_step, g.first_step);
+            span.last_step = std::max(span.last_step, g.last_step);
+        }
     }
-    return "steady";
+    return span;
+}
+
+std::string StepGrowth::verdictId(Verdict verdict) {
+    static const char* const kIds[] = {"too_few_steps", "steady", "grows",
+                                       "stopped"};  // enum order
+    return kIds[int(verdict)];
 }
 
 std::string StepGrowth::trendId(Trend trend) {
-    switch (trend) {
-        case Trend::Grows:
-            return "grows";
-        case Trend::Stopped:
-            return "stopped";
-        case Trend::Once:
-            return "once";
-    }
-    return "once";
+    static const char* const kIds[] = {"grows", "stopped", "once"};  // enum order
+    return kIds[int(trend)];
 }
 
 std::string StepGrowth::verdictText() const {
@@ -334,20 +330,15 @@ std::string StepGrowth::verdictText() const {
             break;
         }
         case Verdict::Stopped: {
-            int64_t kept = 0;
-            int32_t first = 0;
-            int32_t last = 0;
+            const Stopped span = stopped();
             const Group* top = nullptr;
             for (const auto& g : m_byStack) {
-                if (g.trend == Trend::Stopped) {
-                    kept += g.kept_bytes;
-                    first = first == 0 ? g.first_step : std::min(first, g.first_step);
-                    last = std::max(last, g.last_step);
-                    top = top == nullptr ? &g : top;
+                if (g.trend == Trend::Stopped && top == nullptr) {
+                    top = &g;
                 }
             }
-            out << "grew " << formatBytes(kept) << " over steps " << first << "-" << last
-                << ", then stopped growing";
+            out << "grew " << formatBytes(span.kept_bytes) << " over steps " << span.first_step
+                << "-" << span.last_step << ", then stopped growing";
             if (top != nullptr) {
                 out << "; the most " << placeText(*top);
             }

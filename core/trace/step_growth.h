@@ -76,6 +76,15 @@ class StepGrowth {
     const std::vector<Group>& byStack() const { return m_byStack; }
     const std::vector<Group>& byModule() const { return m_byModule; }
 
+    // What the stopped groups kept together, and over which steps (0s when none stopped): the
+    // Stopped verdict's figures, for verdictText and the GUI.
+    struct Stopped {
+        int64_t kept_bytes = 0;
+        int32_t first_step = 0;
+        int32_t last_step = 0;
+    };
+    Stopped stopped() const;
+
     static std::string verdictId(Verdict verdict);  // "grows", "steady", ...
     static std::string trendId(Trend trend);
     // One sentence: "grows 48.5 KiB a step from step 2: 4 allocations a step kept to step 8,

@@ -158,8 +158,7 @@ void GrowthPage::toggleRow(int row) {
     if (!m_growth) {
         return;
     }
-    const auto& groups =
-        m_grouping->currentIndex() == 1 ? m_growth->byModule() : m_growth->byStack();
+    const auto& groups = shownGroups();
     if (row < 0 || size_t(row) >= groups.size() || row == m_highlightedRow) {
         m_highlightedRow = -1;
         m_places->clearSelection();
@@ -175,13 +174,16 @@ void GrowthPage::toggleRow(int row) {
     emit allocationsHighlighted(allocations);
 }
 
+const std::vector<StepGrowth::Group>& GrowthPage::shownGroups() const {
+    return m_grouping->currentIndex() == 1 ? m_growth->byModule() : m_growth->byStack();
+}
+
 void GrowthPage::fillPlaces() {
     m_places->setRowCount(0);
     if (!m_growth) {
         return;
     }
-    const auto& groups =
-        m_grouping->currentIndex() == 1 ? m_growth->byModule() : m_growth->byStack();
+    const auto& groups = shownGroups();
     const bool by_module = m_grouping->currentIndex() == 1;
     m_places->setHorizontalHeaderItem(
         PlaceMadeAt, new QTableWidgetItem(by_module ? tr("Module") : tr("Made at")));
@@ -281,20 +283,11 @@ void GrowthPage::updateVerdict() {
                                where);
             break;
         case StepGrowth::Verdict::Stopped: {
-            int64_t kept = 0;
-            int32_t first = 0;
-            int32_t last = 0;
-            for (const auto& group : groups) {
-                if (group.trend == StepGrowth::Trend::Stopped) {
-                    kept += group.kept_bytes;
-                    first = first == 0 ? group.first_step : std::min(first, group.first_step);
-                    last = std::max(last, group.last_step);
-                }
-            }
+            const StepGrowth::Stopped span = g.stopped();
             m_verdict->setText(tr("Grew %1 over steps %2-%3, then stopped growing.")
-                                   .arg(bytesText(kept))
-                                   .arg(first)
-                                   .arg(last) +
+                                   .arg(bytesText(span.kept_bytes))
+                                   .arg(span.first_step)
+                                   .arg(span.last_step) +
                                where);
             break;
         }

@@ -4,6 +4,8 @@
 #include <QVector>
 #include <QWidget>
 
+#include "trace/step_growth.h"
+
 #include <cstdint>
 #include <memory>
 
@@ -14,7 +16,6 @@ class QTableWidget;
 namespace memscope {
 
 class RunDocument;
-class StepGrowth;
 class Trace;
 
 // The Growth tab (issue 53): why memory grows every step. A verdict line ("Grows 48.5 KiB a step
@@ -60,6 +61,8 @@ class GrowthPage : public QWidget {
 
   private:
     void adopt(std::shared_ptr<const StepGrowth> growth);
+    // The groups the places table shows: by module or by stack (m_growth set).
+    const std::vector<StepGrowth::Group>& shownGroups() const;
     void fillPlaces();
     void fillSteps();
     void updateVerdict();
