@@ -24,11 +24,7 @@ struct LiveSums {
 LiveSums liveSumsAt(const Trace& trace, int64_t event) {
     LiveSums out;
     const auto& ev = trace.events;
-    // The module of each allocation as the Modules tab attributes it ("backward of M" is M).
-    const auto modules = ModuleTable::modulesOfAllocations(trace);
-    const auto& allocations = trace.allocations();
-    for (size_t a = 0; a < allocations.size(); ++a) {
-        const auto& al = allocations[a];
+    for (const auto& al : trace.allocations()) {
         const bool born = al.alloc_event < 0 || al.alloc_event <= event;
         const bool alive = al.free_event < 0 || al.free_event > event;
         if (!born || !alive) {
@@ -38,7 +34,7 @@ LiveSums liveSumsAt(const Trace& trace, int64_t event) {
         out.category[toString(al.category)] += al.size;
         const int64_t at = al.alloc_event >= 0 ? al.alloc_event : al.free_event;
         const uint32_t stack = at >= 0 && size_t(at) < ev.count() ? ev.stack[size_t(at)] : 0;
-        const std::string& module = modules[a];
+        const std::string module = ModuleTable::moduleOfStack(trace.stacks, stack);
         out.module[module.empty() ? "(no module)" : module] += al.size;
         std::string where = TraceSummary::userFrameOf(trace.stacks, stack);
         if (where.empty()) {

@@ -117,6 +117,17 @@ bool ModuleTable::isUnder(const std::string& module, const std::string& path) {
     return module.size() == path.size() || module[path.size()] == '.';
 }
 
+std::string ModuleTable::moduleOfStack(const StackTable& stacks, uint32_t node) {
+    for (uint32_t n = node; n != StackTable::kEmpty && n < stacks.nodeCount();
+         n = stacks.parent(n)) {
+        const Frame& f = stacks.frame(stacks.frameOf(n));
+        if (f.kind == FrameKind::Module || f.kind == FrameKind::BackwardOf) {
+            return modulePathOf(f);
+        }
+    }
+    return {};
+}
+
 std::vector<std::string> ModuleTable::modulesOfAllocations(const Trace& trace) {
     const auto& ev = trace.events;
     const auto& allocations = trace.allocations();

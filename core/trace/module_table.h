@@ -83,6 +83,9 @@ class ModuleTable {
 
     // The module an allocation is attributed to ("" for none), per allocation of the trace.
     static std::vector<std::string> modulesOfAllocations(const Trace& trace);
+    // The innermost module on a stack ("backward of M" counts as M), "" for none: the
+    // allocating stack's part of that rule, for one stack (no Role owners; O(depth)).
+    static std::string moduleOfStack(const StackTable& stacks, uint32_t node);
     // Whether `module` is `path` or one of its sub-modules ("a.b" is under "a", "a.bc" is not).
     static bool isUnder(const std::string& module, const std::string& path);
 

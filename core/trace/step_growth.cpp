@@ -24,13 +24,10 @@ struct GrowthAccumulator {
     std::vector<int64_t> allocations;
 };
 
-std::string sourceFileName(const std::string& path) {
-    const auto slash = path.find_last_of('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
+// "train.py:12 Net.forward": the file's name (not its folder), the line, the function.
 std::string sourced(const Frame& f) {
-    return sourceFileName(f.file) + ":" + std::to_string(f.line) + " " + f.name;
+    return f.file.substr(f.file.find_last_of('/') + 1) + ":" + std::to_string(f.line) + " " +
+           f.name;
 }
 
 // made_at: the innermost frame with a source file; called_from: the innermost one above the
@@ -205,8 +202,6 @@ StepGrowth StepGrowth::analyze(const Trace& trace) {
         acc.allocations.push_back(index);
     };
     const auto& allocations = trace.allocations();
-    // The module of each allocation as the Modules tab attributes it ("backward of M" is M).
-    const auto modules = ModuleTable::modulesOfAllocations(trace);
     for (size_t a = 0; a < allocations.size(); ++a) {
         const auto& al = allocations[a];
         if (al.alloc_event < 0 || size_t(al.alloc_event) >= n || expectedToLive(al.category)) {
@@ -231,7 +226,7 @@ StepGrowth StepGrowth::analyze(const Trace& trace) {
         row.kept_last_count += 1;
         const uint32_t stack = ev.stack[size_t(al.alloc_event)];
         add(by_stack[stack], s, al.size, int64_t(a));
-        add(by_module[modules[a]], s, al.size, int64_t(a));
+        add(by_module[ModuleTable::moduleOfStack(trace.stacks, stack)], s, al.size, int64_t(a));
     }
     if (complete < 3) {
         return out;  // TooFewSteps: fewer than two judged steps
@@ -263,14 +258,16 @@ StepGrowth StepGrowth::analyze(const Trace& trace) {
     return out;
 }
 
-StepGrowth::Stopped StepGrowth::stopped() const {
-    Stopped span;
+StepGrowth::Span StepGrowth::span(Trend trend) const {
+    Span span;
     for (const auto& g : m_byStack) {
-        if (g.trend == Trend::Stopped) {
+        if (g.trend == trend) {
             span.kept_bytes += g.kept_bytes;
+            span.count_per_step += g.count_per_step;
             span.first_step =
                 span.first_step == 0 ? g.first_step : std::min(span.first_step, g.first_step);
             span.last_step = std::max(span.last_step, g.last_step);
+            span.top = span.top == nullptr ? &g : span.top;
         }
     }
     return span;
@@ -299,48 +296,29 @@ std::string StepGrowth::verdictText() const {
             if (!m_steps.empty()) {
                 out << " (end-of-step floor " << formatBytes(m_steps.back().floor_bytes) << ")";
             }
-            int64_t once = 0;
-            int32_t once_step = 0;
-            for (const auto& g : m_byStack) {
-                once += g.kept_bytes;
-                once_step = once_step == 0 ? g.first_step : std::min(once_step, g.first_step);
-            }
-            if (once > 0) {
-                out << "; " << formatBytes(once) << " made in step " << once_step
+            if (const Span once = span(Trend::Once); once.kept_bytes > 0) {
+                out << "; " << formatBytes(once.kept_bytes) << " made in step " << once.first_step
                     << " stays to the end (made once)";
             }
             break;
         }
         case Verdict::Grows: {
-            int64_t count = 0;
-            const Group* top = nullptr;
-            for (const auto& g : m_byStack) {
-                if (g.trend == Trend::Grows) {
-                    count += g.count_per_step;
-                    top = top == nullptr ? &g : top;
-                }
-            }
+            const Span grows = span(Trend::Grows);
             out << "grows " << formatBytes(m_bytesPerStep) << " a step from step " << m_fromStep
-                << ": " << plural(count, "allocation", "allocations")
+                << ": " << plural(grows.count_per_step, "allocation", "allocations")
                 << " a step kept to the last step (" << m_complete << ")";
-            if (top != nullptr) {
-                out << ", the most " << placeText(*top) << " (" << formatBytes(top->bytes_per_step)
-                    << " a step)";
+            if (grows.top != nullptr) {
+                out << ", the most " << placeText(*grows.top) << " ("
+                    << formatBytes(grows.top->bytes_per_step) << " a step)";
             }
             break;
         }
         case Verdict::Stopped: {
-            const Stopped span = stopped();
-            const Group* top = nullptr;
-            for (const auto& g : m_byStack) {
-                if (g.trend == Trend::Stopped && top == nullptr) {
-                    top = &g;
-                }
-            }
-            out << "grew " << formatBytes(span.kept_bytes) << " over steps " << span.first_step
-                << "-" << span.last_step << ", then stopped growing";
-            if (top != nullptr) {
-                out << "; the most " << placeText(*top);
+            const Span stopped = span(Trend::Stopped);
+            out << "grew " << formatBytes(stopped.kept_bytes) << " over steps "
+                << stopped.first_step << "-" << stopped.last_step << ", then stopped growing";
+            if (stopped.top != nullptr) {
+                out << "; the most " << placeText(*stopped.top);
             }
             break;
         }

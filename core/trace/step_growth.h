@@ -76,14 +76,16 @@ class StepGrowth {
     const std::vector<Group>& byStack() const { return m_byStack; }
     const std::vector<Group>& byModule() const { return m_byModule; }
 
-    // What the stopped groups kept together, and over which steps (0s when none stopped): the
-    // Stopped verdict's figures, for verdictText and the GUI.
-    struct Stopped {
+    // The stack groups of one trend together (0s when none): bytes kept, allocations a step,
+    // the first and last step, the largest group. The verdict's figures, here and in the GUI.
+    struct Span {
         int64_t kept_bytes = 0;
+        int64_t count_per_step = 0;
         int32_t first_step = 0;
         int32_t last_step = 0;
+        const Group* top = nullptr;
     };
-    Stopped stopped() const;
+    Span span(Trend trend) const;
 
     static std::string verdictId(Verdict verdict);  // "grows", "steady", ...
     static std::string trendId(Trend trend);

@@ -283,7 +283,7 @@ void GrowthPage::updateVerdict() {
                                where);
             break;
         case StepGrowth::Verdict::Stopped: {
-            const StepGrowth::Stopped span = g.stopped();
+            const StepGrowth::Span span = g.span(StepGrowth::Trend::Stopped);
             m_verdict->setText(tr("Grew %1 over steps %2-%3, then stopped growing.")
                                    .arg(bytesText(span.kept_bytes))
                                    .arg(span.first_step)
