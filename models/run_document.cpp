@@ -1,9 +1,10 @@
 #include "run_document.h"
 
 #include "run_indexes.h"
+#include "when_finished.h"
 
 #include "analysis/operator_table.h"
-#include "trace/timeline_layout.h"
+#include "layout/timeline_layout.h"
 #include "trace/trace.h"
 
 #include <QtConcurrent/QtConcurrentRun>
@@ -37,6 +38,8 @@ void RunDocument::setTrace(std::shared_ptr<const Trace> trace, bool continuation
     // A new trace's layout is new even where the object is the same (extended in place).
     const bool layout_changed = layout != m_layout || layout;
     m_layout = std::move(layout);
+    ++m_layoutGeneration;
+    m_layingOut = false;
     if (!continuation) {
         // Before traceChanged, so that a view following the trace never sees the old run's
         // selection with the new run.
@@ -57,7 +60,33 @@ void RunDocument::setLayout(std::shared_ptr<TimelineLayout> layout) {
         return;
     }
     m_layout = std::move(layout);
+    ++m_layoutGeneration;
+    m_layingOut = false;
     emit layoutChanged();
+}
+
+bool RunDocument::requestLayout() {
+    if (m_layout || !m_trace) {
+        return m_layout != nullptr;
+    }
+    if (m_layingOut) {
+        return false;
+    }
+    if (m_continuation || int64_t(m_trace->events.count()) <= kSyncLayoutEvents) {
+        setLayout(std::make_shared<TimelineLayout>(*m_trace));
+        return true;
+    }
+    m_layingOut = true;
+    const uint64_t generation = m_layoutGeneration;
+    whenFinished(this, QtConcurrent::run([trace = m_trace] {
+                     return std::make_shared<TimelineLayout>(*trace);
+                 }),
+                 [this, generation](std::shared_ptr<TimelineLayout> layout) {
+                     if (generation == m_layoutGeneration) {
+                         setLayout(std::move(layout));
+                     }
+                 });
+    return false;
 }
 
 std::shared_ptr<const RunIndexes> RunDocument::indexes() const {

@@ -20,15 +20,15 @@ class TimelineLayout;
 class Trace;
 
 // One open run and what the user looks at in it, shared by every view of it (issue 11).
-// The run: the trace, its timeline layout (laid out by TimelinePage, off the GUI thread for large
-// runs) and the derived per-trace indexes (RunIndexes: module and operator of every allocation,
-// the OOM events), computed once per trace on first use. The view state: the timeline's visible
-// window (x in alloc/free event indices, as TimelineView and TimelineMinimap count), the x axis
-// (events or wall time), the detail (allocations drawn one by one), the pinned, hovered and
-// highlighted allocations (an operator row's, a search's matches), the rank shown of a
-// multi-process run and the active range filter (an event range [first, last), how it selects,
-// and where it was made). Views follow it: each setter emits its signal only when the value
-// changes, so a view that sets the state and follows it does not loop.
+// The run: the trace, its timeline layout (laid out here on the first requestLayout(), off the GUI
+// thread for large runs; the timeline only draws it) and the derived per-trace indexes (RunIndexes:
+// module and operator of every allocation, the OOM events), computed once per trace on first use.
+// The view state: the timeline's visible window (x in alloc/free event indices, as TimelineView and
+// TimelineMinimap count), the x axis (events or wall time), the detail (allocations drawn one by
+// one), the pinned, hovered and highlighted allocations (an operator row's, a search's matches),
+// the rank shown of a multi-process run and the active range filter (an event range [first, last),
+// how it selects, and where it was made). Views follow it: each setter emits its signal only when
+// the value changes, so a view that sets the state and follows it does not loop.
 class RunDocument : public QObject {
     Q_OBJECT
 
@@ -60,6 +60,15 @@ class RunDocument : public QObject {
     // The same layout for the timeline, the one view that sets its detail (the largest n
     // allocations drawn one by one, shared with the minimap and the stack pane).
     std::shared_ptr<TimelineLayout> drawingLayout() const { return m_layout; }
+    // Lays the trace out when it has no layout yet: here and now for a run of up to
+    // kSyncLayoutEvents events or a continuation (a live run's next snapshot), else on a worker
+    // thread (the Trace is immutable and shared), set with layoutChanged when it is done unless
+    // another trace or layout came meanwhile. Returns whether the layout is there now; a second
+    // request while one is computing starts nothing.
+    bool requestLayout();
+    // Whether a layout is computing on a worker thread for the trace shown.
+    bool layingOut() const { return m_layingOut; }
+    static constexpr int64_t kSyncLayoutEvents = 200000;
     // The trace's derived indexes, built on the first call after the trace changed (nullptr
     // without a trace); every view asking gets the same object.
     std::shared_ptr<const RunIndexes> indexes() const;
@@ -162,6 +171,8 @@ class RunDocument : public QObject {
 
     std::shared_ptr<const Trace> m_trace;
     std::shared_ptr<TimelineLayout> m_layout;
+    uint64_t m_layoutGeneration = 0;  // a layout computed for an older trace or layout is dropped
+    bool m_layingOut = false;
     bool m_continuation = false;
     mutable std::shared_ptr<const RunIndexes> m_indexes;
     mutable int m_indexBuilds = 0;

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "trace/stack_attribution.h"
+#include "explain/stack_attribution.h"
 
 #include <cstdint>
 #include <memory>

@@ -6,8 +6,8 @@
 
 #include "io/run_file.h"
 #include "io/run_file_cancelled.h"
+#include "layout/timeline_layout.h"
 #include "source/run_source.h"
-#include "trace/timeline_layout.h"
 #include "trace/trace.h"
 
 #include <QDir>

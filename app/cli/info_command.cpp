@@ -3,20 +3,20 @@
 #include "analysis/run_statistics.h"
 
 #include "analysis/event_at.h"
-#include "analysis/program_fit_advice.h"
 #include "analysis/run_statistics.h"
 #include "cli_support.h"
+#include "explain/module_table.h"
+#include "explain/oom_explanation.h"
+#include "explain/reserved_memory.h"
+#include "explain/step_growth.h"
+#include "explain/trace_summary.h"
 #include "model/input_error.h"
 #include "model/train_option_table.h"
 #include "predict/fit_advice.h"
 #include "run/run_summary.h"
 #include "run/text_format.h"
-#include "trace/module_table.h"
-#include "trace/oom_explanation.h"
+#include "studies/program_fit_advice.h"
 #include "trace/recorded_options.h"
-#include "trace/reserved_memory.h"
-#include "trace/step_growth.h"
-#include "trace/trace_summary.h"
 
 #include <nlohmann/json.hpp>
 

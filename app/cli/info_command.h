@@ -24,8 +24,8 @@ class InfoCommand {
     size_t m_top = 10;
     bool m_json = false;
     int m_rank = -1;
-    bool m_modules = false;  // --modules: the module table (trace/module_table.h)
-    bool m_growth = false;   // --growth: what each step keeps (trace/step_growth.h)
+    bool m_modules = false;  // --modules: the module table (explain/module_table.h)
+    bool m_growth = false;   // --growth: what each step keeps (explain/step_growth.h)
     std::string m_at;        // --at: its moment, "" for the peak
     int m_depth = -1;        // --depth: rows down to this depth, -1 for all
     std::string m_fit;       // --fit SWEEPDIR: a Python program's advice from a fit of its sweep

@@ -1,13 +1,13 @@
 #include "predict_command.h"
 
 #include "analysis/phase_peak_profile.h"
-#include "analysis/program_sweep.h"
 #include "cli_support.h"
 #include "fit_report.h"
 #include "model/input_error.h"
 #include "predict/device_database.h"
 #include "run/run_summary.h"
 #include "run/text_format.h"
+#include "studies/program_sweep.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,6 @@
 #include "program_sweep_command.h"
 
 #include "analysis/phase_peak_profile.h"
-#include "analysis/program_sweep.h"
 #include "cli_support.h"
 #include "fit_report.h"
 #include "io/run_file.h"
@@ -9,6 +8,7 @@
 #include "python_record.h"
 #include "run/run_summary.h"
 #include "run/text_format.h"
+#include "studies/program_sweep.h"
 
 #include <fcntl.h>
 #include <sys/wait.h>

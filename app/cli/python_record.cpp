@@ -1,14 +1,14 @@
 #include "python_record.h"
 
-#include "analysis/program_fit_advice.h"
 #include "cli_support.h"
+#include "explain/oom_explanation.h"
+#include "explain/trace_summary.h"
 #include "io/run_file.h"
 #include "model/config_error.h"
 #include "model/train_option_table.h"
 #include "run/recorder_option_table.h"
 #include "run/run_summary.h"
-#include "trace/oom_explanation.h"
-#include "trace/trace_summary.h"
+#include "studies/program_fit_advice.h"
 
 #include <fcntl.h>
 #include <signal.h>

@@ -2,6 +2,7 @@
 
 #include "capture/recording_session.h"
 #include "cli_support.h"
+#include "explain/trace_summary.h"
 #include "io/run_directory.h"
 #include "io/run_file.h"
 #include "io/run_journal.h"
@@ -11,7 +12,6 @@
 #include "predict/memory_model.h"
 #include "rank_launcher.h"
 #include "run_console.h"
-#include "trace/trace_summary.h"
 
 #include <nlohmann/json.hpp>
 

@@ -2,12 +2,12 @@
 
 #include "io/atomic_file.h"
 
-#include "analysis/program_sweep.h"
 #include "cli_support.h"
 #include "model/input_error.h"
 #include "report/report_writer.h"
 #include "report/size_table_chapter.h"
 #include "source/run_source.h"
+#include "studies/program_sweep.h"
 
 #include <algorithm>
 #include <filesystem>

@@ -1,7 +1,7 @@
 #include "sweep_command.h"
 
-#include "analysis/seed_tables.h"
 #include "model/train_option_table.h"
+#include "studies/seed_tables.h"
 
 #include <CLI/Validators.hpp>
 #if __has_include(<CLI/ExtraValidators.hpp>)

@@ -1,7 +1,5 @@
 #include "sweep_command.h"
 
-#include "analysis/seed_tables.h"
-#include "analysis/sweep_runner.h"
 #include "cli_support.h"
 #include "io/atomic_file.h"
 #include "model/cancellation.h"
@@ -9,6 +7,8 @@
 #include "model/train_option_table.h"
 #include "run/byte_size.h"
 #include "run/run_summary.h"
+#include "studies/seed_tables.h"
+#include "studies/sweep_runner.h"
 
 #include <filesystem>
 #include <iomanip>

@@ -1,7 +1,7 @@
 #include "torch_part_runner.h"
 
-#include "analysis/part_library.h"
 #include "cli_support.h"
+#include "torchpart/part_library.h"
 
 #include <string>
 

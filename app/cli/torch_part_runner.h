@@ -7,7 +7,7 @@ namespace memscope::cli {
 // that read and write runs (info, import, export, report, compare, recover) start without
 // LibTorch's ~290 shared libraries. The part (memscope-cli-torch.so, app/cli/libtorch_main.cpp)
 // holds the whole CLI and runs the command line again itself. Found and loaded as the GUI's part
-// is (analysis/part_library.h): MEMSCOPE_CLI_TORCH_PART, beside the executable, ../lib/memscope.
+// is (torchpart/part_library.h): MEMSCOPE_CLI_TORCH_PART, beside the executable, ../lib/memscope.
 class TorchPartRunner {
   public:
     // Loads the part and runs the command line there; its exit status, or 1 with one line

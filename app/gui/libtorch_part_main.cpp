@@ -2,13 +2,13 @@
 // (live runs, devices, the CPU's measured peaks, sweeps). The GUI links no LibTorch and loads
 // this library the first time it needs one of those (widgets/torch_part_loader.h, issue 31).
 
-#include "analysis/sweep_runner.h"
-#include "analysis/torch_part.h"
 #include "capture/live_session.h"
 #include "device/device_discovery.h"
 #include "device/peak_bandwidth.h"
 #include "device/peak_flops.h"
 #include "memscope_version.h"
+#include "studies/sweep_runner.h"
+#include "torchpart/torch_part.h"
 
 #include <memory>
 #include <string>

@@ -1,9 +1,9 @@
 #include "analysis/aligned_difference.h"
 
+#include "explain/module_table.h"
+#include "explain/trace_summary.h"
 #include "model/input_error.h"
 #include "run/run_summary.h"
-#include "trace/module_table.h"
-#include "trace/trace_summary.h"
 
 #include <algorithm>
 #include <cstdlib>

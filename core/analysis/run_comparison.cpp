@@ -1,8 +1,8 @@
 #include "analysis/run_comparison.h"
 
+#include "explain/trace_summary.h"
 #include "run/run_summary.h"
 #include "run/text_format.h"
-#include "trace/trace_summary.h"
 
 #include <nlohmann/json.hpp>
 

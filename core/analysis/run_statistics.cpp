@@ -1,7 +1,7 @@
 #include "analysis/run_statistics.h"
 
+#include "explain/trace_summary.h"
 #include "run/run_summary.h"
-#include "trace/trace_summary.h"
 
 #include <algorithm>
 

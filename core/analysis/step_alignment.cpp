@@ -1,6 +1,6 @@
 #include "analysis/step_alignment.h"
 
-#include "trace/timeline_layout.h"
+#include "layout/timeline_layout.h"
 #include "trace/trace.h"
 
 #include <algorithm>

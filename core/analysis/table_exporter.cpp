@@ -1,10 +1,10 @@
 #include "analysis/table_exporter.h"
 
-#include "trace/module_table.h"
+#include "explain/module_table.h"
 
+#include "explain/trace_summary.h"
 #include "run/run_summary.h"
 #include "run/text_format.h"
-#include "trace/trace_summary.h"
 
 #include <nlohmann/json.hpp>
 

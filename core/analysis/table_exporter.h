@@ -18,7 +18,7 @@ namespace memscope {
 //                allocated at / freed at (ms since the run started) and lifetime
 //   summary      key, value rows: the run (file metadata), the stored summary and the memory
 //                figures TraceSummary::compute derives from the events, flattened with dots
-//   modules      trace/module_table.h at the peak (or at_event): one row per module path, in
+//   modules      explain/module_table.h at the peak (or at_event): one row per module path, in
 //                the table's tree order (Markdown indents the name), what it holds at the moment
 //                per column with its sub-modules, its forward and backward peaks and the bytes it
 //                saved for backward; the last row "(no module)"

@@ -15,7 +15,7 @@ class Trace;
 
 // A recorded run as a front end drives it, with no LibTorch behind this header: LiveSession
 // (capture/live_session.h, in memscope_core) implements it, and the GUI holds one made by the
-// LibTorch part it loads at run time (analysis/torch_part.h), so that the GUI itself links no
+// LibTorch part it loads at run time (torchpart/torch_part.h), so that the GUI itself links no
 // LibTorch (issue 31).
 class LiveRun {
   public:
@@ -62,7 +62,7 @@ class LiveRun {
     // thread-safe with itself, liveSnapshot() or finish(): one caller at a time.
     virtual std::shared_ptr<Trace> snapshot() = 0;
     // Drains what was recorded so far and brings one of two alternating copies of the trace and
-    // its layout up to date (trace/live_trace_mirror.h): the cost is what was recorded since the
+    // its layout up to date (layout/live_trace_mirror.h): the cost is what was recorded since the
     // copy's last turn, not the whole run. The caller must have dropped the snapshot before last
     // (else that copy is rebuilt from scratch). Same threading rule as snapshot().
     virtual LiveSnapshot liveSnapshot() = 0;

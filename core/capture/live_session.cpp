@@ -1,8 +1,8 @@
 #include "capture/live_session.h"
 
 #include "capture/recording_session.h"
-#include "trace/live_trace_mirror.h"
-#include "trace/timeline_layout.h"
+#include "layout/live_trace_mirror.h"
+#include "layout/timeline_layout.h"
 #include "trace/trace.h"
 
 #include <exception>

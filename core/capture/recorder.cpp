@@ -607,7 +607,7 @@ uint32_t Recorder::forwardModuleOf(int64_t sequence_nr) const {
 void Recorder::onRole(const void* ptr, Category category, c10::Device device, const char* owner) {
     ThreadState& ts = threadState();
     // A role with an owner carries it as its stack: one Module frame at the root
-    // (trace/module_table.h reads it).
+    // (explain/module_table.h reads it).
     const uint32_t stack =
         owner != nullptr && *owner != '\0'
             ? lookupNode(ts, StackTable::kEmpty, owner, nullptr, 0, FrameKind::Module)

@@ -1,9 +1,9 @@
 #include "capture/recording_session.h"
 
+#include "explain/trace_summary.h"
 #include "io/run_journal.h"
 #include "memscope_version.h"
 #include "run/text_format.h"
-#include "trace/trace_summary.h"
 
 #include <nlohmann/json.hpp>
 

@@ -2,8 +2,8 @@
 
 #include "io/atomic_file.h"
 
+#include "explain/trace_summary.h"
 #include "trace/recorded_options.h"
-#include "trace/trace_summary.h"
 
 #include <nlohmann/json.hpp>
 

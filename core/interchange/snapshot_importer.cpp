@@ -1,7 +1,7 @@
 #include "interchange/snapshot_importer.h"
 
-#include "trace/frame_cleaner.h"
-#include "trace/phase_inference.h"
+#include "interchange/frame_cleaner.h"
+#include "interchange/phase_inference.h"
 #include "trace/trace_annotations.h"
 #include "trace/trace_range.h"
 

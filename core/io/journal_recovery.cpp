@@ -1,11 +1,11 @@
 #include "io/journal_recovery.h"
 
+#include "explain/trace_summary.h"
 #include "io/journal_reader.h"
 #include "io/run_file.h"
 #include "io/run_file_error.h"
 #include "io/run_journal.h"
 #include "trace/program_stack_order.h"
-#include "trace/trace_summary.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,8 +1,8 @@
 #include "report/growth_chapter.h"
 
 #include "analysis/table_exporter.h"
+#include "explain/step_growth.h"
 #include "run/run_summary.h"
-#include "trace/step_growth.h"
 
 #include <sstream>
 

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "analysis/seed_tables.h"
+#include "explain/module_table.h"
 #include "report/report_run.h"
 #include "report/size_table_chapter.h"
-#include "trace/module_table.h"
+#include "studies/seed_tables.h"
 
 #include <functional>
 #include <map>
@@ -76,7 +76,7 @@ class Report {
 
     // ---- modules --------------------------------------------------------------------------
 
-    // Which modules hold the memory at the peak (trace/module_table.h), for the run with the
+    // Which modules hold the memory at the peak (explain/module_table.h), for the run with the
     // highest peak among those whose stacks name modules; for a run of the built-in trainer, the
     // bytes each block saved for backward beside the planner's per-layer figure (MemoryModel
     // with one layer fewer: what one more layer adds to the activations at the end of forward).
@@ -95,7 +95,7 @@ class Report {
 
     // The exercise's questions 2, 3 and 5 (where is peak memory consumed, the primary target,
     // the optimization with the biggest benefit), answered for the training run with the highest
-    // peak: from its Modules view at the peak (trace/module_table.h) and the planner's peak with
+    // peak: from its Modules view at the peak (explain/module_table.h) and the planner's peak with
     // each optimization applied alone (MemoryModel, exact for the CPU trainer).
     void memoryQuestions(const std::vector<const Run*>& runs);
 

@@ -1,8 +1,9 @@
 #include "report/report_run.h"
 
-#include "analysis/seed_tables.h"
-#include "analysis/sweep_result.h"
 #include "analysis/table_exporter.h"
+#include "explain/module_table.h"
+#include "explain/oom_explanation.h"
+#include "explain/trace_summary.h"
 #include "model/model_cost.h"
 #include "model/preset.h"
 #include "model/train_option_table.h"
@@ -12,10 +13,9 @@
 #include "report/size_table_chapter.h"
 #include "run/run_summary.h"
 #include "run/text_format.h"
-#include "trace/module_table.h"
-#include "trace/oom_explanation.h"
+#include "studies/seed_tables.h"
+#include "studies/sweep_result.h"
 #include "trace/recorded_options.h"
-#include "trace/trace_summary.h"
 
 #include <nlohmann/json.hpp>
 

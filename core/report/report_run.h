@@ -1,9 +1,9 @@
 #pragma once
 
-#include "analysis/sweep_result.h"
 #include "analysis/table_exporter.h"
 #include "model/preset.h"
 #include "run/train_options.h"
+#include "studies/sweep_result.h"
 #include "trace/trace.h"
 
 #include <nlohmann/json.hpp>

@@ -1,8 +1,8 @@
 #include "report/size_table_chapter.h"
 
+#include "explain/trace_summary.h"
 #include "model/input_error.h"
 #include "run/text_format.h"
-#include "trace/trace_summary.h"
 
 #include <cmath>
 #include <map>

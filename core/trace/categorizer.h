@@ -41,9 +41,9 @@ namespace memscope {
 // reduce-scatter buffers; collectiveEvidence) (MadeInCollective)
 //                                                                       -> COMMUNICATION
 // Imported snapshots (RunMetadata::categories_inferred) carry no Role events but those of the
-// file's own `category` fields; their phases and steps are inferred (trace/phase_inference.h),
-// and inferredCategoryOf() applies the same rules over them, with what the trainer would have
-// named taken from the evidence an import has:
+// file's own `category` fields; their phases and steps are inferred
+// (interchange/phase_inference.h), and inferredCategoryOf() applies the same rules over them, with
+// what the trainer would have named taken from the evidence an import has:
 //   - allocated before the trace began (no alloc event, or an alloc at step -1: a live block of
 //     the snapshot's segments) (BeforeRecording)                        -> BEFORE_RECORDING
 //   - made in forward: the rules above (ACTIVATION, TEMPORARY, UNKNOWN)

@@ -157,7 +157,7 @@ struct RunMetadata {
     int64_t dropped_events = 0;
     int64_t capacity_bytes = 0;  // device-capacity limit in force, 0 if none
     // Imported snapshots: phases, steps and categories inferred from the snapshot's frames and
-    // annotations (trace/phase_inference.h, Categorizer::inferredCategoryOf), not recorded.
+    // annotations (interchange/phase_inference.h, Categorizer::inferredCategoryOf), not recorded.
     // Saved as "categories_inferred" (absent in older files: false).
     bool categories_inferred = false;
 
@@ -183,7 +183,7 @@ class Trace {
     std::vector<SegmentTag> segment_tags;
     nlohmann::json summary = nlohmann::json::object();
     // Imported snapshots keep the file's own frame lists beside the cleaned stacks that every
-    // view, export, search and comparison reads (trace/frame_cleaner.h): `stacks` and
+    // view, export, search and comparison reads (interchange/frame_cleaner.h): `stacks` and
     // events.stack hold the cleaned stacks; raw_stacks holds the frames as the file lists them
     // (outermost first like any StackTable, kind Other, unresolved files "??"), and raw_stack the
     // raw node of each event, parallel to the event columns. Both are empty for recordings and

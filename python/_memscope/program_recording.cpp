@@ -2,13 +2,13 @@
 
 #include "python_stack.h"
 
+#include "explain/trace_summary.h"
 #include "io/run_file.h"
 #include "io/run_journal.h"
 #include "memscope_version.h"
 #include "run/text_format.h"
 #include "trace/compiled_frame_names.h"
 #include "trace/program_stack_order.h"
-#include "trace/trace_summary.h"
 #include "train/device_capacity.h"
 
 #include <ATen/Parallel.h>

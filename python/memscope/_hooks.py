@@ -61,7 +61,7 @@ _searched_plain = [False]
 _noted = set()  # the optimizers' names told to the extension
 _input_step = [-1]
 # id(parameter) -> the path of the module that owns it, for the roles of its storages, its
-# gradient's and its optimizer state's (trace/module_table.h). Kept up to date each step the
+# gradient's and its optimizer state's (explain/module_table.h). Kept up to date each step the
 # parameters are named; a parameter's id is stable while the model holds it.
 _owners = {}
 

@@ -9,8 +9,8 @@
 //
 //   bench_big_snapshot FILE [--summary-out PATH]   (PATH: the summary's JSON and text)
 
+#include "explain/trace_summary.h"
 #include "source/run_source.h"
-#include "trace/trace_summary.h"
 
 #include <malloc.h>
 #include <sys/stat.h>

@@ -55,6 +55,8 @@
 
 #include "event_loop_heartbeat.h"
 #include "io/run_file.h"
+#include "layout/live_trace_mirror.h"
+#include "layout/timeline_layout.h"
 #include "load_average.h"
 #include "replay_source.h"
 #include "run/train_options.h"
@@ -64,8 +66,6 @@
 #include "timed_application.h"
 #include "timeline/timeline_page.h"
 #include "timeline/timeline_view.h"
-#include "trace/live_trace_mirror.h"
-#include "trace/timeline_layout.h"
 #include "trace/trace.h"
 #include "train/thread_policy.h"
 

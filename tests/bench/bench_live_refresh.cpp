@@ -12,10 +12,10 @@
 // makes of a run of a few minutes). --detail N: the user set the detail (the view keeps it).
 
 #include "io/run_file.h"
+#include "layout/live_trace_mirror.h"
+#include "layout/timeline_layout.h"
 #include "replay_source.h"
 #include "timeline/timeline_view.h"
-#include "trace/live_trace_mirror.h"
-#include "trace/timeline_layout.h"
 #include "trace/trace.h"
 
 #include <QApplication>

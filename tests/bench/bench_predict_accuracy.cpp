@@ -7,8 +7,8 @@
 //   bench_predict_accuracy [--limit PERCENT] [--threads N] [--only INDEX]
 
 #include "capture/recording_session.h"
+#include "explain/trace_summary.h"
 #include "predict/memory_model.h"
-#include "trace/trace_summary.h"
 
 #include <nlohmann/json.hpp>
 

@@ -10,8 +10,8 @@
 //     look at, and exits.
 
 #include "io/run_file.h"
+#include "layout/timeline_layout.h"
 #include "timeline/timeline_view.h"
-#include "trace/timeline_layout.h"
 #include "trace/trace.h"
 
 #include <QApplication>

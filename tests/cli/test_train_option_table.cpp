@@ -4,12 +4,12 @@
 // fromJson), and the planner's YAML under its planner name. An option added to the table
 // without a sample value here, a binding in TrainOptions or a way through the CLI fails here.
 
-#include "analysis/sweep_spec.h"
 #include "model/config_error.h"
 #include "model/preset.h"
 #include "model/train_option_table.h"
 #include "predict/plan_request.h"
 #include "run/train_options.h"
+#include "studies/sweep_spec.h"
 #include "train_option_set.h"
 
 #include <nlohmann/json.hpp>

@@ -16,13 +16,13 @@
 //   --iterations N  (default 4000 per reader)    --seed S    (mutation_fuzzer.h)
 //   One reader: fuzz_yaml_readers sweepSpec|planRequest|deviceDatabase --iterations N
 
-#include "analysis/sweep_spec.h"
 #include "heap_meter.h"
 #include "model/config_error.h"
 #include "mutation_fuzzer.h"
 #include "predict/device_database.h"
 #include "predict/plan_request.h"
 #include "predict/planner.h"
+#include "studies/sweep_spec.h"
 
 #include <nlohmann/json.hpp>
 

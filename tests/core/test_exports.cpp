@@ -1,11 +1,9 @@
 // Exports as the tools that read them see them: the memory_viz pickle through Python's own pickle
 // module, Chrome trace JSON through a JSON parser, CSV and Markdown as text, and the report.
 
-#include "analysis/scaling_fit.h"
-#include "analysis/seed_tables.h"
-#include "analysis/sweep_result.h"
 #include "analysis/table_exporter.h"
 #include "capture/recording_session.h"
+#include "explain/trace_summary.h"
 #include "interchange/chrome_trace_exporter.h"
 #include "interchange/snapshot_exporter.h"
 #include "io/run_file.h"
@@ -13,8 +11,10 @@
 #include "model/preset.h"
 #include "pickle/pickle_writer.h"
 #include "report/report_writer.h"
+#include "studies/scaling_fit.h"
+#include "studies/seed_tables.h"
+#include "studies/sweep_result.h"
 #include "tiny_options.h"
-#include "trace/trace_summary.h"
 
 #if __has_include("io/snapshot_importer.h")
 #include "interchange/snapshot_importer.h"

@@ -3,9 +3,9 @@
 // annotations) and Categorizer's inferred categories. Tiny hand-made frame lists; the whole
 // import of a fixture with these frames is in test_pickle_import (pt2_all).
 
+#include "interchange/frame_cleaner.h"
+#include "interchange/phase_inference.h"
 #include "trace/categorizer.h"
-#include "trace/frame_cleaner.h"
-#include "trace/phase_inference.h"
 #include "trace/trace.h"
 
 #include <QtTest>

@@ -3,8 +3,8 @@
 // this suite: the recorder's hand-over of events between the threads is what it checks.
 
 #include "capture/live_session.h"
+#include "layout/timeline_layout.h"
 #include "tiny_options.h"
-#include "trace/timeline_layout.h"
 #include "trace/trace.h"
 
 #include <QtTest/QtTest>

@@ -4,13 +4,13 @@
 // and the snapshots LiveTraceMirror hands out must be consistent prefixes of the growing trace
 // that no later update touches. Random traces, several split points each.
 
+#include "layout/live_trace_mirror.h"
+#include "layout/timeline_layout.h"
 #include "trace/backward_starts.h"
 #include "trace/column_growth.h"
 #include "trace/expected_run_length.h"
 #include "trace/huge_page_policy.h"
 #include "trace/live_trace_builder.h"
-#include "trace/live_trace_mirror.h"
-#include "trace/timeline_layout.h"
 #include "trace/trace.h"
 
 #include <QtTest/QtTest>

@@ -1,6 +1,5 @@
 // Configuration validation, presets, and exact parameter / FLOP counts.
 
-#include "analysis/sweep_spec.h"
 #include "model/config_error.h"
 #include "model/model_cost.h"
 #include "model/preset.h"
@@ -9,6 +8,7 @@
 #include "run/parallel_rules.h"
 #include "run/text_format.h"
 #include "run/train_options.h"
+#include "studies/sweep_spec.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,10 +1,10 @@
-// ModuleTable (trace/module_table.h): rows of module paths that sum to the bytes alive, owners
+// ModuleTable (explain/module_table.h): rows of module paths that sum to the bytes alive, owners
 // from Role events, forward and backward peaks, bytes saved for backward; the modules table of
 // TableExporter.
 
 #include "analysis/table_exporter.h"
+#include "explain/module_table.h"
 #include "module_fixture.h"
-#include "trace/module_table.h"
 
 #include <QtTest>
 

@@ -1,4 +1,4 @@
-// OomExplanation (trace/oom_explanation.h): the first out-of-memory event of a run explained:
+// OomExplanation (explain/oom_explanation.h): the first out-of-memory event of a run explained:
 // the request, capacity, allocated, reserved and free bytes, capacity or fragmentation, the
 // categories and the modules alive at that moment; on hand-made traces whose figures are
 // worked out by hand, and on bad data.
@@ -6,9 +6,9 @@
 #include "module_fixture.h"
 #include "segment_fixtures.h"
 
-#include "trace/module_table.h"
-#include "trace/oom_explanation.h"
-#include "trace/trace_summary.h"
+#include "explain/module_table.h"
+#include "explain/oom_explanation.h"
+#include "explain/trace_summary.h"
 
 #include <QtTest>
 

@@ -6,8 +6,8 @@
 #include "analysis/shape_list.h"
 #include "analysis/span_nesting.h"
 #include "capture/recording_session.h"
-#include "trace/stack_attribution.h"
-#include "trace/trace_summary.h"
+#include "explain/stack_attribution.h"
+#include "explain/trace_summary.h"
 
 #include <QtTest/QtTest>
 

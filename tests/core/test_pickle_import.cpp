@@ -3,19 +3,19 @@
 // (tests/fixtures/make_snapshots.py, protocols 2 to 5; skipped when python3 is missing).
 
 #include "analysis/stack_tree.h"
+#include "explain/reserved_memory.h"
+#include "explain/trace_summary.h"
+#include "interchange/frame_cleaner.h"
 #include "interchange/snapshot_exporter.h"
 #include "interchange/snapshot_importer.h"
 #include "io/run_file.h"
 #include "io/run_file_cancelled.h"
+#include "layout/timeline_layout.h"
 #include "pickle/pickle_error.h"
 #include "pickle/pickle_reader.h"
 #include "pickle/pickle_writer.h"
 #include "source/run_source.h"
-#include "trace/frame_cleaner.h"
-#include "trace/reserved_memory.h"
-#include "trace/timeline_layout.h"
 #include "trace/trace_annotations.h"
-#include "trace/trace_summary.h"
 
 #include "heap_meter.h"
 

@@ -7,13 +7,13 @@
 // run that ran out of memory (ProgramFitAdvice).
 
 #include "analysis/phase_peak_profile.h"
-#include "analysis/program_fit_advice.h"
-#include "analysis/program_sweep.h"
-#include "analysis/program_sweep_spec.h"
 #include "model/config_error.h"
 #include "model/input_error.h"
 #include "predict/least_squares.h"
 #include "predict/program_memory_fit.h"
+#include "studies/program_fit_advice.h"
+#include "studies/program_sweep.h"
+#include "studies/program_sweep_spec.h"
 
 #include <QtTest/QtTest>
 

@@ -1,11 +1,11 @@
 // The recorder on tiny runs: exact categories, attribution, totals, OOM, bounded mode, files.
 
 #include "capture/recording_session.h"
+#include "explain/trace_summary.h"
 #include "interchange/chrome_trace_exporter.h"
 #include "io/run_file.h"
 #include "model/model_cost.h"
 #include "model/module_scope.h"
-#include "trace/trace_summary.h"
 
 #include <QTemporaryDir>
 

@@ -6,8 +6,8 @@
 #include "analysis/run_statistics.h"
 #include "capture/recording_session.h"
 #include "device/peak_bandwidth.h"
+#include "explain/trace_summary.h"
 #include "model/model_cost.h"
-#include "trace/trace_summary.h"
 
 #include <QtTest/QtTest>
 

@@ -4,8 +4,8 @@
 #include "analysis/run_comparison.h"
 #include "analysis/step_alignment.h"
 #include "capture/recording_session.h"
+#include "layout/timeline_layout.h"
 #include "tiny_options.h"
-#include "trace/timeline_layout.h"
 
 #include <QtTest/QtTest>
 

@@ -1,8 +1,8 @@
 // ScalingFit on synthetic data with known exponents, and ScalingSeries grouping sweep points
 // into series along one axis.
 
-#include "analysis/scaling_fit.h"
-#include "analysis/scaling_series.h"
+#include "studies/scaling_fit.h"
+#include "studies/scaling_series.h"
 
 #include <QtTest/QtTest>
 

@@ -1,7 +1,7 @@
 // The seed documents' tables filled from synthetic sweep results: which rows and columns each
 // one has, OOM cells, the Setting column for several groups, CSV and Markdown.
 
-#include "analysis/seed_tables.h"
+#include "studies/seed_tables.h"
 
 #include <QtTest/QtTest>
 

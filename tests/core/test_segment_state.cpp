@@ -4,10 +4,10 @@
 
 #include "segment_fixtures.h"
 
+#include "explain/reserved_memory.h"
+#include "explain/segment_state.h"
+#include "explain/trace_summary.h"
 #include "io/run_file.h"
-#include "trace/reserved_memory.h"
-#include "trace/segment_state.h"
-#include "trace/trace_summary.h"
 
 #include <QtTest/QtTest>
 

@@ -1,12 +1,12 @@
-// StepGrowth (trace/step_growth.h): what each step makes that later steps keep, on hand-made
+// StepGrowth (explain/step_growth.h): what each step makes that later steps keep, on hand-made
 // runs whose figures are worked out by hand: a leak from one line, a steady state that keeps a
 // buffer for one step, a cache filled over three steps, a warm-up, a run cut after its last
 // optimizer step, too few steps, and bad data (free events before their allocs, empty runs).
 
 #include "growth_fixture.h"
 
-#include "trace/step_growth.h"
-#include "trace/trace_summary.h"
+#include "explain/step_growth.h"
+#include "explain/trace_summary.h"
 
 #include <QtTest>
 

@@ -1,9 +1,9 @@
 // SweepSpec (lists, YAML, errors naming the field) and SweepRunner on a tiny grid: run files
 // and sweep.json written, cancel keeps finished points, an emulated capacity marks OOM points.
 
-#include "analysis/sweep_runner.h"
 #include "io/run_file.h"
 #include "model/config_error.h"
+#include "studies/sweep_runner.h"
 #include "tiny_options.h"
 
 #include <QTemporaryDir>

@@ -2,8 +2,8 @@
 // hand-built traces with offsets worked out by hand, a brute-force cross-check on random traces,
 // and the x/bytes <-> pixel mapping with its zoom, pan and tick rules.
 
-#include "trace/timeline_layout.h"
-#include "trace/timeline_mapping.h"
+#include "layout/timeline_layout.h"
+#include "layout/timeline_mapping.h"
 
 #include <QtTest/QtTest>
 

@@ -4,14 +4,15 @@
 #include "run_document.h"
 
 #include "analysis/operator_table.h"
+#include "explain/trace_summary.h"
+#include "layout/timeline_layout.h"
 #include "run_indexes.h"
-#include "trace/timeline_layout.h"
-#include "trace/trace_summary.h"
 #include "when_finished.h"
 
 #include <QPromise>
 #include <QSignalSpy>
 #include <QThread>
+#include <QThreadPool>
 #include <QtTest>
 
 #include "../core/analysis_fixtures.h"
@@ -144,6 +145,60 @@ class TestRunDocument : public QObject {
         doc.setTrace(fixtureTrace());
         QCOMPARE(layout.count(), 2);
         QVERIFY(!doc.layout());
+    }
+
+    // The document lays its run out on request (issue 54: the timeline only draws): a small run
+    // here and now, once; a large one on a worker thread, set with one layoutChanged, and dropped
+    // when another run came while it was computing.
+    void requestLayoutLaysTheRunOut() {
+        RunDocument doc;
+        QVERIFY(!doc.requestLayout());  // no run
+        doc.setTrace(fixtureTrace());
+        QSignalSpy layout(&doc, &RunDocument::layoutChanged);
+        QVERIFY(doc.requestLayout());
+        QVERIFY(doc.layout());
+        QCOMPARE(doc.layout()->allocationCount(), int64_t(doc.trace()->allocations().size()));
+        const auto first = doc.layout();
+        QVERIFY(doc.requestLayout());
+        QCOMPARE(doc.layout(), first);
+        QCOMPARE(layout.count(), 1);
+
+        auto large = std::make_shared<Trace>();
+        const int64_t pairs = RunDocument::kSyncLayoutEvents / 2 + 1000;
+        int64_t live = 0;
+        for (int64_t i = 0; i < pairs; ++i) {
+            for (const bool free : {false, true}) {
+                Event e;
+                e.time_ns = i * 2 + free;
+                e.kind = free ? EventKind::Free : EventKind::Alloc;
+                e.addr = uint64_t(0x1000 + i);
+                e.size = free ? -64 : 64;
+                live += e.size;
+                e.allocated = live;
+                large->events.append(e);
+            }
+        }
+        large->finalize();
+        doc.setTrace(large);
+        layout.clear();
+        QVERIFY(!doc.requestLayout());
+        QVERIFY(doc.layingOut());
+        QVERIFY(!doc.requestLayout());  // the one computing is enough
+        QTRY_VERIFY_WITH_TIMEOUT(doc.layout() != nullptr, 60000);
+        QVERIFY(!doc.layingOut());
+        QCOMPARE(layout.count(), 1);
+        QCOMPARE(doc.layout()->allocationCount(), pairs);
+
+        // A newer run wins over a layout still computing for an older one.
+        doc.setTrace(fixtureTrace());
+        doc.setTrace(large);
+        QVERIFY(!doc.requestLayout());
+        const auto small = fixtureTrace();
+        doc.setTrace(small);
+        QThreadPool::globalInstance()->waitForDone();
+        QCoreApplication::processEvents();
+        QVERIFY(!doc.layout());
+        QVERIFY(!doc.layingOut());
     }
 
     // Indexes are built on first use, once per trace, and shared by every caller.

@@ -9,8 +9,8 @@
 #include "interchange/snapshot_exporter.h"
 #include "io/run_directory.h"
 #include "io/run_file.h"
+#include "layout/timeline_layout.h"
 #include "run_document.h"
-#include "trace/timeline_layout.h"
 #include "trace/trace.h"
 
 #include <QDir>

@@ -6,7 +6,6 @@
 // First: the recorder declares a method named emit, which Qt headers define as a macro.
 #include "capture/recording_session.h"
 
-#include "analysis/program_sweep.h"
 #include "itemmodels/allocation_list_model.h"
 #include "itemmodels/memory_events_model.h"
 #include "itemmodels/operator_filter_proxy.h"
@@ -16,6 +15,7 @@
 #include "pages/summary_page.h"
 #include "run/run_summary.h"
 #include "shell/translation_loader.h"
+#include "studies/program_sweep.h"
 
 #include <QAbstractItemModelTester>
 #include <QBarSeries>

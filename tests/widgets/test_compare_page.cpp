@@ -7,10 +7,10 @@
 #include "capture/recording_session.h"
 #include "common/byte_format.h"
 #include "itemmodels/comparison_model.h"
+#include "layout/timeline_layout.h"
 #include "studies/compare_page.h"
 #include "studies/overlay_chart.h"
 #include "timeline/timeline_view.h"
-#include "trace/timeline_layout.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>

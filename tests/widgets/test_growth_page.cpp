@@ -4,11 +4,11 @@
 // end-of-step floor marks, where the hand-made loops (tests/core/growth_fixture.h) put them.
 
 #include "../core/growth_fixture.h"
+#include "explain/step_growth.h"
+#include "layout/timeline_layout.h"
 #include "pages/growth_page.h"
 #include "run_document.h"
 #include "timeline/timeline_view.h"
-#include "trace/step_growth.h"
-#include "trace/timeline_layout.h"
 
 #include <QApplication>
 #include <QComboBox>

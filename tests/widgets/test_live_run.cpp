@@ -27,13 +27,13 @@
 #include "../core/tiny_options.h"
 #include "interchange/snapshot_exporter.h"
 #include "io/run_file.h"
+#include "layout/timeline_layout.h"
 #include "open_and_wait.h"
 #include "runs/run_controller.h"
 #include "shell/main_window.h"
 #include "shell/run_panel.h"
 #include "timeline/timeline_page.h"
 #include "timeline/timeline_view.h"
-#include "trace/timeline_layout.h"
 #include "trace/trace.h"
 
 using memscope::MainWindow;

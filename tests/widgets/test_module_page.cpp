@@ -5,6 +5,7 @@
 
 #include "../core/module_fixture.h"
 #include "analysis/stack_tree.h"
+#include "explain/module_table.h"
 #include "itemmodels/allocation_list_model.h"
 #include "itemmodels/module_tree_model.h"
 #include "pages/allocations_page.h"
@@ -12,7 +13,6 @@
 #include "pages/module_page.h"
 #include "run_document.h"
 #include "shell/main_window.h"
-#include "trace/module_table.h"
 #include "trace/trace.h"
 
 #include <QAbstractItemModelTester>

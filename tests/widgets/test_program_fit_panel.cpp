@@ -5,8 +5,8 @@
 
 #include "studies/program_fit_panel.h"
 
-#include "analysis/program_sweep.h"
 #include "predict/device_spec.h"
+#include "studies/program_sweep.h"
 
 #include <QLabel>
 #include <QLineEdit>

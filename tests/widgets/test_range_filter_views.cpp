@@ -10,6 +10,7 @@
 #include "itemmodels/memory_events_model.h"
 #include "itemmodels/operator_filter_proxy.h"
 #include "itemmodels/operator_table_model.h"
+#include "layout/timeline_layout.h"
 #include "pages/allocations_page.h"
 #include "pages/flame_graph_page.h"
 #include "pages/operator_page.h"
@@ -20,7 +21,6 @@
 #include "timeline/timeline_minimap.h"
 #include "timeline/timeline_page.h"
 #include "timeline/timeline_view.h"
-#include "trace/timeline_layout.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
@@ -340,7 +340,7 @@ class TestRangeFilterViews : public QObject {
     // does not clear the pin.
     void pinBeforeTheRunIsReadyIsShownOnceItIs() {
         auto trace = std::make_shared<Trace>();
-        const auto pairs = int64_t(TimelinePage::kAsyncEvents / 2 + 1000);
+        const auto pairs = int64_t(RunDocument::kSyncLayoutEvents / 2 + 1000);
         int64_t live = 0;
         for (int64_t i = 0; i < pairs; ++i) {
             for (const bool free : {false, true}) {

@@ -5,12 +5,12 @@
 
 #include "../core/segment_fixtures.h"
 
+#include "layout/timeline_layout.h"
 #include "pages/segment_page.h"
 #include "pages/segment_view.h"
 #include "pages/summary_page.h"
 #include "shell/main_window.h"
 #include "timeline/timeline_view.h"
-#include "trace/timeline_layout.h"
 
 #include <QLabel>
 #include <QPainter>

@@ -3,8 +3,8 @@
 // QAbstractItemModelTester, CSV export, opening a sweep directory, cancel, form errors.
 
 #include "../core/tiny_options.h"
-#include "analysis/seed_tables.h"
 #include "itemmodels/sweep_table_model.h"
+#include "studies/seed_tables.h"
 #include "studies/sweep_page.h"
 
 #include <QAbstractItemModelTester>

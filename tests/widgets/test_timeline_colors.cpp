@@ -2,9 +2,9 @@
 // LiveTraceMirror extends in turn, must give every allocation the palette index, and the legend
 // the groups, that a rebuild from scratch gives, in every colour scheme, at every refresh.
 
+#include "layout/live_trace_mirror.h"
+#include "layout/timeline_layout.h"
 #include "painters/timeline_colors.h"
-#include "trace/live_trace_mirror.h"
-#include "trace/timeline_layout.h"
 #include "trace/trace.h"
 
 #include <QtTest>

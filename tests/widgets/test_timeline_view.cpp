@@ -6,12 +6,13 @@
 #include "common/stack_pane.h"
 #include "common/timeline_labels.h"
 #include "io/run_file.h"
+#include "layout/timeline_layout.h"
 #include "open_and_wait.h"
+#include "run_document.h"
 #include "shell/main_window.h"
 #include "timeline/timeline_minimap.h"
 #include "timeline/timeline_page.h"
 #include "timeline/timeline_view.h"
-#include "trace/timeline_layout.h"
 #include "trace/trace.h"
 
 #include <QComboBox>
@@ -458,7 +459,7 @@ class TestTimelineView : public QObject {
 
     void large_traces_are_laid_out_off_the_gui_thread() {
         auto trace = std::make_shared<Trace>();
-        const auto pairs = int64_t(TimelinePage::kAsyncEvents / 2 + 1000);
+        const auto pairs = int64_t(RunDocument::kSyncLayoutEvents / 2 + 1000);
         int64_t live = 0;
         for (int64_t i = 0; i < pairs; ++i) {
             for (const bool free : {false, true}) {

@@ -14,7 +14,6 @@
 
 #include "../core/analysis_fixtures.h"
 #include "../core/tiny_options.h"
-#include "analysis/sweep_spec.h"
 #include "io/run_file.h"
 #include "open_and_wait.h"
 #include "runs/run_controller.h"
@@ -24,6 +23,7 @@
 #include "shell/run_panel.h"
 #include "studies/planner_page.h"
 #include "studies/sweep_page.h"
+#include "studies/sweep_spec.h"
 #include "timeline/timeline_page.h"
 #include "timeline/timeline_view.h"
 

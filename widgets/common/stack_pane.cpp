@@ -1,8 +1,8 @@
 #include "common/stack_pane.h"
 
 #include "common/timeline_labels.h"
+#include "layout/timeline_layout.h"
 #include "run_document.h"
-#include "trace/timeline_layout.h"
 #include "trace/trace.h"
 
 #include <QAction>

@@ -1,7 +1,7 @@
 #include "itemmodels/module_tree_model.h"
 
 #include "common/byte_format.h"
-#include "trace/module_table.h"
+#include "explain/module_table.h"
 
 namespace memscope {
 

@@ -1,8 +1,8 @@
 #include "pages/growth_page.h"
 
 #include "common/byte_format.h"
+#include "explain/step_growth.h"
 #include "run_document.h"
-#include "trace/step_growth.h"
 #include "trace/trace.h"
 
 #include <QComboBox>

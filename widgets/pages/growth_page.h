@@ -4,7 +4,7 @@
 #include <QVector>
 #include <QWidget>
 
-#include "trace/step_growth.h"
+#include "explain/step_growth.h"
 
 #include <cstdint>
 #include <memory>

@@ -2,9 +2,9 @@
 
 #include "common/byte_format.h"
 #include "common/filter_chip.h"
+#include "explain/module_table.h"
 #include "itemmodels/module_tree_model.h"
 #include "run_document.h"
-#include "trace/module_table.h"
 #include "trace/trace.h"
 
 #include <QEvent>

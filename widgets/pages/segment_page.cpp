@@ -2,12 +2,12 @@
 
 #include "common/byte_format.h"
 #include "common/timeline_labels.h"
+#include "explain/reserved_memory.h"
+#include "explain/segment_state.h"
 #include "pages/segment_view.h"
 #include "run_document.h"
 #include "run_indexes.h"
 #include "timeline/timeline_view.h"
-#include "trace/reserved_memory.h"
-#include "trace/segment_state.h"
 
 #include <QEvent>
 #include <QHBoxLayout>

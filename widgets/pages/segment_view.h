@@ -1,6 +1,6 @@
 #pragma once
 
-#include "trace/segment_state.h"
+#include "explain/segment_state.h"
 
 #include <QWidget>
 

@@ -7,11 +7,11 @@
 
 #include "run_document.h"
 
-#include "analysis/torch_part.h"
 #include "device/peak_bandwidth.h"
 #include "device/peak_flops.h"
 #include "run/run_summary.h"
 #include "timeline/timeline_view.h"
+#include "torchpart/torch_part.h"
 #include "trace/recorded_options.h"
 #include "trace/trace.h"
 #include "when_finished.h"

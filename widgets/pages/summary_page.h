@@ -1,13 +1,13 @@
 #pragma once
 
 #include "analysis/operator_table.h"
-#include "analysis/program_fit_advice.h"
 #include "analysis/roofline.h"
 #include "analysis/run_statistics.h"
+#include "explain/oom_explanation.h"
+#include "explain/reserved_memory.h"
+#include "explain/trace_summary.h"
 #include "predict/fit_advice.h"
-#include "trace/oom_explanation.h"
-#include "trace/reserved_memory.h"
-#include "trace/trace_summary.h"
+#include "studies/program_fit_advice.h"
 
 #include <QFuture>
 #include <QMap>

@@ -1,8 +1,8 @@
 #include "painters/reserved_line_painter.h"
 
-#include "trace/reserved_memory.h"
-#include "trace/timeline_layout.h"
-#include "trace/timeline_mapping.h"
+#include "explain/reserved_memory.h"
+#include "layout/timeline_layout.h"
+#include "layout/timeline_mapping.h"
 #include "trace/trace.h"
 
 #include <QFontMetricsF>

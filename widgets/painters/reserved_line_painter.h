@@ -20,9 +20,9 @@ struct TimelineMapping;
 // highest as a short line, so that a total that swings within columns reads as a band, not as a
 // solid mass of vertical strokes. A run without a caching allocator (a CPU run) gets no line: its
 // legend entry says so instead of drawing reserved equal to allocated. Reserved totals are read
-// once per trace at every x of the layout (trace/reserved_memory.h) and kept with per-block maxima,
-// so a repaint or a y-range query costs O(pixels + blocks), not O(events). A live run's grown trace
-// is read from its first new event on (extend), so that a refresh costs what it added.
+// once per trace at every x of the layout (explain/reserved_memory.h) and kept with per-block
+// maxima, so a repaint or a y-range query costs O(pixels + blocks), not O(events). A live run's
+// grown trace is read from its first new event on (extend), so that a refresh costs what it added.
 class ReservedLinePainter {
     Q_DECLARE_TR_FUNCTIONS(memscope::ReservedLinePainter)
 

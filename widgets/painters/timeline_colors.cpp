@@ -4,9 +4,9 @@
 
 #include "run_indexes.h"
 
-#include "trace/timeline_layout.h"
+#include "explain/trace_summary.h"
+#include "layout/timeline_layout.h"
 #include "trace/trace.h"
-#include "trace/trace_summary.h"
 
 #include <QLocale>
 

@@ -5,9 +5,9 @@
 #include "common/timeline_labels.h"
 #include "painters/timeline_colors.h"
 
+#include "explain/trace_summary.h"
 #include "trace/recorded_options.h"
 #include "trace/trace.h"
-#include "trace/trace_summary.h"
 
 #include <nlohmann/json.hpp>
 

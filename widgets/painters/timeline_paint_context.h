@@ -1,7 +1,7 @@
 #pragma once
 
-#include "trace/timeline_layout.h"
-#include "trace/timeline_mapping.h"
+#include "layout/timeline_layout.h"
+#include "layout/timeline_mapping.h"
 
 #include <algorithm>
 #include <cmath>

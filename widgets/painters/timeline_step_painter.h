@@ -26,7 +26,7 @@ class TimelineStepPainter {
     // Step boundaries over the data.
     void paintStepLines(QPainter& painter) const;
     // Each complete step's end-of-step floor (the bytes alive when the next step begins,
-    // trace/step_growth.h): a tick at the step's end joined to the previous step's by a dotted
+    // explain/step_growth.h): a tick at the step's end joined to the previous step's by a dotted
     // line, so that memory a program keeps from every step reads as a rising floor. Only where
     // steps are far enough apart to tell the ticks apart.
     void paintStepFloors(QPainter& painter) const;

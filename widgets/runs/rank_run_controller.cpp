@@ -9,7 +9,7 @@
 #include "journal_recoverer.h"
 
 #include <nlohmann/json.hpp>
-#include "trace/timeline_layout.h"
+#include "layout/timeline_layout.h"
 #include "trace/trace.h"
 
 #include <QCoreApplication>

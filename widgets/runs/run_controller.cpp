@@ -6,9 +6,9 @@
 #include "runs/torch_part_loader.h"
 #include "when_finished.h"
 
-#include "analysis/torch_part.h"
 #include "capture/live_run.h"
-#include "trace/timeline_layout.h"
+#include "layout/timeline_layout.h"
+#include "torchpart/torch_part.h"
 #include "trace/trace.h"
 
 #include <QDateTime>
@@ -69,7 +69,7 @@ Snapshot takeSnapshot(LiveRun* recording, bool final, const QString& path, bool 
         }
     } else if (incremental) {
         // The snapshot and layout of the refresh before last, extended by what was
-        // recorded since (core/trace/live_trace_mirror.h).
+        // recorded since (core/layout/live_trace_mirror.h).
         LiveRun::LiveSnapshot live = recording->liveSnapshot();
         s.layout = std::move(live.layout);
         s.trace = std::move(live.trace);

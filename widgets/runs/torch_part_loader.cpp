@@ -1,8 +1,8 @@
 #include "runs/torch_part_loader.h"
 
-#include "analysis/part_library.h"
-#include "analysis/torch_part.h"
 #include "error_text.h"
+#include "torchpart/part_library.h"
+#include "torchpart/torch_part.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -50,7 +50,7 @@ TorchPart* load(Outcome& outcome) {
                 .arg(QLatin1String(k_library)));
         return nullptr;
     }
-    // Loaded as the CLI loads its part (analysis/part_library.h).
+    // Loaded as the CLI loads its part (torchpart/part_library.h).
     const auto loaded =
         PartLibrary::load(QFile::encodeName(path).toStdString(), TorchPart::k_entry);
     if (loaded.failure == PartLibrary::Loaded::Failure::CannotLoad) {

@@ -10,7 +10,7 @@ namespace memscope {
 class TorchPart;
 
 // Finds and loads the GUI's LibTorch part (memscope-gui-torch.so: live runs, the devices
-// LibTorch sees, the CPU's measured peaks, sweeps; analysis/torch_part.h), so that the GUI links
+// LibTorch sees, the CPU's measured peaks, sweeps; torchpart/torch_part.h), so that the GUI links
 // no LibTorch and opens and draws a run without loading its ~300 shared libraries (issue 31).
 // Loaded once per process, the first time part() is called or in the background after the
 // window shows (loadInBackground); never unloaded. A part that is missing or cannot be loaded

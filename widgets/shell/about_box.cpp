@@ -2,8 +2,8 @@
 
 #include "runs/torch_part_loader.h"
 
-#include "analysis/torch_part.h"
 #include "device/device_discovery.h"
+#include "torchpart/torch_part.h"
 
 #include <QMessageBox>
 #include <QStringList>

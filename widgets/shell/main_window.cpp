@@ -5,6 +5,7 @@
 #include "common/filter_chip.h"
 #include "common/search_bar.h"
 #include "journal_recoverer.h"
+#include "layout/timeline_layout.h"
 #include "pages/allocations_page.h"
 #include "pages/flame_graph_page.h"
 #include "pages/growth_page.h"
@@ -32,7 +33,6 @@
 #include "studies/sweep_page.h"
 #include "timeline/timeline_page.h"
 #include "timeline/timeline_view.h"
-#include "trace/timeline_layout.h"
 #include "trace/trace.h"
 
 #include <QAction>

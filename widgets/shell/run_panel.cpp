@@ -5,7 +5,6 @@
 #include "error_text.h"
 #include "runs/torch_part_loader.h"
 
-#include "analysis/torch_part.h"
 #include "device/device_discovery.h"
 #include "model/config_error.h"
 #include "model/preset.h"
@@ -13,6 +12,7 @@
 #include "run/byte_size.h"
 #include "run/parallel_rules.h"
 #include "run/run_summary.h"
+#include "torchpart/torch_part.h"
 #include "trace/recorded_options.h"
 #include "train/thread_policy.h"
 

@@ -8,10 +8,10 @@
 #include "io/atomic_file.h"
 #include "itemmodels/comparison_model.h"
 #include "itemmodels/stack_diff_model.h"
+#include "layout/timeline_layout.h"
 #include "pages/flame_graph_view.h"
 #include "studies/overlay_chart.h"
 #include "timeline/timeline_view.h"
-#include "trace/timeline_layout.h"
 #include "trace/trace.h"
 #include "when_finished.h"
 

@@ -1,8 +1,8 @@
 #include "studies/overlay_chart.h"
 
+#include "layout/timeline_layout.h"
+#include "layout/timeline_mapping.h"
 #include "painters/timeline_frame_painter.h"
-#include "trace/timeline_layout.h"
-#include "trace/timeline_mapping.h"
 #include "trace/trace.h"
 
 #include <QFontMetricsF>

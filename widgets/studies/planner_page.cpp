@@ -7,7 +7,6 @@
 #include "studies/program_fit_panel.h"
 
 #include "analysis/run_statistics.h"
-#include "analysis/torch_part.h"
 #include "device/device_discovery.h"
 #include "device/peak_flops.h"
 #include "model/config_error.h"
@@ -15,6 +14,7 @@
 #include "model/train_option_table.h"
 #include "predict/planner.h"
 #include "run/run_summary.h"
+#include "torchpart/torch_part.h"
 #include "trace/recorded_options.h"
 #include "trace/trace.h"
 

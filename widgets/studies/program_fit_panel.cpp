@@ -3,10 +3,10 @@
 #include "common/byte_format.h"
 #include "error_text.h"
 
-#include "analysis/program_sweep.h"
 #include "model/input_error.h"
 #include "predict/device_spec.h"
 #include "predict/program_memory_fit.h"
+#include "studies/program_sweep.h"
 
 #include <QEvent>
 #include <QFileDialog>

@@ -1,9 +1,5 @@
 #include "studies/sweep_page.h"
 
-#include "analysis/scaling_series.h"
-#include "analysis/seed_tables.h"
-#include "analysis/sweep_runner.h"
-#include "analysis/torch_part.h"
 #include "error_text.h"
 #include "io/atomic_file.h"
 #include "itemmodels/sweep_table_model.h"
@@ -12,6 +8,10 @@
 #include "model/preset.h"
 #include "run/byte_size.h"
 #include "runs/torch_part_loader.h"
+#include "studies/scaling_series.h"
+#include "studies/seed_tables.h"
+#include "studies/sweep_runner.h"
+#include "torchpart/torch_part.h"
 
 #include <QChart>
 #include <QChartView>

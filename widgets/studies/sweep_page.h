@@ -1,8 +1,8 @@
 #pragma once
 
-#include "analysis/scaling_fit.h"
-#include "analysis/sweep_result.h"
 #include "outcome.h"
+#include "studies/scaling_fit.h"
+#include "studies/sweep_result.h"
 
 #include <QFuture>
 #include <QString>

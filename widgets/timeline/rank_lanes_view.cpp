@@ -10,8 +10,8 @@
 #include "run_document.h"
 #include "when_finished.h"
 
-#include "trace/timeline_layout.h"
-#include "trace/timeline_mapping.h"
+#include "layout/timeline_layout.h"
+#include "layout/timeline_mapping.h"
 #include "trace/trace.h"
 
 #include <QEvent>

@@ -10,7 +10,7 @@
 #include "painters/timeline_overlay_painter.h"
 #include "painters/timeline_step_painter.h"
 
-#include "trace/timeline_layout.h"
+#include "layout/timeline_layout.h"
 #include "trace/trace.h"
 
 #include <QElapsedTimer>

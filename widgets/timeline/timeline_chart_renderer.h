@@ -2,7 +2,7 @@
 
 #include "painters/timeline_paint_context.h"
 
-#include "trace/timeline_mapping.h"
+#include "layout/timeline_mapping.h"
 #include "trace/trace_annotations.h"
 
 #include <QColor>

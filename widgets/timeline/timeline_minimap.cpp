@@ -2,7 +2,7 @@
 
 #include "run_document.h"
 
-#include "trace/timeline_layout.h"
+#include "layout/timeline_layout.h"
 
 #include <QMouseEvent>
 #include <QPainter>

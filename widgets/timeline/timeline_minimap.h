@@ -1,6 +1,6 @@
 #pragma once
 
-#include "trace/timeline_mapping.h"
+#include "layout/timeline_mapping.h"
 
 #include <QWidget>
 

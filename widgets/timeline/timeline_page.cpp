@@ -2,12 +2,11 @@
 
 #include "common/search_bar.h"
 #include "common/stack_pane.h"
+#include "layout/timeline_layout.h"
 #include "run_document.h"
 #include "timeline/timeline_minimap.h"
 #include "timeline/timeline_view.h"
-#include "trace/timeline_layout.h"
 #include "trace/trace.h"
-#include "when_finished.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -16,6 +15,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
+#include <QScopedValueRollback>
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSlider>
@@ -25,7 +25,6 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <limits>
@@ -231,7 +230,6 @@ void TimelinePage::followTrace() {
         return;
     }
     const bool continues = m_state->isContinuation() && shown && m_view->timelineLayout();
-    ++m_generation;  // a layout still computing for an earlier trace is dropped
     m_wantedDetail = -1;
     m_pending = false;
     m_trace = trace;
@@ -242,52 +240,43 @@ void TimelinePage::followTrace() {
         syncDetailControls();
         return;
     }
-    std::shared_ptr<TimelineLayout> layout = m_state->drawingLayout();
-    if (continues) {
-        if (!layout) {
-            layout = std::make_shared<TimelineLayout>(*trace);
-        }
-        m_view->updateTrace(trace, layout);
-        m_state->setLayout(std::move(layout));
+    // The document lays the run out (here for a small run or a live run's next snapshot, else
+    // on a worker thread: followLayout() shows it when it arrives).
+    bool laid_out = false;
+    {
+        // The layout a small run gets here and now is shown below, not by followLayout().
+        const QScopedValueRollback<bool> following(m_followingTrace, true);
+        laid_out = m_state->requestLayout();
+    }
+    if (!laid_out) {
+        m_pending = true;
+        m_view->setTrace(nullptr);
+        m_view->setPlaceholderText(
+            tr("Laying out %1 events…").arg(QLocale().toString(qint64(trace->events.count()))));
         syncDetailControls();
         return;
     }
-    if (layout || trace->events.count() <= kAsyncEvents) {
-        // Laid out by whoever gave the run (the session, a run controller), or small: here.
-        adoptLayout(layout ? std::move(layout) : std::make_shared<TimelineLayout>(*trace));
+    if (continues) {
+        m_view->updateTrace(trace, m_state->drawingLayout());
+        syncDetailControls();
         return;
     }
-    // Large and without a layout: lay out on a worker thread (the Trace is immutable and
-    // shared), show the result when it arrives unless another trace came in meanwhile.
-    m_pending = true;
-    m_view->setTrace(nullptr);
-    m_view->setPlaceholderText(
-        tr("Laying out %1 events…").arg(QLocale().toString(qint64(trace->events.count()))));
-    syncDetailControls();
-    const uint64_t generation = m_generation;
-    whenFinished(this,
-                 QtConcurrent::run([trace] { return std::make_shared<TimelineLayout>(*trace); }),
-                 [this, generation](std::shared_ptr<TimelineLayout> layout) {
-                     if (generation == m_generation) {
-                         adoptLayout(std::move(layout));
-                     }
-                 });
+    adoptLayout(m_state->drawingLayout());
 }
 
 void TimelinePage::followLayout() {
     std::shared_ptr<TimelineLayout> layout = m_state->drawingLayout();
-    if (!layout || layout.get() == m_view->timelineLayout() || m_state->trace() != m_trace.lock()) {
+    if (m_followingTrace || !layout || layout.get() == m_view->timelineLayout() ||
+        m_state->trace() != m_trace.lock()) {
         return;
     }
-    ++m_generation;  // a layout of our own still computing is not needed
     adoptLayout(std::move(layout));
 }
 
 void TimelinePage::adoptLayout(std::shared_ptr<TimelineLayout> layout) {
     m_pending = false;
     m_view->setPlaceholderText(QString());
-    m_view->setTrace(m_trace.lock(), layout);
-    m_state->setLayout(std::move(layout));
+    m_view->setTrace(m_trace.lock(), std::move(layout));
     syncDetailControls();
     emit layoutReady();
 }

@@ -32,15 +32,12 @@ class Trace;
 // reset), the active
 // memory timeline with a minimap of the whole run under it, its detail controls (a slider and an
 // absolute count, like memory_viz, plus a percentage) and the stack pane of the pinned
-// allocation, in a splitter. Large traces are laid out off the GUI thread; layoutReady() says
-// when the view has its layout.
+// allocation, in a splitter. It only draws: the run document lays the run out (off the GUI thread
+// for a large run); layoutReady() says when the view has its layout.
 class TimelinePage : public QWidget {
     Q_OBJECT
 
   public:
-    // Traces with more events than this are laid out on a worker thread.
-    static constexpr size_t kAsyncEvents = 200000;
-
     // With its own run document, or following `state` (MainWindow's, shared with the other
     // pages): the view, the minimap, the stack pane and the search bar follow it, and setTrace
     // gives it the run and, once laid out, its layout.
@@ -134,9 +131,9 @@ class TimelinePage : public QWidget {
     QDoubleSpinBox* m_percent = nullptr;
     QTimer* m_detailTimer = nullptr;
     int64_t m_wantedDetail = -1;
+    bool m_followingTrace = false;  // followTrace() asks the document for the layout
     bool m_pending = false;
-    bool m_live = false;        // the trace shown came from setLiveTrace
-    uint64_t m_generation = 0;  // results of an older setTrace are dropped
+    bool m_live = false;  // the trace shown came from setLiveTrace
 };
 
 }  // namespace memscope

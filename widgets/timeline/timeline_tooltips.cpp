@@ -4,9 +4,9 @@
 #include "common/timeline_labels.h"
 #include "painters/timeline_colors.h"
 
-#include "trace/timeline_layout.h"
+#include "explain/trace_summary.h"
+#include "layout/timeline_layout.h"
 #include "trace/trace.h"
-#include "trace/trace_summary.h"
 
 #include <QLocale>
 #include <QStringList>

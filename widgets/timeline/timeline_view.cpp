@@ -12,7 +12,7 @@
 #include "run_indexes.h"
 #include "timeline/timeline_tooltips.h"
 
-#include "trace/timeline_layout.h"
+#include "layout/timeline_layout.h"
 #include "trace/trace.h"
 
 #include <QBackingStore>

@@ -6,7 +6,7 @@
 #include "timeline/timeline_chart_renderer.h"
 
 #include "analysis/range_filter.h"
-#include "trace/timeline_mapping.h"
+#include "layout/timeline_mapping.h"
 #include "trace/trace_annotations.h"
 
 #include <QColor>

@@ -1,0 +1,943 @@
+#include "layout/timeline_layout.h"
+
+#include "model/input_error.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+
+namespace memscope {
+namespace {
+
+// Totals per leaf of the max tree: range queries scan at most two partial blocks, so the tree
+// costs X / 16 values instead of 2 X.
+constexpr int64_t kBlock = 32;
+
+// Allocation order for the detail: size descending, then lower index first.
+struct BySize {
+    const std::vector<int64_t>* size;
+    bool operator()(int32_t l, int32_t r) const {
+        const int64_t sl = (*size)[size_t(l)];
+        const int64_t sr = (*size)[size_t(r)];
+        return sl != sr ? sl > sr : l < r;
+    }
+};
+
+// Recomputes the leaves of an implicit block tree for blocks [first, end) of `values` and their
+// ancestors (`better` picks the kept value, `none` fills empty leaves).
+template <typename Better>
+void updateBlockTree(const std::vector<int64_t>& values, std::vector<int64_t>& tree, size_t leaves,
+                     size_t first, size_t end, Better better) {
+    const size_t blocks = (values.size() + size_t(kBlock) - 1) / size_t(kBlock);
+    end = std::min(end, blocks);
+    if (first >= end) {
+        return;
+    }
+    for (size_t b = first; b < end; ++b) {
+        const size_t from = b * size_t(kBlock);
+        const size_t to = std::min(values.size(), from + size_t(kBlock));
+        int64_t best = values[from];
+        for (size_t x = from + 1; x < to; ++x) {
+            best = better(best, values[x]);
+        }
+        tree[leaves + b] = best;
+    }
+    for (size_t l = (leaves + first) / 2, r = (leaves + end - 1) / 2; l >= 1; l /= 2, r /= 2) {
+        for (size_t i = l; i <= r; ++i) {
+            tree[i] = better(tree[2 * i], tree[2 * i + 1]);
+        }
+        if (l == 1) {
+            break;
+        }
+    }
+}
+
+int64_t maxOfBlocks(int64_t l, int64_t r) {
+    return std::max(l, r);
+}
+int64_t minOf(int64_t l, int64_t r) {
+    return std::min(l, r);
+}
+
+// An alloc event marked as made before the trace began (step < 0: an imported snapshot's blocks
+// that were live when recording started): its block is present from the start and takes no x.
+bool beforeTrace(const EventColumns& events, size_t i) {
+    return static_cast<EventKind>(events.kind[i]) == EventKind::Alloc && events.step[i] < 0;
+}
+
+// Appends the x axis of events [from, end): one x per alloc and free event (allocs made before
+// the trace take none), its time, and each allocation's begin and end x. Threads' buffers can
+// interleave slightly out of time order; a running maximum keeps the times sorted for
+// xAtTime's binary search.
+void appendXAxis(const EventColumns& events, const std::vector<int64_t>& allocation_of_event,
+                 size_t from, std::vector<int64_t>& event_of_x, std::vector<int64_t>& time_of_x,
+                 std::vector<int64_t>& begin_x, std::vector<int64_t>& end_x) {
+    int64_t latest = time_of_x.empty() ? std::numeric_limits<int64_t>::min() : time_of_x.back();
+    for (size_t i = from; i < events.count(); ++i) {
+        const auto kind = static_cast<EventKind>(events.kind[i]);
+        if ((kind != EventKind::Alloc && kind != EventKind::Free) || beforeTrace(events, i)) {
+            continue;
+        }
+        const auto x = static_cast<int64_t>(event_of_x.size());
+        event_of_x.push_back(static_cast<int64_t>(i));
+        latest = std::max(latest, events.time_ns[i]);
+        time_of_x.push_back(latest);
+        const int64_t a = allocation_of_event[i];
+        if (a < 0) {
+            continue;
+        }
+        if (kind == EventKind::Alloc) {
+            begin_x[static_cast<size_t>(a)] = x;
+        } else {
+            end_x[static_cast<size_t>(a)] = x;
+        }
+    }
+}
+
+}  // namespace
+
+TimelineLayout::TimelineLayout(const Trace& trace, int64_t detail) {
+    const auto& allocations = trace.allocations();
+    const auto& events = trace.events;
+    const auto& allocation_of_event = trace.allocationOfEvent();
+    if (allocation_of_event.size() != events.count()) {
+        throw std::logic_error("TimelineLayout needs a finalized Trace (call Trace::finalize())");
+    }
+    if (allocations.size() > size_t(std::numeric_limits<int32_t>::max())) {
+        throw InputError("TimelineLayout supports at most 2^31 - 1 allocations");
+    }
+    const size_t count = allocations.size();
+    m_size.resize(count);
+    m_category.resize(count);
+    m_beginX.assign(count, 0);  // present from the start: x = 0
+    m_endX.assign(count, -1);
+    for (size_t a = 0; a < count; ++a) {
+        m_size[a] = std::max<int64_t>(0, allocations[a].size);
+        m_category[a] = allocations[a].category;
+    }
+
+    // Present from the start: freed without a recorded alloc, or allocated by an event marked
+    // as before the trace began (step < 0: an imported snapshot's blocks that were live when
+    // recording started). Those allocs take no x: the blocks are there at x = 0.
+    auto before_trace = [&](size_t i) { return beforeTrace(events, i); };
+    std::vector<uint8_t> present_from_start(count, 0);
+    for (size_t a = 0; a < count; ++a) {
+        const int64_t e = allocations[a].alloc_event;
+        present_from_start[a] = e < 0 || before_trace(static_cast<size_t>(e));
+    }
+
+    // The x axis: alloc and free events only. Pairing is the Trace's (per device and address).
+    size_t alloc_free = 0;
+    for (size_t i = 0; i < events.count(); ++i) {
+        const auto kind = static_cast<EventKind>(events.kind[i]);
+        alloc_free += (kind == EventKind::Alloc && !before_trace(i)) || kind == EventKind::Free;
+    }
+    m_eventOfX.reserve(alloc_free);
+    m_timeOfX.reserve(alloc_free);
+    appendXAxis(events, allocation_of_event, 0, m_eventOfX, m_timeOfX, m_beginX, m_endX);
+    const int64_t x_count = xCount();
+    for (size_t a = 0; a < count; ++a) {
+        const int64_t free_event = allocations[a].free_event;
+        if (free_event < 0) {
+            m_endX[a] = x_count;  // still live: runs to the end
+        } else if (m_endX[a] < 0) {
+            // Ended by a second alloc at its address (its free was never recorded): it ends at
+            // that alloc's x. Rare, so a binary search each.
+            const auto it = std::lower_bound(m_eventOfX.begin(), m_eventOfX.end(), free_event);
+            m_endX[a] = it - m_eventOfX.begin();
+        }
+        m_endX[a] = std::max(m_endX[a], m_beginX[a]);
+    }
+
+    // Stack order: present-from-start allocations at the bottom, the one freed last lowest
+    // (memory_viz reverses its list of them), then everything else in allocation order.
+    // Trace::finalize appends allocations in event order, so index order is allocation order.
+    std::vector<int32_t> present;
+    m_stackOrder.reserve(count);
+    for (size_t a = 0; a < count; ++a) {
+        if (present_from_start[a]) {
+            present.push_back(static_cast<int32_t>(a));
+        }
+    }
+    std::stable_sort(present.begin(), present.end(), [&](int32_t l, int32_t r) {
+        return allocations[size_t(l)].free_event > allocations[size_t(r)].free_event;
+    });
+    m_presentCount = present.size();
+    m_stackOrder = present;
+    for (size_t a = 0; a < count; ++a) {
+        if (!present_from_start[a]) {
+            m_stackOrder.push_back(static_cast<int32_t>(a));
+        }
+    }
+
+    m_bySize.resize(count);
+    std::iota(m_bySize.begin(), m_bySize.end(), 0);
+    std::sort(m_bySize.begin(), m_bySize.end(), BySize{&m_size});
+
+    // Total live bytes per x from a difference array: +size where an allocation starts, -size
+    // where it ends.
+    std::vector<int64_t> diff(static_cast<size_t>(x_count) + 1, 0);
+    for (size_t a = 0; a < count; ++a) {
+        diff[static_cast<size_t>(m_beginX[a])] += m_size[a];
+        diff[static_cast<size_t>(m_endX[a])] -= m_size[a];
+    }
+    m_total.resize(static_cast<size_t>(x_count));
+    int64_t running = 0;
+    for (int64_t x = 0; x < x_count; ++x) {
+        running += diff[static_cast<size_t>(x)];
+        m_total[static_cast<size_t>(x)] = running;
+        if (m_peakX < 0 || running > m_total[static_cast<size_t>(m_peakX)]) {
+            m_peakX = x;
+        }
+    }
+    buildTotalTrees();
+
+    // Alloc and free actions in x order by a counting sort on x; frees first within an x, so a
+    // free recorded implicitly by a re-alloc at the same address leaves before the new one comes.
+    std::vector<int64_t> start(static_cast<size_t>(x_count) + 1, 0);
+    size_t action_count = 0;
+    for (size_t a = 0; a < count; ++a) {
+        if (!present_from_start[a]) {
+            ++start[static_cast<size_t>(m_beginX[a])];
+            ++action_count;
+        }
+        if (m_endX[a] < x_count) {
+            ++start[static_cast<size_t>(m_endX[a])];
+            ++action_count;
+        }
+    }
+    int64_t offset = 0;
+    for (auto& s : start) {
+        const int64_t n = s;
+        s = offset;
+        offset += n;
+    }
+    m_actions.resize(action_count);
+    for (size_t a = 0; a < count; ++a) {
+        if (m_endX[a] < x_count) {
+            m_actions[size_t(start[size_t(m_endX[a])]++)] = int64_t(a) << 1 | 1;
+        }
+    }
+    for (size_t a = 0; a < count; ++a) {
+        if (!present_from_start[a]) {
+            m_actions[size_t(start[size_t(m_beginX[a])]++)] = int64_t(a) << 1;
+        }
+    }
+
+    m_eventCount = static_cast<int64_t>(events.count());
+    for (size_t a = 0; a < count; ++a) {
+        if (allocations[a].free_event < 0) {
+            m_open.push_back(static_cast<int32_t>(a));
+        }
+    }
+
+    buildCategoryBlocks();
+    setDetail(detail);
+}
+
+void TimelineLayout::applyAction(int64_t action, CategoryBytes& bytes) const {
+    const auto a = size_t(action >> 1);
+    if (m_endX[a] == m_beginX[a]) {
+        return;  // never live
+    }
+    const auto c = categoryIndex(int(m_category[a]));
+    bytes[c] += (action & 1) ? -m_size[a] : m_size[a];
+}
+
+void TimelineLayout::buildCategoryBlocks(size_t from) {
+    const int64_t x_count = xCount();
+    const auto blocks = size_t((x_count + kCategoryBlock - 1) / kCategoryBlock);
+    if (const size_t old_blocks = m_categoryBlockAction.size(); from >= old_blocks) {
+        from = old_blocks > 0 ? old_blocks - 1 : 0;  // the last stored block's state is valid
+    }
+    m_categoryBlockStart.resize(blocks * kCategoryCount, 0);
+    m_categoryBlockMax.resize(blocks * kCategoryCount, 0);
+    m_categoryBlockAction.resize(blocks, 0);
+    std::fill(m_categoryBlockMax.begin() + std::ptrdiff_t(std::min(from, blocks) * kCategoryCount),
+              m_categoryBlockMax.end(), 0);
+    CategoryBytes bytes{};
+    size_t action = 0;
+    if (from > 0 && from < blocks) {
+        // Resume from the block's stored state: nothing before it changed.
+        std::copy_n(m_categoryBlockStart.begin() + std::ptrdiff_t(from * kCategoryCount),
+                    kCategoryCount, bytes.begin());
+        action = size_t(m_categoryBlockAction[from]);
+    } else {
+        from = 0;
+        std::fill(m_categoryBlockMax.begin(), m_categoryBlockMax.end(), 0);
+        // Allocations present from the start are live before the first action; they have none.
+        for (size_t r = 0; r < m_presentCount; ++r) {
+            const auto a = size_t(m_stackOrder[r]);
+            if (m_endX[a] > m_beginX[a]) {
+                bytes[categoryIndex(int(m_category[a]))] += m_size[a];
+            }
+        }
+    }
+    for (int64_t x = int64_t(from) * kCategoryBlock; x < x_count; ++x) {
+        const auto b = size_t(x / kCategoryBlock);
+        if (x % kCategoryBlock == 0) {
+            std::copy(bytes.begin(), bytes.end(),
+                      m_categoryBlockStart.begin() + std::ptrdiff_t(b * kCategoryCount));
+            m_categoryBlockAction[b] = int64_t(action);
+        }
+        for (; action < m_actions.size() && actionX(m_actions[action]) == x; ++action) {
+            applyAction(m_actions[action], bytes);
+        }
+        int64_t* top = m_categoryBlockMax.data() + b * kCategoryCount;
+        int64_t sum = 0;
+        for (size_t c = 0; c < size_t(kCategoryCount); ++c) {
+            sum += bytes[c];
+            top[c] = std::max(top[c], sum);
+        }
+    }
+}
+
+template <typename Visit>
+void TimelineLayout::sweepCategoryBlock(int64_t b, int64_t from, int64_t to, Visit&& visit) const {
+    CategoryBytes bytes;
+    std::copy_n(m_categoryBlockStart.begin() + std::ptrdiff_t(size_t(b) * kCategoryCount),
+                kCategoryCount, bytes.begin());
+    auto action = size_t(m_categoryBlockAction[size_t(b)]);
+    for (int64_t x = b * kCategoryBlock; x < to; ++x) {
+        for (; action < m_actions.size() && actionX(m_actions[action]) == x; ++action) {
+            applyAction(m_actions[action], bytes);
+        }
+        if (x >= from) {
+            visit(bytes);
+        }
+    }
+}
+
+TimelineLayout::CategoryBytes TimelineLayout::categoryBytesAt(int64_t x) const {
+    CategoryBytes out{};
+    if (x < 0 || x >= xCount()) {
+        return out;
+    }
+    sweepCategoryBlock(x / kCategoryBlock, x, x + 1, [&](const CategoryBytes& b) { out = b; });
+    return out;
+}
+
+TimelineLayout::CategoryBytes TimelineLayout::categoryStackMax(int64_t x0, int64_t x1) const {
+    CategoryBytes out{};
+    x0 = std::max<int64_t>(x0, 0);
+    x1 = std::min(x1, xCount());
+    auto take = [&out](const CategoryBytes& bytes) {
+        int64_t sum = 0;
+        for (size_t c = 0; c < size_t(kCategoryCount); ++c) {
+            sum += bytes[c];
+            out[c] = std::max(out[c], sum);
+        }
+    };
+    int64_t x = x0;
+    while (x < x1) {
+        const int64_t b = x / kCategoryBlock;
+        const int64_t block_end = std::min((b + 1) * kCategoryBlock, xCount());
+        if (x == b * kCategoryBlock && block_end <= x1) {
+            const int64_t* top = m_categoryBlockMax.data() + size_t(b) * kCategoryCount;
+            for (size_t c = 0; c < size_t(kCategoryCount); ++c) {
+                out[c] = std::max(out[c], top[c]);
+            }
+        } else {
+            sweepCategoryBlock(b, x, std::min(block_end, x1), take);
+        }
+        x = block_end;
+    }
+    return out;
+}
+
+void TimelineLayout::buildTotalTrees() {
+    const size_t blocks = (m_total.size() + size_t(kBlock) - 1) / size_t(kBlock);
+    m_blockLeaves = 1;
+    while (m_blockLeaves < blocks) {
+        m_blockLeaves *= 2;
+    }
+    m_blockMax.assign(2 * m_blockLeaves, std::numeric_limits<int64_t>::min());
+    m_blockMin.assign(2 * m_blockLeaves, std::numeric_limits<int64_t>::max());
+    for (size_t b = 0; b < blocks; ++b) {
+        const auto from = m_total.begin() + std::ptrdiff_t(b * size_t(kBlock));
+        const auto to =
+            m_total.begin() + std::ptrdiff_t(std::min(m_total.size(), (b + 1) * size_t(kBlock)));
+        const auto [lowest, highest] = std::minmax_element(from, to);
+        m_blockMax[m_blockLeaves + b] = *highest;
+        m_blockMin[m_blockLeaves + b] = *lowest;
+    }
+    for (size_t i = m_blockLeaves - 1; i >= 1; --i) {
+        m_blockMax[i] = std::max(m_blockMax[2 * i], m_blockMax[2 * i + 1]);
+        m_blockMin[i] = std::min(m_blockMin[2 * i], m_blockMin[2 * i + 1]);
+    }
+}
+
+template <typename Better>
+int64_t TimelineLayout::rangeQuery(const std::vector<int64_t>& values,
+                                   const std::vector<int64_t>& tree, int64_t x0, int64_t x1,
+                                   Better better) const {
+    int64_t best = values[size_t(x0)];
+    auto scan = [&](int64_t from, int64_t to) {
+        for (int64_t x = from; x < to; ++x) {
+            best = better(best, values[size_t(x)]);
+        }
+    };
+    const int64_t first_full = (x0 + kBlock - 1) / kBlock;
+    const int64_t last_full = x1 / kBlock;  // blocks [first_full, last_full) lie inside
+    if (first_full >= last_full) {
+        scan(x0, x1);
+        return best;
+    }
+    scan(x0, first_full * kBlock);
+    scan(last_full * kBlock, x1);
+    // Iterative bottom-up query over leaves [first_full, last_full).
+    size_t l = m_blockLeaves + size_t(first_full);
+    size_t r = m_blockLeaves + size_t(last_full);
+    while (l < r) {
+        if (l & 1) {
+            best = better(best, tree[l++]);
+        }
+        if (r & 1) {
+            best = better(best, tree[--r]);
+        }
+        l /= 2;
+        r /= 2;
+    }
+    return best;
+}
+
+int64_t TimelineLayout::maxTotal(int64_t x0, int64_t x1) const {
+    x0 = std::max<int64_t>(x0, 0);
+    x1 = std::min(x1, xCount());
+    if (x0 >= x1) {
+        return 0;
+    }
+    return rangeQuery(m_total, m_blockMax, x0, x1,
+                      [](int64_t l, int64_t r) { return std::max(l, r); });
+}
+
+int64_t TimelineLayout::minTotal(int64_t x0, int64_t x1) const {
+    x0 = std::max<int64_t>(x0, 0);
+    x1 = std::min(x1, xCount());
+    if (x0 >= x1) {
+        return 0;
+    }
+    return rangeQuery(m_total, m_blockMin, x0, x1,
+                      [](int64_t l, int64_t r) { return std::min(l, r); });
+}
+
+int64_t TimelineLayout::minDrawnTop(int64_t x0, int64_t x1) const {
+    x0 = std::max<int64_t>(x0, 0);
+    x1 = std::min(x1, xCount());
+    if (x0 >= x1) {
+        return 0;
+    }
+    return rangeQuery(m_drawnTop, m_blockMinDrawnTop, x0, x1,
+                      [](int64_t l, int64_t r) { return std::min(l, r); });
+}
+
+int64_t TimelineLayout::xAtTime(int64_t time_ns) const {
+    return std::lower_bound(m_timeOfX.begin(), m_timeOfX.end(), time_ns) - m_timeOfX.begin();
+}
+
+double TimelineLayout::endTime() const {
+    if (m_timeOfX.empty()) {
+        return 1;
+    }
+    const double first = double(m_timeOfX.front());
+    const double last = double(m_timeOfX.back());
+    return last + std::max(1.0, (last - first) / double(m_timeOfX.size()));
+}
+
+int64_t TimelineLayout::detailForPercent(double percent) const {
+    if (!(percent > 0)) {  // also NaN
+        return 0;
+    }
+    const double n = std::round(double(allocationCount()) * std::min(percent, 100.0) / 100.0);
+    return std::clamp<int64_t>(int64_t(n), 0, allocationCount());
+}
+
+void TimelineLayout::setDetail(int64_t n) {
+    m_requestedDetail = n;
+    n = std::clamp<int64_t>(n, 0, allocationCount());
+    m_detail = n;
+    ensureBySize(n);
+
+    // Which allocations are drawn, then their drawn indices in stack order. Buffers are reused
+    // from the previous detail: at a million allocations, fresh pages cost more than the work.
+    m_drawnIndex.assign(m_size.size(), -1);
+    for (int64_t k = 0; k < n; ++k) {
+        m_drawnIndex[size_t(m_bySize[size_t(k)])] = 0;
+    }
+    m_drawn.clear();
+    size_t drawn_present = 0;  // drawn allocations present from the start: the first ones
+    for (size_t r = 0; r < m_stackOrder.size(); ++r) {
+        const int32_t a = m_stackOrder[r];
+        if (m_drawnIndex[size_t(a)] == 0) {
+            m_drawnIndex[size_t(a)] = static_cast<int32_t>(m_drawn.size());
+            m_drawn.push_back(a);
+            drawn_present += r < m_presentCount;
+        }
+    }
+    const size_t drawn = m_drawn.size();
+    m_drawnBegin.resize(drawn);
+    m_drawnEnd.resize(drawn);
+    for (size_t d = 0; d < drawn; ++d) {
+        m_drawnBegin[d] = m_beginX[size_t(m_drawn[d])];
+        m_drawnEnd[d] = m_endX[size_t(m_drawn[d])];
+    }
+
+    // Top of the drawn allocations per x, as for the total.
+    const auto x_count = size_t(xCount());
+    m_scratch.assign(x_count + 1, 0);
+    for (size_t d = 0; d < drawn; ++d) {
+        const int64_t size = m_size[size_t(m_drawn[d])];
+        m_scratch[size_t(m_drawnBegin[d])] += size;
+        m_scratch[size_t(m_drawnEnd[d])] -= size;
+    }
+    m_drawnTop.resize(x_count);
+    int64_t running = 0;
+    for (size_t x = 0; x < x_count; ++x) {
+        running += m_scratch[x];
+        m_drawnTop[x] = running;
+    }
+    // Block minima of the drawn top, as the max tree over totals (the band's lower envelope
+    // per pixel column).
+    m_blockMinDrawnTop.assign(2 * m_blockLeaves, std::numeric_limits<int64_t>::max());
+    updateDrawnTopTree(0, m_blockLeaves);
+
+    // The drawn allocations' actions, in order: all the sweep below needs.
+    m_drawnActions.clear();
+    for (const int64_t action : m_actions) {
+        if (m_drawnIndex[size_t(action >> 1)] >= 0) {
+            m_drawnActions.push_back(action);
+        }
+    }
+    sweepPoints(drawn_present);
+}
+
+void TimelineLayout::updateDrawnTopTree(size_t first_block, size_t end_block) {
+    updateBlockTree(m_drawnTop, m_blockMinDrawnTop, m_blockLeaves, first_block, end_block, minOf);
+}
+
+void TimelineLayout::ensureBySize(int64_t n) {
+    if (m_bySizeComplete || int64_t(m_bySize.size()) >= n) {
+        return;
+    }
+    m_bySize.resize(m_size.size());
+    std::iota(m_bySize.begin(), m_bySize.end(), 0);
+    std::sort(m_bySize.begin(), m_bySize.end(), BySize{&m_size});
+    m_bySizeComplete = true;
+}
+
+void TimelineLayout::sweepPoints(size_t drawn_present) {
+    const size_t drawn = m_drawn.size();
+    // The sweep, run twice: once counting each drawn allocation's points, once writing them
+    // straight into their place in the flat array (no per-allocation vectors, no sort).
+    // `m_live` holds the live drawn allocations in stack order (drawn index order), so it stays
+    // sorted: a new allocation goes on top (its rank exceeds every live one) and a free finds its
+    // slot by binary search; everything after that slot slides down and gets one point. Each
+    // entry carries its bottom and its point counter or write cursor, so the inner loop touches
+    // one contiguous array.
+    enum class Pass { Count, Write };
+    auto sweep = [&](Pass pass) {
+        m_live.clear();
+        int64_t drawn_total = 0;
+        auto arrive = [&](size_t d, int64_t x) {
+            LiveEntry e{int32_t(d), drawn_total, pass == Pass::Count ? 1 : m_pointStart[d]};
+            if (pass == Pass::Write) {
+                m_points[size_t(e.slot++)] = {x, drawn_total};
+            }
+            return e;
+        };
+        auto leave = [&](const LiveEntry& e) {
+            if (pass == Pass::Count) {
+                m_pointStart[size_t(e.d) + 1] = e.slot;
+            }
+        };
+        for (size_t d = 0; d < drawn_present; ++d) {
+            const LiveEntry e = arrive(d, 0);
+            // One freed at x = 0 has no width: it takes a point but no room, so that the ones
+            // above start where the state after event 0 puts them.
+            if (m_drawnEnd[d] > 0) {
+                drawn_total += m_size[size_t(m_drawn[d])];
+                m_live.push_back(e);
+            } else {
+                leave(e);
+            }
+        }
+        for (const int64_t action : m_drawnActions) {
+            const auto a = size_t(action >> 1);
+            const int32_t d = m_drawnIndex[a];
+            if (d < 0) {
+                continue;  // summarized: moves nothing that is drawn
+            }
+            const int64_t size = m_size[a];
+            if ((action & 1) == 0) {
+                m_live.push_back(arrive(size_t(d), m_beginX[a]));
+                drawn_total += size;
+                continue;
+            }
+            const auto it =
+                std::lower_bound(m_live.begin(), m_live.end(), d,
+                                 [](const LiveEntry& e, int32_t value) { return e.d < value; });
+            if (it == m_live.end() || it->d != d) {
+                continue;  // freed at x = 0 before anything happened (see above)
+            }
+            const int64_t x = m_endX[a];
+            for (auto above = it + 1; above != m_live.end(); ++above) {
+                above->bottom -= size;
+                if (pass == Pass::Write) {
+                    m_points[size_t(above->slot)] = {x, above->bottom};
+                }
+                ++above->slot;
+            }
+            leave(*it);
+            m_live.erase(it);
+            drawn_total -= size;
+        }
+        for (const LiveEntry& e : m_live) {
+            leave(e);
+        }
+    };
+    m_pointStart.assign(drawn + 1, 0);
+    sweep(Pass::Count);
+    for (size_t d = 0; d < drawn; ++d) {
+        m_pointStart[d + 1] += m_pointStart[d];
+    }
+    m_points.resize(size_t(m_pointStart[drawn]));
+    sweep(Pass::Write);
+}
+
+void TimelineLayout::updateTotalTrees(size_t first_block) {
+    const size_t blocks = (m_total.size() + size_t(kBlock) - 1) / size_t(kBlock);
+    if (blocks > m_blockLeaves) {
+        buildTotalTrees();  // the leaves doubled: once per doubling of the axis
+        return;
+    }
+    updateBlockTree(m_total, m_blockMax, m_blockLeaves, first_block, blocks, maxOfBlocks);
+    updateBlockTree(m_total, m_blockMin, m_blockLeaves, first_block, blocks, minOf);
+}
+
+void TimelineLayout::extend(const Trace& trace) {
+    const auto& allocations = trace.allocations();
+    const auto& events = trace.events;
+    const auto& allocation_of_event = trace.allocationOfEvent();
+    if (allocation_of_event.size() != events.count()) {
+        throw std::logic_error("TimelineLayout needs a finalized Trace (call Trace::finalize())");
+    }
+    auto before_trace = [&](size_t i) { return beforeTrace(events, i); };
+    const size_t old_count = m_size.size();
+    const size_t count = allocations.size();
+    const int64_t old_x = xCount();
+    // In place only while nothing is present from the start (their stack order depends on when
+    // they are freed) and the trace only grew.
+    bool in_place = m_presentCount == 0 && count >= old_count &&
+                    events.count() >= size_t(m_eventCount) &&
+                    count <= size_t(std::numeric_limits<int32_t>::max());
+    for (size_t a = old_count; in_place && a < count; ++a) {
+        const int64_t e = allocations[a].alloc_event;
+        in_place = e >= 0 && !before_trace(size_t(e));
+    }
+    if (!in_place) {
+        *this = TimelineLayout(trace, m_requestedDetail);
+        return;
+    }
+
+    // Per allocation: the new ones, and those live at the old end (their end is open again).
+    m_size.resize(count);
+    m_category.resize(count);
+    m_beginX.resize(count, 0);
+    m_endX.resize(count, -1);
+    for (size_t a = old_count; a < count; ++a) {
+        m_size[a] = std::max<int64_t>(0, allocations[a].size);
+        m_category[a] = allocations[a].category;
+        m_stackOrder.push_back(static_cast<int32_t>(a));
+    }
+    m_revisited.swap(m_open);
+    m_open.clear();
+    for (const int32_t a : m_revisited) {
+        m_endX[size_t(a)] = -1;
+    }
+
+    // The x axis over the new events.
+    appendXAxis(events, allocation_of_event, size_t(m_eventCount), m_eventOfX, m_timeOfX, m_beginX,
+                m_endX);
+    const int64_t x_count = xCount();
+    auto settle_end = [&](size_t a) {
+        const int64_t free_event = allocations[a].free_event;
+        if (free_event < 0) {
+            m_endX[a] = x_count;
+            m_open.push_back(static_cast<int32_t>(a));
+        } else if (m_endX[a] < 0) {
+            const auto it = std::lower_bound(m_eventOfX.begin(), m_eventOfX.end(), free_event);
+            m_endX[a] = it - m_eventOfX.begin();
+        }
+        m_endX[a] = std::max(m_endX[a], m_beginX[a]);
+    };
+    // Category bytes change from the first x of an allocation whose category changed.
+    int64_t changed_from = old_x;
+    for (const int32_t a : m_revisited) {
+        settle_end(size_t(a));
+        const Category c = allocations[size_t(a)].category;
+        if (c != m_category[size_t(a)]) {
+            m_category[size_t(a)] = c;
+            changed_from = std::min(changed_from, m_beginX[size_t(a)]);
+        }
+    }
+    for (size_t a = old_count; a < count; ++a) {
+        settle_end(a);
+    }
+
+    // Totals over the new x from the ends and starts in them.
+    std::vector<int64_t> diff(size_t(x_count - old_x) + 1, 0);
+    auto add = [&](int64_t x, int64_t bytes) {
+        if (x >= old_x && x < x_count) {
+            diff[size_t(x - old_x)] += bytes;
+        }
+    };
+    for (const int32_t a : m_revisited) {
+        add(m_endX[size_t(a)], -m_size[size_t(a)]);
+    }
+    for (size_t a = old_count; a < count; ++a) {
+        add(m_beginX[a], m_size[a]);
+        add(m_endX[a], -m_size[a]);
+    }
+    m_total.resize(size_t(x_count));
+    int64_t running = old_x > 0 ? m_total[size_t(old_x - 1)] : 0;
+    for (int64_t x = old_x; x < x_count; ++x) {
+        running += diff[size_t(x - old_x)];
+        m_total[size_t(x)] = running;
+        if (m_peakX < 0 || running > m_total[size_t(m_peakX)]) {
+            m_peakX = x;
+        }
+    }
+    const size_t old_leaves = m_blockLeaves;
+    updateTotalTrees(size_t(old_x / kBlock));
+
+    // Actions at the new x, ordered as the constructor's counting sort orders them.
+    const size_t first_action = m_actions.size();
+    {
+        std::vector<int64_t> start(size_t(x_count - old_x) + 1, 0);
+        size_t added = 0;
+        for (const int32_t a : m_revisited) {
+            if (m_endX[size_t(a)] < x_count) {
+                ++start[size_t(m_endX[size_t(a)] - old_x)], ++added;
+            }
+        }
+        for (size_t a = old_count; a < count; ++a) {
+            ++start[size_t(m_beginX[a] - old_x)], ++added;
+            if (m_endX[a] < x_count) {
+                ++start[size_t(m_endX[a] - old_x)], ++added;
+            }
+        }
+        int64_t offset = int64_t(first_action);
+        for (auto& slot : start) {
+            const int64_t n = slot;
+            slot = offset;
+            offset += n;
+        }
+        m_actions.resize(first_action + added);
+        for (const int32_t a : m_revisited) {
+            if (m_endX[size_t(a)] < x_count) {
+                m_actions[size_t(start[size_t(m_endX[size_t(a)] - old_x)]++)] = int64_t(a) << 1 | 1;
+            }
+        }
+        for (size_t a = old_count; a < count; ++a) {
+            if (m_endX[a] < x_count) {
+                m_actions[size_t(start[size_t(m_endX[a] - old_x)]++)] = int64_t(a) << 1 | 1;
+            }
+        }
+        for (size_t a = old_count; a < count; ++a) {
+            m_actions[size_t(start[size_t(m_beginX[a] - old_x)]++)] = int64_t(a) << 1;
+        }
+    }
+    buildCategoryBlocks(size_t(changed_from / kCategoryBlock));
+
+    // Detail: the top n by size of old and new together lies in the old top n and the new ones.
+    const auto n = size_t(std::clamp<int64_t>(m_requestedDetail, 0, int64_t(count)));
+    if (!m_bySizeComplete && m_bySize.size() < n) {
+        ensureBySize(int64_t(n));
+    } else {
+        std::vector<int32_t> added(count - old_count);
+        std::iota(added.begin(), added.end(), int32_t(old_count));
+        std::sort(added.begin(), added.end(), BySize{&m_size});
+        const size_t old_top = std::min(m_bySize.size(), n);
+        std::vector<int32_t> merged;
+        merged.reserve(old_top + added.size());
+        std::merge(m_bySize.begin(), m_bySize.begin() + std::ptrdiff_t(old_top), added.begin(),
+                   added.end(), std::back_inserter(merged), BySize{&m_size});
+        m_bySizeComplete = m_bySizeComplete && old_top == m_bySize.size();
+        if (merged.size() > n) {
+            merged.resize(n);
+            m_bySizeComplete = false;
+        }
+        m_bySize.swap(merged);
+    }
+    m_detail = int64_t(n);
+    // Kept, added and pushed out of the detail.
+    constexpr int32_t kKept = -3;
+    constexpr int32_t kAdded = -2;
+    m_drawnIndex.resize(count, -1);
+    for (size_t k = 0; k < n; ++k) {
+        int32_t& index = m_drawnIndex[size_t(m_bySize[k])];
+        index = index >= 0 ? kKept : kAdded;
+    }
+    std::vector<int32_t> drawn;
+    std::vector<int32_t> evicted;
+    drawn.reserve(n);
+    for (const int32_t a : m_drawn) {
+        if (m_drawnIndex[size_t(a)] == kKept) {
+            drawn.push_back(a);
+        } else {
+            evicted.push_back(a);
+            m_drawnIndex[size_t(a)] = -1;
+        }
+    }
+    std::vector<int32_t> added;
+    for (size_t k = 0; k < n; ++k) {
+        if (m_drawnIndex[size_t(m_bySize[k])] == kAdded) {
+            added.push_back(m_bySize[k]);
+        }
+    }
+    std::sort(added.begin(), added.end());
+    const bool added_old = !added.empty() && size_t(added.front()) < old_count;
+    {
+        // Stack order is index order here (nothing present from the start).
+        std::vector<int32_t> merged;
+        merged.reserve(n);
+        std::merge(drawn.begin(), drawn.end(), added.begin(), added.end(),
+                   std::back_inserter(merged));
+        m_drawn.swap(merged);
+    }
+    m_drawnBegin.resize(m_drawn.size());
+    m_drawnEnd.resize(m_drawn.size());
+    for (size_t d = 0; d < m_drawn.size(); ++d) {
+        const auto a = size_t(m_drawn[d]);
+        m_drawnIndex[a] = int32_t(d);
+        m_drawnBegin[d] = m_beginX[a];
+        m_drawnEnd[d] = m_endX[a];
+    }
+
+    // The drawn top: before the old end only the allocations that left or joined the detail
+    // change it (over their own x); from the old end on it is summed afresh.
+    m_drawnTop.resize(size_t(x_count));
+    const bool whole_tree = m_blockLeaves != old_leaves;
+    if (whole_tree) {
+        m_blockMinDrawnTop.assign(2 * m_blockLeaves, std::numeric_limits<int64_t>::max());
+    }
+    auto shift = [&](int32_t a, int64_t sign) {
+        const int64_t from = m_beginX[size_t(a)];
+        const int64_t to = std::min(m_endX[size_t(a)], old_x);
+        if (from >= to) {
+            return;
+        }
+        const int64_t bytes = sign * m_size[size_t(a)];
+        for (int64_t x = from; x < to; ++x) {
+            m_drawnTop[size_t(x)] += bytes;
+        }
+        if (!whole_tree) {
+            updateDrawnTopTree(size_t(from / kBlock), size_t((to - 1) / kBlock) + 1);
+        }
+    };
+    for (const int32_t a : evicted) {
+        shift(a, -1);
+    }
+    for (const int32_t a : added) {
+        shift(a, +1);
+    }
+    std::fill(diff.begin(), diff.end(), 0);
+    for (size_t d = 0; d < m_drawn.size(); ++d) {
+        add(m_drawnBegin[d], m_size[size_t(m_drawn[d])]);
+        add(m_drawnEnd[d], -m_size[size_t(m_drawn[d])]);
+    }
+    // Drawn allocations begun before the old end and live at it: in the top at old_x - 1.
+    running = old_x > 0 ? m_drawnTop[size_t(old_x - 1)] : 0;
+    for (int64_t x = old_x; x < x_count; ++x) {
+        running += diff[size_t(x - old_x)];
+        m_drawnTop[size_t(x)] = running;
+    }
+    if (whole_tree) {
+        updateDrawnTopTree(0, m_blockLeaves);
+    } else {
+        updateDrawnTopTree(size_t(old_x / kBlock), m_blockLeaves);
+    }
+
+    // The drawn actions: the old ones still drawn, then the drawn ones among the new.
+    if (added_old) {
+        m_drawnActions.clear();  // an older allocation joined the detail: filter them all
+        for (const int64_t action : m_actions) {
+            if (m_drawnIndex[size_t(action >> 1)] >= 0) {
+                m_drawnActions.push_back(action);
+            }
+        }
+    } else {
+        m_drawnActions.erase(std::remove_if(m_drawnActions.begin(), m_drawnActions.end(),
+                                            [this](int64_t action) {
+                                                return m_drawnIndex[size_t(action >> 1)] < 0;
+                                            }),
+                             m_drawnActions.end());
+        for (size_t k = first_action; k < m_actions.size(); ++k) {
+            if (m_drawnIndex[size_t(m_actions[k] >> 1)] >= 0) {
+                m_drawnActions.push_back(m_actions[k]);
+            }
+        }
+    }
+    sweepPoints(0);
+
+    m_eventCount = static_cast<int64_t>(events.count());
+    m_firstNew = static_cast<int64_t>(old_count);
+}
+
+int64_t TimelineLayout::bottomAt(int64_t a, int64_t x) const {
+    if (a < 0 || a >= allocationCount()) {
+        return -1;
+    }
+    const int64_t d = drawnIndexOf(a);
+    if (d < 0 || x < beginX(a) || x >= endX(a)) {
+        return -1;
+    }
+    const TimelinePoint* first = pointsBegin(d);
+    const TimelinePoint* last = pointsEnd(d);
+    const TimelinePoint* it = std::upper_bound(
+        first, last, x, [](int64_t value, const TimelinePoint& p) { return value < p.x; });
+    return it == first ? -1 : (it - 1)->y_bottom;
+}
+
+int64_t TimelineLayout::hitTest(double x, double y) const {
+    if (!(x >= 0) || !(y >= 0) || x >= double(xCount())) {
+        return -1;
+    }
+    const auto xi = static_cast<int64_t>(std::floor(x));
+    if (y >= double(drawnTopAt(xi))) {
+        return -1;
+    }
+    for (size_t d = 0; d < m_drawn.size(); ++d) {
+        if (m_drawnBegin[d] > xi || m_drawnEnd[d] <= xi) {
+            continue;
+        }
+        const int64_t a = m_drawn[d];
+        const int64_t b = bottomAt(a, xi);
+        if (y >= double(b) && y < double(b + sizeOf(a))) {
+            return a;
+        }
+    }
+    return -1;
+}
+
+bool TimelineLayout::inSummarizedBand(double x, double y) const {
+    if (!(x >= 0) || x >= double(xCount())) {
+        return false;
+    }
+    const auto xi = static_cast<int64_t>(std::floor(x));
+    return y >= double(drawnTopAt(xi)) && y < double(totalAt(xi));
+}
+
+std::vector<int64_t> TimelineLayout::drawnIn(int64_t x0, int64_t x1) const {
+    std::vector<int64_t> out;
+    for (size_t d = 0; d < m_drawn.size(); ++d) {
+        if (m_drawnBegin[d] < x1 && m_drawnEnd[d] > x0) {
+            out.push_back(int64_t(d));
+        }
+    }
+    return out;
+}
+
+}  // namespace memscope
