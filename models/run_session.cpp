@@ -72,9 +72,11 @@ qint64 bytesToRead(const RunSource& source) {
 // show (`rank`, else the first readable), laid out unless it is for a comparison.
 RunSession::Loaded loadRun(RunSession::Loaded loaded, const RunRange& range, int rank,
                            const std::shared_ptr<std::atomic<bool>>& cancel,
-                           const std::function<void(double)>& progress) {
+                           const std::function<void(double)>& progress,
+                           uint64_t preview_entries = 0) {
     RunSource::Options options;
     options.range = range;
+    options.preview_entries = preview_entries;
     options.cancel = cancel.get();
     options.progress = progress;
     try {
@@ -209,12 +211,58 @@ bool RunSession::startLoad(const QString& path, const RunRange& range, int rank,
     };
     setLoading(true);
     emit progressChanged(0.0);
-    QFuture<Loaded> future = QtConcurrent::run([request, range, rank, cancel = m_cancel, progress] {
+    // A big snapshot opened whole: a preview of its first entries first (without progress: the
+    // bar is the whole file's), shown while the whole file is read. A file with no more entries
+    // than the preview's is whole already.
+    bool preview = false;
+    if (!comparison && range.isAll() && bytes > m_previewBytes) {
+        try {
+            preview = RunSource(QFile::encodeName(path).toStdString()).kind() ==
+                      RunSource::Kind::Snapshot;
+        } catch (const std::exception&) {
+        }
+    }
+    QFuture<Loaded> future = QtConcurrent::run([this, request, range, rank, cancel = m_cancel,
+                                                progress, preview, entries = m_previewEntries] {
+        if (preview) {
+            Loaded first = loadRun(request, range, rank, cancel, {}, entries);
+            if (first.cancelled || !first.error.isEmpty() || first.ranks.empty()) {
+                return loadRun(request, range, rank, cancel, progress);  // says why, whole
+            }
+            const auto& summary = first.ranks.front().trace->summary;
+            if (summary.find("preview") == summary.end()) {
+                return first;  // the whole file
+            }
+            // Queued to this object's thread; the destructor waits for the worker.
+            QMetaObject::invokeMethod(
+                this, [this, first] { showPreview(first); }, Qt::QueuedConnection);
+        }
         return loadRun(request, range, rank, cancel, progress);
     });
     m_worker = QFuture<void>(future);
     whenFinished(this, future, [this](const Loaded& loaded) { finishLoad(loaded); });
     return true;
+}
+
+void RunSession::showPreview(const Loaded& preview) {
+    if (!m_loading || (m_cancel && m_cancel->load()) || preview.ranks.empty()) {
+        return;  // cancelled meanwhile, or the whole file came first
+    }
+    const auto& trace = preview.ranks.front().trace;
+    clearRanks();
+    m_live = false;
+    m_path = preview.path;
+    m_document->setTrace(trace, false, preview.layout);
+    emit runChanged();
+    const auto& info = trace->summary.at("preview");
+    const qint64 offset = info.value("offset", qint64(0));
+    const qint64 size = info.value("file_bytes", qint64(0));
+    emit logMessage(tr("%1: showing its first %2 trace entries (%3 of %4 MB) while the rest loads")
+                        .arg(nativePath(preview.path),
+                             QLocale().toString(qint64(info.value("entries", qint64(0)))),
+                             QLocale().toString(double(offset) / 1e6, 'f', 0),
+                             QLocale().toString(double(size) / 1e6, 'f', 0)));
+    emit previewShown(preview.path);
 }
 
 void RunSession::cancel() {

@@ -35,6 +35,16 @@ class RunSession : public QObject {
   public:
     // Loads of at most this many bytes (all files together) run on the calling thread.
     static constexpr qint64 kInlineBytes = 4 << 20;
+    // A snapshot of more bytes than this opened whole shows a preview first (issue 52: a first
+    // picture of a big file in seconds): its first kPreviewEntries trace entries, read, laid
+    // out and shown while the worker goes on to read the whole file, which then replaces it.
+    static constexpr qint64 kPreviewBytes = 64 << 20;
+    static constexpr uint64_t kPreviewEntries = 1'000'000;
+    // Other thresholds for the preview (tests: a small file previewed).
+    void setPreview(qint64 bytes, uint64_t entries) {
+        m_previewBytes = bytes;
+        m_previewEntries = entries;
+    }
 
     explicit RunSession(RunDocument* document, QObject* parent = nullptr);
     // Cancels a load still going and waits for its worker.
@@ -106,8 +116,10 @@ class RunSession : public QObject {
     void compareReady(std::shared_ptr<const memscope::Trace> other, const QString& name);
     // The ranks of the run shown changed (opened, switched, cleared).
     void ranksChanged();
-    // Lines for the log (a rank that could not be read).
+    // Lines for the log (a rank that could not be read, a preview shown).
     void logMessage(const QString& line);
+    // A big snapshot's preview is shown while the rest of it loads (loading stays true).
+    void previewShown(const QString& path);
     // The run shown changed: a new path, an opened or recorded run, or none.
     void runChanged();
 
@@ -118,6 +130,7 @@ class RunSession : public QObject {
   private:
     bool startLoad(const QString& path, const RunRange& range, int rank, bool comparison);
     void finishLoad(const Loaded& loaded);
+    void showPreview(const Loaded& preview);
     void setLoading(bool loading);
     void clearRanks();
 
@@ -128,6 +141,8 @@ class RunSession : public QObject {
     QStringList m_rankPaths;
     QStringList m_rankProcesses;
     int m_rank = -1;
+    qint64 m_previewBytes = kPreviewBytes;
+    uint64_t m_previewEntries = kPreviewEntries;
     bool m_live = false;
     bool m_loading = false;
     std::shared_ptr<std::atomic<bool>> m_cancel;

@@ -3278,6 +3278,10 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <source>%1; PARTIAL: %2, what was read before the damage is shown</source>
         <translation>%1; UNVOLLSTÄNDIG: %2, gezeigt wird, was vor der Beschädigung gelesen wurde</translation>
     </message>
+    <message>
+        <source>%1: showing its first %2 trace entries (%3 of %4 MB) while the rest loads</source>
+        <translation>%1: die ersten %2 Trace-Einträge (%3 von %4 MB) werden gezeigt, während der Rest lädt</translation>
+    </message>
 </context>
 <context>
     <name>memscope::RunStatusBar</name>

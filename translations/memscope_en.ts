@@ -3270,6 +3270,10 @@ Allocations live at its start count as present from the start. Leave empty for t
         <source>%1; PARTIAL: %2, what was read before the damage is shown</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1: showing its first %2 trace entries (%3 of %4 MB) while the rest loads</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>memscope::RunStatusBar</name>

@@ -334,8 +334,11 @@ struct SnapshotSegment {
 // device.
 class Builder : public PickleListSink {
   public:
-    explicit Builder(std::string source, const std::atomic<bool>* cancel = nullptr)
-        : m_source(std::move(source)), m_cancel(cancel) {}
+    explicit Builder(std::string source, const std::atomic<bool>* cancel = nullptr,
+                     uint64_t stop_after = 0)
+        : m_source(std::move(source)), m_cancel(cancel), m_stopAfter(stop_after) {}
+    // Whether reading stopped at the preview's limit (ImportOptions::preview_entries).
+    bool stoppedForPreview() const { return m_stopped; }
 
     // Streams the lists of `device_traces` at the top of the snapshot dict: the reader's stack
     // is [dict, key, value, ..., "device_traces", outer list, earlier device lists...].
@@ -410,6 +413,9 @@ class Builder : public PickleListSink {
 
     const std::string m_source;
     const std::atomic<bool>* m_cancel = nullptr;
+    uint64_t m_stopAfter = 0;   // ImportOptions::preview_entries
+    uint64_t m_entryCount = 0;  // entries of every device so far
+    bool m_stopped = false;
     FrameCleaner m_cleaner;
     int m_device = 0;
     int m_eventDevice = 0;  // the events' device: m_device, or -1 for a Memscope export's CPU
@@ -750,6 +756,13 @@ void Builder::addEntry(int device, const PickleValue& dict) {
 }
 
 void Builder::addEntry(int device, const Pair* pairs, size_t n) {
+    if (m_stopAfter != 0 && m_entryCount >= m_stopAfter) {
+        // A preview has its entries: the reader stops as at a cut, and keeps what it read.
+        m_stopped = true;
+        throw PickleError(
+            m_source, "the preview ends after " + std::to_string(m_stopAfter) + " trace entries");
+    }
+    ++m_entryCount;
     if (!m_lastTrace || m_lastDevice != device) {
         m_lastTrace = &m_traces[device];  // std::map: the pointer stays valid
         m_lastDevice = device;
@@ -1519,12 +1532,18 @@ Trace importSnapshotFile(const std::string& path, int device,
                          const SnapshotImporter::ImportOptions& options) {
     // The device traces stream from the reader into compact entries as they are parsed; the
     // rest of the snapshot (segments, settings) is a small tree.
-    Builder builder(path, options.cancel);
+    Builder builder(path, options.cancel, options.preview_entries);
     PickleReader::FileOptions file_options;
-    file_options.progress = options.progress;
+    uint64_t bytes_read = 0;  // where a preview stopped, to the reader's chunk (1 MiB)
+    file_options.progress = [&bytes_read, &options](uint64_t bytes, uint64_t size) {
+        bytes_read = bytes;
+        if (options.progress) {
+            options.progress(bytes, size);
+        }
+    };
     file_options.cancel = options.cancel;
     PickleValue salvage;
-    if (options.keep_partial) {
+    if (options.keep_partial || options.preview_entries > 0) {
         file_options.salvage = &salvage;
     }
     PickleValue snapshot;
@@ -1536,7 +1555,7 @@ Trace importSnapshotFile(const std::string& path, int device,
         const bool something =
             builder.entriesSeen() > 0 ||
             ((salvage.isDict() || salvage.isList()) && segmentsOf(salvage).size() > 0);
-        if (!options.keep_partial || !something) {
+        if (!builder.stoppedForPreview() && (!options.keep_partial || !something)) {
             throw;
         }
         damage = e;
@@ -1554,11 +1573,21 @@ Trace importSnapshotFile(const std::string& path, int device,
             }
             std::fclose(f);
         }
-        const int64_t offset = std::max<int64_t>(0, damage->offset());
-        trace.meta.source += "; partial: read up to byte " + std::to_string(offset) + " of " +
-                             std::to_string(file_bytes) + ", the rest is damaged";
-        trace.summary["partial"] = {
-            {"error", damage->what()}, {"offset", offset}, {"file_bytes", file_bytes}};
+        const int64_t offset = builder.stoppedForPreview() ? int64_t(bytes_read)
+                                                           : std::max<int64_t>(0, damage->offset());
+        if (builder.stoppedForPreview()) {
+            trace.meta.source += "; preview: the first " + std::to_string(options.preview_entries) +
+                                 " trace entries (byte " + std::to_string(offset) + " of " +
+                                 std::to_string(file_bytes) + ")";
+            trace.summary["preview"] = {{"entries", options.preview_entries},
+                                        {"offset", offset},
+                                        {"file_bytes", file_bytes}};
+        } else {
+            trace.meta.source += "; partial: read up to byte " + std::to_string(offset) + " of " +
+                                 std::to_string(file_bytes) + ", the rest is damaged";
+            trace.summary["partial"] = {
+                {"error", damage->what()}, {"offset", offset}, {"file_bytes", file_bytes}};
+        }
     }
     return trace;
 }

@@ -97,6 +97,13 @@ class SnapshotImporter {
         // "file_bytes": M}, which TraceSummary::toText prints. Still the PickleError when
         // nothing was read (no trace entry and no segment).
         bool keep_partial = false;
+        // A preview (issue 52: a first picture of a big file): reading stops after this many
+        // trace entries (0: all of them), and the trace is what was read by then, as for a file
+        // cut there: the segments and settings before the entries, the first entries. Marked:
+        // meta.source ends "; preview: the first N trace entries (byte B of M)", and
+        // summary["preview"] = {"entries": N, "offset": B, "file_bytes": M}. A file with no
+        // more entries than this imports whole, unmarked.
+        uint64_t preview_entries = 0;
     };
 
     // Devices with trace entries or segments, ascending.

@@ -234,6 +234,7 @@ TimelineLayout::TimelineLayout(const Trace& trace, int64_t detail) {
     }
 
     buildCategoryBlocks();
+    mapPhases(trace);
     setDetail(detail);
 }
 
@@ -433,8 +434,36 @@ int64_t TimelineLayout::minDrawnTop(int64_t x0, int64_t x1) const {
                       [](int64_t l, int64_t r) { return std::min(l, r); });
 }
 
+void TimelineLayout::mapPhases(const Trace& trace) {
+    // The sampled times first: xAtTime searches them.
+    m_timeIndex.clear();
+    m_timeIndex.reserve(m_timeOfX.size() / kTimeStride + 1);
+    for (size_t x = 0; x < m_timeOfX.size(); x += kTimeStride) {
+        m_timeIndex.push_back(m_timeOfX[x]);
+    }
+    m_phaseX.resize(trace.phases.size());
+    for (size_t i = 0; i < trace.phases.size(); ++i) {
+        m_phaseX[i] = {xAtTime(trace.phases[i].begin_ns), xAtTime(trace.phases[i].end_ns)};
+    }
+}
+
 int64_t TimelineLayout::xAtTime(int64_t time_ns) const {
-    return std::lower_bound(m_timeOfX.begin(), m_timeOfX.end(), time_ns) - m_timeOfX.begin();
+    // In the sampled times (every kTimeStride-th, small enough to stay in the cache), then in
+    // the stride they bound: the answer x has m_timeIndex[k - 1] < time <= m_timeIndex[k].
+    if (m_timeIndex.empty() ||
+        m_timeIndex.size() != (m_timeOfX.size() + kTimeStride - 1) / kTimeStride) {
+        return std::lower_bound(m_timeOfX.begin(), m_timeOfX.end(), time_ns) - m_timeOfX.begin();
+    }
+    const auto k = size_t(std::lower_bound(m_timeIndex.begin(), m_timeIndex.end(), time_ns) -
+                          m_timeIndex.begin());
+    if (k == 0) {
+        return 0;
+    }
+    const size_t lo = (k - 1) * kTimeStride + 1;
+    const size_t hi = std::min(k * kTimeStride, m_timeOfX.size());
+    return std::lower_bound(m_timeOfX.begin() + std::ptrdiff_t(lo),
+                            m_timeOfX.begin() + std::ptrdiff_t(hi), time_ns) -
+           m_timeOfX.begin();
 }
 
 double TimelineLayout::endTime() const {
@@ -884,6 +913,7 @@ void TimelineLayout::extend(const Trace& trace) {
 
     m_eventCount = static_cast<int64_t>(events.count());
     m_firstNew = static_cast<int64_t>(old_count);
+    mapPhases(trace);
 }
 
 int64_t TimelineLayout::bottomAt(int64_t a, int64_t x) const {

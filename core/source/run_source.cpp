@@ -165,6 +165,7 @@ Trace RunSource::openFile(const std::string& file, Kind kind, const Options& opt
             import.cancel = options.cancel;
             // A damaged snapshot shows what was read before the damage, marked partial.
             import.keep_partial = true;
+            import.preview_entries = options.preview_entries;
             if (options.progress) {
                 // Reading the pickle is most of an import, converting the entries and
                 // finalizing the trace the rest: bench_pickle_import on a 310 MB, 6.5M-entry

@@ -33,6 +33,9 @@ class RunSource {
         std::function<void(double)> progress;
         // When set (by any thread), loading stops soon and throws RunFileCancelled.
         const std::atomic<bool>* cancel = nullptr;
+        // Snapshots: read only the first this many trace entries, a preview of a big file
+        // (SnapshotImporter::ImportOptions::preview_entries; 0: all). Other kinds open whole.
+        uint64_t preview_entries = 0;
     };
 
     // Looks at PATH: throws RunFileError when it does not exist or a run directory's manifest

@@ -8,9 +8,14 @@
 //   bench_timeline_layout --open RUN --png PREFIX [--detail-percent P]
 //     renders a recorded run in every colour, plot and axis mode (PREFIX-MODE.png, 1600x900) to
 //     look at, and exits.
+//   bench_timeline_layout --frames RUN [--png PREFIX]
+//     pan and zoom on any run (a snapshot too, issue 52): opens it through RunSource, lays it
+//     out, and prints the median and worst frame time of a zoom and a pan at 1920x1080 (and
+//     saves PREFIX-whole.png and PREFIX-zoomed.png).
 
 #include "io/run_file.h"
 #include "layout/timeline_layout.h"
+#include "source/run_source.h"
 #include "timeline/timeline_view.h"
 #include "trace/trace.h"
 
@@ -18,6 +23,8 @@
 #include <QImage>
 #include <QMouseEvent>
 #include <QWindow>
+
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
@@ -176,6 +183,89 @@ int renderModes(const std::string& path, const std::string& prefix, double detai
     return 0;
 }
 
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty()      ? 0.0
+           : v.size() % 2 ? v[v.size() / 2]
+                          : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+double peakRssGb() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return double(usage.ru_maxrss) * 1024 / 1e9;
+}
+
+// Pan and zoom on a run of any kind (issue 52: frame time at 17 million entries). A frame is
+// what the view does when the window moves: the chart drawn again at 1920x1080. Zoom: the
+// wheel's 1.25x a notch at the middle, from the whole run in to a thousandth of it and back
+// out; pan: a drag of 40 px a frame, over the whole run zoomed to a tenth and at a thousandth.
+int panAndZoom(const std::string& path, const std::string& png) {
+    auto start = Clock::now();
+    std::shared_ptr<const Trace> trace;
+    try {
+        trace = std::make_shared<const Trace>(RunSource(path).open({}));
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench_timeline_layout: %s\n", e.what());
+        return 1;
+    }
+    const double open_s = msSince(start) / 1000;
+    start = Clock::now();
+    auto layout = std::make_shared<TimelineLayout>(*trace);
+    const double layout_s = msSince(start) / 1000;
+    std::printf("%s: %lld events, %lld allocations; opened in %.2f s, laid out in %.2f s\n",
+                path.c_str(), static_cast<long long>(trace->events.count()),
+                static_cast<long long>(layout->allocationCount()), open_s, layout_s);
+    TimelineView view;
+    view.setTrace(trace, layout);
+    const QSize size(1920, 1080);
+    const QRectF rect(QPointF(0, 0), QSizeF(size));
+    const double lo = 0;
+    const double hi = double(layout->xCount());
+    auto frame = [&](const TimelineMapping& m) {
+        view.setVisibleRange(m.x0, m.x1);
+        const auto t = Clock::now();
+        view.renderImage(size);
+        return msSince(t);
+    };
+    auto report = [](const char* what, const std::vector<double>& ms) {
+        std::printf("%-52s median %7.1f ms, worst %7.1f ms, %zu frames\n", what, median(ms),
+                    ms.empty() ? 0.0 : *std::max_element(ms.begin(), ms.end()), ms.size());
+    };
+    view.resetView();
+    std::vector<double> whole;
+    for (int i = 0; i < 5; ++i) {
+        whole.push_back(frame(view.mapping(rect)));
+    }
+    report("whole run", whole);
+    if (!png.empty()) {
+        view.renderImage(size).save(QString::fromStdString(png + "-whole.png"));
+        view.setVisibleRange(hi * 0.3, hi * 0.301);
+        view.renderImage(size).save(QString::fromStdString(png + "-zoomed.png"));
+        view.resetView();
+    }
+    std::vector<double> zoom;
+    for (const double factor : {1.25, 1 / 1.25}) {
+        for (int notch = 0; notch < 31; ++notch) {  // 1.25^31 = about 1,000
+            const TimelineMapping m = view.mapping(rect).zoomedAt(960, factor, lo, hi, 64);
+            zoom.push_back(frame(m));
+        }
+    }
+    report("zoom (31 wheel notches in, 31 out)", zoom);
+    for (const double span : {0.1, 0.001}) {
+        view.setVisibleRange(hi * 0.3, hi * (0.3 + span));
+        std::vector<double> pan;
+        for (int i = 0; i < 40; ++i) {
+            pan.push_back(frame(view.mapping(rect).pannedBy(-40, lo, hi)));
+        }
+        report(span > 0.01 ? "pan at a tenth of the run (40 px a frame)"
+                           : "pan at a thousandth of the run (40 px a frame)",
+               pan);
+    }
+    std::printf("peak RSS %.2f GB\n", peakRssGb());
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -187,6 +277,7 @@ int main(int argc, char** argv) {
     std::string png;
     std::string open;
     double detail_percent = -1;
+    std::string frames;
     for (int i = 1; i + 1 < argc; ++i) {
         if (std::strcmp(argv[i], "--allocations") == 0) {
             allocations = std::stoll(argv[++i]);
@@ -194,9 +285,14 @@ int main(int argc, char** argv) {
             png = argv[++i];
         } else if (std::strcmp(argv[i], "--open") == 0) {
             open = argv[++i];
+        } else if (std::strcmp(argv[i], "--frames") == 0) {
+            frames = argv[++i];
         } else if (std::strcmp(argv[i], "--detail-percent") == 0) {
             detail_percent = std::stod(argv[++i]);
         }
+    }
+    if (!frames.empty()) {
+        return panAndZoom(frames, png);
     }
     if (!open.empty()) {
         return renderModes(open, png.empty() ? std::string("timeline") : png, detail_percent);

@@ -1859,6 +1859,47 @@ class TestPickleImport : public QObject {
         }
     }
 
+    // A preview (issue 52: a first picture of a big file): reading stops after N trace entries,
+    // and the trace is the whole file's beginning, marked preview, not partial; a limit above
+    // the file's entries imports it whole and unmarked. RunSource passes the limit on.
+    void previewReadsTheFirstEntries_data() { protocols(); }
+    void previewReadsTheFirstEntries() {
+        if (!m_skipReason.isEmpty())
+            QSKIP(qPrintable(m_skipReason));
+        QFETCH(int, protocol);
+        const std::string path = fixture("gen", protocol);
+        const Trace full = SnapshotImporter::import(path);
+        SnapshotImporter::ImportOptions options;
+        options.preview_entries = 300;
+        const Trace part = SnapshotImporter::import(path, -1, options);
+        QVERIFY(part.summary.contains("preview"));
+        QVERIFY(!part.summary.contains("partial"));
+        QCOMPARE(part.summary["preview"]["entries"].get<uint64_t>(), uint64_t(300));
+        const auto offset = part.summary["preview"]["offset"].get<uint64_t>();
+        const auto file_bytes = part.summary["preview"]["file_bytes"].get<uint64_t>();
+        QVERIFY(offset <= file_bytes);
+        QCOMPARE(file_bytes, uint64_t(PickleReader::readBytes(path).size()));
+        QVERIFY2(
+            part.meta.source.find("; preview: the first 300 trace entries") != std::string::npos,
+            part.meta.source.c_str());
+        QVERIFY(part.events.count() > 0);
+        QVERIFY(part.events.count() < full.events.count());
+        for (size_t i = 0; i + 2 < part.events.count(); ++i) {
+            QCOMPARE(part.events.kind[i], full.events.kind[i]);
+            QCOMPARE(part.events.addr[i], full.events.addr[i]);
+            QCOMPARE(part.events.size[i], full.events.size[i]);
+        }
+        RunSource::Options source_options;
+        source_options.preview_entries = 300;
+        QCOMPARE(RunSource(path).open(source_options).events.count(), part.events.count());
+
+        options.preview_entries = 1000000000;
+        const Trace all = SnapshotImporter::import(path, -1, options);
+        QVERIFY(!all.summary.contains("preview"));
+        QCOMPARE(all.events.count(), full.events.count());
+        QCOMPARE(all.peakEvent(), full.peakEvent());
+    }
+
     // A history that started late (PyTorch's ring buffer overflowed): the summary says how many
     // entries it kept and that it dropped older ones, info says so and how many bytes the lost
     // part left live; the newest fields beside (pool_id, host_segments, host_traces) read.

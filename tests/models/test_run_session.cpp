@@ -7,6 +7,7 @@
 #include "run_session.h"
 
 #include "interchange/snapshot_exporter.h"
+#include "interchange/snapshot_importer.h"
 #include "io/run_directory.h"
 #include "io/run_file.h"
 #include "layout/timeline_layout.h"
@@ -20,6 +21,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <fstream>
 #include <sstream>
 
 using namespace memscope;
@@ -167,6 +169,57 @@ class TestRunSession : public QObject {
         }
         QCOMPARE(doc.trace()->events.count(), size_t(2000));
         QVERIFY(doc.layout());
+    }
+
+    // A big snapshot shows a preview of its first entries while the rest loads (issue 52), then
+    // the whole run replaces it; the load ends once, with the whole.
+    void a_big_snapshot_shows_a_preview_first() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("big.pickle"));
+        {
+            std::ofstream out(QFile::encodeName(path).toStdString(), std::ios::binary);
+            SnapshotExporter::write(pairs(60000), out);
+        }
+        QVERIFY(QFileInfo(path).size() > RunSession::kInlineBytes);
+        const size_t whole =
+            SnapshotImporter::import(QFile::encodeName(path).toStdString()).events.count();
+        RunDocument doc;
+        RunSession session(&doc);
+        session.setPreview(0, 5000);
+        QSignalSpy preview(&session, &RunSession::previewShown);
+        QSignalSpy log(&session, &RunSession::logMessage);
+        QSignalSpy finished(&session, &RunSession::loadFinished);
+        QSignalSpy opened(&session, &RunSession::opened);
+        size_t previewed = 0;
+        connect(&session, &RunSession::previewShown, this, [&doc, &session, &previewed] {
+            QVERIFY(session.isLoading());
+            QVERIFY(doc.trace()->summary.contains("preview"));
+            QCOMPARE(doc.trace()->summary.at("preview").value("entries", 0), 5000);
+            QVERIFY(doc.layout());
+            previewed = doc.trace()->events.count();
+        });
+        QVERIFY(session.open(path));
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.count(), 1);
+        QCOMPARE(finished.first().first().toBool(), true);
+        QCOMPARE(preview.count(), 1);
+        QCOMPARE(opened.count(), 1);  // the whole run's
+        QVERIFY(log.count() >= 1);
+        QVERIFY2(log.first().first().toString().contains(QStringLiteral("while the rest loads")),
+                 qPrintable(log.first().first().toString()));
+        QVERIFY(!doc.trace()->summary.contains("preview"));
+        QCOMPARE(doc.trace()->events.count(), whole);
+        QVERIFY(previewed > 0 && previewed < doc.trace()->events.count());
+
+        // A file with no more entries than the preview's is read once, whole.
+        RunSession once(&doc);
+        once.setPreview(0, 1000000);
+        QSignalSpy none(&once, &RunSession::previewShown);
+        QSignalSpy done(&once, &RunSession::loadFinished);
+        QVERIFY(once.open(path));
+        QVERIFY(done.wait(60000));
+        QCOMPARE(none.count(), 0);
+        QCOMPARE(doc.trace()->events.count(), whole);
     }
 
     void cancel_ends_a_load_and_keeps_the_run_shown() {

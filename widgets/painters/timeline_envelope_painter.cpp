@@ -39,20 +39,23 @@ void TimelineEnvelopePainter::paintBase(QPainter& painter) const {
     if (envelope.empty()) {
         return;
     }
-    const double bottom = std::round(m.bytesToPixel(0));
-    QVector<QRectF> rects;
+    // Whole-pixel rectangles (the columns and their rounded edges are whole pixels): the raster
+    // engine fills QRects span by span, where each QRectF went through its rasterizer (issue
+    // 52: 40% of a zoomed-out frame at 1920 columns; the same pixels).
+    const int bottom = int(std::round(m.bytesToPixel(0)));
+    const int left = int(std::round(m.left));
+    QVector<QRect> rects;
     rects.reserve(qsizetype(envelope.size()));
     for (const TimelineColumnEnvelope& e : envelope) {
-        const double top = std::round(m.bytesToPixel(double(e.lo)));
+        const int top = int(std::round(m.bytesToPixel(double(e.lo))));
         if (top >= bottom) {
             continue;
         }
-        if (!rects.isEmpty() && rects.last().top() == top &&
-            rects.last().right() == m.left + e.column) {
-            rects.last().setRight(m.left + e.column + 1);
+        const int x = left + e.column;
+        if (!rects.isEmpty() && rects.last().top() == top && rects.last().right() + 1 == x) {
+            rects.last().setRight(x);
         } else {
-            rects.push_back(
-                QRectF(QPointF(m.left + e.column, top), QPointF(m.left + e.column + 1, bottom)));
+            rects.push_back(QRect(QPoint(x, top), QPoint(x, bottom - 1)));
         }
     }
     painter.setPen(Qt::NoPen);
@@ -66,14 +69,15 @@ void TimelineEnvelopePainter::paintRange(QPainter& painter) const {
     const std::vector<TimelineColumnEnvelope>& envelope = m_ctx.envelope;
     // Between a column's lowest and highest total memory rose and fell within the column:
     // washed lighter over whatever is drawn there, so the solid part reads as what stayed.
-    QVector<QRectF> rects;
+    const int left = int(std::round(m.left));
+    QVector<QRect> rects;
     rects.reserve(qsizetype(envelope.size()));
     for (const TimelineColumnEnvelope& e : envelope) {
-        const double top = std::round(m.bytesToPixel(double(e.hi)));
-        const double bottom = std::round(m.bytesToPixel(double(e.lo)));
+        const int top = int(std::round(m.bytesToPixel(double(e.hi))));
+        const int bottom = int(std::round(m.bytesToPixel(double(e.lo))));
         if (top < bottom) {
-            rects.push_back(
-                QRectF(QPointF(m.left + e.column, top), QPointF(m.left + e.column + 1, bottom)));
+            const int x = left + e.column;
+            rects.push_back(QRect(QPoint(x, top), QPoint(x, bottom - 1)));
         }
     }
     if (rects.isEmpty()) {

@@ -74,6 +74,21 @@ struct TimelinePaintContext {
         return m.xToPixel(double(layout.xAtTime(time_ns)));
     }
 
+    // Pixel column of the begin or end of the trace's phase i (Trace::phases): on the event axis
+    // from the layout's mapped phases (no search per frame), else as timeToPixel.
+    double phaseBeginPixel(size_t i) const {
+        if (!m.timeAxis() && i < layout.phaseCount()) {
+            return m.xToPixel(double(layout.phaseBeginX(i)));
+        }
+        return timeToPixel(trace->phases[i].begin_ns);
+    }
+    double phaseEndPixel(size_t i) const {
+        if (!m.timeAxis() && i < layout.phaseCount()) {
+            return m.xToPixel(double(layout.phaseEndX(i)));
+        }
+        return timeToPixel(trace->phases[i].end_ns);
+    }
+
     // The x's pixel column c (counted from the plot's left edge) shows when many share a
     // column: every x whose extent overlaps it, so that on the time axis an x wider than a
     // column is seen in each column it covers. Only for windows of more x than columns.

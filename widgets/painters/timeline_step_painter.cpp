@@ -35,17 +35,18 @@ void TimelineStepPainter::paintPhases(QPainter& painter, const QRectF& strip) co
     // wide keep their band: hundreds of steps would otherwise stripe the plot.
     const QRectF plot(m.left, m.top, m.width, m.height);
     int64_t visible = 0;
-    for (const PhaseInterval& interval : trace.phases) {
-        const double px0 = m_ctx.timeToPixel(interval.begin_ns);
-        const double px1 = m_ctx.timeToPixel(interval.end_ns);
+    for (size_t i = 0; i < trace.phases.size(); ++i) {
+        const double px0 = m_ctx.phaseBeginPixel(i);
+        const double px1 = m_ctx.phaseEndPixel(i);
         visible += px1 >= plot.left() && px0 <= plot.right() && px1 > px0;
     }
     const double narrowest = visible > 0 && plot.width() / double(visible) < k_min_step_line_gap
                                  ? 2 * k_min_step_line_gap
                                  : 0.5;
-    for (const PhaseInterval& interval : trace.phases) {
-        const double px0 = m_ctx.timeToPixel(interval.begin_ns);
-        const double px1 = m_ctx.timeToPixel(interval.end_ns);
+    for (size_t i = 0; i < trace.phases.size(); ++i) {
+        const PhaseInterval& interval = trace.phases[i];
+        const double px0 = m_ctx.phaseBeginPixel(i);
+        const double px1 = m_ctx.phaseEndPixel(i);
         if (px1 < plot.left() || px0 > plot.right() || px1 - px0 < narrowest) {
             continue;
         }
@@ -70,9 +71,10 @@ void TimelineStepPainter::paintPhases(QPainter& painter, const QRectF& strip) co
     };
     std::vector<StepLabel> labels;
     int32_t previous_step = -1;
-    for (const PhaseInterval& interval : trace.phases) {
+    for (size_t i = 0; i < trace.phases.size(); ++i) {
+        const PhaseInterval& interval = trace.phases[i];
         if (interval.step != previous_step && interval.step >= 1) {
-            const double px = m_ctx.timeToPixel(interval.begin_ns);
+            const double px = m_ctx.phaseBeginPixel(i);
             labels.push_back({std::max(px, strip.left()) + 3, interval.step, px < strip.left()});
         }
         previous_step = interval.step;
@@ -81,12 +83,25 @@ void TimelineStepPainter::paintPhases(QPainter& painter, const QRectF& strip) co
     // (a hundred steps show every few); the sticky first label yields to the next one.
     painter.setPen(QColor(60, 60, 60));
     double free_from = strip.left();
+    // A label's width by its length: digits are equally wide in the fonts used, and shaping
+    // each of hundreds of labels a frame cost more than drawing the chart (issue 52).
+    std::vector<double> width_of_length;
+    auto label_width = [&fm, &width_of_length](const QString& text) {
+        const auto n = size_t(text.size());
+        if (n >= width_of_length.size()) {
+            width_of_length.resize(n + 1, -1.0);
+        }
+        if (width_of_length[n] < 0) {
+            width_of_length[n] = fm.horizontalAdvance(text);
+        }
+        return width_of_length[n];
+    };
     for (size_t i = 0; i < labels.size(); ++i) {
         if (labels[i].x < free_from) {
             continue;
         }
         const QString text = tr("step %1").arg(labels[i].step);
-        const double end = labels[i].x + fm.horizontalAdvance(text);
+        const double end = labels[i].x + label_width(text);
         const bool yields = labels[i].sticky && i + 1 < labels.size() && labels[i + 1].x < end + 6;
         if (!yields && end <= strip.right()) {
             painter.drawText(QPointF(labels[i].x, row1), text);
@@ -96,12 +111,13 @@ void TimelineStepPainter::paintPhases(QPainter& painter, const QRectF& strip) co
     // Phase names where their band is wide enough; a name's width is measured once per paint.
     double name_width[kPhaseCount];
     std::fill(std::begin(name_width), std::end(name_width), -1.0);
-    for (const PhaseInterval& interval : trace.phases) {
+    for (size_t i = 0; i < trace.phases.size(); ++i) {
+        const PhaseInterval& interval = trace.phases[i];
         if (interval.phase == Phase::Init) {
             continue;
         }
-        const double left = std::max(m_ctx.timeToPixel(interval.begin_ns), strip.left());
-        const double right = std::min(m_ctx.timeToPixel(interval.end_ns), strip.right());
+        const double left = std::max(m_ctx.phaseBeginPixel(i), strip.left());
+        const double right = std::min(m_ctx.phaseEndPixel(i), strip.right());
         if (right - left <= 6) {
             continue;
         }
@@ -133,9 +149,11 @@ void TimelineStepPainter::paintStepLines(QPainter& painter) const {
     };
     std::vector<Mark> marks;
     int32_t previous_step = -1;
-    for (const PhaseInterval& interval : m_ctx.trace->phases) {
+    const auto& phases = m_ctx.trace->phases;
+    for (size_t i = 0; i < phases.size(); ++i) {
+        const PhaseInterval& interval = phases[i];
         if (interval.step != previous_step && interval.step >= 1) {
-            const double px = std::round(m_ctx.timeToPixel(interval.begin_ns));
+            const double px = std::round(m_ctx.phaseBeginPixel(i));
             if (px >= m.left - 1 && px <= m.left + m.width + 1) {
                 marks.push_back({interval.step, px});
             }
@@ -169,11 +187,15 @@ void TimelineStepPainter::paintStepFloors(QPainter& painter) const {
     };
     std::vector<Floor> floors;
     int32_t previous_step = -1;
-    for (const PhaseInterval& interval : m_ctx.trace->phases) {
+    const auto& phases = m_ctx.trace->phases;
+    for (size_t i = 0; i < phases.size(); ++i) {
+        const PhaseInterval& interval = phases[i];
         if (interval.step != previous_step && interval.step >= 2) {
-            const int64_t x = m_ctx.layout.xAtTime(interval.begin_ns);
+            const int64_t x = i < m_ctx.layout.phaseCount()
+                                  ? m_ctx.layout.phaseBeginX(i)
+                                  : m_ctx.layout.xAtTime(interval.begin_ns);
             if (x >= 1) {
-                floors.push_back({m_ctx.timeToPixel(interval.begin_ns),
+                floors.push_back({m_ctx.phaseBeginPixel(i),
                                   m.bytesToPixel(double(m_ctx.layout.totalAt(x - 1)))});
             }
         }
