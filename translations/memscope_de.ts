@@ -1500,38 +1500,6 @@
 <context>
     <name>memscope::MainWindow</name>
     <message>
-        <source>&amp;File</source>
-        <translation>&amp;Datei</translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation>&amp;Hilfe</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>&amp;Beenden</translation>
-    </message>
-    <message>
-        <source>Quit Memscope</source>
-        <translation>Memscope beenden</translation>
-    </message>
-    <message>
-        <source>&amp;About Memscope</source>
-        <translation>&amp;Über Memscope</translation>
-    </message>
-    <message>
-        <source>About &amp;Qt</source>
-        <translation>Über &amp;Qt</translation>
-    </message>
-    <message>
-        <source>Show information about Qt</source>
-        <translation>Zeigt Informationen über Qt</translation>
-    </message>
-    <message>
-        <source>No run is open.</source>
-        <translation>Es ist kein Lauf geöffnet.</translation>
-    </message>
-    <message>
         <source>No run open</source>
         <translation>Kein Lauf geöffnet</translation>
     </message>
@@ -1542,10 +1510,6 @@
     <message>
         <source>%1 open</source>
         <translation>%1 geöffnet</translation>
-    </message>
-    <message>
-        <source>&amp;Open Run...</source>
-        <translation>Lauf ö&amp;ffnen...</translation>
     </message>
     <message>
         <source>Run in Progress</source>
@@ -1596,58 +1560,6 @@
         <translation>Zeichne %1 auf</translation>
     </message>
     <message>
-        <source>&amp;Run</source>
-        <translation>&amp;Lauf</translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
-        <translation>&amp;Ansicht</translation>
-    </message>
-    <message>
-        <source>Open a recorded .memscope run or a PyTorch memory snapshot</source>
-        <translation>Einen aufgezeichneten .memscope-Lauf oder einen PyTorch-Speicher-Snapshot öffnen</translation>
-    </message>
-    <message>
-        <source>&amp;Save Run As...</source>
-        <translation>Lauf &amp;speichern unter...</translation>
-    </message>
-    <message>
-        <source>Write the open run to a .memscope file</source>
-        <translation>Den geöffneten Lauf in eine .memscope-Datei schreiben</translation>
-    </message>
-    <message>
-        <source>&amp;Export View...</source>
-        <translation>Ansicht &amp;exportieren...</translation>
-    </message>
-    <message>
-        <source>Save the current view as a PNG image or an SVG drawing</source>
-        <translation>Die aktuelle Ansicht als PNG-Bild oder SVG-Grafik speichern</translation>
-    </message>
-    <message>
-        <source>&amp;Compare With Run...</source>
-        <translation>Mit Lauf &amp;vergleichen...</translation>
-    </message>
-    <message>
-        <source>Open a second run and compare it with this one side by side</source>
-        <translation>Einen zweiten Lauf öffnen und nebeneinander mit diesem vergleichen</translation>
-    </message>
-    <message>
-        <source>Train with the run panel&apos;s settings and record every allocation</source>
-        <translation>Mit den Einstellungen des Lauf-Bereichs trainieren und jede Allokation aufzeichnen</translation>
-    </message>
-    <message>
-        <source>&amp;Stop</source>
-        <translation>&amp;Stopp</translation>
-    </message>
-    <message>
-        <source>Stop the run; everything recorded so far is kept</source>
-        <translation>Den Lauf anhalten; alles bisher Aufgezeichnete bleibt erhalten</translation>
-    </message>
-    <message>
-        <source>Show the versions of Memscope, Qt, LibTorch and the device</source>
-        <translation>Die Versionen von Memscope, Qt, LibTorch und das Gerät anzeigen</translation>
-    </message>
-    <message>
         <source>Run</source>
         <translation>Lauf</translation>
     </message>
@@ -1684,10 +1596,6 @@
         <translation>&amp;Planer</translation>
     </message>
     <message>
-        <source>Press Run (F5) to train with the settings on the left and watch the memory live, open a recorded run or a PyTorch snapshot with File &gt; Open Run (Ctrl+O), or drop one here.</source>
-        <translation>Drücken Sie Ausführen (F5), um mit den Einstellungen links zu trainieren und den Speicher live zu verfolgen, öffnen Sie einen aufgezeichneten Lauf oder einen PyTorch-Snapshot mit Datei &gt; Lauf öffnen (Strg+O), oder ziehen Sie eine Datei hierher.</translation>
-    </message>
-    <message>
         <source>Se&amp;gments</source>
         <translation>Se&amp;gmente</translation>
     </message>
@@ -1703,31 +1611,12 @@
         </translation>
     </message>
     <message>
-        <source>Open &amp;Part of Run...</source>
-        <translation>&amp;Teil eines Laufs öffnen...</translation>
-    </message>
-    <message>
-        <source>Open only an event or time range of a big .memscope run</source>
-        <translation>Nur einen Ereignis- oder Zeitbereich eines großen .memscope-Laufs öffnen</translation>
-    </message>
-    <message>
         <source>F&amp;lame Graph</source>
         <translation>F&amp;lame Graph</translation>
     </message>
     <message>
         <source>&amp;Modules</source>
         <translation>&amp;Module</translation>
-    </message>
-    <message>
-        <source>Clear the module filter</source>
-        <translation>Den Modulfilter aufheben</translation>
-    </message>
-    <message numerus="yes">
-        <source>Filtered to module %1: %n allocation(s) highlighted</source>
-        <translation>
-            <numerusform>Gefiltert auf Modul %1: %n Allokation hervorgehoben</numerusform>
-            <numerusform>Gefiltert auf Modul %1: %n Allokationen hervorgehoben</numerusform>
-        </translation>
     </message>
     <message>
         <source>%1 (peak %2)</source>
@@ -1742,8 +1631,39 @@
         <translation>Rang %1</translation>
     </message>
     <message>
+        <source>Opened %1: %2.</source>
+        <translation>%1 geöffnet: %2.</translation>
+    </message>
+    <message>
+        <source>%1 · %2 (peak %3)</source>
+        <translation>%1 · %2 (Spitze %3)</translation>
+    </message>
+    <message>
+        <source>Growth</source>
+        <translation>Wachstum</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::MainWindowActions</name>
+    <message>
         <source>Rank %1</source>
         <translation>Rang %1</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>&amp;Lauf</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
     </message>
     <message>
         <source>&amp;Find...</source>
@@ -1778,20 +1698,84 @@
         <translation>Wieder alle Allokationen zeigen (Strg+Ziehen auf der Zeitleiste setzt einen Bereichsfilter)</translation>
     </message>
     <message>
+        <source>&amp;Open Run...</source>
+        <translation>Lauf ö&amp;ffnen...</translation>
+    </message>
+    <message>
+        <source>Open a recorded .memscope run or a PyTorch memory snapshot</source>
+        <translation>Einen aufgezeichneten .memscope-Lauf oder einen PyTorch-Speicher-Snapshot öffnen</translation>
+    </message>
+    <message>
+        <source>Open &amp;Part of Run...</source>
+        <translation>&amp;Teil eines Laufs öffnen...</translation>
+    </message>
+    <message>
+        <source>Open only an event or time range of a big .memscope run</source>
+        <translation>Nur einen Ereignis- oder Zeitbereich eines großen .memscope-Laufs öffnen</translation>
+    </message>
+    <message>
+        <source>&amp;Save Run As...</source>
+        <translation>Lauf &amp;speichern unter...</translation>
+    </message>
+    <message>
+        <source>Write the open run to a .memscope file</source>
+        <translation>Den geöffneten Lauf in eine .memscope-Datei schreiben</translation>
+    </message>
+    <message>
+        <source>&amp;Export View...</source>
+        <translation>Ansicht &amp;exportieren...</translation>
+    </message>
+    <message>
+        <source>Save the current view as a PNG image or an SVG drawing</source>
+        <translation>Die aktuelle Ansicht als PNG-Bild oder SVG-Grafik speichern</translation>
+    </message>
+    <message>
+        <source>&amp;Compare With Run...</source>
+        <translation>Mit Lauf &amp;vergleichen...</translation>
+    </message>
+    <message>
+        <source>Open a second run and compare it with this one side by side</source>
+        <translation>Einen zweiten Lauf öffnen und nebeneinander mit diesem vergleichen</translation>
+    </message>
+    <message>
         <source>Compare With &amp;Rank</source>
         <translation>Mit &amp;Rang vergleichen</translation>
     </message>
     <message>
-        <source>Opened %1: %2.</source>
-        <translation>%1 geöffnet: %2.</translation>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
     </message>
     <message>
-        <source>%1 · %2 (peak %3)</source>
-        <translation>%1 · %2 (Spitze %3)</translation>
+        <source>Quit Memscope</source>
+        <translation>Memscope beenden</translation>
     </message>
     <message>
-        <source>Growth</source>
-        <translation>Wachstum</translation>
+        <source>Train with the run panel&apos;s settings and record every allocation</source>
+        <translation>Mit den Einstellungen des Lauf-Bereichs trainieren und jede Allokation aufzeichnen</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>&amp;Stopp</translation>
+    </message>
+    <message>
+        <source>Stop the run; everything recorded so far is kept</source>
+        <translation>Den Lauf anhalten; alles bisher Aufgezeichnete bleibt erhalten</translation>
+    </message>
+    <message>
+        <source>&amp;About Memscope</source>
+        <translation>&amp;Über Memscope</translation>
+    </message>
+    <message>
+        <source>Show the versions of Memscope, Qt, LibTorch and the device</source>
+        <translation>Die Versionen von Memscope, Qt, LibTorch und das Gerät anzeigen</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>Über &amp;Qt</translation>
+    </message>
+    <message>
+        <source>Show information about Qt</source>
+        <translation>Zeigt Informationen über Qt</translation>
     </message>
 </context>
 <context>
@@ -1863,6 +1847,20 @@
     <message>
         <source>Duration</source>
         <translation>Dauer</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::ModuleFilterChip</name>
+    <message numerus="yes">
+        <source>Filtered to module %1: %n allocation(s) highlighted</source>
+        <translation>
+            <numerusform>Gefiltert auf Modul %1: %n Allokation hervorgehoben</numerusform>
+            <numerusform>Gefiltert auf Modul %1: %n Allokationen hervorgehoben</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Clear the module filter</source>
+        <translation>Den Modulfilter aufheben</translation>
     </message>
 </context>
 <context>
@@ -3218,6 +3216,17 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     <message>
         <source>--python: -m needs a module</source>
         <translation>--python: -m braucht ein Modul</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::RunPlaceholder</name>
+    <message>
+        <source>No run is open.</source>
+        <translation>Es ist kein Lauf geöffnet.</translation>
+    </message>
+    <message>
+        <source>Press Run (F5) to train with the settings on the left and watch the memory live, open a recorded run or a PyTorch snapshot with File &gt; Open Run (Ctrl+O), or drop one here.</source>
+        <translation>Drücken Sie Ausführen (F5), um mit den Einstellungen links zu trainieren und den Speicher live zu verfolgen, öffnen Sie einen aufgezeichneten Lauf oder einen PyTorch-Snapshot mit Datei &gt; Lauf öffnen (Strg+O), oder ziehen Sie eine Datei hierher.</translation>
     </message>
 </context>
 <context>

@@ -1500,38 +1500,6 @@
 <context>
     <name>memscope::MainWindow</name>
     <message>
-        <source>&amp;File</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Quit Memscope</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;About Memscope</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>About &amp;Qt</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Show information about Qt</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No run is open.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>No run open</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1541,10 +1509,6 @@
     </message>
     <message>
         <source>%1 open</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Open Run...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1596,58 +1560,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;Run</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open a recorded .memscope run or a PyTorch memory snapshot</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Save Run As...</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Write the open run to a .memscope file</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Export View...</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Save the current view as a PNG image or an SVG drawing</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Compare With Run...</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open a second run and compare it with this one side by side</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Train with the run panel&apos;s settings and record every allocation</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Stop</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Stop the run; everything recorded so far is kept</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Show the versions of Memscope, Qt, LibTorch and the device</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Run</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1684,10 +1596,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Press Run (F5) to train with the settings on the left and watch the memory live, open a recorded run or a PyTorch snapshot with File &gt; Open Run (Ctrl+O), or drop one here.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Se&amp;gments</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1703,31 +1611,12 @@
         </translation>
     </message>
     <message>
-        <source>Open &amp;Part of Run...</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open only an event or time range of a big .memscope run</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>F&amp;lame Graph</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>&amp;Modules</source>
         <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Clear the module filter</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>Filtered to module %1: %n allocation(s) highlighted</source>
-        <translation>
-            <numerusform>Filtered to module %1: %n allocation highlighted</numerusform>
-            <numerusform>Filtered to module %1: %n allocations highlighted</numerusform>
-        </translation>
     </message>
     <message>
         <source>%1 (peak %2)</source>
@@ -1742,7 +1631,38 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Opened %1: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · %2 (peak %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Growth</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::MainWindowActions</name>
+    <message>
         <source>Rank %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1778,19 +1698,83 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>&amp;Open Run...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a recorded .memscope run or a PyTorch memory snapshot</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open &amp;Part of Run...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open only an event or time range of a big .memscope run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Save Run As...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write the open run to a .memscope file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Export View...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the current view as a PNG image or an SVG drawing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Compare With Run...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a second run and compare it with this one side by side</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Compare With &amp;Rank</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Opened %1: %2.</source>
+        <source>&amp;Quit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 · %2 (peak %3)</source>
+        <source>Quit Memscope</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Growth</source>
+        <source>Train with the run panel&apos;s settings and record every allocation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop the run; everything recorded so far is kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;About Memscope</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the versions of Memscope, Qt, LibTorch and the device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show information about Qt</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1862,6 +1846,20 @@
     </message>
     <message>
         <source>Duration</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::ModuleFilterChip</name>
+    <message numerus="yes">
+        <source>Filtered to module %1: %n allocation(s) highlighted</source>
+        <translation>
+            <numerusform>Filtered to module %1: %n allocation highlighted</numerusform>
+            <numerusform>Filtered to module %1: %n allocations highlighted</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Clear the module filter</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3215,6 +3213,17 @@ Allocations live at its start count as present from the start. Leave empty for t
     </message>
     <message>
         <source>--python: -m needs a module</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::RunPlaceholder</name>
+    <message>
+        <source>No run is open.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Press Run (F5) to train with the settings on the left and watch the memory live, open a recorded run or a PyTorch snapshot with File &gt; Open Run (Ctrl+O), or drop one here.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
