@@ -1,9 +1,9 @@
 #include "pages/oom_panel.h"
 
+#include "common/byte_format.h"
 #include "common/timeline_labels.h"
 #include "error_text.h"
 #include "pages/summary_result.h"
-#include "run/run_summary.h"
 
 #include <QFileDialog>
 #include <QFormLayout>
@@ -49,10 +49,9 @@ void OomPanel::showResult(std::shared_ptr<const SummaryResult> result) {
     const OomExplanation& x = *r->oom;
     const OomExplanation::Request& q = x.request();
     const QLocale locale;
-    auto bytes = [](int64_t b) { return QString::fromStdString(formatBytes(b)); };
     // The rounded figure and the exact one: "3.9 MiB (4,063,232 bytes)".
     auto exact = [&](int64_t b) {
-        return tr("%1 (%2 bytes)").arg(bytes(b), locale.toString(qint64(b)));
+        return tr("%1 (%2 bytes)").arg(bytesText(b), locale.toString(qint64(b)));
     };
     const QString phase = TimelineLabels::phaseName(int(q.phase));
     m_figures.set(
@@ -80,12 +79,13 @@ void OomPanel::showResult(std::shared_ptr<const SummaryResult> result) {
     m_figures.set(
         QStringLiteral("oom_stack"), where,
         q.stack.empty() ? QString() : tr("Stack: %1").arg(QString::fromStdString(q.stack)));
-    QString device = x.capacityKnown() ? tr("capacity %1").arg(bytes(x.capacity()))
+    QString device = x.capacityKnown() ? tr("capacity %1").arg(bytesText(x.capacity()))
                                        : tr("capacity not recorded");
-    device += tr(", allocated %1").arg(bytes(x.allocated()));
+    device += tr(", allocated %1").arg(bytesText(x.allocated()));
     if (x.hasSegments()) {
         device += tr(", reserved %1 (%2 free inside its segments, %3 not reserved)")
-                      .arg(bytes(x.reserved()), bytes(x.freeInSegments()), bytes(x.unreserved()));
+                      .arg(bytesText(x.reserved()), bytesText(x.freeInSegments()),
+                           bytesText(x.unreserved()));
     }
     device += tr(": %1 free").arg(exact(x.freeBytes()));
     m_figures.set(QStringLiteral("oom_device"), device);
@@ -128,7 +128,7 @@ void OomPanel::showResult(std::shared_ptr<const SummaryResult> result) {
         const auto category = parseCategory(name);
         categories << tr("%1 %2").arg(
             category ? TimelineLabels::categoryName(int(*category)) : QString::fromStdString(name),
-            bytes(b));
+            bytesText(b));
     }
     m_figures.set(QStringLiteral("oom_categories"), categories.isEmpty()
                                                         ? tr("nothing the run recorded was alive")
@@ -142,7 +142,7 @@ void OomPanel::showResult(std::shared_ptr<const SummaryResult> result) {
         modules << QStringLiteral("%1%2  %3")
                        .arg(QString(m.depth * 4, QChar(0x2002)),
                             m.path.empty() ? tr("(no module)") : QString::fromStdString(m.path),
-                            bytes(m.held));
+                            bytesText(m.held));
     }
     m_figures.set(
         QStringLiteral("oom_modules"),
@@ -156,7 +156,6 @@ void OomPanel::showAdvice() {
     if (!r || !r->oom) {
         return;
     }
-    auto bytes = [](int64_t b) { return QString::fromStdString(formatBytes(b)); };
     const bool program = !r->program_command.empty();
     m_sweep_button->setVisible(program);
     QStringList lines;
@@ -167,11 +166,11 @@ void OomPanel::showAdvice() {
             lines << tr("%1. %2 (%3): predicted peak %4, headroom %5")
                          .arg(++n)
                          .arg(QString::fromStdString(s.change), QString::fromStdString(s.summary),
-                              bytes(s.predicted_peak), bytes(s.headroom));
+                              bytesText(s.predicted_peak), bytesText(s.headroom));
         }
         if (lines.isEmpty()) {
             lines << tr("No single change the planner models fits %1.")
-                         .arg(bytes(r->oom->capacity()));
+                         .arg(bytesText(r->oom->capacity()));
         }
         tip =
             tr("The planner's prediction for this run's configuration with one change; "
@@ -183,7 +182,8 @@ void OomPanel::showAdvice() {
             sizes << QStringLiteral("%1=%2").arg(QString::fromStdString(name)).arg(value);
         }
         lines << tr("The fit of %1 predicts %2 at %3.")
-                     .arg(m_sweep_dir, bytes(a.predicted_peak), sizes.join(QStringLiteral(", ")));
+                     .arg(m_sweep_dir, bytesText(a.predicted_peak),
+                          sizes.join(QStringLiteral(", ")));
         int n = 0;
         for (const auto& s : a.suggestions) {
             lines << tr("%1. %2=%3 (was %4): predicted peak %5, headroom %6")
@@ -191,7 +191,7 @@ void OomPanel::showAdvice() {
                          .arg(QString::fromStdString(s.size))
                          .arg(s.to)
                          .arg(s.from)
-                         .arg(bytes(s.predicted_peak), bytes(s.headroom));
+                         .arg(bytesText(s.predicted_peak), bytesText(s.headroom));
         }
         if (a.suggestions.empty()) {
             lines << tr("No single change of batch or context fits.");

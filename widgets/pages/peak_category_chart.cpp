@@ -1,8 +1,8 @@
 #include "pages/peak_category_chart.h"
 
+#include "common/byte_format.h"
 #include "common/timeline_labels.h"
 #include "pages/summary_result.h"
-#include "run/run_summary.h"
 #include "timeline/timeline_view.h"
 
 #include <QBarCategoryAxis>
@@ -68,7 +68,7 @@ void PeakCategoryChart::showResult(const SummaryResult* r) {
         x->setTitleText(tr("MiB at the peak"));
         chart->addAxis(x, Qt::AlignBottom);
         series->attachAxis(x);
-        const QString peak = QString::fromStdString(formatBytes(r->statistics.peak_bytes));
+        const QString peak = bytesText(r->statistics.peak_bytes);
         chart->setTitle(r->categories_inferred
                             ? tr("Bytes by category at the peak (%1), categories inferred from "
                                  "the snapshot")

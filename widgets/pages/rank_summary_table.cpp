@@ -71,11 +71,11 @@ void RankSummaryTable::fill() {
             }
             continue;
         }
-        set(1, humanBytes(r.peak_bytes));
-        set(2, humanBytes(r.step1_peak_bytes));
-        set(3, humanBytes(r.steady_peak_bytes));
+        set(1, bytesText(r.peak_bytes));
+        set(2, bytesText(r.step1_peak_bytes));
+        set(3, bytesText(r.steady_peak_bytes));
         set(4, tr("%1 s").arg(locale.toString(r.avg_step_s, 'f', 3)));
-        set(5, humanBytes(r.communication_bytes));
+        set(5, bytesText(r.communication_bytes));
         set(6, locale.toString(r.events));
     }
     m_table->resizeColumnsToContents();

@@ -1,5 +1,6 @@
 #include "pages/summary_page.h"
 
+#include "common/byte_format.h"
 #include "common/timeline_labels.h"
 #include "error_text.h"
 #include "pages/oom_panel.h"
@@ -10,7 +11,6 @@
 #include "run_document.h"
 
 #include "analysis/torch_part.h"
-#include "run/run_summary.h"
 #include "trace/recorded_options.h"
 #include "trace/trace.h"
 #include "when_finished.h"
@@ -232,18 +232,17 @@ void SummaryPage::followFilter() {
                            locale.toString(double(sum.begin_ns) / 1e9, 'f', 3),
                            locale.toString(double(sum.end_ns) / 1e9, 'f', 3)));
     m_figures.set(QStringLiteral("filter_allocations"), locale.toString(qint64(sum.allocations)));
-    m_figures.set(QStringLiteral("filter_bytes"), QString::fromStdString(formatBytes(sum.bytes)));
+    m_figures.set(QStringLiteral("filter_bytes"), bytesText(sum.bytes));
     m_figures.set(QStringLiteral("filter_peak"),
                   sum.peak_event < 0 ? tr("none")
                                      : tr("%1 at event %2")
-                                           .arg(QString::fromStdString(formatBytes(sum.peak_bytes)),
+                                           .arg(bytesText(sum.peak_bytes),
                                                 locale.toString(qint64(sum.peak_event))));
     QStringList parts;
     for (int c = 0; c < kCategoryCount; ++c) {
         if (sum.bytes_by_category[size_t(c)] > 0) {
-            parts << QStringLiteral("%1 %2").arg(
-                TimelineLabels::categoryName(c),
-                QString::fromStdString(formatBytes(sum.bytes_by_category[size_t(c)])));
+            parts << QStringLiteral("%1 %2").arg(TimelineLabels::categoryName(c),
+                                                 bytesText(sum.bytes_by_category[size_t(c)]));
         }
     }
     m_figures.set(QStringLiteral("filter_categories"), parts.join(QStringLiteral(", ")));
@@ -310,8 +309,7 @@ void SummaryPage::showResult() {
     }
     const RunStatistics& s = r->statistics;
     auto bytes = [&locale](int64_t b) {
-        return std::make_pair(QString::fromStdString(formatBytes(b)),
-                              tr("%1 bytes").arg(locale.toString(qint64(b))));
+        return std::make_pair(bytesText(b), tr("%1 bytes").arg(locale.toString(qint64(b))));
     };
     auto set_bytes = [&](const char* key, int64_t b) {
         const auto [text, tip] = bytes(b);
@@ -372,12 +370,10 @@ void SummaryPage::showResult() {
     // Reserved memory: a caching allocator's figures, or why there are none.
     const ReservedMemory& reserved = r->reserved;
     auto fragmentation = [&](const ReservedMemory::Point& p) {
-        QString text = tr("%1 free of %2 reserved")
-                           .arg(QString::fromStdString(formatBytes(p.free_bytes)),
-                                QString::fromStdString(formatBytes(p.reserved)));
+        QString text =
+            tr("%1 free of %2 reserved").arg(bytesText(p.free_bytes), bytesText(p.reserved));
         if (p.largest_free_block >= 0) {
-            text += tr(", largest free block %1")
-                        .arg(QString::fromStdString(formatBytes(p.largest_free_block)));
+            text += tr(", largest free block %1").arg(bytesText(p.largest_free_block));
         }
         return text;
     };

@@ -450,8 +450,8 @@ void MainWindow::onRanksChanged() {
             const QString process = m_session->rankProcess(r);
             labels.append(
                 process.isEmpty()
-                    ? tr("%1 (peak %2)").arg(r).arg(humanBytes(row.peak_bytes))
-                    : tr("%1 · %2 (peak %3)").arg(r).arg(process, humanBytes(row.peak_bytes)));
+                    ? tr("%1 (peak %2)").arg(r).arg(bytesText(row.peak_bytes))
+                    : tr("%1 · %2 (peak %3)").arg(r).arg(process, bytesText(row.peak_bytes)));
         } else {
             row.missing = true;
             labels.append(tr("%1 (no recording)").arg(r));
