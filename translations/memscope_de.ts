@@ -1500,38 +1500,6 @@
 <context>
     <name>memscope::MainWindow</name>
     <message>
-        <source>&amp;File</source>
-        <translation>&amp;Datei</translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation>&amp;Hilfe</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>&amp;Beenden</translation>
-    </message>
-    <message>
-        <source>Quit Memscope</source>
-        <translation>Memscope beenden</translation>
-    </message>
-    <message>
-        <source>&amp;About Memscope</source>
-        <translation>&amp;Über Memscope</translation>
-    </message>
-    <message>
-        <source>About &amp;Qt</source>
-        <translation>Über &amp;Qt</translation>
-    </message>
-    <message>
-        <source>Show information about Qt</source>
-        <translation>Zeigt Informationen über Qt</translation>
-    </message>
-    <message>
-        <source>No run is open.</source>
-        <translation>Es ist kein Lauf geöffnet.</translation>
-    </message>
-    <message>
         <source>No run open</source>
         <translation>Kein Lauf geöffnet</translation>
     </message>
@@ -1542,10 +1510,6 @@
     <message>
         <source>%1 open</source>
         <translation>%1 geöffnet</translation>
-    </message>
-    <message>
-        <source>&amp;Open Run...</source>
-        <translation>Lauf ö&amp;ffnen...</translation>
     </message>
     <message>
         <source>Run in Progress</source>
@@ -1596,58 +1560,6 @@
         <translation>Zeichne %1 auf</translation>
     </message>
     <message>
-        <source>&amp;Run</source>
-        <translation>&amp;Lauf</translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
-        <translation>&amp;Ansicht</translation>
-    </message>
-    <message>
-        <source>Open a recorded .memscope run or a PyTorch memory snapshot</source>
-        <translation>Einen aufgezeichneten .memscope-Lauf oder einen PyTorch-Speicher-Snapshot öffnen</translation>
-    </message>
-    <message>
-        <source>&amp;Save Run As...</source>
-        <translation>Lauf &amp;speichern unter...</translation>
-    </message>
-    <message>
-        <source>Write the open run to a .memscope file</source>
-        <translation>Den geöffneten Lauf in eine .memscope-Datei schreiben</translation>
-    </message>
-    <message>
-        <source>&amp;Export View...</source>
-        <translation>Ansicht &amp;exportieren...</translation>
-    </message>
-    <message>
-        <source>Save the current view as a PNG image or an SVG drawing</source>
-        <translation>Die aktuelle Ansicht als PNG-Bild oder SVG-Grafik speichern</translation>
-    </message>
-    <message>
-        <source>&amp;Compare With Run...</source>
-        <translation>Mit Lauf &amp;vergleichen...</translation>
-    </message>
-    <message>
-        <source>Open a second run and compare it with this one side by side</source>
-        <translation>Einen zweiten Lauf öffnen und nebeneinander mit diesem vergleichen</translation>
-    </message>
-    <message>
-        <source>Train with the run panel&apos;s settings and record every allocation</source>
-        <translation>Mit den Einstellungen des Lauf-Bereichs trainieren und jede Allokation aufzeichnen</translation>
-    </message>
-    <message>
-        <source>&amp;Stop</source>
-        <translation>&amp;Stopp</translation>
-    </message>
-    <message>
-        <source>Stop the run; everything recorded so far is kept</source>
-        <translation>Den Lauf anhalten; alles bisher Aufgezeichnete bleibt erhalten</translation>
-    </message>
-    <message>
-        <source>Show the versions of Memscope, Qt, LibTorch and the device</source>
-        <translation>Die Versionen von Memscope, Qt, LibTorch und das Gerät anzeigen</translation>
-    </message>
-    <message>
         <source>Run</source>
         <translation>Lauf</translation>
     </message>
@@ -1684,10 +1596,6 @@
         <translation>&amp;Planer</translation>
     </message>
     <message>
-        <source>Press Run (F5) to train with the settings on the left and watch the memory live, open a recorded run or a PyTorch snapshot with File &gt; Open Run (Ctrl+O), or drop one here.</source>
-        <translation>Drücken Sie Ausführen (F5), um mit den Einstellungen links zu trainieren und den Speicher live zu verfolgen, öffnen Sie einen aufgezeichneten Lauf oder einen PyTorch-Snapshot mit Datei &gt; Lauf öffnen (Strg+O), oder ziehen Sie eine Datei hierher.</translation>
-    </message>
-    <message>
         <source>Se&amp;gments</source>
         <translation>Se&amp;gmente</translation>
     </message>
@@ -1703,31 +1611,12 @@
         </translation>
     </message>
     <message>
-        <source>Open &amp;Part of Run...</source>
-        <translation>&amp;Teil eines Laufs öffnen...</translation>
-    </message>
-    <message>
-        <source>Open only an event or time range of a big .memscope run</source>
-        <translation>Nur einen Ereignis- oder Zeitbereich eines großen .memscope-Laufs öffnen</translation>
-    </message>
-    <message>
         <source>F&amp;lame Graph</source>
         <translation>F&amp;lame Graph</translation>
     </message>
     <message>
         <source>&amp;Modules</source>
         <translation>&amp;Module</translation>
-    </message>
-    <message>
-        <source>Clear the module filter</source>
-        <translation>Den Modulfilter aufheben</translation>
-    </message>
-    <message numerus="yes">
-        <source>Filtered to module %1: %n allocation(s) highlighted</source>
-        <translation>
-            <numerusform>Gefiltert auf Modul %1: %n Allokation hervorgehoben</numerusform>
-            <numerusform>Gefiltert auf Modul %1: %n Allokationen hervorgehoben</numerusform>
-        </translation>
     </message>
     <message>
         <source>%1 (peak %2)</source>
@@ -1742,8 +1631,39 @@
         <translation>Rang %1</translation>
     </message>
     <message>
+        <source>Opened %1: %2.</source>
+        <translation>%1 geöffnet: %2.</translation>
+    </message>
+    <message>
+        <source>%1 · %2 (peak %3)</source>
+        <translation>%1 · %2 (Spitze %3)</translation>
+    </message>
+    <message>
+        <source>Growth</source>
+        <translation>Wachstum</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::MainWindowActions</name>
+    <message>
         <source>Rank %1</source>
         <translation>Rang %1</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>&amp;Lauf</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
     </message>
     <message>
         <source>&amp;Find...</source>
@@ -1778,20 +1698,84 @@
         <translation>Wieder alle Allokationen zeigen (Strg+Ziehen auf der Zeitleiste setzt einen Bereichsfilter)</translation>
     </message>
     <message>
+        <source>&amp;Open Run...</source>
+        <translation>Lauf ö&amp;ffnen...</translation>
+    </message>
+    <message>
+        <source>Open a recorded .memscope run or a PyTorch memory snapshot</source>
+        <translation>Einen aufgezeichneten .memscope-Lauf oder einen PyTorch-Speicher-Snapshot öffnen</translation>
+    </message>
+    <message>
+        <source>Open &amp;Part of Run...</source>
+        <translation>&amp;Teil eines Laufs öffnen...</translation>
+    </message>
+    <message>
+        <source>Open only an event or time range of a big .memscope run</source>
+        <translation>Nur einen Ereignis- oder Zeitbereich eines großen .memscope-Laufs öffnen</translation>
+    </message>
+    <message>
+        <source>&amp;Save Run As...</source>
+        <translation>Lauf &amp;speichern unter...</translation>
+    </message>
+    <message>
+        <source>Write the open run to a .memscope file</source>
+        <translation>Den geöffneten Lauf in eine .memscope-Datei schreiben</translation>
+    </message>
+    <message>
+        <source>&amp;Export View...</source>
+        <translation>Ansicht &amp;exportieren...</translation>
+    </message>
+    <message>
+        <source>Save the current view as a PNG image or an SVG drawing</source>
+        <translation>Die aktuelle Ansicht als PNG-Bild oder SVG-Grafik speichern</translation>
+    </message>
+    <message>
+        <source>&amp;Compare With Run...</source>
+        <translation>Mit Lauf &amp;vergleichen...</translation>
+    </message>
+    <message>
+        <source>Open a second run and compare it with this one side by side</source>
+        <translation>Einen zweiten Lauf öffnen und nebeneinander mit diesem vergleichen</translation>
+    </message>
+    <message>
         <source>Compare With &amp;Rank</source>
         <translation>Mit &amp;Rang vergleichen</translation>
     </message>
     <message>
-        <source>Opened %1: %2.</source>
-        <translation>%1 geöffnet: %2.</translation>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
     </message>
     <message>
-        <source>%1 · %2 (peak %3)</source>
-        <translation>%1 · %2 (Spitze %3)</translation>
+        <source>Quit Memscope</source>
+        <translation>Memscope beenden</translation>
     </message>
     <message>
-        <source>Growth</source>
-        <translation>Wachstum</translation>
+        <source>Train with the run panel&apos;s settings and record every allocation</source>
+        <translation>Mit den Einstellungen des Lauf-Bereichs trainieren und jede Allokation aufzeichnen</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>&amp;Stopp</translation>
+    </message>
+    <message>
+        <source>Stop the run; everything recorded so far is kept</source>
+        <translation>Den Lauf anhalten; alles bisher Aufgezeichnete bleibt erhalten</translation>
+    </message>
+    <message>
+        <source>&amp;About Memscope</source>
+        <translation>&amp;Über Memscope</translation>
+    </message>
+    <message>
+        <source>Show the versions of Memscope, Qt, LibTorch and the device</source>
+        <translation>Die Versionen von Memscope, Qt, LibTorch und das Gerät anzeigen</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>Über &amp;Qt</translation>
+    </message>
+    <message>
+        <source>Show information about Qt</source>
+        <translation>Zeigt Informationen über Qt</translation>
     </message>
 </context>
 <context>
@@ -1863,6 +1847,20 @@
     <message>
         <source>Duration</source>
         <translation>Dauer</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::ModuleFilterChip</name>
+    <message numerus="yes">
+        <source>Filtered to module %1: %n allocation(s) highlighted</source>
+        <translation>
+            <numerusform>Gefiltert auf Modul %1: %n Allokation hervorgehoben</numerusform>
+            <numerusform>Gefiltert auf Modul %1: %n Allokationen hervorgehoben</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Clear the module filter</source>
+        <translation>Den Modulfilter aufheben</translation>
     </message>
 </context>
 <context>
@@ -2038,6 +2036,192 @@ Von seinen eigenen Allokationen belegt (ohne Untermodule): %2</translation>
     <message>
         <source>Saved for backward</source>
         <translation>Für den Backward aufbewahrt</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::OomPanel</name>
+    <message>
+        <source>%1 (%2 bytes)</source>
+        <translation>%1 (%2 Bytes)</translation>
+    </message>
+    <message>
+        <source>%1 in step %2 (%3), on the CPU</source>
+        <translation>%1 in Schritt %2 (%3), auf der CPU</translation>
+    </message>
+    <message>
+        <source>%1 in step %2 (%3), on device %4</source>
+        <translation>%1 in Schritt %2 (%3), auf Gerät %4</translation>
+    </message>
+    <message>
+        <source>backward of %1</source>
+        <translation>Rückwärts von %1</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>unknown (the event names a stack the run does not have)</source>
+        <translation>unbekannt (das Ereignis nennt einen Stack, den der Lauf nicht hat)</translation>
+    </message>
+    <message>
+        <source>no module or operator on its stack</source>
+        <translation>kein Modul und kein Operator auf seinem Stack</translation>
+    </message>
+    <message>
+        <source>Stack: %1</source>
+        <translation>Stack: %1</translation>
+    </message>
+    <message>
+        <source>capacity %1</source>
+        <translation>Kapazität %1</translation>
+    </message>
+    <message>
+        <source>capacity not recorded</source>
+        <translation>Kapazität nicht aufgezeichnet</translation>
+    </message>
+    <message>
+        <source>, allocated %1</source>
+        <translation>, belegt %1</translation>
+    </message>
+    <message>
+        <source>, reserved %1 (%2 free inside its segments, %3 not reserved)</source>
+        <translation>, reserviert %1 (%2 frei in seinen Segmenten, %3 nicht reserviert)</translation>
+    </message>
+    <message>
+        <source>: %1 free</source>
+        <translation>: %1 frei</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Capacity&lt;/b&gt;: %1 free is less than the %2 requested. The memory in use has to shrink, or the device to grow.</source>
+        <translation>&lt;b&gt;Kapazität&lt;/b&gt;: %1 frei ist weniger als die angeforderten %2. Der belegte Speicher muss kleiner werden oder das Gerät größer.</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;Fragmentation&lt;/b&gt;: %1 free is at least the %2 requested, but it lies in %n piece(s) and the largest is %3. %4 lets the allocator grow a segment instead of needing one free block that large.</source>
+        <translation>
+            <numerusform>&lt;b&gt;Fragmentierung&lt;/b&gt;: %1 frei sind mindestens die angeforderten %2, aber sie liegen in %n Stück, und das größte hat %3. %4 lässt den Allokator ein Segment vergrößern, statt einen freien Block dieser Größe zu brauchen.</numerusform>
+            <numerusform>&lt;b&gt;Fragmentierung&lt;/b&gt;: %1 frei sind mindestens die angeforderten %2, aber sie liegen in %n Stücken, und das größte hat %3. %4 lässt den Allokator ein Segment vergrößern, statt einen freien Block dieser Größe zu brauchen.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Undetermined&lt;/b&gt;: the run does not record the device&apos;s capacity.</source>
+        <translation>&lt;b&gt;Unbestimmt&lt;/b&gt;: der Lauf zeichnet die Kapazität des Geräts nicht auf.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Undetermined&lt;/b&gt;: %1 free is at least the %2 requested, and the run has no allocator segments to tell where it lies.</source>
+        <translation>&lt;b&gt;Unbestimmt&lt;/b&gt;: %1 frei sind mindestens die angeforderten %2, und der Lauf hat keine Segmente des Allokators, die zeigen, wo sie liegen.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Undetermined&lt;/b&gt;: %1 free is at least the %2 requested and a free region of %3 exists; the allocator could not use it (another stream&apos;s or pool&apos;s segment, or rounding).</source>
+        <translation>&lt;b&gt;Unbestimmt&lt;/b&gt;: %1 frei sind mindestens die angeforderten %2, und ein freier Bereich von %3 existiert; der Allokator konnte ihn nicht nutzen (Segment eines anderen Streams oder Pools, oder Rundung).</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>nothing the run recorded was alive</source>
+        <translation>nichts Aufgezeichnetes war belegt</translation>
+    </message>
+    <message>
+        <source>(no module)</source>
+        <translation>(kein Modul)</translation>
+    </message>
+    <message>
+        <source>no module held memory</source>
+        <translation>kein Modul hielt Speicher</translation>
+    </message>
+    <message>
+        <source>The Modules view at the out-of-memory event: %1 alive</source>
+        <translation>Die Modulansicht beim Speicherfehler: %1 belegt</translation>
+    </message>
+    <message>
+        <source>%1. %2 (%3): predicted peak %4, headroom %5</source>
+        <translation>%1. %2 (%3): vorhergesagte Spitze %4, Reserve %5</translation>
+    </message>
+    <message>
+        <source>No single change the planner models fits %1.</source>
+        <translation>Keine einzelne Änderung, die der Planer modelliert, passt in %1.</translation>
+    </message>
+    <message>
+        <source>The planner&apos;s prediction for this run&apos;s configuration with one change; memscope-cli record --check-advice reruns the first and measures it.</source>
+        <translation>Die Vorhersage des Planers für die Konfiguration dieses Laufs mit einer Änderung; memscope-cli record --check-advice führt die erste erneut aus und misst sie.</translation>
+    </message>
+    <message>
+        <source>The fit of %1 predicts %2 at %3.</source>
+        <translation>Die Anpassung von %1 sagt %2 bei %3 voraus.</translation>
+    </message>
+    <message>
+        <source>%1. %2=%3 (was %4): predicted peak %5, headroom %6</source>
+        <translation>%1. %2=%3 (war %4): vorhergesagte Spitze %5, Reserve %6</translation>
+    </message>
+    <message>
+        <source>No single change of batch or context fits.</source>
+        <translation>Keine einzelne Änderung von Batch oder Kontext passt.</translation>
+    </message>
+    <message>
+        <source>(%1)</source>
+        <translation>(%1)</translation>
+    </message>
+    <message>
+        <source>With %1% to spare for the fit&apos;s largest error on the sweep points it left out; memscope-cli record --fit DIR --check-advice reruns the first and measures it.</source>
+        <translation>Mit %1% Reserve für den größten Fehler der Anpassung an den ausgelassenen Sweep-Punkten; memscope-cli record --fit DIR --check-advice führt die erste erneut aus und misst sie.</translation>
+    </message>
+    <message>
+        <source>Memscope&apos;s planner does not model this program&apos;s own model: a sweep of the program (memscope-cli sweep --python) predicts it.</source>
+        <translation>Memscopes Planer modelliert das eigene Modell dieses Programms nicht: ein Sweep des Programms (memscope-cli sweep --python) sagt es voraus.</translation>
+    </message>
+    <message>
+        <source>No configuration is known for this run to advise on.</source>
+        <translation>Für diesen Lauf ist keine Konfiguration bekannt, zu der sich raten ließe.</translation>
+    </message>
+    <message>
+        <source>This run is not a Python program&apos;s that ran out of memory.</source>
+        <translation>Dieser Lauf ist nicht der eines Python-Programms, dem der Speicher ausging.</translation>
+    </message>
+    <message>
+        <source>Cannot advise from the sweep %1: %2</source>
+        <translation>Kein Rat aus dem Sweep %1: %2</translation>
+    </message>
+    <message>
+        <source>A sweep of this program (memscope-cli sweep --python)</source>
+        <translation>Ein Sweep dieses Programms (memscope-cli sweep --python)</translation>
+    </message>
+    <message>
+        <source>Out of memory</source>
+        <translation>Speicher erschöpft</translation>
+    </message>
+    <message>
+        <source>Advice from a sweep of this program...</source>
+        <translation>Rat aus einem Sweep dieses Programms...</translation>
+    </message>
+    <message>
+        <source>Request:</source>
+        <translation>Anforderung:</translation>
+    </message>
+    <message>
+        <source>Where:</source>
+        <translation>Wo:</translation>
+    </message>
+    <message>
+        <source>Device:</source>
+        <translation>Gerät:</translation>
+    </message>
+    <message>
+        <source>Why:</source>
+        <translation>Warum:</translation>
+    </message>
+    <message>
+        <source>Filled by:</source>
+        <translation>Gefüllt von:</translation>
+    </message>
+    <message>
+        <source>Modules:</source>
+        <translation>Module:</translation>
+    </message>
+    <message>
+        <source>What fits:</source>
+        <translation>Was passt:</translation>
     </message>
 </context>
 <context>
@@ -2330,6 +2514,25 @@ Von seinen eigenen Allokationen belegt (ohne Untermodule): %2</translation>
     <message>
         <source>A&apos;s allocation and free events; click to compare the runs there</source>
         <translation>Allokations- und Freigabeereignisse von A; ein Klick vergleicht die Läufe dort</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::PeakCategoryChart</name>
+    <message>
+        <source>MiB at the peak</source>
+        <translation>MiB an der Spitze</translation>
+    </message>
+    <message>
+        <source>Bytes by category at the peak (%1), categories inferred from the snapshot</source>
+        <translation>Bytes nach Kategorie an der Spitze (%1), Kategorien aus dem Snapshot abgeleitet</translation>
+    </message>
+    <message>
+        <source>Bytes by category at the peak (%1)</source>
+        <translation>Bytes nach Kategorie an der Spitze (%1)</translation>
+    </message>
+    <message>
+        <source>At the peak</source>
+        <translation>An der Spitze</translation>
     </message>
 </context>
 <context>
@@ -2765,6 +2968,53 @@ Von seinen eigenen Allokationen belegt (ohne Untermodule): %2</translation>
     </message>
 </context>
 <context>
+    <name>memscope::RankSummaryTable</name>
+    <message>
+        <source>%1 (shown)</source>
+        <translation>%1 (angezeigt)</translation>
+    </message>
+    <message>
+        <source>no recording</source>
+        <translation>keine Aufzeichnung</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation>Ränge</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rang</translation>
+    </message>
+    <message>
+        <source>Peak allocated</source>
+        <translation>Spitze belegt</translation>
+    </message>
+    <message>
+        <source>Step 1 peak</source>
+        <translation>Spitze Schritt 1</translation>
+    </message>
+    <message>
+        <source>Steady peak</source>
+        <translation>Spitze im Dauerbetrieb</translation>
+    </message>
+    <message>
+        <source>Avg step</source>
+        <translation>Mittl. Schritt</translation>
+    </message>
+    <message>
+        <source>Collective payload</source>
+        <translation>Nutzlast der Kollektive</translation>
+    </message>
+    <message>
+        <source>Events</source>
+        <translation>Ereignisse</translation>
+    </message>
+</context>
+<context>
     <name>memscope::RecentFilesMenu</name>
     <message>
         <source>Open &amp;Recent</source>
@@ -2814,6 +3064,164 @@ Von seinen eigenen Allokationen belegt (ohne Untermodule): %2</translation>
     <message>
         <source>No reserved memory recorded</source>
         <translation>Kein reservierter Speicher aufgezeichnet</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::RooflinePanel</name>
+    <message>
+        <source>memory-bound</source>
+        <translation>speichergebunden</translation>
+    </message>
+    <message>
+        <source>mixed</source>
+        <translation>gemischt</translation>
+    </message>
+    <message>
+        <source>compute-bound</source>
+        <translation>rechengebunden</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>unbekannt</translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation>k. A.</translation>
+    </message>
+    <message>
+        <source>FLOP</source>
+        <translation>FLOP</translation>
+    </message>
+    <message>
+        <source>%1 (estimated)</source>
+        <translation>%1 (geschätzt)</translation>
+    </message>
+    <message>
+        <source>%1 read (estimated from shapes and dtype) + %2 written (allocated)</source>
+        <translation>%1 gelesen (geschätzt aus Formen und Datentyp) + %2 geschrieben (alloziert)</translation>
+    </message>
+    <message>
+        <source>%1 FLOP/byte</source>
+        <translation>%1 FLOP/Byte</translation>
+    </message>
+    <message>
+        <source>FLOP/s</source>
+        <translation>FLOP/s</translation>
+    </message>
+    <message>
+        <source> (%1 % of peak)</source>
+        <translation> (%1 % der Spitze)</translation>
+    </message>
+    <message>
+        <source>%1/s</source>
+        <translation>%1/s</translation>
+    </message>
+    <message>
+        <source>Bytes moved are an estimate: inputs from the recorded shapes at the run&apos;s element size (%1; under autocast matmuls read 2 bytes, other ops 4), outputs from the bytes each call allocated. FLOPs count matmul-like ops only. Classification: below %2 FLOP/byte memory-bound, %2 to %3 mixed, above %3 compute-bound.</source>
+        <translation>Bewegte Bytes sind eine Schätzung: Eingaben aus den aufgezeichneten Formen mit der Elementgröße des Laufs (%1; unter Autocast lesen Matmuls 2 Bytes, andere Ops 4), Ausgaben aus den Bytes, die jeder Aufruf alloziert hat. FLOPs zählen nur Matmul-artige Ops. Einordnung: unter %2 FLOP/Byte speichergebunden, %2 bis %3 gemischt, über %3 rechengebunden.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Per step: averages over %n step(s); the step&apos;s rates are against its wall time.</source>
+        <translation>
+            <numerusform>Pro Schritt: Mittel über %n Schritt; die Raten des Schritts beziehen sich auf seine Wanduhrzeit.</numerusform>
+            <numerusform>Pro Schritt: Mittel über %n Schritte; die Raten des Schritts beziehen sich auf seine Wanduhrzeit.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This run has no input shapes: record it with memscope-cli record --record-shapes for FLOPs, bytes moved and the roofline.</source>
+        <translation>Dieser Lauf hat keine Eingabeformen: mit memscope-cli record --record-shapes aufzeichnen für FLOPs, bewegte Bytes und das Roofline-Modell.</translation>
+    </message>
+    <message>
+        <source>Peak FLOP/s: %1.</source>
+        <translation>Spitzen-FLOP/s: %1.</translation>
+    </message>
+    <message>
+        <source>Peak bandwidth: %1.</source>
+        <translation>Spitzenbandbreite: %1.</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>Roofline</source>
+        <translation>Roofline</translation>
+    </message>
+    <message>
+        <source>FLOPs per step:</source>
+        <translation>FLOPs pro Schritt:</translation>
+    </message>
+    <message>
+        <source>Bytes moved per step:</source>
+        <translation>Bewegte Bytes pro Schritt:</translation>
+    </message>
+    <message>
+        <source>Arithmetic intensity:</source>
+        <translation>Arithmetische Intensität:</translation>
+    </message>
+    <message>
+        <source>Step is:</source>
+        <translation>Der Schritt ist:</translation>
+    </message>
+    <message>
+        <source>Achieved FLOP/s:</source>
+        <translation>Erreichte FLOP/s:</translation>
+    </message>
+    <message>
+        <source>Achieved bandwidth:</source>
+        <translation>Erreichte Bandbreite:</translation>
+    </message>
+    <message>
+        <source>Peak FLOP/s:</source>
+        <translation>Spitzen-FLOP/s:</translation>
+    </message>
+    <message>
+        <source>Peak bandwidth:</source>
+        <translation>Spitzenbandbreite:</translation>
+    </message>
+    <message>
+        <source>Ridge point:</source>
+        <translation>Knickpunkt:</translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation>Operator</translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation>Aufrufe</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>FLOPs</source>
+        <translation>FLOPs</translation>
+    </message>
+    <message>
+        <source>Bytes read (est.)</source>
+        <translation>Gelesene Bytes (geschätzt)</translation>
+    </message>
+    <message>
+        <source>Bytes written</source>
+        <translation>Geschriebene Bytes</translation>
+    </message>
+    <message>
+        <source>FLOP/byte</source>
+        <translation>FLOP/Byte</translation>
+    </message>
+    <message>
+        <source>Achieved FLOP/s</source>
+        <translation>Erreichte FLOP/s</translation>
+    </message>
+    <message>
+        <source>Bandwidth</source>
+        <translation>Bandbreite</translation>
+    </message>
+    <message>
+        <source>Class</source>
+        <translation>Einordnung</translation>
     </message>
 </context>
 <context>
@@ -3218,6 +3626,17 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     <message>
         <source>--python: -m needs a module</source>
         <translation>--python: -m braucht ein Modul</translation>
+    </message>
+</context>
+<context>
+    <name>memscope::RunPlaceholder</name>
+    <message>
+        <source>No run is open.</source>
+        <translation>Es ist kein Lauf geöffnet.</translation>
+    </message>
+    <message>
+        <source>Press Run (F5) to train with the settings on the left and watch the memory live, open a recorded run or a PyTorch snapshot with File &gt; Open Run (Ctrl+O), or drop one here.</source>
+        <translation>Drücken Sie Ausführen (F5), um mit den Einstellungen links zu trainieren und den Speicher live zu verfolgen, öffnen Sie einen aufgezeichneten Lauf oder einen PyTorch-Snapshot mit Datei &gt; Lauf öffnen (Strg+O), oder ziehen Sie eine Datei hierher.</translation>
     </message>
 </context>
 <context>
@@ -3634,22 +4053,6 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
 <context>
     <name>memscope::SummaryPage</name>
     <message>
-        <source>memory-bound</source>
-        <translation>speichergebunden</translation>
-    </message>
-    <message>
-        <source>mixed</source>
-        <translation>gemischt</translation>
-    </message>
-    <message>
-        <source>compute-bound</source>
-        <translation>rechengebunden</translation>
-    </message>
-    <message>
-        <source>unknown</source>
-        <translation>unbekannt</translation>
-    </message>
-    <message>
         <source>%1, now on this computer</source>
         <translation>%1, jetzt auf diesem Computer</translation>
     </message>
@@ -3682,71 +4085,8 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>%1 % von %2 TFLOP/s</translation>
     </message>
     <message>
-        <source>FLOP</source>
-        <translation>FLOP</translation>
-    </message>
-    <message>
-        <source>%1 (estimated)</source>
-        <translation>%1 (geschätzt)</translation>
-    </message>
-    <message>
-        <source>%1 read (estimated from shapes and dtype) + %2 written (allocated)</source>
-        <translation>%1 gelesen (geschätzt aus Formen und Datentyp) + %2 geschrieben (alloziert)</translation>
-    </message>
-    <message>
-        <source>%1 FLOP/byte</source>
-        <translation>%1 FLOP/Byte</translation>
-    </message>
-    <message>
-        <source>FLOP/s</source>
-        <translation>FLOP/s</translation>
-    </message>
-    <message>
-        <source> (%1 % of peak)</source>
-        <translation> (%1 % der Spitze)</translation>
-    </message>
-    <message>
-        <source>%1/s</source>
-        <translation>%1/s</translation>
-    </message>
-    <message>
-        <source>Bytes moved are an estimate: inputs from the recorded shapes at the run&apos;s element size (%1; under autocast matmuls read 2 bytes, other ops 4), outputs from the bytes each call allocated. FLOPs count matmul-like ops only. Classification: below %2 FLOP/byte memory-bound, %2 to %3 mixed, above %3 compute-bound.</source>
-        <translation>Bewegte Bytes sind eine Schätzung: Eingaben aus den aufgezeichneten Formen mit der Elementgröße des Laufs (%1; unter Autocast lesen Matmuls 2 Bytes, andere Ops 4), Ausgaben aus den Bytes, die jeder Aufruf alloziert hat. FLOPs zählen nur Matmul-artige Ops. Einordnung: unter %2 FLOP/Byte speichergebunden, %2 bis %3 gemischt, über %3 rechengebunden.</translation>
-    </message>
-    <message numerus="yes">
-        <source>Per step: averages over %n step(s); the step&apos;s rates are against its wall time.</source>
-        <translation>
-            <numerusform>Pro Schritt: Mittel über %n Schritt; die Raten des Schritts beziehen sich auf seine Wanduhrzeit.</numerusform>
-            <numerusform>Pro Schritt: Mittel über %n Schritte; die Raten des Schritts beziehen sich auf seine Wanduhrzeit.</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>This run has no input shapes: record it with memscope-cli record --record-shapes for FLOPs, bytes moved and the roofline.</source>
-        <translation>Dieser Lauf hat keine Eingabeformen: mit memscope-cli record --record-shapes aufzeichnen für FLOPs, bewegte Bytes und das Roofline-Modell.</translation>
-    </message>
-    <message>
-        <source>Peak FLOP/s: %1.</source>
-        <translation>Spitzen-FLOP/s: %1.</translation>
-    </message>
-    <message>
-        <source>Peak bandwidth: %1.</source>
-        <translation>Spitzenbandbreite: %1.</translation>
-    </message>
-    <message>
         <source>%1: %2 events, %3 allocations</source>
         <translation>%1: %2 Ereignisse, %3 Allokationen</translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation>%1 ms</translation>
-    </message>
-    <message>
-        <source>MiB at the peak</source>
-        <translation>MiB an der Spitze</translation>
-    </message>
-    <message>
-        <source>Bytes by category at the peak (%1)</source>
-        <translation>Bytes nach Kategorie an der Spitze (%1)</translation>
     </message>
     <message>
         <source>Memory</source>
@@ -3755,14 +4095,6 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     <message>
         <source>Throughput</source>
         <translation>Durchsatz</translation>
-    </message>
-    <message>
-        <source>At the peak</source>
-        <translation>An der Spitze</translation>
-    </message>
-    <message>
-        <source>Roofline</source>
-        <translation>Roofline</translation>
     </message>
     <message>
         <source>Peak allocated:</source>
@@ -3817,82 +4149,6 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>MFU:</translation>
     </message>
     <message>
-        <source>FLOPs per step:</source>
-        <translation>FLOPs pro Schritt:</translation>
-    </message>
-    <message>
-        <source>Bytes moved per step:</source>
-        <translation>Bewegte Bytes pro Schritt:</translation>
-    </message>
-    <message>
-        <source>Arithmetic intensity:</source>
-        <translation>Arithmetische Intensität:</translation>
-    </message>
-    <message>
-        <source>Step is:</source>
-        <translation>Der Schritt ist:</translation>
-    </message>
-    <message>
-        <source>Achieved FLOP/s:</source>
-        <translation>Erreichte FLOP/s:</translation>
-    </message>
-    <message>
-        <source>Achieved bandwidth:</source>
-        <translation>Erreichte Bandbreite:</translation>
-    </message>
-    <message>
-        <source>Peak FLOP/s:</source>
-        <translation>Spitzen-FLOP/s:</translation>
-    </message>
-    <message>
-        <source>Peak bandwidth:</source>
-        <translation>Spitzenbandbreite:</translation>
-    </message>
-    <message>
-        <source>Ridge point:</source>
-        <translation>Knickpunkt:</translation>
-    </message>
-    <message>
-        <source>Operator</source>
-        <translation>Operator</translation>
-    </message>
-    <message>
-        <source>Calls</source>
-        <translation>Aufrufe</translation>
-    </message>
-    <message>
-        <source>Time</source>
-        <translation>Zeit</translation>
-    </message>
-    <message>
-        <source>FLOPs</source>
-        <translation>FLOPs</translation>
-    </message>
-    <message>
-        <source>Bytes read (est.)</source>
-        <translation>Gelesene Bytes (geschätzt)</translation>
-    </message>
-    <message>
-        <source>Bytes written</source>
-        <translation>Geschriebene Bytes</translation>
-    </message>
-    <message>
-        <source>FLOP/byte</source>
-        <translation>FLOP/Byte</translation>
-    </message>
-    <message>
-        <source>Achieved FLOP/s</source>
-        <translation>Erreichte FLOP/s</translation>
-    </message>
-    <message>
-        <source>Bandwidth</source>
-        <translation>Bandbreite</translation>
-    </message>
-    <message>
-        <source>Class</source>
-        <translation>Einordnung</translation>
-    </message>
-    <message>
         <source>%1 free of %2 reserved</source>
         <translation>%1 frei von %2 reserviert</translation>
     </message>
@@ -3931,18 +4187,6 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     <message>
         <source>Cannot summarize this run: %1</source>
         <translation>Dieser Lauf lässt sich nicht zusammenfassen: %1</translation>
-    </message>
-    <message>
-        <source>%1 (shown)</source>
-        <translation>%1 (angezeigt)</translation>
-    </message>
-    <message>
-        <source>no recording</source>
-        <translation>keine Aufzeichnung</translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation>%1 s</translation>
     </message>
     <message>
         <source>Filtered range</source>
@@ -3985,40 +4229,8 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>%1 bei Ereignis %2</translation>
     </message>
     <message>
-        <source>Ranks</source>
-        <translation>Ränge</translation>
-    </message>
-    <message>
-        <source>Rank</source>
-        <translation>Rang</translation>
-    </message>
-    <message>
-        <source>Peak allocated</source>
-        <translation>Spitze belegt</translation>
-    </message>
-    <message>
-        <source>Step 1 peak</source>
-        <translation>Spitze Schritt 1</translation>
-    </message>
-    <message>
-        <source>Steady peak</source>
-        <translation>Spitze im Dauerbetrieb</translation>
-    </message>
-    <message>
-        <source>Avg step</source>
-        <translation>Mittl. Schritt</translation>
-    </message>
-    <message>
-        <source>Collective payload</source>
-        <translation>Nutzlast der Kollektive</translation>
-    </message>
-    <message>
         <source>%1 (inferred)</source>
         <translation>%1 (abgeleitet)</translation>
-    </message>
-    <message>
-        <source>Bytes by category at the peak (%1), categories inferred from the snapshot</source>
-        <translation>Bytes nach Kategorie an der Spitze (%1), Kategorien aus dem Snapshot abgeleitet</translation>
     </message>
     <message>
         <source>not recorded</source>
@@ -4043,189 +4255,6 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
     <message>
         <source>Before recording:</source>
         <translation>Vor der Aufzeichnung:</translation>
-    </message>
-    <message>
-        <source>%1 (%2 bytes)</source>
-        <translation>%1 (%2 Bytes)</translation>
-    </message>
-    <message>
-        <source>%1 in step %2 (%3), on the CPU</source>
-        <translation>%1 in Schritt %2 (%3), auf der CPU</translation>
-    </message>
-    <message>
-        <source>%1 in step %2 (%3), on device %4</source>
-        <translation>%1 in Schritt %2 (%3), auf Gerät %4</translation>
-    </message>
-    <message>
-        <source>backward of %1</source>
-        <translation>Rückwärts von %1</translation>
-    </message>
-    <message>
-        <source>%1 / %2</source>
-        <translation>%1 / %2</translation>
-    </message>
-    <message>
-        <source>unknown (the event names a stack the run does not have)</source>
-        <translation>unbekannt (das Ereignis nennt einen Stack, den der Lauf nicht hat)</translation>
-    </message>
-    <message>
-        <source>no module or operator on its stack</source>
-        <translation>kein Modul und kein Operator auf seinem Stack</translation>
-    </message>
-    <message>
-        <source>Stack: %1</source>
-        <translation>Stack: %1</translation>
-    </message>
-    <message>
-        <source>capacity %1</source>
-        <translation>Kapazität %1</translation>
-    </message>
-    <message>
-        <source>capacity not recorded</source>
-        <translation>Kapazität nicht aufgezeichnet</translation>
-    </message>
-    <message>
-        <source>, allocated %1</source>
-        <translation>, belegt %1</translation>
-    </message>
-    <message>
-        <source>, reserved %1 (%2 free inside its segments, %3 not reserved)</source>
-        <translation>, reserviert %1 (%2 frei in seinen Segmenten, %3 nicht reserviert)</translation>
-    </message>
-    <message>
-        <source>: %1 free</source>
-        <translation>: %1 frei</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Capacity&lt;/b&gt;: %1 free is less than the %2 requested. The memory in use has to shrink, or the device to grow.</source>
-        <translation>&lt;b&gt;Kapazität&lt;/b&gt;: %1 frei ist weniger als die angeforderten %2. Der belegte Speicher muss kleiner werden oder das Gerät größer.</translation>
-    </message>
-    <message numerus="yes">
-        <source>&lt;b&gt;Fragmentation&lt;/b&gt;: %1 free is at least the %2 requested, but it lies in %n piece(s) and the largest is %3. %4 lets the allocator grow a segment instead of needing one free block that large.</source>
-        <translation>
-            <numerusform>&lt;b&gt;Fragmentierung&lt;/b&gt;: %1 frei sind mindestens die angeforderten %2, aber sie liegen in %n Stück, und das größte hat %3. %4 lässt den Allokator ein Segment vergrößern, statt einen freien Block dieser Größe zu brauchen.</numerusform>
-            <numerusform>&lt;b&gt;Fragmentierung&lt;/b&gt;: %1 frei sind mindestens die angeforderten %2, aber sie liegen in %n Stücken, und das größte hat %3. %4 lässt den Allokator ein Segment vergrößern, statt einen freien Block dieser Größe zu brauchen.</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Undetermined&lt;/b&gt;: the run does not record the device&apos;s capacity.</source>
-        <translation>&lt;b&gt;Unbestimmt&lt;/b&gt;: der Lauf zeichnet die Kapazität des Geräts nicht auf.</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Undetermined&lt;/b&gt;: %1 free is at least the %2 requested, and the run has no allocator segments to tell where it lies.</source>
-        <translation>&lt;b&gt;Unbestimmt&lt;/b&gt;: %1 frei sind mindestens die angeforderten %2, und der Lauf hat keine Segmente des Allokators, die zeigen, wo sie liegen.</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Undetermined&lt;/b&gt;: %1 free is at least the %2 requested and a free region of %3 exists; the allocator could not use it (another stream&apos;s or pool&apos;s segment, or rounding).</source>
-        <translation>&lt;b&gt;Unbestimmt&lt;/b&gt;: %1 frei sind mindestens die angeforderten %2, und ein freier Bereich von %3 existiert; der Allokator konnte ihn nicht nutzen (Segment eines anderen Streams oder Pools, oder Rundung).</translation>
-    </message>
-    <message>
-        <source>%1 %2</source>
-        <translation>%1 %2</translation>
-    </message>
-    <message>
-        <source>nothing the run recorded was alive</source>
-        <translation>nichts Aufgezeichnetes war belegt</translation>
-    </message>
-    <message>
-        <source>(no module)</source>
-        <translation>(kein Modul)</translation>
-    </message>
-    <message>
-        <source>no module held memory</source>
-        <translation>kein Modul hielt Speicher</translation>
-    </message>
-    <message>
-        <source>The Modules view at the out-of-memory event: %1 alive</source>
-        <translation>Die Modulansicht beim Speicherfehler: %1 belegt</translation>
-    </message>
-    <message>
-        <source>Out of memory</source>
-        <translation>Speicher erschöpft</translation>
-    </message>
-    <message>
-        <source>Request:</source>
-        <translation>Anforderung:</translation>
-    </message>
-    <message>
-        <source>Where:</source>
-        <translation>Wo:</translation>
-    </message>
-    <message>
-        <source>Device:</source>
-        <translation>Gerät:</translation>
-    </message>
-    <message>
-        <source>Why:</source>
-        <translation>Warum:</translation>
-    </message>
-    <message>
-        <source>Filled by:</source>
-        <translation>Gefüllt von:</translation>
-    </message>
-    <message>
-        <source>Modules:</source>
-        <translation>Module:</translation>
-    </message>
-    <message>
-        <source>%1. %2 (%3): predicted peak %4, headroom %5</source>
-        <translation>%1. %2 (%3): vorhergesagte Spitze %4, Reserve %5</translation>
-    </message>
-    <message>
-        <source>No single change the planner models fits %1.</source>
-        <translation>Keine einzelne Änderung, die der Planer modelliert, passt in %1.</translation>
-    </message>
-    <message>
-        <source>The planner&apos;s prediction for this run&apos;s configuration with one change; memscope-cli record --check-advice reruns the first and measures it.</source>
-        <translation>Die Vorhersage des Planers für die Konfiguration dieses Laufs mit einer Änderung; memscope-cli record --check-advice führt die erste erneut aus und misst sie.</translation>
-    </message>
-    <message>
-        <source>The fit of %1 predicts %2 at %3.</source>
-        <translation>Die Anpassung von %1 sagt %2 bei %3 voraus.</translation>
-    </message>
-    <message>
-        <source>%1. %2=%3 (was %4): predicted peak %5, headroom %6</source>
-        <translation>%1. %2=%3 (war %4): vorhergesagte Spitze %5, Reserve %6</translation>
-    </message>
-    <message>
-        <source>No single change of batch or context fits.</source>
-        <translation>Keine einzelne Änderung von Batch oder Kontext passt.</translation>
-    </message>
-    <message>
-        <source>(%1)</source>
-        <translation>(%1)</translation>
-    </message>
-    <message>
-        <source>With %1% to spare for the fit&apos;s largest error on the sweep points it left out; memscope-cli record --fit DIR --check-advice reruns the first and measures it.</source>
-        <translation>Mit %1% Reserve für den größten Fehler der Anpassung an den ausgelassenen Sweep-Punkten; memscope-cli record --fit DIR --check-advice führt die erste erneut aus und misst sie.</translation>
-    </message>
-    <message>
-        <source>Memscope&apos;s planner does not model this program&apos;s own model: a sweep of the program (memscope-cli sweep --python) predicts it.</source>
-        <translation>Memscopes Planer modelliert das eigene Modell dieses Programms nicht: ein Sweep des Programms (memscope-cli sweep --python) sagt es voraus.</translation>
-    </message>
-    <message>
-        <source>No configuration is known for this run to advise on.</source>
-        <translation>Für diesen Lauf ist keine Konfiguration bekannt, zu der sich raten ließe.</translation>
-    </message>
-    <message>
-        <source>This run is not a Python program&apos;s that ran out of memory.</source>
-        <translation>Dieser Lauf ist nicht der eines Python-Programms, dem der Speicher ausging.</translation>
-    </message>
-    <message>
-        <source>Cannot advise from the sweep %1: %2</source>
-        <translation>Kein Rat aus dem Sweep %1: %2</translation>
-    </message>
-    <message>
-        <source>A sweep of this program (memscope-cli sweep --python)</source>
-        <translation>Ein Sweep dieses Programms (memscope-cli sweep --python)</translation>
-    </message>
-    <message>
-        <source>Advice from a sweep of this program...</source>
-        <translation>Rat aus einem Sweep dieses Programms...</translation>
-    </message>
-    <message>
-        <source>What fits:</source>
-        <translation>Was passt:</translation>
     </message>
 </context>
 <context>

@@ -1500,38 +1500,6 @@
 <context>
     <name>memscope::MainWindow</name>
     <message>
-        <source>&amp;File</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Quit Memscope</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;About Memscope</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>About &amp;Qt</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Show information about Qt</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No run is open.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>No run open</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1541,10 +1509,6 @@
     </message>
     <message>
         <source>%1 open</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Open Run...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1596,58 +1560,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;Run</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open a recorded .memscope run or a PyTorch memory snapshot</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Save Run As...</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Write the open run to a .memscope file</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Export View...</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Save the current view as a PNG image or an SVG drawing</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Compare With Run...</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open a second run and compare it with this one side by side</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Train with the run panel&apos;s settings and record every allocation</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Stop</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Stop the run; everything recorded so far is kept</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Show the versions of Memscope, Qt, LibTorch and the device</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Run</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1684,10 +1596,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Press Run (F5) to train with the settings on the left and watch the memory live, open a recorded run or a PyTorch snapshot with File &gt; Open Run (Ctrl+O), or drop one here.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Se&amp;gments</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1703,31 +1611,12 @@
         </translation>
     </message>
     <message>
-        <source>Open &amp;Part of Run...</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open only an event or time range of a big .memscope run</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>F&amp;lame Graph</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>&amp;Modules</source>
         <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Clear the module filter</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>Filtered to module %1: %n allocation(s) highlighted</source>
-        <translation>
-            <numerusform>Filtered to module %1: %n allocation highlighted</numerusform>
-            <numerusform>Filtered to module %1: %n allocations highlighted</numerusform>
-        </translation>
     </message>
     <message>
         <source>%1 (peak %2)</source>
@@ -1742,7 +1631,38 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Opened %1: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · %2 (peak %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Growth</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::MainWindowActions</name>
+    <message>
         <source>Rank %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1778,19 +1698,83 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>&amp;Open Run...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a recorded .memscope run or a PyTorch memory snapshot</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open &amp;Part of Run...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open only an event or time range of a big .memscope run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Save Run As...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write the open run to a .memscope file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Export View...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the current view as a PNG image or an SVG drawing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Compare With Run...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a second run and compare it with this one side by side</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Compare With &amp;Rank</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Opened %1: %2.</source>
+        <source>&amp;Quit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 · %2 (peak %3)</source>
+        <source>Quit Memscope</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Growth</source>
+        <source>Train with the run panel&apos;s settings and record every allocation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop the run; everything recorded so far is kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;About Memscope</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the versions of Memscope, Qt, LibTorch and the device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show information about Qt</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1862,6 +1846,20 @@
     </message>
     <message>
         <source>Duration</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::ModuleFilterChip</name>
+    <message numerus="yes">
+        <source>Filtered to module %1: %n allocation(s) highlighted</source>
+        <translation>
+            <numerusform>Filtered to module %1: %n allocation highlighted</numerusform>
+            <numerusform>Filtered to module %1: %n allocations highlighted</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Clear the module filter</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2036,6 +2034,192 @@ Held by its own allocations (sub-modules left out): %2</source>
     </message>
     <message>
         <source>Saved for backward</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::OomPanel</name>
+    <message>
+        <source>%1 (%2 bytes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 in step %2 (%3), on the CPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 in step %2 (%3), on device %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>backward of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown (the event names a stack the run does not have)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no module or operator on its stack</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stack: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>capacity %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>capacity not recorded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, allocated %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, reserved %1 (%2 free inside its segments, %3 not reserved)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>: %1 free</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Capacity&lt;/b&gt;: %1 free is less than the %2 requested. The memory in use has to shrink, or the device to grow.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;Fragmentation&lt;/b&gt;: %1 free is at least the %2 requested, but it lies in %n piece(s) and the largest is %3. %4 lets the allocator grow a segment instead of needing one free block that large.</source>
+        <translation>
+            <numerusform>&lt;b&gt;Fragmentation&lt;/b&gt;: %1 free is at least the %2 requested, but it lies in %n piece and the largest is %3. %4 lets the allocator grow a segment instead of needing one free block that large.</numerusform>
+            <numerusform>&lt;b&gt;Fragmentation&lt;/b&gt;: %1 free is at least the %2 requested, but it lies in %n pieces and the largest is %3. %4 lets the allocator grow a segment instead of needing one free block that large.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Undetermined&lt;/b&gt;: the run does not record the device&apos;s capacity.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Undetermined&lt;/b&gt;: %1 free is at least the %2 requested, and the run has no allocator segments to tell where it lies.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Undetermined&lt;/b&gt;: %1 free is at least the %2 requested and a free region of %3 exists; the allocator could not use it (another stream&apos;s or pool&apos;s segment, or rounding).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nothing the run recorded was alive</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(no module)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no module held memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The Modules view at the out-of-memory event: %1 alive</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1. %2 (%3): predicted peak %4, headroom %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No single change the planner models fits %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The planner&apos;s prediction for this run&apos;s configuration with one change; memscope-cli record --check-advice reruns the first and measures it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The fit of %1 predicts %2 at %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1. %2=%3 (was %4): predicted peak %5, headroom %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No single change of batch or context fits.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With %1% to spare for the fit&apos;s largest error on the sweep points it left out; memscope-cli record --fit DIR --check-advice reruns the first and measures it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memscope&apos;s planner does not model this program&apos;s own model: a sweep of the program (memscope-cli sweep --python) predicts it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No configuration is known for this run to advise on.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This run is not a Python program&apos;s that ran out of memory.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot advise from the sweep %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A sweep of this program (memscope-cli sweep --python)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Out of memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Advice from a sweep of this program...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Request:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Where:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Device:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filled by:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Modules:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What fits:</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2328,6 +2512,25 @@ Held by its own allocations (sub-modules left out): %2</source>
     </message>
     <message>
         <source>A&apos;s allocation and free events; click to compare the runs there</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::PeakCategoryChart</name>
+    <message>
+        <source>MiB at the peak</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bytes by category at the peak (%1), categories inferred from the snapshot</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bytes by category at the peak (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At the peak</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2764,6 +2967,53 @@ Held by its own allocations (sub-modules left out): %2</source>
     </message>
 </context>
 <context>
+    <name>memscope::RankSummaryTable</name>
+    <message>
+        <source>%1 (shown)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no recording</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak allocated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step 1 peak</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Steady peak</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Avg step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Collective payload</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Events</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>memscope::RecentFilesMenu</name>
     <message>
         <source>Open &amp;Recent</source>
@@ -2812,6 +3062,164 @@ Held by its own allocations (sub-modules left out): %2</source>
     </message>
     <message>
         <source>No reserved memory recorded</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::RooflinePanel</name>
+    <message>
+        <source>memory-bound</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>mixed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>compute-bound</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FLOP</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (estimated)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 read (estimated from shapes and dtype) + %2 written (allocated)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 FLOP/byte</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FLOP/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (%1 % of peak)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bytes moved are an estimate: inputs from the recorded shapes at the run&apos;s element size (%1; under autocast matmuls read 2 bytes, other ops 4), outputs from the bytes each call allocated. FLOPs count matmul-like ops only. Classification: below %2 FLOP/byte memory-bound, %2 to %3 mixed, above %3 compute-bound.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Per step: averages over %n step(s); the step&apos;s rates are against its wall time.</source>
+        <translation>
+            <numerusform>Per step: averages over %n step; the step&apos;s rates are against its wall time.</numerusform>
+            <numerusform>Per step: averages over %n steps; the step&apos;s rates are against its wall time.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This run has no input shapes: record it with memscope-cli record --record-shapes for FLOPs, bytes moved and the roofline.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak FLOP/s: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak bandwidth: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Roofline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FLOPs per step:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bytes moved per step:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Arithmetic intensity:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step is:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Achieved FLOP/s:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Achieved bandwidth:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak FLOP/s:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak bandwidth:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ridge point:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FLOPs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bytes read (est.)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bytes written</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FLOP/byte</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Achieved FLOP/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bandwidth</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Class</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3215,6 +3623,17 @@ Allocations live at its start count as present from the start. Leave empty for t
     </message>
     <message>
         <source>--python: -m needs a module</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>memscope::RunPlaceholder</name>
+    <message>
+        <source>No run is open.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Press Run (F5) to train with the settings on the left and watch the memory live, open a recorded run or a PyTorch snapshot with File &gt; Open Run (Ctrl+O), or drop one here.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3626,22 +4045,6 @@ Allocations live at its start count as present from the start. Leave empty for t
 <context>
     <name>memscope::SummaryPage</name>
     <message>
-        <source>memory-bound</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>mixed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>compute-bound</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>unknown</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1, now on this computer</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3674,70 +4077,7 @@ Allocations live at its start count as present from the start. Leave empty for t
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>FLOP</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 (estimated)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 read (estimated from shapes and dtype) + %2 written (allocated)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 FLOP/byte</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>FLOP/s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source> (%1 % of peak)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1/s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Bytes moved are an estimate: inputs from the recorded shapes at the run&apos;s element size (%1; under autocast matmuls read 2 bytes, other ops 4), outputs from the bytes each call allocated. FLOPs count matmul-like ops only. Classification: below %2 FLOP/byte memory-bound, %2 to %3 mixed, above %3 compute-bound.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>Per step: averages over %n step(s); the step&apos;s rates are against its wall time.</source>
-        <translation>
-            <numerusform>Per step: averages over %n step; the step&apos;s rates are against its wall time.</numerusform>
-            <numerusform>Per step: averages over %n steps; the step&apos;s rates are against its wall time.</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>This run has no input shapes: record it with memscope-cli record --record-shapes for FLOPs, bytes moved and the roofline.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Peak FLOP/s: %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Peak bandwidth: %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1: %2 events, %3 allocations</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>MiB at the peak</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Bytes by category at the peak (%1)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3746,14 +4086,6 @@ Allocations live at its start count as present from the start. Leave empty for t
     </message>
     <message>
         <source>Throughput</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>At the peak</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Roofline</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3809,82 +4141,6 @@ Allocations live at its start count as present from the start. Leave empty for t
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>FLOPs per step:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Bytes moved per step:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Arithmetic intensity:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Step is:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Achieved FLOP/s:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Achieved bandwidth:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Peak FLOP/s:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Peak bandwidth:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Ridge point:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Operator</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Calls</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Time</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>FLOPs</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Bytes read (est.)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Bytes written</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>FLOP/byte</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Achieved FLOP/s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Bandwidth</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Class</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 free of %2 reserved</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3922,18 +4178,6 @@ Allocations live at its start count as present from the start. Leave empty for t
     </message>
     <message>
         <source>Cannot summarize this run: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 (shown)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>no recording</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3977,39 +4221,7 @@ Allocations live at its start count as present from the start. Leave empty for t
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Ranks</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Rank</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Peak allocated</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Step 1 peak</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Steady peak</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Avg step</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Collective payload</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 (inferred)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Bytes by category at the peak (%1), categories inferred from the snapshot</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -4021,129 +4233,6 @@ Allocations live at its start count as present from the start. Leave empty for t
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 (%2 bytes)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 in step %2 (%3), on the CPU</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 in step %2 (%3), on device %4</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>backward of %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 / %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>unknown (the event names a stack the run does not have)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>no module or operator on its stack</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Stack: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>capacity %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>capacity not recorded</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>, allocated %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>, reserved %1 (%2 free inside its segments, %3 not reserved)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>: %1 free</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Capacity&lt;/b&gt;: %1 free is less than the %2 requested. The memory in use has to shrink, or the device to grow.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>&lt;b&gt;Fragmentation&lt;/b&gt;: %1 free is at least the %2 requested, but it lies in %n piece(s) and the largest is %3. %4 lets the allocator grow a segment instead of needing one free block that large.</source>
-        <translation>
-            <numerusform>&lt;b&gt;Fragmentation&lt;/b&gt;: %1 free is at least the %2 requested, but it lies in %n piece and the largest is %3. %4 lets the allocator grow a segment instead of needing one free block that large.</numerusform>
-            <numerusform>&lt;b&gt;Fragmentation&lt;/b&gt;: %1 free is at least the %2 requested, but it lies in %n pieces and the largest is %3. %4 lets the allocator grow a segment instead of needing one free block that large.</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Undetermined&lt;/b&gt;: the run does not record the device&apos;s capacity.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Undetermined&lt;/b&gt;: %1 free is at least the %2 requested, and the run has no allocator segments to tell where it lies.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Undetermined&lt;/b&gt;: %1 free is at least the %2 requested and a free region of %3 exists; the allocator could not use it (another stream&apos;s or pool&apos;s segment, or rounding).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>nothing the run recorded was alive</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>(no module)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>no module held memory</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The Modules view at the out-of-memory event: %1 alive</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Out of memory</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Request:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Where:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Device:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Why:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Filled by:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Modules:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>At the peak, the rule that put the most bytes in each category.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4152,71 +4241,11 @@ Allocations live at its start count as present from the start. Leave empty for t
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1. %2 (%3): predicted peak %4, headroom %5</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No single change the planner models fits %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The planner&apos;s prediction for this run&apos;s configuration with one change; memscope-cli record --check-advice reruns the first and measures it.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The fit of %1 predicts %2 at %3.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1. %2=%3 (was %4): predicted peak %5, headroom %6</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No single change of batch or context fits.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>(%1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>With %1% to spare for the fit&apos;s largest error on the sweep points it left out; memscope-cli record --fit DIR --check-advice reruns the first and measures it.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Memscope&apos;s planner does not model this program&apos;s own model: a sweep of the program (memscope-cli sweep --python) predicts it.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No configuration is known for this run to advise on.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>This run is not a Python program&apos;s that ran out of memory.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot advise from the sweep %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A sweep of this program (memscope-cli sweep --python)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Advice from a sweep of this program...</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Categories at the peak:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Before recording:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>What fits:</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

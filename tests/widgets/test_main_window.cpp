@@ -337,7 +337,8 @@ class TestMainWindow : public QObject {
     void german_translation_loads_and_applies() {
         QTranslator translator;
         QVERIFY(memscope::loadMemscopeTranslation(translator, QLocale(QLocale::German)));
-        QCOMPARE(translator.translate("memscope::MainWindow", "&File"), QStringLiteral("&Datei"));
+        QCOMPARE(translator.translate("memscope::MainWindowActions", "&File"),
+                 QStringLiteral("&Datei"));
         QCOMPARE(translator.translate("main", "Unknown language: %1"),
                  QStringLiteral("Unbekannte Sprache: %1"));
 

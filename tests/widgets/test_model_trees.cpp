@@ -128,13 +128,13 @@ class TestModelTrees : public QObject {
         StackTreeModel model;
         model.setTree(std::make_shared<const StackTree>(StackTree::build(*trace)));
         compareTrees(dumpModel(model),
-                     QStringLiteral("M | 1.0 KiB | 1.1 KiB | 50 bytes | 3\n"
-                                    "  aten::linear | 1,000 bytes | 1.0 KiB | 50 bytes | 2\n"
-                                    "    aten::addmm | 1,000 bytes | 1,000 bytes | 0 bytes | 1\n"
-                                    "backward of M | 400 bytes | 400 bytes | 400 bytes | 1\n"
-                                    "  MmBackward0 | 400 bytes | 400 bytes | 400 bytes | 1\n"
-                                    "    aten::mm | 400 bytes | 400 bytes | 400 bytes | 1\n"
-                                    "[no stack] | 7 bytes | 7 bytes | 0 bytes | 1\n"));
+                     QStringLiteral("M | 1.0 KiB | 1.1 KiB | 50 B | 3\n"
+                                    "  aten::linear | 1000 B | 1.0 KiB | 50 B | 2\n"
+                                    "    aten::addmm | 1000 B | 1000 B | 0 B | 1\n"
+                                    "backward of M | 400 B | 400 B | 400 B | 1\n"
+                                    "  MmBackward0 | 400 B | 400 B | 400 B | 1\n"
+                                    "    aten::mm | 400 B | 400 B | 400 B | 1\n"
+                                    "[no stack] | 7 B | 7 B | 0 B | 1\n"));
     }
 
     // Bottom up (heaptrack's): innermost frames first, their callers below.
@@ -145,16 +145,16 @@ class TestModelTrees : public QObject {
         StackTreeModel model;
         model.setTree(std::make_shared<const StackTree>(StackTree::build(*trace, options)));
         compareTrees(dumpModel(model),
-                     QStringLiteral("aten::addmm | 1,000 bytes | 1,000 bytes | 0 bytes | 1\n"
-                                    "  aten::linear | 1,000 bytes | 1,000 bytes | 0 bytes | 1\n"
-                                    "    M | 1,000 bytes | 1,000 bytes | 0 bytes | 1\n"
-                                    "aten::mm | 400 bytes | 400 bytes | 400 bytes | 1\n"
-                                    "  MmBackward0 | 400 bytes | 400 bytes | 400 bytes | 1\n"
-                                    "    backward of M | 400 bytes | 400 bytes | 400 bytes | 1\n"
-                                    "M | 30 bytes | 30 bytes | 0 bytes | 1\n"
-                                    "[no stack] | 7 bytes | 7 bytes | 0 bytes | 1\n"
-                                    "aten::linear | 0 bytes | 50 bytes | 50 bytes | 1\n"
-                                    "  M | 0 bytes | 50 bytes | 50 bytes | 1\n"));
+                     QStringLiteral("aten::addmm | 1000 B | 1000 B | 0 B | 1\n"
+                                    "  aten::linear | 1000 B | 1000 B | 0 B | 1\n"
+                                    "    M | 1000 B | 1000 B | 0 B | 1\n"
+                                    "aten::mm | 400 B | 400 B | 400 B | 1\n"
+                                    "  MmBackward0 | 400 B | 400 B | 400 B | 1\n"
+                                    "    backward of M | 400 B | 400 B | 400 B | 1\n"
+                                    "M | 30 B | 30 B | 0 B | 1\n"
+                                    "[no stack] | 7 B | 7 B | 0 B | 1\n"
+                                    "aten::linear | 0 B | 50 B | 50 B | 1\n"
+                                    "  M | 0 B | 50 B | 50 B | 1\n"));
     }
 };
 

@@ -129,7 +129,7 @@ class TestModulePage : public QObject {
         QCOMPARE(net.siblingAtColumn(ModuleTreeModel::Held).data(ModuleTreeModel::SortRole),
                  QVariant(qint64(480)));
         QCOMPARE(net.siblingAtColumn(ModuleTreeModel::Held).data().toString(),
-                 QStringLiteral("480 bytes"));
+                 QStringLiteral("480 B"));
         QCOMPARE(net.siblingAtColumn(ModuleTreeModel::Held).data(Qt::TextAlignmentRole).toInt(),
                  int(Qt::AlignRight | Qt::AlignVCenter));
         QCOMPARE(
@@ -176,7 +176,7 @@ class TestModulePage : public QObject {
                  qPrintable(page.momentLabel()->text()));
         // One root: the dominant modules are its children, largest first.
         QVERIFY2(page.dominantLabel()->text().startsWith(
-                     QLatin1String("Holding the most: Net.l1 (300 bytes, 62%), Net.l2")),
+                     QLatin1String("Holding the most: Net.l1 (300 B, 62%), Net.l2")),
                  qPrintable(page.dominantLabel()->text()));
         // Sorted by Held, expanded two levels deep.
         QCOMPARE(page.proxy()->index(0, 0).data().toString(), QStringLiteral("Net"));
@@ -192,7 +192,7 @@ class TestModulePage : public QObject {
         QCOMPARE(page.table()->event(), at);
         QVERIFY2(page.momentLabel()->text().startsWith(QStringLiteral("At event %1 (t = ").arg(at)),
                  qPrintable(page.momentLabel()->text()));
-        QVERIFY2(page.momentLabel()->text().contains(QLatin1String("step 1: 224 bytes alive")),
+        QVERIFY2(page.momentLabel()->text().contains(QLatin1String("step 1: 224 B alive")),
                  qPrintable(page.momentLabel()->text()));
         const QModelIndex l2 = rowOfPath(page.proxy(), QStringLiteral("Net.l2"));
         QCOMPARE(l2.siblingAtColumn(ModuleTreeModel::Activations).data(ModuleTreeModel::SortRole),

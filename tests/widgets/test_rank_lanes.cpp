@@ -118,7 +118,7 @@ class TestRankLanes : public QObject {
         for (int i = 0; i < 3; ++i) {
             QCOMPARE(lanes.laneRank(i), i);
             QCOMPARE(lanes.lanePeakBytes(i), peaks[i]);
-            QVERIFY2(lanes.laneLabel(i).contains(humanBytes(peaks[i])),
+            QVERIFY2(lanes.laneLabel(i).contains(bytesText(peaks[i])),
                      qPrintable(lanes.laneLabel(i)));
             // The dot is at the peak's height on the shared scale.
             const QRectF plot = lanes.lanePlotRect(i);
@@ -133,7 +133,7 @@ class TestRankLanes : public QObject {
             // Its tooltip there says the rank and the peak's bytes.
             const QString tip = lanes.toolTipAt(dot + QPointF(0, 1));
             QVERIFY2(tip.startsWith(QStringLiteral("rank %1").arg(i)), qPrintable(tip));
-            QVERIFY2(tip.contains(humanBytes(peaks[i]) + QStringLiteral(" in use")),
+            QVERIFY2(tip.contains(bytesText(peaks[i]) + QStringLiteral(" in use")),
                      qPrintable(tip));
         }
         // The same scale: the lowest peak's dot is lower in its lane than the highest's.

@@ -1,5 +1,6 @@
 #include "common/stack_pane.h"
 
+#include "common/byte_format.h"
 #include "common/timeline_labels.h"
 #include "layout/timeline_layout.h"
 #include "run_document.h"
@@ -20,10 +21,7 @@ namespace {
 
 // "1,048,576 bytes (1.0 MiB)"
 QString allocationSizeText(int64_t bytes) {
-    const QLocale locale;
-    return StackPane::tr("%1 bytes (%2)")
-        .arg(locale.toString(qint64(bytes)),
-             locale.formattedDataSize(bytes, 1, QLocale::DataSizeIecFormat));
+    return StackPane::tr("%1 bytes (%2)").arg(exactBytes(bytes), bytesText(bytes));
 }
 
 QString frameKindText(FrameKind kind) {

@@ -1,7 +1,7 @@
 #include "common/train_option_fields.h"
 
+#include "common/byte_format.h"
 #include "model/config_error.h"
-#include "run/run_summary.h"
 
 #include <nlohmann/json.hpp>
 
@@ -196,9 +196,7 @@ void TrainOptionFields::show(QWidget* form, const TrainOptions& options,
             }
         } else if (auto* line = fieldOf<QLineEdit>(form, row)) {
             const int64_t bytes = value.is_number() ? value.get<int64_t>() : 0;
-            line->setText(bytes > 0
-                              ? QString::fromStdString(formatBytes(bytes)).remove(QLatin1Char(' '))
-                              : QString());
+            line->setText(bytes > 0 ? bytesText(bytes).remove(QLatin1Char(' ')) : QString());
         }
     }
 }

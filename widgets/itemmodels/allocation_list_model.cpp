@@ -1,7 +1,7 @@
 #include "itemmodels/allocation_list_model.h"
 
+#include "common/byte_format.h"
 #include "common/timeline_labels.h"
-#include "run/run_summary.h"
 #include "run_indexes.h"
 #include "trace/trace.h"
 
@@ -121,8 +121,7 @@ QVariant AllocationListModel::value(int64_t allocation, int column, bool display
             return display ? QVariant(locale.toString(qint64(allocation)))
                            : QVariant(qint64(allocation));
         case Size:
-            return display ? QVariant(QString::fromStdString(formatBytes(a.size)))
-                           : QVariant(qint64(a.size));
+            return display ? QVariant(bytesText(a.size)) : QVariant(qint64(a.size));
         case Category:
             return TimelineLabels::categoryName(int(a.category));
         case Phase:

@@ -1,7 +1,7 @@
 #include "itemmodels/memory_events_model.h"
 
+#include "common/byte_format.h"
 #include "common/timeline_labels.h"
-#include "run/run_summary.h"
 #include "run_indexes.h"
 #include "trace/trace.h"
 
@@ -101,7 +101,7 @@ QVariant MemoryEventsModel::value(int64_t event, int column, bool display) const
                        : QVariant(qint64(ns));
     };
     auto bytes = [&](int64_t b) -> QVariant {
-        return display ? QVariant(QString::fromStdString(formatBytes(b))) : QVariant(qint64(b));
+        return display ? QVariant(bytesText(b)) : QVariant(qint64(b));
     };
     switch (column) {
         case Time:

@@ -145,13 +145,13 @@ QVariant ModuleTreeModel::data(const QModelIndex& index, int role) const {
                 self += b;
             }
             return tr("%1\nHeld by its own allocations (sub-modules left out): %2")
-                .arg(QString::fromStdString(r.path), humanBytes(self));
+                .arg(QString::fromStdString(r.path), bytesText(self));
         }
         case Qt::DisplayRole:
             if (index.column() == Module) {
                 return none ? tr("(no module)") : QString::fromStdString(r.name);
             }
-            return humanBytes(value(row, index.column()));
+            return bytesText(value(row, index.column()));
         case SortRole:
             if (index.column() == Module) {
                 return none ? QString() : QString::fromStdString(r.name);

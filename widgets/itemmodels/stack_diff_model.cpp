@@ -48,16 +48,15 @@ QVariant StackDiffModel::data(const QModelIndex& index, int role) const {
         case Stack:
             return QString::fromStdString(StackDiff::describe(row.frames));
         case BytesA:
-            return sort ? QVariant(qint64(row.bytes_a)) : QVariant(humanBytes(row.bytes_a));
+            return sort ? QVariant(qint64(row.bytes_a)) : QVariant(bytesText(row.bytes_a));
         case BytesB:
-            return sort ? QVariant(qint64(row.bytes_b)) : QVariant(humanBytes(row.bytes_b));
+            return sort ? QVariant(qint64(row.bytes_b)) : QVariant(bytesText(row.bytes_b));
         case Difference: {
             const int64_t d = row.delta();
             if (sort) {
                 return qint64(d);
             }
-            return d > 0 ? QStringLiteral("+") + humanBytes(d)
-                         : QStringLiteral("-") + humanBytes(-d);
+            return signedBytesText(d);
         }
         default:
             return {};

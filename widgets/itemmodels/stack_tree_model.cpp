@@ -89,13 +89,13 @@ QVariant StackTreeModel::data(const QModelIndex& index, int role) const {
         case Frame:
             return QString::fromStdString(n.name);
         case Peak:
-            return sort ? QVariant(qint64(n.bytes)) : QVariant(humanBytes(n.bytes));
+            return sort ? QVariant(qint64(n.bytes)) : QVariant(bytesText(n.bytes));
         case Allocated:
             return sort ? QVariant(qint64(n.allocated_bytes))
-                        : QVariant(humanBytes(n.allocated_bytes));
+                        : QVariant(bytesText(n.allocated_bytes));
         case Temporary:
             return sort ? QVariant(qint64(n.temporary_bytes))
-                        : QVariant(humanBytes(n.temporary_bytes));
+                        : QVariant(bytesText(n.temporary_bytes));
         case Allocations:
             return sort ? QVariant(qint64(n.allocations))
                         : QVariant(QLocale().toString(qint64(n.allocations)));

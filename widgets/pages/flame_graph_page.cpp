@@ -341,7 +341,7 @@ void FlameGraphPage::updateInfo() {
                       int(std::min<int64_t>(m_topDown->root().alive_count, INT32_MAX)))
                        .arg(QLocale().toString(qint64(at)))
                        .arg(QLocale().toString(seconds, 'f', 3))
-                       .arg(humanBytes(m_topDown->root().bytes));
+                       .arg(bytesText(m_topDown->root().bytes));
     if (m_last >= 0) {
         text += QStringLiteral("; ") + tr("range: events %1 to %2")
                                            .arg(QLocale().toString(qint64(m_topDown->firstEvent())),

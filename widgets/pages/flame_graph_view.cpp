@@ -31,12 +31,6 @@ int dominantCategory(const StackTreeNode& n) {
     return best;
 }
 
-QString signedBytes(int64_t bytes) {
-    return bytes > 0   ? QStringLiteral("+") + humanBytes(bytes)
-           : bytes < 0 ? QStringLiteral("-") + humanBytes(-bytes)
-                       : humanBytes(0);
-}
-
 }  // namespace
 
 FlameGraphView::FlameGraphView(QWidget* parent) : QWidget(parent) {
@@ -194,7 +188,7 @@ QString FlameGraphView::toolTipFor(int node) const {
     QString text = QStringLiteral("<b>%1</b><br>").arg(name.toHtmlEscaped());
     if (m_mode == Mode::Difference) {
         text += tr("A: %1<br>B: %2<br>Difference: %3")
-                    .arg(humanBytes(n.bytes_a), humanBytes(n.bytes_b), signedBytes(n.delta()));
+                    .arg(bytesText(n.bytes_a), bytesText(n.bytes_b), signedBytesText(n.delta()));
         const int64_t total = m_tree->root().bytes;
         if (total > 0) {
             text += QStringLiteral("<br>") +
@@ -206,9 +200,9 @@ QString FlameGraphView::toolTipFor(int node) const {
     const int64_t total = m_tree->root().bytes;
     text += tr("%1 (%2% of %3) in %n allocation(s)", nullptr,
                int(std::min<int64_t>(n.alive_count, INT32_MAX)))
-                .arg(humanBytes(n.bytes))
+                .arg(bytesText(n.bytes))
                 .arg(total > 0 ? 100.0 * double(n.bytes) / double(total) : 0.0, 0, 'f', 1)
-                .arg(humanBytes(total));
+                .arg(bytesText(total));
     if (n.bytes > 0) {
         text += QStringLiteral("<br>") +
                 tr("Mostly %1").arg(TimelineLabels::categoryName(dominantCategory(n)));
@@ -263,11 +257,11 @@ void FlameGraphView::paintEvent(QPaintEvent*) {
         }
         QString label;
         if (b.node == 0) {
-            label =
-                m_mode == Mode::Difference
-                    ? tr("All stacks: A %1, B %2 (%3)")
-                          .arg(humanBytes(n.bytes_a), humanBytes(n.bytes_b), signedBytes(n.delta()))
-                    : tr("All allocations: %1").arg(humanBytes(n.bytes));
+            label = m_mode == Mode::Difference
+                        ? tr("All stacks: A %1, B %2 (%3)")
+                              .arg(bytesText(n.bytes_a), bytesText(n.bytes_b),
+                                   signedBytesText(n.delta()))
+                        : tr("All allocations: %1").arg(bytesText(n.bytes));
         } else {
             label = QString::fromStdString(n.name);
         }

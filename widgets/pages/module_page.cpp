@@ -387,7 +387,7 @@ void ModulePage::updateTexts() {
         return;
     }
     const int64_t at = m_table->event();
-    const QString alive = humanBytes(m_table->aliveBytes());
+    const QString alive = bytesText(m_table->aliveBytes());
     const QString time = FilterChip::timeText(trace->events.time_ns[size_t(at)]);
     if (m_requested < 0) {
         m_moment->setText(tr("At the peak, step %1 (event %2, t = %3): %4 alive. Pin an "
@@ -407,7 +407,7 @@ void ModulePage::updateTexts() {
                                  ? 100.0 * double(row.held()) / double(m_table->aliveBytes())
                                  : 0.0;
         names << tr("%1 (%2, %3%)")
-                     .arg(QString::fromStdString(row.path), humanBytes(row.held()),
+                     .arg(QString::fromStdString(row.path), bytesText(row.held()),
                           QLocale().toString(share, 'f', 0));
     }
     m_dominant->setText(names.isEmpty()

@@ -27,12 +27,11 @@ namespace memscope {
 namespace {
 
 QString figures(const ReservedMemory::Point& p) {
-    QString text =
-        SegmentPage::tr("reserved %1, allocated %2, fragmentation %3")
-            .arg(humanBytes(p.reserved), humanBytes(p.allocated), humanBytes(p.free_bytes));
+    QString text = SegmentPage::tr("reserved %1, allocated %2, fragmentation %3")
+                       .arg(bytesText(p.reserved), bytesText(p.allocated), bytesText(p.free_bytes));
     if (p.segments >= 0) {
         text += SegmentPage::tr(", largest free block %1 (%2 free blocks in %3 segments)")
-                    .arg(humanBytes(p.largest_free_block))
+                    .arg(bytesText(p.largest_free_block))
                     .arg(p.free_blocks)
                     .arg(p.segments);
     }
@@ -181,7 +180,7 @@ void SegmentPage::updateHeader() {
     const ReservedMemory r = ReservedMemory::compute(*trace);
     QStringList lines;
     lines << tr("<b>Reserved peak</b>: %1 (%2 bytes) at event %3")
-                 .arg(humanBytes(r.peakReserved()), QLocale().toString(qint64(r.peakReserved())))
+                 .arg(bytesText(r.peakReserved()), QLocale().toString(qint64(r.peakReserved())))
                  .arg(r.peakReservedEvent());
     lines << tr("<b>At the allocated peak</b> (event %1): %2")
                  .arg(r.atPeak().event)
@@ -230,8 +229,8 @@ void SegmentPage::updateState() {
                        .arg(ev.step[size_t(m_event)])
                        .arg(QLocale().toString(double(ev.time_ns[size_t(m_event)]) / 1e9, 'f', 4))
                        .arg(s.segments().size())
-                       .arg(humanBytes(s.reserved()), humanBytes(s.allocated()),
-                            humanBytes(s.freeBytes()), humanBytes(s.largestFreeBlock()))
+                       .arg(bytesText(s.reserved()), bytesText(s.allocated()),
+                            bytesText(s.freeBytes()), bytesText(s.largestFreeBlock()))
                        .arg(s.freeBlocks());
     if (m_event == m_peakEvent) {
         text += tr(" (the allocated peak)");
@@ -239,7 +238,7 @@ void SegmentPage::updateState() {
         text += tr(" (the out-of-memory point)");
     }
     if (s.outsideBytes() > 0) {
-        text += tr("; %1 live outside every segment").arg(humanBytes(s.outsideBytes()));
+        text += tr("; %1 live outside every segment").arg(bytesText(s.outsideBytes()));
     }
     m_stateLabel->setText(text);
 }

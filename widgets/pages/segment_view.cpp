@@ -80,7 +80,7 @@ void SegmentView::paintEvent(QPaintEvent*) {
         if (bar.bottom() < 0 || bar.top() > height()) {
             continue;
         }
-        QString label = tr("%1  %2").arg(address(s.addr), humanBytes(s.size));
+        QString label = tr("%1  %2").arg(address(s.addr), bytesText(s.size));
         if (!s.pool.empty()) {
             label += QStringLiteral("  ") + QString::fromStdString(s.pool);
         }
@@ -121,7 +121,7 @@ QString SegmentView::toolTipAt(const QPointF& pos) const {
         }
         const auto& s = segments[row];
         QString head = tr("<b>Segment %1</b>: %2 bytes (%3)")
-                           .arg(address(s.addr), exact(s.size), humanBytes(s.size));
+                           .arg(address(s.addr), exact(s.size), bytesText(s.size));
         head += QStringLiteral("<br/>") + tr("Allocated %1 bytes in %2 blocks, free %3 bytes")
                                               .arg(exact(s.allocated))
                                               .arg(s.blocks.size())
@@ -139,7 +139,7 @@ QString SegmentView::toolTipAt(const QPointF& pos) const {
                 return head + QStringLiteral("<hr/>") +
                        tr("<b>%1</b> block: %2 bytes (%3) at offset %4, allocation %5")
                            .arg(TimelineLabels::categoryName(int(b.category)), exact(b.size),
-                                humanBytes(b.size), exact(b.offset))
+                                bytesText(b.size), exact(b.offset))
                            .arg(b.allocation);
             }
         }
@@ -147,7 +147,7 @@ QString SegmentView::toolTipAt(const QPointF& pos) const {
             if (offset >= g.offset && offset < g.offset + g.size) {
                 return head + QStringLiteral("<hr/>") +
                        tr("Free: %1 bytes (%2) at offset %3")
-                           .arg(exact(g.size), humanBytes(g.size), exact(g.offset));
+                           .arg(exact(g.size), bytesText(g.size), exact(g.offset));
             }
         }
         return head;

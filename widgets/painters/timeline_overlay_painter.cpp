@@ -26,7 +26,7 @@ void TimelineOverlayPainter::paintCapacityAndOom(QPainter& painter) const {
         painter.setPen(QPen(red, 1.5, Qt::DashLine));
         painter.drawLine(QPointF(m.left, y), QPointF(m.left + m.width, y));
         // At the left, where memory is usually lowest (the peak label goes near the peak).
-        const QString label = tr("Capacity %1").arg(humanBytes(capacity));
+        const QString label = tr("Capacity %1").arg(bytesText(capacity));
         const QRectF box(m.left + 6, y - 3 - fm.height(), fm.horizontalAdvance(label) + 6,
                          fm.height());
         painter.fillRect(box, QColor(255, 255, 255, 200));
@@ -45,7 +45,7 @@ void TimelineOverlayPainter::paintCapacityAndOom(QPainter& painter) const {
         painter.drawLine(QPointF(px - 6, py - 6), QPointF(px + 6, py + 6));
         painter.drawLine(QPointF(px - 6, py + 6), QPointF(px + 6, py - 6));
         const QString label = tr("Out of memory: tried %1 bytes (%2)")
-                                  .arg(exactBytes(oom.requested), humanBytes(oom.requested));
+                                  .arg(exactBytes(oom.requested), bytesText(oom.requested));
         const double w = fm.horizontalAdvance(label) + 10;
         const double h = fm.height() + 4;
         double left = px - w - 10;
@@ -82,7 +82,7 @@ void TimelineOverlayPainter::paintPeak(QPainter& painter, double highest_label) 
     const double px = std::clamp(m.xToPixel(double(x) + 0.5), m.left, m.left + m.width);
     const double py = m.bytesToPixel(double(bytes));
     QString label =
-        global ? tr("peak %1").arg(humanBytes(bytes)) : tr("max in view %1").arg(humanBytes(bytes));
+        global ? tr("peak %1").arg(bytesText(bytes)) : tr("max in view %1").arg(bytesText(bytes));
     if (m_ctx.trace) {
         const auto event = size_t(layout.eventAt(x));
         const int32_t step = m_ctx.trace->events.step[event];

@@ -277,15 +277,14 @@ QStringList RankRunController::rankLabels() const {
     for (int r = 0; r < m_status.size(); ++r) {
         const RankStatus& s = m_status[r];
         const QString name = m_processNames.value(r, QString::number(r));
-        labels
-            << (!s.started ? tr("%1 (starting)").arg(name)
-                : total > 0
-                    ? tr("%1 (step %2/%3, peak %4)")
-                          .arg(name)
-                          .arg(s.steps)
-                          .arg(total)
-                          .arg(humanBytes(s.peak))
-                    : tr("%1 (step %2, peak %3)").arg(name).arg(s.steps).arg(humanBytes(s.peak)));
+        labels << (!s.started ? tr("%1 (starting)").arg(name)
+                   : total > 0
+                       ? tr("%1 (step %2/%3, peak %4)")
+                             .arg(name)
+                             .arg(s.steps)
+                             .arg(total)
+                             .arg(bytesText(s.peak))
+                       : tr("%1 (step %2, peak %3)").arg(name).arg(s.steps).arg(bytesText(s.peak)));
     }
     return labels;
 }

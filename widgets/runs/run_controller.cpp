@@ -214,7 +214,7 @@ void RunController::onStep(int64_t step, bool warmup, double loss, double second
                              .arg(warmup ? tr(" (warmup)") : QString())
                              .arg(loss, 0, 'f', 4)
                              .arg(seconds, 0, 'f', 3)
-                             .arg(humanBytes(peak));
+                             .arg(bytesText(peak));
     emit stepFinished(step, total, seconds, left, m_peak, line);
 }
 

@@ -20,14 +20,18 @@
 #include "runs/torch_part_loader.h"
 #include "shell/about_box.h"
 #include "shell/export_dialog.h"
+#include "shell/main_window_actions.h"
+#include "shell/module_filter_chip.h"
 #include "shell/recent_files_menu.h"
 #include "shell/recovery_offer.h"
 #include "shell/run_file_dialogs.h"
 #include "shell/run_load_progress.h"
 #include "shell/run_panel.h"
+#include "shell/run_placeholder.h"
 #include "shell/run_status_bar.h"
 #include "shell/tab_trace_follower.h"
 #include "shell/view_exporter.h"
+#include "shell/view_tabs.h"
 #include "studies/compare_page.h"
 #include "studies/planner_page.h"
 #include "studies/sweep_page.h"
@@ -38,7 +42,6 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QColor>
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
@@ -46,32 +49,21 @@
 #include <QDropEvent>
 #include <QEvent>
 #include <QFileInfo>
-#include <QFont>
 #include <QFontDatabase>
-#include <QFrame>
-#include <QHBoxLayout>
 #include <QIcon>
-#include <QKeySequence>
 #include <QLabel>
-#include <QMenu>
-#include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QPalette>
 #include <QPlainTextEdit>
-#include <QScrollArea>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
-#include <QTabWidget>
 #include <QTimer>
 #include <QToolButton>
 #include <QUrl>
 #include <QVBoxLayout>
 #include <QWidget>
 
-#include <algorithm>
-#include <cstdint>
 #include <memory>
 
 #include "memscope_version.h"
@@ -110,8 +102,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_session = new RunSession(m_state, this);
     m_recoverer = new JournalRecoverer(this);
     m_launcher = new RunLauncher(m_session, JournalRecoverer::runsDirectory(), this);
-    createActions();
-    createMenus();
+    m_actions = new MainWindowActions(this, m_state, m_session);
     createCentralWidget();
     createDocks();
     createStatusBar();
@@ -294,7 +285,7 @@ void MainWindow::onRunChanged() {
     if (has_run || m_session->isLive()) {
         m_timeline_stack->setCurrentWidget(m_timeline_page);
     }
-    setRunTabsVisible(has_run);
+    m_tabs->setRunPagesVisible(has_run);
     const QString path = m_session->path();
     const QString name = m_session->isLive()     ? tr("Recording")
                          : m_session->hasRanks() ? QStringLiteral("%1 - %2").arg(
@@ -350,11 +341,11 @@ void MainWindow::recoverJournals(const QStringList& journals) {
 }
 
 QStringList MainWindow::recentFiles() const {
-    return m_recent_menu->files();
+    return m_actions->recentMenu()->files();
 }
 
 void MainWindow::addRecentFile(const QString& path) {
-    m_recent_menu->addFile(path);
+    m_actions->recentMenu()->addFile(path);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
@@ -383,36 +374,11 @@ void MainWindow::dropEvent(QDropEvent* event) {
 
 void MainWindow::addTab(QWidget* page, const QString& name, bool needs_run,
                         std::function<void(const std::shared_ptr<const Trace>&)> fill) {
-    // In a scroll area, so that a page with many controls never forces the window wider or
-    // taller than a laptop screen: below its own minimum it scrolls.
-    auto* area = new QScrollArea(m_tabs);
-    area->setObjectName(name);
-    area->setProperty("needs_run", needs_run);
-    area->setWidgetResizable(true);
-    area->setFrameShape(QFrame::NoFrame);
-    area->setWidget(page);
-    const int index = m_tabs->addTab(area, QString());
-    m_tabs->setTabVisible(index, !needs_run || m_state->trace() != nullptr);
+    QWidget* area =
+        m_tabs->addPage(page, name, needs_run, !needs_run || m_state->trace() != nullptr);
     if (fill) {
         new TabTraceFollower(m_state, area, std::move(fill));
     }
-}
-
-int MainWindow::tabIndexOf(QWidget* page) const {
-    for (int i = 0; i < m_tabs->count(); ++i) {
-        if (pageAt(i) == page) {
-            return i;
-        }
-    }
-    return -1;
-}
-
-QWidget* MainWindow::pageAt(int index) const {
-    QWidget* widget = m_tabs->widget(index);
-    if (auto* area = qobject_cast<QScrollArea*>(widget)) {
-        return area->widget();
-    }
-    return widget;
 }
 
 void MainWindow::createAnalysisTabs() {
@@ -441,14 +407,13 @@ void MainWindow::createAnalysisTabs() {
     m_module_page = new ModulePage(m_state, this);
     addTab(m_module_page, QStringLiteral("modules"), true,
            [page = m_module_page](const auto& trace) { page->setTrace(trace); });
-    connect(m_module_page, &ModulePage::moduleFilterChanged, this, &MainWindow::updateModuleChip);
     // What each step keeps (issue 53); a row highlights its allocations on the timeline.
     m_growth_page = new GrowthPage(m_state, this);
     addTab(m_growth_page, QStringLiteral("growth"), true,
            [page = m_growth_page](const auto& trace) { page->setTrace(trace); });
     m_compare_page = new ComparePage(this);
     addTab(m_compare_page, QStringLiteral("compare"), false);
-    m_tabs->setTabVisible(tabIndexOf(m_compare_page), false);  // until File > Compare With
+    m_tabs->setTabVisible(m_tabs->indexOfPage(m_compare_page), false);  // until File > Compare With
     m_sweep_page = new SweepPage(this);
     addTab(m_sweep_page, QStringLiteral("sweeps"), false);
     m_planner_page = new PlannerPage(this, true);  // predicts when its tab shows
@@ -485,8 +450,8 @@ void MainWindow::onRanksChanged() {
             const QString process = m_session->rankProcess(r);
             labels.append(
                 process.isEmpty()
-                    ? tr("%1 (peak %2)").arg(r).arg(humanBytes(row.peak_bytes))
-                    : tr("%1 · %2 (peak %3)").arg(r).arg(process, humanBytes(row.peak_bytes)));
+                    ? tr("%1 (peak %2)").arg(r).arg(bytesText(row.peak_bytes))
+                    : tr("%1 · %2 (peak %3)").arg(r).arg(process, bytesText(row.peak_bytes)));
         } else {
             row.missing = true;
             labels.append(tr("%1 (no recording)").arg(r));
@@ -501,23 +466,7 @@ void MainWindow::onRanksChanged() {
     m_timeline_page->setRankRuns(runs);
     m_timeline_page->setRanks(labels, m_session->rank());
     m_summary_page->setRanks(rows, m_session->rank());
-    updateRankMenu();
-}
-
-void MainWindow::updateRankMenu() {
-    if (!m_compare_rank_menu) {
-        return;
-    }
-    m_compare_rank_menu->clear();
-    for (int r = 0; r < m_session->rankCount(); ++r) {
-        if (r == m_session->rank() || !m_session->rankTrace(r)) {
-            continue;
-        }
-        QAction* action = m_compare_rank_menu->addAction(tr("Rank %1").arg(r));
-        connect(action, &QAction::triggered, this, [this, r] { compareWithRank(r); });
-    }
-    m_compare_rank_menu->menuAction()->setVisible(m_session->rankCount() > 1);
-    m_compare_rank_menu->setEnabled(!m_compare_rank_menu->isEmpty());
+    m_actions->updateRankMenu();
 }
 
 bool MainWindow::compareWithRank(int rank) {
@@ -534,7 +483,7 @@ void MainWindow::compareTraces(std::shared_ptr<const Trace> other, const QString
                               : path.isEmpty()       ? tr("Unsaved run")
                                                      : QFileInfo(path).fileName();
     m_compare_page->setRuns(m_state->trace(), std::move(other), this_name, other_name);
-    const int index = tabIndexOf(m_compare_page);
+    const int index = m_tabs->indexOfPage(m_compare_page);
     m_tabs->setTabVisible(index, true);
     m_tabs->setCurrentIndex(index);
     appendLog(tr("Comparing %1 with %2.").arg(this_name, other_name));
@@ -569,33 +518,17 @@ void MainWindow::reportError(const QString& title, const QString& message) {
 }
 
 QStringList MainWindow::viewNames(bool all) const {
-    QStringList names;
-    for (int i = 0; i < m_tabs->count(); ++i) {
-        if (all || m_tabs->isTabVisible(i)) {
-            QWidget* page = m_tabs->widget(i);
-            names << (page == m_timeline_stack ? QStringLiteral("timeline") : page->objectName());
-        }
-    }
-    return names;
+    return m_tabs->viewNames(all);
 }
 
 bool MainWindow::selectView(const QString& name) {
-    for (int i = 0; i < m_tabs->count(); ++i) {
-        QWidget* page = m_tabs->widget(i);
-        const QString page_name =
-            page == m_timeline_stack ? QStringLiteral("timeline") : page->objectName();
-        if (page_name == name && m_tabs->isTabVisible(i)) {
-            m_tabs->setCurrentIndex(i);
-            return true;
-        }
-    }
-    return false;
+    return m_tabs->selectView(name);
 }
 
 // --- export
 
 QWidget* MainWindow::currentExportWidget() const {
-    QWidget* page = pageAt(m_tabs->currentIndex());
+    QWidget* page = m_tabs->pageAt(m_tabs->currentIndex());
     if (page == m_timeline_stack) {
         if (m_timeline_stack->currentWidget() != m_timeline_page) {
             return m_placeholder;
@@ -676,16 +609,6 @@ void MainWindow::appendLog(const QString& line) {
     m_log->appendPlainText(line);
 }
 
-void MainWindow::setRunTabsVisible(bool visible) {
-    // Views other than the timeline that need a run go here as they arrive; the timeline tab
-    // itself always shows (its placeholder says how to get a run).
-    for (int i = 0; i < m_tabs->count(); ++i) {
-        if (m_tabs->widget(i)->property("needs_run").toBool()) {
-            m_tabs->setTabVisible(i, visible);
-        }
-    }
-}
-
 void MainWindow::updateStatus() {
     if (m_launcher->isActive()) {
         m_status_label->setText(tr("Recording %1").arg(m_launcher->describe()));
@@ -706,21 +629,8 @@ void MainWindow::updateStatus() {
 }
 
 void MainWindow::updateActions() {
-    const bool active = runActive();
-    const bool loading = m_session->isLoading();
-    const bool has_run = m_state->trace() != nullptr;
-    m_run_action->setEnabled(!active && !loading);
-    m_stop_action->setEnabled(active);
-    m_open_action->setEnabled(!active && !loading);
-    m_open_range_action->setEnabled(!active && !loading);
-    m_recent_menu->setEnabled(!active && !loading);
-    m_save_action->setEnabled(!active && has_run);
-    m_compare_action->setEnabled(!active && !loading && has_run);
-    m_export_action->setEnabled(!loading);
-    m_find_action->setEnabled(has_run);
-    m_find_next_action->setEnabled(has_run);
-    m_find_previous_action->setEnabled(has_run);
-    m_run_panel->setRunning(active);
+    m_actions->update(runActive(), m_session->isLoading(), m_state->trace() != nullptr);
+    m_run_panel->setRunning(runActive());
 }
 
 void MainWindow::changeEvent(QEvent* event) {
@@ -739,162 +649,30 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     QMainWindow::closeEvent(event);
 }
 
-void MainWindow::createActions() {
-    m_open_action = new QAction(this);
-    m_open_action->setObjectName(QStringLiteral("action_open"));
-    m_open_action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_O));
-    connect(m_open_action, &QAction::triggered, this, &MainWindow::openRunDialog);
-    m_open_range_action = new QAction(this);
-    m_open_range_action->setObjectName(QStringLiteral("action_open_range"));
-    connect(m_open_range_action, &QAction::triggered, this, &MainWindow::openRunRangeDialog);
-
-    m_save_action = new QAction(this);
-    m_save_action->setObjectName(QStringLiteral("action_save"));
-    m_save_action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_S));
-    connect(m_save_action, &QAction::triggered, this, &MainWindow::saveRunDialog);
-
-    m_export_action = new QAction(this);
-    m_export_action->setObjectName(QStringLiteral("action_export_view"));
-    m_export_action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    connect(m_export_action, &QAction::triggered, this, &MainWindow::exportViewDialog);
-
-    m_compare_action = new QAction(this);
-    m_compare_action->setObjectName(QStringLiteral("action_compare"));
-    connect(m_compare_action, &QAction::triggered, this, &MainWindow::compareWithDialog);
-
-    m_quit_action = new QAction(this);
-    m_quit_action->setObjectName(QStringLiteral("action_quit"));
-    // Spelled out: QKeySequence::Quit is empty on platforms without a desktop theme.
-    m_quit_action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
-    m_quit_action->setMenuRole(QAction::QuitRole);
-    connect(m_quit_action, &QAction::triggered, this, &QWidget::close);
-
-    m_run_action = new QAction(this);
-    m_run_action->setObjectName(QStringLiteral("action_run"));
-    m_run_action->setShortcut(QKeySequence(Qt::Key_F5));
-    connect(m_run_action, &QAction::triggered, this, &MainWindow::startRun);
-
-    m_stop_action = new QAction(this);
-    m_stop_action->setObjectName(QStringLiteral("action_stop"));
-    m_stop_action->setShortcut(QKeySequence(Qt::Key_Escape));
-    // Window-wide, but the timeline's own Esc (unpin) wins while it has focus and no run goes.
-    m_stop_action->setShortcutContext(Qt::WindowShortcut);
-    connect(m_stop_action, &QAction::triggered, this, &MainWindow::stopRun);
-
-    m_find_action = new QAction(this);
-    m_find_action->setObjectName(QStringLiteral("action_find"));
-    m_find_action->setShortcut(QKeySequence::Find);
-    connect(m_find_action, &QAction::triggered, this, [this] {
+void MainWindow::createCentralWidget() {
+    m_placeholder = new RunPlaceholder(this);
+    m_timeline_page = new TimelinePage(m_state, this);
+    connect(findAction(), &QAction::triggered, this, [this] {
         if (!m_state->trace()) {
             return;
         }
         m_tabs->setCurrentWidget(m_timeline_stack);
         m_timeline_page->searchBar()->focusSearch();
     });
-    m_find_next_action = new QAction(this);
-    m_find_next_action->setObjectName(QStringLiteral("action_find_next"));
-    m_find_next_action->setShortcut(QKeySequence(Qt::Key_F3));
-    m_find_previous_action = new QAction(this);
-    m_find_previous_action->setObjectName(QStringLiteral("action_find_previous"));
-    m_find_previous_action->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F3));
-    m_annotations_action = new QAction(this);
-    m_annotations_action->setObjectName(QStringLiteral("action_annotations"));
-    m_annotations_action->setCheckable(true);
-    m_clear_filter_action = new QAction(this);
-    m_clear_filter_action->setObjectName(QStringLiteral("action_clear_filter"));
-    connect(m_clear_filter_action, &QAction::triggered, m_state, &RunDocument::clearFilter);
-
-    m_about_action = new QAction(this);
-    m_about_action->setObjectName(QStringLiteral("action_about"));
-    m_about_action->setMenuRole(QAction::AboutRole);
-    connect(m_about_action, &QAction::triggered, this, &MainWindow::showAbout);
-
-    m_about_qt_action = new QAction(this);
-    m_about_qt_action->setObjectName(QStringLiteral("action_about_qt"));
-    m_about_qt_action->setMenuRole(QAction::AboutQtRole);
-    connect(m_about_qt_action, &QAction::triggered, qApp, &QApplication::aboutQt);
-}
-
-void MainWindow::createMenus() {
-    m_file_menu = menuBar()->addMenu(QString());
-    m_file_menu->setObjectName(QStringLiteral("menu_file"));
-    m_file_menu->addAction(m_open_action);
-    m_file_menu->addAction(m_open_range_action);
-    m_recent_menu = new RecentFilesMenu(this);
-    connect(m_recent_menu, &RecentFilesMenu::fileChosen, this,
-            [this](const QString& file) { openRun(file); });
-    m_file_menu->addMenu(m_recent_menu);
-    m_file_menu->addAction(m_save_action);
-    m_file_menu->addAction(m_compare_action);
-    m_compare_rank_menu = m_file_menu->addMenu(QString());
-    m_compare_rank_menu->setObjectName(QStringLiteral("menu_compare_rank"));
-    m_compare_rank_menu->menuAction()->setVisible(false);
-    m_file_menu->addSeparator();
-    m_file_menu->addAction(m_export_action);
-    m_file_menu->addSeparator();
-    m_file_menu->addAction(m_quit_action);
-
-    m_run_menu = menuBar()->addMenu(QString());
-    m_run_menu->setObjectName(QStringLiteral("menu_run"));
-    m_run_menu->addAction(m_run_action);
-    m_run_menu->addAction(m_stop_action);
-
-    m_view_menu = menuBar()->addMenu(QString());
-    m_view_menu->setObjectName(QStringLiteral("menu_view"));
-    m_view_menu->addAction(m_find_action);
-    m_view_menu->addAction(m_find_next_action);
-    m_view_menu->addAction(m_find_previous_action);
-    m_view_menu->addSeparator();
-    m_view_menu->addAction(m_annotations_action);
-    m_view_menu->addAction(m_clear_filter_action);
-    m_view_menu->addSeparator();
-
-    m_help_menu = menuBar()->addMenu(QString());
-    m_help_menu->setObjectName(QStringLiteral("menu_help"));
-    m_help_menu->addAction(m_about_action);
-    m_help_menu->addAction(m_about_qt_action);
-}
-
-void MainWindow::createCentralWidget() {
-    m_placeholder = new QWidget(this);
-    m_placeholder->setObjectName(QStringLiteral("placeholder"));
-    auto* layout = new QVBoxLayout(m_placeholder);
-    layout->addStretch();
-
-    m_placeholder_title = new QLabel(m_placeholder);
-    m_placeholder_title->setObjectName(QStringLiteral("placeholder_title"));
-    m_placeholder_title->setAlignment(Qt::AlignCenter);
-    QFont title_font = m_placeholder_title->font();
-    title_font.setPointSizeF(title_font.pointSizeF() * 1.5);
-    m_placeholder_title->setFont(title_font);
-    layout->addWidget(m_placeholder_title);
-
-    m_placeholder_detail = new QLabel(m_placeholder);
-    m_placeholder_detail->setObjectName(QStringLiteral("placeholder_detail"));
-    m_placeholder_detail->setAlignment(Qt::AlignCenter);
-    m_placeholder_detail->setWordWrap(true);
-    m_placeholder_detail->setEnabled(false);  // the disabled palette greys the secondary line
-    layout->addWidget(m_placeholder_detail);
-    layout->addStretch();
-
-    m_timeline_page = new TimelinePage(m_state, this);
-    connect(m_find_next_action, &QAction::triggered, m_timeline_page->searchBar(),
-            &SearchBar::next);
-    connect(m_find_previous_action, &QAction::triggered, m_timeline_page->searchBar(),
+    connect(findNextAction(), &QAction::triggered, m_timeline_page->searchBar(), &SearchBar::next);
+    connect(findPreviousAction(), &QAction::triggered, m_timeline_page->searchBar(),
             &SearchBar::previous);
     // The View menu's entry and the timeline's toggle button are one setting.
     QToolButton* annotations = m_timeline_page->annotationsButton();
-    connect(m_annotations_action, &QAction::toggled, annotations, &QToolButton::setChecked);
-    connect(annotations, &QToolButton::toggled, m_annotations_action, &QAction::setChecked);
+    connect(annotationsAction(), &QAction::toggled, annotations, &QToolButton::setChecked);
+    connect(annotations, &QToolButton::toggled, annotationsAction(), &QAction::setChecked);
     m_timeline_stack = new QStackedWidget(this);
     m_timeline_stack->setObjectName(QStringLiteral("central_stack"));
     m_timeline_stack->addWidget(m_placeholder);
     m_timeline_stack->addWidget(m_timeline_page);
 
-    m_tabs = new QTabWidget(this);
-    m_tabs->setObjectName(QStringLiteral("view_tabs"));
-    m_tabs->setDocumentMode(true);
-    m_tabs->addTab(m_timeline_stack, QString());
+    m_tabs = new ViewTabs(this);
+    m_tabs->addTimeline(m_timeline_stack);
     // The range filter's chip sits above the tabs: it applies to all of them.
     auto* central = new QWidget(this);
     auto* central_layout = new QVBoxLayout(central);
@@ -905,41 +683,12 @@ void MainWindow::createCentralWidget() {
     central_layout->addWidget(m_filter_chip);
     // The Modules tab's filter, with the same look: it applies to the views the document's
     // highlights reach.
-    m_module_chip = new QFrame(central);
-    m_module_chip->setObjectName(QStringLiteral("module_filter_chip"));
-    m_module_chip->setFrameShape(QFrame::StyledPanel);
-    m_module_chip->setAutoFillBackground(true);
-    QPalette chip_palette = m_module_chip->palette();
-    chip_palette.setColor(QPalette::Window, QColor(255, 240, 215));
-    m_module_chip->setPalette(chip_palette);
-    auto* chip_layout = new QHBoxLayout(m_module_chip);
-    chip_layout->setContentsMargins(8, 2, 2, 2);
-    m_module_chip_label = new QLabel(m_module_chip);
-    m_module_chip_label->setObjectName(QStringLiteral("module_filter_text"));
-    m_module_chip_clear = new QToolButton(m_module_chip);
-    m_module_chip_clear->setObjectName(QStringLiteral("module_filter_clear"));
-    m_module_chip_clear->setText(QStringLiteral("\u2715"));
-    m_module_chip_clear->setAutoRaise(true);
-    chip_layout->addWidget(m_module_chip_label, 1);
-    chip_layout->addWidget(m_module_chip_clear);
-    m_module_chip->setVisible(false);
+    m_module_chip = new ModuleFilterChip(central);
     central_layout->addWidget(m_module_chip);
     central_layout->addWidget(m_tabs, 1);
     setCentralWidget(central);
     createAnalysisTabs();
-    connect(m_module_chip_clear, &QToolButton::clicked, m_module_page,
-            &ModulePage::clearModuleFilter);
-}
-
-void MainWindow::updateModuleChip() {
-    const QString path = m_module_page->moduleFilter();
-    m_module_chip->setVisible(!path.isEmpty());
-    m_module_chip_label->setText(
-        path.isEmpty()
-            ? QString()
-            : tr("Filtered to module %1: %n allocation(s) highlighted", nullptr,
-                 int(std::min<qsizetype>(m_module_page->filteredAllocations().size(), INT32_MAX)))
-                  .arg(path));
+    m_module_chip->follow(m_module_page);
 }
 
 void MainWindow::createDocks() {
@@ -964,8 +713,8 @@ void MainWindow::createDocks() {
     resizeDocks({m_log_dock}, {110}, Qt::Vertical);
     resizeDocks({m_run_dock}, {330}, Qt::Horizontal);
 
-    m_view_menu->addAction(m_run_dock->toggleViewAction());
-    m_view_menu->addAction(m_log_dock->toggleViewAction());
+    m_actions->viewMenu()->addAction(m_run_dock->toggleViewAction());
+    m_actions->viewMenu()->addAction(m_log_dock->toggleViewAction());
 }
 
 void MainWindow::createStatusBar() {
@@ -978,69 +727,20 @@ void MainWindow::createStatusBar() {
 }
 
 void MainWindow::retranslateUi() {
-    m_file_menu->setTitle(tr("&File"));
-    m_run_menu->setTitle(tr("&Run"));
-    m_view_menu->setTitle(tr("&View"));
-    m_find_action->setText(tr("&Find..."));
-    m_find_action->setStatusTip(
-        tr("Search allocations by address, operator, module, category or stack frame"));
-    m_find_next_action->setText(tr("Find &Next"));
-    m_find_previous_action->setText(tr("Find &Previous"));
-    m_annotations_action->setText(tr("&Annotations"));
-    m_annotations_action->setStatusTip(
-        tr("Show steps, phases, recomputations and imported annotations on the timeline"));
-    m_clear_filter_action->setText(tr("&Clear Range Filter"));
-    m_clear_filter_action->setStatusTip(
-        tr("Show every allocation again (Ctrl+drag on the timeline sets a range filter)"));
-    m_help_menu->setTitle(tr("&Help"));
-    m_open_action->setText(tr("&Open Run..."));
-    m_open_action->setStatusTip(tr("Open a recorded .memscope run or a PyTorch memory snapshot"));
-    m_open_range_action->setText(tr("Open &Part of Run..."));
-    m_open_range_action->setStatusTip(
-        tr("Open only an event or time range of a big .memscope run"));
-    m_save_action->setText(tr("&Save Run As..."));
-    m_save_action->setStatusTip(tr("Write the open run to a .memscope file"));
-    m_export_action->setText(tr("&Export View..."));
-    m_export_action->setStatusTip(tr("Save the current view as a PNG image or an SVG drawing"));
-    m_compare_action->setText(tr("&Compare With Run..."));
-    if (m_compare_rank_menu) {
-        m_compare_rank_menu->setTitle(tr("Compare With &Rank"));
-        updateRankMenu();
-    }
-    m_compare_action->setStatusTip(
-        tr("Open a second run and compare it with this one side by side"));
-    m_quit_action->setText(tr("&Quit"));
-    m_quit_action->setStatusTip(tr("Quit Memscope"));
-    m_run_action->setText(tr("&Run"));
-    m_run_action->setStatusTip(
-        tr("Train with the run panel's settings and record every allocation"));
-    m_stop_action->setText(tr("&Stop"));
-    m_stop_action->setStatusTip(tr("Stop the run; everything recorded so far is kept"));
-    m_about_action->setText(tr("&About Memscope"));
-    m_about_action->setStatusTip(tr("Show the versions of Memscope, Qt, LibTorch and the device"));
-    m_about_qt_action->setText(tr("About &Qt"));
-    m_about_qt_action->setStatusTip(tr("Show information about Qt"));
+    m_actions->retranslate();
     m_run_dock->setWindowTitle(tr("Run"));
     m_log_dock->setWindowTitle(tr("Log"));
     m_tabs->setTabText(m_tabs->indexOf(m_timeline_stack), tr("&Timeline"));
-    m_tabs->setTabText(tabIndexOf(m_operator_page), tr("&Operators"));
-    m_tabs->setTabText(tabIndexOf(m_allocations_page), tr("&Allocations"));
-    m_tabs->setTabText(tabIndexOf(m_summary_page), tr("S&ummary"));
-    m_tabs->setTabText(tabIndexOf(m_segment_page), tr("Se&gments"));
-    m_tabs->setTabText(tabIndexOf(m_flame_graph_page), tr("F&lame Graph"));
-    m_tabs->setTabText(tabIndexOf(m_module_page), tr("&Modules"));
-    m_tabs->setTabText(tabIndexOf(m_growth_page), tr("Growth"));
-    m_tabs->setTabText(tabIndexOf(m_compare_page), tr("&Compare"));
-    m_tabs->setTabText(tabIndexOf(m_sweep_page), tr("S&weeps"));
-    m_tabs->setTabText(tabIndexOf(m_planner_page), tr("&Planner"));
-
-    m_module_chip_clear->setToolTip(tr("Clear the module filter"));
-    updateModuleChip();
-    m_placeholder_title->setText(tr("No run is open."));
-    m_placeholder_detail->setText(
-        tr("Press Run (F5) to train with the settings on the left and watch the memory live, "
-           "open a recorded run or a PyTorch snapshot with File > Open Run (Ctrl+O), or drop "
-           "one here."));
+    m_tabs->setTabText(m_tabs->indexOfPage(m_operator_page), tr("&Operators"));
+    m_tabs->setTabText(m_tabs->indexOfPage(m_allocations_page), tr("&Allocations"));
+    m_tabs->setTabText(m_tabs->indexOfPage(m_summary_page), tr("S&ummary"));
+    m_tabs->setTabText(m_tabs->indexOfPage(m_segment_page), tr("Se&gments"));
+    m_tabs->setTabText(m_tabs->indexOfPage(m_flame_graph_page), tr("F&lame Graph"));
+    m_tabs->setTabText(m_tabs->indexOfPage(m_module_page), tr("&Modules"));
+    m_tabs->setTabText(m_tabs->indexOfPage(m_growth_page), tr("Growth"));
+    m_tabs->setTabText(m_tabs->indexOfPage(m_compare_page), tr("&Compare"));
+    m_tabs->setTabText(m_tabs->indexOfPage(m_sweep_page), tr("S&weeps"));
+    m_tabs->setTabText(m_tabs->indexOfPage(m_planner_page), tr("&Planner"));
     updateStatus();
 }
 

@@ -2,6 +2,9 @@
 
 #include "outcome.h"
 #include "run/run_range.h"
+#include "shell/main_window_actions.h"
+#include "shell/module_filter_chip.h"
+#include "shell/view_tabs.h"
 
 #include <QMainWindow>
 #include <QStringList>
@@ -14,7 +17,6 @@ class QAction;
 class QDockWidget;
 class QFrame;
 class QLabel;
-class QMenu;
 class QPlainTextEdit;
 class QProgressBar;
 class QStackedWidget;
@@ -34,7 +36,6 @@ class JournalRecoverer;
 class GrowthPage;
 class ModulePage;
 class RankRunController;
-class RecentFilesMenu;
 class RunController;
 class RunLauncher;
 class RunSession;
@@ -49,14 +50,14 @@ class TimelineLayout;
 class TimelinePage;
 class Trace;
 
-// The application's top-level window: menus, tabs, docks and the status bar (issue 30). The run
-// panel (a dock) defines a training run, Run (F5) records it on a worker thread while the timeline
-// grows live, Stop (Esc) ends it keeping what was recorded; the log dock shows the per-step lines
-// and the status bar the step, time left and live peak. The open run belongs to the RunSession
-// (models/), which opens runs (.memscope, PyTorch .pickle snapshots, run directories; menu,
-// recent files, drag and drop, command line) without blocking the window and gives the
-// RunDocument its trace; the pages follow the document. Views that need a run appear once one
-// is open.
+// The application's top-level window: menus (MainWindowActions), tabs (ViewTabs), docks and the
+// status bar (issue 30). The run panel (a dock) defines a training run, Run (F5) records it on a
+// worker thread while the timeline grows live, Stop (Esc) ends it keeping what was recorded; the
+// log dock shows the per-step lines and the status bar the step, time left and live peak. The
+// open run belongs to the RunSession (models/), which opens runs (.memscope, PyTorch .pickle
+// snapshots, run directories; menu, recent files, drag and drop, command line) without blocking
+// the window and gives the RunDocument its trace; the pages follow the document. Views that need
+// a run appear once one is open.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 
@@ -117,12 +118,12 @@ class MainWindow : public QMainWindow {
     // The bar under it naming the module the views are filtered to (a Modules tab row), with
     // the button that clears it; hidden while there is none.
     QFrame* moduleFilterChip() const { return m_module_chip; }
-    QLabel* moduleFilterLabel() const { return m_module_chip_label; }
-    QToolButton* moduleFilterClearButton() const { return m_module_chip_clear; }
-    QAction* findAction() const { return m_find_action; }
-    QAction* findNextAction() const { return m_find_next_action; }
-    QAction* findPreviousAction() const { return m_find_previous_action; }
-    QAction* annotationsAction() const { return m_annotations_action; }
+    QLabel* moduleFilterLabel() const { return m_module_chip->label(); }
+    QToolButton* moduleFilterClearButton() const { return m_module_chip->clearButton(); }
+    QAction* findAction() const { return m_actions->findAction(); }
+    QAction* findNextAction() const { return m_actions->findNextAction(); }
+    QAction* findPreviousAction() const { return m_actions->findPreviousAction(); }
+    QAction* annotationsAction() const { return m_actions->annotationsAction(); }
     RunPanel* runPanel() const { return m_run_panel; }
     OperatorPage* operatorPage() const { return m_operator_page; }
     AllocationsPage* allocationsPage() const { return m_allocations_page; }
@@ -171,8 +172,6 @@ class MainWindow : public QMainWindow {
     void dropEvent(QDropEvent* event) override;
 
   private:
-    void createActions();
-    void createMenus();
     void createCentralWidget();
     void createDocks();
     void createStatusBar();
@@ -181,12 +180,12 @@ class MainWindow : public QMainWindow {
     void restoreWindowState();
     void saveWindowState() const;
     void updateStatus();
+    // Enables the actions (MainWindowActions) and the run panel's buttons for what goes on.
     void updateActions();
     void addRecentFile(const QString& path);
     void appendLog(const QString& line);
     // A message box, or the error reporter when one is set.
     void reportError(const QString& title, const QString& message);
-    void setRunTabsVisible(bool visible);
     QWidget* currentExportWidget() const;
     // A single-process or a multi-process run is going.
     bool runActive() const;
@@ -200,47 +199,19 @@ class MainWindow : public QMainWindow {
     // The session's ranks changed: the timeline's selector, the summary's rows, the menu.
     void onRanksChanged();
     void createAnalysisTabs();
-    // The module chip follows the Modules tab's filter.
-    void updateModuleChip();
-    // A tab for `page` (in a scroll area); `fill` gives the page the document's run when the
+    // A tab for `page` (ViewTabs::addPage); `fill` gives the page the document's run when the
     // tab is shown (TabTraceFollower), none for pages that need no run.
     void addTab(QWidget* page, const QString& name, bool needs_run,
                 std::function<void(const std::shared_ptr<const Trace>&)> fill = nullptr);
-    // The tab showing `page` (pages sit in scroll areas), and the page of a tab.
-    int tabIndexOf(QWidget* page) const;
-    QWidget* pageAt(int index) const;
 
-    QMenu* m_file_menu = nullptr;
-    RecentFilesMenu* m_recent_menu = nullptr;
-    QMenu* m_run_menu = nullptr;
-    QMenu* m_view_menu = nullptr;
-    QMenu* m_help_menu = nullptr;
-    QAction* m_open_action = nullptr;
-    QAction* m_open_range_action = nullptr;
-    QAction* m_save_action = nullptr;
-    QAction* m_export_action = nullptr;
-    QAction* m_compare_action = nullptr;
-    QAction* m_quit_action = nullptr;
-    QAction* m_run_action = nullptr;
-    QAction* m_stop_action = nullptr;
-    QAction* m_find_action = nullptr;
-    QAction* m_find_next_action = nullptr;
-    QAction* m_find_previous_action = nullptr;
-    QAction* m_annotations_action = nullptr;
-    QAction* m_clear_filter_action = nullptr;
+    MainWindowActions* m_actions = nullptr;
     RunDocument* m_state = nullptr;
     FilterChip* m_filter_chip = nullptr;
-    QFrame* m_module_chip = nullptr;
-    QLabel* m_module_chip_label = nullptr;
-    QToolButton* m_module_chip_clear = nullptr;
-    QAction* m_about_action = nullptr;
-    QAction* m_about_qt_action = nullptr;
-    QLabel* m_placeholder_title = nullptr;
-    QLabel* m_placeholder_detail = nullptr;
+    ModuleFilterChip* m_module_chip = nullptr;
     QLabel* m_status_label = nullptr;
     RunStatusBar* m_run_status = nullptr;
     RunLoadProgress* m_load_progress = nullptr;
-    QTabWidget* m_tabs = nullptr;
+    ViewTabs* m_tabs = nullptr;
     QStackedWidget* m_timeline_stack = nullptr;
     QWidget* m_placeholder = nullptr;
     TimelinePage* m_timeline_page = nullptr;
@@ -261,8 +232,6 @@ class MainWindow : public QMainWindow {
     RunLauncher* m_launcher = nullptr;
     RunSession* m_session = nullptr;
     JournalRecoverer* m_recoverer = nullptr;
-    QMenu* m_compare_rank_menu = nullptr;
-    void updateRankMenu();
     void compareTraces(std::shared_ptr<const Trace> other, const QString& other_name);
     std::function<void(const QString&)> m_error_reporter;
 };

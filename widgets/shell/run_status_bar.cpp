@@ -82,7 +82,7 @@ void RunStatusBar::runFinished(const QString& status) {
 }
 
 void RunStatusBar::showPeak(qint64 bytes) {
-    m_peak_label->setText(tr("Peak %1").arg(humanBytes(bytes)));
+    m_peak_label->setText(tr("Peak %1").arg(bytesText(bytes)));
 }
 
 }  // namespace memscope

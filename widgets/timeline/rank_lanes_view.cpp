@@ -276,7 +276,7 @@ QString RankLanesView::laneLabel(int lane) const {
     if (l.missing) {
         return label + QStringLiteral(" · ") + tr("no recording");
     }
-    label += QStringLiteral(" · ") + tr("peak %1").arg(humanBytes(l.peakBytes));
+    label += QStringLiteral(" · ") + tr("peak %1").arg(bytesText(l.peakBytes));
     if (l.peakStep >= 1) {
         label += QLatin1Char(' ') +
                  tr("(step %1, %2)").arg(l.peakStep).arg(TimelineLabels::phaseName(l.peakPhase));
@@ -374,12 +374,12 @@ QString RankLanesView::toolTipAt(const QPointF& pos) const {
     if (step >= 1) {
         text += QStringLiteral(" · ") + tr("step %1").arg(step);
     }
-    text += QLatin1Char('\n') + tr("%1 in use").arg(humanBytes(lane.layout->totalAt(x)));
+    text += QLatin1Char('\n') + tr("%1 in use").arg(bytesText(lane.layout->totalAt(x)));
     const TimelineLayout::CategoryBytes bytes = lane.layout->categoryBytesAt(x);
     for (int c = kCategoryCount - 1; c >= 0; --c) {  // top of the stack first
         if (bytes[size_t(c)] > 0) {
             text += QLatin1Char('\n') +
-                    tr("%1: %2").arg(TimelineLabels::categoryName(c), humanBytes(bytes[size_t(c)]));
+                    tr("%1: %2").arg(TimelineLabels::categoryName(c), bytesText(bytes[size_t(c)]));
         }
     }
     return text;
@@ -429,7 +429,7 @@ void RankLanesView::paintEvent(QPaintEvent*) {
     painter.drawText(QPointF(area.left() + title_fm.horizontalAdvance(title) + 14, title_base),
                      tr("%1 ranks · steps aligned · one memory scale (highest peak %2)")
                          .arg(laneCount())
-                         .arg(humanBytes(m_scaleBytes)));
+                         .arg(bytesText(m_scaleBytes)));
     std::array<bool, kCategoryCount> present{};
     for (const Lane& lane : m_lanes) {
         for (int c = 0; c < kCategoryCount; ++c) {
@@ -575,7 +575,7 @@ void RankLanesView::paintEvent(QPaintEvent*) {
         bold.setBold(true);
         painter.setFont(bold);
         const QFontMetricsF bold_fm(bold);
-        const QString peak_label = tr("peak %1").arg(humanBytes(lane.peakBytes));
+        const QString peak_label = tr("peak %1").arg(bytesText(lane.peakBytes));
         const double w = bold_fm.horizontalAdvance(peak_label) + 10;
         const double h = bold_fm.height() + 2;
         double left = peak.x() + 8;

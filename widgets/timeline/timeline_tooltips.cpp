@@ -24,7 +24,7 @@ QString TimelineTooltips::allocationText(const Trace* trace, const TimelineLayou
         const int64_t bytes = layout->summarizedAt(x);
         return tr("<b>Summarized</b><br/>%1 bytes (%2) in allocations below the detail level "
                   "at event %3<br/>%4 of %5 allocations are summarized")
-            .arg(exactBytes(bytes), humanBytes(bytes), QLocale().toString(qint64(x)),
+            .arg(exactBytes(bytes), bytesText(bytes), QLocale().toString(qint64(x)),
                  QLocale().toString(qint64(layout->summarizedCount())),
                  QLocale().toString(qint64(layout->allocationCount())));
     }
@@ -34,7 +34,7 @@ QString TimelineTooltips::allocationText(const Trace* trace, const TimelineLayou
     const uint32_t stack = event >= 0 ? events.stack[size_t(event)] : StackTable::kEmpty;
     QStringList lines;
     lines << tr("<b>Allocation %1</b>").arg(QLocale().toString(qint64(allocation)));
-    lines << tr("%1 bytes (%2)").arg(exactBytes(a.size), humanBytes(a.size));
+    lines << tr("%1 bytes (%2)").arg(exactBytes(a.size), bytesText(a.size));
     lines << tr("Category: %1").arg(TimelineLabels::categoryName(int(a.category)));
     if (a.alloc_event >= 0) {
         lines << tr("Phase: %1, step %2")
@@ -63,7 +63,7 @@ QString TimelineTooltips::allocationText(const Trace* trace, const TimelineLayou
                   ? tr("Freed at event %1, %2 s").arg(QLocale().toString(qint64(end)), seconds(end))
                   : tr("Never freed"));
     if (begin < layout->xCount()) {
-        lines << tr("Total memory after allocation: %1").arg(humanBytes(layout->totalAt(begin)));
+        lines << tr("Total memory after allocation: %1").arg(bytesText(layout->totalAt(begin)));
     }
     if (layout->drawnIndexOf(allocation) < 0) {
         lines << tr("(summarized at this detail)");
@@ -85,11 +85,11 @@ QString TimelineTooltips::categoryText(const TimelineLayout* layout, const Timel
         if (colors.categoryPresent(c)) {
             lines << tr("%1: %2 bytes (%3)")
                          .arg(TimelineLabels::categoryName(c), exactBytes(bytes[size_t(c)]),
-                              humanBytes(bytes[size_t(c)]));
+                              bytesText(bytes[size_t(c)]));
         }
     }
     lines << tr("Total: %1 bytes (%2)")
-                 .arg(exactBytes(layout->totalAt(x)), humanBytes(layout->totalAt(x)));
+                 .arg(exactBytes(layout->totalAt(x)), bytesText(layout->totalAt(x)));
     return lines.join(QStringLiteral("<br/>"));
 }
 
