@@ -1,0 +1,343 @@
+#pragma once
+
+// SnapshotImporter's Builder, shared by its two files: snapshot_importer.cpp reads the trace
+// entries into compact Entry records and emits them (the hot path); snapshot_importer_build.cpp
+// builds the Trace from them (Builder::build) and holds SnapshotImporter's entry points.
+// Internal to core/interchange.
+
+#include "interchange/address_slots.h"
+#include "interchange/frame_cleaner.h"
+#include "interchange/snapshot_importer.h"
+#include "io/run_file_cancelled.h"
+#include "pickle/pickle_reader.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace memscope::snapshot_detail {
+
+constexpr int kMaxDevice = std::numeric_limits<int16_t>::max();
+
+// Imported annotation regions kept at most (a marker each for START and END).
+constexpr size_t kMaxAnnotations = 1000000;
+
+enum class Action : uint8_t {
+    Alloc,
+    FreeRequested,
+    FreeCompleted,
+    SegmentAlloc,
+    SegmentFree,
+    SegmentMap,
+    SegmentUnmap,
+    Oom,
+    Annotation,  // "user_defined": a record_function scope's START or END (see addEntry)
+    Skip,        // "snapshot", "annotate", unknown
+};
+
+enum class Field : uint8_t {
+    Action,
+    Addr,
+    Size,
+    TimeUs,
+    Frames,
+    Category,
+    DeviceFree,
+    Stream,
+    PoolId,
+    Other
+};
+
+enum EntryFlag : uint8_t {
+    kHasAddr = 1,
+    kHasSize = 2,
+    kHasTime = 4,
+    kHasDeviceFree = 8,
+    kHasStream = 16,
+    kFolded = 32,  // a free_requested whose free_completed follows: the Free goes there
+};
+
+// One trace entry, decoded from its dict as soon as the reader has it (48 bytes: the dict and
+// its values are freed right after). Frames are already a stack and the category a code.
+struct Entry {
+    uint64_t addr = 0;
+    int64_t size = 0;
+    int64_t time_us = 0;
+    int64_t extra = 0;   // "oom": device_free; others: stream
+    uint32_t index = 0;  // position in the device's trace list (the time when none has one)
+    uint32_t stack = StackTable::kEmpty;  // a node of the raw stacks (Trace::raw_stacks)
+    Action action = Action::Skip;
+    uint8_t flags = 0;
+    int8_t category = -1;  // Category code, -1: none of Memscope's
+    uint8_t pool = 0;      // index into Builder::m_pools, 0: none given
+    // Alloc and frees: the number of the entry's address in its device's AddressSlots.
+    uint32_t slot = AddressSlots::kNone;
+    bool has(EntryFlag f) const { return (flags & f) != 0; }
+};
+static_assert(sizeof(Entry) == 48, "a trace entry stays 48 bytes: 17M of them are read at once");
+
+// The entries of one device in chunks: growing never copies more than the first chunk, so a
+// 10M-entry trace never needs twice its size while it is read. The first chunk grows as a vector
+// does, so a small snapshot does not take a whole chunk (48 MiB) per device. A chunk is larger
+// than glibc's largest mmap threshold (32 MiB), so that each is mapped on its own and goes back
+// to the system when emitTrace() frees it; smaller ones came from the heap, which kept them
+// (issue 52: 186 of 228 MB of heap free after a 0.3 GB import).
+class EntryList {
+  public:
+    void push(const Entry& e) {
+        if (m_chunks.empty() || m_chunks.back().size() == kChunk) {
+            m_chunks.emplace_back();
+            if (m_chunks.size() > 1) {
+                m_chunks.back().reserve(kChunk);
+            }
+        }
+        m_chunks.back().push_back(e);
+        ++m_count;
+    }
+    size_t size() const { return m_count; }
+    Entry& operator[](size_t i) { return m_chunks[i / kChunk][i % kChunk]; }
+    // Frees the chunks that lie wholly before entry i (which are not read again): the trace's
+    // columns grow as the entries they were made from go, instead of beside all of them.
+    void releaseBefore(size_t i) {
+        for (size_t c = m_released; c < i / kChunk && c < m_chunks.size(); ++c) {
+            m_chunks[c] = std::vector<Entry>();
+        }
+        m_released = std::max(m_released, i / kChunk);
+    }
+
+  private:
+    static constexpr size_t kChunk = size_t(1) << 20;
+    std::vector<std::vector<Entry>> m_chunks;
+    size_t m_count = 0;
+    size_t m_released = 0;  // chunks [0, m_released) are freed
+};
+
+// A record_function scope opening or closing, before START and END are paired into regions.
+struct AnnotationMarker {
+    bool start = false;
+    std::string name;
+    int64_t time_us = 0;
+};
+
+struct DeviceTrace {
+    EntryList entries;
+    // The addresses that allocs and frees touch, numbered, and per number the entry that last
+    // touched it (for folding a free_requested into the free_completed that follows it).
+    AddressSlots slots;
+    std::vector<uint64_t> last_entry;
+    std::vector<AnnotationMarker> markers;  // from "user_defined" entries, in trace order
+    uint64_t seen = 0;                      // entries in the list, skipped ones included
+    int64_t skipped = 0;
+    int64_t first_time_us = 0;
+    bool has_time = false;
+};
+
+// Byte totals saturate at +-256 TiB (kMaxEventBytes, what run files take) instead of
+// overflowing: sizes come from the file, and a hostile one may add up many huge blocks.
+inline int64_t clampBytes(int64_t v) {
+    return std::clamp(v, -kMaxEventBytes, kMaxEventBytes);
+}
+
+inline int64_t addSat(int64_t a, int64_t b) {
+    int64_t r;
+    if (__builtin_add_overflow(a, b, &r)) {
+        return b > 0 ? kMaxEventBytes : -kMaxEventBytes;
+    }
+    return clampBytes(r);
+}
+
+inline int64_t subSat(int64_t a, int64_t b) {
+    int64_t r;
+    if (__builtin_sub_overflow(a, b, &r)) {
+        return b < 0 ? kMaxEventBytes : -kMaxEventBytes;
+    }
+    return clampBytes(r);
+}
+
+inline int64_t saturatingMicrosToNanos(int64_t from_us, int64_t to_us) {
+    int64_t delta = 0;
+    int64_t ns = 0;
+    if (__builtin_sub_overflow(to_us, from_us, &delta) ||
+        __builtin_mul_overflow(delta, int64_t(1000), &ns)) {
+        return to_us >= from_us ? std::numeric_limits<int64_t>::max()
+                                : std::numeric_limits<int64_t>::min();
+    }
+    return ns;
+}
+
+// The segments list: the value of `segments` in a 2.x dict, or the 1.13 bare list itself.
+inline const PickleValue& segmentsOf(const PickleValue& snapshot) {
+    return snapshot.isDict() ? snapshot.get("segments") : snapshot;
+}
+
+inline int segmentDevice(const PickleValue& segment) {
+    const PickleValue* device = segment.find("device");
+    if (!device) {
+        return 0;  // single-device files may leave it out
+    }
+    const auto d = device->toInt64();
+    return d && *d >= 0 && *d <= kMaxDevice ? static_cast<int>(*d) : -1;
+}
+
+// A segment of the snapshot's `segments` list (the allocator's state at the end).
+struct SnapshotSegment {
+    uint64_t addr = 0;
+    int64_t size = 0;
+    int64_t stream = 0;
+    std::string pool;
+};
+
+// Reads trace entries (streamed from the reader, or from a tree) and builds the Trace of one
+// device.
+class Builder : public PickleListSink {
+  public:
+    explicit Builder(std::string source, const std::atomic<bool>* cancel = nullptr,
+                     uint64_t stop_after = 0)
+        : m_source(std::move(source)), m_cancel(cancel), m_stopAfter(stop_after) {}
+    // Whether reading stopped at the preview's limit (ImportOptions::preview_entries).
+    bool stoppedForPreview() const { return m_stopped; }
+
+    // Streams the lists of `device_traces` at the top of the snapshot dict: the reader's stack
+    // is [dict, key, value, ..., "device_traces", outer list, earlier device lists...].
+    int streamList(const std::vector<PickleValue>& stack, size_t size) override;
+    void item(int tag, PickleValue&& value) override { addEntry(tag, value); }
+    // Trace entries read straight from the bytes (the reader's fast path): no dict is built.
+    bool takesDictItems() const override { return true; }
+    void dictItem(int tag, const PickleValue::DictItems::value_type* pairs, size_t n) override {
+        addEntry(tag, pairs, n);
+    }
+
+    // Entries of one device (or every device: -1) from a snapshot tree; streamed lists are
+    // empty there, so this adds what was not streamed.
+    void collect(const PickleValue& snapshot, int only_device = -1);
+    // Trace entries received so far, of every device (skipped ones included).
+    uint64_t entriesSeen() const {
+        uint64_t n = 0;
+        for (const auto& [device, trace] : m_traces) {
+            n += trace.seen;
+        }
+        return n;
+    }
+    // Devices with trace entries or segments, ascending.
+    std::vector<int> devices(const PickleValue& snapshot) const;
+    // The first device with trace entries, else the first with segments, else 0.
+    int defaultDevice(const PickleValue& snapshot) const;
+
+    Trace build(const PickleValue& snapshot, int device, const RunRange& range = RunRange());
+
+  private:
+    // The members marked inline are defined in snapshot_importer.cpp and used only there, in the
+    // per-entry and per-event loops: inline keeps them inlinable there as they were while the
+    // Builder was file-local (the library is built with -fPIC, where GCC calls an exported
+    // non-inline function rather than inline it, since it could be interposed).
+
+    // Throws RunFileCancelled when the cancel flag is set; cheap enough for every 64K entries.
+    void checkCancel() const {
+        if (m_cancel && m_cancel->load(std::memory_order_relaxed)) {
+            throw RunFileCancelled(m_source);
+        }
+    }
+    static constexpr size_t kCancelEvery = size_t(1) << 16;
+    using Pair = PickleValue::DictItems::value_type;
+    void addEntry(int device, const PickleValue& dict);
+    // A trace entry's keys and values (a dict's items, or the reader's pairs); nullptr: the
+    // entry is not a dict.
+    void addEntry(int device, const Pair* pairs, size_t n);
+    inline bool decodeEntry(const Pair* pairs, size_t n, Entry& e, const PickleValue** frames);
+    inline Field fieldOf(const PickleValue& key);
+    inline Action actionOf(const PickleValue& value);
+    inline uint8_t poolIndex(const PickleValue& pool_id);
+    inline void foldFree(DeviceTrace& trace, Entry& e);
+    std::vector<SnapshotSegment> snapshotSegments(const PickleValue& snapshot) const;
+    // Emit into the trace's columns with allocated relative to the level at the start and
+    // reserved without the segments freed before being reserved, which are only known at the
+    // end (build() adds them).
+    int64_t emitInitialSegments(EventColumns& out, const std::vector<SnapshotSegment>& segments,
+                                EntryList& entries);
+    int64_t emitInitialBlocks(EventColumns& out, const PickleValue& snapshot, int64_t reserved,
+                              const AddressSlots& touched);
+    void emitTrace(EventColumns& out, DeviceTrace& trace, int64_t allocated, int64_t reserved,
+                   const std::vector<SnapshotSegment>& segments);
+    inline void emit(EventColumns& out, EventKind kind, int64_t time_ns, uint64_t addr,
+                     int64_t size, int64_t allocated, int64_t reserved, uint32_t stack);
+    inline void emitSegment(EventColumns& out, int64_t time_ns, uint64_t addr, int64_t size,
+                            int64_t allocated, int64_t reserved, uint32_t stack, int64_t stream,
+                            const std::string& pool);
+    inline void emitRole(EventColumns& out, int8_t category, int64_t time_ns, uint64_t addr,
+                         int64_t allocated, int64_t reserved, uint32_t stack);
+    static inline int8_t categoryOf(const PickleValue* category);
+    // What a Memscope export says of its run (SnapshotExporter::kMarkerKey): device, whether it
+    // had a caching allocator, the versions; anything missing or malformed is left as it was.
+    void readMarker(const PickleValue& marker);
+    // The raw stack of a frame list (a node of m_trace.raw_stacks); emit() cleans it.
+    inline uint32_t stackOf(const PickleValue* frames);
+    inline uint32_t frameOf(const PickleValue& frame);
+
+    const std::string m_source;
+    const std::atomic<bool>* m_cancel = nullptr;
+    uint64_t m_stopAfter = 0;   // ImportOptions::preview_entries
+    uint64_t m_entryCount = 0;  // entries of every device so far
+    bool m_stopped = false;
+    FrameCleaner m_cleaner;
+    int m_device = 0;
+    int m_eventDevice = 0;  // the events' device: m_device, or -1 for a Memscope export's CPU
+    // false for a Memscope export of a run without a caching allocator (a CPU run): its segment
+    // entries are the exporter's one segment per block, not an allocator's (see readMarker).
+    bool m_cachingAllocator = true;
+    bool m_fromMemscope = false;  // the snapshot is a Memscope export (it has the marker)
+    int32_t m_step = 0;           // -1 while emitting what was there before the trace began
+    Trace m_trace;
+    std::map<int, DeviceTrace> m_traces;
+    DeviceTrace* m_lastTrace = nullptr;  // the device of the entry before, in m_traces
+    int m_lastDevice = -1;
+    std::vector<std::string> m_pools{std::string()};
+
+    // Every address an alloc or free of the trace touches, by its slot (Entry::slot), for
+    // emitTrace(): whether the trace has shown it yet, whether it is live and its size.
+    struct Block {
+        bool seen = false;
+        bool live = false;
+        int64_t size = 0;
+    };
+    std::vector<Block> m_blocks;
+    // Initial blocks emitted (a block listed twice counts once).
+    std::unordered_map<uint64_t, bool> m_initialBlocks;
+    int64_t m_freedFromStart = 0;  // bytes of frees with no alloc: live when the trace starts
+    // Segments (or mapped ranges) the trace has reserved and not released, by address.
+    struct OpenSegment {
+        int64_t size = 0;
+        int64_t stream = 0;
+        std::string pool;
+    };
+    std::map<uint64_t, OpenSegment> m_open;
+    int64_t m_segmentsFromStart = 0;  // segment frees with no alloc: reserved at the start
+    int64_t m_skipped = 0;
+
+    // Keys and action names are memoized strings in PyTorch's files: one node each, so a
+    // pointer comparison usually settles them. Entries hold a value so that its node is not
+    // freed and reused while the cache names it.
+    std::vector<std::pair<PickleValue, Field>> m_fieldCache;
+    // The key node last seen at each position of an entry and its field (the nodes are kept
+    // alive by m_fieldCache, which holds every node put here).
+    static constexpr size_t kKeyPositions = 16;
+    std::pair<const void*, Field> m_keyAt[kKeyPositions] = {};
+    std::vector<std::pair<PickleValue, Action>> m_actionCache;
+    // Shared frame lists and frame dicts (the memo holds them; so does the cache, for the same
+    // reason) -> stack node / frame id + 1. Unshared ones are converted each time they come.
+    std::unordered_map<const void*, std::pair<PickleValue, uint32_t>> m_stackCache;
+    struct RecentStack {
+        const void* list = nullptr;
+        uint32_t stack = 0;
+    };
+    static constexpr size_t kRecentStacks = 1024;
+    std::vector<RecentStack> m_recentStacks = std::vector<RecentStack>(kRecentStacks);
+    std::unordered_map<const void*, std::pair<PickleValue, uint32_t>> m_frameCache;
+};
+
+}  // namespace memscope::snapshot_detail
