@@ -85,7 +85,7 @@ class Recorder : public AllocationObserver {
     // The clock every time the recorder records is on (capture/recorder_clock.h).
     const RecorderClock& clock() const { return m_clock; }
 
-    struct ThreadState;  // per-thread buffers and scope stack (recorder.cpp)
+    struct ThreadState;  // per-thread buffers and scope stack (recorder_thread_state.h)
 
   private:
     ThreadState& threadState();
