@@ -20,6 +20,10 @@
 #include <thread>
 #include <vector>
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the .memscope column layout assumes a little-endian host"
+#endif
+
 namespace memscope::run_file_detail {
 
 using nlohmann::json;

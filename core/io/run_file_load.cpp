@@ -30,10 +30,6 @@
 #include <unistd.h>
 #endif
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-#error "the .memscope column layout assumes a little-endian host"
-#endif
-
 namespace memscope {
 
 namespace {

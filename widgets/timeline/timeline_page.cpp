@@ -15,8 +15,8 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
-#include <QScopedValueRollback>
 #include <QPushButton>
+#include <QScopedValueRollback>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
