@@ -236,6 +236,14 @@
         <source>made in forward, alive when it ran out of memory</source>
         <translation>im Forward angelegt, beim Speicherüberlauf noch belegt</translation>
     </message>
+    <message>
+        <source>alive before the trace and to its end, one block per gradient of its size</source>
+        <translation>vor der Aufzeichnung angelegt und bis zu ihrem Ende vorhanden, ein Block je Gradient seiner Größe</translation>
+    </message>
+    <message>
+        <source>alive before the trace and to its end, beside a parameter of its size (an optimizer&apos;s per-parameter state)</source>
+        <translation>vor der Aufzeichnung angelegt und bis zu ihrem Ende vorhanden, neben einem Parameter seiner Größe (der Zustand eines Optimierers je Parameter)</translation>
+    </message>
 </context>
 <context>
     <name>TimelineOverlayPainter</name>

@@ -236,6 +236,14 @@
         <source>%1 (%2)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>alive before the trace and to its end, one block per gradient of its size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>alive before the trace and to its end, beside a parameter of its size (an optimizer&apos;s per-parameter state)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>TimelineOverlayPainter</name>

@@ -5,6 +5,7 @@
 #include "explain/step_growth.h"
 #include "run/run_summary.h"
 #include "run/text_format.h"
+#include "trace/parameter_inference.h"
 #include "trace/recorded_options.h"
 
 #include <algorithm>
@@ -140,6 +141,23 @@ int64_t TraceSummary::beforeRecordingBytes(const Trace& trace) {
     return bytes;
 }
 
+nlohmann::json TraceSummary::parametersInferred(const Trace& trace) {
+    if (!trace.meta.categories_inferred || beforeRecordingBytes(trace) == 0) {
+        return nullptr;
+    }
+    const ParameterInference::Match m = ParameterInference::match(trace);
+    if (m.gradients == 0) {
+        return nullptr;
+    }
+    return {{"step", m.step},
+            {"gradients", m.gradients},
+            {"unmatched", m.unmatched},
+            {"parameters", m.parameters},
+            {"parameter_bytes", m.parameter_bytes},
+            {"states", m.states},
+            {"state_bytes", m.state_bytes}};
+}
+
 std::string TraceSummary::ruleId(CategoryRule rule) {
     switch (rule) {
         case CategoryRule::Named:
@@ -166,6 +184,10 @@ std::string TraceSummary::ruleId(CategoryRule rule) {
             return "MADE_IN_COLLECTIVE";
         case CategoryRule::AliveAtOutOfMemory:
             return "ALIVE_AT_OUT_OF_MEMORY";
+        case CategoryRule::ParameterOfGradient:
+            return "PARAMETER_OF_GRADIENT";
+        case CategoryRule::StateBesideParameter:
+            return "STATE_BESIDE_PARAMETER";
         case CategoryRule::NothingTells:
             break;
     }
@@ -273,6 +295,9 @@ nlohmann::json TraceSummary::compute(const Trace& trace, size_t largest) {
     }
     out["bytes_by_category_at_peak"] = by_category;
     out["before_recording_bytes"] = beforeRecordingBytes(trace);
+    if (const nlohmann::json p = parametersInferred(trace); !p.is_null()) {
+        out["parameters_inferred"] = p;
+    }
 
     const auto& allocations = trace.allocations();
     const size_t n = std::min(largest, allocations.size());
@@ -348,6 +373,11 @@ nlohmann::json TraceSummary::completed(const Trace& trace) {
     // an import's bytes in each category (issue 39).
     if (!summary.contains("before_recording_bytes")) {
         summary["before_recording_bytes"] = beforeRecordingBytes(trace);
+    }
+    if (!summary.contains("parameters_inferred")) {  // files written before (issue 52)
+        if (const nlohmann::json p = parametersInferred(trace); !p.is_null()) {
+            summary["parameters_inferred"] = p;
+        }
     }
     if (trace.meta.categories_inferred && !summary.contains("category_rules_at_peak")) {
         summary["category_rules_at_peak"] = compute(trace)["category_rules_at_peak"];
@@ -493,6 +523,30 @@ std::string TraceSummary::toText(const Trace& trace, const nlohmann::json& s, si
                 << " allocated before recording started. These are usually the model's "
                    "parameters, and after warm-up steps also gradients and optimizer state. To "
                    "see them, start recording before building the model.\n";
+        }
+    }
+    // Which of them are the parameters, by the gradients (trace/parameter_inference.h).
+    if (const auto it = s.find("parameters_inferred"); it != s.end() && it->is_object()) {
+        const auto& p = *it;
+        const int64_t gradients = p.value("gradients", int64_t(0));
+        const int64_t unmatched = p.value("unmatched", int64_t(0));
+        if (unmatched == 0) {
+            out << "Parameters (inferred): " << formatBytes(p.value("parameter_bytes", int64_t(0)))
+                << " in " << p.value("parameters", int64_t(0))
+                << " blocks alive from before the trace to its end, one for each gradient of step "
+                << p.value("step", 0) << " by size";
+            if (p.value("states", int64_t(0)) > 0) {
+                out << "; optimizer state beside them (inferred): "
+                    << formatBytes(p.value("state_bytes", int64_t(0))) << " in "
+                    << p.value("states", int64_t(0))
+                    << " more blocks of their sizes (which block of a size is the parameter is "
+                       "not in the file)";
+            }
+            out << ".\n";
+        } else {
+            out << "Parameters not inferred: " << unmatched << " of the " << gradients
+                << " gradients of step " << p.value("step", 0)
+                << " have no block of their size alive from before the trace to its end.\n";
         }
     }
     // PyTorch's ring buffer dropped the oldest trace entries (SnapshotImporter).

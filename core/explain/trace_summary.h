@@ -22,6 +22,8 @@ namespace memscope {
 //     bytes there (leadingRulesAt): {"rule": describe(), "rule_id": "ALIVE_AFTER_BACKWARD",
 //     "bytes": that rule's bytes}; `info` prints it for imports, whose categories are inferred
 //   before_recording_bytes: the bytes allocated before recording started (beforeRecordingBytes)
+//   parameters_inferred (imports with gradients and bytes from before): which of those bytes
+//     are the parameters and their optimizer state, by the gradients (parametersInferred)
 //   largest_allocations: the 10 largest, with category, phase, module, op (imports: the called
 //     operator, calledOperatorOf), frame (the innermost user frame; imports without one: the
 //     autograd node) and stack; "before_recording": true for those made before the trace
@@ -52,6 +54,10 @@ class TraceSummary {
     // import's blocks alive before its trace (step -1). Usually the model's parameters, and
     // after warm-up steps also gradients and optimizer state.
     static int64_t beforeRecordingBytes(const Trace& trace);
+    // An import's parameters inferred from its gradients (trace/parameter_inference.h):
+    // {step, gradients, unmatched, parameters, parameter_bytes, states, state_bytes}, or null
+    // when nothing was before recording or no gradient was read.
+    static nlohmann::json parametersInferred(const Trace& trace);
     // "CATEGORY_RULE" names for JSON ("ALIVE_AFTER_BACKWARD").
     static std::string ruleId(CategoryRule rule);
     // The innermost module on a stack ("backward of X" frames count as X's backward), or "".

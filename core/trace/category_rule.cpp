@@ -30,6 +30,11 @@ std::string describe(CategoryRule rule, bool inferred) {
             return "made inside a collective (c10d, DDP, torch.distributed)";
         case CategoryRule::AliveAtOutOfMemory:
             return "made in forward, alive when it ran out of memory";
+        case CategoryRule::ParameterOfGradient:
+            return "alive before the trace and to its end, one block per gradient of its size";
+        case CategoryRule::StateBesideParameter:
+            return "alive before the trace and to its end, beside a parameter of its size "
+                   "(an optimizer's per-parameter state)";
     }
     return "nothing tells its phase or lifetime";
 }

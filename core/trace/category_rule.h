@@ -26,9 +26,13 @@ enum class CategoryRule : uint8_t {
                            // module, torch.distributed's Python code (Communication)
     AliveAtOutOfMemory,    // made in forward, alive when that forward ran out of memory
                            // (the step never reached backward)                   (Activation)
+    ParameterOfGradient,   // alive from before the trace to its end, one block per gradient
+                           // of its size (trace/parameter_inference.h)          (Parameter)
+    StateBesideParameter,  // the same, the next one or two blocks of a parameter's size when
+                           // the trace has an optimizer phase                    (OptimizerState)
 };
 
-inline constexpr int kCategoryRuleCount = 13;
+inline constexpr int kCategoryRuleCount = 15;
 
 // "made in backward, alive after it": the rule as a person reads it after the category's name
 // ("Gradient (inferred: made in backward, alive after it)"). Named reads "named by the recording"

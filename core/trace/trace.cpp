@@ -1,6 +1,7 @@
 #include "trace/trace.h"
 
 #include "trace/live_trace_builder.h"
+#include "trace/parameter_inference.h"
 
 #include <algorithm>
 #include <unordered_map>
@@ -150,6 +151,8 @@ void Trace::finalize() {
     m_allocationOfEvent.clear();
     m_segments.clear();
     LiveTraceBuilder().pairAppended(*this);
+    // An import's parameters, by its gradients (trace/parameter_inference.h).
+    ParameterInference::apply(*this);
 }
 
 std::vector<int64_t> Trace::bytesByCategoryAt(size_t event_index) const {

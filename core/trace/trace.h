@@ -219,6 +219,7 @@ class Trace {
     // Pairs and categorises appended events in place during a live run
     // (trace/live_trace_builder.h).
     friend class LiveTraceBuilder;
+    friend class ParameterInference;
 
     std::vector<Allocation> m_allocations;
     std::vector<int64_t> m_allocationOfEvent;

@@ -589,7 +589,9 @@ class TestPickleImport : public QObject {
         QCOMPARE(category(o1), int(Category::Temporary));
         QCOMPARE(category(a2), int(Category::Unknown));  // forward, no backward followed
         QCOMPARE(category(u1), int(Category::Unknown));  // nothing tells its phase
-        QCOMPARE(category(before), int(Category::BeforeRecording));
+        // Alive before the trace and to its end, the size of step 1's one gradient: its
+        // parameter (trace/parameter_inference.h).
+        QCOMPARE(category(before), int(Category::Parameter));
         // Phase intervals: forward, backward, optimizer of step 1, optimizer and forward of 2.
         QCOMPARE(t.phases.size(), size_t(5));
         QCOMPARE(int(t.phases[2].phase), int(Phase::Optimizer));
@@ -689,7 +691,8 @@ class TestPickleImport : public QObject {
     }
 
     // Every allocation gets its true category; the parameters, made before recording, are
-    // Before recording. The stolen gradients are gradients by their lifetime, still inferred.
+    // inferred from the gradients. The stolen gradients are gradients by their lifetime, still
+    // inferred.
     void trainLoopCategories_data() { protocols(); }
     void trainLoopCategories() {
         if (!m_skipReason.isEmpty())
@@ -701,13 +704,14 @@ class TestPickleImport : public QObject {
         int stolen = 0;
         for (const auto& a : truth["allocations"]) {
             const std::string name = a["name"].get<std::string>();
-            const std::string want = a["category"].get<std::string>() == "PARAMETER"
-                                         ? "BEFORE_RECORDING"
-                                         : a["category"].get<std::string>();
+            const std::string want = a["category"].get<std::string>();
             const Allocation* got = allocationAt(t, a["addr"].get<uint64_t>());
             QVERIFY2(got, name.c_str());
             QVERIFY2(toString(got->category) == want,
                      (name + ": " + toString(got->category) + ", not " + want).c_str());
+            if (want == "PARAMETER") {
+                QCOMPARE(int(got->rule), int(CategoryRule::ParameterOfGradient));
+            }
             if (name.rfind("block.weight grad", 0) == 0) {
                 ++stolen;
                 QCOMPARE(int(got->rule), int(CategoryRule::AliveAfterBackward));
@@ -790,8 +794,8 @@ class TestPickleImport : public QObject {
     }
 
     // At the peak, memory_viz's figure, and the bytes of each category within 1% of the truth
-    // (parameters: Before recording). info's text says which rule put them there, and what the
-    // bytes from before recording are.
+    // (the parameters inferred). info's text says which rule put them there, and what the bytes
+    // from before recording are.
     void trainLoopPeakIsTheTruth_data() { protocols(); }
     void trainLoopPeakIsTheTruth() {
         if (!m_skipReason.isEmpty())
@@ -807,11 +811,7 @@ class TestPickleImport : public QObject {
         const int64_t total = truth["peak_bytes"].get<int64_t>();
         for (int c = 0; c < kCategoryCount; ++c) {
             const std::string name = toString(static_cast<Category>(c));
-            // The parameters were made before recording: that is where they are counted.
-            const int64_t expected = name == "PARAMETER" ? 0
-                                     : name == "BEFORE_RECORDING"
-                                         ? want.value("PARAMETER", int64_t(0))
-                                         : want.value(name, int64_t(0));
+            const int64_t expected = want.value(name, int64_t(0));
             const int64_t got = bytes[size_t(c)];
             const double tolerance = 0.01 * double(expected > 0 ? expected : total);
             QVERIFY2(std::abs(double(got - expected)) <= tolerance,
@@ -829,10 +829,13 @@ class TestPickleImport : public QObject {
              {"GRADIENT             16.0 MiB  inferred: made in backward, alive after it\n",
               "ACTIVATION           20.0 MiB  inferred: made in forward, freed in backward\n",
               "OPTIMIZER_STATE      48.0 MiB  inferred: made in the optimizer, kept into a later",
-              "BEFORE_RECORDING     24.0 MiB  inferred: allocated before recording started",
+              "PARAMETER            24.0 MiB  inferred: alive before the trace and to its end, one "
+              "block per gradient of its size\n",
               "Before recording: 24.0 MiB allocated before recording started. These are usually "
               "the model's parameters, and after warm-up steps also gradients and optimizer "
-              "state. To see them, start recording before building the model."}) {
+              "state. To see them, start recording before building the model.",
+              "Parameters (inferred): 24.0 MiB in 2 blocks alive from before the trace to its "
+              "end, one for each gradient of step 1 by size.\n"}) {
             QVERIFY2(text.find(line) != std::string::npos,
                      (line + std::string("\n") + text).c_str());
         }

@@ -68,6 +68,14 @@ class TimelineLabels {
                 return tr("made inside a collective (c10d, DDP, torch.distributed)");
             case CategoryRule::AliveAtOutOfMemory:
                 return tr("made in forward, alive when it ran out of memory");
+            case CategoryRule::ParameterOfGradient:
+                return tr(
+                    "alive before the trace and to its end, one block per gradient of its "
+                    "size");
+            case CategoryRule::StateBesideParameter:
+                return tr(
+                    "alive before the trace and to its end, beside a parameter of its size "
+                    "(an optimizer's per-parameter state)");
             case CategoryRule::NothingTells:
                 break;
         }
