@@ -106,12 +106,25 @@ class SnapshotImporter {
         uint64_t preview_entries = 0;
     };
 
-    // Devices with trace entries or segments, ascending.
-    static std::vector<int> devices(const PickleValue& snapshot);
+    // The host lane as a device to import: pinned host memory (PyTorch 2.15+'s host_segments
+    // and host_traces).
+    static constexpr int kHostDevice = -2;
+    // What summary["devices"] lists for the host lane, and what --device takes.
+    static constexpr const char* kHostLaneKey = "host";
+    // The host lane's meta.device.
+    static constexpr const char* kHostLaneName = "host (pinned)";
 
-    // Reads and converts one device (-1: the first device with trace entries, else the first
-    // with segments). Throws PickleError naming the file when it is not a readable pickle, not a
-    // memory snapshot, or lacks the device asked for.
+    // Devices with trace entries or segments, ascending (CUDA devices: the host lane is not
+    // among them; see hasHostLane).
+    static std::vector<int> devices(const PickleValue& snapshot);
+    // Whether the snapshot has a host lane: an entry in host_traces (either nesting) or a
+    // segment in host_segments. (On a tree that was read whole, not streamed.)
+    static bool hasHostLane(const PickleValue& snapshot);
+
+    // Reads and converts one device, or the host lane (kHostDevice; -1: the first device with
+    // trace entries, else the first with segments, else the host lane when the file holds
+    // nothing else). Throws PickleError naming the file when it is not a readable pickle, not a
+    // memory snapshot, or lacks the device asked for (naming the lanes it has).
     static Trace import(const std::string& path, int device = -1);
     static Trace import(const std::string& path, int device, const ImportOptions& options);
 
