@@ -1,8 +1,8 @@
 #pragma once
 
 // Opens PyTorch memory snapshots (torch.cuda.memory._dump_snapshot() pickles, or the bare list
-// of segments PyTorch 1.13 wrote) as a Trace for one device. See
-// shared/reference/memory-viz-format.md for the format.
+// of segments PyTorch 1.13 wrote) as a Trace for one device, or for the pinned host memory (the
+// host lane, kHostDevice). See shared/reference/memory-viz-format.md for the format.
 //
 // Mapping, following what pytorch.org/memory_viz shows:
 //   - Trace entries of the device, in order:
@@ -59,9 +59,19 @@
 //     count the events above, the time-0 segments and blocks first; times are since the first
 //     trace entry. meta.source says what was loaded. The whole file is still read and converted
 //     (see docs/DESIGN-LOG.md for why the cut cannot happen while streaming).
+//   - The host lane (PyTorch 2.15+, _record_memory_history(record_pinned_host_memory=True)):
+//     `host_traces` are the trace entries and `host_segments` the segments of the CPU caching
+//     host allocator, read by every rule above as a device's (`host_segments`' `device` fields
+//     are not looked at). host_traces is taken as a flat list of entries or as a list of lists
+//     concatenated in order (PyTorch's writer was not read; both are accepted), and streams as
+//     device_traces does, before or after it in the file. The host lane's events have device
+//     -1 (the CPU's memory), meta.device "host (pinned)" (kHostLaneName); its annotations are
+//     the lowest device's external_annotations. -1 picks it only when the file has no device.
+//     Absent or empty host keys: no host lane, and every other lane imports as without them.
 //   - step 0, Phase::Other, thread 0, device = the chosen index; meta.source "imported from
 //     NAME", meta.device "cuda:N"; summary {"imported": true, "devices": [...],
-//     "skipped_entries": n}.
+//     "skipped_entries": n}, devices listing the device indices with trace entries or segments
+//     and then "host" (kHostLaneKey) when the file has a host lane.
 
 #include "pickle/pickle_value.h"
 #include "run/run_range.h"
