@@ -32,7 +32,8 @@ MAX_KEYS = 4
 
 # The same spelling for another option of another command, with the reason.
 OTHER_OPTIONS = {
-    ("app/cli/import_command.cpp", "--device"): "import's CUDA device index of a snapshot",
+    ("app/cli/import_command.cpp", "--device"): "import's lane of a snapshot (a CUDA device or host)",
+    ("core/explain/trace_summary.cpp", "--device"): "info's Lanes line names import's option",
     # A Python program's own flags, read from its recorded command line for the report's tables.
     ("core/report/size_table_chapter.cpp", "--context-length"): "a Python program's own flag",
     ("core/report/size_table_chapter.cpp", "--seq-len"): "a Python program's own flag",

@@ -1,6 +1,7 @@
 #include "import_command.h"
 
 #include "cli_support.h"
+#include "interchange/snapshot_importer.h"
 #include "io/run_file.h"
 #include "io/run_file_error.h"
 #include "run/run_range.h"
@@ -20,10 +21,10 @@ ImportCommand::ImportCommand(CLI::App& parent) {
     m_app->add_option("snapshot", m_snapshot, "A memory snapshot pickle (protocols 2 to 5)")
         ->required();
     m_app->add_option("--out,-o", m_out, "Run file to write")->required();
-    m_app
-        ->add_option("--device", m_device,
-                     "CUDA device index to import (default: the first with trace entries)")
-        ->check(CLI::Range(0, 32767));
+    m_app->add_option("--device", m_device,
+                      "What to import: a CUDA device index, or host for the pinned host memory "
+                      "that PyTorch 2.15+ records with record_pinned_host_memory=True (default: "
+                      "the first device with trace entries)");
     m_app->add_option("--range", m_range,
                       "Import only part of the trace: event indices A:B of the imported run "
                       "(1000000:2000000) or times since its first entry with a unit (2.5s:4s, "
@@ -35,7 +36,30 @@ ImportCommand::ImportCommand(CLI::App& parent) {
                       "by model, batch, context length, dtype and profile");
 }
 
+namespace {
+
+// --device: a CUDA device index (0 to 32767), or "host" (SnapshotImporter::kHostDevice).
+bool parseDevice(const std::string& text, int& device) {
+    if (text == SnapshotImporter::kHostLaneKey) {
+        device = SnapshotImporter::kHostDevice;
+        return true;
+    }
+    if (text.empty() || text.size() > 5 ||
+        !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        return false;
+    }
+    device = std::stoi(text);
+    return device <= 32767;
+}
+
+}  // namespace
+
 int ImportCommand::run() {
+    int device = -1;
+    if (!m_device.empty() && !parseDevice(m_device, device)) {
+        return reportUsageError("--device: '" + m_device +
+                                "' is neither a CUDA device index (0 to 32767) nor host");
+    }
     RunRange range;
     int status = 0;
     if (!parseRangeOption(m_range, range, status)) {
@@ -77,7 +101,7 @@ int ImportCommand::run() {
         }
         RunSource::Options options;
         options.range = range;
-        options.device = m_device;
+        options.device = device;
         trace = loadRun(source, options);
         if (!config.is_null()) {
             trace.meta.config = config;
@@ -96,7 +120,9 @@ int ImportCommand::run() {
 
     std::string devices;
     for (const auto& d : trace.summary.value("devices", nlohmann::json::array())) {
-        devices += (devices.empty() ? "" : ", ") + std::to_string(d.get<int>());
+        // Device indices, and "host" for the pinned host memory.
+        devices += (devices.empty() ? "" : ", ") +
+                   (d.is_string() ? d.get<std::string>() : std::to_string(d.get<int>()));
     }
     int64_t allocs = 0;
     int64_t frees = 0;

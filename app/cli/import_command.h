@@ -6,7 +6,7 @@
 
 namespace memscope::cli {
 
-// `memscope-cli import SNAPSHOT.pickle --out RUN.memscope [--device N] [--range A:B]
+// `memscope-cli import SNAPSHOT.pickle --out RUN.memscope [--device N|host] [--range A:B]
 // [--config FILE]`: converts a PyTorch memory snapshot (torch.cuda.memory._dump_snapshot()) into
 // a run file and prints a short summary. A snapshot carries no configuration: --config gives the
 // one its job ran with (model, batch, context length, dtype, profile), so that `report` puts the
@@ -24,7 +24,7 @@ class ImportCommand {
     CLI::App* m_app;
     std::string m_snapshot;
     std::string m_out;
-    int m_device = -1;
+    std::string m_device;  // a CUDA device index, "host" (pinned host memory) or "" (the default)
     std::string m_range;
     std::string m_config;
 };

@@ -409,6 +409,23 @@ std::string TraceSummary::toText(const Trace& trace, const nlohmann::json& s, si
         out << "; PyTorch version and threads not recorded";
     }
     out << "\n";
+    // A snapshot of several lanes (CUDA devices, pinned host memory): which, and which is shown.
+    // "host" and "host (pinned)" are SnapshotImporter::kHostLaneKey and kHostLaneName (explain/
+    // sits below interchange/).
+    if (const auto it = s.find("devices");
+        s.value("imported", false) && it != s.end() && it->is_array() && it->size() > 1) {
+        std::string lanes;
+        for (const auto& d : *it) {
+            const std::string lane =
+                d.is_string()
+                    ? (d.get<std::string>() == "host" ? "host (pinned)" : d.get<std::string>())
+                : d.is_number_integer() ? "cuda:" + std::to_string(d.get<int64_t>())
+                                        : std::string("?");
+            lanes += (lanes.empty() ? "" : ", ") + lane;
+        }
+        out << "Lanes: " << lanes << "; shown: " << meta.device
+            << " (import --device N, or host, takes another)\n";
+    }
     // A damaged snapshot (SnapshotImporter::ImportOptions::keep_partial): its error's one line.
     if (const auto it = s.find("partial"); it != s.end() && it->is_object()) {
         out << "Partial: " << it->value("error", std::string("the file is damaged"))

@@ -24,6 +24,10 @@
 namespace memscope::snapshot_detail {
 
 constexpr int kMaxDevice = std::numeric_limits<int16_t>::max();
+// The host lane's number inside the Builder (its streamed lists' tag and its key in m_traces):
+// past every device index, since a streamed list's tag must be >= 0. Outside it is
+// SnapshotImporter::kHostDevice.
+constexpr int kHostLane = kMaxDevice + 1;
 
 // Imported annotation regions kept at most (a marker each for START and END).
 constexpr size_t kMaxAnnotations = 1000000;
@@ -185,6 +189,25 @@ inline int segmentDevice(const PickleValue& segment) {
     return d && *d >= 0 && *d <= kMaxDevice ? static_cast<int>(*d) : -1;
 }
 
+// The host lane's entries: `host_traces` as a flat list of trace entries, or as a list of lists
+// of them (as device_traces is), taken in order. PyTorch's writer of the key was not read, so
+// both are accepted.
+template <typename F>
+void forEachHostEntry(const PickleValue& snapshot, F&& f) {
+    if (!snapshot.isDict()) {
+        return;
+    }
+    for (const PickleValue& item : snapshot.get("host_traces").items()) {
+        if (item.isSequence()) {
+            for (const PickleValue& entry : item.items()) {
+                f(entry);
+            }
+        } else {
+            f(item);
+        }
+    }
+}
+
 // A segment of the snapshot's `segments` list (the allocator's state at the end).
 struct SnapshotSegment {
     uint64_t addr = 0;
@@ -204,17 +227,27 @@ class Builder : public PickleListSink {
     bool stoppedForPreview() const { return m_stopped; }
 
     // Streams the lists of `device_traces` at the top of the snapshot dict: the reader's stack
-    // is [dict, key, value, ..., "device_traces", outer list, earlier device lists...].
+    // is [dict, key, value, ..., "device_traces", outer list, earlier device lists...]; and
+    // `host_traces` (kHostLane), its outer list and any list right inside it.
     int streamList(const std::vector<PickleValue>& stack, size_t size) override;
-    void item(int tag, PickleValue&& value) override { addEntry(tag, value); }
+    void item(int tag, PickleValue&& value) override {
+        if (tag == kHostLane && value.isList()) {
+            // An inner list of a nested host_traces: streamed itself, so empty by now.
+            for (const PickleValue& entry : value.items()) {
+                addEntry(tag, entry);
+            }
+            return;
+        }
+        addEntry(tag, value);
+    }
     // Trace entries read straight from the bytes (the reader's fast path): no dict is built.
     bool takesDictItems() const override { return true; }
     void dictItem(int tag, const PickleValue::DictItems::value_type* pairs, size_t n) override {
         addEntry(tag, pairs, n);
     }
 
-    // Entries of one device (or every device: -1) from a snapshot tree; streamed lists are
-    // empty there, so this adds what was not streamed.
+    // Entries of one device or the host lane (kHostLane), or of every lane (-1), from a
+    // snapshot tree; streamed lists are empty there, so this adds what was not streamed.
     void collect(const PickleValue& snapshot, int only_device = -1);
     // Trace entries received so far, of every device (skipped ones included).
     uint64_t entriesSeen() const {
@@ -224,11 +257,15 @@ class Builder : public PickleListSink {
         }
         return n;
     }
-    // Devices with trace entries or segments, ascending.
+    // Devices with trace entries or segments, ascending (the host lane is not one).
     std::vector<int> devices(const PickleValue& snapshot) const;
-    // The first device with trace entries, else the first with segments, else 0.
+    // Whether the host lane has trace entries or segments.
+    bool hasHostLane(const PickleValue& snapshot) const;
+    // The first device with trace entries, else the first with segments, else the host lane
+    // when there is one, else 0.
     int defaultDevice(const PickleValue& snapshot) const;
 
+    // device: an index, or kHostLane.
     Trace build(const PickleValue& snapshot, int device, const RunRange& range = RunRange());
 
   private:
@@ -254,6 +291,8 @@ class Builder : public PickleListSink {
     inline Action actionOf(const PickleValue& value);
     inline uint8_t poolIndex(const PickleValue& pool_id);
     inline void foldFree(DeviceTrace& trace, Entry& e);
+    // The segment dicts of the lane being built: `segments` of m_device, or `host_segments`.
+    std::vector<const PickleValue*> laneSegments(const PickleValue& snapshot) const;
     std::vector<SnapshotSegment> snapshotSegments(const PickleValue& snapshot) const;
     // Emit into the trace's columns with allocated relative to the level at the start and
     // reserved without the segments freed before being reserved, which are only known at the
@@ -285,8 +324,9 @@ class Builder : public PickleListSink {
     uint64_t m_entryCount = 0;  // entries of every device so far
     bool m_stopped = false;
     FrameCleaner m_cleaner;
-    int m_device = 0;
+    int m_device = 0;       // the device index, or kHostLane
     int m_eventDevice = 0;  // the events' device: m_device, or -1 for a Memscope export's CPU
+                            // and for the host lane
     // false for a Memscope export of a run without a caching allocator (a CPU run): its segment
     // entries are the exporter's one segment per block, not an allocator's (see readMarker).
     bool m_cachingAllocator = true;

@@ -68,24 +68,36 @@ int64_t streamOf(const PickleValue& v) {
 }  // namespace
 
 int Builder::streamList(const std::vector<PickleValue>& stack, size_t size) {
-    if (size < 3 || !stack[0].isDict()) {
+    if (size < 2 || !stack[0].isDict()) {
         return -1;
     }
-    size_t j = size;  // stack[j, size): the outer list and the device lists before this one
+    size_t j = size;  // stack[j, size): the outer list and the lists in it not appended yet
     while (j > 0 && stack[j - 1].isList()) {
         --j;
     }
-    if (j < 2 || j >= size) {
+    if (j < 2) {
         return -1;
     }
     const size_t key = j - 1;
-    if (key % 2 != 1 || !stack[key].isString() || stack[key].text() != "device_traces") {
+    if (key % 2 != 1 || !stack[key].isString()) {
+        return -1;
+    }
+    const bool host = stack[key].text() == "host_traces";
+    if (!host && stack[key].text() != "device_traces") {
         return -1;
     }
     for (size_t i = 1; i < key; i += 2) {
         if (!stack[i].isString()) {
             return -1;  // not a key of the top-level dict
         }
+    }
+    if (host) {
+        // The outer list (a flat list of entries) and the lists in it (a list of lists):
+        // item() takes the inner lists, emptied by streaming, as nothing.
+        return kHostLane;
+    }
+    if (j >= size) {
+        return -1;
     }
     const size_t device = stack[j].size() + (size - j - 1);
     return device <= size_t(kMaxDevice) ? static_cast<int>(device) : -1;
@@ -102,12 +114,15 @@ void Builder::collect(const PickleValue& snapshot, int only_device) {
             addEntry(static_cast<int>(i), item);
         }
     }
+    if (only_device < 0 || only_device == kHostLane) {
+        forEachHostEntry(snapshot, [this](const PickleValue& item) { addEntry(kHostLane, item); });
+    }
 }
 
 std::vector<int> Builder::devices(const PickleValue& snapshot) const {
     std::vector<int> out = SnapshotImporter::devices(snapshot);  // lists not streamed
     for (const auto& [device, trace] : m_traces) {
-        if (trace.seen > 0) {
+        if (trace.seen > 0 && device != kHostLane) {
             out.push_back(device);
         }
     }
@@ -123,13 +138,21 @@ std::vector<int> Builder::devices(const PickleValue& snapshot) const {
     return out;
 }
 
+bool Builder::hasHostLane(const PickleValue& snapshot) const {
+    const auto it = m_traces.find(kHostLane);
+    return (it != m_traces.end() && it->second.seen > 0) || SnapshotImporter::hasHostLane(snapshot);
+}
+
 int Builder::defaultDevice(const PickleValue& snapshot) const {
     for (const auto& [device, trace] : m_traces) {
-        if (trace.seen > 0) {
+        if (trace.seen > 0 && device != kHostLane) {
             return device;
         }
     }
     const std::vector<int> available = devices(snapshot);
+    if (available.empty() && hasHostLane(snapshot)) {
+        return kHostLane;  // only pinned host memory in the file
+    }
     return available.empty() ? 0 : available.front();
 }
 
@@ -542,12 +565,30 @@ uint32_t Builder::stackOf(const PickleValue* frames) {
     return node;
 }
 
+std::vector<const PickleValue*> Builder::laneSegments(const PickleValue& snapshot) const {
+    std::vector<const PickleValue*> out;
+    if (m_device == kHostLane) {
+        // The host allocator's own list: every segment in it is the lane's, whatever its
+        // `device` says.
+        for (const PickleValue& segment : snapshot.get("host_segments").items()) {
+            if (segment.isDict()) {
+                out.push_back(&segment);
+            }
+        }
+        return out;
+    }
+    for (const PickleValue& segment : segmentsOf(snapshot).items()) {
+        if (segment.isDict() && segmentDevice(segment) == m_device) {
+            out.push_back(&segment);
+        }
+    }
+    return out;
+}
+
 std::vector<SnapshotSegment> Builder::snapshotSegments(const PickleValue& snapshot) const {
     std::vector<SnapshotSegment> out;
-    for (const PickleValue& segment : segmentsOf(snapshot).items()) {
-        if (!segment.isDict() || segmentDevice(segment) != m_device) {
-            continue;
-        }
+    for (const PickleValue* lane_segment : laneSegments(snapshot)) {
+        const PickleValue& segment = *lane_segment;
         SnapshotSegment s;
         if (!toAddress(segment.get("address"), s.addr) ||
             !toSize(segment.get("total_size"), s.size)) {
@@ -783,10 +824,8 @@ void Builder::emitTrace(EventColumns& out, DeviceTrace& trace, int64_t allocated
 int64_t Builder::emitInitialBlocks(EventColumns& out, const PickleValue& snapshot, int64_t reserved,
                                    const AddressSlots& touched) {
     int64_t allocated = 0;
-    for (const PickleValue& segment : segmentsOf(snapshot).items()) {
-        if (!segment.isDict() || segmentDevice(segment) != m_device) {
-            continue;
-        }
+    for (const PickleValue* lane_segment : laneSegments(snapshot)) {
+        const PickleValue& segment = *lane_segment;
         uint64_t next_address = 0;
         bool has_address = toAddress(segment.get("address"), next_address);
         for (const PickleValue& block : segment.get("blocks").items()) {

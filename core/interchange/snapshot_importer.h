@@ -1,8 +1,8 @@
 #pragma once
 
 // Opens PyTorch memory snapshots (torch.cuda.memory._dump_snapshot() pickles, or the bare list
-// of segments PyTorch 1.13 wrote) as a Trace for one device. See
-// shared/reference/memory-viz-format.md for the format.
+// of segments PyTorch 1.13 wrote) as a Trace for one device, or for the pinned host memory (the
+// host lane, kHostDevice). See shared/reference/memory-viz-format.md for the format.
 //
 // Mapping, following what pytorch.org/memory_viz shows:
 //   - Trace entries of the device, in order:
@@ -59,9 +59,19 @@
 //     count the events above, the time-0 segments and blocks first; times are since the first
 //     trace entry. meta.source says what was loaded. The whole file is still read and converted
 //     (see docs/DESIGN-LOG.md for why the cut cannot happen while streaming).
+//   - The host lane (PyTorch 2.15+, _record_memory_history(record_pinned_host_memory=True)):
+//     `host_traces` are the trace entries and `host_segments` the segments of the CPU caching
+//     host allocator, read by every rule above as a device's (`host_segments`' `device` fields
+//     are not looked at). host_traces is taken as a flat list of entries or as a list of lists
+//     concatenated in order (PyTorch's writer was not read; both are accepted), and streams as
+//     device_traces does, before or after it in the file. The host lane's events have device
+//     -1 (the CPU's memory), meta.device "host (pinned)" (kHostLaneName); its annotations are
+//     the lowest device's external_annotations. -1 picks it only when the file has no device.
+//     Absent or empty host keys: no host lane, and every other lane imports as without them.
 //   - step 0, Phase::Other, thread 0, device = the chosen index; meta.source "imported from
 //     NAME", meta.device "cuda:N"; summary {"imported": true, "devices": [...],
-//     "skipped_entries": n}.
+//     "skipped_entries": n}, devices listing the device indices with trace entries or segments
+//     and then "host" (kHostLaneKey) when the file has a host lane.
 
 #include "pickle/pickle_value.h"
 #include "run/run_range.h"
@@ -106,12 +116,25 @@ class SnapshotImporter {
         uint64_t preview_entries = 0;
     };
 
-    // Devices with trace entries or segments, ascending.
-    static std::vector<int> devices(const PickleValue& snapshot);
+    // The host lane as a device to import: pinned host memory (PyTorch 2.15+'s host_segments
+    // and host_traces).
+    static constexpr int kHostDevice = -2;
+    // What summary["devices"] lists for the host lane, and what --device takes.
+    static constexpr const char* kHostLaneKey = "host";
+    // The host lane's meta.device.
+    static constexpr const char* kHostLaneName = "host (pinned)";
 
-    // Reads and converts one device (-1: the first device with trace entries, else the first
-    // with segments). Throws PickleError naming the file when it is not a readable pickle, not a
-    // memory snapshot, or lacks the device asked for.
+    // Devices with trace entries or segments, ascending (CUDA devices: the host lane is not
+    // among them; see hasHostLane).
+    static std::vector<int> devices(const PickleValue& snapshot);
+    // Whether the snapshot has a host lane: an entry in host_traces (either nesting) or a
+    // segment in host_segments. (On a tree that was read whole, not streamed.)
+    static bool hasHostLane(const PickleValue& snapshot);
+
+    // Reads and converts one device, or the host lane (kHostDevice; -1: the first device with
+    // trace entries, else the first with segments, else the host lane when the file holds
+    // nothing else). Throws PickleError naming the file when it is not a readable pickle, not a
+    // memory snapshot, or lacks the device asked for (naming the lanes it has).
     static Trace import(const std::string& path, int device = -1);
     static Trace import(const std::string& path, int device, const ImportOptions& options);
 

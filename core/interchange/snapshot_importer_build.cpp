@@ -158,10 +158,23 @@ void pairMarkers(const std::vector<AnnotationMarker>& markers, int64_t first_tim
 // PyTorch's user annotations (2.5+): the snapshot's top-level "external_annotations" list of
 // {"stage": "START" | "END", "name", "device", "time_us"} dicts, recorded when a
 // record_function scope opens and closes while memory history is on; this device's as markers.
+// The host lane (kHostLane) has none of its own: it takes the lowest device's (the scopes are
+// the program's, on the same clock).
 std::vector<AnnotationMarker> externalAnnotations(const PickleValue& list, int device) {
     std::vector<AnnotationMarker> out;
     if (!list.isSequence()) {
         return out;
+    }
+    if (device == kHostLane) {
+        std::optional<int64_t> lowest;
+        for (const PickleValue& item : list.items()) {
+            const PickleValue* dev = item.isDict() ? item.find("device") : nullptr;
+            if (const auto d = dev ? dev->toInt64() : std::nullopt;
+                d && (!lowest || *d < *lowest)) {
+                lowest = d;
+            }
+        }
+        device = lowest && *lowest >= 0 && *lowest <= kMaxDevice ? static_cast<int>(*lowest) : 0;
     }
     for (const PickleValue& item : list.items()) {
         if (!item.isDict() || out.size() >= 2 * kMaxAnnotations) {
@@ -191,7 +204,11 @@ Trace Builder::build(const PickleValue& snapshot, int device, const RunRange& ra
     m_eventDevice = device;
     m_trace.meta.memscope_version = MEMSCOPE_VERSION;
     m_trace.meta.source = "imported from " + baseName(m_source);
-    m_trace.meta.device = "cuda:" + std::to_string(m_device);
+    m_trace.meta.device = m_device == kHostLane ? std::string(SnapshotImporter::kHostLaneName)
+                                                : "cuda:" + std::to_string(m_device);
+    if (m_device == kHostLane) {
+        m_eventDevice = -1;  // pinned memory is the CPU's
+    }
     m_trace.meta.torch_version.clear();
     m_trace.meta.config = nlohmann::json::object();
     m_trace.meta.categories_inferred = true;
@@ -227,8 +244,12 @@ Trace Builder::build(const PickleValue& snapshot, int device, const RunRange& ra
         r = addSat(r, m_segmentsFromStart);
     }
 
+    nlohmann::json lanes = devices(snapshot);
+    if (hasHostLane(snapshot)) {
+        lanes.push_back(SnapshotImporter::kHostLaneKey);
+    }
     m_trace.summary = {
-        {"imported", true}, {"devices", devices(snapshot)}, {"skipped_entries", m_skipped}};
+        {"imported", true}, {"devices", std::move(lanes)}, {"skipped_entries", m_skipped}};
     if (const PickleValue* settings =
             snapshot.isDict() ? snapshot.find("allocator_settings") : nullptr) {
         int64_t budget = 10000;
@@ -356,21 +377,34 @@ void checkSnapshot(const PickleValue& snapshot, const std::string& source_name) 
     }
 }
 
-// The device asked for, or the default; throws when the snapshot lacks it.
+// The device asked for (an index, or SnapshotImporter::kHostDevice), or the default, as the
+// Builder numbers it (kHostLane for the host lane); throws when the snapshot lacks it.
 int chooseDevice(const Builder& builder, const PickleValue& snapshot, int device,
                  const std::string& source_name) {
-    const std::vector<int> available = builder.devices(snapshot);
-    if (device < 0) {
+    if (device == SnapshotImporter::kHostDevice) {
+        device = kHostLane;
+    } else if (device < 0) {
         return builder.defaultDevice(snapshot);
     }
-    if (std::find(available.begin(), available.end(), device) == available.end()) {
+    const std::vector<int> available = builder.devices(snapshot);
+    const bool host = builder.hasHostLane(snapshot);
+    const bool found = device == kHostLane ? host
+                                           : std::find(available.begin(), available.end(),
+                                                       device) != available.end();
+    if (!found) {
         std::string list;
         for (const int d : available) {
             list += (list.empty() ? "" : ", ") + std::to_string(d);
         }
+        if (host) {
+            list += (list.empty() ? "" : ", ") + std::string(SnapshotImporter::kHostLaneKey);
+        }
+        const std::string asked = device == kHostLane
+                                      ? std::string("the host lane (pinned host memory)")
+                                      : "device " + std::to_string(device);
         throw PickleError(
             source_name,
-            "device " + std::to_string(device) + " is not in the snapshot (" +
+            asked + " is not in the snapshot (" +
                 (list.empty() ? std::string("it holds no devices") : "devices: " + list) + ")");
     }
     return device;
@@ -401,6 +435,20 @@ std::vector<int> SnapshotImporter::devices(const PickleValue& snapshot) {
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
+}
+
+bool SnapshotImporter::hasHostLane(const PickleValue& snapshot) {
+    if (!snapshot.isDict()) {
+        return false;
+    }
+    const auto& segments = snapshot.get("host_segments").items();
+    if (std::any_of(segments.begin(), segments.end(),
+                    [](const PickleValue& s) { return s.isDict(); })) {
+        return true;
+    }
+    bool any = false;
+    forEachHostEntry(snapshot, [&any](const PickleValue&) { any = true; });
+    return any;
 }
 
 Trace SnapshotImporter::import(const std::string& path, int device) {
@@ -487,8 +535,10 @@ Trace SnapshotImporter::fromValue(const PickleValue& snapshot, int device,
     // Only the device asked for is read (the default one is known from the tree).
     const std::vector<int> available = devices(snapshot);
     const int asked = device;
-    if (device < 0) {
-        device = available.empty() ? 0 : available.front();
+    if (device == kHostDevice) {
+        device = kHostLane;
+    } else if (device < 0) {
+        device = available.empty() ? (hasHostLane(snapshot) ? kHostLane : 0) : available.front();
         const PickleValue& traces = snapshot.get("device_traces");
         for (size_t i = 0; i < traces.size() && i <= size_t(kMaxDevice); ++i) {
             if (traces.at(i).isSequence() && traces.at(i).size() > 0) {
@@ -499,8 +549,8 @@ Trace SnapshotImporter::fromValue(const PickleValue& snapshot, int device,
     }
     Builder builder(source_name);
     builder.collect(snapshot, device);
-    if (asked >= 0) {
-        chooseDevice(builder, snapshot, device, source_name);
+    if (asked >= 0 || asked == kHostDevice) {
+        chooseDevice(builder, snapshot, asked, source_name);
     }
     return builder.build(snapshot, device);
 }

@@ -231,9 +231,13 @@ bool PickleReader::topIsStreamedItem() const {
            streamedTag(m_stack[m_stack.size() - 2]) >= 0;
 }
 
-// A new item begins above a streamed list's MARK: the ones before it are complete.
+// A new item begins above a streamed list's MARK: the ones before it are complete. Unless a
+// list is on top: the new value may be its one item (Python appends a single item with APPEND,
+// without a MARK), as in a streamed list of lists (a nested host_traces); then nothing is
+// handed over before the list's APPENDS.
 void PickleReader::flushStreamed() {
-    if (!m_markTags.empty() && m_markTags.back() >= 0 && m_stack.size() > m_marks.back()) {
+    if (!m_markTags.empty() && m_markTags.back() >= 0 && m_stack.size() > m_marks.back() &&
+        !m_stack.back().isList()) {
         handOver(m_markTags.back(), m_marks.back());
     }
 }
@@ -246,6 +250,14 @@ void PickleReader::handOver(int tag, size_t first) {
             failDepth();
         }
         m_stack[i].seal();
+        if (m_stack[i].isList()) {
+            // A streamed list that is itself an item (a nested host_traces): once handed over
+            // it may be freed, and its node reused by a list that is not streamed.
+            const void* node = m_stack[i].node();
+            m_streamed.erase(std::remove_if(m_streamed.begin(), m_streamed.end(),
+                                            [node](const auto& s) { return s.first == node; }),
+                             m_streamed.end());
+        }
         m_sink->item(tag, std::move(m_stack[i]));
     }
     m_stack.resize(first);

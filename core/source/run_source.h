@@ -26,9 +26,11 @@ class RunSource {
     enum class Kind { RunFile, Snapshot, RunDirectory, Journal };
 
     struct Options {
-        RunRange range;   // only part of the run (run files and snapshots; a journal is whole)
-        int rank = -1;    // run directories: the rank to open (-1: the first readable one)
-        int device = -1;  // snapshots: the device to import (-1: the first with trace entries)
+        RunRange range;  // only part of the run (run files and snapshots; a journal is whole)
+        int rank = -1;   // run directories: the rank to open (-1: the first readable one)
+        // Snapshots: the device to import (-1: the first with trace entries), or
+        // SnapshotImporter::kHostDevice for the pinned host memory.
+        int device = -1;
         // Called on the loading thread with a fraction in [0, 1] that never decreases.
         std::function<void(double)> progress;
         // When set (by any thread), loading stops soon and throws RunFileCancelled.

@@ -328,6 +328,42 @@ class TestCliExports : public QObject {
         QCOMPARE(bad.err.count('\n'), 1);
     }
 
+    // import --device host: the pinned host memory of a PyTorch 2.15 snapshot
+    // (make_snapshots.py's host shape); info lists the lanes; a bad --device or a lane the file
+    // lacks is one line.
+    void importTakesTheHostLane() {
+        const auto python = QStandardPaths::findExecutable("python3");
+        if (python.isEmpty()) {
+            QSKIP("python3 is not on PATH: no fixture snapshots");
+        }
+        const QString dir = m_dir.filePath("snapshots");
+        QProcess p;
+        p.start(python, {QString(MEMSCOPE_SOURCE_DIR) + "/tests/fixtures/make_snapshots.py", dir});
+        QVERIFY(p.waitForFinished(60'000));
+        QCOMPARE(p.exitCode(), 0);
+        const QString host = dir + "/host_p4.pickle";
+        const auto run = m_dir.filePath("host.memscope");
+        auto r = cli({"import", host, "--out", run, "--device", "host"});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains("(host (pinned))"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("devices       0, host\n"), qPrintable(r.out));
+        const auto info = cli({"info", host});
+        QVERIFY2(info.out.contains("Lanes: cuda:0, host (pinned); shown: cuda:0"),
+                 qPrintable(info.out));
+
+        const auto bad = cli({"import", host, "--out", run, "--device", "gpu"});
+        QCOMPARE(bad.exit_code, 2);
+        QCOMPARE(bad.err, QString("memscope-cli: error: --device: 'gpu' is neither a CUDA device "
+                                  "index (0 to 32767) nor host\n"));
+        const QString v2 = dir + "/v2_p4.pickle";
+        const auto missing = cli({"import", v2, "--out", run, "--device", "host"});
+        QCOMPARE(missing.exit_code, 1);
+        QVERIFY2(missing.err.contains(v2 + ": the host lane (pinned host memory) is not in the "
+                                           "snapshot (devices: 0)"),
+                 qPrintable(missing.err));
+        QCOMPARE(missing.err.count('\n'), 1);
+    }
+
     // A snapshot carries no configuration: import --config gives the one its job ran with, and
     // report then places the run in the context-length table as it does a recording.
     void importTakesTheConfigurationForTheReport() {

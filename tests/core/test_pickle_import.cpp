@@ -1100,7 +1100,7 @@ class TestPickleImport : public QObject {
         QTest::addColumn<QString>("shape");
         QTest::addColumn<int>("protocol");
         for (const char* shape : {"v2", "legacy", "two_dev", "segments", "user_defined", "empty",
-                                  "pt2_all", "pt2_train", "gen"}) {
+                                  "pt2_all", "pt2_train", "gen", "host", "host_nested"}) {
             for (int p = 2; p <= 5; ++p) {
                 QTest::newRow(qPrintable(QString("%1 p%2").arg(shape).arg(p))) << shape << p;
             }
@@ -1114,7 +1114,11 @@ class TestPickleImport : public QObject {
         const std::string path = fixture(shape, protocol);
         const std::vector<uint8_t> bytes = PickleReader::readBytes(path);
         const PickleValue tree = PickleReader(path).parse(bytes);
-        for (const int device : SnapshotImporter::devices(tree)) {
+        std::vector<int> lanes = SnapshotImporter::devices(tree);
+        if (SnapshotImporter::hasHostLane(tree)) {
+            lanes.push_back(SnapshotImporter::kHostDevice);
+        }
+        for (const int device : lanes) {
             const Trace a = SnapshotImporter::import(path, device);
             const Trace b = SnapshotImporter::fromValue(tree, device, path);
             QVERIFY(a.events.count() > 0);
@@ -1942,6 +1946,172 @@ class TestPickleImport : public QObject {
         // Without either field: nothing said.
         QVERIFY(
             !SnapshotImporter::import(fixture("v2", protocol)).summary.contains("trace_history"));
+    }
+
+    // --- pinned host memory (PyTorch 2.15: host_segments, host_traces) -------------------
+
+    // The host lane of the "host" fixture: the pinned segment and the block alive before the
+    // trace at time 0, then the trace folded as a device's is. Flat and nested host_traces
+    // give the same trace.
+    void importsTheHostLane_data() {
+        QTest::addColumn<QString>("shape");
+        QTest::addColumn<int>("protocol");
+        for (const char* shape : {"host", "host_nested"}) {
+            for (int p = 2; p <= 5; ++p) {
+                QTest::newRow(qPrintable(QString("%1 p%2").arg(shape).arg(p))) << shape << p;
+            }
+        }
+    }
+    void importsTheHostLane() {
+        if (!m_skipReason.isEmpty())
+            QSKIP(qPrintable(m_skipReason));
+        QFETCH(QString, shape);
+        QFETCH(int, protocol);
+        const std::string path = fixture(shape, protocol);
+        const PickleValue tree = PickleReader::readFile(path);
+        QCOMPARE(SnapshotImporter::devices(tree), std::vector<int>({0}));
+        QVERIFY(SnapshotImporter::hasHostLane(tree));
+
+        const Trace t = SnapshotImporter::import(path, SnapshotImporter::kHostDevice);
+        constexpr uint64_t base = 0x7F0000000000;
+        QCOMPARE(t.meta.device, std::string("host (pinned)"));
+        QCOMPARE(t.summary["devices"], nlohmann::json::array({0, "host"}));
+        QCOMPARE(t.summary["skipped_entries"], nlohmann::json(0));
+        QCOMPARE(t.events.kind,
+                 std::vector<uint8_t>({uint8_t(EventKind::SegmentAlloc), uint8_t(EventKind::Alloc),
+                                       uint8_t(EventKind::Alloc), uint8_t(EventKind::Alloc),
+                                       uint8_t(EventKind::Free), uint8_t(EventKind::Free)}));
+        QCOMPARE(t.events.addr, std::vector<uint64_t>({base, base, base + 4096, base + 69632,
+                                                       base + 4096, base + 69632}));
+        QCOMPARE(t.events.size,
+                 std::vector<int64_t>({2 * kMiB, 4096, 65536, 131072, -65536, -131072}));
+        QCOMPARE(t.events.allocated, std::vector<int64_t>({0, 4096, 69632, 200704, 135168, 4096}));
+        QCOMPARE(t.events.reserved, std::vector<int64_t>(6, 2 * kMiB));
+        // The free_requested folded into its free_completed (35 us); the one alone at 40 us.
+        QCOMPARE(t.events.time_ns, std::vector<int64_t>({0, 0, 0, 10000, 25000, 30000}));
+        QCOMPARE(t.events.step, std::vector<int32_t>({-1, -1, 0, 0, 0, 0}));
+        QCOMPARE(t.events.device, std::vector<int16_t>(6, -1));
+        QCOMPARE(t.peakEvent(), int64_t(3));
+        QCOMPARE(t.segments().size(), size_t(1));
+        // The block from before the trace, with its frames.
+        const Allocation* before = allocationAt(t, base);
+        QVERIFY(before);
+        QCOMPARE(before->size, int64_t(4096));
+        QCOMPARE(framesOf(t, t.events.stack[1]), QStringList({"setup.py:3:pin_buffers"}));
+        QCOMPARE(framesOf(t, t.events.stack[2]),
+                 QStringList({"train.py:12:main", "loader.py:31:pin_memory"}));
+        QCOMPARE(t.meta.started_at, std::string("2023-11-14T22:13:20Z"));
+
+        // The same from the tree, and through RunSource.
+        const Trace b = SnapshotImporter::fromValue(tree, SnapshotImporter::kHostDevice, path);
+        QCOMPARE(b.events.kind, t.events.kind);
+        QCOMPARE(b.events.allocated, t.events.allocated);
+        QCOMPARE(b.events.time_ns, t.events.time_ns);
+        QCOMPARE(b.summary, t.summary);
+        RunSource::Options options;
+        options.device = SnapshotImporter::kHostDevice;
+        QCOMPARE(RunSource(path).open(options).events.allocated, t.events.allocated);
+    }
+
+    // Device 0 of a file with host data is what it is without it: the host entries streamed
+    // beside (before or after device_traces) change nothing but the lanes listed.
+    void hostDataLeavesTheDeviceAlone_data() {
+        QTest::addColumn<QString>("shape");
+        QTest::addColumn<int>("protocol");
+        for (const char* shape : {"host", "host_nested"}) {
+            for (int p = 2; p <= 5; ++p) {
+                QTest::newRow(qPrintable(QString("%1 p%2").arg(shape).arg(p))) << shape << p;
+            }
+        }
+    }
+    void hostDataLeavesTheDeviceAlone() {
+        if (!m_skipReason.isEmpty())
+            QSKIP(qPrintable(m_skipReason));
+        QFETCH(QString, shape);
+        QFETCH(int, protocol);
+        const std::string path = fixture(shape, protocol);
+        const Trace t = SnapshotImporter::import(path);  // default: device 0, with entries
+        QCOMPARE(t.meta.device, std::string("cuda:0"));
+        QCOMPARE(t.events.size, std::vector<int64_t>({2 * kMiB, 512, -512}));
+        QCOMPARE(t.events.time_ns, std::vector<int64_t>({0, 0, 50000}));
+        QCOMPARE(t.events.device, std::vector<int16_t>({0, 0, 0}));
+        QCOMPARE(t.summary["devices"], nlohmann::json::array({0, "host"}));
+
+        // The tree without the host keys.
+        const PickleValue tree = PickleReader::readFile(path);
+        PickleValue without = PickleValue::dict();
+        for (const auto& [key, value] : tree.dictItems()) {
+            if (key.text() != "host_segments" && key.text() != "host_traces") {
+                without.setItem(key, value);
+            }
+        }
+        QVERIFY(!SnapshotImporter::hasHostLane(without));
+        const Trace plain = SnapshotImporter::fromValue(without, 0, path);
+        QCOMPARE(t.events.kind, plain.events.kind);
+        QCOMPARE(t.events.addr, plain.events.addr);
+        QCOMPARE(t.events.size, plain.events.size);
+        QCOMPARE(t.events.allocated, plain.events.allocated);
+        QCOMPARE(t.events.reserved, plain.events.reserved);
+        QCOMPARE(t.events.time_ns, plain.events.time_ns);
+        QCOMPARE(plain.summary["devices"], nlohmann::json::array({0}));
+        nlohmann::json s = t.summary;
+        s["devices"] = plain.summary["devices"];
+        QCOMPARE(s, plain.summary);
+        QCOMPARE(TraceSummary::compute(t), TraceSummary::compute(plain));
+    }
+
+    // A file of host data alone: the default is the host lane; device 0 is not there.
+    void hostOnlySnapshot_data() { protocols(); }
+    void hostOnlySnapshot() {
+        if (!m_skipReason.isEmpty())
+            QSKIP(qPrintable(m_skipReason));
+        QFETCH(int, protocol);
+        const std::string path = fixture("host_only", protocol);
+        const Trace t = SnapshotImporter::import(path);
+        QCOMPARE(t.meta.device, std::string("host (pinned)"));
+        QCOMPARE(t.summary["devices"], nlohmann::json::array({"host"}));
+        QCOMPARE(t.events.count(), size_t(6));
+        QCOMPARE(t.events.allocated.back(), int64_t(4096));
+        const Trace b = SnapshotImporter::fromValue(PickleReader::readFile(path), -1, path);
+        QCOMPARE(b.events.allocated, t.events.allocated);
+        QCOMPARE(b.meta.device, t.meta.device);
+        try {
+            SnapshotImporter::import(path, 0);
+            QFAIL("device 0 imported");
+        } catch (const PickleError& e) {
+            QCOMPARE(
+                QString(e.what()),
+                QString::fromStdString(path + ": device 0 is not in the snapshot (devices: host)"));
+        }
+    }
+
+    // The host lane asked of a file without one: one line naming the file and the lanes there.
+    void hostLaneMissing() {
+        if (!m_skipReason.isEmpty())
+            QSKIP(qPrintable(m_skipReason));
+        for (const char* shape : {"v2", "overflowed"}) {  // overflowed: empty host keys
+            const std::string path = fixture(shape, 4);
+            try {
+                SnapshotImporter::import(path, SnapshotImporter::kHostDevice);
+                QFAIL("a host lane imported");
+            } catch (const PickleError& e) {
+                QCOMPARE(
+                    QString(e.what()),
+                    QString::fromStdString(path + ": the host lane (pinned host memory) is not in "
+                                                  "the snapshot (devices: 0)"));
+            }
+            QVERIFY_THROWS_EXCEPTION(PickleError,
+                                     SnapshotImporter::fromValue(PickleReader::readFile(path),
+                                                                 SnapshotImporter::kHostDevice));
+        }
+        try {
+            SnapshotImporter::import(fixture("host", 4), 3);
+            QFAIL("device 3 imported");
+        } catch (const PickleError& e) {
+            QVERIFY2(QString(e.what()).endsWith("device 3 is not in the snapshot (devices: 0, "
+                                                "host)"),
+                     e.what());
+        }
     }
 
     // A pickle of something else: one line naming the file, partial or not.
