@@ -1,12 +1,16 @@
 // The timeline's colours for a live run (issue 11): TimelineColors::extend, fed the layouts a
 // LiveTraceMirror extends in turn, must give every allocation the palette index, and the legend
-// the groups, that a rebuild from scratch gives, in every colour scheme, at every refresh.
+// the groups, that a rebuild from scratch gives, in every colour scheme, at every refresh. And
+// TranslucentRects, the range wash's fill, pixel for pixel what QPainter::drawRects paints.
 
 #include "layout/live_trace_mirror.h"
 #include "layout/timeline_layout.h"
 #include "painters/timeline_colors.h"
+#include "painters/translucent_rects.h"
 #include "trace/trace.h"
 
+#include <QImage>
+#include <QPainter>
 #include <QtTest>
 
 #include <array>
@@ -106,6 +110,55 @@ class TestTimelineColors : public QObject {
     Q_OBJECT
 
   private slots:
+    // Blended directly, the same bytes as the raster engine's drawRects: over noise, with a
+    // clip and a translation, for translucent colours of every kind, for one-pixel columns
+    // taller than the engine's threading threshold and rectangles partly off the image.
+    void translucentRectsAreDrawRects() {
+        std::mt19937 rng(7);
+        QImage noise(300, 240, QImage::Format_ARGB32_Premultiplied);
+        for (int y = 0; y < noise.height(); ++y) {
+            auto* row = reinterpret_cast<QRgb*>(noise.scanLine(y));
+            for (int x = 0; x < noise.width(); ++x) {
+                const uint a = rng() % 256;
+                row[x] = qPremultiply(
+                    qRgba(int(rng() % 256), int(rng() % 256), int(rng() % 256), int(a)));
+            }
+        }
+        QVector<QRect> rects;
+        for (int x = 0; x < 280; ++x) {
+            const int top = int(rng() % 200) - 20;
+            rects.push_back(QRect(x, top, 1, int(rng() % 220) + 1));
+        }
+        rects.push_back(QRect(QPoint(250, 10), QPoint(340, 30)));  // off the right edge
+        for (const QColor& color :
+             {TimelineColors::rangeWash(), QColor(255, 255, 255, 1), QColor(10, 200, 30, 128),
+              QColor(0, 0, 0, 254), QColor(90, 90, 250, 0)}) {
+            QImage direct = noise.copy();
+            QImage engine = noise.copy();
+            {
+                QPainter painter(&direct);
+                painter.translate(3, -2);
+                painter.setClipRect(QRectF(10.5, 5, 250, 200));
+                QVERIFY(TranslucentRects::blendsDirectly(painter));
+                TranslucentRects::fill(painter, rects, color);
+            }
+            {
+                QPainter painter(&engine);
+                painter.translate(3, -2);
+                painter.setClipRect(QRectF(10.5, 5, 250, 200));
+                painter.setPen(Qt::NoPen);
+                painter.setBrush(color);
+                painter.drawRects(rects);
+            }
+            QVERIFY2(direct == engine, qPrintable(color.name(QColor::HexArgb)));
+        }
+        // Scaled (a high-density screen): the engine paints it.
+        QImage scaled = noise.copy();
+        QPainter painter(&scaled);
+        painter.scale(2, 2);
+        QVERIFY(!TranslucentRects::blendsDirectly(painter));
+    }
+
     void extendEqualsRebuild() {
         using Scheme = TimelineColors::Scheme;
         std::mt19937 rng(42);

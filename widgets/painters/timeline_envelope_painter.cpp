@@ -1,6 +1,7 @@
 #include "painters/timeline_envelope_painter.h"
 
 #include "painters/timeline_colors.h"
+#include "painters/translucent_rects.h"
 
 #include <QPainter>
 #include <QPolygonF>
@@ -80,12 +81,8 @@ void TimelineEnvelopePainter::paintRange(QPainter& painter) const {
             rects.push_back(QRect(QPoint(x, top), QPoint(x, bottom - 1)));
         }
     }
-    if (rects.isEmpty()) {
-        return;
-    }
+    TranslucentRects::fill(painter, rects, TimelineColors::rangeWash());
     painter.setPen(Qt::NoPen);
-    painter.setBrush(TimelineColors::rangeWash());
-    painter.drawRects(rects);
     painter.setBrush(Qt::NoBrush);
 }
 
