@@ -41,6 +41,8 @@ struct RunSession::Loaded {
     QStringList processes;  // per rank, a Python program's process ("spawn, pid 4242"), or ""
     int shown = -1;
     std::shared_ptr<TimelineLayout> layout;
+    // A preview kept as the run shown, and why (RunSession::keptPreview).
+    QString keptPreview;
 };
 
 namespace {
@@ -222,23 +224,41 @@ bool RunSession::startLoad(const QString& path, const RunRange& range, int rank,
         } catch (const std::exception&) {
         }
     }
-    QFuture<Loaded> future = QtConcurrent::run([this, request, range, rank, cancel = m_cancel,
-                                                progress, preview, entries = m_previewEntries] {
-        if (preview) {
-            Loaded first = loadRun(request, range, rank, cancel, {}, entries);
-            if (first.cancelled || !first.error.isEmpty() || first.ranks.empty()) {
-                return loadRun(request, range, rank, cancel, progress);  // says why, whole
-            }
-            const auto& summary = first.ranks.front().trace->summary;
-            if (summary.find("preview") == summary.end()) {
-                return first;  // the whole file
-            }
-            // Queued to this object's thread; the destructor waits for the worker.
-            QMetaObject::invokeMethod(
-                this, [this, first] { showPreview(first); }, Qt::QueuedConnection);
+    // Whether the whole snapshot fits in the memory available; if not, its preview stays.
+    QString too_big;
+    if (preview) {
+        const qint64 available = m_availableMemory >= 0 ? m_availableMemory : availableMemory();
+        const double needed = double(bytes) * kMemoryPerSnapshotByte;
+        if (available >= 0 && needed > double(available)) {
+            too_big = tr("%1 needs about %2 GB of memory to be shown whole, and %3 GB are "
+                         "available: its first trace entries are shown, not the rest. "
+                         "memscope-cli info summarizes the whole file in about its own size.")
+                          .arg(nativePath(path), QLocale().toString(needed / 1e9, 'f', 1),
+                               QLocale().toString(double(available) / 1e9, 'f', 1));
         }
-        return loadRun(request, range, rank, cancel, progress);
-    });
+    }
+    QFuture<Loaded> future =
+        QtConcurrent::run([this, request, range, rank, cancel = m_cancel, progress, preview,
+                           too_big, entries = m_previewEntries] {
+            if (preview) {
+                Loaded first = loadRun(request, range, rank, cancel, {}, entries);
+                if (first.cancelled || !first.error.isEmpty() || first.ranks.empty()) {
+                    return loadRun(request, range, rank, cancel, progress);  // says why, whole
+                }
+                const auto& summary = first.ranks.front().trace->summary;
+                if (summary.find("preview") == summary.end()) {
+                    return first;  // the whole file
+                }
+                if (!too_big.isEmpty()) {
+                    first.keptPreview = too_big;  // the rest would not fit in memory
+                    return first;
+                }
+                // Queued to this object's thread; the destructor waits for the worker.
+                QMetaObject::invokeMethod(
+                    this, [this, first] { showPreview(first); }, Qt::QueuedConnection);
+            }
+            return loadRun(request, range, rank, cancel, progress);
+        });
     m_worker = QFuture<void>(future);
     whenFinished(this, future, [this](const Loaded& loaded) { finishLoad(loaded); });
     return true;
@@ -263,6 +283,23 @@ void RunSession::showPreview(const Loaded& preview) {
                              QLocale().toString(double(offset) / 1e6, 'f', 0),
                              QLocale().toString(double(size) / 1e6, 'f', 0)));
     emit previewShown(preview.path);
+}
+
+qint64 RunSession::availableMemory() {
+    QFile meminfo(QStringLiteral("/proc/meminfo"));
+    if (!meminfo.open(QIODevice::ReadOnly)) {
+        return -1;
+    }
+    // "MemAvailable:   12345678 kB"
+    for (const QByteArray& line : meminfo.readAll().split('\n')) {
+        if (line.startsWith("MemAvailable:")) {
+            const QList<QByteArray> parts = line.simplified().split(' ');
+            bool ok = false;
+            const qint64 kib = parts.size() >= 2 ? parts[1].toLongLong(&ok) : 0;
+            return ok ? kib * 1024 : -1;
+        }
+    }
+    return -1;
 }
 
 void RunSession::cancel() {
@@ -317,9 +354,20 @@ void RunSession::finishLoad(const Loaded& loaded) {
                          .arg(events, QString::fromStdString(
                                           it->value("error", std::string("the file is damaged"))));
         }
+        // A big snapshot's preview kept: the whole file would not fit in memory.
+        if (!loaded.keptPreview.isEmpty()) {
+            events = tr("%1; PREVIEW: the first %2 trace entries, the whole file does not fit in "
+                        "memory")
+                         .arg(events, QLocale().toString(qint64(
+                                          trace->summary.at("preview").value("entries", 0))));
+        }
         emit opened(loaded.path, loaded.rangeText.isEmpty()
                                      ? events
                                      : tr("%1, %2").arg(loaded.rangeText, events));
+        if (!loaded.keptPreview.isEmpty()) {
+            emit logMessage(loaded.keptPreview);
+            emit keptPreview(loaded.keptPreview);
+        }
         emit loadFinished(true);
         return;
     }

@@ -1650,6 +1650,10 @@
         <source>Growth</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Part of the File Shown</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>memscope::MainWindowActions</name>
@@ -3699,6 +3703,14 @@ Allocations live at its start count as present from the start. Leave empty for t
     </message>
     <message>
         <source>%1: showing its first %2 trace entries (%3 of %4 MB) while the rest loads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 needs about %2 GB of memory to be shown whole, and %3 GB are available: its first trace entries are shown, not the rest. memscope-cli info summarizes the whole file in about its own size.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1; PREVIEW: the first %2 trace entries, the whole file does not fit in memory</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

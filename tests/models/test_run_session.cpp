@@ -222,6 +222,51 @@ class TestRunSession : public QObject {
         QCOMPARE(doc.trace()->events.count(), whole);
     }
 
+    // A big snapshot whose whole run would not fit in the memory available keeps its preview
+    // as the run shown, and says so with both figures (issue 52: never swapped or killed).
+    void a_snapshot_too_big_for_memory_keeps_its_preview() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("big.pickle"));
+        {
+            std::ofstream out(QFile::encodeName(path).toStdString(), std::ios::binary);
+            SnapshotExporter::write(pairs(60000), out);
+        }
+        const qint64 bytes = QFileInfo(path).size();
+        RunDocument doc;
+        RunSession session(&doc);
+        session.setPreview(0, 5000);
+        session.setAvailableMemory(qint64(double(bytes) * RunSession::kMemoryPerSnapshotByte) - 1);
+        QSignalSpy preview(&session, &RunSession::previewShown);
+        QSignalSpy kept(&session, &RunSession::keptPreview);
+        QSignalSpy opened(&session, &RunSession::opened);
+        QSignalSpy finished(&session, &RunSession::loadFinished);
+        QVERIFY(session.open(path));
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.first().first().toBool(), true);
+        QCOMPARE(preview.count(), 0);  // not a preview while the rest loads: the run shown
+        QCOMPARE(kept.count(), 1);
+        const QString message = kept.first().first().toString();
+        QVERIFY2(message.contains(QStringLiteral("GB of memory")) &&
+                     message.contains(QStringLiteral("are available")),
+                 qPrintable(message));
+        QVERIFY2(opened.first().at(1).toString().contains(QStringLiteral("PREVIEW")),
+                 qPrintable(opened.first().at(1).toString()));
+        QVERIFY(!session.isLoading());
+        QCOMPARE(doc.trace()->summary.at("preview").value("entries", 0), 5000);
+
+        // With the memory it needs, the whole file replaces the preview.
+        RunSession enough(&doc);
+        enough.setPreview(0, 5000);
+        enough.setAvailableMemory(qint64(double(bytes) * RunSession::kMemoryPerSnapshotByte) + 1);
+        QSignalSpy none(&enough, &RunSession::keptPreview);
+        QSignalSpy done(&enough, &RunSession::loadFinished);
+        QVERIFY(enough.open(path));
+        QVERIFY(done.wait(60000));
+        QCOMPARE(none.count(), 0);
+        QVERIFY(!doc.trace()->summary.contains("preview"));
+        QVERIFY(RunSession::availableMemory() != 0);  // the machine's figure, or -1
+    }
+
     void cancel_ends_a_load_and_keeps_the_run_shown() {
         QTemporaryDir dir;
         const QString small = saveRun(dir, QStringLiteral("small.memscope"), 100);

@@ -146,6 +146,14 @@ void MainWindow::connectSession() {
     connect(m_session, &RunSession::failed, this,
             [this](const QString& message) { reportError(tr("Cannot Open Run"), message); });
     connect(m_session, &RunSession::logMessage, this, &MainWindow::appendLog);
+    // A big snapshot's preview kept, the rest too big for memory: said where it cannot be
+    // missed, without stopping anything (not modal).
+    connect(m_session, &RunSession::keptPreview, this, [this](const QString& message) {
+        auto* box = new QMessageBox(QMessageBox::Information, tr("Part of the File Shown"), message,
+                                    QMessageBox::Ok, this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    });
     connect(m_session, &RunSession::compareReady, this, &MainWindow::compareTraces);
     connect(m_session, &RunSession::runChanged, this, &MainWindow::onRunChanged);
     connect(m_session, &RunSession::ranksChanged, this, &MainWindow::onRanksChanged);
