@@ -213,44 +213,48 @@ bool RunSession::startLoad(const QString& path, const RunRange& range, int rank,
     };
     setLoading(true);
     emit progressChanged(0.0);
-    // A big snapshot opened whole: a preview of its first entries first (without progress: the
-    // bar is the whole file's), shown while the whole file is read. A file with no more entries
-    // than the preview's is whole already.
+    // A big snapshot or run file opened whole: a preview of its first entries or events first
+    // (without progress: the bar is the whole file's), shown while the whole file is read. A
+    // file with no more entries than the preview's is whole already.
+    // A run file compresses (a million events can take a few MB): every one read here, on the
+    // worker, tries a preview; one of no more events than the preview's loads whole at once.
     bool preview = false;
-    if (!comparison && range.isAll() && bytes > m_previewBytes) {
+    if (!comparison && range.isAll()) {
         try {
-            preview = RunSource(QFile::encodeName(path).toStdString()).kind() ==
-                      RunSource::Kind::Snapshot;
+            const auto kind = RunSource(QFile::encodeName(path).toStdString()).kind();
+            preview = (kind == RunSource::Kind::Snapshot && bytes > m_previewBytes) ||
+                      kind == RunSource::Kind::RunFile;
         } catch (const std::exception&) {
         }
     }
-    // Whether the whole snapshot fits in the memory available; if not, its preview stays.
-    QString too_big;
-    if (preview) {
-        const qint64 available = m_availableMemory >= 0 ? m_availableMemory : availableMemory();
-        const double needed = double(bytes) * kMemoryPerSnapshotByte;
-        if (available >= 0 && needed > double(available)) {
-            too_big = tr("%1 needs about %2 GB of memory to be shown whole, and %3 GB are "
-                         "available: its first trace entries are shown, not the rest. "
-                         "memscope-cli info summarizes the whole file in about its own size.")
-                          .arg(nativePath(path), QLocale().toString(needed / 1e9, 'f', 1),
-                               QLocale().toString(double(available) / 1e9, 'f', 1));
-        }
-    }
+    const qint64 available = !preview                 ? -1
+                             : m_availableMemory >= 0 ? m_availableMemory
+                                                      : availableMemory();
     QFuture<Loaded> future =
         QtConcurrent::run([this, request, range, rank, cancel = m_cancel, progress, preview,
-                           too_big, entries = m_previewEntries] {
+                           available, bytes, entries = m_previewEntries] {
             if (preview) {
                 Loaded first = loadRun(request, range, rank, cancel, {}, entries);
                 if (first.cancelled || !first.error.isEmpty() || first.ranks.empty()) {
                     return loadRun(request, range, rank, cancel, progress);  // says why, whole
                 }
                 const auto& summary = first.ranks.front().trace->summary;
-                if (summary.find("preview") == summary.end()) {
+                const auto info = summary.find("preview");
+                if (info == summary.end()) {
                     return first;  // the whole file
                 }
-                if (!too_big.isEmpty()) {
-                    first.keptPreview = too_big;  // the rest would not fit in memory
+                // Whether the whole run fits in the memory available; if not, the preview stays.
+                const double needed =
+                    info->contains("events_total")
+                        ? double(info->value("events_total", uint64_t(0))) * kMemoryPerEvent
+                        : double(bytes) * kMemoryPerSnapshotByte;
+                if (available >= 0 && needed > double(available)) {
+                    first.keptPreview =
+                        tr("%1 needs about %2 GB of memory to be shown whole, and %3 GB are "
+                           "available: its first part is shown, not the rest. memscope-cli info "
+                           "summarizes the whole file in less.")
+                            .arg(nativePath(request.path), QLocale().toString(needed / 1e9, 'f', 1),
+                                 QLocale().toString(double(available) / 1e9, 'f', 1));
                     return first;
                 }
                 // Queued to this object's thread; the destructor waits for the worker.
@@ -277,7 +281,7 @@ void RunSession::showPreview(const Loaded& preview) {
     const auto& info = trace->summary.at("preview");
     const qint64 offset = info.value("offset", qint64(0));
     const qint64 size = info.value("file_bytes", qint64(0));
-    emit logMessage(tr("%1: showing its first %2 trace entries (%3 of %4 MB) while the rest loads")
+    emit logMessage(tr("%1: showing its first %2 entries (%3 of %4 MB) while the rest loads")
                         .arg(nativePath(preview.path),
                              QLocale().toString(qint64(info.value("entries", qint64(0)))),
                              QLocale().toString(double(offset) / 1e6, 'f', 0),
@@ -356,8 +360,7 @@ void RunSession::finishLoad(const Loaded& loaded) {
         }
         // A big snapshot's preview kept: the whole file would not fit in memory.
         if (!loaded.keptPreview.isEmpty()) {
-            events = tr("%1; PREVIEW: the first %2 trace entries, the whole file does not fit in "
-                        "memory")
+            events = tr("%1; PREVIEW: the first %2 entries, the whole file does not fit in memory")
                          .arg(events, QLocale().toString(qint64(
                                           trace->summary.at("preview").value("entries", 0))));
         }

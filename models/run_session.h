@@ -38,6 +38,8 @@ class RunSession : public QObject {
     // A snapshot of more bytes than this opened whole shows a preview first (issue 52: a first
     // picture of a big file in seconds): its first kPreviewEntries trace entries, read, laid
     // out and shown while the worker goes on to read the whole file, which then replaces it.
+    // A run file read on the worker (over kInlineBytes) does the same with its first
+    // kPreviewEntries events (whole chunks of them) when it has more.
     static constexpr qint64 kPreviewBytes = 64 << 20;
     static constexpr uint64_t kPreviewEntries = 1'000'000;
     // Other thresholds for the preview (tests: a small file previewed).
@@ -51,6 +53,9 @@ class RunSession : public QObject {
     // snapshot whose whole run needs more than the memory available keeps its preview as the
     // run shown, said so, instead of being swapped or killed reading the rest (issue 52).
     static constexpr double kMemoryPerSnapshotByte = 2.4;
+    // The same for a run file, per event (its header counts them; its bytes are compressed):
+    // 2.41 GB for the 12.18M events of that snapshot, about 198 bytes an event.
+    static constexpr double kMemoryPerEvent = 200;
     // The memory available to a load now, in bytes (Linux: MemAvailable of /proc/meminfo), or
     // -1 where not known (no guard then).
     static qint64 availableMemory();
@@ -131,8 +136,9 @@ class RunSession : public QObject {
     void logMessage(const QString& line);
     // A big snapshot's preview is shown while the rest of it loads (loading stays true).
     void previewShown(const QString& path);
-    // A big snapshot's preview is the run shown: the whole file needs more memory than is
-    // available (kMemoryPerSnapshotByte). `message` says so, with both figures. After opened().
+    // A big file's preview is the run shown: the whole file needs more memory than is
+    // available (kMemoryPerSnapshotByte, kMemoryPerEvent). `message` says so, with both
+    // figures. After opened().
     void keptPreview(const QString& message);
     // The run shown changed: a new path, an opened or recorded run, or none.
     void runChanged();

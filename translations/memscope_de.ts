@@ -3710,16 +3710,16 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <translation>%1; UNVOLLSTÄNDIG: %2, gezeigt wird, was vor der Beschädigung gelesen wurde</translation>
     </message>
     <message>
-        <source>%1: showing its first %2 trace entries (%3 of %4 MB) while the rest loads</source>
-        <translation>%1: die ersten %2 Trace-Einträge (%3 von %4 MB) werden gezeigt, während der Rest lädt</translation>
+        <source>%1 needs about %2 GB of memory to be shown whole, and %3 GB are available: its first part is shown, not the rest. memscope-cli info summarizes the whole file in less.</source>
+        <translation>%1 braucht etwa %2 GB Arbeitsspeicher, um ganz gezeigt zu werden, und %3 GB sind frei: Ihr erster Teil wird gezeigt, nicht der Rest. memscope-cli info fasst die ganze Datei mit weniger zusammen.</translation>
     </message>
     <message>
-        <source>%1 needs about %2 GB of memory to be shown whole, and %3 GB are available: its first trace entries are shown, not the rest. memscope-cli info summarizes the whole file in about its own size.</source>
-        <translation>%1 braucht etwa %2 GB Arbeitsspeicher, um ganz gezeigt zu werden, und %3 GB sind frei: Ihre ersten Trace-Einträge werden gezeigt, nicht der Rest. memscope-cli info fasst die ganze Datei in etwa ihrer eigenen Größe zusammen.</translation>
+        <source>%1: showing its first %2 entries (%3 of %4 MB) while the rest loads</source>
+        <translation>%1: Die ersten %2 Einträge (%3 von %4 MB) werden gezeigt, während der Rest lädt</translation>
     </message>
     <message>
-        <source>%1; PREVIEW: the first %2 trace entries, the whole file does not fit in memory</source>
-        <translation>%1; VORSCHAU: die ersten %2 Trace-Einträge, die ganze Datei passt nicht in den Arbeitsspeicher</translation>
+        <source>%1; PREVIEW: the first %2 entries, the whole file does not fit in memory</source>
+        <translation>%1; VORSCHAU: die ersten %2 Einträge, die ganze Datei passt nicht in den Arbeitsspeicher</translation>
     </message>
 </context>
 <context>

@@ -3702,15 +3702,15 @@ Allocations live at its start count as present from the start. Leave empty for t
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1: showing its first %2 trace entries (%3 of %4 MB) while the rest loads</source>
+        <source>%1 needs about %2 GB of memory to be shown whole, and %3 GB are available: its first part is shown, not the rest. memscope-cli info summarizes the whole file in less.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 needs about %2 GB of memory to be shown whole, and %3 GB are available: its first trace entries are shown, not the rest. memscope-cli info summarizes the whole file in about its own size.</source>
+        <source>%1: showing its first %2 entries (%3 of %4 MB) while the rest loads</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1; PREVIEW: the first %2 trace entries, the whole file does not fit in memory</source>
+        <source>%1; PREVIEW: the first %2 entries, the whole file does not fit in memory</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -104,6 +104,15 @@ class RunFile {
         // counts belongs to an allocation. Segments alike. Spans and phase intervals outside
         // the range's time are dropped; operators, steps and summary stay whole-run.
         RunRange range;
+        // A preview of a big run (issue 52, the GUI's first picture): only the column chunks
+        // that hold the first this many events are read and decoded (0: all; version 1 files,
+        // unchunked, load whole). The trace is those events, whole chunks of them, as a range
+        // from the start keeps them; its summary is computed again (a Python program's
+        // `program` kept), meta.source ends "; preview: the first N events of M", and
+        // summary["preview"] = {"entries": N, "events_total": M, "offset": the byte the
+        // chunks read reach, "file_bytes"}. A run of no more events than that loads whole,
+        // unmarked.
+        uint64_t preview_events = 0;
     };
 
     // Writes PATH.tmp and renames it over PATH, so a crash never leaves a half-written file under

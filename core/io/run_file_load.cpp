@@ -465,6 +465,13 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
             throw RunFileError(path, "column '" + name + "' is missing");
     }
     header = json();
+    // A preview reads the chunks that hold its first events, whole chunks (LoadOptions).
+    uint64_t loaded = count;
+    uint64_t loaded_chunks = chunk_count;
+    if (version >= 2 && options.preview_events > 0 && options.preview_events < count) {
+        loaded_chunks = (options.preview_events + chunk_events - 1) / chunk_events;
+        loaded = std::min(count, loaded_chunks * chunk_events);
+    }
 
     // ---- columns
     constexpr double kColumnsEnd = 0.85;  // finalize() takes the rest
@@ -504,13 +511,13 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
         std::vector<std::pair<size_t, size_t>> jobs;  // (column, chunk)
         uint64_t total = 0;
         for (size_t c = 0; c < entries.size(); ++c) {
-            for (size_t k = 0; k < entries[c].second.chunks.size(); ++k) {
+            for (size_t k = 0; k < size_t(loaded_chunks); ++k) {
                 jobs.push_back({c, k});
                 total += entries[c].second.chunks[k].raw_length;
             }
         }
         forEachEventColumn(trace.events,
-                           [&](const char*, auto& column) { column.resize(size_t(count)); });
+                           [&](const char*, auto& column) { column.resize(size_t(loaded)); });
         std::atomic<uint64_t> done{0};
         runOnTwoThreads(
             jobs.size(),
@@ -575,6 +582,31 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
                               std::to_string(trace.raw_stack[i]) + " of " + std::to_string(nodes));
             }
         }
+    }
+    if (loaded < count) {
+        // The preview: its events as a range from the start keeps them, its figures computed
+        // again (the stored summary is the whole run's).
+        if (!trace.raw_stack.empty()) {
+            trace.raw_stack.resize(size_t(loaded));
+        }
+        uint64_t reached = 0;
+        for (const auto& [name, entry] : entries) {
+            for (uint64_t k = 0; k < loaded_chunks; ++k) {
+                reached = std::max(reached, entry.chunks[k].offset + entry.chunks[k].length);
+            }
+        }
+        TraceRange::keep(trace, 0, size_t(loaded));
+        json summary = json::object();
+        if (trace.summary.is_object() && trace.summary.contains("program")) {
+            summary["program"] = trace.summary["program"];
+        }
+        summary["preview"] = {{"entries", loaded},
+                              {"events_total", count},
+                              {"offset", data_start + reached},
+                              {"file_bytes", data_start + data_size}};
+        trace.summary = std::move(summary);
+        trace.meta.source += "; preview: the first " + std::to_string(loaded) + " events of " +
+                             std::to_string(count);
     }
     if (!options.range.isAll()) {
         const auto [first, last] = TraceRange::events(trace.events, options.range);

@@ -210,6 +210,7 @@ case Kind::RunDirectory: {
     load.range = options.range;
     load.cancel = options.cancel;
     load.progress = options.progress;
+    load.preview_events = options.preview_entries;
     return RunFile::load(file, load);
 }
 }  // namespace memscope

@@ -35,8 +35,9 @@ class RunSource {
         std::function<void(double)> progress;
         // When set (by any thread), loading stops soon and throws RunFileCancelled.
         const std::atomic<bool>* cancel = nullptr;
-        // Snapshots: read only the first this many trace entries, a preview of a big file
-        // (SnapshotImporter::ImportOptions::preview_entries; 0: all). Other kinds open whole.
+        // A preview of a big file (0: all): a snapshot's first this many trace entries
+        // (SnapshotImporter::ImportOptions::preview_entries), a run file's first this many
+        // events (RunFile::LoadOptions::preview_events). Other kinds open whole.
         uint64_t preview_entries = 0;
     };
 

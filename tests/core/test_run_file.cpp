@@ -724,6 +724,44 @@ class TestRunFile : public QObject {
         }
     }
 
+    // A preview (issue 52) reads the chunks holding its first events, whole chunks: the same
+    // events and allocations as a range load of them, its summary computed again and marked;
+    // a run of no more events than asked loads whole, unmarked.
+    void previewReadsTheFirstChunks() {
+        std::mt19937_64 rng(5);
+        Trace full = randomTrace(rng, 400);
+        const auto p = path("preview.memscope").toStdString();
+        RunFile::SaveOptions o = smallChunks();
+        o.chunk_events = 64;
+        RunFile::save(full, p, o);
+        RunFile::LoadOptions lo;
+        lo.preview_events = 100;  // two chunks: 128 events
+        const Trace preview = RunFile::load(p, lo);
+        RunFile::LoadOptions ranged;
+        ranged.range = RunRange::events(0, 128);
+        const Trace part = RunFile::load(p, ranged);
+        QCOMPARE(preview.events.count(), size_t(128));
+        QCOMPARE(preview.events.count(), part.events.count());
+        for (size_t i = 0; i < preview.events.count(); ++i) {
+            QCOMPARE(preview.events.time_ns[i], part.events.time_ns[i]);
+            QCOMPARE(preview.events.addr[i], part.events.addr[i]);
+            QCOMPARE(preview.events.allocated[i], part.events.allocated[i]);
+        }
+        QCOMPARE(preview.allocations().size(), part.allocations().size());
+        const auto& info = preview.summary.at("preview");
+        QCOMPARE(info.value("entries", 0), 128);
+        QCOMPARE(info.value("events_total", 0), 400);
+        QVERIFY(info.value("offset", uint64_t(0)) < info.value("file_bytes", uint64_t(0)));
+        QVERIFY(!preview.summary.contains("events"));  // not the whole run's figures
+        QVERIFY2(
+            preview.meta.source.find("; preview: the first 128 events of 400") != std::string::npos,
+            preview.meta.source.c_str());
+        lo.preview_events = 400;
+        const Trace whole = RunFile::load(p, lo);
+        QCOMPARE(whole.events.count(), size_t(400));
+        QVERIFY(!whole.summary.contains("preview"));
+    }
+
     void rangeLoadingEqualsBruteForce() {
         std::mt19937_64 rng(11);
         for (int round = 0; round < 40; ++round) {

@@ -22,6 +22,7 @@
 #include <QtTest>
 
 #include <fstream>
+#include <random>
 #include <sstream>
 
 using namespace memscope;
@@ -265,6 +266,58 @@ class TestRunSession : public QObject {
         QCOMPARE(none.count(), 0);
         QVERIFY(!doc.trace()->summary.contains("preview"));
         QVERIFY(RunSession::availableMemory() != 0);  // the machine's figure, or -1
+    }
+
+    // A big run file shows its first events (whole chunks) while the rest loads, then the
+    // whole run; one whose whole would not fit in memory keeps the preview (issue 52).
+    void a_big_run_file_shows_a_preview_first() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("big.memscope"));
+        Trace t;
+        std::mt19937_64 rng(3);
+        const size_t n = 600000;  // random addresses and times: about 9 MB compressed
+        int64_t time = 0;
+        for (size_t i = 0; i < n; ++i) {
+            Event e;
+            e.kind = EventKind::Alloc;
+            e.addr = rng();
+            e.size = int64_t(rng() % 4096) + 1;
+            time += int64_t(rng() % 100000);
+            e.time_ns = time;
+            t.events.append(e);
+        }
+        RunFile::SaveOptions o;
+        o.chunk_events = 65536;
+        RunFile::save(t, QFile::encodeName(path).toStdString(), o);
+        QVERIFY2(QFileInfo(path).size() > RunSession::kInlineBytes,
+                 qPrintable(QString::number(QFileInfo(path).size())));
+        RunDocument doc;
+        RunSession session(&doc);
+        session.setPreview(RunSession::kPreviewBytes, 100000);
+        QSignalSpy preview(&session, &RunSession::previewShown);
+        QSignalSpy finished(&session, &RunSession::loadFinished);
+        size_t previewed = 0;
+        connect(&session, &RunSession::previewShown, this, [&doc, &previewed] {
+            QCOMPARE(doc.trace()->summary.at("preview").value("events_total", 0), 600000);
+            previewed = doc.trace()->events.count();
+        });
+        QVERIFY(session.open(path));
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(preview.count(), 1);
+        QCOMPARE(previewed, size_t(131072));  // two chunks of 65,536
+        QCOMPARE(doc.trace()->events.count(), n);
+        QVERIFY(!doc.trace()->summary.contains("preview"));
+
+        // Not enough memory for 600,000 events: the preview stays.
+        RunSession small(&doc);
+        small.setPreview(RunSession::kPreviewBytes, 100000);
+        small.setAvailableMemory(qint64(600000 * RunSession::kMemoryPerEvent) - 1);
+        QSignalSpy kept(&small, &RunSession::keptPreview);
+        QSignalSpy done(&small, &RunSession::loadFinished);
+        QVERIFY(small.open(path));
+        QVERIFY(done.wait(60000));
+        QCOMPARE(kept.count(), 1);
+        QCOMPARE(doc.trace()->events.count(), size_t(131072));
     }
 
     void cancel_ends_a_load_and_keeps_the_run_shown() {
