@@ -129,9 +129,10 @@ bool install_translations(const QString& language, QTranslator& memscope_transla
 
 // --quit-when-drawn: quits once the timeline has drawn the opened run on screen (with no run,
 // once the window has painted), printing the milliseconds since main() began; the whole
-// process's time to the first picture is measured around it (issue 31). A big snapshot's preview
-// drawn first prints its own line ("first picture after"), and the wait goes on for the whole. A
-// run that cannot be opened quits with status 1.
+// process's time to the first picture is measured around it (issue 31). A big file's preview
+// drawn first prints its own line ("first picture after"), and the wait goes on for the whole
+// (unless the preview is kept: the whole does not fit in memory). A run that cannot be opened
+// quits with status 1.
 class QuitWhenDrawn : public QObject {
   public:
     QuitWhenDrawn(memscope::MainWindow* window, bool run, const QElapsedTimer& since)
@@ -165,8 +166,9 @@ class QuitWhenDrawn : public QObject {
             return;
         }
         const double ms = double(m_since.nsecsElapsed()) / 1e6;
-        if (m_run && trace->summary.contains("preview")) {
-            // A big snapshot's preview (issue 52): the first picture; the whole run follows.
+        const bool preview = m_run && trace->summary.contains("preview");
+        if (preview && m_window->session()->isLoading()) {
+            // A big file's preview (issue 52): the first picture; the whole run follows.
             if (!m_previewed) {
                 m_previewed = true;
                 std::fprintf(stderr, "memscope: first picture after %.1f ms (a preview)\n", ms);
@@ -174,7 +176,9 @@ class QuitWhenDrawn : public QObject {
             return;
         }
         m_done = true;
-        std::fprintf(stderr, "memscope: drawn after %.1f ms\n", ms);
+        // A preview kept (the whole file does not fit in memory) is the run drawn.
+        std::fprintf(stderr, "memscope: drawn after %.1f ms%s\n", ms,
+                     preview ? " (a preview kept: the whole file does not fit in memory)" : "");
         QCoreApplication::quit();
     }
 
