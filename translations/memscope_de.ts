@@ -4276,6 +4276,18 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <source>Before recording:</source>
         <translation>Vor der Aufzeichnung:</translation>
     </message>
+    <message>
+        <source>%1 allocated before recording started; of it the model&apos;s parameters, %2 (inferred: one block per gradient of step %3 by size)</source>
+        <translation>%1 vor der Aufzeichnung angelegt; davon die Parameter des Modells, %2 (abgeleitet: ein Block je Gradient aus Schritt %3 nach Größe)</translation>
+    </message>
+    <message>
+        <source>%1, and optimizer state beside them, %2</source>
+        <translation>%1, und daneben der Zustand des Optimierers, %2</translation>
+    </message>
+    <message>
+        <source>%1.</source>
+        <translation>%1.</translation>
+    </message>
 </context>
 <context>
     <name>memscope::SweepPage</name>

@@ -4268,6 +4268,18 @@ Allocations live at its start count as present from the start. Leave empty for t
         <source>Before recording:</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 allocated before recording started; of it the model&apos;s parameters, %2 (inferred: one block per gradient of step %3 by size)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, and optimizer state beside them, %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>memscope::SweepPage</name>

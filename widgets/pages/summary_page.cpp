@@ -140,6 +140,7 @@ SummaryPage::Result SummaryPage::compute(std::shared_ptr<const Trace> trace, boo
         r.rules_at_peak = TraceSummary::leadingRulesAt(*trace, size_t(peak));
     }
     r.before_recording_bytes = TraceSummary::beforeRecordingBytes(*trace);
+    r.parameters = ParameterInference::match(*trace);
     r.roofline = Roofline::compute(*trace);
     r.reserved = ReservedMemory::compute(*trace);
     r.oom = OomExplanation::explain(*trace);
@@ -355,7 +356,18 @@ void SummaryPage::showResult() {
     if (auto* form = static_cast<QFormLayout*>(m_memory_box->layout())) {
         form->setRowVisible(m_figures.value(QStringLiteral("category_rules")), inferred);
     }
-    if (r->before_recording_bytes > 0) {
+    if (r->before_recording_bytes > 0 && r->parameters.applies()) {
+        const auto [text, tip] = bytes(r->before_recording_bytes);
+        QString what = tr("%1 allocated before recording started; of it the model's parameters, "
+                          "%2 (inferred: one block per gradient of step %3 by size)")
+                           .arg(text, bytesText(r->parameters.parameter_bytes))
+                           .arg(r->parameters.step);
+        if (r->parameters.states > 0) {
+            what = tr("%1, and optimizer state beside them, %2")
+                       .arg(what, bytesText(r->parameters.state_bytes));
+        }
+        m_figures.set(QStringLiteral("before_recording"), tr("%1.").arg(what), tip);
+    } else if (r->before_recording_bytes > 0) {
         const auto [text, tip] = bytes(r->before_recording_bytes);
         m_figures.set(
             QStringLiteral("before_recording"),

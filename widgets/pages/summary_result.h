@@ -7,6 +7,7 @@
 #include "explain/reserved_memory.h"
 #include "explain/trace_summary.h"
 #include "predict/fit_advice.h"
+#include "trace/parameter_inference.h"
 
 #include <QString>
 
@@ -40,6 +41,8 @@ struct SummaryResult {
     // (TraceSummary::leadingRulesAt), and the bytes allocated before recording started.
     std::vector<TraceSummary::RuleShare> rules_at_peak;
     int64_t before_recording_bytes = 0;
+    // Of those bytes, an import's parameters and optimizer state inferred from its gradients.
+    ParameterInference::Match parameters;
     std::optional<OomExplanation> oom;  // the first out-of-memory event explained
     // After an out-of-memory: the single changes the planner predicts to fit the capacity,
     // for a run whose configuration it knows (advised); a Python program's command line,
