@@ -126,6 +126,9 @@ class RunFile {
     // than it could hold. Version 2 columns decode on two threads.
     static Trace load(const std::string& path);
     static Trace load(const std::string& path, const LoadOptions& options);
+    // The events a run file holds, from its header alone (checked as load() checks it; throws
+    // RunFileError the same way): how big a run is before it is read.
+    static uint64_t eventCount(const std::string& path);
 
     // The column checksum: 64 bits, word-wise (four independent multiply-rotate lanes over 8-byte
     // words, so it runs at memory speed), tail bytes included, length mixed in. Part of the file

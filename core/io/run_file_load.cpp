@@ -149,7 +149,138 @@ uint64_t headerUnsigned(const json& j, const char* key, const std::string& path)
                        std::string("header field '") + key + "' is not a non-negative integer");
 }
 
+// The file a load reads: open, its size, and reads of exact byte ranges (the two decoding
+// threads share the FILE: reads are one at a time).
+struct OpenFile {
+    explicit OpenFile(const std::string& p) : path(p), file(std::fopen(p.c_str(), "rb")) {
+        if (!file)
+            throw RunFileError(path, "cannot open: " + errnoText());
+        const int64_t bytes = fileSize(file.get());
+        if (bytes < 0 || !seekTo(file.get(), 0)) {
+            throw RunFileError(path, "cannot read: " + errnoText());
+        }
+        size = static_cast<uint64_t>(bytes);
+    }
+    RunFileError truncated(const std::string& what, uint64_t need, uint64_t at) const {
+        return RunFileError(path, "truncated: " + what + " needs " + std::to_string(need) +
+                                      " bytes at offset " + std::to_string(at) + ", file has " +
+                                      std::to_string(size));
+    }
+    void readExactly(void* out, uint64_t bytes, uint64_t at, const std::string& what) {
+        if (bytes == 0)
+            return;
+        std::lock_guard<std::mutex> lock(mutex);
+        if (!seekTo(file.get(), at))
+            throw RunFileError(path, "cannot read: " + errnoText());
+        if (std::fread(out, 1, bytes, file.get()) != bytes) {
+            if (std::ferror(file.get())) {
+                throw RunFileError(path, "cannot read " + what + ": " + errnoText());
+            }
+            throw truncated(what, bytes, at);  // the file shrank while we read it
+        }
+    }
+
+    const std::string& path;
+    FilePtr file;
+    uint64_t size = 0;
+    std::mutex mutex;
+};
+
+// A run file's preamble and header, checked (identity first, so a newer file gets the version
+// message whatever follows), and where its column data begins.
+struct FileHeader {
+    uint32_t version = 0;
+    uint64_t data_start = 0;
+    uint64_t data_size = 0;
+    json header;
+};
+
+FileHeader readHeader(OpenFile& f) {
+    constexpr size_t kPreambleSize = RunFile::kPreambleSize;
+    constexpr uint32_t kFormatVersion = RunFile::kFormatVersion;
+    // ---- preamble: identity first, so a newer file gets the version message whatever follows
+    unsigned char preamble[kPreambleSize] = {};
+    const size_t have = static_cast<size_t>(std::min<uint64_t>(f.size, kPreambleSize));
+    if (have > 0 && std::fread(preamble, 1, have, f.file.get()) != have) {
+        throw RunFileError(f.path, "cannot read: " + errnoText());
+    }
+    if (have < sizeof(kMagic) || std::memcmp(preamble, kMagic, sizeof(kMagic)) != 0) {
+        throw RunFileError(f.path, "not a Memscope run file");
+    }
+    if (have < 12)
+        throw f.truncated("the format version", 4, 8);
+    const auto version = static_cast<uint32_t>(getLe(preamble + 8, 4));
+    if (version > kFormatVersion) {
+        throw RunFileError(f.path, "written by a newer Memscope (format " +
+                                       std::to_string(version) + "; this build reads up to " +
+                                       std::to_string(kFormatVersion) + ")");
+    }
+    if (version == 0)
+        throw RunFileError(f.path, "unknown format version 0");
+    if (have < kPreambleSize)
+        throw f.truncated("the header length", 8, 12);
+    const uint64_t header_size = getLe(preamble + 12, 8);
+    if (header_size > f.size - kPreambleSize) {
+        throw f.truncated("the header", header_size, kPreambleSize);
+    }
+    const uint64_t data_start = kPreambleSize + header_size;
+    const uint64_t data_size = f.size - data_start;
+
+    // ---- header
+    std::vector<uint8_t> cbor(static_cast<size_t>(header_size));
+    f.readExactly(cbor.data(), header_size, kPreambleSize, "the header");
+    if (version >= 2) {
+        // Streamed into a growing buffer: a damaged frame cannot make us allocate what its
+        // header claims, and a frame that would inflate past the cap is refused.
+        const uint64_t cap = std::min<uint64_t>(uint64_t(4) << 30, header_size * 4096 + (1 << 20));
+        std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> dctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
+        std::vector<uint8_t> out;
+        ZSTD_inBuffer in{cbor.data(), cbor.size(), 0};
+        size_t ret = 1;
+        while (in.pos < in.size || ret != 0) {
+            if (out.size() >= cap)
+                throw RunFileError(f.path, "header is not valid (it inflates past its limit)");
+            const size_t old = out.size();
+            out.resize(std::min<uint64_t>(cap, std::max<size_t>(old * 2, 1 << 16)));
+            ZSTD_outBuffer ob{out.data() + old, out.size() - old, 0};
+            ret = ZSTD_decompressStream(dctx.get(), &ob, &in);
+            out.resize(old + ob.pos);
+            if (ZSTD_isError(ret)) {
+                throw RunFileError(f.path, std::string("header is not valid zstd (") +
+                                               ZSTD_getErrorName(ret) + ")");
+            }
+            if (ret != 0 && in.pos == in.size && ob.pos < ob.size) {
+                throw RunFileError(f.path, "header is not valid zstd (the frame is incomplete)");
+            }
+        }
+        cbor = std::move(out);
+    }
+    HeaderCheck check;
+    if (!json::sax_parse(cbor.begin(), cbor.end(), &check, json::input_format_t::cbor)) {
+        throw RunFileError(f.path, check.error.empty() ? "header is not valid CBOR" : check.error);
+    }
+    FileHeader out;
+    json& header = out.header;
+    try {
+        header = json::from_cbor(cbor);
+    } catch (const json::exception& e) {
+        throw RunFileError(f.path, std::string("header is not valid CBOR (") + e.what() + ")");
+    }
+    cbor = {};
+    if (!header.is_object())
+        throw RunFileError(f.path, "header is not a map");
+    out.version = version;
+    out.data_start = data_start;
+    out.data_size = data_size;
+    return out;
+}
+
 }  // namespace
+
+uint64_t RunFile::eventCount(const std::string& path) {
+    OpenFile opened(path);
+    return headerUnsigned(readHeader(opened).header, "events", path);
+}
 
 Trace RunFile::load(const std::string& path) {
     return load(path, LoadOptions());
@@ -168,104 +299,19 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
             throw RunFileCancelled(path);
     };
     progress(0);
-    FilePtr file(std::fopen(path.c_str(), "rb"));
-    if (!file)
-        throw RunFileError(path, "cannot open: " + errnoText());
-    const int64_t size = fileSize(file.get());
-    if (size < 0 || !seekTo(file.get(), 0)) {
-        throw RunFileError(path, "cannot read: " + errnoText());
-    }
-    const auto file_size = static_cast<uint64_t>(size);
+    OpenFile opened(path);
     auto truncated = [&](const std::string& what, uint64_t need, uint64_t at) {
-        return RunFileError(path, "truncated: " + what + " needs " + std::to_string(need) +
-                                      " bytes at offset " + std::to_string(at) + ", file has " +
-                                      std::to_string(file_size));
+        return opened.truncated(what, need, at);
     };
-    std::mutex file_mutex;  // the two decoding threads share the FILE
     auto readExactly = [&](void* out, uint64_t bytes, uint64_t at, const std::string& what) {
-        if (bytes == 0)
-            return;
-        std::lock_guard<std::mutex> lock(file_mutex);
-        if (!seekTo(file.get(), at))
-            throw RunFileError(path, "cannot read: " + errnoText());
-        if (std::fread(out, 1, bytes, file.get()) != bytes) {
-            if (std::ferror(file.get())) {
-                throw RunFileError(path, "cannot read " + what + ": " + errnoText());
-            }
-            throw truncated(what, bytes, at);  // the file shrank while we read it
-        }
+        opened.readExactly(out, bytes, at, what);
     };
-
-    // ---- preamble: identity first, so a newer file gets the version message whatever follows
-    unsigned char preamble[kPreambleSize] = {};
-    const size_t have = static_cast<size_t>(std::min<uint64_t>(file_size, kPreambleSize));
-    if (have > 0 && std::fread(preamble, 1, have, file.get()) != have) {
-        throw RunFileError(path, "cannot read: " + errnoText());
-    }
-    if (have < sizeof(kMagic) || std::memcmp(preamble, kMagic, sizeof(kMagic)) != 0) {
-        throw RunFileError(path, "not a Memscope run file");
-    }
-    if (have < 12)
-        throw truncated("the format version", 4, 8);
-    const auto version = static_cast<uint32_t>(getLe(preamble + 8, 4));
-    if (version > kFormatVersion) {
-        throw RunFileError(path, "written by a newer Memscope (format " + std::to_string(version) +
-                                     "; this build reads up to " + std::to_string(kFormatVersion) +
-                                     ")");
-    }
-    if (version == 0)
-        throw RunFileError(path, "unknown format version 0");
-    if (have < kPreambleSize)
-        throw truncated("the header length", 8, 12);
-    const uint64_t header_size = getLe(preamble + 12, 8);
-    if (header_size > file_size - kPreambleSize) {
-        throw truncated("the header", header_size, kPreambleSize);
-    }
-    const uint64_t data_start = kPreambleSize + header_size;
-    const uint64_t data_size = file_size - data_start;
-
-    // ---- header
-    std::vector<uint8_t> cbor(static_cast<size_t>(header_size));
-    readExactly(cbor.data(), header_size, kPreambleSize, "the header");
-    if (version >= 2) {
-        // Streamed into a growing buffer: a damaged frame cannot make us allocate what its
-        // header claims, and a frame that would inflate past the cap is refused.
-        const uint64_t cap = std::min<uint64_t>(uint64_t(4) << 30, header_size * 4096 + (1 << 20));
-        std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> dctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
-        std::vector<uint8_t> out;
-        ZSTD_inBuffer in{cbor.data(), cbor.size(), 0};
-        size_t ret = 1;
-        while (in.pos < in.size || ret != 0) {
-            if (out.size() >= cap)
-                throw RunFileError(path, "header is not valid (it inflates past its limit)");
-            const size_t old = out.size();
-            out.resize(std::min<uint64_t>(cap, std::max<size_t>(old * 2, 1 << 16)));
-            ZSTD_outBuffer ob{out.data() + old, out.size() - old, 0};
-            ret = ZSTD_decompressStream(dctx.get(), &ob, &in);
-            out.resize(old + ob.pos);
-            if (ZSTD_isError(ret)) {
-                throw RunFileError(
-                    path, std::string("header is not valid zstd (") + ZSTD_getErrorName(ret) + ")");
-            }
-            if (ret != 0 && in.pos == in.size && ob.pos < ob.size) {
-                throw RunFileError(path, "header is not valid zstd (the frame is incomplete)");
-            }
-        }
-        cbor = std::move(out);
-    }
-    HeaderCheck check;
-    if (!json::sax_parse(cbor.begin(), cbor.end(), &check, json::input_format_t::cbor)) {
-        throw RunFileError(path, check.error.empty() ? "header is not valid CBOR" : check.error);
-    }
-    json header;
-    try {
-        header = json::from_cbor(cbor);
-    } catch (const json::exception& e) {
-        throw RunFileError(path, std::string("header is not valid CBOR (") + e.what() + ")");
-    }
-    cbor = {};
-    if (!header.is_object())
-        throw RunFileError(path, "header is not a map");
+    FileHeader read = readHeader(opened);
+    const uint32_t version = read.version;
+    const uint64_t data_start = read.data_start;
+    const uint64_t data_size = read.data_size;
+    json header = std::move(read.header);
+    FilePtr& file = opened.file;
 
     Trace trace;
     // Each optional section falls back to its default when absent; a present but malformed one
