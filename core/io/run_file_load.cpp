@@ -21,6 +21,7 @@
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <type_traits>
 #include <unordered_map>
@@ -90,27 +91,30 @@ bool encodingFromName(const std::string& name, Encoding& out) {
 
 // ---- header pieces ----------------------------------------------------------------------------
 
-// Walks the CBOR header without building it, refusing absurd nesting (see kMaxHeaderDepth) and
-// keeping the parser's message when the bytes are not CBOR.
-class HeaderCheck : public nlohmann::json_sax<json> {
+// Builds the CBOR header in one pass (nlohmann's DOM builder), refusing absurd nesting (see
+// kMaxHeaderDepth: the CBOR reader recurses per level) and keeping the parser's message when the
+// bytes are not CBOR. One pass matters: a header's binary arrays (a Python run's raw stack per
+// event) are read a byte at a time.
+class HeaderParser : public nlohmann::detail::json_sax_dom_parser<json> {
   public:
+    using Dom = nlohmann::detail::json_sax_dom_parser<json>;
+    explicit HeaderParser(json& result) : Dom(result, false) {}
     std::string error;
 
-    bool null() override { return true; }
-    bool boolean(bool) override { return true; }
-    bool number_integer(number_integer_t) override { return true; }
-    bool number_unsigned(number_unsigned_t) override { return true; }
-    bool number_float(number_float_t, const string_t&) override { return true; }
-    bool string(string_t&) override { return true; }
-    bool binary(binary_t&) override { return true; }
-    bool start_object(std::size_t) override { return enter(); }
-    bool key(string_t&) override { return true; }
-    bool end_object() override { return leave(); }
-    bool start_array(std::size_t) override { return enter(); }
-    bool end_array() override { return leave(); }
-    bool parse_error(std::size_t, const std::string&, const json::exception& e) override {
+    bool start_object(std::size_t n) { return enter() && Dom::start_object(n); }
+    bool end_object() {
+        --m_depth;
+        return Dom::end_object();
+    }
+    bool start_array(std::size_t n) { return enter() && Dom::start_array(n); }
+    bool end_array() {
+        --m_depth;
+        return Dom::end_array();
+    }
+    template <class Exception>
+    bool parse_error(std::size_t position, const std::string& token, const Exception& e) {
         error = std::string("header is not valid CBOR (") + e.what() + ")";
-        return false;
+        return Dom::parse_error(position, token, e);
     }
 
   private:
@@ -122,6 +126,52 @@ class HeaderCheck : public nlohmann::json_sax<json> {
             return false;
         }
         return true;
+    }
+};
+
+// Reads the header only up to its top-level "events" (the keys come sorted, so before the
+// per-event arrays a big run's header holds) and stops there.
+class EventCountReader : public nlohmann::json_sax<json> {
+  public:
+    std::optional<uint64_t> events;
+
+    bool null() override { return true; }
+    bool boolean(bool) override { return true; }
+    bool number_integer(number_integer_t v) override { return found(v >= 0, uint64_t(v)); }
+    bool number_unsigned(number_unsigned_t v) override { return found(true, v); }
+    bool number_float(number_float_t, const string_t&) override { return !m_atEvents; }
+    bool string(string_t&) override { return !m_atEvents; }
+    bool binary(binary_t&) override { return !m_atEvents; }
+    bool start_object(std::size_t) override { return enter(); }
+    bool key(string_t& k) override {
+        m_atEvents = m_depth == 1 && k == "events";
+        return true;
+    }
+    bool end_object() override { return leave(); }
+    bool start_array(std::size_t) override { return enter(); }
+    bool end_array() override { return leave(); }
+    bool parse_error(std::size_t, const std::string&, const json::exception&) override {
+        return false;
+    }
+
+  private:
+    int m_depth = 0;
+    bool m_atEvents = false;
+
+    bool found(bool valid, uint64_t v) {
+        if (m_atEvents && m_depth == 1) {
+            if (valid) {
+                events = v;
+            }
+            return false;  // stop: nothing after it is needed
+        }
+        return true;
+    }
+    bool enter() {
+        if (m_atEvents && m_depth == 1) {
+            return false;  // "events" is not a number
+        }
+        return ++m_depth <= kMaxHeaderDepth;
     }
     bool leave() {
         --m_depth;
@@ -186,13 +236,13 @@ struct OpenFile {
     std::mutex mutex;
 };
 
-// A run file's preamble and header, checked (identity first, so a newer file gets the version
-// message whatever follows), and where its column data begins.
+// A run file's preamble and header bytes, checked (identity first, so a newer file gets the
+// version message whatever follows), and where its column data begins.
 struct FileHeader {
     uint32_t version = 0;
     uint64_t data_start = 0;
     uint64_t data_size = 0;
-    json header;
+    std::vector<uint8_t> cbor;  // the header, decompressed
 };
 
 FileHeader readHeader(OpenFile& f) {
@@ -255,31 +305,48 @@ FileHeader readHeader(OpenFile& f) {
         }
         cbor = std::move(out);
     }
-    HeaderCheck check;
-    if (!json::sax_parse(cbor.begin(), cbor.end(), &check, json::input_format_t::cbor)) {
-        throw RunFileError(f.path, check.error.empty() ? "header is not valid CBOR" : check.error);
-    }
     FileHeader out;
-    json& header = out.header;
-    try {
-        header = json::from_cbor(cbor);
-    } catch (const json::exception& e) {
-        throw RunFileError(f.path, std::string("header is not valid CBOR (") + e.what() + ")");
-    }
-    cbor = {};
-    if (!header.is_object())
-        throw RunFileError(f.path, "header is not a map");
     out.version = version;
     out.data_start = data_start;
     out.data_size = data_size;
+    out.cbor = std::move(cbor);
     return out;
+}
+
+// The header's bytes built into JSON.
+json parseHeader(const std::string& path, const std::vector<uint8_t>& cbor) {
+    json header;
+    HeaderParser parser(header);
+    bool parsed = false;
+    try {
+        parsed = json::sax_parse(cbor.begin(), cbor.end(), &parser, json::input_format_t::cbor);
+    } catch (const json::exception& e) {  // the builder throws on an absurd size
+        throw RunFileError(path, std::string("header is not valid CBOR (") + e.what() + ")");
+    }
+    if (!parsed) {
+        throw RunFileError(path, parser.error.empty() ? "header is not valid CBOR" : parser.error);
+    }
+    if (!header.is_object())
+        throw RunFileError(path, "header is not a map");
+    return header;
 }
 
 }  // namespace
 
 uint64_t RunFile::eventCount(const std::string& path) {
     OpenFile opened(path);
-    return headerUnsigned(readHeader(opened).header, "events", path);
+    const FileHeader read = readHeader(opened);
+    EventCountReader reader;
+    try {
+        json::sax_parse(read.cbor.begin(), read.cbor.end(), &reader, json::input_format_t::cbor);
+    } catch (const json::exception&) {
+        reader.events.reset();  // parseHeader below says what is wrong
+    }
+    if (!reader.events) {
+        // Not found before the parse stopped: the whole header says what is wrong.
+        return headerUnsigned(parseHeader(path, read.cbor), "events", path);
+    }
+    return *reader.events;
 }
 
 Trace RunFile::load(const std::string& path) {
@@ -310,7 +377,8 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
     const uint32_t version = read.version;
     const uint64_t data_start = read.data_start;
     const uint64_t data_size = read.data_size;
-    json header = std::move(read.header);
+    json header = parseHeader(path, read.cbor);
+    read.cbor = {};
     FilePtr& file = opened.file;
 
     Trace trace;
