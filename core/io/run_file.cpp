@@ -223,7 +223,17 @@ void RunFile::save(const Trace& trace, const std::string& path, const SaveOption
     std::vector<std::vector<std::vector<uint8_t>>> stored;  // [column][chunk]
     std::vector<std::vector<ChunkEntry>> entries;
     std::vector<Encoding> encodings;
-    forEachEventColumn(events, [&](const char* name, const auto&) {
+    // Version 2 keeps the raw stack of each event (imports, Python programs) as one more column,
+    // chunked as the others, so that a preview reads its first chunks only; the header's
+    // raw_stacks.events is then empty (a build before this reads the file without them).
+    const bool raw_column = v2 && trace.hasRawStacks();
+    auto forEachColumn = [&](auto&& fn) {
+        forEachEventColumn(events, fn);
+        if (raw_column) {
+            fn("raw_stack", trace.raw_stack);
+        }
+    };
+    forEachColumn([&](const char* name, const auto&) {
         encodings.push_back(encodingFor(name, options.varints));
     });
     if (v2) {
@@ -242,7 +252,7 @@ void RunFile::save(const Trace& trace, const std::string& path, const SaveOption
                 const size_t n = std::min<size_t>(chunk_events, count - first);
                 std::vector<uint8_t> raw;
                 size_t column = 0;
-                forEachEventColumn(events, [&](const char*, const auto& v) {
+                forEachColumn([&](const char*, const auto& v) {
                     if (column++ == job.column)
                         encodeColumn(v.data() + first, n, encodings[job.column], raw);
                 });
@@ -265,7 +275,7 @@ void RunFile::save(const Trace& trace, const std::string& path, const SaveOption
     json columns = json::array();
     uint64_t offset = 0;
     size_t column_index = 0;
-    forEachEventColumn(events, [&](const char* name, const auto& column) {
+    forEachColumn([&](const char* name, const auto& column) {
         if (!v2) {
             const uint64_t length = column.size() * sizeof(column[0]);
             columns.push_back({{"name", name},
@@ -311,7 +321,7 @@ void RunFile::save(const Trace& trace, const std::string& path, const SaveOption
     }
     if (trace.hasRawStacks()) {
         json raw = stacksToJson(trace.raw_stacks);
-        raw["events"] = toBytes(trace.raw_stack);
+        raw["events"] = toBytes(raw_column ? std::vector<uint32_t>() : trace.raw_stack);
         header["raw_stacks"] = std::move(raw);
     }
     std::vector<uint8_t> cbor = json::to_cbor(header);

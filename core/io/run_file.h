@@ -29,7 +29,11 @@
 //   "raw_stacks" (optional; imported snapshots) the frames as the snapshot listed them:
 //                "frames", "parents", "node_frames" as in "stacks", and "events": bytes, one
 //                uint32 raw stack node per event (Trace::raw_stacks, Trace::raw_stack). Files
-//                without it load with no raw stacks.
+//                without it load with no raw stacks. Version 2 writers since issue 52 keep
+//                "events" empty and store the raw stack nodes as a column "raw_stack" (uint32,
+//                "raw", after the event columns), chunked as they are, so that a preview reads
+//                only its first chunks; readers before that skip the unknown column and load
+//                the file without raw stacks.
 //   "events"     the event count N
 //   "columns"    one entry per EventColumns member: time_ns, addr, size, allocated, reserved,
 //                stack, step, kind, phase, thread, device.

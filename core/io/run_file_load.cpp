@@ -505,6 +505,14 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
         const std::string name = name_it->get<std::string>();
         auto e = std::find_if(entries.begin(), entries.end(),
                               [&](const auto& x) { return x.first == name; });
+        if (e == entries.end() && name == "raw_stack" && version >= 2) {
+            // The raw stack of each event, a column of its own (RunFile::save): after the
+            // event columns.
+            DirEntry raw;
+            raw.column.element_size = sizeof(uint32_t);
+            entries.push_back({name, std::move(raw)});
+            e = entries.end() - 1;
+        }
         if (e == entries.end())
             continue;  // a column this build does not know: skip it
         ColumnEntry& entry = e->second.column;
@@ -578,6 +586,7 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
         if (!entry.column.present)
             throw RunFileError(path, "column '" + name + "' is missing");
     }
+    const bool raw_column = !entries.empty() && entries.back().first == "raw_stack";
     header = json();
     // A preview reads the chunks that hold its first events, whole chunks (LoadOptions).
     uint64_t loaded = count;
@@ -632,6 +641,10 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
         }
         forEachEventColumn(trace.events,
                            [&](const char*, auto& column) { column.resize(size_t(loaded)); });
+        const size_t event_columns = entries.size() - (raw_column ? 1 : 0);
+        if (raw_column) {
+            trace.raw_stack.assign(size_t(loaded), 0);
+        }
         std::atomic<uint64_t> done{0};
         runOnTwoThreads(
             jobs.size(),
@@ -660,6 +673,10 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
                 const size_t n = size_t(eventsInChunk(k));
                 size_t column = 0;
                 bool ok = true;
+                if (c == event_columns) {
+                    ok = decodeColumn(raw.data(), raw.size(), entry.encoding,
+                                      trace.raw_stack.data() + first, n);
+                }
                 forEachEventColumn(trace.events, [&](const char*, auto& v) {
                     if (column++ == c)
                         ok = decodeColumn(raw.data(), raw.size(), entry.encoding, v.data() + first,
@@ -684,7 +701,8 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
         throw RunFileError(path, error);
     }
     if (!trace.raw_stack.empty()) {
-        if (trace.raw_stack.size() != count) {
+        // From the header: every event's; from the column: the events read.
+        if (trace.raw_stack.size() != (raw_column ? loaded : count)) {
             throw RunFileError(path, "bad 'raw_stacks': " + std::to_string(trace.raw_stack.size()) +
                                          " event stacks for " + std::to_string(count) + " events");
         }

@@ -762,6 +762,41 @@ class TestRunFile : public QObject {
         QVERIFY(!whole.summary.contains("preview"));
     }
 
+    // The raw stack of each event is a column of its own in version 2 (issue 52): it round
+    // trips, a preview reads its first chunks only, and version 1 keeps it in the header.
+    void rawStacksAreAColumn() {
+        std::mt19937_64 rng(9);
+        Trace full = randomTrace(rng, 300);
+        Frame f{"g", "b.py", 2, FrameKind::Other};
+        const uint32_t a = full.raw_stacks.child(0, full.raw_stacks.internFrame(f));
+        f.line = 3;
+        const uint32_t b = full.raw_stacks.child(a, full.raw_stacks.internFrame(f));
+        full.raw_stack.resize(full.events.count());
+        for (size_t i = 0; i < full.raw_stack.size(); ++i) {
+            full.raw_stack[i] = i % 3 == 0 ? 0 : i % 3 == 1 ? a : b;
+        }
+        QVERIFY(full.hasRawStacks());
+        for (const uint32_t version : {1u, 2u}) {
+            const auto p = path("raw.memscope").toStdString();
+            RunFile::SaveOptions o = smallChunks();
+            o.format_version = version;
+            o.chunk_events = 64;
+            RunFile::save(full, p, o);
+            const Trace whole = RunFile::load(p);
+            QVERIFY(whole.hasRawStacks());
+            QVERIFY(whole.raw_stack == full.raw_stack);
+            QCOMPARE(whole.raw_stacks.nodeCount(), full.raw_stacks.nodeCount());
+            RunFile::LoadOptions lo;
+            lo.preview_events = 100;
+            const Trace preview = RunFile::load(p, lo);
+            const size_t n = version == 2 ? 128 : 300;  // version 1 loads whole
+            QCOMPARE(preview.events.count(), n);
+            QVERIFY(preview.hasRawStacks());
+            QVERIFY(std::equal(preview.raw_stack.begin(), preview.raw_stack.end(),
+                               full.raw_stack.begin()));
+        }
+    }
+
     void rangeLoadingEqualsBruteForce() {
         std::mt19937_64 rng(11);
         for (int round = 0; round < 40; ++round) {
