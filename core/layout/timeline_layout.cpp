@@ -515,18 +515,20 @@ void TimelineLayout::setDetail(int64_t n) {
 
     // Top of the drawn allocations per x, as for the total.
     const auto x_count = size_t(xCount());
-    m_scratch.assign(x_count + 1, 0);
+    // A difference array in place (the last slot for the ends at x_count), then its running
+    // sum: no second array of a value per x.
+    m_drawnTop.assign(x_count + 1, 0);
     for (size_t d = 0; d < drawn; ++d) {
         const int64_t size = m_size[size_t(m_drawn[d])];
-        m_scratch[size_t(m_drawnBegin[d])] += size;
-        m_scratch[size_t(m_drawnEnd[d])] -= size;
+        m_drawnTop[size_t(m_drawnBegin[d])] += size;
+        m_drawnTop[size_t(m_drawnEnd[d])] -= size;
     }
-    m_drawnTop.resize(x_count);
     int64_t running = 0;
     for (size_t x = 0; x < x_count; ++x) {
-        running += m_scratch[x];
+        running += m_drawnTop[x];
         m_drawnTop[x] = running;
     }
+    m_drawnTop.resize(x_count);
     // Block minima of the drawn top, as the max tree over totals (the band's lower envelope
     // per pixel column).
     m_blockMinDrawnTop.assign(2 * m_blockLeaves, std::numeric_limits<int64_t>::max());

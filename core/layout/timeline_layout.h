@@ -260,7 +260,6 @@ class TimelineLayout {
         int64_t bottom;  // current bottom edge
         int64_t slot;    // points so far (counting pass) or next write position
     };
-    std::vector<int64_t> m_scratch;
     std::vector<LiveEntry> m_live;
 };
 
