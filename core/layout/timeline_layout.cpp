@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <new>
 #include <numeric>
 #include <stdexcept>
 
@@ -72,7 +73,7 @@ bool beforeTrace(const EventColumns& events, size_t i) {
 // interleave slightly out of time order; a running maximum keeps the times sorted for
 // xAtTime's binary search.
 void appendXAxis(const EventColumns& events, const std::vector<int64_t>& allocation_of_event,
-                 size_t from, std::vector<int64_t>& event_of_x, std::vector<int64_t>& time_of_x,
+                 size_t from, std::vector<uint32_t>& event_of_x, std::vector<int64_t>& time_of_x,
                  std::vector<int64_t>& begin_x, std::vector<int64_t>& end_x) {
     int64_t latest = time_of_x.empty() ? std::numeric_limits<int64_t>::min() : time_of_x.back();
     for (size_t i = from; i < events.count(); ++i) {
@@ -81,7 +82,12 @@ void appendXAxis(const EventColumns& events, const std::vector<int64_t>& allocat
             continue;
         }
         const auto x = static_cast<int64_t>(event_of_x.size());
-        event_of_x.push_back(static_cast<int64_t>(i));
+        if (i > std::numeric_limits<uint32_t>::max()) {
+            // Event indices are 32-bit here (4 bytes an x): a trace of over 4.29 billion events
+            // would need hundreds of GB laid out.
+            throw std::bad_alloc();
+        }
+        event_of_x.push_back(static_cast<uint32_t>(i));
         latest = std::max(latest, events.time_ns[i]);
         time_of_x.push_back(latest);
         const int64_t a = allocation_of_event[i];

@@ -220,8 +220,8 @@ class TimelineLayout {
     std::vector<int32_t> m_revisited;
     size_t m_presentCount = 0;  // m_stackOrder starts with those present from the start
     // Per x.
-    std::vector<int64_t> m_eventOfX;
-    std::vector<int64_t> m_timeOfX;  // running maximum, so binary search is valid
+    std::vector<uint32_t> m_eventOfX;  // event index per x (32-bit: see appendXAxis)
+    std::vector<int64_t> m_timeOfX;    // running maximum, so binary search is valid
     std::vector<int64_t> m_total;
     std::vector<std::pair<int64_t, int64_t>> m_phaseX;  // per phase of the trace: begin, end x
     // Every kTimeStride-th of m_timeOfX, for xAtTime (a stale one, between an extend's new x
