@@ -220,15 +220,20 @@ TimelineLayout::TimelineLayout(const Trace& trace, int64_t detail) {
         s = offset;
         offset += n;
     }
+    // An action is an allocation index and a bit, 32 bits in all (4 bytes an x fewer): over
+    // 2^31 allocations would need hundreds of GB laid out.
+    if (count > (size_t(1) << 31)) {
+        throw std::bad_alloc();
+    }
     m_actions.resize(action_count);
     for (size_t a = 0; a < count; ++a) {
         if (m_endX[a] < x_count) {
-            m_actions[size_t(start[size_t(m_endX[a])]++)] = int64_t(a) << 1 | 1;
+            m_actions[size_t(start[size_t(m_endX[a])]++)] = uint32_t(a) << 1 | 1;
         }
     }
     for (size_t a = 0; a < count; ++a) {
         if (!present_from_start[a]) {
-            m_actions[size_t(start[size_t(m_beginX[a])]++)] = int64_t(a) << 1;
+            m_actions[size_t(start[size_t(m_beginX[a])]++)] = uint32_t(a) << 1;
         }
     }
 
@@ -774,16 +779,17 @@ void TimelineLayout::extend(const Trace& trace) {
         m_actions.resize(first_action + added);
         for (const int32_t a : m_revisited) {
             if (m_endX[size_t(a)] < x_count) {
-                m_actions[size_t(start[size_t(m_endX[size_t(a)] - old_x)]++)] = int64_t(a) << 1 | 1;
+                m_actions[size_t(start[size_t(m_endX[size_t(a)] - old_x)]++)] =
+                    uint32_t(a) << 1 | 1;
             }
         }
         for (size_t a = old_count; a < count; ++a) {
             if (m_endX[a] < x_count) {
-                m_actions[size_t(start[size_t(m_endX[a] - old_x)]++)] = int64_t(a) << 1 | 1;
+                m_actions[size_t(start[size_t(m_endX[a] - old_x)]++)] = uint32_t(a) << 1 | 1;
             }
         }
         for (size_t a = old_count; a < count; ++a) {
-            m_actions[size_t(start[size_t(m_beginX[a] - old_x)]++)] = int64_t(a) << 1;
+            m_actions[size_t(start[size_t(m_beginX[a] - old_x)]++)] = uint32_t(a) << 1;
         }
     }
     buildCategoryBlocks(size_t(changed_from / kCategoryBlock));

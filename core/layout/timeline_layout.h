@@ -230,7 +230,7 @@ class TimelineLayout {
     std::vector<int64_t> m_timeIndex;
     // Alloc and free actions in x order (frees before allocs at the same x): a << 1 | is_free.
     // Allocations present from the start have no alloc action.
-    std::vector<int64_t> m_actions;
+    std::vector<uint32_t> m_actions;  // allocation << 1 | (1: its end), by x
     std::vector<int64_t> m_blockMax;  // implicit binary tree over blocks of kBlock totals
     std::vector<int64_t> m_blockMin;  // the same for the lowest total
     size_t m_blockLeaves = 0;
