@@ -4030,6 +4030,18 @@ Allokationen, die an seinem Anfang leben, gelten als von Anfang an vorhanden. Le
         <source>as the snapshot lists them, innermost first</source>
         <translation>wie der Snapshot sie auflistet, innerster zuerst</translation>
     </message>
+    <message>
+        <source>Segment</source>
+        <translation>Segment</translation>
+    </message>
+    <message>
+        <source>0x%1, %2, pool %3, stream %4</source>
+        <translation>0x%1, %2, Pool %3, Stream %4</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>Standard</translation>
+    </message>
 </context>
 <context>
     <name>memscope::StackTreeModel</name>

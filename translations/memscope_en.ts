@@ -4022,6 +4022,18 @@ Allocations live at its start count as present from the start. Leave empty for t
         <source>as the snapshot lists them, innermost first</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Segment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>0x%1, %2, pool %3, stream %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>memscope::StackTreeModel</name>

@@ -332,6 +332,39 @@ class TestTimelineView : public QObject {
         QCOMPARE(view.visibleX1(), x_count);
     }
 
+    // The pane names the caching allocator's segment that holds an allocation, with its pool
+    // (a snapshot's pool_id: a CUDA graph's private pool) and stream (issue 52).
+    void the_stack_pane_names_the_segment_and_its_pool() {
+        auto trace = std::make_shared<Trace>();
+        Event seg;
+        seg.kind = EventKind::SegmentAlloc;
+        seg.addr = 0x7000;
+        seg.size = 2 << 20;
+        seg.device = 0;
+        trace->events.append(seg);
+        trace->segment_tags.push_back({0, 7, "(1, 2)"});
+        Event alloc;
+        alloc.kind = EventKind::Alloc;
+        alloc.addr = 0x7400;
+        alloc.size = 512;
+        alloc.device = 0;
+        alloc.time_ns = 10;
+        trace->events.append(alloc);
+        Event outside = alloc;
+        outside.addr = 0x900000;  // in no segment
+        trace->events.append(outside);
+        trace->finalize();
+        StackPane pane;
+        pane.setTrace(trace);
+        pane.showAllocation(0);
+        QString text = pane.plainText();
+        QVERIFY2(text.contains(QLatin1String("Segment | 0x7000, 2.0 MiB, pool (1, 2), stream 7")),
+                 qPrintable(text));
+        pane.showAllocation(1);
+        text = pane.plainText();
+        QVERIFY2(!text.contains(QLatin1String("Segment |")), qPrintable(text));
+    }
+
     void click_pins_an_allocation_and_fills_the_stack_pane() {
         TimelinePage page;
         page.resize(1100, 800);

@@ -16,6 +16,8 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace memscope {
 namespace {
 
@@ -190,6 +192,23 @@ void StackPane::rebuild() {
         a.free_event >= 0 ? eventText(a.free_event, end_x) : tr("never (live at the end)"));
     add(tr("Address"), QStringLiteral("0x%1").arg(a.addr, 0, 16));
     add(tr("Device"), a.device < 0 ? tr("CPU") : tr("GPU %1").arg(a.device));
+    // The caching allocator's segment that holds it when it was made: its pool (a private
+    // pool's id, e.g. a CUDA graph's, from the snapshot's pool_id) and stream.
+    const int64_t made = std::max<int64_t>(a.alloc_event, 0);
+    for (const Segment& s : trace->segments()) {
+        const bool holds =
+            s.device == a.device && s.addr <= a.addr && a.addr - s.addr < uint64_t(s.size);
+        const bool reserved =
+            s.reserve_event <= made && (s.release_event < 0 || s.release_event >= made);
+        if (holds && reserved) {
+            add(tr("Segment"),
+                tr("0x%1, %2, pool %3, stream %4")
+                    .arg(QString::number(s.addr, 16), bytesText(s.size),
+                         s.pool.empty() ? tr("default") : QString::fromStdString(s.pool))
+                    .arg(s.stream));
+            break;
+        }
+    }
 
     // An imported snapshot's raw frames, one click away under each cleaned stack (collapsed).
     QList<QTreeWidgetItem*> raw_items;
