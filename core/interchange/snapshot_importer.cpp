@@ -120,17 +120,11 @@ void Builder::collect(const PickleValue& snapshot, int only_device) {
 }
 
 std::vector<int> Builder::devices(const PickleValue& snapshot) const {
-    std::vector<int> out = SnapshotImporter::devices(snapshot);  // lists not streamed
+    // The lists not streamed and the segments' devices, then those streamed.
+    std::vector<int> out = SnapshotImporter::devices(snapshot);
     for (const auto& [device, trace] : m_traces) {
         if (trace.seen > 0 && device != kHostLane) {
             out.push_back(device);
-        }
-    }
-    for (const PickleValue& segment : segmentsOf(snapshot).items()) {
-        if (segment.isDict()) {
-            if (const int d = segmentDevice(segment); d >= 0) {
-                out.push_back(d);
-            }
         }
     }
     std::sort(out.begin(), out.end());
