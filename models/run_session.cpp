@@ -192,8 +192,11 @@ bool RunSession::startLoad(const QString& path, const RunRange& range, int rank,
         request.rangeText = QString::fromStdString(range.describe());
     }
     qint64 bytes = 0;
+    RunSource::Kind kind = RunSource::Kind::RunFile;
     try {
-        bytes = bytesToRead(RunSource(QFile::encodeName(path).toStdString()));
+        const RunSource source(QFile::encodeName(path).toStdString());
+        bytes = bytesToRead(source);
+        kind = source.kind();
     } catch (const std::exception& e) {
         request.error = errorText(e);
         finishLoad(request);
@@ -228,18 +231,11 @@ bool RunSession::startLoad(const QString& path, const RunRange& range, int rank,
     emit progressChanged(0.0);
     // A big snapshot or run file opened whole: a preview of its first entries or events first
     // (without progress: the bar is the whole file's), shown while the whole file is read. A
-    // file with no more entries than the preview's is whole already.
-    // A run file compresses (a million events can take a few MB): every one read here, on the
-    // worker, tries a preview; one of no more events than the preview's loads whole at once.
-    bool preview = false;
-    if (!comparison && range.isAll()) {
-        try {
-            const auto kind = RunSource(QFile::encodeName(path).toStdString()).kind();
-            preview = (kind == RunSource::Kind::Snapshot && bytes > m_previewBytes) ||
-                      kind == RunSource::Kind::RunFile;
-        } catch (const std::exception&) {
-        }
-    }
+    // file with no more entries than the preview's is whole already. A run file compresses (a
+    // million events can take a few MB): every one read here, on the worker, tries a preview.
+    const bool preview = !comparison && range.isAll() &&
+                         ((kind == RunSource::Kind::Snapshot && bytes > m_previewBytes) ||
+                          kind == RunSource::Kind::RunFile);
     const qint64 available = !preview                 ? -1
                              : m_availableMemory >= 0 ? m_availableMemory
                                                       : availableMemory();
@@ -371,7 +367,7 @@ void RunSession::finishLoad(const Loaded& loaded) {
                          .arg(events, QString::fromStdString(
                                           it->value("error", std::string("the file is damaged"))));
         }
-        // A big snapshot's preview kept: the whole file would not fit in memory.
+        // A big file's preview kept: the whole file would not fit in memory.
         if (!loaded.keptPreview.isEmpty()) {
             events = tr("%1; PREVIEW: the first %2 entries, the whole file does not fit in memory")
                          .arg(events, QLocale().toString(qint64(
