@@ -367,19 +367,12 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
     };
     progress(0);
     OpenFile opened(path);
-    auto truncated = [&](const std::string& what, uint64_t need, uint64_t at) {
-        return opened.truncated(what, need, at);
-    };
-    auto readExactly = [&](void* out, uint64_t bytes, uint64_t at, const std::string& what) {
-        opened.readExactly(out, bytes, at, what);
-    };
     FileHeader read = readHeader(opened);
     const uint32_t version = read.version;
     const uint64_t data_start = read.data_start;
     const uint64_t data_size = read.data_size;
     json header = parseHeader(path, read.cbor);
     read.cbor = {};
-    FilePtr& file = opened.file;
 
     Trace trace;
     // Each optional section falls back to its default when absent; a present but malformed one
@@ -559,7 +552,7 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
                     const uint64_t at = chunk.offset > UINT64_MAX - data_start
                                             ? UINT64_MAX
                                             : data_start + chunk.offset;
-                    throw truncated(what, chunk.length, at);
+                    throw opened.truncated(what, chunk.length, at);
                 }
                 e->second.chunks.push_back(chunk);
             }
@@ -579,7 +572,7 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
             // A damaged offset can be near 2^64: saturate rather than wrap in the message.
             const uint64_t at =
                 entry.offset > UINT64_MAX - data_start ? UINT64_MAX : data_start + entry.offset;
-            throw truncated(where, entry.length, at);
+            throw opened.truncated(where, entry.length, at);
         }
     }
     for (const auto& [name, entry] : entries) {
@@ -615,12 +608,12 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
                 checkCancel();
                 const uint64_t n = std::min(kPiece, entry.length - at);
                 // A short read of a piece still reports the whole column.
-                if (!seekTo(file.get(), data_start + entry.offset + at))
+                if (!seekTo(opened.file.get(), data_start + entry.offset + at))
                     throw RunFileError(path, "cannot read: " + errnoText());
-                if (std::fread(bytes + at, 1, n, file.get()) != n) {
-                    if (std::ferror(file.get()))
+                if (std::fread(bytes + at, 1, n, opened.file.get()) != n) {
+                    if (std::ferror(opened.file.get()))
                         throw RunFileError(path, "cannot read " + what + ": " + errnoText());
-                    throw truncated(what, entry.length, data_start + entry.offset);
+                    throw opened.truncated(what, entry.length, data_start + entry.offset);
                 }
                 done += n;
                 progress(0.02 + (kColumnsEnd - 0.02) * double(done) /
@@ -655,7 +648,7 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
                 const ChunkEntry& chunk = entry.chunks[k];
                 const std::string what = "column '" + name + "' chunk " + std::to_string(k);
                 std::vector<uint8_t> stored(size_t(chunk.length));
-                readExactly(stored.data(), chunk.length, data_start + chunk.offset, what);
+                opened.readExactly(stored.data(), chunk.length, data_start + chunk.offset, what);
                 if (checksum(stored.data(), stored.size()) != chunk.checksum)
                     throw RunFileError(path, what + " is corrupt (checksum mismatch)");
                 std::vector<uint8_t> raw(size_t(chunk.raw_length));
@@ -694,7 +687,7 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
                                     double(std::max<uint64_t>(total, 1)));
             });
     }
-    file.reset();
+    opened.file.reset();
     checkCancel();
 
     if (auto error = checkEventValues(trace.events, trace.stacks.nodeCount()); !error.empty()) {
