@@ -50,26 +50,40 @@ std::optional<QRect> clipInDevice(const QPainter& painter) {
     return QRect(x1, y1, x2 - x1, y2 - y1);
 }
 
-}  // namespace
-
-bool TranslucentRects::blendsDirectly(const QPainter& painter) {
+// The device pixels `painter` may write directly on its image (the image, within a rectangular
+// clip), or nothing when it may not (see TranslucentRects).
+std::optional<QRect> directBounds(const QPainter& painter) {
     const QPaintDevice* device = painter.device();
     if (!device || device->devType() != QInternal::Image) {
-        return false;
+        return std::nullopt;
     }
     const auto* image = static_cast<const QImage*>(device);
     const QTransform t = painter.deviceTransform();
-    return image->format() == QImage::Format_ARGB32_Premultiplied &&
-           t.type() <= QTransform::TxTranslate && wholePixels(t.dx()) && wholePixels(t.dy()) &&
-           painter.compositionMode() == QPainter::CompositionMode_SourceOver &&
-           painter.opacity() == 1.0 && (!painter.hasClipping() || clipInDevice(painter));
+    if (image->format() != QImage::Format_ARGB32_Premultiplied ||
+        t.type() > QTransform::TxTranslate || !wholePixels(t.dx()) || !wholePixels(t.dy()) ||
+        painter.compositionMode() != QPainter::CompositionMode_SourceOver ||
+        painter.opacity() != 1.0) {
+        return std::nullopt;
+    }
+    if (!painter.hasClipping()) {
+        return image->rect();
+    }
+    const std::optional<QRect> clip = clipInDevice(painter);
+    return clip ? std::optional<QRect>(image->rect() & *clip) : std::nullopt;
+}
+
+}  // namespace
+
+bool TranslucentRects::blendsDirectly(const QPainter& painter) {
+    return directBounds(painter).has_value();
 }
 
 void TranslucentRects::fill(QPainter& painter, const QVector<QRect>& rects, const QColor& color) {
     if (rects.isEmpty()) {
         return;
     }
-    if (!blendsDirectly(painter) || color.alpha() == 255) {
+    const std::optional<QRect> bounds = directBounds(painter);
+    if (!bounds || color.alpha() == 255) {
         painter.save();
         painter.setPen(Qt::NoPen);
         painter.setBrush(color);
@@ -84,17 +98,13 @@ void TranslucentRects::fill(QPainter& painter, const QVector<QRect>& rects, cons
     // The premultiplied colour as the raster engine makes it (QRgba64, then 8 bits).
     const uint source = color.rgba64().premultiplied().toArgb32();
     const uint keep = 255 - qAlpha(source);
-    QRect bounds = image->rect();
-    if (painter.hasClipping()) {
-        bounds &= *clipInDevice(painter);
-    }
     // Writes go to the image the painter draws on: its data is not shared (bits() would copy
     // it otherwise and the painter would not see the writes), which a painter's own image is
     // not while it paints.
     uchar* bits = image->bits();
     const qsizetype stride = image->bytesPerLine();
     for (const QRect& logical : rects) {
-        const QRect r = logical.normalized().translated(dx, dy) & bounds;
+        const QRect r = logical.normalized().translated(dx, dy) & *bounds;
         for (int y = r.top(); y <= r.bottom(); ++y) {
             auto* row = reinterpret_cast<uint*>(bits + y * stride);
             for (int x = r.left(); x <= r.right(); ++x) {
