@@ -5,6 +5,7 @@
 
 #include "interchange/frame_cleaner.h"
 #include "interchange/phase_inference.h"
+#include "phase_event.h"
 #include "trace/categorizer.h"
 #include "trace/trace.h"
 
@@ -98,17 +99,7 @@ std::vector<Frame> selectBackward() {
     };
 }
 
-Event ev(EventKind kind, uint64_t addr, int64_t size, Phase phase, int32_t step,
-         uint32_t stack = 0) {
-    Event e;
-    e.kind = kind;
-    e.addr = addr;
-    e.size = size;
-    e.phase = phase;
-    e.step = step;
-    e.stack = stack;
-    return e;
-}
+using test::phaseEvent;
 
 }  // namespace
 
@@ -457,23 +448,24 @@ class TestFrameCleaner : public QObject {
         node.kind = FrameKind::BackwardNode;
         const uint32_t grad_stack = base.stacks.child(0, base.stacks.internFrame(node));
         const std::vector<Event> events = {
-            ev(EventKind::Alloc, 0x100, 10, Phase::Other, -1),                // 0 before recording
-            ev(EventKind::Alloc, 0x200, 20, Phase::Forward, 1),               // 1 activation
-            ev(EventKind::Alloc, 0x300, 30, Phase::Forward, 1),               // 2 forward temporary
-            ev(EventKind::Free, 0x300, -30, Phase::Forward, 1),               // 3
-            ev(EventKind::Alloc, 0x400, 40, Phase::Backward, 1, grad_stack),  // 4 gradient
-            ev(EventKind::Alloc, 0x500, 50, Phase::Backward, 1),   // 5 autograd detail (freed
-                                                                   //   in step 2's forward)
-            ev(EventKind::Alloc, 0x600, 60, Phase::Backward, 1),   // 6 backward temporary
-            ev(EventKind::Free, 0x600, -60, Phase::Backward, 1),   // 7
-            ev(EventKind::Free, 0x200, -20, Phase::Backward, 1),   // 8 (activation freed)
-            ev(EventKind::Alloc, 0x700, 70, Phase::Optimizer, 1),  // 9 optimizer state
-            ev(EventKind::Alloc, 0x800, 80, Phase::Optimizer, 1),  // 10 optimizer temporary
-            ev(EventKind::Free, 0x800, -80, Phase::Optimizer, 1),  // 11
-            ev(EventKind::Free, 0x900, -90, Phase::Optimizer, 1),  // 12 before recording
-            ev(EventKind::Alloc, 0xA00, 100, Phase::Other, 1),     // 13 unknown phase
-            ev(EventKind::Free, 0xA00, -100, Phase::Other, 1),     // 14
-            ev(EventKind::Free, 0x500, -50, Phase::Forward, 2),    // 15
+            phaseEvent(EventKind::Alloc, 0x100, 10, Phase::Other, -1),   // 0 before recording
+            phaseEvent(EventKind::Alloc, 0x200, 20, Phase::Forward, 1),  // 1 activation
+            phaseEvent(EventKind::Alloc, 0x300, 30, Phase::Forward, 1),  // 2 forward temporary
+            phaseEvent(EventKind::Free, 0x300, -30, Phase::Forward, 1),  // 3
+            phaseEvent(EventKind::Alloc, 0x400, 40, Phase::Backward, 1, grad_stack),  // 4 gradient
+            phaseEvent(EventKind::Alloc, 0x500, 50, Phase::Backward,
+                       1),  // 5 autograd detail (freed
+                            //   in step 2's forward)
+            phaseEvent(EventKind::Alloc, 0x600, 60, Phase::Backward, 1),   // 6 backward temporary
+            phaseEvent(EventKind::Free, 0x600, -60, Phase::Backward, 1),   // 7
+            phaseEvent(EventKind::Free, 0x200, -20, Phase::Backward, 1),   // 8 (activation freed)
+            phaseEvent(EventKind::Alloc, 0x700, 70, Phase::Optimizer, 1),  // 9 optimizer state
+            phaseEvent(EventKind::Alloc, 0x800, 80, Phase::Optimizer, 1),  // 10 optimizer temporary
+            phaseEvent(EventKind::Free, 0x800, -80, Phase::Optimizer, 1),  // 11
+            phaseEvent(EventKind::Free, 0x900, -90, Phase::Optimizer, 1),  // 12 before recording
+            phaseEvent(EventKind::Alloc, 0xA00, 100, Phase::Other, 1),     // 13 unknown phase
+            phaseEvent(EventKind::Free, 0xA00, -100, Phase::Other, 1),     // 14
+            phaseEvent(EventKind::Free, 0x500, -50, Phase::Forward, 2),    // 15
         };
         Trace t = base;
         t.meta.categories_inferred = true;
@@ -551,19 +543,23 @@ class TestFrameCleaner : public QObject {
     // copy). Freed in the pass, it is a temporary; kept and freed elsewhere, autograd detail.
     void gradientsByTheirLifetime() {
         const std::vector<Event> events = {
-            ev(EventKind::Alloc, 0x10, 10, Phase::Forward, 1),    // 0 activation
-            ev(EventKind::Alloc, 0x20, 20, Phase::Backward, 1),   // 1 freed at zero_grad
-            ev(EventKind::Alloc, 0x30, 30, Phase::Backward, 1),   // 2 freed by the next backward
-            ev(EventKind::Alloc, 0x40, 40, Phase::Backward, 1),   // 3 never freed
-            ev(EventKind::Alloc, 0x50, 50, Phase::Backward, 1),   // 4 freed in the next forward
-            ev(EventKind::Alloc, 0x60, 60, Phase::Backward, 1),   // 5 freed in its pass
-            ev(EventKind::Free, 0x60, -60, Phase::Other, 1),      // 6 (unknown, inside the pass)
-            ev(EventKind::Free, 0x10, -10, Phase::Backward, 1),   // 7
-            ev(EventKind::Alloc, 0x70, 70, Phase::Optimizer, 1),  // 8 the pass has ended
-            ev(EventKind::Free, 0x20, -20, Phase::Optimizer, 1),  // 9 zero_grad
-            ev(EventKind::Free, 0x50, -50, Phase::Forward, 2),    // 10
-            ev(EventKind::Free, 0x30, -30, Phase::Backward, 2),   // 11
-            ev(EventKind::Alloc, 0x80, 80, Phase::Backward, 2),   // 12 the trace ends in backward
+            phaseEvent(EventKind::Alloc, 0x10, 10, Phase::Forward, 1),   // 0 activation
+            phaseEvent(EventKind::Alloc, 0x20, 20, Phase::Backward, 1),  // 1 freed at zero_grad
+            phaseEvent(EventKind::Alloc, 0x30, 30, Phase::Backward,
+                       1),  // 2 freed by the next backward
+            phaseEvent(EventKind::Alloc, 0x40, 40, Phase::Backward, 1),  // 3 never freed
+            phaseEvent(EventKind::Alloc, 0x50, 50, Phase::Backward,
+                       1),  // 4 freed in the next forward
+            phaseEvent(EventKind::Alloc, 0x60, 60, Phase::Backward, 1),  // 5 freed in its pass
+            phaseEvent(EventKind::Free, 0x60, -60, Phase::Other,
+                       1),  // 6 (unknown, inside the pass)
+            phaseEvent(EventKind::Free, 0x10, -10, Phase::Backward, 1),   // 7
+            phaseEvent(EventKind::Alloc, 0x70, 70, Phase::Optimizer, 1),  // 8 the pass has ended
+            phaseEvent(EventKind::Free, 0x20, -20, Phase::Optimizer, 1),  // 9 zero_grad
+            phaseEvent(EventKind::Free, 0x50, -50, Phase::Forward, 2),    // 10
+            phaseEvent(EventKind::Free, 0x30, -30, Phase::Backward, 2),   // 11
+            phaseEvent(EventKind::Alloc, 0x80, 80, Phase::Backward,
+                       2),  // 12 the trace ends in backward
         };
         for (const bool inferred : {true, false}) {
             Trace t;
@@ -687,7 +683,7 @@ class TestFrameCleaner : public QObject {
         Trace t;
         const uint32_t clean = t.stacks.child(0, t.stacks.internFrame(py("a.py", 1, "f")));
         const uint32_t raw = t.raw_stacks.child(0, t.raw_stacks.internFrame(py("b.py", 2, "g")));
-        t.events.append(ev(EventKind::Alloc, 1, 8, Phase::Other, 0, clean));
+        t.events.append(phaseEvent(EventKind::Alloc, 1, 8, Phase::Other, 0, clean));
         QVERIFY(!t.hasRawStacks());
         t.swapRawStacks();  // nothing to swap with
         QCOMPARE(t.events.stack[0], clean);

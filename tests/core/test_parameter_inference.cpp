@@ -3,6 +3,7 @@
 // optimizer's per-parameter state; nothing changes when a gradient finds no block.
 
 #include "explain/trace_summary.h"
+#include "phase_event.h"
 #include "trace/parameter_inference.h"
 #include "trace/trace.h"
 
@@ -12,15 +13,7 @@ using namespace memscope;
 
 namespace {
 
-Event ev(EventKind kind, uint64_t addr, int64_t size, Phase phase, int32_t step) {
-    Event e;
-    e.kind = kind;
-    e.addr = addr;
-    e.size = size;
-    e.phase = phase;
-    e.step = step;
-    return e;
-}
+using test::phaseEvent;
 
 const Allocation* at(const Trace& t, uint64_t addr) {
     for (const Allocation& a : t.allocations()) {
@@ -39,20 +32,23 @@ Trace adamShaped(bool with_optimizer, int64_t second_gradient = 300) {
     Trace t;
     t.meta.categories_inferred = true;
     const std::vector<Event> events = {
-        ev(EventKind::Alloc, 0x1000, 100, Phase::Other, -1),    // parameter 1
-        ev(EventKind::Alloc, 0x1100, 300, Phase::Other, -1),    // parameter 2
-        ev(EventKind::Alloc, 0x1400, 100, Phase::Other, -1),    // exp_avg 1
-        ev(EventKind::Alloc, 0x1500, 300, Phase::Other, -1),    // exp_avg 2
-        ev(EventKind::Alloc, 0x1800, 100, Phase::Other, -1),    // exp_avg_sq 1
-        ev(EventKind::Alloc, 0x1900, 300, Phase::Other, -1),    // exp_avg_sq 2
-        ev(EventKind::Alloc, 0x1C00, 50, Phase::Other, -1),     // a buffer
-        ev(EventKind::Free, 0x2000, -100, Phase::Forward, 1),   // last step's gradient, freed
-        ev(EventKind::Alloc, 0x3000, 70, Phase::Forward, 1),    // activation
-        ev(EventKind::Alloc, 0x4000, 100, Phase::Backward, 1),  // gradient 1
-        ev(EventKind::Alloc, 0x4100, second_gradient, Phase::Backward, 1),  // gradient 2
-        ev(EventKind::Free, 0x3000, -70, Phase::Backward, 1),
-        ev(EventKind::Alloc, 0x5000, 10, with_optimizer ? Phase::Optimizer : Phase::Forward, 1),
-        ev(EventKind::Free, 0x5000, -10, with_optimizer ? Phase::Optimizer : Phase::Forward, 1),
+        phaseEvent(EventKind::Alloc, 0x1000, 100, Phase::Other, -1),  // parameter 1
+        phaseEvent(EventKind::Alloc, 0x1100, 300, Phase::Other, -1),  // parameter 2
+        phaseEvent(EventKind::Alloc, 0x1400, 100, Phase::Other, -1),  // exp_avg 1
+        phaseEvent(EventKind::Alloc, 0x1500, 300, Phase::Other, -1),  // exp_avg 2
+        phaseEvent(EventKind::Alloc, 0x1800, 100, Phase::Other, -1),  // exp_avg_sq 1
+        phaseEvent(EventKind::Alloc, 0x1900, 300, Phase::Other, -1),  // exp_avg_sq 2
+        phaseEvent(EventKind::Alloc, 0x1C00, 50, Phase::Other, -1),   // a buffer
+        phaseEvent(EventKind::Free, 0x2000, -100, Phase::Forward,
+                   1),                                                // last step's gradient, freed
+        phaseEvent(EventKind::Alloc, 0x3000, 70, Phase::Forward, 1),  // activation
+        phaseEvent(EventKind::Alloc, 0x4000, 100, Phase::Backward, 1),              // gradient 1
+        phaseEvent(EventKind::Alloc, 0x4100, second_gradient, Phase::Backward, 1),  // gradient 2
+        phaseEvent(EventKind::Free, 0x3000, -70, Phase::Backward, 1),
+        phaseEvent(EventKind::Alloc, 0x5000, 10, with_optimizer ? Phase::Optimizer : Phase::Forward,
+                   1),
+        phaseEvent(EventKind::Free, 0x5000, -10, with_optimizer ? Phase::Optimizer : Phase::Forward,
+                   1),
     };
     for (const Event& e : events) {
         t.events.append(e);
