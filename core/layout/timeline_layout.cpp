@@ -72,19 +72,21 @@ bool beforeTrace(const EventColumns& events, size_t i) {
 // the trace take none), its time, and each allocation's begin and end x. Threads' buffers can
 // interleave slightly out of time order; a running maximum keeps the times sorted for
 // xAtTime's binary search.
-void appendXAxis(const EventColumns& events, const std::vector<int64_t>& allocation_of_event,
+void appendXAxis(const EventColumns& events, const std::vector<int32_t>& allocation_of_event,
                  size_t from, std::vector<uint32_t>& event_of_x, std::vector<int64_t>& time_of_x,
-                 std::vector<int64_t>& begin_x, std::vector<int64_t>& end_x) {
+                 std::vector<int32_t>& begin_x, std::vector<int32_t>& end_x) {
     int64_t latest = time_of_x.empty() ? std::numeric_limits<int64_t>::min() : time_of_x.back();
     for (size_t i = from; i < events.count(); ++i) {
         const auto kind = static_cast<EventKind>(events.kind[i]);
         if ((kind != EventKind::Alloc && kind != EventKind::Free) || beforeTrace(events, i)) {
             continue;
         }
-        const auto x = static_cast<int64_t>(event_of_x.size());
-        if (i > std::numeric_limits<uint32_t>::max()) {
-            // Event indices are 32-bit here (4 bytes an x): a trace of over 4.29 billion events
-            // would need hundreds of GB laid out.
+        const auto x = static_cast<int32_t>(event_of_x.size());
+        if (i > std::numeric_limits<uint32_t>::max() ||
+            event_of_x.size() >= size_t(std::numeric_limits<int32_t>::max())) {
+            // Event indices are 32-bit here (4 bytes an x), an allocation's begin and end x 31
+            // bits (8 bytes an allocation): a trace of over 2^31 alloc and free events would
+            // need hundreds of GB laid out.
             throw std::bad_alloc();
         }
         event_of_x.push_back(static_cast<uint32_t>(i));
@@ -147,12 +149,12 @@ TimelineLayout::TimelineLayout(const Trace& trace, int64_t detail) {
     for (size_t a = 0; a < count; ++a) {
         const int64_t free_event = allocations[a].free_event;
         if (free_event < 0) {
-            m_endX[a] = x_count;  // still live: runs to the end
+            m_endX[a] = int32_t(x_count);  // still live: runs to the end
         } else if (m_endX[a] < 0) {
             // Ended by a second alloc at its address (its free was never recorded): it ends at
             // that alloc's x. Rare, so a binary search each.
             const auto it = std::lower_bound(m_eventOfX.begin(), m_eventOfX.end(), free_event);
-            m_endX[a] = it - m_eventOfX.begin();
+            m_endX[a] = int32_t(it - m_eventOfX.begin());
         }
         m_endX[a] = std::max(m_endX[a], m_beginX[a]);
     }
@@ -182,17 +184,17 @@ TimelineLayout::TimelineLayout(const Trace& trace, int64_t detail) {
     std::iota(m_bySize.begin(), m_bySize.end(), 0);
     std::sort(m_bySize.begin(), m_bySize.end(), BySize{&m_size});
 
-    // Total live bytes per x from a difference array: +size where an allocation starts, -size
-    // where it ends.
-    std::vector<int64_t> diff(static_cast<size_t>(x_count) + 1, 0);
+    // Total live bytes per x from a difference array, +size where an allocation starts, -size
+    // where it ends, summed in place (no second array of 8 bytes an x while it is built).
+    m_total.assign(static_cast<size_t>(x_count) + 1, 0);
     for (size_t a = 0; a < count; ++a) {
-        diff[static_cast<size_t>(m_beginX[a])] += m_size[a];
-        diff[static_cast<size_t>(m_endX[a])] -= m_size[a];
+        m_total[static_cast<size_t>(m_beginX[a])] += m_size[a];
+        m_total[static_cast<size_t>(m_endX[a])] -= m_size[a];
     }
-    m_total.resize(static_cast<size_t>(x_count));
+    m_total.pop_back();
     int64_t running = 0;
     for (int64_t x = 0; x < x_count; ++x) {
-        running += diff[static_cast<size_t>(x)];
+        running += m_total[static_cast<size_t>(x)];
         m_total[static_cast<size_t>(x)] = running;
         if (m_peakX < 0 || running > m_total[static_cast<size_t>(m_peakX)]) {
             m_peakX = x;
@@ -202,7 +204,8 @@ TimelineLayout::TimelineLayout(const Trace& trace, int64_t detail) {
 
     // Alloc and free actions in x order by a counting sort on x; frees first within an x, so a
     // free recorded implicitly by a re-alloc at the same address leaves before the new one comes.
-    std::vector<int64_t> start(static_cast<size_t>(x_count) + 1, 0);
+    // Offsets fit 32 bits: at most two actions an allocation, and under 2^31 allocations.
+    std::vector<uint32_t> start(static_cast<size_t>(x_count) + 1, 0);
     size_t action_count = 0;
     for (size_t a = 0; a < count; ++a) {
         if (!present_from_start[a]) {
@@ -214,9 +217,9 @@ TimelineLayout::TimelineLayout(const Trace& trace, int64_t detail) {
             ++action_count;
         }
     }
-    int64_t offset = 0;
+    uint32_t offset = 0;
     for (auto& s : start) {
-        const int64_t n = s;
+        const uint32_t n = s;
         s = offset;
         offset += n;
     }
@@ -706,11 +709,11 @@ void TimelineLayout::extend(const Trace& trace) {
     auto settle_end = [&](size_t a) {
         const int64_t free_event = allocations[a].free_event;
         if (free_event < 0) {
-            m_endX[a] = x_count;
+            m_endX[a] = int32_t(x_count);
             m_open.push_back(static_cast<int32_t>(a));
         } else if (m_endX[a] < 0) {
             const auto it = std::lower_bound(m_eventOfX.begin(), m_eventOfX.end(), free_event);
-            m_endX[a] = it - m_eventOfX.begin();
+            m_endX[a] = int32_t(it - m_eventOfX.begin());
         }
         m_endX[a] = std::max(m_endX[a], m_beginX[a]);
     };
@@ -721,7 +724,7 @@ void TimelineLayout::extend(const Trace& trace) {
         const Category c = allocations[size_t(a)].category;
         if (c != m_category[size_t(a)]) {
             m_category[size_t(a)] = c;
-            changed_from = std::min(changed_from, m_beginX[size_t(a)]);
+            changed_from = std::min<int64_t>(changed_from, m_beginX[size_t(a)]);
         }
     }
     for (size_t a = old_count; a < count; ++a) {
@@ -868,7 +871,7 @@ void TimelineLayout::extend(const Trace& trace) {
     }
     auto shift = [&](int32_t a, int64_t sign) {
         const int64_t from = m_beginX[size_t(a)];
-        const int64_t to = std::min(m_endX[size_t(a)], old_x);
+        const int64_t to = std::min<int64_t>(m_endX[size_t(a)], old_x);
         if (from >= to) {
             return;
         }

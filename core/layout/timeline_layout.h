@@ -205,8 +205,8 @@ class TimelineLayout {
     // Per allocation.
     std::vector<int64_t> m_size;
     std::vector<Category> m_category;
-    std::vector<int64_t> m_beginX;
-    std::vector<int64_t> m_endX;
+    std::vector<int32_t> m_beginX;  // 31 bits: appendXAxis refuses a longer axis
+    std::vector<int32_t> m_endX;
     std::vector<int32_t> m_stackOrder;  // allocation indices, bottom of the stack first
     // Allocation indices, largest first: all of them, or (m_bySizeComplete false, after extend)
     // only the top ones the detail needs.

@@ -6,6 +6,7 @@
 #include "trace/program_stack_order.h"
 
 #include <algorithm>
+#include <limits>
 #include <new>
 #include <nlohmann/json.hpp>
 
@@ -27,7 +28,7 @@ void appendTail(std::vector<T>& to, const std::vector<T>& from) {
 // whole run where its length is known, else twice what they hold, in buffers advised to use huge
 // pages (trace/column_growth.h). Columns of millions of events then are not reallocated (and
 // copied) again and again as a live run grows, nor faulted in page by page.
-void reserveAhead(EventColumns& events, std::vector<int64_t>& allocation_of_event,
+void reserveAhead(EventColumns& events, std::vector<int32_t>& allocation_of_event,
                   std::vector<Allocation>& allocations, size_t needed, size_t expected) {
     if (needed <= events.time_ns.capacity()) {
         return;
@@ -189,6 +190,14 @@ void LiveTraceBuilder::pairAppended(Trace& trace) {
         allocations.reserve(most);
         m_role.reserve(most);
     }
+    // Allocation indices are 31 bits in allocationOfEvent (4 bytes an event): 2^31 allocations
+    // would need over 100 GB of trace.
+    auto index_of_next = [&allocations]() {
+        if (allocations.size() >= size_t(std::numeric_limits<int32_t>::max())) {
+            throw std::bad_alloc();
+        }
+        return static_cast<int32_t>(allocations.size());
+    };
 
     // The allocations live before these events: their free, name and category may change.
     std::vector<size_t> revisit;
@@ -222,14 +231,14 @@ void LiveTraceBuilder::pairAppended(Trace& trace) {
             a.size = events.size[i];
             a.alloc_event = static_cast<int64_t>(i);
             a.device = events.device[i];
+            allocation_of_event[i] = index_of_next();
             m_open[key] = allocations.size();
-            allocation_of_event[i] = static_cast<int64_t>(allocations.size());
             allocations.push_back(a);
             m_role.push_back(-1);
         } else if (kind == EventKind::Free) {
             if (auto it = m_open.find(key); it != m_open.end()) {
                 allocations[it->second].free_event = static_cast<int64_t>(i);
-                allocation_of_event[i] = static_cast<int64_t>(it->second);
+                allocation_of_event[i] = static_cast<int32_t>(it->second);
                 m_open.erase(it);
             } else {
                 Allocation a;  // freed, never seen allocated: present from the start
@@ -237,7 +246,7 @@ void LiveTraceBuilder::pairAppended(Trace& trace) {
                 a.size = -events.size[i];
                 a.free_event = static_cast<int64_t>(i);
                 a.device = events.device[i];
-                allocation_of_event[i] = static_cast<int64_t>(allocations.size());
+                allocation_of_event[i] = index_of_next();
                 allocations.push_back(a);
                 m_role.push_back(-1);
             }

@@ -203,8 +203,9 @@ class Trace {
     // Call after events change; views and exports read allocations().
     void finalize();
     const std::vector<Allocation>& allocations() const { return m_allocations; }
-    // Allocation index per event, or -1 (events that are neither alloc nor free).
-    const std::vector<int64_t>& allocationOfEvent() const { return m_allocationOfEvent; }
+    // Allocation index per event, or -1 (events that are neither alloc nor free). 32 bits: a
+    // trace holds fewer than 2^31 allocations (finalize throws std::bad_alloc beyond).
+    const std::vector<int32_t>& allocationOfEvent() const { return m_allocationOfEvent; }
     // Segments paired from SegmentAlloc/SegmentFree events, in reserve order (those reserved
     // before the trace first). Empty for runs without a caching allocator (CPU runs).
     const std::vector<Segment>& segments() const { return m_segments; }
@@ -222,7 +223,7 @@ class Trace {
     friend class ParameterInference;
 
     std::vector<Allocation> m_allocations;
-    std::vector<int64_t> m_allocationOfEvent;
+    std::vector<int32_t> m_allocationOfEvent;
     std::vector<Segment> m_segments;
 };
 
