@@ -113,8 +113,23 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     updateActions();
     // The LibTorch part (runs, the GPUs in the run panel, measured peaks) loads on a worker a
     // moment after the window shows, so that opening and drawing a run never waits for it and
-    // the first Run does not either.
-    QTimer::singleShot(k_torch_part_delay_ms, this, [] { TorchPartLoader::loadInBackground(); });
+    // the first Run does not either; while a file opens, once it has (its ~150 MB of code and
+    // data would otherwise add to the peak of laying out a big run: issue 52).
+    QTimer::singleShot(k_torch_part_delay_ms, this, [this] { loadTorchPartWhenIdle(); });
+}
+
+void MainWindow::loadTorchPartWhenIdle() {
+    if (!m_session->isLoading()) {
+        TorchPartLoader::loadInBackground();
+        return;
+    }
+    auto* once = new QObject(this);
+    connect(m_session, &RunSession::loadingChanged, once, [once](bool loading) {
+        if (!loading) {
+            TorchPartLoader::loadInBackground();
+            once->deleteLater();
+        }
+    });
 }
 
 void MainWindow::connectSession() {

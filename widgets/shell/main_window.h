@@ -190,6 +190,8 @@ class MainWindow : public QMainWindow {
     // A single-process or a multi-process run is going.
     bool runActive() const;
     void connectSession();
+    // Loads the LibTorch part now, or once the file being opened has loaded.
+    void loadTorchPartWhenIdle();
     // The status bar and the log follow the runs being recorded.
     void connectLauncher();
     // Starts opening PATH (rank of a run directory) unless a run is being recorded.
