@@ -81,8 +81,13 @@ class ModuleTable {
     // The top rows that hold the most at the moment, largest first (not "(no module)").
     std::vector<int> dominantRows(size_t count) const;
 
-    // The module an allocation is attributed to ("" for none), per allocation of the trace.
-    static std::vector<std::string> modulesOfAllocations(const Trace& trace);
+    // The module each allocation of the trace is attributed to: paths[of[a]], -1 for none.
+    // Paths are numbered by the first allocation attributed to each.
+    struct AllocationModules {
+        std::vector<std::string> paths;
+        std::vector<int32_t> of;
+    };
+    static AllocationModules modulesOfAllocations(const Trace& trace);
     // The innermost module on a stack ("backward of M" counts as M), "" for none: the
     // allocating stack's part of that rule, for one stack (no Role owners; O(depth)).
     static std::string moduleOfStack(const StackTable& stacks, uint32_t node);

@@ -192,21 +192,8 @@ ModulePage::Result ModulePage::computeTable(const Trace& trace, int64_t event, b
     Result result;
     result.table = std::make_shared<const ModuleTable>(ModuleTable::compute(trace, event));
     if (with_modules) {
-        auto index = std::make_shared<ModuleIndex>();
-        std::unordered_map<std::string, int32_t> ids;
-        const auto modules = ModuleTable::modulesOfAllocations(trace);
-        index->of.resize(modules.size(), -1);
-        for (size_t a = 0; a < modules.size(); ++a) {
-            if (modules[a].empty()) {
-                continue;
-            }
-            auto [it, added] = ids.emplace(modules[a], int32_t(index->paths.size()));
-            if (added) {
-                index->paths.push_back(modules[a]);
-            }
-            index->of[a] = it->second;
-        }
-        result.modules = std::move(index);
+        result.modules =
+            std::make_shared<const ModuleIndex>(ModuleTable::modulesOfAllocations(trace));
     }
     return result;
 }

@@ -5,6 +5,8 @@
 #include <QVector>
 #include <QWidget>
 
+#include "explain/module_table.h"
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -17,7 +19,6 @@ class QTreeView;
 
 namespace memscope {
 
-class ModuleTable;
 class ModuleTreeModel;
 class RunDocument;
 class Trace;
@@ -107,10 +108,8 @@ class ModulePage : public QWidget {
 
   private:
     // The module of every allocation, each path once.
-    struct ModuleIndex {
-        std::vector<std::string> paths;
-        std::vector<int32_t> of;  // per allocation: its path's index, -1 for none
-    };
+    // Per allocation: its path's index, -1 for none.
+    using ModuleIndex = ModuleTable::AllocationModules;
     struct Result {
         std::shared_ptr<const ModuleTable> table;
         std::shared_ptr<const ModuleIndex> modules;  // null when it was not asked for
