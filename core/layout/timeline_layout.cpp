@@ -386,8 +386,8 @@ void TimelineLayout::buildTotalTrees() {
 
 template <typename Better>
 int64_t TimelineLayout::rangeQuery(const std::vector<int64_t>& values,
-                                   const std::vector<int64_t>& tree, int64_t x0, int64_t x1,
-                                   Better better) const {
+                                   const std::vector<int64_t>& tree, size_t leaves, int64_t x0,
+                                   int64_t x1, Better better) const {
     int64_t best = values[size_t(x0)];
     auto scan = [&](int64_t from, int64_t to) {
         for (int64_t x = from; x < to; ++x) {
@@ -403,8 +403,8 @@ int64_t TimelineLayout::rangeQuery(const std::vector<int64_t>& values,
     scan(x0, first_full * kBlock);
     scan(last_full * kBlock, x1);
     // Iterative bottom-up query over leaves [first_full, last_full).
-    size_t l = m_blockLeaves + size_t(first_full);
-    size_t r = m_blockLeaves + size_t(last_full);
+    size_t l = leaves + size_t(first_full);
+    size_t r = leaves + size_t(last_full);
     while (l < r) {
         if (l & 1) {
             best = better(best, tree[l++]);
@@ -424,7 +424,7 @@ int64_t TimelineLayout::maxTotal(int64_t x0, int64_t x1) const {
     if (x0 >= x1) {
         return 0;
     }
-    return rangeQuery(m_total, m_blockMax, x0, x1,
+    return rangeQuery(m_total, m_blockMax, m_blockLeaves, x0, x1,
                       [](int64_t l, int64_t r) { return std::max(l, r); });
 }
 
@@ -434,7 +434,7 @@ int64_t TimelineLayout::minTotal(int64_t x0, int64_t x1) const {
     if (x0 >= x1) {
         return 0;
     }
-    return rangeQuery(m_total, m_blockMin, x0, x1,
+    return rangeQuery(m_total, m_blockMin, m_blockLeaves, x0, x1,
                       [](int64_t l, int64_t r) { return std::min(l, r); });
 }
 
@@ -444,8 +444,75 @@ int64_t TimelineLayout::minDrawnTop(int64_t x0, int64_t x1) const {
     if (x0 >= x1) {
         return 0;
     }
-    return rangeQuery(m_drawnTop, m_blockMinDrawnTop, x0, x1,
-                      [](int64_t l, int64_t r) { return std::min(l, r); });
+    // The value at x0, and those of the steps inside (x0, x1).
+    int64_t lowest = drawnTopAt(x0);
+    const auto k0 =
+        std::upper_bound(m_drawnTopX.begin(), m_drawnTopX.end(), x0) - m_drawnTopX.begin();
+    const auto k1 =
+        std::lower_bound(m_drawnTopX.begin(), m_drawnTopX.end(), x1) - m_drawnTopX.begin();
+    if (k0 < k1) {
+        lowest = std::min(lowest, rangeQuery(m_drawnTopValue, m_blockMinDrawnTop, m_drawnTopLeaves,
+                                             k0, k1, minOf));
+    }
+    return lowest;
+}
+
+int64_t TimelineLayout::drawnTopAt(int64_t x) const {
+    const auto k =
+        std::upper_bound(m_drawnTopX.begin(), m_drawnTopX.end(), x) - m_drawnTopX.begin();
+    return k == 0 ? 0 : m_drawnTopValue[size_t(k - 1)];
+}
+
+std::vector<int64_t> TimelineLayout::drawnTop() const {
+    std::vector<int64_t> out(size_t(xCount()), 0);
+    for (size_t k = 0; k < m_drawnTopX.size(); ++k) {
+        const size_t end = k + 1 < m_drawnTopX.size() ? size_t(m_drawnTopX[k + 1]) : out.size();
+        std::fill(out.begin() + std::ptrdiff_t(m_drawnTopX[k]), out.begin() + std::ptrdiff_t(end),
+                  m_drawnTopValue[k]);
+    }
+    return out;
+}
+
+void TimelineLayout::rebuildDrawnTop() {
+    // A step where a drawn allocation begins or ends: 2 * detail at most, sorted by x. (Stored
+    // per x it took 8 bytes an x whatever the detail: 97 MB at 12M events, issue 52.)
+    const int64_t x_count = xCount();
+    std::vector<std::pair<int32_t, int64_t>> changes;
+    changes.reserve(2 * m_drawn.size());
+    for (size_t d = 0; d < m_drawn.size(); ++d) {
+        if (m_drawnBegin[d] >= m_drawnEnd[d]) {
+            continue;  // never live
+        }
+        const int64_t size = m_size[size_t(m_drawn[d])];
+        changes.emplace_back(int32_t(m_drawnBegin[d]), size);
+        if (m_drawnEnd[d] < x_count) {
+            changes.emplace_back(int32_t(m_drawnEnd[d]), -size);
+        }
+    }
+    std::sort(changes.begin(), changes.end(),
+              [](const auto& l, const auto& r) { return l.first < r.first; });
+    m_drawnTopX.clear();
+    m_drawnTopValue.clear();
+    int64_t running = 0;
+    for (size_t i = 0; i < changes.size();) {
+        const int32_t x = changes[i].first;
+        for (; i < changes.size() && changes[i].first == x; ++i) {
+            running += changes[i].second;
+        }
+        const int64_t before = m_drawnTopValue.empty() ? 0 : m_drawnTopValue.back();
+        if (running != before) {
+            m_drawnTopX.push_back(x);
+            m_drawnTopValue.push_back(running);
+        }
+    }
+    // Block minima over the steps' values (the band's lower envelope per pixel column).
+    const size_t blocks = (m_drawnTopValue.size() + size_t(kBlock) - 1) / size_t(kBlock);
+    m_drawnTopLeaves = 1;
+    while (m_drawnTopLeaves < blocks) {
+        m_drawnTopLeaves *= 2;
+    }
+    m_blockMinDrawnTop.assign(2 * m_drawnTopLeaves, std::numeric_limits<int64_t>::max());
+    updateBlockTree(m_drawnTopValue, m_blockMinDrawnTop, m_drawnTopLeaves, 0, blocks, minOf);
 }
 
 void TimelineLayout::mapPhases(const Trace& trace) {
@@ -527,26 +594,7 @@ void TimelineLayout::setDetail(int64_t n) {
         m_drawnEnd[d] = m_endX[size_t(m_drawn[d])];
     }
 
-    // Top of the drawn allocations per x, as for the total.
-    const auto x_count = size_t(xCount());
-    // A difference array in place (the last slot for the ends at x_count), then its running
-    // sum: no second array of a value per x.
-    m_drawnTop.assign(x_count + 1, 0);
-    for (size_t d = 0; d < drawn; ++d) {
-        const int64_t size = m_size[size_t(m_drawn[d])];
-        m_drawnTop[size_t(m_drawnBegin[d])] += size;
-        m_drawnTop[size_t(m_drawnEnd[d])] -= size;
-    }
-    int64_t running = 0;
-    for (size_t x = 0; x < x_count; ++x) {
-        running += m_drawnTop[x];
-        m_drawnTop[x] = running;
-    }
-    m_drawnTop.resize(x_count);
-    // Block minima of the drawn top, as the max tree over totals (the band's lower envelope
-    // per pixel column).
-    m_blockMinDrawnTop.assign(2 * m_blockLeaves, std::numeric_limits<int64_t>::max());
-    updateDrawnTopTree(0, m_blockLeaves);
+    rebuildDrawnTop();
 
     // The drawn allocations' actions, in order: all the sweep below needs.
     m_drawnActions.clear();
@@ -556,10 +604,6 @@ void TimelineLayout::setDetail(int64_t n) {
         }
     }
     sweepPoints(drawn_present);
-}
-
-void TimelineLayout::updateDrawnTopTree(size_t first_block, size_t end_block) {
-    updateBlockTree(m_drawnTop, m_blockMinDrawnTop, m_blockLeaves, first_block, end_block, minOf);
 }
 
 void TimelineLayout::ensureBySize(int64_t n) {
@@ -754,7 +798,6 @@ void TimelineLayout::extend(const Trace& trace) {
             m_peakX = x;
         }
     }
-    const size_t old_leaves = m_blockLeaves;
     updateTotalTrees(size_t(old_x / kBlock));
 
     // Actions at the new x, ordered as the constructor's counting sort orders them.
@@ -862,49 +905,8 @@ void TimelineLayout::extend(const Trace& trace) {
         m_drawnEnd[d] = m_endX[a];
     }
 
-    // The drawn top: before the old end only the allocations that left or joined the detail
-    // change it (over their own x); from the old end on it is summed afresh.
-    m_drawnTop.resize(size_t(x_count));
-    const bool whole_tree = m_blockLeaves != old_leaves;
-    if (whole_tree) {
-        m_blockMinDrawnTop.assign(2 * m_blockLeaves, std::numeric_limits<int64_t>::max());
-    }
-    auto shift = [&](int32_t a, int64_t sign) {
-        const int64_t from = m_beginX[size_t(a)];
-        const int64_t to = std::min<int64_t>(m_endX[size_t(a)], old_x);
-        if (from >= to) {
-            return;
-        }
-        const int64_t bytes = sign * m_size[size_t(a)];
-        for (int64_t x = from; x < to; ++x) {
-            m_drawnTop[size_t(x)] += bytes;
-        }
-        if (!whole_tree) {
-            updateDrawnTopTree(size_t(from / kBlock), size_t((to - 1) / kBlock) + 1);
-        }
-    };
-    for (const int32_t a : evicted) {
-        shift(a, -1);
-    }
-    for (const int32_t a : added) {
-        shift(a, +1);
-    }
-    std::fill(diff.begin(), diff.end(), 0);
-    for (size_t d = 0; d < m_drawn.size(); ++d) {
-        add(m_drawnBegin[d], m_size[size_t(m_drawn[d])]);
-        add(m_drawnEnd[d], -m_size[size_t(m_drawn[d])]);
-    }
-    // Drawn allocations begun before the old end and live at it: in the top at old_x - 1.
-    running = old_x > 0 ? m_drawnTop[size_t(old_x - 1)] : 0;
-    for (int64_t x = old_x; x < x_count; ++x) {
-        running += diff[size_t(x - old_x)];
-        m_drawnTop[size_t(x)] = running;
-    }
-    if (whole_tree) {
-        updateDrawnTopTree(0, m_blockLeaves);
-    } else {
-        updateDrawnTopTree(size_t(old_x / kBlock), m_blockLeaves);
-    }
+    // The drawn top, from the drawn allocations (2 * detail steps at most).
+    rebuildDrawnTop();
 
     // The drawn actions: the old ones still drawn, then the drawn ones among the new.
     if (added_old) {

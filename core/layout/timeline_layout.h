@@ -113,10 +113,12 @@ class TimelineLayout {
     // --- curves: the value at x holds on [x, x+1), for x in [0, xCount())
     int64_t totalAt(int64_t x) const { return m_total[static_cast<size_t>(x)]; }
     // Top of the drawn allocations; the summarized band is [drawnTopAt(x), totalAt(x)).
-    int64_t drawnTopAt(int64_t x) const { return m_drawnTop[static_cast<size_t>(x)]; }
+    // O(log 2 * detail): kept as a step per x where a drawn allocation begins or ends.
+    int64_t drawnTopAt(int64_t x) const;
     int64_t summarizedAt(int64_t x) const { return totalAt(x) - drawnTopAt(x); }
     const std::vector<int64_t>& total() const { return m_total; }
-    const std::vector<int64_t>& drawnTop() const { return m_drawnTop; }
+    // drawnTopAt for every x, written out (O(xCount())).
+    std::vector<int64_t> drawnTop() const;
     // Highest total on [x0, x1) (clamped to the axis); 0 for an empty range.
     int64_t maxTotal(int64_t x0, int64_t x1) const;
     // Lowest total on [x0, x1) (clamped); 0 for an empty range. With maxTotal, the envelope of
@@ -178,7 +180,8 @@ class TimelineLayout {
     // Recomputes tree leaves for blocks from `first_block` on and their parents (growing the
     // trees when the blocks outgrow the leaves).
     void updateTotalTrees(size_t first_block);
-    void updateDrawnTopTree(size_t first_block, size_t end_block);
+    // The drawn top's steps and their min tree, from the drawn allocations.
+    void rebuildDrawnTop();
     // Bottom-edge points of the drawn allocations, from m_drawnActions.
     void sweepPoints(size_t drawn_present);
     // The exact top n of m_bySize (sorting all allocations when it holds fewer).
@@ -189,7 +192,7 @@ class TimelineLayout {
     // tree over blocks of kBlock values built the same way. The range must not be empty.
     template <typename Better>
     int64_t rangeQuery(const std::vector<int64_t>& values, const std::vector<int64_t>& tree,
-                       int64_t x0, int64_t x1, Better better) const;
+                       size_t leaves, int64_t x0, int64_t x1, Better better) const;
     // Category blocks from block `from` to the end (from its stored start bytes and action).
     void buildCategoryBlocks(size_t from = 0);
     // The x of an action (a << 1 | is_free), and applying it to per-category bytes.
@@ -252,8 +255,12 @@ class TimelineLayout {
     std::vector<int64_t> m_drawnEnd;
     std::vector<int64_t> m_pointStart;  // CSR offsets into m_points, drawnCount() + 1 entries
     std::vector<TimelinePoint> m_points;
-    std::vector<int64_t> m_drawnTop;
-    std::vector<int64_t> m_blockMinDrawnTop;  // min tree over blocks of kBlock drawn tops
+    // The drawn top: m_drawnTopValue[k] from x = m_drawnTopX[k] on, up to the next step; 0
+    // before the first. Only where it changes, so that its size follows the detail.
+    std::vector<int32_t> m_drawnTopX;
+    std::vector<int64_t> m_drawnTopValue;
+    std::vector<int64_t> m_blockMinDrawnTop;  // min tree over blocks of kBlock step values
+    size_t m_drawnTopLeaves = 1;
     // Scratch kept between setDetail calls so that its pages are reused.
     struct LiveEntry {
         int32_t d;       // drawn index
