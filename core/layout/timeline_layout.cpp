@@ -180,8 +180,19 @@ TimelineLayout::TimelineLayout(const Trace& trace, int64_t detail) {
         }
     }
 
+    // The largest `detail` allocations in order, not all of them: BySize is a total order, so
+    // they are the first of the whole sort, which ensureBySize makes when a larger detail is
+    // asked for. Sorting the 6.09M allocations of a 1 GB snapshot took a third of its layout.
+    const auto top = size_t(std::clamp<int64_t>(detail, 0, int64_t(count)));
     m_bySize.resize(count);
     std::iota(m_bySize.begin(), m_bySize.end(), 0);
+    if (top < count) {
+        std::nth_element(m_bySize.begin(), m_bySize.begin() + std::ptrdiff_t(top), m_bySize.end(),
+                         BySize{&m_size});
+        m_bySize.resize(top);
+        m_bySize.shrink_to_fit();
+        m_bySizeComplete = false;
+    }
     std::sort(m_bySize.begin(), m_bySize.end(), BySize{&m_size});
 
     // Total live bytes per x from a difference array, +size where an allocation starts, -size

@@ -211,7 +211,7 @@ class TimelineLayout {
     std::vector<int32_t> m_beginX;  // 31 bits: appendXAxis refuses a longer axis
     std::vector<int32_t> m_endX;
     std::vector<int32_t> m_stackOrder;  // allocation indices, bottom of the stack first
-    // Allocation indices, largest first: all of them, or (m_bySizeComplete false, after extend)
+    // Allocation indices, largest first: all of them, or (m_bySizeComplete false)
     // only the top ones the detail needs.
     std::vector<int32_t> m_bySize;
     bool m_bySizeComplete = true;
