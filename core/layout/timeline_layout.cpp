@@ -55,6 +55,17 @@ void updateBlockTree(const std::vector<int64_t>& values, std::vector<int64_t>& t
     }
 }
 
+// Leaves of an implicit block tree over `count` values: the power of two that holds their
+// blocks of kBlock.
+size_t blockTreeLeaves(size_t count) {
+    const size_t blocks = (count + size_t(kBlock) - 1) / size_t(kBlock);
+    size_t leaves = 1;
+    while (leaves < blocks) {
+        leaves *= 2;
+    }
+    return leaves;
+}
+
 int64_t maxOfBlocks(int64_t l, int64_t r) {
     return std::max(l, r);
 }
@@ -375,10 +386,7 @@ TimelineLayout::CategoryBytes TimelineLayout::categoryStackMax(int64_t x0, int64
 
 void TimelineLayout::buildTotalTrees() {
     const size_t blocks = (m_total.size() + size_t(kBlock) - 1) / size_t(kBlock);
-    m_blockLeaves = 1;
-    while (m_blockLeaves < blocks) {
-        m_blockLeaves *= 2;
-    }
+    m_blockLeaves = blockTreeLeaves(m_total.size());
     m_blockMax.assign(2 * m_blockLeaves, std::numeric_limits<int64_t>::min());
     m_blockMin.assign(2 * m_blockLeaves, std::numeric_limits<int64_t>::max());
     for (size_t b = 0; b < blocks; ++b) {
@@ -455,10 +463,10 @@ int64_t TimelineLayout::minDrawnTop(int64_t x0, int64_t x1) const {
     if (x0 >= x1) {
         return 0;
     }
-    // The value at x0, and those of the steps inside (x0, x1).
-    int64_t lowest = drawnTopAt(x0);
+    // The value at x0 (of the step before k0), and those of the steps inside (x0, x1).
     const auto k0 =
         std::upper_bound(m_drawnTopX.begin(), m_drawnTopX.end(), x0) - m_drawnTopX.begin();
+    int64_t lowest = k0 == 0 ? 0 : m_drawnTopValue[size_t(k0 - 1)];
     const auto k1 =
         std::lower_bound(m_drawnTopX.begin(), m_drawnTopX.end(), x1) - m_drawnTopX.begin();
     if (k0 < k1) {
@@ -517,13 +525,10 @@ void TimelineLayout::rebuildDrawnTop() {
         }
     }
     // Block minima over the steps' values (the band's lower envelope per pixel column).
-    const size_t blocks = (m_drawnTopValue.size() + size_t(kBlock) - 1) / size_t(kBlock);
-    m_drawnTopLeaves = 1;
-    while (m_drawnTopLeaves < blocks) {
-        m_drawnTopLeaves *= 2;
-    }
+    m_drawnTopLeaves = blockTreeLeaves(m_drawnTopValue.size());
     m_blockMinDrawnTop.assign(2 * m_drawnTopLeaves, std::numeric_limits<int64_t>::max());
-    updateBlockTree(m_drawnTopValue, m_blockMinDrawnTop, m_drawnTopLeaves, 0, blocks, minOf);
+    updateBlockTree(m_drawnTopValue, m_blockMinDrawnTop, m_drawnTopLeaves, 0, m_drawnTopLeaves,
+                    minOf);
 }
 
 void TimelineLayout::mapPhases(const Trace& trace) {
@@ -944,60 +949,6 @@ void TimelineLayout::extend(const Trace& trace) {
     m_eventCount = static_cast<int64_t>(events.count());
     m_firstNew = static_cast<int64_t>(old_count);
     mapPhases(trace);
-}
-
-int64_t TimelineLayout::bottomAt(int64_t a, int64_t x) const {
-    if (a < 0 || a >= allocationCount()) {
-        return -1;
-    }
-    const int64_t d = drawnIndexOf(a);
-    if (d < 0 || x < beginX(a) || x >= endX(a)) {
-        return -1;
-    }
-    const TimelinePoint* first = pointsBegin(d);
-    const TimelinePoint* last = pointsEnd(d);
-    const TimelinePoint* it = std::upper_bound(
-        first, last, x, [](int64_t value, const TimelinePoint& p) { return value < p.x; });
-    return it == first ? -1 : (it - 1)->y_bottom;
-}
-
-int64_t TimelineLayout::hitTest(double x, double y) const {
-    if (!(x >= 0) || !(y >= 0) || x >= double(xCount())) {
-        return -1;
-    }
-    const auto xi = static_cast<int64_t>(std::floor(x));
-    if (y >= double(drawnTopAt(xi))) {
-        return -1;
-    }
-    for (size_t d = 0; d < m_drawn.size(); ++d) {
-        if (m_drawnBegin[d] > xi || m_drawnEnd[d] <= xi) {
-            continue;
-        }
-        const int64_t a = m_drawn[d];
-        const int64_t b = bottomAt(a, xi);
-        if (y >= double(b) && y < double(b + sizeOf(a))) {
-            return a;
-        }
-    }
-    return -1;
-}
-
-bool TimelineLayout::inSummarizedBand(double x, double y) const {
-    if (!(x >= 0) || x >= double(xCount())) {
-        return false;
-    }
-    const auto xi = static_cast<int64_t>(std::floor(x));
-    return y >= double(drawnTopAt(xi)) && y < double(totalAt(xi));
-}
-
-std::vector<int64_t> TimelineLayout::drawnIn(int64_t x0, int64_t x1) const {
-    std::vector<int64_t> out;
-    for (size_t d = 0; d < m_drawn.size(); ++d) {
-        if (m_drawnBegin[d] < x1 && m_drawnEnd[d] > x0) {
-            out.push_back(int64_t(d));
-        }
-    }
-    return out;
 }
 
 }  // namespace memscope
