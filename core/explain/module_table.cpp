@@ -204,6 +204,11 @@ ModuleTable::AllocationModules ModuleTable::modulesOfAllocations(const Trace& tr
 }
 
 ModuleTable ModuleTable::compute(const Trace& trace, int64_t event) {
+    return compute(trace, event, modulesOfAllocations(trace));
+}
+
+ModuleTable ModuleTable::compute(const Trace& trace, int64_t event,
+                                 const AllocationModules& modules) {
     ModuleTable table;
     const auto& ev = trace.events;
     const int64_t n = int64_t(ev.count());
@@ -225,7 +230,6 @@ ModuleTable ModuleTable::compute(const Trace& trace, int64_t event) {
     none.name = kNoModule;
 
     // At the moment.
-    const AllocationModules modules = modulesOfAllocations(trace);
     std::vector<int> row_of_path(modules.paths.size(), -2);  // -2: no row asked for yet
     const auto& allocations = trace.allocations();
     for (size_t i = 0; i < allocations.size(); ++i) {

@@ -88,6 +88,8 @@ class ModuleTable {
         std::vector<int32_t> of;
     };
     static AllocationModules modulesOfAllocations(const Trace& trace);
+    // compute() with the trace's modulesOfAllocations already at hand.
+    static ModuleTable compute(const Trace& trace, int64_t event, const AllocationModules& modules);
     // The innermost module on a stack ("backward of M" counts as M), "" for none: the
     // allocating stack's part of that rule, for one stack (no Role owners; O(depth)).
     static std::string moduleOfStack(const StackTable& stacks, uint32_t node);

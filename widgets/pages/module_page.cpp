@@ -190,11 +190,15 @@ void ModulePage::showAtEvent(int64_t event) {
 
 ModulePage::Result ModulePage::computeTable(const Trace& trace, int64_t event, bool with_modules) {
     Result result;
-    result.table = std::make_shared<const ModuleTable>(ModuleTable::compute(trace, event));
-    if (with_modules) {
-        result.modules =
-            std::make_shared<const ModuleIndex>(ModuleTable::modulesOfAllocations(trace));
+    if (!with_modules) {
+        result.table = std::make_shared<const ModuleTable>(ModuleTable::compute(trace, event));
+        return result;
     }
+    // The table attributes allocations to modules as the filter does: one pass for both.
+    auto modules = std::make_shared<const ModuleIndex>(ModuleTable::modulesOfAllocations(trace));
+    result.table =
+        std::make_shared<const ModuleTable>(ModuleTable::compute(trace, event, *modules));
+    result.modules = std::move(modules);
     return result;
 }
 
