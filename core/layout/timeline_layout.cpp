@@ -26,11 +26,24 @@ struct BySize {
     }
 };
 
+// Calls f(values[i]) for i in [from, to): a vector's elements, or a packed column's unpacked block
+// by block.
+template <typename F>
+void forEachValue(const std::vector<int64_t>& values, size_t from, size_t to, F&& f) {
+    for (size_t i = from; i < to; ++i) {
+        f(values[i]);
+    }
+}
+template <typename F>
+void forEachValue(const PackedColumn<int64_t>& values, size_t from, size_t to, F&& f) {
+    values.forEach(from, to, f);
+}
+
 // Recomputes the leaves of an implicit block tree for blocks [first, end) of `values` and their
 // ancestors (`better` picks the kept value, `none` fills empty leaves).
-template <typename Better>
-void updateBlockTree(const std::vector<int64_t>& values, std::vector<int64_t>& tree, size_t leaves,
-                     size_t first, size_t end, Better better) {
+template <typename Values, typename Better>
+void updateBlockTree(const Values& values, std::vector<int64_t>& tree, size_t leaves, size_t first,
+                     size_t end, Better better) {
     const size_t blocks = (values.size() + size_t(kBlock) - 1) / size_t(kBlock);
     end = std::min(end, blocks);
     if (first >= end) {
@@ -40,9 +53,7 @@ void updateBlockTree(const std::vector<int64_t>& values, std::vector<int64_t>& t
         const size_t from = b * size_t(kBlock);
         const size_t to = std::min(values.size(), from + size_t(kBlock));
         int64_t best = values[from];
-        for (size_t x = from + 1; x < to; ++x) {
-            best = better(best, values[x]);
-        }
+        forEachValue(values, from + 1, to, [&](int64_t v) { best = better(best, v); });
         tree[leaves + b] = best;
     }
     for (size_t l = (leaves + first) / 2, r = (leaves + end - 1) / 2; l >= 1; l /= 2, r /= 2) {
@@ -84,7 +95,7 @@ bool beforeTrace(const EventColumns& events, size_t i) {
 // interleave slightly out of time order; a running maximum keeps the times sorted for
 // xAtTime's binary search.
 void appendXAxis(const EventColumns& events, const std::vector<int32_t>& allocation_of_event,
-                 size_t from, std::vector<uint32_t>& event_of_x, std::vector<int64_t>& time_of_x,
+                 size_t from, PackedColumn<uint32_t>& event_of_x, PackedColumn<int64_t>& time_of_x,
                  std::vector<int32_t>& begin_x, std::vector<int32_t>& end_x) {
     int64_t latest = time_of_x.empty() ? std::numeric_limits<int64_t>::min() : time_of_x.back();
     for (size_t i = from; i < events.count(); ++i) {
@@ -206,24 +217,6 @@ TimelineLayout::TimelineLayout(const Trace& trace, int64_t detail) {
     }
     std::sort(m_bySize.begin(), m_bySize.end(), BySize{&m_size});
 
-    // Total live bytes per x from a difference array, +size where an allocation starts, -size
-    // where it ends, summed in place (no second array of 8 bytes an x while it is built).
-    m_total.assign(static_cast<size_t>(x_count) + 1, 0);
-    for (size_t a = 0; a < count; ++a) {
-        m_total[static_cast<size_t>(m_beginX[a])] += m_size[a];
-        m_total[static_cast<size_t>(m_endX[a])] -= m_size[a];
-    }
-    m_total.pop_back();
-    int64_t running = 0;
-    for (int64_t x = 0; x < x_count; ++x) {
-        running += m_total[static_cast<size_t>(x)];
-        m_total[static_cast<size_t>(x)] = running;
-        if (m_peakX < 0 || running > m_total[static_cast<size_t>(m_peakX)]) {
-            m_peakX = x;
-        }
-    }
-    buildTotalTrees();
-
     // Alloc and free actions in x order by a counting sort on x; frees first within an x, so a
     // free recorded implicitly by a re-alloc at the same address leaves before the new one comes.
     // Offsets fit 32 bits: at most two actions an allocation, and under 2^31 allocations.
@@ -261,6 +254,30 @@ TimelineLayout::TimelineLayout(const Trace& trace, int64_t detail) {
             m_actions[size_t(start[size_t(m_beginX[a])]++)] = uint32_t(a) << 1;
         }
     }
+
+    // Total live bytes per x: the allocations present from the start, then the actions at each
+    // x in turn (the same sums as a difference array of +size at an allocation's begin and
+    // -size at its end, without that array's 8 bytes an x).
+    int64_t running = 0;
+    for (size_t r = 0; r < m_presentCount; ++r) {
+        running += m_size[size_t(m_stackOrder[r])];
+    }
+    m_total.reserve(size_t(x_count));
+    int64_t peak = 0;
+    for (size_t x = 0, action = 0; x < size_t(x_count); ++x) {
+        for (; action < m_actions.size() && actionX(m_actions[action]) == int64_t(x); ++action) {
+            const auto a = size_t(m_actions[action] >> 1);
+            running += (m_actions[action] & 1) ? -m_size[a] : m_size[a];
+        }
+        m_total.push_back(running);
+        if (m_peakX < 0 || running > peak) {
+            m_peakX = int64_t(x), peak = running;
+        }
+    }
+    m_eventOfX.shrink_to_fit();
+    m_timeOfX.shrink_to_fit();
+    m_total.shrink_to_fit();
+    buildTotalTrees();
 
     m_eventCount = static_cast<int64_t>(events.count());
     for (size_t a = 0; a < count; ++a) {
@@ -390,12 +407,13 @@ void TimelineLayout::buildTotalTrees() {
     m_blockMax.assign(2 * m_blockLeaves, std::numeric_limits<int64_t>::min());
     m_blockMin.assign(2 * m_blockLeaves, std::numeric_limits<int64_t>::max());
     for (size_t b = 0; b < blocks; ++b) {
-        const auto from = m_total.begin() + std::ptrdiff_t(b * size_t(kBlock));
-        const auto to =
-            m_total.begin() + std::ptrdiff_t(std::min(m_total.size(), (b + 1) * size_t(kBlock)));
-        const auto [lowest, highest] = std::minmax_element(from, to);
-        m_blockMax[m_blockLeaves + b] = *highest;
-        m_blockMin[m_blockLeaves + b] = *lowest;
+        int64_t lowest = std::numeric_limits<int64_t>::max();
+        int64_t highest = std::numeric_limits<int64_t>::min();
+        m_total.forEach(
+            b * size_t(kBlock), std::min(m_total.size(), (b + 1) * size_t(kBlock)),
+            [&](int64_t v) { lowest = std::min(lowest, v), highest = std::max(highest, v); });
+        m_blockMax[m_blockLeaves + b] = highest;
+        m_blockMin[m_blockLeaves + b] = lowest;
     }
     for (size_t i = m_blockLeaves - 1; i >= 1; --i) {
         m_blockMax[i] = std::max(m_blockMax[2 * i], m_blockMax[2 * i + 1]);
@@ -403,14 +421,14 @@ void TimelineLayout::buildTotalTrees() {
     }
 }
 
-template <typename Better>
-int64_t TimelineLayout::rangeQuery(const std::vector<int64_t>& values,
-                                   const std::vector<int64_t>& tree, size_t leaves, int64_t x0,
-                                   int64_t x1, Better better) const {
+template <typename Values, typename Better>
+int64_t TimelineLayout::rangeQuery(const Values& values, const std::vector<int64_t>& tree,
+                                   size_t leaves, int64_t x0, int64_t x1, Better better) const {
     int64_t best = values[size_t(x0)];
     auto scan = [&](int64_t from, int64_t to) {
-        for (int64_t x = from; x < to; ++x) {
-            best = better(best, values[size_t(x)]);
+        if (from < to) {
+            forEachValue(values, size_t(from), size_t(to),
+                         [&](int64_t v) { best = better(best, v); });
         }
     };
     const int64_t first_full = (x0 + kBlock - 1) / kBlock;
@@ -805,13 +823,13 @@ void TimelineLayout::extend(const Trace& trace) {
         add(m_beginX[a], m_size[a]);
         add(m_endX[a], -m_size[a]);
     }
-    m_total.resize(size_t(x_count));
     int64_t running = old_x > 0 ? m_total[size_t(old_x - 1)] : 0;
+    int64_t peak = m_peakX >= 0 ? m_total[size_t(m_peakX)] : 0;
     for (int64_t x = old_x; x < x_count; ++x) {
         running += diff[size_t(x - old_x)];
-        m_total[size_t(x)] = running;
-        if (m_peakX < 0 || running > m_total[size_t(m_peakX)]) {
-            m_peakX = x;
+        m_total.push_back(running);
+        if (m_peakX < 0 || running > peak) {
+            m_peakX = x, peak = running;
         }
     }
     updateTotalTrees(size_t(old_x / kBlock));

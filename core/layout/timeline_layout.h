@@ -1,6 +1,7 @@
 #pragma once
 
 #include "trace/category.h"
+#include "trace/packed_column.h"
 #include "trace/trace.h"
 
 #include <array>
@@ -93,7 +94,7 @@ class TimelineLayout {
     int64_t xAtTime(int64_t time_ns) const;
     // timeAt for every x (non-decreasing), and the time the axis ends at (x = xCount()): the last
     // event's plus one average gap between events, so that the last state has a width too.
-    const std::vector<int64_t>& times() const { return m_timeOfX; }
+    const PackedColumn<int64_t>& times() const { return m_timeOfX; }
     double endTime() const;
     // xAtTime of the begin and end of the trace's phases (Trace::phases, by index), mapped with
     // the layout: a frame draws thousands of phase bands, step labels, lines and floors, and a
@@ -116,7 +117,7 @@ class TimelineLayout {
     // O(log 2 * detail): kept as a step per x where a drawn allocation begins or ends.
     int64_t drawnTopAt(int64_t x) const;
     int64_t summarizedAt(int64_t x) const { return totalAt(x) - drawnTopAt(x); }
-    const std::vector<int64_t>& total() const { return m_total; }
+    const PackedColumn<int64_t>& total() const { return m_total; }
     // drawnTopAt for every x, written out (O(xCount())).
     std::vector<int64_t> drawnTop() const;
     // Highest total on [x0, x1) (clamped to the axis); 0 for an empty range.
@@ -190,9 +191,9 @@ class TimelineLayout {
     void mapPhases(const Trace& trace);
     // Best of values[x] over [x0, x1) by `better` (max or min), with `tree` the implicit binary
     // tree over blocks of kBlock values built the same way. The range must not be empty.
-    template <typename Better>
-    int64_t rangeQuery(const std::vector<int64_t>& values, const std::vector<int64_t>& tree,
-                       size_t leaves, int64_t x0, int64_t x1, Better better) const;
+    template <typename Values, typename Better>
+    int64_t rangeQuery(const Values& values, const std::vector<int64_t>& tree, size_t leaves,
+                       int64_t x0, int64_t x1, Better better) const;
     // Category blocks from block `from` to the end (from its stored start bytes and action).
     void buildCategoryBlocks(size_t from = 0);
     // The x of an action (a << 1 | is_free), and applying it to per-category bytes.
@@ -222,10 +223,10 @@ class TimelineLayout {
     int64_t m_firstNew = 0;
     std::vector<int32_t> m_revisited;
     size_t m_presentCount = 0;  // m_stackOrder starts with those present from the start
-    // Per x.
-    std::vector<uint32_t> m_eventOfX;  // event index per x (32-bit: see appendXAxis)
-    std::vector<int64_t> m_timeOfX;    // running maximum, so binary search is valid
-    std::vector<int64_t> m_total;
+    // Per x, packed (trace/packed_column.h: 8-20 bits an x where they were 160, issue 52).
+    PackedColumn<uint32_t> m_eventOfX;  // event index per x (32-bit: see appendXAxis)
+    PackedColumn<int64_t> m_timeOfX;    // running maximum, so binary search is valid
+    PackedColumn<int64_t> m_total;
     std::vector<std::pair<int64_t, int64_t>> m_phaseX;  // per phase of the trace: begin, end x
     // Every kTimeStride-th of m_timeOfX, for xAtTime (a stale one, between an extend's new x
     // and its mapPhases, is not used).

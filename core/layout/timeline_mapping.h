@@ -1,5 +1,7 @@
 #pragma once
 
+#include "trace/packed_column.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -27,7 +29,7 @@ struct TimelineMapping {
     double height = 1;
     // Time axis: the time of each x (non-decreasing, count entries; nullptr: event axis), the
     // time at x = count, and the window in time (kept in step with x0, x1).
-    const int64_t* times = nullptr;
+    const PackedColumn<int64_t>* times = nullptr;
     int64_t count = 0;
     double end_time = 0;
     double t0 = 0;
@@ -35,7 +37,8 @@ struct TimelineMapping {
 
     bool timeAxis() const { return times != nullptr && count > 0; }
     // This mapping with a time axis over `times` (count entries, the last axis time end_time).
-    TimelineMapping withTimeAxis(const int64_t* times_of_x, int64_t n, double end) const {
+    TimelineMapping withTimeAxis(const PackedColumn<int64_t>* times_of_x, int64_t n,
+                                 double end) const {
         TimelineMapping m = *this;
         m.times = times_of_x;
         m.count = n;
@@ -58,30 +61,30 @@ struct TimelineMapping {
     // The time at x (clamped to [0, count]), interpolated between events.
     double timeAtX(double x) const {
         if (!timeAxis() || !(x > 0)) {
-            return timeAxis() ? double(times[0]) : 0.0;
+            return timeAxis() ? double((*times)[0]) : 0.0;
         }
         if (x >= double(count)) {
             return end_time;
         }
         const auto k = int64_t(x);
-        const double tk = double(times[k]);
-        const double next = k + 1 < count ? double(times[k + 1]) : end_time;
+        const double tk = double((*times)[k]);
+        const double next = k + 1 < count ? double((*times)[k + 1]) : end_time;
         return tk + (x - double(k)) * (next - tk);
     }
     // The x at time t (clamped to the axis): inverse of timeAtX, by binary search. Within a run
     // of events at one time it answers the last of them.
     double xAtTime(double t) const {
-        if (!timeAxis() || !(t > double(times[0]))) {
+        if (!timeAxis() || !(t > double((*times)[0]))) {
             return 0.0;
         }
         if (t >= end_time) {
             return double(count);
         }
-        const int64_t* it = std::upper_bound(times, times + count, t,
-                                             [](double v, int64_t e) { return v < double(e); });
-        const int64_t k = (it - times) - 1;
-        const double tk = double(times[k]);
-        const double next = k + 1 < count ? double(times[k + 1]) : end_time;
+        const auto it = std::upper_bound(times->begin(), times->begin() + count, t,
+                                         [](double v, int64_t e) { return v < double(e); });
+        const int64_t k = (it - times->begin()) - 1;
+        const double tk = double((*times)[k]);
+        const double next = k + 1 < count ? double((*times)[k + 1]) : end_time;
         return next > tk ? double(k) + std::min((t - tk) / (next - tk), 1.0) : double(k);
     }
     // Window and axis in axis units: x itself, or time.
@@ -122,7 +125,7 @@ struct TimelineMapping {
             const double ulo = timeAtX(lo);
             const double uhi = timeAtX(hi);
             const double full = std::max(uhi - ulo, 0.0);
-            const double gap = (end_time - double(times[0])) / double(count);
+            const double gap = (end_time - double((*times)[0])) / double(count);
             const double new_span =
                 std::clamp(axisSpan() / factor, std::min(min_span * gap, full), full);
             const double anchor = pixelToTime(px);

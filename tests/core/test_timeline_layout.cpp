@@ -116,10 +116,10 @@ std::vector<std::vector<int64_t>> bruteForceBottoms(const TimelineLayout& layout
 
 // Time axis: eight events at these times (three at 20 ns), the axis ending at 410 ns; plot
 // 100..1100 px.
-constexpr int64_t k_times[8] = {0, 10, 20, 20, 20, 100, 110, 400};
+const PackedColumn<int64_t> k_times{0, 10, 20, 20, 20, 100, 110, 400};
 TimelineMapping timeMapping(double x0, double x1) {
     const TimelineMapping m{x0, x1, 1.0, 100, 0, 1000, 100};
-    return m.withTimeAxis(k_times, 8, 410);
+    return m.withTimeAxis(&k_times, 8, 410);
 }
 
 }  // namespace
@@ -197,7 +197,7 @@ class TestTimelineLayout : public QObject {
         TimelineLayout layout(trace, detail < 0 ? 1'000'000 : detail);
         QCOMPARE(describeSpans(layout), spans);
         QCOMPARE(describePoints(layout), points);
-        QCOMPARE(describeCurve(layout.total()), total);
+        QCOMPARE(describeCurve(layout.total().toVector()), total);
         QCOMPARE(describeCurve(layout.drawnTop()), drawnTop);
         const int64_t expected_drawn = detail < 0
                                            ? layout.allocationCount()

@@ -49,7 +49,7 @@ TimelineMapping TimelineChartRenderer::mapping(const Trace* trace, const Timelin
         std::max(visible_max, reserved.maxIn(int64_t(std::floor(x0)), int64_t(std::ceil(x1))));
     m.ymax = TimelineMapping::niceByteTop(double(visible_max), std::max(2, int(m.height / 70)));
     if (time_axis && layout && layout->xCount() > 0) {
-        m = m.withTimeAxis(layout->times().data(), layout->xCount(), layout->endTime());
+        m = m.withTimeAxis(&layout->times(), layout->xCount(), layout->endTime());
     }
     return m;
 }

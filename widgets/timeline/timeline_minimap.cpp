@@ -81,7 +81,7 @@ TimelineMapping TimelineMinimap::mapping() const {
     m.height = std::max(double(height()) - 4, 1.0);
     m.ymax = m_layout ? std::max<double>(double(m_layout->peakBytes()), 1.0) * 1.05 : 1.0;
     if (m_timeAxis && m_layout && m_layout->xCount() > 0) {
-        m = m.withTimeAxis(m_layout->times().data(), m_layout->xCount(), m_layout->endTime());
+        m = m.withTimeAxis(&m_layout->times(), m_layout->xCount(), m_layout->endTime());
     }
     return m;
 }
