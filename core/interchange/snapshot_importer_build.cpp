@@ -237,11 +237,11 @@ Trace Builder::build(const PickleValue& snapshot, int device, const RunRange& ra
 
     // Frees-from-start were live before the first event, and released segments that the trace
     // never reserved were reserved before it: every level includes them.
-    for (auto& a : out.allocated) {
-        a = addSat(a, m_freedFromStart);
+    if (m_freedFromStart != 0) {
+        out.allocated.transform([&](int64_t a) { return addSat(a, m_freedFromStart); });
     }
-    for (auto& r : out.reserved) {
-        r = addSat(r, m_segmentsFromStart);
+    if (m_segmentsFromStart != 0) {
+        out.reserved.transform([&](int64_t r) { return addSat(r, m_segmentsFromStart); });
     }
 
     nlohmann::json lanes = devices(snapshot);

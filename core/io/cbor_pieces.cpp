@@ -64,6 +64,11 @@ void CborPieces::borrowedBytes(const void* data, size_t bytes) {
     }
 }
 
+void CborPieces::ownedBytes(const void* data, size_t bytes) {
+    head(2, bytes);
+    own(static_cast<const uint8_t*>(data), bytes);
+}
+
 void CborPieces::value(const nlohmann::json& v) {
     const std::vector<uint8_t> encoded = nlohmann::json::to_cbor(v);
     own(encoded.data(), encoded.size());

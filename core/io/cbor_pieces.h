@@ -35,6 +35,8 @@ class CborPieces {
     void unsignedInt(uint64_t value) { head(0, value); }
     // A byte string of the caller's memory, borrowed until the pieces are written.
     void borrowedBytes(const void* data, size_t bytes);
+    // A byte string copied in (the caller's memory may go at once).
+    void ownedBytes(const void* data, size_t bytes);
     // Any other value, encoded by nlohmann::json (small values: metadata, frames, steps).
     void value(const nlohmann::json& v);
 

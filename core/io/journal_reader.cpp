@@ -29,6 +29,14 @@ void appendColumn(std::vector<T>& to, std::vector<T>&& from) {
         to.insert(to.end(), from.begin(), from.end());
     }
 }
+template <typename T>
+void appendColumn(PackedColumn<T>& to, PackedColumn<T>&& from) {
+    if (to.empty()) {
+        to = std::move(from);
+    } else {
+        to.append(from.begin(), from.end());
+    }
+}
 
 void appendColumns(EventColumns& to, EventColumns&& from) {
     appendColumn(to.time_ns, std::move(from.time_ns));
@@ -209,9 +217,11 @@ void applyChunk(const json& c, uint32_t version, Rebuild& r) {
         size_t count = version >= 3 ? countOf(e, "events") : size_t(-1);
         forEachEventColumn(events, [&](const char* name, auto& column) {
             using T = typename std::decay_t<decltype(column)>::value_type;
-            column = version >= 3 ? codedArray<T>(e, name, count, RunJournal::eventEncoding(name))
-                                  : typedArray<T>(e, name, count);
-            count = column.size();
+            std::vector<T> values =
+                version >= 3 ? codedArray<T>(e, name, count, RunJournal::eventEncoding(name))
+                             : typedArray<T>(e, name, count);
+            count = values.size();
+            assignValues(column, std::move(values));
         });
         const size_t n = events.time_ns.size();
         for (size_t i = 0; i < n; ++i) {

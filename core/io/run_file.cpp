@@ -89,7 +89,8 @@ T maxOf(const std::vector<T>& v) {
 }
 
 // The largest |value| (int64's minimum counts as 2^63), in one pass the compiler vectorises.
-uint64_t largestMagnitude(const std::vector<int64_t>& v) {
+template <typename Column>
+uint64_t largestMagnitude(const Column& v) {
     uint64_t m = 0;
     for (const int64_t x : v) {
         const uint64_t u = uint64_t(x);
@@ -126,17 +127,19 @@ std::string run_file_detail::checkEventValues(const EventColumns& events, size_t
         return "event " + std::to_string(i) + " has phase " + std::to_string(events.phase[i]) +
                " (at most " + std::to_string(kPhaseCount - 1) + ")";
     }
-    const std::pair<const char*, const std::vector<int64_t>*> byte_columns[] = {
-        {"size", &events.size}, {"allocated", &events.allocated}, {"reserved", &events.reserved}};
-    for (const auto& [name, column] : byte_columns) {
-        if (!column->empty() && largestMagnitude(*column) > uint64_t(kMaxEventBytes)) {
-            const size_t i = size_t(std::find_if(column->begin(), column->end(), beyondEventBytes) -
-                                    column->begin());
-            return "event " + std::to_string(i) + " has " + name + " " +
-                   std::to_string((*column)[i]) + ", beyond 256 TiB";
+    std::string problem;
+    auto check = [&](const char* name, const auto& column) {
+        if (problem.empty() && !column.empty() &&
+            largestMagnitude(column) > uint64_t(kMaxEventBytes)) {
+            const size_t i = size_t(std::find_if(column.begin(), column.end(), beyondEventBytes) -
+                                    column.begin());
+            problem = "event " + std::to_string(i) + " has " + name + " " +
+                      std::to_string(column[i]) + ", beyond 256 TiB";
         }
-    }
-    return {};
+    };
+    check("size", events.size), check("allocated", events.allocated);
+    check("reserved", events.reserved);
+    return problem;
 }
 
 namespace {
@@ -253,8 +256,11 @@ void RunFile::save(const Trace& trace, const std::string& path, const SaveOption
                 std::vector<uint8_t> raw;
                 size_t column = 0;
                 forEachColumn([&](const char*, const auto& v) {
-                    if (column++ == job.column)
-                        encodeColumn(v.data() + first, n, encodings[job.column], raw);
+                    if (column++ == job.column) {
+                        std::vector<std::decay_t<decltype(v[0])>> scratch;
+                        encodeColumn(plainValues(v, first, n, scratch), n, encodings[job.column],
+                                     raw);
+                    }
                 });
                 std::vector<uint8_t>& out = stored[job.column][job.chunk];
                 out.resize(ZSTD_compressBound(raw.size()));
@@ -278,11 +284,13 @@ void RunFile::save(const Trace& trace, const std::string& path, const SaveOption
     forEachColumn([&](const char* name, const auto& column) {
         if (!v2) {
             const uint64_t length = column.size() * sizeof(column[0]);
+            std::vector<std::decay_t<decltype(column[0])>> scratch;
+            const auto* values = plainValues(column, 0, column.size(), scratch);
             columns.push_back({{"name", name},
                                {"element_size", sizeof(column[0])},
                                {"offset", offset},
                                {"length", length},
-                               {"checksum", checksum(column.data(), length)}});
+                               {"checksum", checksum(values, length)}});
             offset += length;
             return;
         }
@@ -367,7 +375,8 @@ void RunFile::save(const Trace& trace, const std::string& path, const SaveOption
         // Straight from the vectors: stdio passes writes this large to the kernel without
         // copying.
         forEachEventColumn(events, [&](const char*, const auto& column) {
-            put(column.data(), column.size() * sizeof(column[0]));
+            std::vector<std::decay_t<decltype(column[0])>> scratch;
+            put(plainValues(column, 0, column.size(), scratch), column.size() * sizeof(column[0]));
         });
     }
     if (std::fflush(file.get()) != 0)

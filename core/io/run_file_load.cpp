@@ -600,9 +600,10 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
         size_t index = 0;
         forEachEventColumn(trace.events, [&](const char* name, auto& column) {
             const ColumnEntry& entry = entries[index++].second.column;
-            column.resize(static_cast<size_t>(count));
+            std::vector<std::decay_t<decltype(column[0])>> staging;
+            auto* values = stageValues(column, static_cast<size_t>(count), staging);
             const std::string what = std::string("column '") + name + "'";
-            auto* bytes = reinterpret_cast<unsigned char*>(column.data());
+            auto* bytes = reinterpret_cast<unsigned char*>(values);
             constexpr uint64_t kPiece = uint64_t(64) << 20;
             for (uint64_t at = 0; at < entry.length; at += kPiece) {
                 checkCancel();
@@ -619,9 +620,10 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
                 progress(0.02 + (kColumnsEnd - 0.02) * double(done) /
                                     double(std::max<uint64_t>(total, 1)));
             }
-            if (checksum(column.data(), entry.length) != entry.checksum) {
+            if (checksum(values, entry.length) != entry.checksum) {
                 throw RunFileError(path, what + " is corrupt (checksum mismatch)");
             }
+            unstage(column, staging);
         });
     } else {
         std::vector<std::pair<size_t, size_t>> jobs;  // (column, chunk)
@@ -632,8 +634,17 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
                 total += entries[c].second.chunks[k].raw_length;
             }
         }
-        forEachEventColumn(trace.events,
-                           [&](const char*, auto& column) { column.resize(size_t(loaded)); });
+        // Packed columns load through plain arrays (the int64 ones: time, allocated, reserved),
+        // packed once every chunk is in.
+        std::vector<std::vector<int64_t>> staging(entries.size());
+        std::vector<void*> values(entries.size(), nullptr);
+        {
+            size_t c = 0;
+            forEachEventColumn(trace.events, [&](const char*, auto& column) {
+                values[c] = stageValues(column, size_t(loaded), staging[c]);
+                ++c;
+            });
+        }
         const size_t event_columns = entries.size() - (raw_column ? 1 : 0);
         if (raw_column) {
             trace.raw_stack.assign(size_t(loaded), 0);
@@ -671,9 +682,10 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
                                       trace.raw_stack.data() + first, n);
                 }
                 forEachEventColumn(trace.events, [&](const char*, auto& v) {
+                    using T = std::decay_t<decltype(v[0])>;
                     if (column++ == c)
-                        ok = decodeColumn(raw.data(), raw.size(), entry.encoding, v.data() + first,
-                                          n);
+                        ok = decodeColumn(raw.data(), raw.size(), entry.encoding,
+                                          static_cast<T*>(values[c]) + first, n);
                 });
                 if (!ok) {
                     throw RunFileError(
@@ -686,6 +698,9 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
                 progress(0.02 + (kColumnsEnd - 0.02) * double(done.load()) /
                                     double(std::max<uint64_t>(total, 1)));
             });
+        size_t c = 0;
+        forEachEventColumn(trace.events,
+                           [&](const char*, auto& column) { unstage(column, staging[c++]); });
     }
     opened.file.reset();
     checkCancel();

@@ -160,6 +160,15 @@ void borrowColumn(CborPieces& out, std::string_view key, const std::vector<T>& v
     out.text(key);
     out.borrowedBytes(v.data() + first, (v.size() - first) * sizeof(T));
 }
+// The same of a packed column: its values unpacked and copied in.
+template <typename T>
+void borrowColumn(CborPieces& out, std::string_view key, const PackedColumn<T>& v, size_t first) {
+    std::vector<T> values;
+    values.reserve(v.size() - first);
+    v.forEach(first, v.size(), [&](T x) { values.push_back(x); });
+    out.text(key);
+    out.ownedBytes(values.data(), values.size() * sizeof(T));
+}
 
 // One column of the spans, copied out of the trace's span structs into `column` (versions 1-2).
 template <typename T, typename Field>
@@ -183,12 +192,12 @@ void codedColumn(CborPieces& out, std::string_view key, size_t n, ColumnEncoding
 }
 
 // v[first, end) encoded as the journal encodes event column `key` (version 3).
-template <typename T>
-void codedEventColumn(CborPieces& out, std::string_view key, const std::vector<T>& v, size_t first,
+template <typename Column>
+void codedEventColumn(CborPieces& out, std::string_view key, const Column& v, size_t first,
                       uint8_t*& arena) {
-    const T* data = v.data() + first;
+    using T = std::decay_t<decltype(v[0])>;
     codedColumn<T>(out, key, v.size() - first, RunJournal::eventEncoding(key), arena,
-                   [data](size_t i) { return data[i]; });
+                   [&v, first](size_t i) { return v[first + i]; });
 }
 
 }  // namespace

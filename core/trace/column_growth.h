@@ -91,6 +91,10 @@ void growColumn(std::vector<T>& v, size_t needed, size_t at_least = 0) {
     v.swap(fresh);
 }
 
+// A packed column (trace/packed_column.h) grows by blocks as it is appended to: nothing to do.
+template <typename T>
+void growColumn(PackedColumn<T>&, size_t, size_t = 0) {}
+
 // growColumn for each of the event columns.
 void growColumns(EventColumns& events, size_t needed, size_t at_least = 0);
 // growColumn for a trace's spans.

@@ -17,10 +17,10 @@ uint64_t addressKey(int16_t device, uint64_t addr) {
     return addr ^ (uint64_t(uint16_t(device)) << 48);  // as Trace::finalize keys them
 }
 
-template <typename T>
-void appendTail(std::vector<T>& to, const std::vector<T>& from) {
+template <typename Column>
+void appendTail(Column& to, const Column& from) {
     if (from.size() > to.size()) {
-        to.insert(to.end(), from.begin() + std::ptrdiff_t(to.size()), from.end());
+        appendValues(to, from.begin() + std::ptrdiff_t(to.size()), from.end());
     }
 }
 
@@ -30,12 +30,12 @@ void appendTail(std::vector<T>& to, const std::vector<T>& from) {
 // copied) again and again as a live run grows, nor faulted in page by page.
 void reserveAhead(EventColumns& events, std::vector<int32_t>& allocation_of_event,
                   std::vector<Allocation>& allocations, size_t needed, size_t expected) {
-    if (needed <= events.time_ns.capacity()) {
+    if (needed <= events.addr.capacity()) {
         return;
     }
     growColumns(events, needed, expected);
     growColumn(allocation_of_event, needed, expected);
-    const size_t want = events.time_ns.capacity();
+    const size_t want = events.addr.capacity();
     // Allocations in the proportion to events seen so far (each alloc or free makes at most one),
     // capped as the columns are: at six times an event column's bytes each, half of a capped
     // column's events asked for about 0.4 of memory in one mapping. Past the cap, or refused,

@@ -7,6 +7,7 @@
 #include <iterator>
 #include <stdexcept>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace memscope {
@@ -189,6 +190,47 @@ class PackedColumn {
         m_packed = blocks * kBlock;
         m_tail.swap(keep);
     }
+    // Appends the values [first, last) of an input range.
+    template <typename It>
+    void append(It first, It last) {
+        for (; first != last; ++first) {
+            push_back(T(*first));
+        }
+    }
+    // Keeps the first n values, or appends `value` up to n.
+    void resize(size_t n, T value = T()) {
+        truncate(n);
+        while (size() < n) {
+            push_back(value);
+        }
+    }
+    // Replaces every value v by f(v) (packed again: O(size())).
+    template <typename F>
+    void transform(F&& f) {
+        PackedColumn out;
+        out.reserve(size());
+        forEach(0, size(), [&](T v) { out.push_back(T(f(v))); });
+        out.shrink_to_fit();
+        swap(out);
+    }
+    // Sets value i to v (packed again: O(size()); for tests and rare repairs).
+    void set(size_t i, T v) {
+        size_t k = 0;
+        transform([&](T old) { return k++ == i ? v : old; });
+    }
+    // Drops the first n values (O(size())).
+    void dropFront(size_t n) {
+        PackedColumn out;
+        forEach(std::min(n, size()), size(), [&](T v) { out.push_back(v); });
+        out.shrink_to_fit();
+        swap(out);
+    }
+    void swap(PackedColumn& other) noexcept {
+        m_head.swap(other.m_head);
+        m_words.swap(other.m_words);
+        m_tail.swap(other.m_tail);
+        std::swap(m_packed, other.m_packed);
+    }
     // Gives back the capacity left over from growing.
     void shrink_to_fit() {
         m_head.shrink_to_fit();
@@ -213,6 +255,12 @@ class PackedColumn {
         return true;
     }
     friend bool operator!=(const PackedColumn& a, const PackedColumn& b) { return !(a == b); }
+    friend bool operator==(const PackedColumn& a, const std::vector<T>& b) {
+        return a.size() == b.size() && std::equal(b.begin(), b.end(), a.begin());
+    }
+    friend bool operator==(const std::vector<T>& a, const PackedColumn& b) { return b == a; }
+    friend bool operator!=(const PackedColumn& a, const std::vector<T>& b) { return !(a == b); }
+    friend bool operator!=(const std::vector<T>& a, const PackedColumn& b) { return !(b == a); }
 
   private:
     static constexpr uint64_t kWordMask = (uint64_t(1) << 56) - 1;
@@ -264,5 +312,70 @@ class PackedColumn {
     std::vector<T> m_tail;  // the values after the last packed block (fewer than kBlock)
     size_t m_packed = 0;    // values in packed blocks
 };
+
+// What code that handles event columns generically (for_each_event_column.h) does to either
+// kind of column.
+template <typename T>
+void dropFrontOf(std::vector<T>& v, size_t n) {
+    v.erase(v.begin(), v.begin() + std::ptrdiff_t(std::min(n, v.size())));
+}
+template <typename T>
+void dropFrontOf(PackedColumn<T>& v, size_t n) {
+    v.dropFront(n);
+}
+// Values [first, first + n) of a column as a plain array: a vector's own, a packed column's
+// unpacked into `scratch`.
+template <typename T>
+const T* plainValues(const std::vector<T>& v, size_t first, size_t, std::vector<T>&) {
+    return v.data() + first;
+}
+template <typename T>
+const T* plainValues(const PackedColumn<T>& v, size_t first, size_t n, std::vector<T>& scratch) {
+    scratch.clear();
+    scratch.reserve(n);
+    v.forEach(first, first + n, [&](T x) { scratch.push_back(x); });
+    return scratch.data();
+}
+// A plain array of n values to load a column through: a vector's own (resized to n), or
+// `staging` for a packed column, which unstage() packs into it once the values are in.
+template <typename T, typename U>
+T* stageValues(std::vector<T>& v, size_t n, std::vector<U>&) {
+    v.resize(n);
+    return v.data();
+}
+template <typename T>
+T* stageValues(PackedColumn<T>&, size_t n, std::vector<T>& staging) {
+    staging.resize(n);
+    return staging.data();
+}
+template <typename T, typename U>
+void unstage(std::vector<T>&, std::vector<U>&) {}
+template <typename T>
+void unstage(PackedColumn<T>& v, std::vector<T>& staging) {
+    v.clear();
+    v.append(staging.begin(), staging.end());
+    v.shrink_to_fit();
+    staging = std::vector<T>();
+}
+
+template <typename T>
+void assignValues(std::vector<T>& v, std::vector<T>&& values) {
+    v = std::move(values);
+}
+template <typename T>
+void assignValues(PackedColumn<T>& v, std::vector<T>&& values) {
+    v.clear();
+    v.append(values.begin(), values.end());
+    v.shrink_to_fit();
+}
+
+template <typename T, typename It>
+void appendValues(std::vector<T>& v, It first, It last) {
+    v.insert(v.end(), first, last);
+}
+template <typename T, typename It>
+void appendValues(PackedColumn<T>& v, It first, It last) {
+    v.append(first, last);
+}
 
 }  // namespace memscope

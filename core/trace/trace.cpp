@@ -51,7 +51,7 @@ Event EventColumns::at(size_t i) const {
 
 void EventColumns::dropFront(size_t n) {
     n = std::min(n, count());
-    auto drop = [n](auto& v) { v.erase(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n)); };
+    auto drop = [n](auto& v) { dropFrontOf(v, n); };
     drop(time_ns), drop(addr), drop(size), drop(allocated), drop(reserved), drop(stack);
     drop(step), drop(kind), drop(phase), drop(thread), drop(device);
 }

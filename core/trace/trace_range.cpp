@@ -161,8 +161,7 @@ void TraceRange::keep(Trace& trace, size_t first, size_t last) {
         }
     }
     auto append = [&](auto& to, const auto& from) {
-        to.insert(to.end(), from.begin() + std::ptrdiff_t(first),
-                  from.begin() + std::ptrdiff_t(last));
+        appendValues(to, from.begin() + std::ptrdiff_t(first), from.begin() + std::ptrdiff_t(last));
     };
     append(out.time_ns, ev.time_ns), append(out.addr, ev.addr), append(out.size, ev.size);
     append(out.allocated, ev.allocated), append(out.reserved, ev.reserved);

@@ -298,6 +298,10 @@ template <typename T>
 int64_t bytesOf(const std::vector<T>& v) {
     return int64_t(v.capacity() * sizeof(T));
 }
+template <typename T>
+int64_t bytesOf(const PackedColumn<T>& v) {
+    return int64_t(v.memoryBytes());
+}
 
 // What the finished Trace holds in memory: its event columns, the paired allocations and
 // segments, the per-event allocation index and the stack tables, the raw ones of an import

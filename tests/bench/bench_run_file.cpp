@@ -67,7 +67,7 @@ Trace makeTrace(size_t n) {
 
     EventColumns& e = t.events;
     auto resize = [n](auto& v) { v.resize(n); };
-    resize(e.time_ns), resize(e.addr), resize(e.size), resize(e.allocated), resize(e.reserved);
+    resize(e.addr), resize(e.size);  // time, allocated and reserved are packed: appended below
     resize(e.stack), resize(e.step), resize(e.kind), resize(e.phase), resize(e.thread);
     resize(e.device);
     constexpr size_t kWindow = 256;  // live allocations
@@ -92,10 +92,10 @@ Trace makeTrace(size_t n) {
             e.kind[i] = static_cast<uint8_t>(EventKind::Free);
         }
         allocated += e.size[i];
-        e.time_ns[i] = int64_t(i) * 700 + int64_t((rng >> 50) % 300);
+        e.time_ns.push_back(int64_t(i) * 700 + int64_t((rng >> 50) % 300));
         e.addr[i] = 0x7f0000000000ULL + uint64_t(slot) * 0x200000;
-        e.allocated[i] = allocated;
-        e.reserved[i] = (allocated + (int64_t(2) << 20)) & ~((int64_t(2) << 20) - 1);
+        e.allocated.push_back(allocated);
+        e.reserved.push_back((allocated + (int64_t(2) << 20)) & ~((int64_t(2) << 20) - 1));
         e.stack[i] = nodes[(rng >> 33) % nodes.size()];
         e.step[i] = static_cast<int32_t>(std::min<size_t>(i / per_step + 1, steps));
         e.phase[i] = static_cast<uint8_t>(1 + (i * 3 / per_step) % 3);  // forward, backward, opt
@@ -244,6 +244,10 @@ template <typename T>
 bool sameColumn(const std::vector<T>& a, const std::vector<T>& b) {
     return a.size() == b.size() &&
            (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
+template <typename T>
+bool sameColumn(const PackedColumn<T>& a, const PackedColumn<T>& b) {
+    return a == b;
 }
 
 }  // namespace

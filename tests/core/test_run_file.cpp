@@ -450,13 +450,13 @@ class TestRunFile : public QObject {
         }
         // Extreme values survive the delta and zig-zag encodings.
         Trace x = makeTrace();
-        x.events.time_ns[0] = std::numeric_limits<int64_t>::min();
-        x.events.time_ns[1] = std::numeric_limits<int64_t>::max();
+        x.events.time_ns.set(0, std::numeric_limits<int64_t>::min());
+        x.events.time_ns.set(1, std::numeric_limits<int64_t>::max());
         x.events.addr[2] = ~uint64_t(0);
         x.events.addr[3] = 0;
         // Byte counts as far as a file may take them (beyond 256 TiB is damage, refused below).
-        x.events.allocated[4] = -kMaxEventBytes;
-        x.events.reserved[5] = kMaxEventBytes;
+        x.events.allocated.set(4, -kMaxEventBytes);
+        x.events.reserved.set(5, kMaxEventBytes);
         x.events.step[6] = std::numeric_limits<int32_t>::min();
         x.events.step[7] = 1 << 20;  // (the categorizer indexes by step: not 2^31)
         x.events.size[8] = -kMaxEventBytes;

@@ -188,10 +188,8 @@ class TestSegmentState : public QObject {
         SegmentTraceBuilder b(-1);
         b.alloc(1, kMiB).alloc(2, kMiB).free(1).oom(8 * kMiB, 4 * kMiB);  // emulated capacity
         Trace t = b.build();
-        for (auto& r : t.events.reserved) {
-            r = 0;  // the CPU allocator reports no reserved bytes
-        }
-        t.events.reserved.back() = 4 * kMiB;  // but the OOM event keeps the capacity
+        t.events.reserved.transform([](int64_t) { return 0; });  // the CPU allocator: none
+        t.events.reserved.set(t.events.count() - 1, 4 * kMiB);   // but the OOM keeps the capacity
         QVERIFY(!ReservedMemory::hasCachingAllocator(t));
         const auto r = ReservedMemory::compute(t);
         QVERIFY(!r.cachingAllocator());

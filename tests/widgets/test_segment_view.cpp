@@ -45,7 +45,7 @@ std::shared_ptr<const Trace> cpuTrace() {
     SegmentTraceBuilder b(-1);
     b.alloc(1, kMiB, Category::Parameter).alloc(2, 2 * kMiB).free(2);
     auto t = std::make_shared<Trace>(b.build());
-    std::fill(t->events.reserved.begin(), t->events.reserved.end(), 0);
+    t->events.reserved.transform([](int64_t) { return 0; });
     return t;
 }
 
@@ -81,7 +81,7 @@ class TestSegmentView : public QObject {
         for (const bool column : {true, false}) {
             Trace whole = demoSegmentTrace();
             if (!column) {
-                std::fill(whole.events.reserved.begin(), whole.events.reserved.end(), 0);
+                whole.events.reserved.transform([](int64_t) { return 0; });
             }
             ReservedLinePainter grown;
             bool extended_any = false;
