@@ -30,16 +30,18 @@ void appendTail(Column& to, const Column& from) {
 // copied) again and again as a live run grows, nor faulted in page by page.
 void reserveAhead(EventColumns& events, std::vector<int32_t>& allocation_of_event,
                   std::vector<Allocation>& allocations, size_t needed, size_t expected) {
-    if (needed <= events.addr.capacity()) {
+    if (needed <= events.stack.capacity()) {
         return;
     }
     growColumns(events, needed, expected);
     growColumn(allocation_of_event, needed, expected);
-    const size_t want = events.addr.capacity();
+    // The events an 8-byte column would hold (the cap counts bytes; the stack column's are 4).
+    const size_t want =
+        std::min(events.stack.capacity(), reserveAheadLimitBytes() / sizeof(int64_t));
     // Allocations in the proportion to events seen so far (each alloc or free makes at most one),
-    // capped as the columns are: at six times an event column's bytes each, half of a capped
-    // column's events asked for about 0.4 of memory in one mapping. Past the cap, or refused,
-    // they grow as any vector does.
+    // capped as the columns are: at six times an 8-byte event column's bytes each, half of a
+    // capped column's events asked for about 0.4 of memory in one mapping. Past the cap, or
+    // refused, they grow as any vector does.
     const size_t have = events.count();
     const size_t per = have > 0 ? allocations.size() * want / have + 1024 : want / 2;
     const size_t cap = reserveAheadLimitBytes() / sizeof(Allocation);

@@ -337,25 +337,32 @@ const T* plainValues(const PackedColumn<T>& v, size_t first, size_t n, std::vect
     return scratch.data();
 }
 // A plain array of n values to load a column through: a vector's own (resized to n), or
-// `staging` for a packed column, which unstage() packs into it once the values are in.
+// `staging` for a packed column, which unstage() packs into it once the values are in. The
+// staging array may hold the unsigned or signed twin of the column's type (one array type serves
+// all the 64-bit columns).
 template <typename T, typename U>
 T* stageValues(std::vector<T>& v, size_t n, std::vector<U>&) {
     v.resize(n);
     return v.data();
 }
-template <typename T>
-T* stageValues(PackedColumn<T>&, size_t n, std::vector<T>& staging) {
+template <typename T, typename U>
+T* stageValues(PackedColumn<T>&, size_t n, std::vector<U>& staging) {
+    static_assert(std::is_same_v<std::make_unsigned_t<T>, std::make_unsigned_t<U>>);
     staging.resize(n);
-    return staging.data();
+    return reinterpret_cast<T*>(staging.data());
 }
 template <typename T, typename U>
 void unstage(std::vector<T>&, std::vector<U>&) {}
-template <typename T>
-void unstage(PackedColumn<T>& v, std::vector<T>& staging) {
+template <typename T, typename U>
+void unstage(PackedColumn<T>& v, std::vector<U>& staging) {
+    static_assert(std::is_same_v<std::make_unsigned_t<T>, std::make_unsigned_t<U>>);
     v.clear();
-    v.append(staging.begin(), staging.end());
+    v.reserve(staging.size());
+    for (const U x : staging) {
+        v.push_back(T(x));
+    }
     v.shrink_to_fit();
-    staging = std::vector<T>();
+    staging = std::vector<U>();
 }
 
 template <typename T>

@@ -39,13 +39,13 @@ struct Event {
 };
 
 // Events stored column by column: ten million of them load and save as a few large copies.
-// Time, allocated and reserved are packed (trace/packed_column.h): they change little between
-// neighbouring events, 2-4 bytes an event in all where they were 24 (issue 52). Read them as any
-// column; append with push_back; rewrite them whole with transform().
+// The 64-bit columns are packed (trace/packed_column.h): their values change little between
+// neighbouring events (issue 52). Read them as any column; append with push_back; rewrite them
+// whole with transform().
 struct EventColumns {
     PackedColumn<int64_t> time_ns;
-    std::vector<uint64_t> addr;
-    std::vector<int64_t> size;
+    PackedColumn<uint64_t> addr;
+    PackedColumn<int64_t> size;
     PackedColumn<int64_t> allocated;
     PackedColumn<int64_t> reserved;
     std::vector<uint32_t> stack;

@@ -67,7 +67,7 @@ Trace makeTrace(size_t n) {
 
     EventColumns& e = t.events;
     auto resize = [n](auto& v) { v.resize(n); };
-    resize(e.addr), resize(e.size);  // time, allocated and reserved are packed: appended below
+    // The 64-bit columns are packed: appended below.
     resize(e.stack), resize(e.step), resize(e.kind), resize(e.phase), resize(e.thread);
     resize(e.device);
     constexpr size_t kWindow = 256;  // live allocations
@@ -84,16 +84,16 @@ Trace makeTrace(size_t n) {
             slot = next_alloc++ % live_size.size();
             const int64_t size = int64_t(512) << ((rng >> 40) % 12);  // 512 B .. 1 MiB
             live_size[slot] = size;
-            e.size[i] = size;
+            e.size.push_back(size);
             e.kind[i] = static_cast<uint8_t>(EventKind::Alloc);
         } else {
             slot = next_free++ % live_size.size();
-            e.size[i] = -live_size[slot];
+            e.size.push_back(-live_size[slot]);
             e.kind[i] = static_cast<uint8_t>(EventKind::Free);
         }
-        allocated += e.size[i];
+        allocated += e.size.back();
         e.time_ns.push_back(int64_t(i) * 700 + int64_t((rng >> 50) % 300));
-        e.addr[i] = 0x7f0000000000ULL + uint64_t(slot) * 0x200000;
+        e.addr.push_back(0x7f0000000000ULL + uint64_t(slot) * 0x200000);
         e.allocated.push_back(allocated);
         e.reserved.push_back((allocated + (int64_t(2) << 20)) & ~((int64_t(2) << 20) - 1));
         e.stack[i] = nodes[(rng >> 33) % nodes.size()];
@@ -405,8 +405,9 @@ int main(int argc, char** argv) {
         start = std::chrono::steady_clock::now();
         uint64_t sum = 0;
         const int passes = 5;
+        const std::vector<uint64_t> addresses = a.addr.toVector();
         for (int p = 0; p < passes; ++p) {
-            sum ^= RunFile::checksum(a.addr.data(), a.addr.size() * sizeof(a.addr[0]));
+            sum ^= RunFile::checksum(addresses.data(), addresses.size() * sizeof(addresses[0]));
         }
         const double sum_s = secondsSince(start);
         std::printf("checksum    %.1f GB/s (%016llx)\n",

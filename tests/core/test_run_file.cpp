@@ -452,21 +452,21 @@ class TestRunFile : public QObject {
         Trace x = makeTrace();
         x.events.time_ns.set(0, std::numeric_limits<int64_t>::min());
         x.events.time_ns.set(1, std::numeric_limits<int64_t>::max());
-        x.events.addr[2] = ~uint64_t(0);
-        x.events.addr[3] = 0;
+        x.events.addr.set(2, ~uint64_t(0));
+        x.events.addr.set(3, 0);
         // Byte counts as far as a file may take them (beyond 256 TiB is damage, refused below).
         x.events.allocated.set(4, -kMaxEventBytes);
         x.events.reserved.set(5, kMaxEventBytes);
         x.events.step[6] = std::numeric_limits<int32_t>::min();
         x.events.step[7] = 1 << 20;  // (the categorizer indexes by step: not 2^31)
-        x.events.size[8] = -kMaxEventBytes;
+        x.events.size.set(8, -kMaxEventBytes);
         x.finalize();
         for (const bool varints : {true, false}) {
             const auto p = path("extreme.memscope").toStdString();
             RunFile::save(x, p, smallChunks(varints));
             compareTraces(x, RunFile::load(p), true);
         }
-        x.events.size[8] = -kMaxEventBytes - 1;
+        x.events.size.set(8, -kMaxEventBytes - 1);
         const auto refused = path("refused.memscope");
         try {
             RunFile::save(x, refused.toStdString());
@@ -1052,7 +1052,7 @@ class TestRunFile : public QObject {
             QVERIFY2(QString(e.what()).contains("event 5 has stack id 999"), e.what());
         }
         Trace u = makeTrace();
-        u.events.size.pop_back();
+        u.events.size.truncate(u.events.size.size() - 1);
         QVERIFY_THROWS_EXCEPTION(RunFileError,
                                  RunFile::save(u, path("bad.memscope").toStdString()));
         QVERIFY(!QFile::exists(path("bad.memscope")));
