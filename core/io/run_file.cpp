@@ -92,10 +92,10 @@ T maxOf(const std::vector<T>& v) {
 template <typename Column>
 uint64_t largestMagnitude(const Column& v) {
     uint64_t m = 0;
-    for (const int64_t x : v) {
+    forEachValue(v, 0, v.size(), [&m](int64_t x) {
         const uint64_t u = uint64_t(x);
         m = std::max(m, x < 0 ? ~u + 1 : u);
-    }
+    });
     return m;
 }
 

@@ -26,19 +26,6 @@ struct BySize {
     }
 };
 
-// Calls f(values[i]) for i in [from, to): a vector's elements, or a packed column's unpacked block
-// by block.
-template <typename F>
-void forEachValue(const std::vector<int64_t>& values, size_t from, size_t to, F&& f) {
-    for (size_t i = from; i < to; ++i) {
-        f(values[i]);
-    }
-}
-template <typename F>
-void forEachValue(const PackedColumn<int64_t>& values, size_t from, size_t to, F&& f) {
-    values.forEach(from, to, f);
-}
-
 // Recomputes the leaves of an implicit block tree for blocks [first, end) of `values` and their
 // ancestors (`better` picks the kept value, `none` fills empty leaves).
 template <typename Values, typename Better>

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <iterator>
-#include <stdexcept>
+#include <new>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -158,7 +158,8 @@ class PackedColumn {
         }
         m_tail.push_back(v);
         if (m_tail.size() == kBlock) {
-            pack();
+            pack(m_tail.data());
+            m_tail.clear();
         }
     }
     // Room for `n` values in all, so that appending them moves nothing.
@@ -195,6 +196,19 @@ class PackedColumn {
     void append(It first, It last) {
         for (; first != last; ++first) {
             push_back(T(*first));
+        }
+    }
+    // Appends n values from a plain array, packing whole blocks straight from it.
+    void append(const T* values, size_t n) {
+        size_t k = 0;
+        while (k < n && !m_tail.empty()) {
+            push_back(values[k++]);
+        }
+        for (; n - k >= kBlock; k += kBlock) {
+            pack(values + k);
+        }
+        for (; k < n; ++k) {
+            push_back(values[k]);
         }
     }
     // Keeps the first n values, or appends `value` up to n.
@@ -272,12 +286,13 @@ class PackedColumn {
     static uint64_t toBits(T v) { return uint64_t(int64_t(v)); }
     static T fromBits(uint64_t bits) { return T(bits); }
 
-    void pack() {
-        T lowest = m_tail[0];
-        T highest = m_tail[0];
-        for (const T v : m_tail) {
-            lowest = v < lowest ? v : lowest;
-            highest = v > highest ? v : highest;
+    // Packs kBlock values as the next block (the tail must be empty).
+    void pack(const T* values) {
+        T lowest = values[0];
+        T highest = values[0];
+        for (size_t k = 1; k < kBlock; ++k) {
+            lowest = values[k] < lowest ? values[k] : lowest;
+            highest = values[k] > highest ? values[k] : highest;
         }
         const uint64_t base = toBits(lowest);
         const uint64_t range = toBits(highest) - base;
@@ -287,14 +302,14 @@ class PackedColumn {
         }
         const size_t first = m_words.size();
         if (first > kWordMask) {
-            throw std::length_error("PackedColumn: too many values");
+            throw std::bad_alloc();  // 2^56 words: beyond any machine's memory
         }
         m_head.push_back({base, uint64_t(first) | uint64_t(width) << 56});
         if (width > 0) {
             m_words.resize(first + kBlock / 64 * width, 0);
             uint64_t* words = m_words.data() + first;
             for (size_t k = 0; k < kBlock; ++k) {
-                const uint64_t v = toBits(m_tail[k]) - base;
+                const uint64_t v = toBits(values[k]) - base;
                 const uint64_t bit = uint64_t(k) * width;
                 const unsigned shift = unsigned(bit & 63);
                 words[bit >> 6] |= v << shift;
@@ -304,7 +319,6 @@ class PackedColumn {
             }
         }
         m_packed += kBlock;
-        m_tail.clear();
     }
 
     std::vector<Header> m_head;
@@ -358,11 +372,22 @@ void unstage(PackedColumn<T>& v, std::vector<U>& staging) {
     static_assert(std::is_same_v<std::make_unsigned_t<T>, std::make_unsigned_t<U>>);
     v.clear();
     v.reserve(staging.size());
-    for (const U x : staging) {
-        v.push_back(T(x));
-    }
+    v.append(reinterpret_cast<const T*>(staging.data()), staging.size());
     v.shrink_to_fit();
     staging = std::vector<U>();
+}
+
+// Calls f(values[i]) for i in [from, to): a vector's elements, or a packed column's unpacked block
+// by block.
+template <typename T, typename F>
+void forEachValue(const std::vector<T>& values, size_t from, size_t to, F&& f) {
+    for (size_t i = from; i < to; ++i) {
+        f(values[i]);
+    }
+}
+template <typename T, typename F>
+void forEachValue(const PackedColumn<T>& values, size_t from, size_t to, F&& f) {
+    values.forEach(from, to, f);
 }
 
 template <typename T>
@@ -372,7 +397,7 @@ void assignValues(std::vector<T>& v, std::vector<T>&& values) {
 template <typename T>
 void assignValues(PackedColumn<T>& v, std::vector<T>&& values) {
     v.clear();
-    v.append(values.begin(), values.end());
+    v.append(values.data(), values.size());
     v.shrink_to_fit();
 }
 

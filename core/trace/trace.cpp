@@ -171,14 +171,15 @@ std::vector<int64_t> Trace::bytesByCategoryAt(size_t event_index) const {
 int64_t Trace::peakEvent() const {
     int64_t best = -1;
     int64_t best_bytes = -1;
-    for (size_t i = 0; i < events.count(); ++i) {
+    size_t i = 0;
+    events.allocated.forEach(0, events.count(), [&](int64_t allocated) {
         const auto kind = static_cast<EventKind>(events.kind[i]);
-        if ((kind == EventKind::Alloc || kind == EventKind::Free) &&
-            events.allocated[i] > best_bytes) {
-            best_bytes = events.allocated[i];
+        if ((kind == EventKind::Alloc || kind == EventKind::Free) && allocated > best_bytes) {
+            best_bytes = allocated;
             best = static_cast<int64_t>(i);
         }
-    }
+        ++i;
+    });
     return best;
 }
 

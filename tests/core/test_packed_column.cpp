@@ -137,6 +137,19 @@ class TestPackedColumn : public QObject {
         QCOMPARE(*hi, sorted[299]);
     }
 
+    void appendFromAnArray() {
+        std::vector<int64_t> values;
+        for (int k = 0; k < 1000; ++k) {
+            values.push_back(int64_t(k % 37) * (k % 2 ? -1 : 1) << (k % 50));
+        }
+        for (size_t first : {size_t(0), size_t(1), size_t(128), size_t(200)}) {
+            PackedColumn<int64_t> packed;
+            packed.append(values.begin(), values.begin() + std::ptrdiff_t(first));
+            packed.append(values.data() + first, values.size() - first);
+            compareAll(packed, values);
+        }
+    }
+
     void truncateAndAppend() {
         std::vector<int64_t> values;
         for (int k = 0; k < 1000; ++k) {
