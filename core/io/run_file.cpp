@@ -372,8 +372,8 @@ void RunFile::save(const Trace& trace, const std::string& path, const SaveOption
                 put(chunk.data(), chunk.size());
         }
     } else {
-        // Straight from the vectors: stdio passes writes this large to the kernel without
-        // copying.
+        // Straight from the vectors (a packed column unpacked first): stdio passes writes this
+        // large to the kernel without copying.
         forEachEventColumn(events, [&](const char*, const auto& column) {
             std::vector<std::decay_t<decltype(column[0])>> scratch;
             put(plainValues(column, 0, column.size(), scratch), column.size() * sizeof(column[0]));

@@ -634,8 +634,8 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
                 total += entries[c].second.chunks[k].raw_length;
             }
         }
-        // Packed columns load through plain arrays (the int64 ones: time, allocated, reserved),
-        // packed once every chunk is in.
+        // Packed columns (the 64-bit ones) load through plain arrays, packed once every chunk
+        // is in.
         std::vector<std::vector<int64_t>> staging(entries.size());
         std::vector<void*> values(entries.size(), nullptr);
         {

@@ -163,11 +163,10 @@ void borrowColumn(CborPieces& out, std::string_view key, const std::vector<T>& v
 // The same of a packed column: its values unpacked and copied in.
 template <typename T>
 void borrowColumn(CborPieces& out, std::string_view key, const PackedColumn<T>& v, size_t first) {
-    std::vector<T> values;
-    values.reserve(v.size() - first);
-    v.forEach(first, v.size(), [&](T x) { values.push_back(x); });
+    std::vector<T> scratch;
+    const size_t n = v.size() - first;
     out.text(key);
-    out.ownedBytes(values.data(), values.size() * sizeof(T));
+    out.ownedBytes(plainValues(v, first, n, scratch), n * sizeof(T));
 }
 
 // One column of the spans, copied out of the trace's span structs into `column` (versions 1-2).
