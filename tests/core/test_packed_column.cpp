@@ -140,7 +140,7 @@ class TestPackedColumn : public QObject {
     void appendFromAnArray() {
         std::vector<int64_t> values;
         for (int k = 0; k < 1000; ++k) {
-            values.push_back(int64_t(k % 37) * (k % 2 ? -1 : 1) << (k % 50));
+            values.push_back(int64_t(k % 37) * (k % 2 ? -1 : 1) * (int64_t(1) << (k % 50)));
         }
         for (size_t first : {size_t(0), size_t(1), size_t(128), size_t(200)}) {
             PackedColumn<int64_t> packed;
