@@ -49,7 +49,7 @@ std::vector<bool> temporaryAllocations(const Trace& trace) {
 // them (StackTreeOptions::raw_frames), read in place.
 struct StackSource {
     const StackTable& table;
-    const std::vector<uint32_t>& of_event;
+    const PackedColumn<uint32_t>& of_event;
 };
 
 StackSource stackSourceOf(const Trace& trace, bool raw) {

@@ -17,7 +17,7 @@
 namespace memscope {
 
 namespace {
-// A recording's columns get a mapping of their own from their first growth (column_growth.h:
+// A recording's spans get a mapping of their own from their first growth (column_growth.h:
 // above a huge page a column gets at least kOwnMappingBytes), so they never move again in a
 // typical run and each byte is faulted in once (growing by doubling on glibc's heap faulted about
 // 330 pages a step on the consumer against 190, bench_record_overhead with 4 KiB pages). With
@@ -25,8 +25,8 @@ namespace {
 // on the heap, 11-21 times in these mappings. The cost: address space. Once two steps are done
 // and the run's step count is known, a column that has to grow gets room for the whole run
 // (expectedRunTotal): a 300-step workshop-default run's spans (about 175 MB) otherwise moved
-// three times, copying 238 MiB into fresh pages on this thread.
-constexpr size_t kFirstEvents = kHugePageBytes + 1;  // elements: over a huge page at one byte
+// three times, copying 238 MiB into fresh pages on this thread. The event columns are packed
+// (trace/packed_column.h): they grow by blocks of a few bytes an event as they are appended to.
 constexpr size_t kFirstSpans = kHugePageBytes / sizeof(Span) + 1;
 }  // namespace
 
@@ -93,8 +93,6 @@ size_t Recorder::drainInto(Trace& trace) {
         std::stable_sort(batch.begin(), batch.end(),
                          [](const Event& a, const Event& b) { return a.time_ns < b.time_ns; });
     }
-    growColumns(trace.events, trace.events.count() + batch.size(),
-                std::max(kFirstEvents, expectedRunTotal(trace, trace.events.count(), true)));
     for (const auto& e : batch) {
         trace.events.append(e);
     }

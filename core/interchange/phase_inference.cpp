@@ -156,23 +156,27 @@ std::vector<PhaseInterval> PhaseInference::apply(EventColumns& events,
     RegionSweep phase_regions(std::move(phase_items));
     RegionSweep step_regions(std::move(step_items));
     const bool step_regions_given = !step_regions.empty();
+    // The rules write events at random: they work on plain copies of the two packed columns,
+    // which go back packed at the end.
+    std::vector<int32_t> steps = events.step.toVector();
+    std::vector<uint8_t> phases = events.phase.toVector();
 
     // Rules 1-4.
     int64_t latest = std::numeric_limits<int64_t>::min();
     bool any_optimizer = false;
     for (size_t i = 0; i < n; ++i) {
-        if (events.step[i] < 0) {
+        if (steps[i] < 0) {
             continue;  // before the trace began
         }
         latest = std::max(latest, events.time_ns[i]);
         const uint8_t e = i < evidence.size() ? evidence[i] : 0;
         const Phase p = phaseOfEvidence(e, phase_regions.at(latest));
-        events.phase[i] = static_cast<uint8_t>(p);
+        phases[i] = static_cast<uint8_t>(p);
         any_optimizer = any_optimizer || p == Phase::Optimizer;
         if (step_regions_given) {
             const auto inside = step_regions.at(latest);
             const auto before = step_regions.lastBegun();
-            events.step[i] = inside ? *inside : before ? *before : 0;
+            steps[i] = inside ? *inside : before ? *before : 0;
         }
     }
     // Rule 5: an unplaced event between two placed ones of the same phase. Rule 6: one after
@@ -181,25 +185,25 @@ std::vector<PhaseInterval> PhaseInference::apply(EventColumns& events,
         std::vector<uint8_t> next(n, uint8_t(Phase::Other));
         uint8_t after = uint8_t(Phase::Other);
         for (size_t i = n; i-- > 0;) {
-            if (events.step[i] < 0) {
+            if (steps[i] < 0) {
                 continue;
             }
             next[i] = after;
-            if (events.phase[i] != uint8_t(Phase::Other)) {
-                after = events.phase[i];
+            if (phases[i] != uint8_t(Phase::Other)) {
+                after = phases[i];
             }
         }
         uint8_t before = uint8_t(Phase::Other);
         for (size_t i = 0; i < n; ++i) {
-            if (events.step[i] < 0) {
+            if (steps[i] < 0) {
                 continue;
             }
-            if (events.phase[i] != uint8_t(Phase::Other)) {
-                before = events.phase[i];
+            if (phases[i] != uint8_t(Phase::Other)) {
+                before = phases[i];
             } else if (before != uint8_t(Phase::Other) && before == next[i]) {
-                events.phase[i] = before;
+                phases[i] = before;
             } else if (before == uint8_t(Phase::Forward) && next[i] == uint8_t(Phase::Backward)) {
-                events.phase[i] = uint8_t(Phase::Forward);
+                phases[i] = uint8_t(Phase::Forward);
             }
         }
     }
@@ -208,22 +212,22 @@ std::vector<PhaseInterval> PhaseInference::apply(EventColumns& events,
         int32_t step = any_optimizer ? 1 : 0;
         bool optimizer_seen = false;
         for (size_t i = 0; i < n && any_optimizer; ++i) {
-            if (events.step[i] < 0) {
+            if (steps[i] < 0) {
                 continue;
             }
-            const auto p = static_cast<Phase>(events.phase[i]);
+            const auto p = static_cast<Phase>(phases[i]);
             if (p == Phase::Optimizer) {
                 optimizer_seen = true;
             } else if (p == Phase::Forward && optimizer_seen) {
                 ++step;
                 optimizer_seen = false;
             }
-            events.step[i] = step;
+            steps[i] = step;
         }
         if (!any_optimizer) {
             for (size_t i = 0; i < n; ++i) {
-                if (events.step[i] >= 0) {
-                    events.step[i] = 0;
+                if (steps[i] >= 0) {
+                    steps[i] = 0;
                 }
             }
         }
@@ -232,23 +236,25 @@ std::vector<PhaseInterval> PhaseInference::apply(EventColumns& events,
     std::vector<PhaseInterval> intervals;
     int64_t last_time = 0;
     for (size_t i = 0; i < n; ++i) {
-        if (events.step[i] < 0) {
+        if (steps[i] < 0) {
             continue;
         }
-        const auto p = static_cast<Phase>(events.phase[i]);
+        const auto p = static_cast<Phase>(phases[i]);
         if (p != Phase::Other) {
             if (intervals.empty() || intervals.back().phase != p ||
-                intervals.back().step != events.step[i]) {
+                intervals.back().step != steps[i]) {
                 if (!intervals.empty()) {
                     intervals.back().end_ns =
                         std::max(intervals.back().begin_ns, events.time_ns[i]);
                 }
-                intervals.push_back({p, events.step[i], events.time_ns[i], events.time_ns[i]});
+                intervals.push_back({p, steps[i], events.time_ns[i], events.time_ns[i]});
             }
             last_time = events.time_ns[i];
             intervals.back().end_ns = std::max(intervals.back().end_ns, last_time);
         }
     }
+    assignValues(events.step, std::move(steps));
+    assignValues(events.phase, std::move(phases));
     return intervals;
 }
 

@@ -81,10 +81,9 @@ void putLe(unsigned char* out, uint64_t value, int bytes) {
 // The largest element: one tight pass the compiler vectorises; the slow search for the first
 // offender runs only when the maximum is out of range.
 template <typename T>
-T maxOf(const std::vector<T>& v) {
+T maxOf(const PackedColumn<T>& v) {
     T m = 0;
-    for (const T x : v)
-        m = std::max(m, x);
+    v.forEach(0, v.size(), [&m](T x) { m = std::max(m, x); });
     return m;
 }
 
@@ -100,7 +99,7 @@ uint64_t largestMagnitude(const Column& v) {
 }
 
 template <typename T>
-size_t firstAtLeast(const std::vector<T>& v, uint64_t limit) {
+size_t firstAtLeast(const PackedColumn<T>& v, uint64_t limit) {
     for (size_t i = 0; i < v.size(); ++i) {
         if (uint64_t(v[i]) >= limit)
             return i;
@@ -329,7 +328,7 @@ void RunFile::save(const Trace& trace, const std::string& path, const SaveOption
     }
     if (trace.hasRawStacks()) {
         json raw = stacksToJson(trace.raw_stacks);
-        raw["events"] = toBytes(raw_column ? std::vector<uint32_t>() : trace.raw_stack);
+        raw["events"] = toBytes(raw_column ? std::vector<uint32_t>() : trace.raw_stack.toVector());
         header["raw_stacks"] = std::move(raw);
     }
     std::vector<uint8_t> cbor = json::to_cbor(header);

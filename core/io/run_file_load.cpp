@@ -437,7 +437,7 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
             throw RunFileError(path, "bad 'raw_stacks': " + error);
         }
         try {
-            trace.raw_stack = uint32Array(j.at("events"), "events");
+            assignValues(trace.raw_stack, uint32Array(j.at("events"), "events"));
         } catch (const InputError& e) {
             throw RunFileError(path, std::string("bad 'raw_stacks': ") + e.what());
         }
@@ -634,21 +634,27 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
                 total += entries[c].second.chunks[k].raw_length;
             }
         }
-        // Packed columns (the 64-bit ones) load through plain arrays, packed once every chunk
-        // is in.
-        std::vector<std::vector<int64_t>> staging(entries.size());
-        std::vector<void*> values(entries.size(), nullptr);
-        {
-            size_t c = 0;
-            forEachEventColumn(trace.events, [&](const char*, auto& column) {
-                values[c] = stageValues(column, size_t(loaded), staging[c]);
-                ++c;
-            });
-        }
+        // The columns are packed: each loads through a plain array (uninitialized: every
+        // value is decoded into it), made when its first chunk is decoded and packed by the
+        // thread that decodes its last. The jobs go column by column, so that two or three
+        // columns are plain at a time, not all of them.
         const size_t event_columns = entries.size() - (raw_column ? 1 : 0);
-        if (raw_column) {
-            trace.raw_stack.assign(size_t(loaded), 0);
+        std::vector<std::unique_ptr<unsigned char[]>> staging(entries.size());
+        std::vector<std::once_flag> staged(entries.size());
+        std::unique_ptr<std::atomic<uint64_t>[]> remaining(
+            new std::atomic<uint64_t>[entries.size()]);
+        for (size_t c = 0; c < entries.size(); ++c) {
+            remaining[c] = loaded_chunks;
         }
+        auto withColumn = [&](size_t c, auto&& f) {  // f(column c), the raw stack last
+            size_t index = 0;
+            forEachEventColumn(trace.events, [&](const char*, auto& column) {
+                if (index++ == c)
+                    f(column);
+            });
+            if (c == event_columns)
+                f(trace.raw_stack);
+        };
         std::atomic<uint64_t> done{0};
         runOnTwoThreads(
             jobs.size(),
@@ -675,22 +681,28 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
                 stored = {};
                 const size_t first = size_t(k * chunk_events);
                 const size_t n = size_t(eventsInChunk(k));
-                size_t column = 0;
                 bool ok = true;
-                if (c == event_columns) {
+                withColumn(c, [&](auto& column) {
+                    using T = std::decay_t<decltype(column[0])>;
+                    std::call_once(staged[c], [&] {
+                        staging[c].reset(new unsigned char[size_t(loaded) * sizeof(T)]);
+                    });
                     ok = decodeColumn(raw.data(), raw.size(), entry.encoding,
-                                      trace.raw_stack.data() + first, n);
-                }
-                forEachEventColumn(trace.events, [&](const char*, auto& v) {
-                    using T = std::decay_t<decltype(v[0])>;
-                    if (column++ == c)
-                        ok = decodeColumn(raw.data(), raw.size(), entry.encoding,
-                                          static_cast<T*>(values[c]) + first, n);
+                                      reinterpret_cast<T*>(staging[c].get()) + first, n);
                 });
                 if (!ok) {
                     throw RunFileError(
                         path, what + " is corrupt (its " + encodingName(entry.encoding) +
                                   " values do not decode to " + std::to_string(n) + " events)");
+                }
+                if (remaining[c].fetch_sub(1) == 1) {
+                    withColumn(c, [&](auto& column) {
+                        using T = std::decay_t<decltype(column[0])>;
+                        column.clear();
+                        column.append(reinterpret_cast<const T*>(staging[c].get()), size_t(loaded));
+                        column.shrink_to_fit();
+                    });
+                    staging[c].reset();
                 }
                 done += chunk.raw_length;
             },
@@ -698,9 +710,6 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
                 progress(0.02 + (kColumnsEnd - 0.02) * double(done.load()) /
                                     double(std::max<uint64_t>(total, 1)));
             });
-        size_t c = 0;
-        forEachEventColumn(trace.events,
-                           [&](const char*, auto& column) { unstage(column, staging[c++]); });
     }
     opened.file.reset();
     checkCancel();

@@ -40,15 +40,6 @@ size_t reserveAheadLimitBytes() {
     return limit;
 }
 
-void growColumns(EventColumns& c, size_t needed, size_t at_least) {
-    growColumn(c.time_ns, needed, at_least), growColumn(c.addr, needed, at_least);
-    growColumn(c.size, needed, at_least), growColumn(c.allocated, needed, at_least);
-    growColumn(c.reserved, needed, at_least), growColumn(c.stack, needed, at_least);
-    growColumn(c.step, needed, at_least), growColumn(c.kind, needed, at_least);
-    growColumn(c.phase, needed, at_least), growColumn(c.thread, needed, at_least);
-    growColumn(c.device, needed, at_least);
-}
-
 void growSpans(std::vector<Span>& spans, size_t needed, size_t at_least) {
     growColumn(spans, needed, at_least);
 }

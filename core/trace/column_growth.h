@@ -95,8 +95,6 @@ void growColumn(std::vector<T>& v, size_t needed, size_t at_least = 0) {
 template <typename T>
 void growColumn(PackedColumn<T>&, size_t, size_t = 0) {}
 
-// growColumn for each of the event columns.
-void growColumns(EventColumns& events, size_t needed, size_t at_least = 0);
 // growColumn for a trace's spans.
 void growSpans(std::vector<Span>& spans, size_t needed, size_t at_least = 0);
 

@@ -24,25 +24,24 @@ void appendTail(Column& to, const Column& from) {
     }
 }
 
-// Reserves the copy's per-event and per-allocation columns ahead of `needed` events: for the
-// whole run where its length is known, else twice what they hold, in buffers advised to use huge
-// pages (trace/column_growth.h). Columns of millions of events then are not reallocated (and
-// copied) again and again as a live run grows, nor faulted in page by page.
-void reserveAhead(EventColumns& events, std::vector<int32_t>& allocation_of_event,
-                  std::vector<Allocation>& allocations, size_t needed, size_t expected) {
-    if (needed <= events.stack.capacity()) {
+// Reserves the copy's allocation index and allocations ahead of `needed` events (its event
+// columns are packed and grow by blocks): for the whole run where its length is known, else
+// twice what they hold, in buffers advised to use huge pages (trace/column_growth.h). Columns of
+// millions of events then are not reallocated (and copied) again and again as a live run grows,
+// nor faulted in page by page.
+void reserveAhead(std::vector<int32_t>& allocation_of_event, std::vector<Allocation>& allocations,
+                  size_t have, size_t needed, size_t expected) {
+    if (needed <= allocation_of_event.capacity()) {
         return;
     }
-    growColumns(events, needed, expected);
     growColumn(allocation_of_event, needed, expected);
-    // The events an 8-byte column would hold (the cap counts bytes; the stack column's are 4).
+    // The events an 8-byte column would hold (the cap counts bytes; allocation_of_event's are 4).
     const size_t want =
-        std::min(events.stack.capacity(), reserveAheadLimitBytes() / sizeof(int64_t));
+        std::min(allocation_of_event.capacity(), reserveAheadLimitBytes() / sizeof(int64_t));
     // Allocations in the proportion to events seen so far (each alloc or free makes at most one),
     // capped as the columns are: at six times an 8-byte event column's bytes each, half of a
     // capped column's events asked for about 0.4 of memory in one mapping. Past the cap, or
     // refused, they grow as any vector does.
-    const size_t have = events.count();
     const size_t per = have > 0 ? allocations.size() * want / have + 1024 : want / 2;
     const size_t cap = reserveAheadLimitBytes() / sizeof(Allocation);
     try {
@@ -90,7 +89,7 @@ bool LiveTraceBuilder::update(Trace& copy, const Trace& source) {
 
     auto& to = copy.events;
     const auto& from = source.events;
-    reserveAhead(to, copy.m_allocationOfEvent, copy.m_allocations, from.count(),
+    reserveAhead(copy.m_allocationOfEvent, copy.m_allocations, to.count(), from.count(),
                  expectedRunTotal(source, source.events.count(), true));
     m_role.reserve(copy.m_allocations.capacity());
     appendTail(to.time_ns, from.time_ns);
@@ -179,6 +178,9 @@ void LiveTraceBuilder::pairAppended(Trace& trace) {
     const size_t count = events.count();
     auto& allocations = trace.m_allocations;
     auto& allocation_of_event = trace.m_allocationOfEvent;
+    if (count > size_t(std::numeric_limits<int32_t>::max())) {
+        throw std::bad_alloc();  // events are numbered in 31 bits (Allocation::alloc_event)
+    }
     allocation_of_event.resize(count, -1);
     if (first == 0 && allocations.empty()) {
         // A whole trace at once (Trace::finalize): an allocation per alloc or free at most.
@@ -226,12 +228,12 @@ void LiveTraceBuilder::pairAppended(Trace& trace) {
         if (kind == EventKind::Alloc) {
             if (auto it = m_open.find(key); it != m_open.end()) {
                 // A second alloc at a live address: the old one's free was not recorded.
-                allocations[it->second].free_event = static_cast<int64_t>(i);
+                allocations[it->second].free_event = static_cast<int32_t>(i);
             }
             Allocation a;
             a.addr = events.addr[i];
             a.size = events.size[i];
-            a.alloc_event = static_cast<int64_t>(i);
+            a.alloc_event = static_cast<int32_t>(i);
             a.device = events.device[i];
             allocation_of_event[i] = index_of_next();
             m_open[key] = allocations.size();
@@ -239,14 +241,14 @@ void LiveTraceBuilder::pairAppended(Trace& trace) {
             m_role.push_back(-1);
         } else if (kind == EventKind::Free) {
             if (auto it = m_open.find(key); it != m_open.end()) {
-                allocations[it->second].free_event = static_cast<int64_t>(i);
+                allocations[it->second].free_event = static_cast<int32_t>(i);
                 allocation_of_event[i] = static_cast<int32_t>(it->second);
                 m_open.erase(it);
             } else {
                 Allocation a;  // freed, never seen allocated: present from the start
                 a.addr = events.addr[i];
                 a.size = -events.size[i];
-                a.free_event = static_cast<int64_t>(i);
+                a.free_event = static_cast<int32_t>(i);
                 a.device = events.device[i];
                 allocation_of_event[i] = index_of_next();
                 allocations.push_back(a);

@@ -71,9 +71,8 @@ void ProgramStackOrder::apply(Trace& trace) {
     }
 
     trace.raw_stack = trace.events.stack;
-    for (auto& s : trace.events.stack) {
-        s = s < nodes ? cleanOf[s] : StackTable::kEmpty;
-    }
+    trace.events.stack.transform(
+        [&](uint32_t s) { return s < nodes ? cleanOf[s] : StackTable::kEmpty; });
     for (auto& span : trace.spans) {
         span.stack = span.stack < nodes ? cleanOf[span.stack] : StackTable::kEmpty;
     }

@@ -39,21 +39,21 @@ struct Event {
 };
 
 // Events stored column by column: ten million of them load and save as a few large copies.
-// The 64-bit columns are packed (trace/packed_column.h): their values change little between
-// neighbouring events (issue 52). Read them as any column; append with push_back; rewrite them
-// whole with transform().
+// Every column is packed (trace/packed_column.h): values change little between neighbouring
+// events, and step, kind, phase, thread and device mostly not at all (issue 52). Read them as
+// any column; append with push_back; rewrite them whole with transform() or assignValues().
 struct EventColumns {
     PackedColumn<int64_t> time_ns;
     PackedColumn<uint64_t> addr;
     PackedColumn<int64_t> size;
     PackedColumn<int64_t> allocated;
     PackedColumn<int64_t> reserved;
-    std::vector<uint32_t> stack;
-    std::vector<int32_t> step;
-    std::vector<uint8_t> kind;
-    std::vector<uint8_t> phase;
-    std::vector<uint16_t> thread;
-    std::vector<int16_t> device;
+    PackedColumn<uint32_t> stack;
+    PackedColumn<int32_t> step;
+    PackedColumn<uint8_t> kind;
+    PackedColumn<uint8_t> phase;
+    PackedColumn<uint16_t> thread;
+    PackedColumn<int16_t> device;
 
     size_t count() const { return time_ns.size(); }
     void reserve(size_t n);
@@ -97,12 +97,15 @@ struct PhaseInterval {
 struct Allocation {
     uint64_t addr = 0;
     int64_t size = 0;
-    int64_t alloc_event = -1;  // -1: present from the start (freed without a recorded alloc)
-    int64_t free_event = -1;   // -1: still live at the end
+    // Event indices in 31 bits (a trace holds fewer than 2^31 events: LiveTraceBuilder refuses
+    // more), which keeps an Allocation at 32 bytes.
+    int32_t alloc_event = -1;  // -1: present from the start (freed without a recorded alloc)
+    int32_t free_event = -1;   // -1: still live at the end
     Category category = Category::Unknown;
     CategoryRule rule = CategoryRule::NothingTells;  // which rule gave the category
     int16_t device = -1;
 };
+static_assert(sizeof(Allocation) <= 32, "an Allocation per alloc: keep it at 32 bytes");
 
 // A block of device memory a caching allocator reserved (cudaMalloc / hipMalloc, or an expandable
 // segment's mapped range), paired from SegmentAlloc/SegmentFree events by (device, address) the
@@ -194,7 +197,7 @@ class Trace {
     // for files saved before; hasRawStacks() says whether they can be used. Run files store them
     // as the optional header field "raw_stacks" (io/run_file.h).
     StackTable raw_stacks;
-    std::vector<uint32_t> raw_stack;
+    PackedColumn<uint32_t> raw_stack;
     bool hasRawStacks() const { return !raw_stack.empty() && raw_stack.size() == events.count(); }
     // Exchanges the cleaned and the raw stacks (stacks <-> raw_stacks, events.stack <->
     // raw_stack), so that this trace shows the raw frames everywhere it shows stacks: the "raw

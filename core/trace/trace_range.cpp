@@ -126,7 +126,7 @@ void TraceRange::keep(Trace& trace, size_t first, size_t last) {
     EventColumns out;
     std::vector<SegmentTag> tags;
     const bool raw = trace.hasRawStacks();
-    std::vector<uint32_t> raw_out;
+    PackedColumn<uint32_t> raw_out;
     if (!empty_range) {
         out.reserve(survivors.size() * 2 + segment_survivors.size() + (last - first));
         auto synthetic = [&](size_t from) {

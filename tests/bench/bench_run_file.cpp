@@ -66,10 +66,7 @@ Trace makeTrace(size_t n) {
     t.summary = {{"steps", steps}};
 
     EventColumns& e = t.events;
-    auto resize = [n](auto& v) { v.resize(n); };
-    // The 64-bit columns are packed: appended below.
-    resize(e.stack), resize(e.step), resize(e.kind), resize(e.phase), resize(e.thread);
-    resize(e.device);
+    // The columns are packed: appended below.
     constexpr size_t kWindow = 256;  // live allocations
     std::vector<int64_t> live_size(kWindow * 4, 0);
     uint64_t rng = 0x243F6A8885A308D3ULL;
@@ -85,22 +82,22 @@ Trace makeTrace(size_t n) {
             const int64_t size = int64_t(512) << ((rng >> 40) % 12);  // 512 B .. 1 MiB
             live_size[slot] = size;
             e.size.push_back(size);
-            e.kind[i] = static_cast<uint8_t>(EventKind::Alloc);
+            e.kind.push_back(static_cast<uint8_t>(EventKind::Alloc));
         } else {
             slot = next_free++ % live_size.size();
             e.size.push_back(-live_size[slot]);
-            e.kind[i] = static_cast<uint8_t>(EventKind::Free);
+            e.kind.push_back(static_cast<uint8_t>(EventKind::Free));
         }
         allocated += e.size.back();
         e.time_ns.push_back(int64_t(i) * 700 + int64_t((rng >> 50) % 300));
         e.addr.push_back(0x7f0000000000ULL + uint64_t(slot) * 0x200000);
         e.allocated.push_back(allocated);
         e.reserved.push_back((allocated + (int64_t(2) << 20)) & ~((int64_t(2) << 20) - 1));
-        e.stack[i] = nodes[(rng >> 33) % nodes.size()];
-        e.step[i] = static_cast<int32_t>(std::min<size_t>(i / per_step + 1, steps));
-        e.phase[i] = static_cast<uint8_t>(1 + (i * 3 / per_step) % 3);  // forward, backward, opt
-        e.thread[i] = 0;
-        e.device[i] = -1;
+        e.stack.push_back(nodes[(rng >> 33) % nodes.size()]);
+        e.step.push_back(static_cast<int32_t>(std::min<size_t>(i / per_step + 1, steps)));
+        e.phase.push_back(static_cast<uint8_t>(1 + (i * 3 / per_step) % 3));  // fwd, bwd, opt
+        e.thread.push_back(0);
+        e.device.push_back(-1);
     }
     return t;
 }

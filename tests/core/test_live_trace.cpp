@@ -406,43 +406,29 @@ class TestLiveTrace : public QObject {
         QCOMPARE(traceDifference(copy, want), QString());
     }
 
-    // The one growth helper of the recorder's drain and the live mirror: every column gets the
-    // room asked for, at least twice its capacity, keeps what it held, and is left alone when it
-    // has the room already.
+    // The one growth helper of the live mirror's plain columns (the allocation index, the
+    // allocations, the spans; the event columns are packed and grow by blocks): a column gets
+    // the room asked for, at least twice its capacity, keeps what it held, and is left alone
+    // when it has the room already.
     void columnGrowthKeepsEventsAndAtLeastDoubles() {
-        std::mt19937 rng(7);
-        const Trace source = randomTrace(rng, 40000, false, false);
-        EventColumns columns;
-        for (size_t i = 0; i < 30000; ++i) {
-            columns.append(source.events.at(i));
+        std::vector<int32_t> column;
+        for (int32_t i = 0; i < 30000; ++i) {
+            column.push_back(i * 7 - 5);
         }
-        // The packed columns (the 64-bit ones) grow by blocks as they are appended to.
-        const size_t before = columns.stack.capacity();
-        growColumns(columns, before + 1);
-        const std::vector<size_t> capacities = {
-            columns.stack.capacity(), columns.step.capacity(),   columns.kind.capacity(),
-            columns.phase.capacity(), columns.thread.capacity(), columns.device.capacity()};
-        for (const size_t capacity : capacities) {
-            QVERIFY(capacity >= 2 * before);
+        const size_t before = column.capacity();
+        growColumn(column, before + 1);
+        QVERIFY(column.capacity() >= 2 * before);
+        QCOMPARE(column.size(), size_t(30000));
+        for (size_t i = 0; i < column.size(); ++i) {
+            QCOMPARE(column[i], int32_t(i) * 7 - 5);
         }
-        QCOMPARE(columns.checkLengths(), std::string());
-        QCOMPARE(columns.count(), size_t(30000));
-        for (size_t i = 0; i < columns.count(); i += 997) {
-            const Event a = columns.at(i), b = source.events.at(i);
-            QCOMPARE(a.time_ns, b.time_ns);
-            QCOMPARE(a.addr, b.addr);
-            QCOMPARE(a.size, b.size);
-            QCOMPARE(a.stack, b.stack);
-            QCOMPARE(a.device, b.device);
-        }
-        const uint32_t* data = columns.stack.data();
-        growColumns(columns, columns.count() + 10);  // room enough: nothing moves
-        QVERIFY(columns.stack.data() == data);
+        const int32_t* data = column.data();
+        growColumn(column, column.size() + 10);  // room enough: nothing moves
+        QVERIFY(column.data() == data);
         // at_least (the length a run is expected to reach) when it exceeds twice the capacity
-        growColumns(columns, columns.stack.capacity() + 1, 10 * before);
-        QVERIFY(columns.stack.capacity() >= 10 * before);
-        QVERIFY(columns.device.capacity() >= 10 * before);
-        QCOMPARE(columns.at(columns.count() - 1).time_ns, source.events.at(29999).time_ns);
+        growColumn(column, column.capacity() + 1, 10 * before);
+        QVERIFY(column.capacity() >= 10 * before);
+        QCOMPARE(column.back(), int32_t(29999) * 7 - 5);
 
         std::vector<Span> spans;
         for (int64_t i = 0; i < 20000; ++i) {
@@ -525,7 +511,7 @@ class TestLiveTrace : public QObject {
         }
         QCOMPARE(copy.events.count(), source.events.count());
         QCOMPARE(copy.spans.size(), source.spans.size());
-        QVERIFY(copy.events.stack.capacity() * sizeof(uint32_t) <=
+        QVERIFY(copy.allocationOfEvent().capacity() * sizeof(int32_t) <=
                 reserveAheadLimitBytes() + kHugePageBytes);
         // The allocation index too: it reserved in proportion to the capped events, about 0.4
         // of memory in one mapping.

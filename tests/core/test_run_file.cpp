@@ -457,8 +457,8 @@ class TestRunFile : public QObject {
         // Byte counts as far as a file may take them (beyond 256 TiB is damage, refused below).
         x.events.allocated.set(4, -kMaxEventBytes);
         x.events.reserved.set(5, kMaxEventBytes);
-        x.events.step[6] = std::numeric_limits<int32_t>::min();
-        x.events.step[7] = 1 << 20;  // (the categorizer indexes by step: not 2^31)
+        x.events.step.set(6, std::numeric_limits<int32_t>::min());
+        x.events.step.set(7, 1 << 20);  // (the categorizer indexes by step: not 2^31)
         x.events.size.set(8, -kMaxEventBytes);
         x.finalize();
         for (const bool varints : {true, false}) {
@@ -771,9 +771,9 @@ class TestRunFile : public QObject {
         const uint32_t a = full.raw_stacks.child(0, full.raw_stacks.internFrame(f));
         f.line = 3;
         const uint32_t b = full.raw_stacks.child(a, full.raw_stacks.internFrame(f));
-        full.raw_stack.resize(full.events.count());
-        for (size_t i = 0; i < full.raw_stack.size(); ++i) {
-            full.raw_stack[i] = i % 3 == 0 ? 0 : i % 3 == 1 ? a : b;
+        full.raw_stack.clear();
+        for (size_t i = 0; i < full.events.count(); ++i) {
+            full.raw_stack.push_back(i % 3 == 0 ? 0 : i % 3 == 1 ? a : b);
         }
         QVERIFY(full.hasRawStacks());
         for (const uint32_t version : {1u, 2u}) {
@@ -1044,7 +1044,7 @@ class TestRunFile : public QObject {
 
     void saveRefusesInconsistentTraces() {
         Trace t = makeTrace();
-        t.events.stack[5] = 999;
+        t.events.stack.set(5, 999);
         try {
             RunFile::save(t, path("bad.memscope").toStdString());
             QFAIL("saved an out-of-range stack id");
