@@ -11,8 +11,10 @@ namespace {
 
 bool columnHasReserved(const Trace& trace) {
     const auto& ev = trace.events;
+    PackedReader reserved(ev.reserved);
+    PackedReader kinds(ev.kind);
     for (size_t i = 0; i < ev.count(); ++i) {
-        if (ev.reserved[i] != 0 && static_cast<EventKind>(ev.kind[i]) != EventKind::Oom) {
+        if (reserved[i] != 0 && static_cast<EventKind>(kinds[i]) != EventKind::Oom) {
             return true;
         }
     }
@@ -34,9 +36,11 @@ void ReservedMemory::forEachReserved(const Trace& trace,
     const auto& ev = trace.events;
     if (columnHasReserved(trace)) {
         int64_t previous = 0;
+        PackedReader reserved(ev.reserved);
+        PackedReader kinds(ev.kind);
         for (size_t i = 0; i < ev.count(); ++i) {
-            if (static_cast<EventKind>(ev.kind[i]) != EventKind::Oom) {
-                previous = ev.reserved[i];
+            if (static_cast<EventKind>(kinds[i]) != EventKind::Oom) {
+                previous = reserved[i];
             }
             visit(i, previous);
         }
@@ -49,8 +53,9 @@ void ReservedMemory::forEachReserved(const Trace& trace,
             reserved += s.size;
         }
     }
+    PackedReader kinds(ev.kind);
     for (size_t i = 0; i < ev.count(); ++i) {
-        const auto kind = static_cast<EventKind>(ev.kind[i]);
+        const auto kind = static_cast<EventKind>(kinds[i]);
         if (kind == EventKind::SegmentAlloc) {
             reserved += ev.size[i];
         } else if (kind == EventKind::SegmentFree) {

@@ -154,21 +154,21 @@ StepGrowth StepGrowth::analyze(const Trace& trace) {
     const auto& ev = trace.events;
     const size_t n = ev.count();
     int32_t max_step = 0;
-    for (size_t i = 0; i < n; ++i) {
-        max_step = std::max(max_step, ev.step[i]);
-    }
+    ev.step.forEach(0, n, [&max_step](int32_t s) { max_step = std::max(max_step, s); });
     if (max_step < 1) {
         return out;
     }
     std::vector<int64_t> end(size_t(max_step) + 1, -1);
     bool last_has_optimizer = false;
+    PackedReader steps(ev.step);
+    PackedReader phases(ev.phase);
     for (size_t i = 0; i < n; ++i) {
-        const int32_t s = ev.step[i];
+        const int32_t s = steps[i];
         if (s < 0) {
             continue;
         }
         end[size_t(s)] = std::max(end[size_t(s)], int64_t(i));
-        last_has_optimizer |= s == max_step && ev.phase[i] == uint8_t(Phase::Optimizer);
+        last_has_optimizer |= s == max_step && phases[i] == uint8_t(Phase::Optimizer);
     }
     // The last step is complete when it reached its optimizer step; otherwise it is what ran
     // after the last one (a Python program's evaluation, its teardown).

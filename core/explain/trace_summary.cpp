@@ -220,8 +220,13 @@ nlohmann::json TraceSummary::compute(const Trace& trace, size_t largest) {
         has_steps = ev.step[i] >= 1;
     }
     const int32_t first_step = has_steps ? 1 : 0;
+    PackedReader kinds(ev.kind);
+    PackedReader steps(ev.step);
+    PackedReader phases(ev.phase);
+    PackedReader allocated(ev.allocated);
+    PackedReader times(ev.time_ns);
     for (size_t i = 0; i < ev.count(); ++i) {
-        const auto kind = static_cast<EventKind>(ev.kind[i]);
+        const auto kind = static_cast<EventKind>(kinds[i]);
         if (kind == EventKind::Oom && oom.is_null()) {
             oom = {{"requested_bytes", ev.size[i]},
                    {"allocated_bytes", ev.allocated[i]},
@@ -238,26 +243,25 @@ nlohmann::json TraceSummary::compute(const Trace& trace, size_t largest) {
             continue;
         }
         ++alloc_free;
-        if (ev.step[i] == 1) {
-            step1_peak = std::max(step1_peak, ev.allocated[i]);
-        } else if (ev.step[i] >= 2) {
-            steady_peak = std::max(steady_peak, ev.allocated[i]);
+        if (steps[i] == 1) {
+            step1_peak = std::max(step1_peak, allocated[i]);
+        } else if (steps[i] >= 2) {
+            steady_peak = std::max(steady_peak, allocated[i]);
         }
-        const auto phase = ev.phase[i];
+        const auto phase = phases[i];
         if (phase < kPhaseCount) {
-            phase_peak[phase] = std::max(phase_peak[phase], ev.allocated[i]);
+            phase_peak[phase] = std::max(phase_peak[phase], allocated[i]);
         }
-        if (ev.step[i] >= first_step) {
+        if (steps[i] >= first_step) {
             if (first_time < 0) {
-                first_time = ev.time_ns[i];
+                first_time = times[i];
             } else {
                 // In doubles: a damaged file's times may be any int64, whose difference overflows.
-                weighted +=
-                    double(previous_bytes) * (double(ev.time_ns[i]) - double(previous_time));
+                weighted += double(previous_bytes) * (double(times[i]) - double(previous_time));
             }
-            previous_bytes = ev.allocated[i];
-            previous_time = ev.time_ns[i];
-            last_time = ev.time_ns[i];
+            previous_bytes = allocated[i];
+            previous_time = times[i];
+            last_time = times[i];
         }
     }
     const double span = first_time >= 0 ? double(last_time) - double(first_time) : 0.0;
@@ -343,11 +347,11 @@ nlohmann::json TraceSummary::compute(const Trace& trace, size_t largest) {
     // Segment events: the caching allocator's reserves and releases (a GPU recording with its
     // trace tracker, an imported snapshot); 0 and 0 on a CPU run.
     int64_t reserves = 0, releases = 0;
-    for (size_t i = 0; i < ev.count(); ++i) {
-        const auto kind = static_cast<EventKind>(ev.kind[i]);
+    ev.kind.forEach(0, ev.count(), [&](uint8_t k) {
+        const auto kind = static_cast<EventKind>(k);
         reserves += kind == EventKind::SegmentAlloc;
         releases += kind == EventKind::SegmentFree;
-    }
+    });
     out["segment_events"] = {{"reserve", reserves}, {"release", releases}};
     out["dropped_events"] = trace.meta.dropped_events;
     if (trace.meta.categories_inferred) {

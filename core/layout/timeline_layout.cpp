@@ -85,9 +85,13 @@ void appendXAxis(const EventColumns& events, const std::vector<int32_t>& allocat
                  size_t from, PackedColumn<uint32_t>& event_of_x, PackedColumn<int64_t>& time_of_x,
                  std::vector<int32_t>& begin_x, std::vector<int32_t>& end_x) {
     int64_t latest = time_of_x.empty() ? std::numeric_limits<int64_t>::min() : time_of_x.back();
+    PackedReader kinds(events.kind);
+    PackedReader steps(events.step);
+    PackedReader times(events.time_ns);
     for (size_t i = from; i < events.count(); ++i) {
-        const auto kind = static_cast<EventKind>(events.kind[i]);
-        if ((kind != EventKind::Alloc && kind != EventKind::Free) || beforeTrace(events, i)) {
+        const auto kind = static_cast<EventKind>(kinds[i]);
+        if ((kind != EventKind::Alloc && kind != EventKind::Free) ||
+            (kind == EventKind::Alloc && steps[i] < 0)) {  // beforeTrace
             continue;
         }
         const auto x = static_cast<int32_t>(event_of_x.size());
@@ -99,7 +103,7 @@ void appendXAxis(const EventColumns& events, const std::vector<int32_t>& allocat
             throw std::bad_alloc();
         }
         event_of_x.push_back(static_cast<uint32_t>(i));
-        latest = std::max(latest, events.time_ns[i]);
+        latest = std::max(latest, times[i]);
         time_of_x.push_back(latest);
         const int64_t a = allocation_of_event[i];
         if (a < 0) {
@@ -147,9 +151,13 @@ TimelineLayout::TimelineLayout(const Trace& trace, int64_t detail) {
 
     // The x axis: alloc and free events only. Pairing is the Trace's (per device and address).
     size_t alloc_free = 0;
-    for (size_t i = 0; i < events.count(); ++i) {
-        const auto kind = static_cast<EventKind>(events.kind[i]);
-        alloc_free += (kind == EventKind::Alloc && !before_trace(i)) || kind == EventKind::Free;
+    {
+        PackedReader kinds(events.kind);
+        PackedReader steps(events.step);
+        for (size_t i = 0; i < events.count(); ++i) {
+            const auto kind = static_cast<EventKind>(kinds[i]);
+            alloc_free += (kind == EventKind::Alloc && steps[i] >= 0) || kind == EventKind::Free;
+        }
     }
     m_eventOfX.reserve(alloc_free);
     m_timeOfX.reserve(alloc_free);

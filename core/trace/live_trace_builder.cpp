@@ -187,10 +187,10 @@ void LiveTraceBuilder::pairAppended(Trace& trace) {
         // Reserved, so that the vectors never grow by copying: each copy held the old and the
         // new vector at once, which was the peak of importing a 1 GB snapshot (issue 52).
         size_t most = 0;
-        for (size_t i = 0; i < count; ++i) {
-            const auto kind = static_cast<EventKind>(events.kind[i]);
+        events.kind.forEach(0, count, [&most](uint8_t k) {
+            const auto kind = static_cast<EventKind>(k);
             most += kind == EventKind::Alloc || kind == EventKind::Free;
-        }
+        });
         allocations.reserve(most);
         m_role.reserve(most);
     }
@@ -215,26 +215,33 @@ void LiveTraceBuilder::pairAppended(Trace& trace) {
     }
 
     bool segments_changed = false;
+    // The columns this pass reads at every event, a block at a time (trace/packed_column.h).
+    PackedReader kinds(events.kind);
+    PackedReader phases(events.phase);
+    PackedReader steps(events.step);
+    PackedReader devices(events.device);
+    PackedReader addrs(events.addr);
+    PackedReader sizes(events.size);
     for (size_t i = first; i < count; ++i) {
-        const auto kind = static_cast<EventKind>(events.kind[i]);
-        if (static_cast<Phase>(events.phase[i]) == Phase::Backward) {
-            m_backwardStart.note(std::max(0, events.step[i]), static_cast<int64_t>(i));
-        } else if (static_cast<Phase>(events.phase[i]) == Phase::Forward &&
-                   static_cast<EventKind>(events.kind[i]) == EventKind::Oom) {
-            m_forwardOom.note(std::max(0, events.step[i]), static_cast<int64_t>(i));
+        const auto kind = static_cast<EventKind>(kinds[i]);
+        if (static_cast<Phase>(phases[i]) == Phase::Backward) {
+            m_backwardStart.note(std::max(0, steps[i]), static_cast<int64_t>(i));
+        } else if (static_cast<Phase>(phases[i]) == Phase::Forward &&
+                   static_cast<EventKind>(kinds[i]) == EventKind::Oom) {
+            m_forwardOom.note(std::max(0, steps[i]), static_cast<int64_t>(i));
         }
-        m_backwardEnd.note(static_cast<int64_t>(i), static_cast<Phase>(events.phase[i]));
-        const uint64_t key = addressKey(events.device[i], events.addr[i]);
+        m_backwardEnd.note(static_cast<int64_t>(i), static_cast<Phase>(phases[i]));
+        const uint64_t key = addressKey(devices[i], addrs[i]);
         if (kind == EventKind::Alloc) {
             if (auto it = m_open.find(key); it != m_open.end()) {
                 // A second alloc at a live address: the old one's free was not recorded.
                 allocations[it->second].free_event = static_cast<int32_t>(i);
             }
             Allocation a;
-            a.addr = events.addr[i];
-            a.size = events.size[i];
+            a.addr = addrs[i];
+            a.size = sizes[i];
             a.alloc_event = static_cast<int32_t>(i);
-            a.device = events.device[i];
+            a.device = devices[i];
             allocation_of_event[i] = index_of_next();
             m_open[key] = allocations.size();
             allocations.push_back(a);
@@ -246,18 +253,18 @@ void LiveTraceBuilder::pairAppended(Trace& trace) {
                 m_open.erase(it);
             } else {
                 Allocation a;  // freed, never seen allocated: present from the start
-                a.addr = events.addr[i];
-                a.size = -events.size[i];
+                a.addr = addrs[i];
+                a.size = -sizes[i];
                 a.free_event = static_cast<int32_t>(i);
-                a.device = events.device[i];
+                a.device = devices[i];
                 allocation_of_event[i] = index_of_next();
                 allocations.push_back(a);
                 m_role.push_back(-1);
             }
         } else if (kind == EventKind::Role) {
             if (auto it = m_open.find(key);
-                it != m_open.end() && events.size[i] >= 0 && events.size[i] < kCategoryCount) {
-                m_role[it->second] = static_cast<int8_t>(events.size[i]);
+                it != m_open.end() && sizes[i] >= 0 && sizes[i] < kCategoryCount) {
+                m_role[it->second] = static_cast<int8_t>(sizes[i]);
             }
         } else if (kind == EventKind::SegmentAlloc) {
             segments_changed = true;
@@ -265,10 +272,10 @@ void LiveTraceBuilder::pairAppended(Trace& trace) {
                 m_reserved[it->second].release_event = static_cast<int64_t>(i);
             }
             Segment s;
-            s.addr = events.addr[i];
-            s.size = events.size[i];
+            s.addr = addrs[i];
+            s.size = sizes[i];
             s.reserve_event = static_cast<int64_t>(i);
-            s.device = events.device[i];
+            s.device = devices[i];
             if (auto t = m_tags.find(static_cast<int64_t>(i)); t != m_tags.end()) {
                 s.stream = trace.segment_tags[t->second].stream;
                 s.pool = trace.segment_tags[t->second].pool;
@@ -282,10 +289,10 @@ void LiveTraceBuilder::pairAppended(Trace& trace) {
                 m_openSegments.erase(it);
             } else {
                 Segment s;
-                s.addr = events.addr[i];
-                s.size = -events.size[i];
+                s.addr = addrs[i];
+                s.size = -sizes[i];
                 s.release_event = static_cast<int64_t>(i);
-                s.device = events.device[i];
+                s.device = devices[i];
                 m_fromStart.push_back(std::move(s));
             }
         }

@@ -327,6 +327,37 @@ class PackedColumn {
     size_t m_packed = 0;    // values in packed blocks
 };
 
+// Reads a packed column a block at a time: the block of the value asked for is unpacked into a
+// plain array, so that a pass over the events that reads several columns at each one (where
+// forEach, one column at a time, does not fit) costs an array read a value, not a packed read.
+// Any order works (i < size()); increasing order unpacks each block once. Holds a pointer to the
+// column: valid while the column is neither appended to nor rewritten.
+template <typename T>
+class PackedReader {
+  public:
+    explicit PackedReader(const PackedColumn<T>& column) : m_column(&column) {}
+    T operator[](size_t i) {
+        if (i - m_first >= m_count) {  // before m_first wraps around
+            load(i);
+        }
+        return m_values[i - m_first];
+    }
+
+  private:
+    static constexpr size_t kBlock = PackedColumn<T>::kBlock;
+    void load(size_t i) {
+        m_first = i / kBlock * kBlock;
+        const size_t last = std::min(m_column->size(), m_first + kBlock);
+        m_count = last > m_first ? last - m_first : 0;
+        T* out = m_values;
+        m_column->forEach(m_first, last, [&out](T v) { *out++ = v; });
+    }
+    const PackedColumn<T>* m_column;
+    size_t m_first = 0;
+    size_t m_count = 0;
+    T m_values[kBlock] = {};
+};
+
 // What code that handles event columns generically (for_each_event_column.h) does to either
 // kind of column.
 template <typename T>
