@@ -150,6 +150,32 @@ class TestPackedColumn : public QObject {
         }
     }
 
+    // A PackedReader reads what the column holds, in order, backwards and at random, across
+    // blocks and into the unpacked tail.
+    void readerReadsTheColumn() {
+        std::mt19937 rng(11);
+        for (size_t n : {size_t(1), size_t(127), size_t(128), size_t(129), size_t(1000)}) {
+            std::vector<int32_t> values;
+            for (size_t k = 0; k < n; ++k) {
+                values.push_back(int32_t(rng() % 2000) - 1000 + (k % 300 == 0 ? 1 << 30 : 0));
+            }
+            const PackedColumn<int32_t> packed = packedOf(values);
+            PackedReader forward(packed);
+            for (size_t i = 0; i < n; ++i) {
+                QCOMPARE(forward[i], values[i]);
+            }
+            PackedReader backward(packed);
+            for (size_t i = n; i-- > 0;) {
+                QCOMPARE(backward[i], values[i]);
+            }
+            PackedReader random(packed);
+            for (int k = 0; k < 2000; ++k) {
+                const size_t i = rng() % n;
+                QCOMPARE(random[i], values[i]);
+            }
+        }
+    }
+
     void truncateAndAppend() {
         std::vector<int64_t> values;
         for (int k = 0; k < 1000; ++k) {
