@@ -67,14 +67,15 @@ enum EntryFlag : uint8_t {
     kFolded = 32,  // a free_requested whose free_completed follows: the Free goes there
 };
 
-// One trace entry, decoded from its dict as soon as the reader has it (48 bytes: the dict and
+// One trace entry, decoded from its dict as soon as the reader has it (40 bytes: the dict and
 // its values are freed right after). Frames are already a stack and the category a code.
 struct Entry {
     uint64_t addr = 0;
     int64_t size = 0;
+    // Its time (kHasTime), else its position in the device's trace list, which is the time of
+    // a trace that has none.
     int64_t time_us = 0;
-    int64_t extra = 0;   // "oom": device_free; others: stream
-    uint32_t index = 0;  // position in the device's trace list (the time when none has one)
+    uint32_t extra = 0;  // index into Builder::m_extras: "oom": device_free; others: stream
     uint32_t stack = StackTable::kEmpty;  // a node of the raw stacks (Trace::raw_stacks)
     Action action = Action::Skip;
     uint8_t flags = 0;
@@ -84,7 +85,7 @@ struct Entry {
     uint32_t slot = AddressSlots::kNone;
     bool has(EntryFlag f) const { return (flags & f) != 0; }
 };
-static_assert(sizeof(Entry) == 48, "a trace entry stays 48 bytes: 17M of them are read at once");
+static_assert(sizeof(Entry) == 40, "a trace entry stays 40 bytes: 17M of them are read at once");
 
 // The entries of one device in chunks: growing never copies more than the first chunk, so a
 // 10M-entry trace never needs twice its size while it is read. The first chunk grows as a vector
@@ -290,6 +291,7 @@ class Builder : public PickleListSink {
     inline Field fieldOf(const PickleValue& key);
     inline Action actionOf(const PickleValue& value);
     inline uint8_t poolIndex(const PickleValue& pool_id);
+    inline uint32_t extraIndex(int64_t value);
     inline void foldFree(DeviceTrace& trace, Entry& e);
     // The segment dicts of the lane being built: `segments` of m_device, or `host_segments`.
     std::vector<const PickleValue*> laneSegments(const PickleValue& snapshot) const;
@@ -337,6 +339,12 @@ class Builder : public PickleListSink {
     DeviceTrace* m_lastTrace = nullptr;  // the device of the entry before, in m_traces
     int m_lastDevice = -1;
     std::vector<std::string> m_pools{std::string()};
+    // The distinct streams and device_free values of the entries (Entry::extra; 0 is 0): a
+    // trace has a few streams, and an oom or two.
+    std::vector<int64_t> m_extras{0};
+    std::unordered_map<int64_t, uint32_t> m_extraIndex;
+    int64_t m_lastExtra = 0;
+    uint32_t m_lastExtraIndex = 0;
 
     // Every address an alloc or free of the trace touches, by its slot (Entry::slot), for
     // emitTrace(): whether the trace has shown it yet, whether it is live and its size.

@@ -213,6 +213,19 @@ Action Builder::actionOf(const PickleValue& value) {
     return lookupByNode(m_actionCache, value, names, Action::Skip);
 }
 
+uint32_t Builder::extraIndex(int64_t value) {
+    if (value == m_lastExtra) {
+        return m_lastExtraIndex;
+    }
+    auto [it, added] = m_extraIndex.try_emplace(value, uint32_t(m_extras.size()));
+    if (added) {
+        m_extras.push_back(value);
+    }
+    m_lastExtra = value;
+    m_lastExtraIndex = it->second;
+    return it->second;
+}
+
 uint8_t Builder::poolIndex(const PickleValue& pool_id) {
     const std::string name = poolName(pool_id, PickleValue());
     if (name.empty()) {
@@ -312,7 +325,7 @@ bool Builder::decodeEntry(const Pair* pairs, size_t n, Entry& e, const PickleVal
                 break;
         }
     }
-    e.extra = e.action == Action::Oom ? device_free : stream;
+    e.extra = extraIndex(e.action == Action::Oom ? device_free : stream);
     if (!has_action) {
         return false;
     }
@@ -361,7 +374,7 @@ bool annotationMarker(const PickleValue* frames, const Entry& e, AnnotationMarke
     }
     out.start = stage->text() == "START";
     out.name = name->text();
-    out.time_us = e.time_us;
+    out.time_us = e.has(kHasTime) ? e.time_us : 0;
     return true;
 }
 
@@ -389,7 +402,7 @@ void Builder::addEntry(int device, const Pair* pairs, size_t n) {
     }
     DeviceTrace& trace = *m_lastTrace;
     Entry e;
-    e.index = static_cast<uint32_t>(std::min<uint64_t>(trace.seen, UINT32_MAX));
+    e.time_us = static_cast<int64_t>(std::min<uint64_t>(trace.seen, UINT32_MAX));  // no time
     ++trace.seen;
     const PickleValue* frames = nullptr;
     const bool usable = decodeEntry(pairs, n, e, &frames);
@@ -664,7 +677,7 @@ void Builder::emitTrace(EventColumns& out, DeviceTrace& trace, int64_t allocated
         }
         const Entry& e = entries[i];
         if (!trace.has_time) {
-            time_ns = static_cast<int64_t>(e.index) * 1000;
+            time_ns = static_cast<int64_t>(e.time_us) * 1000;  // its position (Entry)
         } else if (e.has(kHasTime)) {
             time_ns = saturatingMicrosToNanos(trace.first_time_us, e.time_us);
         }
@@ -718,7 +731,7 @@ void Builder::emitTrace(EventColumns& out, DeviceTrace& trace, int64_t allocated
                 OpenSegment seg;
                 seg.size = e.size;
                 const SnapshotSegment* known = containing(e.addr);
-                seg.stream = e.has(kHasStream) || !known ? e.extra : known->stream;
+                seg.stream = e.has(kHasStream) || !known ? m_extras[e.extra] : known->stream;
                 seg.pool = e.pool ? m_pools[e.pool] : known ? known->pool : std::string();
                 if (auto it = m_open.find(e.addr); it != m_open.end()) {
                     // Reserved again without a release in the trace: finalize() ends the old
@@ -802,7 +815,7 @@ void Builder::emitTrace(EventColumns& out, DeviceTrace& trace, int64_t allocated
             case Action::Oom: {
                 int64_t capacity = reserved;
                 if (e.has(kHasDeviceFree)) {
-                    capacity = addSat(capacity, e.extra);
+                    capacity = addSat(capacity, m_extras[e.extra]);
                 }
                 emit(out, EventKind::Oom, time_ns, e.has(kHasAddr) ? e.addr : 0,
                      e.has(kHasSize) ? e.size : 0, allocated, capacity, e.stack);
