@@ -49,15 +49,15 @@ class RunSession : public QObject {
     }
     // What a snapshot opened whole holds in memory per byte of its file, at most: the trace,
     // its timeline layout, the pages and the LibTorch part (measured, the window left open 60 s
-    // after opening: 1.10x for a 1.075 GB generated snapshot of 18.3M entries with every event
-    // column packed, 1.32x with the 64-bit ones only, 1.81x before packing; 1.57x before it for
+    // after opening: 1.12x for a 1.075 GB generated snapshot of 18.3M entries with every event
+    // column packed, 1.35x with the 64-bit ones only, 1.8x before packing; 1.57x before it for
     // a 10.75 GB one of 182.6M; course snapshots, with more frames per entry, need less per
     // byte). A big snapshot whose whole run needs more than the memory available keeps its
     // preview as the run shown, said so, instead of being swapped or killed reading the rest
     // (issue 52).
     static constexpr double kMemoryPerSnapshotByte = 1.2;
     // The same for a run file, per event (its header counts them; its bytes are compressed):
-    // 1.16 GB for the 12.18M events of that snapshot, about 95 bytes an event.
+    // 1.18 GB for the 12.18M events of that snapshot, about 97 bytes an event.
     static constexpr double kMemoryPerEvent = 105;
     // The memory available to a load now, in bytes (Linux: MemAvailable of /proc/meminfo), or
     // -1 where not known (no guard then).
