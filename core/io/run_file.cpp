@@ -78,8 +78,8 @@ void putLe(unsigned char* out, uint64_t value, int bytes) {
         out[i] = static_cast<unsigned char>(value >> (8 * i));
 }
 
-// The largest element: one tight pass the compiler vectorises; the slow search for the first
-// offender runs only when the maximum is out of range.
+// The largest element: one pass over the column a block at a time; the slow search for the
+// first offender runs only when the maximum is out of range.
 template <typename T>
 T maxOf(const PackedColumn<T>& v) {
     T m = 0;

@@ -724,7 +724,10 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
                                          " event stacks for " + std::to_string(count) + " events");
         }
         const size_t nodes = trace.raw_stacks.nodeCount();
-        for (size_t i = 0; i < trace.raw_stack.size(); ++i) {
+        uint32_t largest = 0;  // one pass a block at a time; the search only when out of range
+        trace.raw_stack.forEach(0, trace.raw_stack.size(),
+                                [&largest](uint32_t s) { largest = std::max(largest, s); });
+        for (size_t i = 0; largest >= nodes && i < trace.raw_stack.size(); ++i) {
             if (trace.raw_stack[i] >= nodes) {
                 throw RunFileError(
                     path, "bad 'raw_stacks': event " + std::to_string(i) + " names raw stack " +
