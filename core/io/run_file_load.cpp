@@ -698,9 +698,7 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
                 if (remaining[c].fetch_sub(1) == 1) {
                     withColumn(c, [&](auto& column) {
                         using T = std::decay_t<decltype(column[0])>;
-                        column.clear();
-                        column.append(reinterpret_cast<const T*>(staging[c].get()), size_t(loaded));
-                        column.shrink_to_fit();
+                        column.assign(reinterpret_cast<const T*>(staging[c].get()), size_t(loaded));
                     });
                     staging[c].reset();
                 }

@@ -211,6 +211,12 @@ class PackedColumn {
             push_back(values[k]);
         }
     }
+    // Replaces the values by the n values of a plain array, packed without spare capacity.
+    void assign(const T* values, size_t n) {
+        clear();
+        append(values, n);
+        shrink_to_fit();
+    }
     // Keeps the first n values, or appends `value` up to n.
     void resize(size_t n, T value = T()) {
         truncate(n);
@@ -382,30 +388,23 @@ const T* plainValues(const PackedColumn<T>& v, size_t first, size_t n, std::vect
     return scratch.data();
 }
 // A plain array of n values to load a column through: a vector's own (resized to n), or
-// `staging` for a packed column, which unstage() packs into it once the values are in. The
-// staging array may hold the unsigned or signed twin of the column's type (one array type serves
-// all the 64-bit columns).
-template <typename T, typename U>
-T* stageValues(std::vector<T>& v, size_t n, std::vector<U>&) {
+// `staging` for a packed column, which unstage() packs into it once the values are in.
+template <typename T>
+T* stageValues(std::vector<T>& v, size_t n, std::vector<T>&) {
     v.resize(n);
     return v.data();
 }
-template <typename T, typename U>
-T* stageValues(PackedColumn<T>&, size_t n, std::vector<U>& staging) {
-    static_assert(std::is_same_v<std::make_unsigned_t<T>, std::make_unsigned_t<U>>);
+template <typename T>
+T* stageValues(PackedColumn<T>&, size_t n, std::vector<T>& staging) {
     staging.resize(n);
-    return reinterpret_cast<T*>(staging.data());
+    return staging.data();
 }
-template <typename T, typename U>
-void unstage(std::vector<T>&, std::vector<U>&) {}
-template <typename T, typename U>
-void unstage(PackedColumn<T>& v, std::vector<U>& staging) {
-    static_assert(std::is_same_v<std::make_unsigned_t<T>, std::make_unsigned_t<U>>);
-    v.clear();
-    v.reserve(staging.size());
-    v.append(reinterpret_cast<const T*>(staging.data()), staging.size());
-    v.shrink_to_fit();
-    staging = std::vector<U>();
+template <typename T>
+void unstage(std::vector<T>&, std::vector<T>&) {}
+template <typename T>
+void unstage(PackedColumn<T>& v, std::vector<T>& staging) {
+    v.assign(staging.data(), staging.size());
+    staging = std::vector<T>();
 }
 
 // Calls f(values[i]) for i in [from, to): a vector's elements, or a packed column's unpacked block
@@ -427,9 +426,7 @@ void assignValues(std::vector<T>& v, std::vector<T>&& values) {
 }
 template <typename T>
 void assignValues(PackedColumn<T>& v, std::vector<T>&& values) {
-    v.clear();
-    v.append(values.data(), values.size());
-    v.shrink_to_fit();
+    v.assign(values.data(), values.size());
 }
 
 template <typename T, typename It>

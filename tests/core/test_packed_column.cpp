@@ -148,6 +148,19 @@ class TestPackedColumn : public QObject {
             packed.append(values.data() + first, values.size() - first);
             compareAll(packed, values);
         }
+        // assign replaces what was there (a tail and packed blocks) and keeps no spare capacity.
+        PackedColumn<int64_t> packed;
+        for (int k = 0; k < 300; ++k) {
+            packed.push_back(k);
+        }
+        packed.assign(values.data(), values.size());
+        compareAll(packed, values);
+        PackedColumn<int64_t> appended;
+        appended.append(values.data(), values.size());
+        appended.shrink_to_fit();
+        QCOMPARE(packed.memoryBytes(), appended.memoryBytes());
+        packed.assign(values.data(), 5);
+        compareAll(packed, std::vector<int64_t>(values.begin(), values.begin() + 5));
     }
 
     // A PackedReader reads what the column holds, in order, backwards and at random, across

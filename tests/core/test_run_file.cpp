@@ -795,6 +795,22 @@ class TestRunFile : public QObject {
             QVERIFY(std::equal(preview.raw_stack.begin(), preview.raw_stack.end(),
                                full.raw_stack.begin()));
         }
+        // An event naming a raw stack the file does not hold is one clear error, in either
+        // version, naming the event.
+        Trace bad = full;
+        const uint32_t nodes = uint32_t(bad.raw_stacks.nodeCount());
+        bad.raw_stack.set(200, nodes + 4);
+        for (const uint32_t version : {1u, 2u}) {
+            const QString p = path("bad_raw.memscope");
+            RunFile::SaveOptions o = smallChunks();
+            o.format_version = version;
+            o.chunk_events = 64;
+            RunFile::save(bad, p.toStdString(), o);
+            const QString error = loadError(p);
+            QVERIFY2(error.contains("bad 'raw_stacks': event 200 names raw stack " +
+                                    QString::number(nodes + 4) + " of " + QString::number(nodes)),
+                     qPrintable(error));
+        }
     }
 
     void rangeLoadingEqualsBruteForce() {
