@@ -6,6 +6,8 @@
 # (default 2.11.0, the GPU machines' version; a CUDA build), installed into a virtual environment
 # (MEMSCOPE_VENV, default ~/.cache/memscope/venv-torch-VERSION), and the build goes to
 # build-pip-VERSION; without it, Debian's libtorch-dev 1.13 and build/.
+# MEMSCOPE_CMAKE_ARGS: more configure arguments, split at spaces (.ci/run's second build turns the
+# benchmarks off with it: the first builds them).
 # Works as root or through sudo. Packages already installed are left alone; apt-get update runs
 # first whenever something has to be installed.
 set -euo pipefail
@@ -122,7 +124,9 @@ build() {
       export PATH=/usr/local/cuda/bin:$PATH
     fi
   fi
-  cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "${extra[@]}"
+  local more=()
+  read -r -a more <<<"${MEMSCOPE_CMAKE_ARGS:-}"
+  cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "${extra[@]}" "${more[@]}"
   cmake --build "$build_dir" --parallel "$(nproc)"
 }
 
