@@ -41,6 +41,7 @@ using run_file_detail::encodingName;
 using run_file_detail::errnoText;
 using run_file_detail::FilePtr;
 using run_file_detail::kMagic;
+using run_file_detail::maxOf;
 using run_file_detail::phasesToJson;
 using run_file_detail::runOnTwoThreads;
 using run_file_detail::segmentTagsToJson;
@@ -76,15 +77,6 @@ inline uint64_t mix(uint64_t acc, uint64_t word) {
 void putLe(unsigned char* out, uint64_t value, int bytes) {
     for (int i = 0; i < bytes; ++i)
         out[i] = static_cast<unsigned char>(value >> (8 * i));
-}
-
-// The largest element: one pass over the column a block at a time; the slow search for the
-// first offender runs only when the maximum is out of range.
-template <typename T>
-T maxOf(const PackedColumn<T>& v) {
-    T m = 0;
-    v.forEach(0, v.size(), [&m](T x) { m = std::max(m, x); });
-    return m;
 }
 
 // The largest |value| (int64's minimum counts as 2^63), in one pass the compiler vectorises.

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -41,6 +42,15 @@ using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
 
 inline std::string errnoText() {
     return std::strerror(errno);
+}
+
+// The largest value of a column (0 when empty): one pass a block at a time, so that a check
+// searches for its first offender only when the largest is out of range.
+template <typename T>
+T maxOf(const PackedColumn<T>& v) {
+    T m = 0;
+    v.forEach(0, v.size(), [&m](T x) { m = std::max(m, x); });
+    return m;
 }
 
 // "" when every value a viewer indexes with is in range (io/run_file.cpp).

@@ -44,6 +44,7 @@ using run_file_detail::encodingName;
 using run_file_detail::errnoText;
 using run_file_detail::FilePtr;
 using run_file_detail::kMagic;
+using run_file_detail::maxOf;
 using run_file_detail::runOnTwoThreads;
 using run_file_detail::segmentTagsFromJson;
 using run_file_detail::spansFromJson;
@@ -722,10 +723,8 @@ Trace RunFile::load(const std::string& path, const LoadOptions& options) {
                                          " event stacks for " + std::to_string(count) + " events");
         }
         const size_t nodes = trace.raw_stacks.nodeCount();
-        uint32_t largest = 0;  // one pass a block at a time; the search only when out of range
-        trace.raw_stack.forEach(0, trace.raw_stack.size(),
-                                [&largest](uint32_t s) { largest = std::max(largest, s); });
-        for (size_t i = 0; largest >= nodes && i < trace.raw_stack.size(); ++i) {
+        const bool out_of_range = maxOf(trace.raw_stack) >= nodes;
+        for (size_t i = 0; out_of_range && i < trace.raw_stack.size(); ++i) {
             if (trace.raw_stack[i] >= nodes) {
                 throw RunFileError(
                     path, "bad 'raw_stacks': event " + std::to_string(i) + " names raw stack " +
