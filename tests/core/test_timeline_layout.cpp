@@ -303,6 +303,54 @@ class TestTimelineLayout : public QObject {
         QCOMPARE(layout.drawnCount(), int64_t(0));
     }
 
+    // Blocks of 4 GiB and more (the layout keeps sizes in 32 bits and the larger ones beside):
+    // sizes, totals, the detail's order and the stacking are exact, at once and extended.
+    void sizes_of_4_gib_and_more() {
+        const int64_t k4g = int64_t(1) << 32;
+        const int64_t sizes[] = {k4g - 2, k4g - 1, k4g, 5 * (k4g / 4), 7};
+        const QString allocs = QStringLiteral("a1:%1 a2:%2 a3:%3 a4:%4 a5:%5")
+                                   .arg(sizes[0])
+                                   .arg(sizes[1])
+                                   .arg(sizes[2])
+                                   .arg(sizes[3])
+                                   .arg(sizes[4]);
+        const QString frees = QStringLiteral(" f2 f4 a6:3 f1 f3 f5");
+        const Trace full = traceFromScript(allocs + frees);
+        TimelineLayout layout(full);
+        const int64_t all = sizes[0] + sizes[1] + sizes[2] + sizes[3] + sizes[4];
+        for (int a = 0; a < 5; ++a) {
+            QCOMPARE(layout.sizeOf(a), sizes[a]);
+        }
+        QCOMPARE(layout.sizeOf(5), int64_t(3));
+        QCOMPARE(layout.peakBytes(), all);
+        QCOMPARE(layout.totalAt(5), all - sizes[1]);
+        QCOMPARE(layout.totalAt(6), all - sizes[1] - sizes[3]);
+        layout.setDetail(2);  // the two largest: 5 GiB, then 4 GiB
+        QCOMPARE(layout.drawnAllocation(0), int64_t(2));
+        QCOMPARE(layout.drawnAllocation(1), int64_t(3));
+        QCOMPARE(layout.drawnIndexOf(1), int64_t(-1));
+        // 4 GiB lies on the floor; 5 GiB above it until it goes.
+        QCOMPARE(layout.bottomAt(3, 4), sizes[2]);
+        layout.setDetail(6);
+        QCOMPARE(layout.bottomAt(4, 4), sizes[0] + sizes[1] + sizes[2] + sizes[3]);
+        QCOMPARE(layout.bottomAt(4, 6), sizes[0] + sizes[2]);  // after a2 and a4 went
+
+        // Extended from the first three allocations: the same as laid out at once.
+        TimelineLayout grown(
+            traceFromScript(
+                QStringLiteral("a1:%1 a2:%2 a3:%3").arg(sizes[0]).arg(sizes[1]).arg(sizes[2])),
+            6);
+        grown.extend(full);
+        QCOMPARE(grown.allocationCount(), layout.allocationCount());
+        for (int64_t a = 0; a < layout.allocationCount(); ++a) {
+            QCOMPARE(grown.sizeOf(a), layout.sizeOf(a));
+        }
+        for (int64_t x = 0; x < layout.xCount(); ++x) {
+            QCOMPARE(grown.totalAt(x), layout.totalAt(x));
+        }
+        QCOMPARE(describePoints(grown), describePoints(layout));
+    }
+
     void unfinalized_trace_is_refused() {
         Trace trace;
         Event e;
