@@ -7,7 +7,8 @@
 #      (ctest --preset asan-full), the recorder's inside python3 with the runtimes preloaded
 #   3. tsan-full (ThreadSanitizer): the suites of the threaded code, built the same way: the
 #      recorder and its consumer thread, the live session, the run journal, run files encoded and
-#      decoded on two threads
+#      decoded on two threads, a snapshot's trace entries packed and unpacked on a second thread
+#      (EntryList, in test_packed_column)
 # LibTorch, OpenMP and Qt are Debian's, not instrumented (tests/sanitizers/*.supp). The GUI's
 # run controller is not run under TSan: its threads hand work over through QtConcurrent, whose
 # synchronisation inside libQt6Core TSan cannot see (docs/development.md says what that looked like).

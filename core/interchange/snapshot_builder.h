@@ -6,6 +6,7 @@
 // Internal to core/interchange.
 
 #include "interchange/address_slots.h"
+#include "interchange/entry_list.h"
 #include "interchange/frame_cleaner.h"
 #include "interchange/snapshot_importer.h"
 #include "io/run_file_cancelled.h"
@@ -32,19 +33,6 @@ constexpr int kHostLane = kMaxDevice + 1;
 // Imported annotation regions kept at most (a marker each for START and END).
 constexpr size_t kMaxAnnotations = 1000000;
 
-enum class Action : uint8_t {
-    Alloc,
-    FreeRequested,
-    FreeCompleted,
-    SegmentAlloc,
-    SegmentFree,
-    SegmentMap,
-    SegmentUnmap,
-    Oom,
-    Annotation,  // "user_defined": a record_function scope's START or END (see addEntry)
-    Skip,        // "snapshot", "annotate", unknown
-};
-
 enum class Field : uint8_t {
     Action,
     Addr,
@@ -58,71 +46,6 @@ enum class Field : uint8_t {
     Other
 };
 
-enum EntryFlag : uint8_t {
-    kHasAddr = 1,
-    kHasSize = 2,
-    kHasTime = 4,
-    kHasDeviceFree = 8,
-    kHasStream = 16,
-    kFolded = 32,  // a free_requested whose free_completed follows: the Free goes there
-};
-
-// One trace entry, decoded from its dict as soon as the reader has it (40 bytes: the dict and
-// its values are freed right after). Frames are already a stack and the category a code.
-struct Entry {
-    uint64_t addr = 0;
-    int64_t size = 0;
-    // Its time (kHasTime), else its position in the device's trace list, which is the time of
-    // a trace that has none.
-    int64_t time_us = 0;
-    uint32_t extra = 0;  // index into Builder::m_extras: "oom": device_free; others: stream
-    uint32_t stack = StackTable::kEmpty;  // a node of the raw stacks (Trace::raw_stacks)
-    Action action = Action::Skip;
-    uint8_t flags = 0;
-    int8_t category = -1;  // Category code, -1: none of Memscope's
-    uint8_t pool = 0;      // index into Builder::m_pools, 0: none given
-    // Alloc and frees: the number of the entry's address in its device's AddressSlots.
-    uint32_t slot = AddressSlots::kNone;
-    bool has(EntryFlag f) const { return (flags & f) != 0; }
-};
-static_assert(sizeof(Entry) == 40, "a trace entry stays 40 bytes: 17M of them are read at once");
-
-// The entries of one device in chunks: growing never copies more than the first chunk, so a
-// 10M-entry trace never needs twice its size while it is read. The first chunk grows as a vector
-// does, so a small snapshot does not take a whole chunk (48 MiB) per device. A chunk is larger
-// than glibc's largest mmap threshold (32 MiB), so that each is mapped on its own and goes back
-// to the system when emitTrace() frees it; smaller ones came from the heap, which kept them
-// (issue 52: 186 of 228 MB of heap free after a 0.3 GB import).
-class EntryList {
-  public:
-    void push(const Entry& e) {
-        if (m_chunks.empty() || m_chunks.back().size() == kChunk) {
-            m_chunks.emplace_back();
-            if (m_chunks.size() > 1) {
-                m_chunks.back().reserve(kChunk);
-            }
-        }
-        m_chunks.back().push_back(e);
-        ++m_count;
-    }
-    size_t size() const { return m_count; }
-    Entry& operator[](size_t i) { return m_chunks[i / kChunk][i % kChunk]; }
-    // Frees the chunks that lie wholly before entry i (which are not read again): the trace's
-    // columns grow as the entries they were made from go, instead of beside all of them.
-    void releaseBefore(size_t i) {
-        for (size_t c = m_released; c < i / kChunk && c < m_chunks.size(); ++c) {
-            m_chunks[c] = std::vector<Entry>();
-        }
-        m_released = std::max(m_released, i / kChunk);
-    }
-
-  private:
-    static constexpr size_t kChunk = size_t(1) << 20;
-    std::vector<std::vector<Entry>> m_chunks;
-    size_t m_count = 0;
-    size_t m_released = 0;  // chunks [0, m_released) are freed
-};
-
 // A record_function scope opening or closing, before START and END are paired into regions.
 struct AnnotationMarker {
     bool start = false;
@@ -131,11 +54,15 @@ struct AnnotationMarker {
 };
 
 struct DeviceTrace {
+    explicit DeviceTrace(size_t chunk = EntryList::kDefaultChunk) : entries(chunk) {}
     EntryList entries;
     // The addresses that allocs and frees touch, numbered, and per number the entry that last
-    // touched it (for folding a free_requested into the free_completed that follows it).
+    // touched it, as its index times two plus one when it is a free_requested (for folding a
+    // free_requested into the free_completed that follows it).
     AddressSlots slots;
     std::vector<uint64_t> last_entry;
+    // [begin, end) of each segment entry (alloc, free, map, unmap), in trace order.
+    std::vector<std::pair<uint64_t, uint64_t>> segment_ranges;
     std::vector<AnnotationMarker> markers;  // from "user_defined" entries, in trace order
     uint64_t seen = 0;                      // entries in the list, skipped ones included
     int64_t skipped = 0;
@@ -221,9 +148,14 @@ struct SnapshotSegment {
 // device.
 class Builder : public PickleListSink {
   public:
+    // entry_chunk: entries of a device held plain before they are packed (EntryList; 0: its
+    // default).
     explicit Builder(std::string source, const std::atomic<bool>* cancel = nullptr,
-                     uint64_t stop_after = 0)
-        : m_source(std::move(source)), m_cancel(cancel), m_stopAfter(stop_after) {}
+                     uint64_t stop_after = 0, size_t entry_chunk = 0)
+        : m_source(std::move(source)),
+          m_cancel(cancel),
+          m_stopAfter(stop_after),
+          m_entryChunk(entry_chunk ? entry_chunk : EntryList::kDefaultChunk) {}
     // Whether reading stopped at the preview's limit (ImportOptions::preview_entries).
     bool stoppedForPreview() const { return m_stopped; }
 
@@ -300,7 +232,7 @@ class Builder : public PickleListSink {
     // reserved without the segments freed before being reserved, which are only known at the
     // end (build() adds them).
     int64_t emitInitialSegments(EventColumns& out, const std::vector<SnapshotSegment>& segments,
-                                EntryList& entries);
+                                std::vector<std::pair<uint64_t, uint64_t>> touched);
     int64_t emitInitialBlocks(EventColumns& out, const PickleValue& snapshot, int64_t reserved,
                               const AddressSlots& touched);
     void emitTrace(EventColumns& out, DeviceTrace& trace, int64_t allocated, int64_t reserved,
@@ -323,6 +255,7 @@ class Builder : public PickleListSink {
     const std::string m_source;
     const std::atomic<bool>* m_cancel = nullptr;
     uint64_t m_stopAfter = 0;   // ImportOptions::preview_entries
+    size_t m_entryChunk;        // EntryList's chunk (ImportOptions::entry_chunk)
     uint64_t m_entryCount = 0;  // entries of every device so far
     bool m_stopped = false;
     FrameCleaner m_cleaner;

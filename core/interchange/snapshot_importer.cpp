@@ -397,7 +397,7 @@ void Builder::addEntry(int device, const Pair* pairs, size_t n) {
     }
     ++m_entryCount;
     if (!m_lastTrace || m_lastDevice != device) {
-        m_lastTrace = &m_traces[device];  // std::map: the pointer stays valid
+        m_lastTrace = &m_traces.try_emplace(device, m_entryChunk).first->second;  // stays valid
         m_lastDevice = device;
     }
     DeviceTrace& trace = *m_lastTrace;
@@ -416,6 +416,10 @@ void Builder::addEntry(int device, const Pair* pairs, size_t n) {
         if (e.action == Action::Alloc || e.action == Action::FreeRequested ||
             e.action == Action::FreeCompleted) {
             foldFree(trace, e);
+        } else if (e.action == Action::SegmentAlloc || e.action == Action::SegmentFree ||
+                   e.action == Action::SegmentMap || e.action == Action::SegmentUnmap) {
+            const uint64_t end = e.addr + std::max<uint64_t>(1, uint64_t(e.size));
+            trace.segment_ranges.emplace_back(e.addr, end < e.addr ? UINT64_MAX : end);
         }
         trace.entries.push(e);
     } else if (e.action == Action::Annotation && trace.markers.size() < 2 * kMaxAnnotations &&
@@ -431,18 +435,17 @@ void Builder::addEntry(int device, const Pair* pairs, size_t n) {
 // is marked when it is a free_requested and this a free_completed. Numbers the address too.
 void Builder::foldFree(DeviceTrace& trace, Entry& e) {
     e.slot = trace.slots.slotOf(e.addr);
+    const uint64_t mark =
+        uint64_t(trace.entries.size()) << 1 | uint64_t(e.action == Action::FreeRequested);
     if (e.slot == trace.last_entry.size()) {
-        trace.last_entry.push_back(trace.entries.size());
+        trace.last_entry.push_back(mark);
         return;
     }
     uint64_t& last = trace.last_entry[e.slot];
-    if (e.action == Action::FreeCompleted) {
-        Entry& before = trace.entries[last];
-        if (before.action == Action::FreeRequested) {
-            before.flags |= kFolded;
-        }
+    if (e.action == Action::FreeCompleted && (last & 1) != 0) {
+        trace.entries.markFolded(size_t(last >> 1));
     }
-    last = trace.entries.size();
+    last = mark;
 }
 
 void Builder::emit(EventColumns& out, EventKind kind, int64_t time_ns, uint64_t addr, int64_t size,
@@ -612,18 +615,9 @@ std::vector<SnapshotSegment> Builder::snapshotSegments(const PickleValue& snapsh
 // the trace began: SegmentAlloc events at time 0, so that Trace::segments() holds them.
 int64_t Builder::emitInitialSegments(EventColumns& out,
                                      const std::vector<SnapshotSegment>& segments,
-                                     EntryList& entries) {
+                                     std::vector<std::pair<uint64_t, uint64_t>> touched) {
     if (!m_cachingAllocator) {
         return 0;
-    }
-    std::vector<std::pair<uint64_t, uint64_t>> touched;  // [begin, end) of trace segment events
-    for (size_t i = 0; i < entries.size(); ++i) {
-        const Entry& e = entries[i];
-        if (e.action == Action::SegmentAlloc || e.action == Action::SegmentFree ||
-            e.action == Action::SegmentMap || e.action == Action::SegmentUnmap) {
-            const uint64_t end = e.addr + std::max<uint64_t>(1, uint64_t(e.size));
-            touched.emplace_back(e.addr, end < e.addr ? UINT64_MAX : end);
-        }
     }
     std::sort(touched.begin(), touched.end());
     std::vector<uint64_t> max_end(touched.size());  // highest end among touched[0..i]
@@ -670,12 +664,13 @@ void Builder::emitTrace(EventColumns& out, DeviceTrace& trace, int64_t allocated
         return addr - s->addr < uint64_t(s->size) ? s : nullptr;
     };
     int64_t time_ns = 0;
+    EntryList::Reader reader(entries);
     for (size_t i = 0; i < entries.size(); ++i) {
         if (i % kCancelEvery == 0) {
             checkCancel();
             entries.releaseBefore(i);
         }
-        const Entry& e = entries[i];
+        const Entry& e = reader[i];
         if (!trace.has_time) {
             time_ns = static_cast<int64_t>(e.time_us) * 1000;  // its position (Entry)
         } else if (e.has(kHasTime)) {

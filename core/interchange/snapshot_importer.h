@@ -114,6 +114,10 @@ class SnapshotImporter {
         // summary["preview"] = {"entries": N, "offset": B, "file_bytes": M}. A file with no
         // more entries than this imports whole, unmarked.
         uint64_t preview_entries = 0;
+        // Trace entries of a device held as plain records before they are packed, a chunk
+        // at a time, on a second thread (0: about a million; otherwise a multiple of 128).
+        // Tests set a small one so that small snapshots take the packed path too.
+        size_t entry_chunk = 0;
     };
 
     // The host lane as a device to import: pinned host memory (PyTorch 2.15+'s host_segments

@@ -219,6 +219,7 @@ Trace Builder::build(const PickleValue& snapshot, int device, const RunRange& ra
 
     DeviceTrace& trace = m_traces[device];
     EntryList& entries = trace.entries;
+    entries.finish();
     m_skipped = trace.skipped;
     m_blocks.assign(trace.slots.size(), Block());
     EventColumns& out = m_trace.events;
@@ -230,7 +231,8 @@ Trace Builder::build(const PickleValue& snapshot, int device, const RunRange& ra
     // memory_viz does, instead of one x each.
     const std::vector<SnapshotSegment> segments = snapshotSegments(snapshot);
     m_step = -1;
-    const int64_t initial_reserved = emitInitialSegments(out, segments, entries);
+    const int64_t initial_reserved =
+        emitInitialSegments(out, segments, std::move(trace.segment_ranges));
     const int64_t initial = emitInitialBlocks(out, snapshot, initial_reserved, trace.slots);
     m_step = 0;
     emitTrace(out, trace, initial, initial_reserved, segments);
@@ -467,7 +469,7 @@ Trace importSnapshotFile(const std::string& path, int device,
                          const SnapshotImporter::ImportOptions& options) {
     // The device traces stream from the reader into compact entries as they are parsed; the
     // rest of the snapshot (segments, settings) is a small tree.
-    Builder builder(path, options.cancel, options.preview_entries);
+    Builder builder(path, options.cancel, options.preview_entries, options.entry_chunk);
     PickleReader::FileOptions file_options;
     uint64_t bytes_read = 0;  // where a preview stopped, to the reader's chunk (1 MiB)
     file_options.progress = [&bytes_read, &options](uint64_t bytes, uint64_t size) {

@@ -1,7 +1,10 @@
 // PackedColumn (trace/packed_column.h) against a std::vector of the same values: every width from
 // 0 to 64 bits, signed and unsigned extremes, the unpacked tail, truncation, and the iterator
-// that std::lower_bound runs over.
+// that std::lower_bound runs over. And EntryList (interchange/entry_list.h), a snapshot's trace
+// entries packed a chunk at a time on a second thread and read back in windows unpacked on it,
+// against the entries pushed.
 
+#include "interchange/entry_list.h"
 #include "trace/packed_column.h"
 
 #include <QtTest/QtTest>
@@ -9,6 +12,7 @@
 #include <algorithm>
 #include <limits>
 #include <random>
+#include <stdexcept>
 
 using namespace memscope;
 
@@ -39,6 +43,41 @@ void compareAll(const PackedColumn<T>& packed, const std::vector<T>& expected) {
     if (!expected.empty()) {
         QCOMPARE(packed.front(), expected.front());
         QCOMPARE(packed.back(), expected.back());
+    }
+}
+
+// Entries whose every field changes: wide addresses and sizes, rising times, and small fields
+// that change now and then, as a trace's do.
+std::vector<snapshot_detail::Entry> entriesOf(size_t n, uint32_t seed) {
+    using snapshot_detail::Action;
+    std::mt19937 rng(seed);
+    std::vector<snapshot_detail::Entry> out(n);
+    int64_t time = 1000;
+    for (size_t i = 0; i < n; ++i) {
+        snapshot_detail::Entry& e = out[i];
+        e.addr = (uint64_t(rng()) << 20) + rng() % 4096;
+        e.size = int64_t(rng() % (uint32_t(1) << 30)) - (i % 7 == 0 ? int64_t(1) << 40 : 0);
+        time += rng() % 50;
+        e.time_us = time;
+        e.extra = i % 1000 == 0 ? rng() % 4 : 0;
+        e.stack = rng() % 100000;
+        e.action = static_cast<Action>(rng() % (unsigned(Action::Skip) + 1));
+        e.flags = uint8_t(rng() % 32);  // kFolded is EntryList's to set
+        e.category = int8_t(int(rng() % 12) - 1);
+        e.pool = i % 5000 < 3 ? uint8_t(rng() % 3) : 0;
+        e.slot = i % 3 == 0 ? AddressSlots::kNone : rng() % 50000;
+    }
+    return out;
+}
+
+void compareEntry(const snapshot_detail::Entry& got, const snapshot_detail::Entry& want, size_t i) {
+    const bool same = got.addr == want.addr && got.size == want.size &&
+                      got.time_us == want.time_us && got.extra == want.extra &&
+                      got.stack == want.stack && got.action == want.action &&
+                      got.flags == want.flags && got.category == want.category &&
+                      got.pool == want.pool && got.slot == want.slot;
+    if (!same) {
+        QFAIL(qPrintable(QStringLiteral("entry %1 differs").arg(i)));
     }
 }
 
@@ -214,6 +253,57 @@ class TestPackedColumn : public QObject {
         compareAll(cleared, std::vector<int64_t>{3});
         QVERIFY(packedOf(values) == packedOf(values));
         QVERIFY(packedOf(values) != cleared);
+    }
+
+    // Chunks of 1,024 and of 128 entries (packed on the second thread as each fills), windows of
+    // 64K read across chunk boundaries, folded marks in packed chunks, in the chunk being packed
+    // and in the open one; entries released behind the reader as the importer does.
+    void entryListReadsWhatWasPushed_data() {
+        QTest::addColumn<int>("chunk");
+        QTest::addColumn<int>("count");
+        QTest::newRow("one open chunk") << 1024 << 1000;
+        QTest::newRow("chunks of 1024, three windows") << 1024 << 150001;
+        QTest::newRow("chunks of 128") << 128 << 70000;
+    }
+    void entryListReadsWhatWasPushed() {
+        QFETCH(int, chunk);
+        QFETCH(int, count);
+        std::vector<snapshot_detail::Entry> expected = entriesOf(size_t(count), uint32_t(count));
+        snapshot_detail::EntryList list{size_t(chunk)};
+        std::mt19937 rng(7);
+        for (size_t i = 0; i < expected.size(); ++i) {
+            list.push(expected[i]);
+            // Mark an entry pushed before, near (its chunk may be filling or being packed) or far.
+            if (i % 3 == 0) {
+                const size_t back = i % 2 == 0 ? rng() % 300 : rng() % (i + 1);
+                const size_t j = i - std::min(i, back);
+                list.markFolded(j);
+                expected[j].flags |= snapshot_detail::kFolded;
+            }
+        }
+        QCOMPARE(list.size(), expected.size());
+        list.finish();
+        const size_t before = list.memoryBytes();
+        QVERIFY(before < expected.size() * sizeof(snapshot_detail::Entry) ||
+                expected.size() <= size_t(chunk));
+        snapshot_detail::EntryList::Reader reader(list);
+        for (size_t i = 0; i < expected.size(); ++i) {
+            if (i % 4096 == 0) {
+                list.releaseBefore(i);
+            }
+            compareEntry(reader[i], expected[i], i);
+            if (QTest::currentTestFailed()) {
+                return;
+            }
+        }
+        if (expected.size() > 2 * size_t(chunk)) {
+            QVERIFY(list.memoryBytes() < before);
+        }
+    }
+
+    void entryListChunkIsWholeBlocks() {
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, snapshot_detail::EntryList(100));
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, snapshot_detail::EntryList(0));
     }
 };
 
