@@ -6,6 +6,14 @@
 
 namespace memscope::snapshot_detail {
 
+namespace {
+
+// A thread of its own, or, where no thread can be started (libstdc++ falls back when creating
+// one fails for lack of resources), run on the waiting thread when its result is waited for.
+constexpr std::launch kPolicy = std::launch::async | std::launch::deferred;
+
+}  // namespace
+
 EntryList::EntryList(size_t chunk) : m_chunk(chunk) {
     if (chunk == 0 || chunk % PackedColumn<uint64_t>::kBlock != 0) {
         throw std::logic_error("EntryList: a chunk is a whole number of packed blocks");
@@ -39,7 +47,8 @@ void EntryList::handOver() {
     m_packed.push_back(std::make_unique<PackedChunk>());
     PackedChunk* into = m_packed.back().get();
     const std::vector<Entry>* from = &m_packing;
-    m_job = std::async(std::launch::async, [into, from] { into->pack(*from); });
+    // Where no thread can be started: packed by finish(), on this one.
+    m_job = std::async(kPolicy, [into, from] { into->pack(*from); });
 }
 
 void EntryList::finish() {
@@ -199,8 +208,7 @@ void EntryList::Reader::advance(size_t i) {
         m_next.resize(std::min(list.m_count, next + kWindow) - next);
         Entry* out = m_next.data();
         const size_t to = next + m_next.size();
-        m_job =
-            std::async(std::launch::async, [&list, next, to, out] { list.unpack(next, to, out); });
+        m_job = std::async(kPolicy, [&list, next, to, out] { list.unpack(next, to, out); });
     }
 }
 

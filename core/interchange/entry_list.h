@@ -66,7 +66,9 @@ static_assert(sizeof(Entry) == 40, "a trace entry stays 40 bytes while its chunk
 // At most one chunk is being packed at a time; push() waits for it when the next is full, so
 // two plain chunks at most are alive besides the packed ones. The first chunk grows as a vector
 // does (a small snapshot takes no whole chunk), and a snapshot of fewer entries than a chunk is
-// never packed.
+// never packed. A plain chunk (40 MB) is above glibc's largest mmap threshold, so it is mapped
+// on its own and goes back to the system when it is freed. Each device's list has its own
+// packer.
 //
 // Entries are not changed once pushed, but for the kFolded flag (markFolded), which is kept
 // beside them as one bit an entry and set in what Reader returns.
