@@ -22,7 +22,7 @@ namespace {
 // array (6M allocations: 24 instead of 49 MB, the peak of summarizing a 1 GB snapshot) and
 // gives the same order: partial_sort's moves depend only on its comparisons.
 template <typename Index>
-std::vector<size_t> largestFirstAs(const std::vector<Allocation>& allocations, size_t n) {
+std::vector<size_t> largestFirstAs(const AllocationList& allocations, size_t n) {
     std::vector<Index> order(allocations.size());
     for (size_t i = 0; i < order.size(); ++i) {
         order[i] = static_cast<Index>(i);
@@ -32,7 +32,7 @@ std::vector<size_t> largestFirstAs(const std::vector<Allocation>& allocations, s
     return std::vector<size_t>(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n));
 }
 
-std::vector<size_t> largestFirst(const std::vector<Allocation>& allocations, size_t n) {
+std::vector<size_t> largestFirst(const AllocationList& allocations, size_t n) {
     return allocations.size() <= UINT32_MAX ? largestFirstAs<uint32_t>(allocations, n)
                                             : largestFirstAs<size_t>(allocations, n);
 }

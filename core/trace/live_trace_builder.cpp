@@ -29,8 +29,9 @@ void appendTail(Column& to, const Column& from) {
 // twice what they hold, in buffers advised to use huge pages (trace/column_growth.h). Columns of
 // millions of events then are not reallocated (and copied) again and again as a live run grows,
 // nor faulted in page by page.
-void reserveAhead(std::vector<int32_t>& allocation_of_event, std::vector<Allocation>& allocations,
-                  size_t have, size_t needed, size_t expected) {
+void reserveAhead(std::vector<int32_t>& allocation_of_event,
+                  std::vector<AllocationRecord>& allocations, size_t have, size_t needed,
+                  size_t expected) {
     if (needed <= allocation_of_event.capacity()) {
         return;
     }
@@ -43,7 +44,7 @@ void reserveAhead(std::vector<int32_t>& allocation_of_event, std::vector<Allocat
     // capped column's events asked for about 0.4 of memory in one mapping. Past the cap, or
     // refused, they grow as any vector does.
     const size_t per = have > 0 ? allocations.size() * want / have + 1024 : want / 2;
-    const size_t cap = reserveAheadLimitBytes() / sizeof(Allocation);
+    const size_t cap = reserveAheadLimitBytes() / sizeof(AllocationRecord);
     try {
         allocations.reserve(std::max(allocations.capacity(), std::min({per, want, cap})));
     } catch (const std::bad_alloc&) {
@@ -237,9 +238,7 @@ void LiveTraceBuilder::pairAppended(Trace& trace) {
                 // A second alloc at a live address: the old one's free was not recorded.
                 allocations[it->second].free_event = static_cast<int32_t>(i);
             }
-            Allocation a;
-            a.addr = addrs[i];
-            a.size = sizes[i];
+            AllocationRecord a;  // its address and size are this event's
             a.alloc_event = static_cast<int32_t>(i);
             a.device = devices[i];
             allocation_of_event[i] = index_of_next();
@@ -252,9 +251,9 @@ void LiveTraceBuilder::pairAppended(Trace& trace) {
                 allocation_of_event[i] = static_cast<int32_t>(it->second);
                 m_open.erase(it);
             } else {
-                Allocation a;  // freed, never seen allocated: present from the start
-                a.addr = addrs[i];
-                a.size = -sizes[i];
+                // Freed, never seen allocated: present from the start (its address and size
+                // are this event's).
+                AllocationRecord a;
                 a.free_event = static_cast<int32_t>(i);
                 a.device = devices[i];
                 allocation_of_event[i] = index_of_next();
@@ -300,8 +299,9 @@ void LiveTraceBuilder::pairAppended(Trace& trace) {
 
     // Categories: Categorizer's rules (an import's inferred ones), for the allocations these
     // events can change.
+    const AllocationList list = trace.allocations();
     auto categorize = [&](size_t a) {
-        const Allocation& al = allocations[a];
+        const Allocation al = list[a];
         const int64_t e = al.alloc_event;
         // The built-in trainer names its communication buffers itself (Role events); imports
         // and Python programs are told by their frames.

@@ -104,7 +104,7 @@ ParameterInference::Match ParameterInference::apply(Trace& trace) {
     std::vector<std::pair<size_t, Role>> roles;
     const Match m = plan(trace, &roles);
     for (const auto& [index, role] : roles) {
-        Allocation& a = trace.m_allocations[index];
+        AllocationRecord& a = trace.m_allocations[index];
         if (role == Role::Parameter) {
             a.category = Category::Parameter;
             a.rule = CategoryRule::ParameterOfGradient;

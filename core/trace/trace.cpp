@@ -158,7 +158,7 @@ void Trace::finalize() {
 std::vector<int64_t> Trace::bytesByCategoryAt(size_t event_index) const {
     std::vector<int64_t> bytes(kCategoryCount, 0);
     const auto limit = static_cast<int64_t>(event_index);
-    for (const auto& a : m_allocations) {
+    for (const Allocation& a : allocations()) {
         const bool allocated = a.alloc_event <= limit;  // -1: from the start
         const bool freed = a.free_event >= 0 && a.free_event <= limit;
         if (allocated && !freed) {

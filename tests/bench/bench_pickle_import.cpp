@@ -311,8 +311,8 @@ int64_t traceBytes(const Trace& t) {
     int64_t n = bytesOf(e.time_ns) + bytesOf(e.addr) + bytesOf(e.size) + bytesOf(e.allocated) +
                 bytesOf(e.reserved) + bytesOf(e.stack) + bytesOf(e.step) + bytesOf(e.kind) +
                 bytesOf(e.phase) + bytesOf(e.thread) + bytesOf(e.device);
-    n += bytesOf(t.allocations()) + bytesOf(t.allocationOfEvent()) + bytesOf(t.segments()) +
-         bytesOf(t.segment_tags);
+    n += bytesOf(t.allocations().records()) + bytesOf(t.allocationOfEvent()) +
+         bytesOf(t.segments()) + bytesOf(t.segment_tags);
     // The cleaned stacks and, for imports, the raw ones beside them (Trace::raw_stacks).
     for (const StackTable* table : {&t.stacks, &t.raw_stacks}) {
         n += bytesOf(table->frames()) + bytesOf(table->parents()) + bytesOf(table->nodeFrames());

@@ -515,7 +515,8 @@ class TestLiveTrace : public QObject {
                 reserveAheadLimitBytes() + kHugePageBytes);
         // The allocation index too: it reserved in proportion to the capped events, about 0.4
         // of memory in one mapping.
-        QVERIFY(copy.allocations().capacity() * sizeof(Allocation) <= reserveAheadLimitBytes());
+        QVERIFY(copy.allocations().records().capacity() * sizeof(AllocationRecord) <=
+                reserveAheadLimitBytes());
     }
 
     // A column that outgrows a huge page gets a mapping of its own (at least kOwnMappingBytes

@@ -9,19 +9,21 @@
 
 #include <QtTest>
 
+#include <optional>
+
 using namespace memscope;
 
 namespace {
 
 using test::phaseEvent;
 
-const Allocation* at(const Trace& t, uint64_t addr) {
+std::optional<Allocation> at(const Trace& t, uint64_t addr) {
     for (const Allocation& a : t.allocations()) {
         if (a.addr == addr) {
-            return &a;
+            return a;
         }
     }
-    return nullptr;
+    return std::nullopt;
 }
 
 // Before the trace (step -1): an AdamW-shaped set for two parameters of 100 and 300 bytes,

@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -95,13 +96,13 @@ int64_t findEvent(const Trace& trace, EventKind kind, uint64_t addr) {
     return -1;
 }
 
-const Allocation* allocationAt(const Trace& trace, uint64_t addr) {
+std::optional<Allocation> allocationAt(const Trace& trace, uint64_t addr) {
     for (const auto& a : trace.allocations()) {
         if (a.addr == addr) {
-            return &a;
+            return a;
         }
     }
-    return nullptr;
+    return std::nullopt;
 }
 
 constexpr int64_t kMiB = 1 << 20;
@@ -531,23 +532,23 @@ class TestPickleImport : public QObject {
         // Allocations: untouched (live throughout), a1 (folded free), a2 (live), pre (present
         // from the start), a3 (free_completed alone), top (live).
         QCOMPARE(t.allocations().size(), size_t(6));
-        const Allocation* u = allocationAt(t, untouched);
+        const std::optional<Allocation> u = allocationAt(t, untouched);
         QVERIFY(u && u->alloc_event == 1 && u->free_event == -1 && u->size == 8000);
-        const Allocation* first = allocationAt(t, a1);
+        const std::optional<Allocation> first = allocationAt(t, a1);
         QVERIFY(first && first->alloc_event == 3 && first->free_event == 7 && first->size == 512);
         QCOMPARE(int(first->category), int(Category::Activation));
-        const Allocation* second = allocationAt(t, a2);
+        const std::optional<Allocation> second = allocationAt(t, a2);
         QVERIFY(second && second->free_event == -1);
         QCOMPARE(int(second->category), int(Category::Parameter));
-        const Allocation* p = allocationAt(t, pre);
+        const std::optional<Allocation> p = allocationAt(t, pre);
         QVERIFY(p && p->alloc_event == -1 && p->free_event == 8 && p->size == 4096);
-        const Allocation* third = allocationAt(t, a3);
+        const std::optional<Allocation> third = allocationAt(t, a3);
         QVERIFY(third && third->alloc_event == 9 && third->free_event == 11);
         // Made in the forward annotation and alive at the OOM (event 10) that ended that
         // forward: an activation the step would have saved (its "weird" category is none).
         QCOMPARE(int(third->category), int(Category::Activation));
         QVERIFY(third->rule == CategoryRule::AliveAtOutOfMemory);
-        const Allocation* last = allocationAt(t, top);
+        const std::optional<Allocation> last = allocationAt(t, top);
         QVERIFY(last && last->alloc_event == 12 && last->free_event == -1);
         QCOMPARE(int(last->category), int(Category::Unknown));  // nothing tells its phase
         // There before the trace began: the untouched block, the block freed without an alloc.
@@ -603,7 +604,7 @@ class TestPickleImport : public QObject {
             QCOMPARE(ev.step[i], steps[i]);
         }
         auto category = [&](uint64_t addr) {
-            const Allocation* a = allocationAt(t, addr);
+            const std::optional<Allocation> a = allocationAt(t, addr);
             return a ? int(a->category) : -1;
         };
         QCOMPARE(category(a1), int(Category::Activation));  // forward, freed in backward
@@ -730,7 +731,7 @@ class TestPickleImport : public QObject {
         for (const auto& a : truth["allocations"]) {
             const std::string name = a["name"].get<std::string>();
             const std::string want = a["category"].get<std::string>();
-            const Allocation* got = allocationAt(t, a["addr"].get<uint64_t>());
+            const std::optional<Allocation> got = allocationAt(t, a["addr"].get<uint64_t>());
             QVERIFY2(got, name.c_str());
             QVERIFY2(toString(got->category) == want,
                      (name + ": " + toString(got->category) + ", not " + want).c_str());
@@ -1083,12 +1084,12 @@ class TestPickleImport : public QObject {
         QVERIFY(t.hasCachingAllocator());
 
         // Blocks live before the trace: present from the start or allocated at time 0.
-        const Allocation* before = allocationAt(t, s1 + kMiB);
+        const std::optional<Allocation> before = allocationAt(t, s1 + kMiB);
         QVERIFY(before && before->alloc_event == -1 && before->free_event == 6);
-        const Allocation* live = allocationAt(t, s1);
+        const std::optional<Allocation> live = allocationAt(t, s1);
         QVERIFY(live && live->size == 1000000 && ev.time_ns[size_t(live->alloc_event)] == 0);
         // The free_requested with no free_completed is the free.
-        const Allocation* pending = allocationAt(t, s2 + 1024);
+        const std::optional<Allocation> pending = allocationAt(t, s2 + 1024);
         QVERIFY(pending && pending->free_event == 16);
 
         QCOMPARE(findEvent(t, K::Oom, 0), int64_t(17));
@@ -1100,8 +1101,8 @@ class TestPickleImport : public QObject {
         const TimelineLayout layout(t);
         QCOMPARE(layout.xCount(), int64_t(6));
         QCOMPARE(layout.eventAt(0), int64_t(3));
-        const int64_t live_index = live - t.allocations().data();
-        const int64_t before_index = before - t.allocations().data();
+        const int64_t live_index = t.allocationOfEvent()[size_t(live->alloc_event)];
+        const int64_t before_index = t.allocationOfEvent()[size_t(before->free_event)];
         QCOMPARE(layout.beginX(live_index), int64_t(0));
         QCOMPARE(layout.beginX(before_index), int64_t(0));
         QCOMPARE(layout.endX(before_index), int64_t(3));  // its free is the fourth alloc/free
@@ -2010,7 +2011,7 @@ class TestPickleImport : public QObject {
         QCOMPARE(t.peakEvent(), int64_t(3));
         QCOMPARE(t.segments().size(), size_t(1));
         // The block from before the trace, with its frames.
-        const Allocation* before = allocationAt(t, base);
+        const std::optional<Allocation> before = allocationAt(t, base);
         QVERIFY(before);
         QCOMPARE(before->size, int64_t(4096));
         QCOMPARE(framesOf(t, t.events.stack[1]), QStringList({"setup.py:3:pin_buffers"}));

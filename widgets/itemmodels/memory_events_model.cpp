@@ -94,7 +94,8 @@ QVariant MemoryEventsModel::value(int64_t event, int column, bool display) const
     const auto& events = m_trace->events;
     const size_t i = size_t(event);
     const int64_t allocation = m_trace->allocationOfEvent()[i];
-    const Allocation* a = allocation >= 0 ? &m_trace->allocations()[size_t(allocation)] : nullptr;
+    const AllocationRecord* a =
+        allocation >= 0 ? &m_trace->allocations().records()[size_t(allocation)] : nullptr;
     const QLocale locale;
     auto ms = [&](int64_t ns) -> QVariant {
         return display ? QVariant(tr("%1 ms").arg(locale.toString(double(ns) / 1e6, 'f', 3)))

@@ -243,11 +243,10 @@ bool TimelineColors::extend(const Trace* trace, const TimelineLayout* layout) {
 }
 
 int TimelineColors::phaseOf(const Trace* trace, int64_t a) const {
-    const std::vector<Allocation>* allocations = trace ? &trace->allocations() : nullptr;
-    if (!allocations || size_t(a) >= allocations->size()) {
+    if (!trace || size_t(a) >= trace->allocations().size()) {
         return int(Phase::Other);
     }
-    const int64_t e = (*allocations)[size_t(a)].alloc_event;
+    const int64_t e = trace->allocations().records()[size_t(a)].alloc_event;
     return e >= 0 ? std::clamp(int(trace->events.phase[size_t(e)]), 0, kPhaseCount - 1)
                   : int(Phase::Init);
 }
@@ -269,9 +268,9 @@ void TimelineColors::colorAllocation(const Trace* trace, int64_t a,
             break;
     }
     // Module: per stack node its group, so each distinct stack is walked once.
-    const std::vector<Allocation>* allocations = trace ? &trace->allocations() : nullptr;
-    const Allocation* alloc =
-        allocations && size_t(a) < allocations->size() ? &(*allocations)[size_t(a)] : nullptr;
+    const AllocationRecord* alloc = trace && size_t(a) < trace->allocations().size()
+                                        ? &trace->allocations().records()[size_t(a)]
+                                        : nullptr;
     const int64_t e =
         alloc ? (alloc->alloc_event >= 0 ? alloc->alloc_event : alloc->free_event) : -1;
     const uint32_t stack = e >= 0 ? trace->events.stack[size_t(e)] : StackTable::kEmpty;
