@@ -4,6 +4,10 @@
 #include <stdexcept>
 #include <utility>
 
+#ifdef __GLIBC__
+#include <malloc.h>  // malloc_trim
+#endif
+
 namespace memscope::snapshot_detail {
 
 namespace {
@@ -59,10 +63,22 @@ void EntryList::finish() {
 }
 
 void EntryList::releaseBefore(size_t i) {
+    bool released = false;
     for (size_t c = m_released; c < i / m_chunk && c < m_packed.size(); ++c) {
+        released = released || m_packed[c];
         m_packed[c].reset();
     }
     m_released = std::max(m_released, i / m_chunk);
+#ifdef __GLIBC__
+    // A packed chunk's columns were allocated on the packing thread, in glibc's arena of that
+    // thread, between the windows unpacked there: freed, their pages stay in the arena's heaps
+    // (only a heap's top is given back), and the trace's columns, growing on this thread, take
+    // new ones. 10 GB snapshot: the import rose from 2.3 to 4.8 GB while converting. Trimming
+    // gives the free pages back (malloc_trim advises away whole free pages inside every arena).
+    if (released) {
+        malloc_trim(0);
+    }
+#endif
 }
 
 size_t EntryList::memoryBytes() const {
