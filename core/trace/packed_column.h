@@ -1,5 +1,7 @@
 #pragma once
 
+#include "trace/index_iterator.h"
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -30,57 +32,12 @@ class PackedColumn {
     using value_type = T;
     using size_type = size_t;
 
-    class const_iterator {
-      public:
-        using iterator_category = std::random_access_iterator_tag;
-        using value_type = T;
-        using difference_type = std::ptrdiff_t;
-        using pointer = void;
-        using reference = T;
-
-        const_iterator() = default;
-        const_iterator(const PackedColumn* column, size_t i) : m_column(column), m_i(i) {}
-        T operator*() const { return (*m_column)[m_i]; }
-        T operator[](difference_type n) const {
-            return (*m_column)[size_t(difference_type(m_i) + n)];
-        }
-        const_iterator& operator++() { return ++m_i, *this; }
-        const_iterator operator++(int) { return {m_column, m_i++}; }
-        const_iterator& operator--() { return --m_i, *this; }
-        const_iterator operator--(int) { return {m_column, m_i--}; }
-        const_iterator& operator+=(difference_type n) {
-            return m_i = size_t(difference_type(m_i) + n), *this;
-        }
-        const_iterator& operator-=(difference_type n) { return *this += -n; }
-        friend const_iterator operator+(const_iterator it, difference_type n) { return it += n; }
-        friend const_iterator operator+(difference_type n, const_iterator it) { return it += n; }
-        friend const_iterator operator-(const_iterator it, difference_type n) { return it -= n; }
-        friend difference_type operator-(const const_iterator& a, const const_iterator& b) {
-            return difference_type(a.m_i) - difference_type(b.m_i);
-        }
-        friend bool operator==(const const_iterator& a, const const_iterator& b) {
-            return a.m_i == b.m_i;
-        }
-        friend bool operator!=(const const_iterator& a, const const_iterator& b) {
-            return a.m_i != b.m_i;
-        }
-        friend bool operator<(const const_iterator& a, const const_iterator& b) {
-            return a.m_i < b.m_i;
-        }
-        friend bool operator>(const const_iterator& a, const const_iterator& b) {
-            return a.m_i > b.m_i;
-        }
-        friend bool operator<=(const const_iterator& a, const const_iterator& b) {
-            return a.m_i <= b.m_i;
-        }
-        friend bool operator>=(const const_iterator& a, const const_iterator& b) {
-            return a.m_i >= b.m_i;
-        }
-
-      private:
-        const PackedColumn* m_column = nullptr;
-        size_t m_i = 0;
+    // Reads the column a const_iterator walks.
+    struct ReadValue {
+        const PackedColumn* column = nullptr;
+        T operator()(size_t i) const { return (*column)[i]; }
     };
+    using const_iterator = IndexIterator<ReadValue>;
 
     PackedColumn() = default;
     PackedColumn(std::initializer_list<T> values) {
@@ -149,8 +106,8 @@ class PackedColumn {
     T front() const { return (*this)[0]; }
     T back() const { return m_tail.empty() ? (*this)[size() - 1] : m_tail.back(); }
 
-    const_iterator begin() const { return {this, 0}; }
-    const_iterator end() const { return {this, size()}; }
+    const_iterator begin() const { return {ReadValue{this}, 0}; }
+    const_iterator end() const { return {ReadValue{this}, size()}; }
 
     void push_back(T v) {
         if (m_tail.capacity() < kBlock) {

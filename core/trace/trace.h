@@ -4,6 +4,7 @@
 #include "run/step_metrics.h"
 #include "trace/category.h"
 #include "trace/category_rule.h"
+#include "trace/index_iterator.h"
 #include "trace/packed_column.h"
 #include "trace/stack_table.h"
 
@@ -128,74 +129,15 @@ static_assert(sizeof(AllocationRecord) == 12, "an AllocationRecord per alloc: ke
 // it is valid as long as that trace is, and sees the allocations it has then.
 class AllocationList {
   public:
-    class const_iterator {
-      public:
-        using iterator_category = std::random_access_iterator_tag;
-        using value_type = Allocation;
-        using difference_type = std::ptrdiff_t;
-        using pointer = void;
-        using reference = Allocation;
+    using const_iterator = IndexIterator<AllocationList>;
 
-        const_iterator() = default;
-        const_iterator(const AllocationList& list, size_t i)
-            : m_records(list.m_records), m_events(list.m_events), m_i(i) {}
-        Allocation operator*() const { return AllocationList(*m_records, *m_events)[m_i]; }
-        Allocation operator[](difference_type n) const {
-            return AllocationList(*m_records, *m_events)[size_t(difference_type(m_i) + n)];
-        }
-        const_iterator& operator++() { return ++m_i, *this; }
-        const_iterator operator++(int) {
-            const_iterator was = *this;
-            ++m_i;
-            return was;
-        }
-        const_iterator& operator--() { return --m_i, *this; }
-        const_iterator operator--(int) {
-            const_iterator was = *this;
-            --m_i;
-            return was;
-        }
-        const_iterator& operator+=(difference_type n) {
-            return m_i = size_t(difference_type(m_i) + n), *this;
-        }
-        const_iterator& operator-=(difference_type n) { return *this += -n; }
-        friend const_iterator operator+(const_iterator it, difference_type n) { return it += n; }
-        friend const_iterator operator+(difference_type n, const_iterator it) { return it += n; }
-        friend const_iterator operator-(const_iterator it, difference_type n) { return it -= n; }
-        friend difference_type operator-(const const_iterator& a, const const_iterator& b) {
-            return difference_type(a.m_i) - difference_type(b.m_i);
-        }
-        friend bool operator==(const const_iterator& a, const const_iterator& b) {
-            return a.m_i == b.m_i;
-        }
-        friend bool operator!=(const const_iterator& a, const const_iterator& b) {
-            return a.m_i != b.m_i;
-        }
-        friend bool operator<(const const_iterator& a, const const_iterator& b) {
-            return a.m_i < b.m_i;
-        }
-        friend bool operator>(const const_iterator& a, const const_iterator& b) {
-            return a.m_i > b.m_i;
-        }
-        friend bool operator<=(const const_iterator& a, const const_iterator& b) {
-            return a.m_i <= b.m_i;
-        }
-        friend bool operator>=(const const_iterator& a, const const_iterator& b) {
-            return a.m_i >= b.m_i;
-        }
-
-      private:
-        // The list's pointers, not the list: an iterator outlives the list a call returned.
-        const std::vector<AllocationRecord>* m_records = nullptr;
-        const EventColumns* m_events = nullptr;
-        size_t m_i = 0;
-    };
-
+    AllocationList() = default;  // empty
     AllocationList(const std::vector<AllocationRecord>& records, const EventColumns& events)
         : m_records(&records), m_events(&events) {}
 
-    size_t size() const { return m_records->size(); }
-    bool empty() const { return m_records->empty(); }
+    size_t size() const { return m_records ? m_records->size() : 0; }
+    bool empty() const { return size() == 0; }
+    Allocation operator()(size_t i) const { return (*this)[i]; }  // for const_iterator
     Allocation operator[](size_t i) const {
         const AllocationRecord& r = (*m_records)[i];
         const bool allocated = r.alloc_event >= 0;
@@ -212,14 +154,18 @@ class AllocationList {
     }
     Allocation front() const { return (*this)[0]; }
     Allocation back() const { return (*this)[size() - 1]; }
+    // An iterator holds a copy of the list (two pointers): it outlives the list a call returned.
     const_iterator begin() const { return {*this, 0}; }
     const_iterator end() const { return {*this, size()}; }
     // The records alone, for code that reads no address or size.
-    const std::vector<AllocationRecord>& records() const { return *m_records; }
+    const std::vector<AllocationRecord>& records() const {
+        static const std::vector<AllocationRecord> kNone;
+        return m_records ? *m_records : kNone;
+    }
 
   private:
-    const std::vector<AllocationRecord>* m_records;
-    const EventColumns* m_events;
+    const std::vector<AllocationRecord>* m_records = nullptr;
+    const EventColumns* m_events = nullptr;
 };
 
 // A block of device memory a caching allocator reserved (cudaMalloc / hipMalloc, or an expandable
