@@ -35,6 +35,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -440,6 +441,14 @@ def rank_summaries(a, run):
     return [r.get("summary", {}) for r in doc.get("ranks", [])]
 
 
+def free_port():
+    """A TCP port free now (the kernel's pick): two runs of these suites at once (two build
+    trees, or a CI job beside a developer's) would meet on a fixed one (errno 98)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 def check_ranks(a, run, label, world=2):
     ranks = rank_summaries(a, run)
     check(os.path.isdir(run) and len(ranks) == world,
@@ -459,7 +468,7 @@ def check_ranks(a, run, label, world=2):
 def mode_processes(a, tmp):
     program = os.path.join(HERE, "ddp_program.py")
     out = os.path.join(tmp, "spawn.memscope")
-    rc, so, se = record(a.cli, a.python_exe, out, [program, "--port", "29611"])
+    rc, so, se = record(a.cli, a.python_exe, out, [program, "--port", str(free_port())])
     check(rc == 0, f"mp.spawn program recorded ({rc}: {se.strip()[-300:]})")
     check("2 processes recorded into the run directory" in se,
           f"it says the processes were recorded ({se.strip()[-300:]})")
@@ -469,7 +478,7 @@ def mode_processes(a, tmp):
     # multiprocessing's fork start method: workers forked after the parent imported torch and
     # made the token corpus they read. Each begins with what the parent had alive at the fork.
     out = os.path.join(tmp, "forked.memscope")
-    rc, so, se = record(a.cli, a.python_exe, out, [program, "--port", "29619",
+    rc, so, se = record(a.cli, a.python_exe, out, [program, "--port", str(free_port()),
                                                     "--start-method", "fork"])
     check(rc == 0 and "3 processes recorded into the run directory" in se,
           f"forked workers recorded, beside the first process ({rc}: {se.strip()[-300:]})")
@@ -505,7 +514,7 @@ def mode_processes(a, tmp):
               f"info says where a forked worker's first bytes came from ({text[-400:]})")
 
     out = os.path.join(tmp, "ddp.memscope")
-    rc, so, se = record(a.cli, a.python_exe, out, [program, "--port", "29616", "--ddp-module"])
+    rc, so, se = record(a.cli, a.python_exe, out, [program, "--port", str(free_port()), "--ddp-module"])
     check(rc == 0, f"torch's DDP module recorded ({rc}: {se.strip()[-300:]})")
     ranks = check_ranks(a, out, "DDP module")
     comm = [category_bytes(s).get("COMMUNICATION", 0) for s in ranks]
@@ -518,7 +527,7 @@ def mode_processes(a, tmp):
           f"forward's activations stay ACTIVATION ({comm}, {activations})")
 
     out = os.path.join(tmp, "zero1.memscope")
-    rc, so, se = record(a.cli, a.python_exe, out, [program, "--port", "29612",
+    rc, so, se = record(a.cli, a.python_exe, out, [program, "--port", str(free_port()),
                                                     "--sharded-optimizer"])
     check(rc == 0, f"sharded optimizer recorded ({rc}: {se.strip()[-300:]})")
     ranks = check_ranks(a, out, "ZeRO-1")
@@ -537,7 +546,7 @@ def mode_processes(a, tmp):
     shards = {}
     for label, extra in (("zero1-flat", []), ("zero1-unsharded", ["--unsharded"])):
         out = os.path.join(tmp, f"{label}.memscope")
-        rc, so, se = record(a.cli, a.python_exe, out, [program, "--port", "29617", "--zero1",
+        rc, so, se = record(a.cli, a.python_exe, out, [program, "--port", str(free_port()), "--zero1",
                                                         *extra])
         check(rc == 0, f"{label} recorded ({rc}: {se.strip()[-300:]})")
         ranks = check_ranks(a, out, label)
@@ -559,14 +568,14 @@ def mode_processes(a, tmp):
                 extra=("--rank", "0"))
 
     out = os.path.join(tmp, "raises.memscope")
-    rc, so, se = record(a.cli, a.python_exe, out, [program, "--port", "29613",
+    rc, so, se = record(a.cli, a.python_exe, out, [program, "--port", str(free_port()),
                                                     "--raise-in-rank", "1"])
     check(rc != 0, f"a worker that raises fails the program ({rc})")
     ranks = rank_summaries(a, out) if os.path.isdir(out) else []
     check(len(ranks) == 2, f"...and every rank's recording is kept ({len(ranks)} ranks)")
 
     out = os.path.join(tmp, "killed.memscope")
-    rc, so, se = record(a.cli, a.python_exe, out, [program, "--port", "29614",
+    rc, so, se = record(a.cli, a.python_exe, out, [program, "--port", str(free_port()),
                                                     "--exit-in-rank", "0"])
     ranks = rank_summaries(a, out) if os.path.isdir(out) else []
     check(len(ranks) == 2 and any(s.get("recovered") for s in ranks),
@@ -577,7 +586,7 @@ def mode_processes(a, tmp):
     # workers, each saves its own recording, and the run directory holds them all.
     out = os.path.join(tmp, "interrupted.memscope")
     p, so, se = interrupt_when([a.cli, "record", "--out", out, "--python-exe", a.python_exe,
-                                "--python", program, "--port", "29617", "--steps", "100000"],
+                                "--python", program, "--port", str(free_port()), "--steps", "100000"],
                                lambda line: line.startswith("step 5:"), 120,
                                "SIGINT to a program of two processes: memscope-cli ends")
     ranks = rank_summaries(a, out) if os.path.isdir(out) else []
@@ -590,7 +599,7 @@ def mode_processes(a, tmp):
     # ends it with one line, no hang.
     out = os.path.join(tmp, "rendezvous.memscope")
     env = dict(os.environ, RANK="0", WORLD_SIZE="2", MASTER_ADDR="127.0.0.1",
-               MASTER_PORT="29618")
+               MASTER_PORT=str(free_port()))
     t0 = time.time()
     rc, so, se = record(a.cli, a.python_exe, out, [program], extra=("--comm-timeout", "4"),
                         env=env, timeout=120)
@@ -609,7 +618,7 @@ def mode_processes(a, tmp):
     out = os.path.join(tmp, "torchrun.memscope")
     rc, so, se = record(a.cli, a.python_exe, out,
                         ["-m", "torch.distributed.run", "--nproc-per-node", "2",
-                         "--master-port", "29615", program])
+                         "--master-port", str(free_port()), program])
     check(rc == 0, f"torchrun program recorded ({rc}: {se.strip()[-300:]})")
     check_ranks(a, out, "torchrun")
 
