@@ -52,9 +52,9 @@ class RunSession : public QObject {
     // after opening: 1.12x for a 1.075 GB generated snapshot of 18.3M entries with every event
     // column packed, 1.35x with the 64-bit ones only, 1.8x before packing; 1.57x before it for
     // a 10.75 GB one of 182.6M; 0.95x and 0.74x since allocations keep 12 bytes, issue 52's
-    // eighth part; course snapshots, with more frames per entry, need less per byte). A big snapshot whose whole run needs more than the memory available keeps its
-    // preview as the run shown, said so, instead of being swapped or killed reading the rest
-    // (issue 52).
+    // eighth part; course snapshots, with more frames per entry, need less per byte). A big
+    // snapshot whose whole run needs more than the memory available keeps its preview as the run
+    // shown, said so, instead of being swapped or killed reading the rest (issue 52).
     static constexpr double kMemoryPerSnapshotByte = 1.2;
     // The same for a run file, per event (its header counts them; its bytes are compressed):
     // 1.18 GB for the 12.18M events of that snapshot, about 97 bytes an event.
