@@ -18,7 +18,7 @@ RunIndexes::RunIndexes(std::shared_ptr<const Trace> trace)
 
 uint32_t RunIndexes::stackOfAllocation(int64_t a) const {
     const Allocation& allocation = m_trace->allocations()[size_t(a)];
-    const int64_t e = allocation.alloc_event >= 0 ? allocation.alloc_event : allocation.free_event;
+    const int64_t e = allocation.event();
     return e >= 0 ? m_trace->events.stack[size_t(e)] : 0;
 }
 

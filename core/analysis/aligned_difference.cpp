@@ -32,7 +32,7 @@ LiveSums liveSumsAt(const Trace& trace, int64_t event) {
         }
         out.total += al.size;
         out.category[toString(al.category)] += al.size;
-        const int64_t at = al.alloc_event >= 0 ? al.alloc_event : al.free_event;
+        const int64_t at = al.event();
         const uint32_t stack = at >= 0 && size_t(at) < ev.count() ? ev.stack[size_t(at)] : 0;
         const std::string module = ModuleTable::moduleOfStack(trace.stacks, stack);
         out.module[module.empty() ? "(no module)" : module] += al.size;

@@ -133,7 +133,7 @@ OperatorTable OperatorTable::build(const Trace& trace, Grouping grouping) {
     }
     for (size_t a = 0; a < allocations.size(); ++a) {
         const Allocation& alloc = allocations[a];
-        const int64_t e = alloc.alloc_event >= 0 ? alloc.alloc_event : alloc.free_event;
+        const int64_t e = alloc.event();
         const uint32_t node = e >= 0 ? events.stack[static_cast<size_t>(e)] : StackTable::kEmpty;
         const int64_t r =
             row_or_unattributed(node < row_of_node.size() ? row_of_node[node] : int64_t(-1));

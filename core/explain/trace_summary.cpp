@@ -309,7 +309,7 @@ nlohmann::json TraceSummary::compute(const Trace& trace, size_t largest) {
     nlohmann::json top = nlohmann::json::array();
     for (size_t k = 0; k < n; ++k) {
         const auto& a = allocations[order[k]];
-        const int64_t e = a.alloc_event >= 0 ? a.alloc_event : a.free_event;
+        const int64_t e = a.event();
         const auto stack = ev.stack[static_cast<size_t>(e)];
         // Made before the trace began: freed without an alloc, or an import's block alive at
         // its start (step -1).

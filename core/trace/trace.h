@@ -12,7 +12,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
 #include <string>
 #include <vector>
 
@@ -96,31 +95,30 @@ struct PhaseInterval {
     int64_t end_ns = 0;
 };
 
-// One allocation with its free, paired by address (memory_viz semantics), as views read it
-// (Trace::allocations()).
-struct Allocation {
-    uint64_t addr = 0;
-    int64_t size = 0;
+// What a Trace stores of an allocation (one paired with its free by address, memory_viz
+// semantics): its address and size are those of event(), read from the event columns. 12
+// bytes instead of an Allocation's 32: 1.2 GB of a 10 GB snapshot's 61 million (issue 52).
+struct AllocationRecord {
     // Event indices in 31 bits (a trace holds fewer than 2^31 events: LiveTraceBuilder refuses
-    // more).
+    // more); never both -1.
     int32_t alloc_event = -1;  // -1: present from the start (freed without a recorded alloc)
-    int32_t free_event = -1;   // -1: still live at the end
+    int32_t free_event = -1;   // -1: still live at the end; may be an Alloc event (a second
+                               // alloc at a live address)
     Category category = Category::Unknown;
     CategoryRule rule = CategoryRule::NothingTells;  // which rule gave the category
     int16_t device = -1;
-};
 
-// What a Trace stores of an allocation: its address and size are those of its alloc event (of
-// its free, negated, where it was present from the start), read from the event columns. 12
-// bytes instead of an Allocation's 32: 1.2 GB of a 10 GB snapshot's 61 million (issue 52).
-struct AllocationRecord {
-    int32_t alloc_event = -1;  // as Allocation's; never both -1
-    int32_t free_event = -1;   // may be an Alloc event: a second alloc at a live address
-    Category category = Category::Unknown;
-    CategoryRule rule = CategoryRule::NothingTells;
-    int16_t device = -1;
+    // The event that made it (its alloc), or for one present from the start its free: the one
+    // whose address, size (negated for a free) and stack are the allocation's.
+    int32_t event() const { return alloc_event >= 0 ? alloc_event : free_event; }
 };
 static_assert(sizeof(AllocationRecord) == 12, "an AllocationRecord per alloc: keep it at 12 bytes");
+
+// An allocation as views read it (Trace::allocations()): its record with its address and size.
+struct Allocation : AllocationRecord {
+    uint64_t addr = 0;
+    int64_t size = 0;
+};
 
 // A trace's allocations read as Allocation values, made from its records and its event columns
 // when read (two packed reads: trace/packed_column.h). Index it and iterate it as a
@@ -140,16 +138,11 @@ class AllocationList {
     Allocation operator()(size_t i) const { return (*this)[i]; }  // for const_iterator
     Allocation operator[](size_t i) const {
         const AllocationRecord& r = (*m_records)[i];
-        const bool allocated = r.alloc_event >= 0;
-        const auto e = size_t(allocated ? r.alloc_event : r.free_event);
+        const auto e = size_t(r.event());
         Allocation a;
+        static_cast<AllocationRecord&>(a) = r;
         a.addr = m_events->addr[e];
-        a.size = allocated ? m_events->size[e] : -m_events->size[e];
-        a.alloc_event = r.alloc_event;
-        a.free_event = r.free_event;
-        a.category = r.category;
-        a.rule = r.rule;
-        a.device = r.device;
+        a.size = r.alloc_event >= 0 ? m_events->size[e] : -m_events->size[e];
         return a;
     }
     Allocation front() const { return (*this)[0]; }

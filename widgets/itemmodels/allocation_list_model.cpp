@@ -109,7 +109,7 @@ int AllocationListModel::columnCount(const QModelIndex& parent) const {
 QVariant AllocationListModel::value(int64_t allocation, int column, bool display) const {
     const Allocation& a = m_trace->allocations()[size_t(allocation)];
     const auto& events = m_trace->events;
-    const int64_t e = a.alloc_event >= 0 ? a.alloc_event : a.free_event;
+    const int64_t e = a.event();
     const uint32_t stack = e >= 0 ? events.stack[size_t(e)] : 0;
     const QLocale locale;
     auto ms = [&](int64_t ns) -> QVariant {
@@ -181,7 +181,7 @@ QVariant AllocationListModel::data(const QModelIndex& index, int role) const {
             }
             if (index.column() == Module || index.column() == Operator) {
                 const Allocation& a = m_trace->allocations()[size_t(allocation)];
-                const int64_t e = a.alloc_event >= 0 ? a.alloc_event : a.free_event;
+                const int64_t e = a.event();
                 return e >= 0 ? QString::fromStdString(
                                     m_trace->stacks.describe(m_trace->events.stack[size_t(e)]))
                               : QString();

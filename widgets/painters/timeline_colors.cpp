@@ -271,8 +271,7 @@ void TimelineColors::colorAllocation(const Trace* trace, int64_t a,
     const AllocationRecord* alloc = trace && size_t(a) < trace->allocations().size()
                                         ? &trace->allocations().records()[size_t(a)]
                                         : nullptr;
-    const int64_t e =
-        alloc ? (alloc->alloc_event >= 0 ? alloc->alloc_event : alloc->free_event) : -1;
+    const int64_t e = alloc ? alloc->event() : -1;
     const uint32_t stack = e >= 0 ? trace->events.stack[size_t(e)] : StackTable::kEmpty;
     const int phase = phaseOf(trace, a);
     const bool optimizer = phase == int(Phase::Optimizer);

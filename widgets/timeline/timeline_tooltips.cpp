@@ -30,7 +30,7 @@ QString TimelineTooltips::allocationText(const Trace* trace, const TimelineLayou
     }
     const Allocation& a = trace->allocations()[size_t(allocation)];
     const auto& events = trace->events;
-    const int64_t event = a.alloc_event >= 0 ? a.alloc_event : a.free_event;
+    const int64_t event = a.event();
     const uint32_t stack = event >= 0 ? events.stack[size_t(event)] : StackTable::kEmpty;
     QStringList lines;
     lines << tr("<b>Allocation %1</b>").arg(QLocale().toString(qint64(allocation)));
